@@ -1,0 +1,229 @@
+// coalesce, filter and composition: the operations that simplify a layout and compose two.
+// Semantics (including which integers stay static): docs/algebra.md.
+#pragma once
+
+#include "tessera/core/print.hpp"
+
+namespace tessera {
+
+namespace detail {
+template <class T, class X>
+TESSERA_HOST_DEVICE constexpr auto replace_front(T const& t, X const& x) {
+  if constexpr (is_tuple_v<T>) {
+    return replace<0>(t, x);
+  } else {
+    return x;
+  }
+}
+
+// Backward coalesce of the flat modes [0, I] of (os:od) onto the result (ns:nd).
+template <int I, class OS, class OD, class NS, class ND>
+TESSERA_HOST_DEVICE constexpr auto bw_coalesce(OS const& os, OD const& od, NS const& ns, ND const& nd) {
+  if constexpr (I == -1) {
+    if constexpr (is_constant_v<1, NS>) {
+      return Layout<_1, _0>{};
+    } else {
+      return make_layout(ns, nd);
+    }
+  } else if constexpr (is_constant_v<1, tuple_element_t<I, OS>>) {
+    return bw_coalesce<I - 1>(os, od, ns, nd);
+  } else if constexpr (is_constant_v<1, NS>) {
+    return bw_coalesce<I - 1>(os, od, get<I>(os), get<I>(od));
+  } else if constexpr (is_constant_v<true, decltype(get<I>(os) * get<I>(od) == get<0>(nd))>) {
+    return bw_coalesce<I - 1>(os, od, replace_front(ns, get<I>(os) * get<0>(ns)), replace_front(nd, get<I>(od)));
+  } else {
+    return bw_coalesce<I - 1>(os, od, prepend(ns, get<I>(os)), prepend(nd, get<I>(od)));
+  }
+}
+
+// Replaces the shape of every static _0-stride leaf by _1.
+template <class D, class S>
+TESSERA_HOST_DEVICE constexpr auto filter_zeros(D const& d, S const& s) {
+  return transform_leaf(d, s, [](auto const& di, auto const& si) {
+    if constexpr (is_constant_v<0, std::remove_cvref_t<decltype(di)>>) {
+      return _1{};
+    } else {
+      return si;
+    }
+  });
+}
+}  // namespace detail
+
+// coalesce(L): the same function of 1-D indices with the fewest modes: flattened, static _1
+// modes dropped, neighbours s0:d0, s1:d1 merged into s0*s1:d0 when d1 == s0*d0 is statically
+// known. Post: size and values equal to L's; depth <= 1.
+// coalesce((_2,(_1,_6)):(_1,(_6,_2))) == _12:_1; coalesce((4,8):(_1,4)) == (4,8):(_1,4).
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto coalesce(Layout<S, D> const& l) {
+  auto fs = flatten_to_tuple(l.shape());
+  auto fd = flatten_to_tuple(l.stride());
+  constexpr int R = tuple_size_v<decltype(fs)>;
+  if constexpr (R == 0) {
+    return Layout<_1, _0>{};
+  } else {
+    return detail::bw_coalesce<R - 2>(fs, fd, get<R - 1>(fs), get<R - 1>(fd));
+  }
+}
+
+// coalesce(L, profile): a tuple profile coalesces mode i by profile i (modes of L beyond the
+// profile are kept as they are); an integer profile coalesces the whole layout.
+// coalesce((_2,(_1,_6)):(_1,(_6,_2)), (_1,_1)) == (_2,_6):(_1,_2).
+template <class S, class D, class P>
+TESSERA_HOST_DEVICE constexpr auto coalesce(Layout<S, D> const& l, P const& profile) {
+  if constexpr (is_tuple_v<P>) {
+    constexpr int RP = tuple_size_v<P>;
+    static_assert(RP <= rank_v<S>, "coalesce: the profile has more modes than the layout");
+    return [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) {
+      return make_layout(coalesce(layout<int(Is)>(l), get<Is>(profile))..., layout<int(RP + Js)>(l)...);
+    }(std::make_index_sequence<RP>{}, std::make_index_sequence<rank_v<S> - RP>{});
+  } else {
+    return coalesce(l);
+  }
+}
+
+// filter(L): coalesce after static _0-stride modes are given size _1; the layout of L's distinct
+// values in order. filter((_4,_2):(_0,_1)) == _2:_1.
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto filter(Layout<S, D> const& l) {
+  return coalesce(make_layout(detail::filter_zeros(l.stride(), l.shape()), l.stride()));
+}
+
+namespace detail {
+// True when a and b divide one another (static when both are static).
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr auto divide_one_another(A const& a, B const& b) {
+  if constexpr (is_static_int_v<A> && is_static_int_v<B>) {
+    return C<(B::value != 0 && A::value % B::value == 0) || (A::value != 0 && B::value % A::value == 0)>{};
+  } else {
+    long long x = static_cast<long long>(a), y = static_cast<long long>(b);
+    return (y != 0 && x % y == 0) || (x != 0 && y % x == 0);
+  }
+}
+// shape_div without the divisibility check (the caller checks, or the values are irrelevant).
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr auto shape_div_unchecked(A const& a, B const& b) {
+  if constexpr (is_static_int_v<A> && is_static_int_v<B>) {
+    constexpr auto q = B::value == 0 ? 0 : A::value / B::value;
+    return C<(q != 0 ? q : ((A::value < 0) != (B::value < 0) ? -1 : 1))>{};
+  } else {
+    using R = std::common_type_t<decltype(value_of(a)), decltype(value_of(b))>;
+    R const x = R(a), y = R(b);
+    R const q = y == 0 ? R(0) : R(x / y);
+    return q != 0 ? q : R((x < 0) != (y < 0) ? -1 : 1);
+  }
+}
+// m <= a ? 1 : m / a, static when both are.
+template <class M, class A>
+TESSERA_HOST_DEVICE constexpr auto rest_after(M const& m, A const& a) {
+  if constexpr (is_static_int_v<M> && is_static_int_v<A>) {
+    return C<(M::value <= A::value ? 1 : M::value / A::value)>{};
+  } else {
+    using R = std::common_type_t<decltype(value_of(m)), decltype(value_of(a))>;
+    return R(m) <= R(a) ? R(1) : R(R(m) / R(a));
+  }
+}
+
+template <class LS, class LD, class RS, class RD>
+TESSERA_HOST_DEVICE constexpr auto composition_impl(LS const& ls, LD const& ld, RS const& rs, RD const& rd);
+
+// The general case: A = (s0..sk):(d0..dk) flat and coalesced, B = n:r.
+template <class LS, class LD, class N, class Rr>
+TESSERA_HOST_DEVICE constexpr auto composition_general(LS const& ls, LD const& ld, N const& n, Rr const& r) {
+  constexpr int R = tuple_size_v<LS>;
+  auto s_front = take<0, R - 1>(ls);
+  auto d_front = take<0, R - 1>(ld);
+  // Stride phase: divide B's stride out of A's leading modes.
+  auto p1 = fold(s_front, make_tuple(tuple<>{}, r), [&](auto const& acc, auto const& si) {
+    auto rest = get<1>(acc);
+    if constexpr (!is_static_int_v<decltype(rest)>) {
+      if (rest == 0) {  // dynamic stride 0: every element maps to offset 0
+        using T = std::common_type_t<decltype(value_of(si)), decltype(rest)>;
+        return make_tuple(append(get<0>(acc), T(1)), T(0));
+      }
+    }
+    TESSERA_REQUIRE(or_(n == _1{}, divide_one_another(si, rest)),
+                    "composition: B's stride and a mode size of A do not divide one another (stride "
+                    "divisibility), so A o B is not a layout; choose a B whose stride divides A's "
+                    "mode sizes or is a multiple of them",
+                    ls, ld, n, r);
+    using T = std::common_type_t<decltype(shape_div_unchecked(si, rest)), decltype(shape_div_unchecked(rest, si))>;
+    if constexpr (is_static_int_v<decltype(rest)>) {
+      return make_tuple(append(get<0>(acc), shape_div_unchecked(si, rest)), shape_div_unchecked(rest, si));
+    } else {
+      return make_tuple(append(get<0>(acc), T(shape_div_unchecked(si, rest))), T(shape_div_unchecked(rest, si)));
+    }
+  });
+  auto a = get<0>(p1);
+  auto rest_stride = get<1>(p1);
+  // Shape phase: distribute B's size over the remaining extents.
+  auto p2 = fold(a, make_tuple(tuple<>{}, n), [&](auto const& acc, auto const& ai) {
+    auto m = get<1>(acc);
+    TESSERA_REQUIRE(or_(m <= ai, m % ai == _0{}),
+                    "composition: B's size does not split evenly over A's modes (shape "
+                    "divisibility), so A o B is not a layout; choose a B whose size is a multiple "
+                    "of A's mode sizes it spans",
+                    ls, ld, n, r);
+    return make_tuple(append(get<0>(acc), min(ai, m)), rest_after(m, ai));
+  });
+  auto b = get<0>(p2);
+  auto m = get<1>(p2);
+  auto e = transform(d_front, s_front, a, [](auto const& di, auto const& si, auto const& ai) {
+    return di * shape_div_unchecked(si, ai);
+  });
+  return bw_coalesce<R - 2>(b, e, m, rest_stride * get<R - 1>(ld));
+}
+
+template <class LS, class LD, class RS, class RD>
+TESSERA_HOST_DEVICE constexpr auto composition_impl(LS const& ls, LD const& ld, RS const& rs, RD const& rd) {
+  if constexpr (is_tuple_v<RS>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      return make_layout(composition_impl(ls, ld, get<Is>(rs), get<Is>(rd))...);
+    }(std::make_index_sequence<tuple_size_v<RS>>{});
+  } else if constexpr (is_constant_v<0, RD>) {
+    return Layout<RS, RD>{rs, rd};
+  } else if constexpr (!is_tuple_v<LS>) {
+    return make_layout(rs, rd * ld);
+  } else {
+    return composition_general(ls, ld, rs, rd);
+  }
+}
+}  // namespace detail
+
+// transform with three tuples.
+template <class A, class B, class Cc, class F>
+TESSERA_HOST_DEVICE constexpr auto transform(A const& a, B const& b, Cc const& c, F&& f) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return make_tuple(f(get<Is>(a), get<Is>(b), get<Is>(c))...);
+  }(std::make_index_sequence<tuple_size_v<A>>{});
+}
+
+template <class T>
+struct is_tiler : std::bool_constant<is_layout_v<T> || IntTuple<T>> {};
+
+// composition(A, B) = A o B: the layout R with R(i) == A(B(i)) for all i < size(B) and
+// compatible(B, R). B may be a layout, a tiler (tuple of layouts/shapes, one per mode of A,
+// trailing modes of A kept) or a shape (n means n:_1 per mode).
+// Pre: the stride and shape divisibility conditions (docs/algebra.md); otherwise a compile-time
+// error (static) or tessera::layout_error (dynamic), never a wrong layout.
+// (_6,_2):(_8,_2) o (_4,_3):(_3,_1) == ((_2,_2),_3):((_24,_2),_8).
+template <class LS, class LD, class RS, class RD>
+TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& a, Layout<RS, RD> const& b) {
+  auto flat = coalesce(a);
+  return detail::composition_impl(flat.shape(), flat.stride(), b.shape(), b.stride());
+}
+template <class LS, class LD, class T>
+  requires(!is_layout_v<T>)
+TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& a, T const& tiler) {
+  if constexpr (is_tuple_v<T>) {
+    constexpr int RT = tuple_size_v<T>;
+    static_assert(RT <= rank_v<LS>, "composition: the tiler has more modes than the layout; give one tile per mode at most");
+    return [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) {
+      return make_layout(composition(layout<int(Is)>(a), get<Is>(tiler))..., layout<int(RT + Js)>(a)...);
+    }(std::make_index_sequence<RT>{}, std::make_index_sequence<rank_v<LS> - RT>{});
+  } else {
+    static_assert(Integer<T>, "composition: B must be a layout, a tiler (tuple) or an integer");
+    return composition(a, make_layout(tiler));
+  }
+}
+
+}  // namespace tessera

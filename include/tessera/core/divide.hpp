@@ -1,0 +1,88 @@
+// Division of a layout by a tiler: logical, zipped, tiled and flat divide. Mode 0 of a divided
+// layout is "the element inside a tile", mode 1 "which tile". Semantics: docs/algebra.md.
+#pragma once
+
+#include "tessera/core/complement.hpp"
+
+namespace tessera {
+
+namespace detail {
+// Applies f(layout<i>(a), get<i>(tiler)) for the tiler's modes and keeps A's trailing modes.
+template <class S, class D, class T, class F>
+TESSERA_HOST_DEVICE constexpr auto per_mode(Layout<S, D> const& a, T const& tiler, F&& f, const char*) {
+  constexpr int RT = tuple_size_v<T>;
+  static_assert(RT <= rank_v<S>,
+                "divide/product: the tiler has more modes than the layout; give one tile per mode at most");
+  return [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) {
+    return make_layout(f(layout<int(Is)>(a), get<Is>(tiler))..., layout<int(RT + Js)>(a)...);
+  }(std::make_index_sequence<RT>{}, std::make_index_sequence<rank_v<S> - RT>{});
+}
+
+// ((tile modes...), (rest modes..., trailing...)) from a per-mode divided/producted layout.
+template <int RT, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto unzip_tiles(Layout<S, D> const& l) {
+  return [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) {
+    return make_tuple(make_layout(layout<int(Is), 0>(l)...),
+                      make_tuple(layout<int(Is), 1>(l)...), make_tuple(layout<int(RT + Js)>(l)...));
+  }(std::make_index_sequence<RT>{}, std::make_index_sequence<rank_v<S> - RT>{});
+}
+template <class... Ls>
+TESSERA_HOST_DEVICE constexpr auto layouts_to_layout(tuple<Ls...> const& t) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return make_layout(get<Is>(t)...);
+  }(std::index_sequence_for<Ls...>{});
+}
+TESSERA_HOST_DEVICE constexpr auto layouts_to_layout(tuple<> const&) { return make_layout(tuple<>{}, tuple<>{}); }
+}  // namespace detail
+
+// logical_divide(A, T) = A o (T, complement(T, size(A))) for a layout T; per mode for a tiler
+// (trailing modes of A kept); an integer n means n:_1.
+// logical_divide((_4,_2,_3):(_2,_1,_8), _4:_2) == ((_2,_2),(_2,_3)):((_4,_1),(_2,_8)).
+template <class S, class D, class T>
+TESSERA_HOST_DEVICE constexpr auto logical_divide(Layout<S, D> const& a, T const& tiler) {
+  if constexpr (is_layout_v<T>) {
+    return composition(a, make_layout(tiler, complement(tiler, size(a))));
+  } else if constexpr (is_tuple_v<T>) {
+    return detail::per_mode(a, tiler, [](auto const& m, auto const& t) { return logical_divide(m, t); }, "logical_divide");
+  } else {
+    static_assert(Integer<T>, "logical_divide: the tiler must be a layout, a tuple of tiles or an integer");
+    return logical_divide(a, make_layout(tiler));
+  }
+}
+
+// zipped_divide(A, T) = ((tiles...), (rests..., trailing...)).
+// zipped_divide((2048,2048):(2048,_1), (_1,_4)) == ((_1,_4),(2048,512)):((_0,_1),(2048,_4)).
+template <class S, class D, class T>
+TESSERA_HOST_DEVICE constexpr auto zipped_divide(Layout<S, D> const& a, T const& tiler) {
+  if constexpr (is_tuple_v<T>) {
+    auto parts = detail::unzip_tiles<tuple_size_v<T>>(logical_divide(a, tiler));
+    return make_layout(get<0>(parts), detail::layouts_to_layout(tuple_cat(get<1>(parts), get<2>(parts))));
+  } else {
+    return logical_divide(a, tiler);
+  }
+}
+// tiled_divide(A, T) = ((tiles...), rests..., trailing...).
+template <class S, class D, class T>
+TESSERA_HOST_DEVICE constexpr auto tiled_divide(Layout<S, D> const& a, T const& tiler) {
+  if constexpr (is_tuple_v<T>) {
+    auto parts = detail::unzip_tiles<tuple_size_v<T>>(logical_divide(a, tiler));
+    return detail::layouts_to_layout(tuple_cat(make_tuple(get<0>(parts)), get<1>(parts), get<2>(parts)));
+  } else {
+    return logical_divide(a, tiler);
+  }
+}
+// flat_divide(A, T) = (tiles..., rests..., trailing...).
+template <class S, class D, class T>
+TESSERA_HOST_DEVICE constexpr auto flat_divide(Layout<S, D> const& a, T const& tiler) {
+  if constexpr (is_tuple_v<T>) {
+    auto parts = detail::unzip_tiles<tuple_size_v<T>>(logical_divide(a, tiler));
+    auto tiles = get<0>(parts);
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      return detail::layouts_to_layout(tuple_cat(make_tuple(layout<int(Is)>(tiles)...), get<1>(parts), get<2>(parts)));
+    }(std::make_index_sequence<tuple_size_v<T>>{});
+  } else {
+    return logical_divide(a, tiler);
+  }
+}
+
+}  // namespace tessera

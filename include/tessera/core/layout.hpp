@@ -1,0 +1,395 @@
+// Layout: a function from coordinates to offsets, given by a Shape and a congruent Stride
+// (`(_2,4):(4,_1)`). A layout whose shape and stride are all static is an empty type: it costs
+// nothing at run time and the algebra on it runs at compile time.
+#pragma once
+
+#include "tessera/core/int_tuple.hpp"
+
+namespace tessera {
+
+struct LayoutLeft {};   // column-major: leftmost mode fastest
+struct LayoutRight {};  // row-major: rightmost mode fastest
+
+template <class Shape, class Stride>
+struct Layout;
+
+template <class T>
+struct is_layout : std::false_type {};
+template <class S, class D>
+struct is_layout<Layout<S, D>> : std::true_type {};
+template <class T>
+inline constexpr bool is_layout_v = is_layout<std::remove_cvref_t<T>>::value;
+
+// ---- compact strides -------------------------------------------------------------------------
+
+namespace detail {
+template <class Shape, class Current>
+TESSERA_HOST_DEVICE constexpr auto compact_left(Shape const& shape, Current const& current) {
+  if constexpr (is_tuple_v<Shape>) {
+    auto r = fold(shape, make_tuple(tuple<>{}, current), [](auto const& acc, auto const& s) {
+      return make_tuple(append(get<0>(acc), compact_left(s, get<1>(acc))), get<1>(acc) * product(s));
+    });
+    return get<0>(r);
+  } else if constexpr (is_constant_v<1, Shape>) {
+    return _0{};
+  } else {
+    return current;
+  }
+}
+template <class Shape, class Current>
+TESSERA_HOST_DEVICE constexpr auto compact_right(Shape const& shape, Current const& current) {
+  if constexpr (is_tuple_v<Shape>) {
+    auto r = fold(reverse(shape), make_tuple(tuple<>{}, current), [](auto const& acc, auto const& s) {
+      return make_tuple(prepend(get<0>(acc), compact_right(s, get<1>(acc))), get<1>(acc) * product(s));
+    });
+    return get<0>(r);
+  } else if constexpr (is_constant_v<1, Shape>) {
+    return _0{};
+  } else {
+    return current;
+  }
+}
+}  // namespace detail
+
+// compact_col_major(shape, start = _1): exclusive prefix products from the left; a static size-1
+// leaf gets stride _0. compact_col_major((2,3,5,7)) == (_1,2,6,30).
+template <class Shape, class Start = _1>
+TESSERA_HOST_DEVICE constexpr auto compact_col_major(Shape const& shape, Start const& start = {}) {
+  return detail::compact_left(shape, start);
+}
+// compact_row_major(shape, start = _1): the same from the right. compact_row_major((2,3,4)) == (12,4,_1).
+template <class Shape, class Start = _1>
+TESSERA_HOST_DEVICE constexpr auto compact_row_major(Shape const& shape, Start const& start = {}) {
+  return detail::compact_right(shape, start);
+}
+
+// ---- validation ------------------------------------------------------------------------------
+
+namespace detail {
+// Leaves of an IntTuple as int64 values, for validation on the host.
+template <class T, class F>
+TESSERA_HOST_DEVICE constexpr void for_each_leaf(T const& t, F&& f) {
+  if constexpr (is_tuple_v<T>) {
+    for_each(t, [&](auto const& x) { for_each_leaf(x, f); });
+  } else {
+    f(t);
+  }
+}
+template <class T>
+struct leaf_common;
+template <class T>
+  requires(!is_tuple_v<T>)
+struct leaf_common<T> {
+  using type = decltype(value_of(std::declval<T>()));
+};
+template <class... Ts>
+struct leaf_common<tuple<Ts...>> {
+  using type = std::common_type_t<int, typename leaf_common<Ts>::type...>;
+};
+template <class T>
+using leaf_common_t = typename leaf_common<std::remove_cvref_t<T>>::type;
+
+// The largest value of integer type T, as long long (saturated for 64-bit unsigned types).
+template <class T>
+inline constexpr long long max_of =
+    std::is_signed_v<T> ? static_cast<long long>((1ULL << (8 * sizeof(T) - 1)) - 1)
+                        : (sizeof(T) >= sizeof(long long) ? 0x7fffffffffffffffLL
+                                                          : static_cast<long long>((1ULL << (8 * sizeof(T))) - 1));
+
+// Checks a dynamic layout: shape leaves >= 1, size and largest offset fit the index types.
+template <class Shape, class Stride>
+TESSERA_HOST_DEVICE constexpr void validate_layout(Shape const& shape, Stride const& stride);
+}  // namespace detail
+
+// ---- the Layout type -------------------------------------------------------------------------
+
+template <class Shape, class Stride = decltype(compact_col_major(std::declval<Shape>()))>
+struct Layout : private tuple<Shape, Stride> {
+  static_assert(IntTuple<Shape> && IntTuple<Stride>, "Layout: shape and stride must be IntTuples");
+  static_assert(decltype(congruent(std::declval<Shape>(), std::declval<Stride>()))::value,
+                "Layout: shape and stride must be congruent (same nesting, one stride per shape leaf)");
+  using shape_type = Shape;
+  using stride_type = Stride;
+  using base = tuple<Shape, Stride>;
+
+  TESSERA_HOST_DEVICE constexpr Layout() = default;
+  TESSERA_HOST_DEVICE constexpr Layout(Shape const& s, Stride const& d) : base(s, d) {
+    if constexpr (!is_static_v<Shape> || !is_static_v<Stride>) {
+      detail::validate_layout(s, d);
+    }
+  }
+  TESSERA_HOST_DEVICE constexpr explicit Layout(Shape const& s)
+    requires(std::is_same_v<Stride, decltype(compact_col_major(std::declval<Shape>()))>)
+      : Layout(s, compact_col_major(s)) {}
+
+  TESSERA_HOST_DEVICE constexpr decltype(auto) shape() const { return get<0>(static_cast<base const&>(*this)); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) stride() const { return get<1>(static_cast<base const&>(*this)); }
+
+  // L(c): the offset of a 1-D index, an R-D or a natural coordinate; with `_` inside, the slice.
+  template <class... Cs>
+  TESSERA_HOST_DEVICE constexpr auto operator()(Cs const&... cs) const;
+};
+
+template <class S, class D>
+Layout(S const&, D const&) -> Layout<S, D>;
+
+// make_layout(shape): column-major compact layout. make_layout((2,3,5,7)) == (2,3,5,7):(_1,2,6,30).
+// make_layout(shape, stride): the layout shape:stride (congruent).
+// make_layout(shape, LayoutLeft{} / LayoutRight{}): compact column- / row-major.
+// make_layout(L0, L1, ...): concatenation, mode i is Li.
+template <IntTuple Shape>
+TESSERA_HOST_DEVICE constexpr auto make_layout(Shape const& shape) {
+  return Layout<Shape, decltype(compact_col_major(shape))>(shape, compact_col_major(shape));
+}
+template <IntTuple Shape, IntTuple Stride>
+TESSERA_HOST_DEVICE constexpr auto make_layout(Shape const& shape, Stride const& stride) {
+  return Layout<Shape, Stride>(shape, stride);
+}
+template <IntTuple Shape>
+TESSERA_HOST_DEVICE constexpr auto make_layout(Shape const& shape, LayoutLeft) {
+  return make_layout(shape, compact_col_major(shape));
+}
+template <IntTuple Shape>
+TESSERA_HOST_DEVICE constexpr auto make_layout(Shape const& shape, LayoutRight) {
+  return make_layout(shape, compact_row_major(shape));
+}
+template <class S0, class D0, class... Ls>
+  requires(is_layout_v<Ls> && ...)
+TESSERA_HOST_DEVICE constexpr auto make_layout(Layout<S0, D0> const& l0, Ls const&... ls) {
+  return make_layout(make_tuple(l0.shape(), ls.shape()...), make_tuple(l0.stride(), ls.stride()...));
+}
+
+// ---- queries ---------------------------------------------------------------------------------
+
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto rank(Layout<S, D> const&) {
+  return rank(std::declval<S>());
+}
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto depth(Layout<S, D> const& l) {
+  return depth(l.shape());
+}
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto size(Layout<S, D> const& l) {
+  return product(l.shape());
+}
+template <int I, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto size(Layout<S, D> const& l) {
+  return product(get<I>(l.shape()));
+}
+template <int I, class T>
+  requires IntTuple<T>
+TESSERA_HOST_DEVICE constexpr auto size(T const& t) {
+  return product(get<I>(t));
+}
+template <int... Is, class S, class D>
+TESSERA_HOST_DEVICE constexpr decltype(auto) shape(Layout<S, D> const& l) {
+  if constexpr (sizeof...(Is) == 0) {
+    return l.shape();
+  } else {
+    return get<Is...>(l.shape());
+  }
+}
+template <int... Is, class S, class D>
+TESSERA_HOST_DEVICE constexpr decltype(auto) stride(Layout<S, D> const& l) {
+  if constexpr (sizeof...(Is) == 0) {
+    return l.stride();
+  } else {
+    return get<Is...>(l.stride());
+  }
+}
+// layout<I...>(L): the sub-layout at mode I (nested indices allowed).
+template <int... Is, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto layout(Layout<S, D> const& l) {
+  if constexpr (sizeof...(Is) == 0) {
+    return l;
+  } else {
+    return make_layout(get<Is...>(l.shape()), get<Is...>(l.stride()));
+  }
+}
+// cosize(L) = L(size(L) - 1) + 1: one past the largest offset (non-negative strides).
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto cosize(Layout<S, D> const& l) {
+  return l(size(l) - _1{}) + _1{};
+}
+
+template <class S0, class D0, class S1, class D1>
+TESSERA_HOST_DEVICE constexpr auto operator==(Layout<S0, D0> const& a, Layout<S1, D1> const& b) {
+  return and_(equal(a.shape(), b.shape()), equal(a.stride(), b.stride()));
+}
+template <class S0, class D0, class S1, class D1>
+TESSERA_HOST_DEVICE constexpr auto operator!=(Layout<S0, D0> const& a, Layout<S1, D1> const& b) {
+  return !(a == b);
+}
+
+// ---- sub-layouts -----------------------------------------------------------------------------
+
+template <int... Is, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto select(Layout<S, D> const& l) {
+  return make_layout(select<Is...>(l.shape()), select<Is...>(l.stride()));
+}
+template <int B, int E, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto take(Layout<S, D> const& l) {
+  return make_layout(take<B, E>(l.shape()), take<B, E>(l.stride()));
+}
+template <int B, int E, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto group(Layout<S, D> const& l) {
+  return make_layout(group<B, E>(l.shape()), group<B, E>(l.stride()));
+}
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto flatten(Layout<S, D> const& l) {
+  return make_layout(flatten(l.shape()), flatten(l.stride()));
+}
+template <class S, class D, class S1, class D1>
+TESSERA_HOST_DEVICE constexpr auto append(Layout<S, D> const& l, Layout<S1, D1> const& x) {
+  return make_layout(append(l.shape(), x.shape()), append(l.stride(), x.stride()));
+}
+template <class S, class D, class S1, class D1>
+TESSERA_HOST_DEVICE constexpr auto prepend(Layout<S, D> const& l, Layout<S1, D1> const& x) {
+  return make_layout(prepend(l.shape(), x.shape()), prepend(l.stride(), x.stride()));
+}
+// append<N>(L, x = _1:_0): pad L with x to rank N.
+template <int N, class S, class D, class S1 = _1, class D1 = _0>
+TESSERA_HOST_DEVICE constexpr auto append(Layout<S, D> const& l, Layout<S1, D1> const& x = {}) {
+  return make_layout(append<N>(l.shape(), x.shape()), append<N>(l.stride(), x.stride()));
+}
+// transform_layout(L, f): f applied to each top-level mode (as a layout), results concatenated.
+template <class S, class D, class F>
+TESSERA_HOST_DEVICE constexpr auto transform_layout(Layout<S, D> const& l, F&& f) {
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return make_layout(f(layout<int(Is)>(l))...);
+  }(std::make_index_sequence<rank_v<S>>{});
+}
+
+// ---- coordinates and slicing -----------------------------------------------------------------
+
+template <class T>
+inline constexpr bool has_underscore_v = [] {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (std::is_same_v<U, Underscore>) {
+    return true;
+  } else if constexpr (is_tuple_v<U>) {
+    return []<class... Ts>(tuple<Ts...>*) { return (has_underscore_v<Ts> || ... || false); }((U*)nullptr);
+  } else {
+    return false;
+  }
+}();
+
+namespace detail {
+template <class Crd, class T>
+TESSERA_HOST_DEVICE constexpr auto slice_impl(Crd const& c, T const& t);
+// The kept pieces of one mode, as a tuple to concatenate.
+template <class Crd, class T>
+TESSERA_HOST_DEVICE constexpr auto lslice(Crd const& c, T const& t) {
+  if constexpr (is_tuple_v<Crd>) {
+    return slice_impl(c, t);
+  } else if constexpr (std::is_same_v<Crd, Underscore>) {
+    return make_tuple(t);
+  } else {
+    return tuple<>{};
+  }
+}
+template <class Crd, class T>
+TESSERA_HOST_DEVICE constexpr auto slice_impl(Crd const& c, T const& t) {
+  static_assert(is_tuple_v<T> && tuple_size_v<Crd> == tuple_size_v<T>,
+                "slice: the coordinate must have the same rank as the sliced shape at every tuple");
+  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    return tuple_cat(tuple<>{}, lslice(get<Is>(c), get<Is>(t))...);
+  }(std::make_index_sequence<tuple_size_v<Crd>>{});
+}
+// The coordinate with every `_` replaced by 0.
+template <class Crd>
+TESSERA_HOST_DEVICE constexpr auto underscore_to_zero(Crd const& c) {
+  if constexpr (is_tuple_v<Crd>) {
+    return transform(c, [](auto const& x) { return underscore_to_zero(x); });
+  } else if constexpr (std::is_same_v<Crd, Underscore>) {
+    return _0{};
+  } else {
+    return c;
+  }
+}
+}  // namespace detail
+
+// slice(c, t): the modes of t where c has `_`. slice((2,_), (3,(2,5))) == ((2,5)).
+template <class Crd, class T>
+TESSERA_HOST_DEVICE constexpr auto slice(Crd const& c, T const& t) {
+  if constexpr (is_tuple_v<Crd>) {
+    return detail::slice_impl(c, t);
+  } else if constexpr (std::is_same_v<Crd, Underscore>) {
+    return t;
+  } else {
+    return tuple<>{};
+  }
+}
+// slice(c, L): the layout of the modes kept by `_`; the fixed part's offset is dropped (see
+// slice_and_offset). ((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100)) sliced by (2,_) is
+// ((_2,_5,_2)):((_2,_13,_100)).
+template <class Crd, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto slice(Crd const& c, Layout<S, D> const& l) {
+  return make_layout(slice(c, l.shape()), slice(c, l.stride()));
+}
+// slice_and_offset(c, L) = (slice(c, L), L(c with _ -> 0)).
+template <class Crd, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto slice_and_offset(Crd const& c, Layout<S, D> const& l) {
+  return make_tuple(slice(c, l), crd2idx(detail::underscore_to_zero(c), l.shape(), l.stride()));
+}
+
+template <class Shape, class Stride>
+template <class... Cs>
+TESSERA_HOST_DEVICE constexpr auto Layout<Shape, Stride>::operator()(Cs const&... cs) const {
+  static_assert(sizeof...(Cs) >= 1, "Layout::operator(): give a 1-D index or a coordinate");
+  if constexpr (sizeof...(Cs) == 1) {
+    if constexpr (has_underscore_v<Cs...>) {
+      return slice(cs..., *this);
+    } else {
+      return crd2idx(cs..., shape(), stride());
+    }
+  } else {
+    return (*this)(make_tuple(cs...));
+  }
+}
+
+// ---- validation (definition) -----------------------------------------------------------------
+
+namespace detail {
+template <class Shape, class Stride>
+TESSERA_HOST_DEVICE constexpr void validate_layout(Shape const& shape, Stride const& stride) {
+#if !defined(__CUDA_ARCH__)
+  using shape_t = leaf_common_t<Shape>;
+  using offset_t = std::common_type_t<shape_t, leaf_common_t<Stride>>;
+  long long sz = 1, max_off = 0;
+  bool size_overflow = false, offset_overflow = false, bad_shape = false;
+  auto fs = flatten_to_tuple(shape);
+  auto fd = flatten_to_tuple(stride);
+  for_each(transform(fs, fd, [](auto const& s, auto const& d) { return make_tuple(s, d); }), [&](auto const& sd) {
+    long long s = static_cast<long long>(get<0>(sd));
+    long long d = static_cast<long long>(get<1>(sd));
+    if (s < 1) {
+      bad_shape = true;
+      return;
+    }
+    long long term = 0;
+    size_overflow |= __builtin_mul_overflow(sz, s, &sz);
+    offset_overflow |= __builtin_mul_overflow(s - 1, d < 0 ? -d : d, &term);
+    offset_overflow |= __builtin_add_overflow(max_off, term, &max_off);
+  });
+  TESSERA_REQUIRE(!bad_shape,
+                  "make_layout: every shape entry must be >= 1; an empty extent has no layout "
+                  "(handle the empty problem before building the layout)",
+                  shape, stride);
+  TESSERA_REQUIRE(!size_overflow && sz <= max_of<shape_t>,
+                  "make_layout: the layout's size does not fit the integer type of its shape; "
+                  "use 64-bit shape integers (e.g. int64_t)",
+                  shape, stride);
+  TESSERA_REQUIRE(!offset_overflow && max_off <= max_of<offset_t>,
+                  "make_layout: the layout's largest offset does not fit the integer type of its "
+                  "shape and stride; use 64-bit integers (e.g. int64_t strides)",
+                  shape, stride);
+#else
+  (void)shape;
+  (void)stride;
+#endif
+}
+}  // namespace detail
+
+}  // namespace tessera

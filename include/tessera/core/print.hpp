@@ -1,0 +1,205 @@
+// Printing in the reference notation: `_8` static, `8` dynamic, `(a,b)` tuples, `shape:stride`
+// layouts, and print_layout's ASCII table. Works on the host (to_string, operator<<) and the
+// device (print, through printf).
+#pragma once
+
+#include <cstdio>
+
+#include "tessera/core/layout.hpp"
+#if !defined(__CUDA_ARCH__)
+#include <ostream>
+#include <sstream>
+#include <string>
+#endif
+
+namespace tessera {
+
+namespace detail {
+// A character sink: printf on the device (and for print()), a std::string on the host.
+struct printf_sink {
+  TESSERA_HOST_DEVICE void put(const char* s) { printf("%s", s); }
+  TESSERA_HOST_DEVICE void put_int(long long v) { printf("%lld", v); }
+};
+#if !defined(__CUDA_ARCH__)
+struct string_sink {
+  std::string out;
+  void put(const char* s) { out += s; }
+  void put_int(long long v) { out += std::to_string(v); }
+};
+#endif
+
+template <class Sink, class T>
+TESSERA_HOST_DEVICE void write(Sink& k, T const& x);
+
+template <class Sink, class... Ts>
+TESSERA_HOST_DEVICE void write_tuple(Sink& k, tuple<Ts...> const& t) {
+  k.put("(");
+  bool first = true;
+  for_each(t, [&](auto const& e) {
+    if (!first) k.put(",");
+    first = false;
+    write(k, e);
+  });
+  k.put(")");
+}
+}  // namespace detail
+
+// Types that print themselves provide `template <class Sink> void write_to(Sink&) const`.
+template <class T>
+concept SelfPrinting = requires(T const& t, detail::printf_sink& k) { t.write_to(k); };
+
+namespace detail {
+template <class Sink, class T>
+TESSERA_HOST_DEVICE void write(Sink& k, T const& x) {
+  if constexpr (is_static_int_v<T>) {
+    k.put("_");
+    k.put_int(static_cast<long long>(T::value));
+  } else if constexpr (std::is_same_v<T, bool>) {
+    k.put(x ? "true" : "false");
+  } else if constexpr (is_dynamic_int_v<T>) {
+    k.put_int(static_cast<long long>(x));
+  } else if constexpr (is_tuple_v<T>) {
+    write_tuple(k, x);
+  } else if constexpr (std::is_same_v<T, Underscore>) {
+    k.put("_");
+  } else if constexpr (is_layout_v<T>) {
+    write(k, x.shape());
+    k.put(":");
+    write(k, x.stride());
+  } else if constexpr (SelfPrinting<T>) {
+    x.write_to(k);
+  } else {
+    static_assert(always_false<T>, "print: this type has no reference notation");
+  }
+}
+}  // namespace detail
+
+// print(x): prints x with printf, on host or device. print(make_layout(make_shape(_2,4))) -> (_2,4):(_1,_2)
+template <class T>
+TESSERA_HOST_DEVICE void print(T const& x) {
+  detail::printf_sink k;
+  detail::write(k, x);
+}
+
+#if !defined(__CUDA_ARCH__)
+// to_string(x): the reference notation of x, e.g. "(_2,4):(4,_1)".
+template <class T>
+  requires(!std::is_arithmetic_v<T>)
+std::string to_string(T const& x) {
+  detail::string_sink k;
+  detail::write(k, x);
+  return std::move(k.out);
+}
+
+template <auto v>
+std::ostream& operator<<(std::ostream& os, C<v> const& x) {
+  return os << to_string(x);
+}
+template <class... Ts>
+std::ostream& operator<<(std::ostream& os, tuple<Ts...> const& x) {
+  return os << to_string(x);
+}
+template <class S, class D>
+std::ostream& operator<<(std::ostream& os, Layout<S, D> const& x) {
+  return os << to_string(x);
+}
+#endif
+
+namespace detail {
+template <class... Ts>
+TESSERA_HOST_DEVICE_NOINLINE void fail(const char* msg, Ts const&... values) {
+#if !defined(__CUDA_ARCH__)
+  string_sink k;
+  k.put(msg);
+  if constexpr (sizeof...(Ts) > 0) {
+    k.put(" (got ");
+    bool first = true;
+    ((k.put(first ? "" : ", "), first = false, write(k, values)), ...);
+    k.put(")");
+  }
+  throw layout_error(k.out);
+#else
+#if !defined(NDEBUG)
+  printf("tessera: %s\n", msg);
+  __trap();
+#else
+  (void)msg;
+  ((void)values, ...);
+#endif
+#endif
+}
+
+// Number of decimal digits of a non-negative value (at least 1).
+TESSERA_HOST_DEVICE constexpr int num_digits(long long v) {
+  int d = 1;
+  while (v >= 10) {
+    v /= 10;
+    ++d;
+  }
+  return d;
+}
+
+template <class Sink, class S, class D>
+TESSERA_HOST_DEVICE void write_layout_table(Sink& k, Layout<S, D> const& l) {
+  static_assert(rank_v<S> == 2, "print_layout: needs a rank-2 layout (group modes first)");
+  write(k, l);
+  k.put("\n");
+  long long const rows = static_cast<long long>(size<0>(l));
+  long long const cols = static_cast<long long>(size<1>(l));
+  int const w = num_digits(static_cast<long long>(cosize(l)));
+  char buf[64];
+  auto pad = [&](long long v) {
+    int n = num_digits(v < 0 ? -v : v) + (v < 0);
+    for (int i = n; i < w; ++i) k.put(" ");
+    k.put_int(v);
+  };
+  k.put("    ");
+  for (long long j = 0; j < cols; ++j) {
+    k.put("  ");
+    pad(j);
+    k.put(" ");
+  }
+  k.put("\n");
+  auto rule = [&] {
+    k.put("    +");
+    for (long long j = 0; j < cols; ++j) {
+      for (int i = 0; i < w + 2; ++i) k.put("-");
+      k.put("+");
+    }
+    k.put("\n");
+  };
+  rule();
+  for (long long i = 0; i < rows; ++i) {
+    int n = num_digits(i);
+    for (int p = n; p < 2; ++p) k.put(" ");
+    k.put_int(i);
+    k.put("  ");
+    for (long long j = 0; j < cols; ++j) {
+      k.put("| ");
+      pad(static_cast<long long>(l(i, j)));
+      k.put(" ");
+    }
+    k.put("|\n");
+    rule();
+  }
+  (void)buf;
+}
+}  // namespace detail
+
+// print_layout(L): L in notation, then a table of offsets indexed by (row, column), e.g.
+//   (_2,(_2,_2)):(_4,(_2,_1))      (see docs/algebra.md for the exact format)
+template <class S, class D>
+TESSERA_HOST_DEVICE void print_layout(Layout<S, D> const& l) {
+  detail::printf_sink k;
+  detail::write_layout_table(k, l);
+}
+#if !defined(__CUDA_ARCH__)
+template <class S, class D>
+std::string layout_table(Layout<S, D> const& l) {
+  detail::string_sink k;
+  detail::write_layout_table(k, l);
+  return std::move(k.out);
+}
+#endif
+
+}  // namespace tessera

@@ -1,0 +1,159 @@
+// Swizzle<B,M,S>: the bit permutation x ^ ((x >> S) & mask) with mask = ((1<<B)-1) << M, used to
+// spread shared-memory accesses over banks; and ComposedLayout F o offset o L, a layout whose
+// offsets go through F (a swizzled layout). Prints `Sw<3,3,3>` and `Sw<3,3,3> o _0 o L`.
+#pragma once
+
+#include "tessera/core/product.hpp"
+
+namespace tessera {
+
+// Swizzle<B,M,S>: y = x ^ ((x >> S) & (((1<<B)-1) << M)) for S >= 0 (S < 0: shift left by -S).
+// Pre: B >= 0, M >= 0, |S| >= B (the bits read and the bits written do not overlap).
+// Swizzle<3,3,3>: 0, 8, 64, 72, 127 -> 0, 8, 72, 64, 119.
+template <int B, int M, int S>
+struct Swizzle {
+  static_assert(B >= 0 && M >= 0, "Swizzle<B,M,S>: B and M must be non-negative");
+  static_assert((S < 0 ? -S : S) >= B,
+                "Swizzle<B,M,S>: |S| must be >= B so the source and destination bits do not overlap");
+  static constexpr int num_bits = B;
+  static constexpr int num_base = M;
+  static constexpr int num_shft = S;
+  static constexpr long long zzz_mask = ((1LL << B) - 1) << M;
+
+  template <Integer T>
+  TESSERA_HOST_DEVICE constexpr auto operator()(T const& x) const {
+    if constexpr (is_static_int_v<T>) {
+      return C<apply(T::value)>{};
+    } else {
+      return static_cast<T>(apply(static_cast<long long>(x)));
+    }
+  }
+  TESSERA_HOST_DEVICE static constexpr long long apply(long long x) {
+    if constexpr (S >= 0) {
+      return x ^ ((x >> S) & zzz_mask);
+    } else {
+      return x ^ ((x << -S) & zzz_mask);
+    }
+  }
+  template <class Sink>
+  TESSERA_HOST_DEVICE void write_to(Sink& k) const {
+    k.put("Sw<");
+    k.put_int(B);
+    k.put(",");
+    k.put_int(M);
+    k.put(",");
+    k.put_int(S);
+    k.put(">");
+  }
+};
+
+template <class T>
+struct is_swizzle : std::false_type {};
+template <int B, int M, int S>
+struct is_swizzle<Swizzle<B, M, S>> : std::true_type {};
+
+// ComposedLayout: c -> outer(offset + inner(c)). Shape and size are the inner layout's.
+template <class Outer, class Offset, class Inner>
+struct ComposedLayout : private tuple<Outer, Offset, Inner> {
+  using base = tuple<Outer, Offset, Inner>;
+  TESSERA_HOST_DEVICE constexpr ComposedLayout() = default;
+  TESSERA_HOST_DEVICE constexpr ComposedLayout(Outer const& o, Offset const& off, Inner const& in) : base(o, off, in) {}
+  TESSERA_HOST_DEVICE constexpr decltype(auto) outer() const { return get<0>(static_cast<base const&>(*this)); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) offset() const { return get<1>(static_cast<base const&>(*this)); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) inner() const { return get<2>(static_cast<base const&>(*this)); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) shape() const { return inner().shape(); }
+
+  // F(offset + L(c)); with `_` in c, the composed layout of the slice (the fixed part's offset
+  // moves into `offset`).
+  template <class... Cs>
+  TESSERA_HOST_DEVICE constexpr auto operator()(Cs const&... cs) const {
+    if constexpr (sizeof...(Cs) > 1) {
+      return (*this)(make_tuple(cs...));
+    } else if constexpr ((has_underscore_v<Cs> || ...)) {
+      auto so = slice_and_offset(cs..., inner());
+      return ComposedLayout<Outer, decltype(offset() + get<1>(so)), decltype(get<0>(so))>(outer(), offset() + get<1>(so),
+                                                                                           get<0>(so));
+    } else {
+      return outer()(offset() + inner()(cs...));
+    }
+  }
+  template <class Sink>
+  TESSERA_HOST_DEVICE void write_to(Sink& k) const;
+};
+
+template <class T>
+struct is_composed_layout : std::false_type {};
+template <class O, class F, class I>
+struct is_composed_layout<ComposedLayout<O, F, I>> : std::true_type {};
+
+template <class O, class F, class I>
+template <class Sink>
+TESSERA_HOST_DEVICE void ComposedLayout<O, F, I>::write_to(Sink& k) const {
+  detail::write(k, outer());
+  k.put(" o ");
+  detail::write(k, offset());
+  k.put(" o ");
+  detail::write(k, inner());
+}
+
+// make_composed_layout(F, offset, L) = F o offset o L.
+template <class O, class F, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto make_composed_layout(O const& outer, F const& offset, Layout<S, D> const& inner) {
+  return ComposedLayout<O, F, Layout<S, D>>(outer, offset, inner);
+}
+// composition(Swizzle, L) = Sw o _0 o L.
+template <int B, int M, int S, class LS, class LD>
+TESSERA_HOST_DEVICE constexpr auto composition(Swizzle<B, M, S> const& sw, Layout<LS, LD> const& l) {
+  return make_composed_layout(sw, _0{}, l);
+}
+// composition(F o off o L, B) = F o off o (L o B): right operands act on the inner layout.
+template <class O, class F, class I, class B>
+TESSERA_HOST_DEVICE constexpr auto composition(ComposedLayout<O, F, I> const& c, B const& b) {
+  return make_composed_layout(c.outer(), c.offset(), composition(c.inner(), b));
+}
+
+template <class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto size(ComposedLayout<O, F, I> const& c) {
+  return size(c.inner());
+}
+template <class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto rank(ComposedLayout<O, F, I> const& c) {
+  return rank(c.inner());
+}
+template <class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto cosize(ComposedLayout<O, F, I> const& c) {
+  return cosize(c.inner());
+}
+
+// Divides, products and tile_to_shape of a composed layout act on its inner layout.
+#define TESSERA_COMPOSED_FORWARD(NAME)                                                        \
+  template <class O, class F, class I, class T>                                               \
+  TESSERA_HOST_DEVICE constexpr auto NAME(ComposedLayout<O, F, I> const& c, T const& t) {     \
+    return make_composed_layout(c.outer(), c.offset(), NAME(c.inner(), t));                   \
+  }
+// One forwarding definition per tiling operation; the macro keeps the nine identical.
+TESSERA_COMPOSED_FORWARD(logical_divide)
+TESSERA_COMPOSED_FORWARD(zipped_divide)
+TESSERA_COMPOSED_FORWARD(tiled_divide)
+TESSERA_COMPOSED_FORWARD(flat_divide)
+TESSERA_COMPOSED_FORWARD(logical_product)
+TESSERA_COMPOSED_FORWARD(zipped_product)
+TESSERA_COMPOSED_FORWARD(tiled_product)
+TESSERA_COMPOSED_FORWARD(flat_product)
+TESSERA_COMPOSED_FORWARD(blocked_product)
+TESSERA_COMPOSED_FORWARD(raked_product)
+TESSERA_COMPOSED_FORWARD(tile_to_shape)
+#undef TESSERA_COMPOSED_FORWARD
+
+#if !defined(__CUDA_ARCH__)
+template <int B, int M, int S>
+std::ostream& operator<<(std::ostream& os, Swizzle<B, M, S> const& x) {
+  return os << to_string(x);
+}
+template <class O, class F, class I>
+std::ostream& operator<<(std::ostream& os, ComposedLayout<O, F, I> const& x) {
+  return os << to_string(x);
+}
+#endif
+
+}  // namespace tessera

@@ -28,10 +28,12 @@ constexpr auto static_sort_order() {
   }
   return idx;
 }
+// Entry I of that permutation, as a variable so that device code reads no std::array member.
+template <class T, std::size_t I>
+inline constexpr int static_sort_index = static_sort_order<T>()[I];
 template <class T, std::size_t... Is>
 TESSERA_HOST_DEVICE constexpr auto sort_by_static(T const&, std::index_sequence<Is...>) {
-  constexpr auto order = static_sort_order<T>();
-  return make_tuple(C<order[Is]>{}...);
+  return make_tuple(C<static_sort_index<T, Is>>{}...);
 }
 // (_i...) sorted by the static values of t.
 template <class T>
@@ -87,7 +89,7 @@ TESSERA_HOST_DEVICE constexpr auto complement_sorted(SS const& ss, SD const& sd,
                   TESSERA_REQUIRE(d >= cur,
                                   "complement: the layout is not injective (two modes overlap), so "
                                   "it has no complement; use an injective layout (filter() removes "
-                                  "broadcast modes)",
+                                  "broadcast modes; a size-1 mode must be static _1 to be ignored)",
                                   orig);
                   TESSERA_REQUIRE(d % cur == _0{},
                                   "complement: a stride is not a multiple of the extent of the "
@@ -186,6 +188,11 @@ constexpr auto inverse_chain() {
   }
   return res;
 }
+// The chain's length and its I-th mode, as variables so that device code calls no host function.
+template <class FS, class FD>
+inline constexpr int inverse_chain_length = inverse_chain<FS, FD>().n;
+template <class FS, class FD, std::size_t I>
+inline constexpr int inverse_chain_index = inverse_chain<FS, FD>().idx[I];
 }  // namespace detail
 
 // right_inverse(L): the largest layout R (built from L's statically chained modes) with
@@ -197,15 +204,17 @@ TESSERA_HOST_DEVICE constexpr auto right_inverse(Layout<S, D> const& l) {
   auto fd = wrap(f.stride());
   using FS = decltype(fs);
   using FD = decltype(fd);
-  constexpr auto chain = detail::inverse_chain<FS, FD>();
-  if constexpr (chain.n == 0) {
+  constexpr int n = detail::inverse_chain_length<FS, FD>;
+  if constexpr (n == 0) {
     return Layout<_1, _0>{};
   } else {
     auto r = prefix_product(fs);
     return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_layout(unwrap(make_tuple(get<chain.idx[Is]>(fs)...)),
-                         unwrap(make_tuple((signum(get<chain.idx[Is]>(fd)) * get<chain.idx[Is]>(r))...)));
-    }(std::make_index_sequence<chain.n>{});
+      return make_layout(
+          unwrap(make_tuple(get<detail::inverse_chain_index<FS, FD, Is>>(fs)...)),
+          unwrap(make_tuple((signum(get<detail::inverse_chain_index<FS, FD, Is>>(fd)) *
+                             get<detail::inverse_chain_index<FS, FD, Is>>(r))...)));
+    }(std::make_index_sequence<n>{});
   }
 }
 
@@ -221,7 +230,7 @@ TESSERA_HOST_DEVICE constexpr auto left_inverse_sorted(SS const& ss, SD const& s
     auto d1 = get<I + 1>(sd);
     TESSERA_REQUIRE(d1 >= get<I>(ss) * d0,
                     "left_inverse: the layout is not injective (two modes overlap); only an "
-                    "injective layout has a left inverse",
+                    "injective layout has a left inverse (a size-1 mode must be static _1 to be ignored)",
                     orig);
     TESSERA_REQUIRE(d1 % d0 == _0{},
                     "left_inverse: a stride is not a multiple of the next smaller stride, so the "
@@ -277,6 +286,27 @@ TESSERA_HOST_DEVICE constexpr auto left_inverse(Layout<S, D> const& l) {
   }
 }
 
+namespace detail {
+// Positions of the static _0 strides of a flat stride tuple type (at namespace scope: clang 14
+// rejects the constant R inside a local class of a lambda, and device code reads no std::array).
+template <class FD>
+constexpr auto static_zero_modes() {
+  constexpr int R = tuple_size_v<FD>;
+  struct res {
+    std::array<int, (R > 0 ? R : 1)> idx{};
+    int n = 0;
+  } r{};
+  [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+    ((is_constant_v<0, tuple_element_t<Is, FD>> ? (void)(r.idx[r.n++] = int(Is)) : (void)0), ...);
+  }(std::make_index_sequence<R>{});
+  return r;
+}
+template <class FD>
+inline constexpr int static_zero_count = static_zero_modes<FD>().n;
+template <class FD, std::size_t I>
+inline constexpr int static_zero_index = static_zero_modes<FD>().idx[I];
+}  // namespace detail
+
 // nullspace(L): the layout of the domain that L sends to 0 through its static stride-_0 leaves:
 // modes s_i : r_i with r = compact col-major strides of L's flattened shape.
 // nullspace((_2,_4,_3):(_0,_1,_0)) == (_2,_3):(_1,_8).
@@ -285,24 +315,14 @@ TESSERA_HOST_DEVICE constexpr auto nullspace(Layout<S, D> const& l) {
   auto fs = flatten_to_tuple(l.shape());
   auto fd = flatten_to_tuple(l.stride());
   using FD = decltype(fd);
-  constexpr int R = tuple_size_v<FD>;
-  constexpr auto zeros = [] {
-    struct res {
-      std::array<int, (R > 0 ? R : 1)> idx{};
-      int n = 0;
-    } r{};
-    [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      ((is_constant_v<0, tuple_element_t<Is, FD>> ? (void)(r.idx[r.n++] = int(Is)) : (void)0), ...);
-    }(std::make_index_sequence<R>{});
-    return r;
-  }();
-  if constexpr (zeros.n == 0) {
+  if constexpr (detail::static_zero_count<FD> == 0) {
     return Layout<_1, _0>{};
   } else {
     auto rs = compact_col_major(fs);
     return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_layout(unwrap(make_tuple(get<zeros.idx[Is]>(fs)...)), unwrap(make_tuple(get<zeros.idx[Is]>(rs)...)));
-    }(std::make_index_sequence<zeros.n>{});
+      return make_layout(unwrap(make_tuple(get<detail::static_zero_index<FD, Is>>(fs)...)),
+                         unwrap(make_tuple(get<detail::static_zero_index<FD, Is>>(rs)...)));
+    }(std::make_index_sequence<detail::static_zero_count<FD>>{});
   }
 }
 

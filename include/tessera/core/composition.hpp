@@ -200,6 +200,63 @@ TESSERA_HOST_DEVICE constexpr auto transform(A const& a, B const& b, Cc const& c
 template <class T>
 struct is_tiler : std::bool_constant<is_layout_v<T> || IntTuple<T>> {};
 
+namespace detail {
+// Right distributivity (A o (B0,B1) == (A o B0, A o B1)) holds only when the offsets of B's modes
+// never carry into one another in A's mixed radix. This checks it: B's largest offset per leaf is
+// split into A's digits (neighbouring digits that merge at run time count as one), and the digit
+// sums must stay below the digit sizes (the last digit of A is unbounded).
+template <class AS, class AD, class BS, class BD>
+TESSERA_HOST_DEVICE constexpr bool modes_do_not_carry(AS const& as, AD const& ad, BS const& bs, BD const& bd) {
+  constexpr int NA = tuple_size_v<AS>;
+  constexpr int NB = tuple_size_v<BS>;
+  if constexpr (NB <= 1 || NA <= 1) {
+    return true;
+  } else {
+    long long s[NA] = {}, d[NA] = {}, sum[NA] = {};
+    int k = 0, leaf = 0;
+    for_each(transform(as, ad, [](auto const& x, auto const& y) { return make_tuple(x, y); }), [&](auto const& p) {
+      long long si = static_cast<long long>(get<0>(p)), di = static_cast<long long>(get<1>(p));
+      if (si == 1 && ++leaf < NA) return;  // a size-1 digit holds nothing (but the last is unbounded)
+      if (si != 1) ++leaf;
+      if (k > 0 && d[k - 1] * s[k - 1] == di) {
+        s[k - 1] *= si;
+      } else {
+        s[k] = si;
+        d[k] = di;
+        ++k;
+      }
+    });
+    int used = 0;
+    bool ok = true;
+    for_each(transform(bs, bd, [](auto const& x, auto const& y) { return make_tuple(x, y); }), [&](auto const& p) {
+      long long n = static_cast<long long>(get<0>(p)), r = static_cast<long long>(get<1>(p));
+      if (n <= 1 || r == 0) return;
+      if (r < 0) {
+        ok = false;  // negative strides are not analysed: refuse rather than guess
+        return;
+      }
+      ++used;
+      long long x = r * (n - 1);
+      for (int j = 0; j < k; ++j) {
+        sum[j] += (j == k - 1) ? x : x % s[j];
+        x = (j == k - 1) ? 0 : x / s[j];
+      }
+    });
+    for (int j = 0; j + 1 < k; ++j) ok = ok && (used <= 1 || sum[j] < s[j]);
+    if (k == 0) ok = true;
+    return ok;
+  }
+}
+template <class AS, class AD, class BS, class BD>
+TESSERA_HOST_DEVICE constexpr auto check_distributes(AS const& as, AD const& ad, BS const& bs, BD const& bd) {
+  if constexpr (is_static_v<AS> && is_static_v<AD> && is_static_v<BS> && is_static_v<BD>) {
+    return C<modes_do_not_carry(AS{}, AD{}, BS{}, BD{})>{};
+  } else {
+    return modes_do_not_carry(as, ad, bs, bd);
+  }
+}
+}  // namespace detail
+
 // composition(A, B) = A o B: the layout R with R(i) == A(B(i)) for all i < size(B) and
 // compatible(B, R). B may be a layout, a tiler (tuple of layouts/shapes, one per mode of A,
 // trailing modes of A kept) or a shape (n means n:_1 per mode).
@@ -209,6 +266,13 @@ struct is_tiler : std::bool_constant<is_layout_v<T> || IntTuple<T>> {};
 template <class LS, class LD, class RS, class RD>
 TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& a, Layout<RS, RD> const& b) {
   auto flat = coalesce(a);
+  auto fs = wrap(flat.shape());
+  auto fd = wrap(flat.stride());
+  TESSERA_REQUIRE(detail::check_distributes(fs, fd, flatten_to_tuple(b.shape()), flatten_to_tuple(b.stride())),
+                  "composition: B's modes overlap in A's index space (their offsets carry into one "
+                  "another), so A o B is not the mode-by-mode composition; compose with each mode of B "
+                  "separately or choose a B whose modes reach disjoint parts of A",
+                  a, b);
   return detail::composition_impl(flat.shape(), flat.stride(), b.shape(), b.stride());
 }
 template <class LS, class LD, class T>

@@ -7,10 +7,8 @@
 
 #include <cstdint>
 #include <type_traits>
-#if !defined(__CUDA_ARCH__)
 #include <stdexcept>
 #include <string>
-#endif
 
 // Functions callable from host and device code when compiled by nvcc.
 #if defined(__CUDACC__)
@@ -30,20 +28,18 @@
 
 namespace tessera {
 
-#if !defined(__CUDA_ARCH__)
 // The exception thrown when a precondition on dynamic operands fails on the host.
 // Its message names the function, the violated condition, the offending values and the fix.
 struct layout_error : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
-#endif
 
 namespace detail {
 template <class T>
 inline constexpr bool always_false = false;
 // The value of a static boolean type; true for dynamic types (checked at run time instead).
 template <class T>
-constexpr bool static_truth() {
+TESSERA_HOST_DEVICE constexpr bool static_truth() {
   if constexpr (std::is_empty_v<T>) {
     return static_cast<bool>(T::value);
   } else {
@@ -53,6 +49,13 @@ constexpr bool static_truth() {
 }  // namespace detail
 }  // namespace tessera
 
+// Dynamic precondition checks run on the host always and on the device in debug builds only.
+#if defined(__CUDA_ARCH__) && defined(NDEBUG)
+#define TESSERA_RUNTIME_CHECKS 0
+#else
+#define TESSERA_RUNTIME_CHECKS 1
+#endif
+
 // TESSERA_REQUIRE(cond, "message", values...) checks a precondition whose truth may be static.
 //   cond static  -> static_assert with the message (a compile-time error at the call site);
 //   cond dynamic -> on the host, throws tessera::layout_error("message (got: v0, v1, ...)");
@@ -60,11 +63,11 @@ constexpr bool static_truth() {
 // A macro because static_assert needs the literal message at the place of the check.
 #define TESSERA_REQUIRE(cond, msg, ...)                                                     \
   do {                                                                                      \
-    auto tessera_cond_ = (cond);                                                            \
-    if constexpr (::tessera::is_static_v<decltype(tessera_cond_)>) {                        \
-      static_assert(::tessera::detail::static_truth<decltype(tessera_cond_)>(), msg);                                   \
-    } else {                                                                                \
-      if (!static_cast<bool>(tessera_cond_)) {                                              \
+    using tessera_cond_t_ = decltype(cond);                                                 \
+    if constexpr (::tessera::is_static_v<tessera_cond_t_>) {                                \
+      static_assert(::tessera::detail::static_truth<tessera_cond_t_>(), msg);               \
+    } else if constexpr (TESSERA_RUNTIME_CHECKS) {                                          \
+      if (!static_cast<bool>(cond)) {                                                       \
         ::tessera::detail::fail(msg __VA_OPT__(, ) __VA_ARGS__);                            \
       }                                                                                     \
     }                                                                                       \

@@ -61,28 +61,39 @@ TESSERA_HOST_DEVICE constexpr auto zipped_divide(Layout<S, D> const& a, T const&
     return logical_divide(a, tiler);
   }
 }
+namespace detail {
+// The top-level modes of a layout as a tuple of layouts (an integer layout is one mode).
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto modes_of(Layout<S, D> const& l) {
+  if constexpr (is_tuple_v<S>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      return make_tuple(layout<int(Is)>(l)...);
+    }(std::make_index_sequence<tuple_size_v<S>>{});
+  } else {
+    return make_tuple(l);
+  }
+}
+// tiled: mode 1 of z split into its modes; flat: both modes split.
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto split_tiled(Layout<S, D> const& z) {
+  return layouts_to_layout(tuple_cat(make_tuple(layout<0>(z)), modes_of(layout<1>(z))));
+}
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto split_flat(Layout<S, D> const& z) {
+  return layouts_to_layout(tuple_cat(modes_of(layout<0>(z)), modes_of(layout<1>(z))));
+}
+}  // namespace detail
+
 // tiled_divide(A, T) = ((tiles...), rests..., trailing...).
+// tiled_divide((_9,(_4,_8)):(_59,(_13,_1)), [_3:_3, (_2,_4):(_1,_8)]) == ((_3,(_2,_4)),_3,(_2,_2)):((_177,(_13,_2)),_59,(_26,_1)).
 template <class S, class D, class T>
 TESSERA_HOST_DEVICE constexpr auto tiled_divide(Layout<S, D> const& a, T const& tiler) {
-  if constexpr (is_tuple_v<T>) {
-    auto parts = detail::unzip_tiles<tuple_size_v<T>>(logical_divide(a, tiler));
-    return detail::layouts_to_layout(tuple_cat(make_tuple(get<0>(parts)), get<1>(parts), get<2>(parts)));
-  } else {
-    return logical_divide(a, tiler);
-  }
+  return detail::split_tiled(zipped_divide(a, tiler));
 }
 // flat_divide(A, T) = (tiles..., rests..., trailing...).
 template <class S, class D, class T>
 TESSERA_HOST_DEVICE constexpr auto flat_divide(Layout<S, D> const& a, T const& tiler) {
-  if constexpr (is_tuple_v<T>) {
-    auto parts = detail::unzip_tiles<tuple_size_v<T>>(logical_divide(a, tiler));
-    auto tiles = get<0>(parts);
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return detail::layouts_to_layout(tuple_cat(make_tuple(layout<int(Is)>(tiles)...), get<1>(parts), get<2>(parts)));
-    }(std::make_index_sequence<tuple_size_v<T>>{});
-  } else {
-    return logical_divide(a, tiler);
-  }
+  return detail::split_flat(zipped_divide(a, tiler));
 }
 
 }  // namespace tessera

@@ -112,7 +112,7 @@ struct Layout : private tuple<Shape, Stride> {
   using stride_type = Stride;
   using base = tuple<Shape, Stride>;
 
-  TESSERA_HOST_DEVICE constexpr Layout() = default;
+  constexpr Layout() = default;
   TESSERA_HOST_DEVICE constexpr Layout(Shape const& s, Stride const& d) : base(s, d) {
     if constexpr (!is_static_v<Shape> || !is_static_v<Stride>) {
       detail::validate_layout(s, d);

@@ -6,11 +6,9 @@
 #include <cstdio>
 
 #include "tessera/core/layout.hpp"
-#if !defined(__CUDA_ARCH__)
 #include <ostream>
 #include <sstream>
 #include <string>
-#endif
 
 namespace tessera {
 
@@ -20,13 +18,25 @@ struct printf_sink {
   TESSERA_HOST_DEVICE void put(const char* s) { printf("%s", s); }
   TESSERA_HOST_DEVICE void put_int(long long v) { printf("%lld", v); }
 };
-#if !defined(__CUDA_ARCH__)
+// Host-only in effect: its members are host/device only so that nvcc accepts the host/device
+// write() instantiated with it (to_string is a host function; the device bodies are empty).
 struct string_sink {
   std::string out;
-  void put(const char* s) { out += s; }
-  void put_int(long long v) { out += std::to_string(v); }
-};
+  TESSERA_HOST_DEVICE void put(const char* s) {
+#if !defined(__CUDA_ARCH__)
+    out += s;
+#else
+    (void)s;
 #endif
+  }
+  TESSERA_HOST_DEVICE void put_int(long long v) {
+#if !defined(__CUDA_ARCH__)
+    out += std::to_string(v);
+#else
+    (void)v;
+#endif
+  }
+};
 
 template <class Sink, class T>
 TESSERA_HOST_DEVICE void write(Sink& k, T const& x);
@@ -81,7 +91,6 @@ TESSERA_HOST_DEVICE void print(T const& x) {
   detail::write(k, x);
 }
 
-#if !defined(__CUDA_ARCH__)
 // to_string(x): the reference notation of x, e.g. "(_2,4):(4,_1)".
 template <class T>
   requires(!std::is_arithmetic_v<T>)
@@ -103,7 +112,6 @@ template <class S, class D>
 std::ostream& operator<<(std::ostream& os, Layout<S, D> const& x) {
   return os << to_string(x);
 }
-#endif
 
 namespace detail {
 template <class... Ts>
@@ -193,13 +201,11 @@ TESSERA_HOST_DEVICE void print_layout(Layout<S, D> const& l) {
   detail::printf_sink k;
   detail::write_layout_table(k, l);
 }
-#if !defined(__CUDA_ARCH__)
 template <class S, class D>
 std::string layout_table(Layout<S, D> const& l) {
   detail::string_sink k;
   detail::write_layout_table(k, l);
   return std::move(k.out);
 }
-#endif
 
 }  // namespace tessera

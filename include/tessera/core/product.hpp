@@ -32,24 +32,11 @@ TESSERA_HOST_DEVICE constexpr auto zipped_product(Layout<S, D> const& a, B const
 }
 template <class S, class D, class B>
 TESSERA_HOST_DEVICE constexpr auto tiled_product(Layout<S, D> const& a, B const& b) {
-  if constexpr (is_tuple_v<B>) {
-    auto parts = detail::unzip_tiles<tuple_size_v<B>>(logical_product(a, b));
-    return detail::layouts_to_layout(tuple_cat(make_tuple(get<0>(parts)), get<1>(parts), get<2>(parts)));
-  } else {
-    return logical_product(a, b);
-  }
+  return detail::split_tiled(zipped_product(a, b));
 }
 template <class S, class D, class B>
 TESSERA_HOST_DEVICE constexpr auto flat_product(Layout<S, D> const& a, B const& b) {
-  if constexpr (is_tuple_v<B>) {
-    auto parts = detail::unzip_tiles<tuple_size_v<B>>(logical_product(a, b));
-    auto tiles = get<0>(parts);
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return detail::layouts_to_layout(tuple_cat(make_tuple(layout<int(Is)>(tiles)...), get<1>(parts), get<2>(parts)));
-    }(std::make_index_sequence<tuple_size_v<B>>{});
-  } else {
-    return logical_product(a, b);
-  }
+  return detail::split_flat(zipped_product(a, b));
 }
 
 namespace detail {

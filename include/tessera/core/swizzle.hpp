@@ -7,7 +7,8 @@
 
 namespace tessera {
 
-// Swizzle<B,M,S>: y = x ^ ((x >> S) & (((1<<B)-1) << M)) for S >= 0 (S < 0: shift left by -S).
+// Swizzle<B,M,S>: y = x ^ ((x >> S) & (((1<<B)-1) << M)) for S >= 0; for S < 0 the B bits at M
+// are xored into the bits at M-S: y = x ^ ((x & (((1<<B)-1) << M)) << -S).
 // Pre: B >= 0, M >= 0, |S| >= B (the bits read and the bits written do not overlap).
 // Swizzle<3,3,3>: 0, 8, 64, 72, 127 -> 0, 8, 72, 64, 119.
 template <int B, int M, int S>
@@ -23,7 +24,7 @@ struct Swizzle {
   template <Integer T>
   TESSERA_HOST_DEVICE constexpr auto operator()(T const& x) const {
     if constexpr (is_static_int_v<T>) {
-      return C<apply(T::value)>{};
+      return C<static_cast<typename T::value_type>(apply(T::value))>{};
     } else {
       return static_cast<T>(apply(static_cast<long long>(x)));
     }
@@ -32,7 +33,7 @@ struct Swizzle {
     if constexpr (S >= 0) {
       return x ^ ((x >> S) & zzz_mask);
     } else {
-      return x ^ ((x << -S) & zzz_mask);
+      return x ^ ((x & zzz_mask) << -S);
     }
   }
   template <class Sink>
@@ -56,7 +57,7 @@ struct is_swizzle<Swizzle<B, M, S>> : std::true_type {};
 template <class Outer, class Offset, class Inner>
 struct ComposedLayout : private tuple<Outer, Offset, Inner> {
   using base = tuple<Outer, Offset, Inner>;
-  TESSERA_HOST_DEVICE constexpr ComposedLayout() = default;
+  constexpr ComposedLayout() = default;
   TESSERA_HOST_DEVICE constexpr ComposedLayout(Outer const& o, Offset const& off, Inner const& in) : base(o, off, in) {}
   TESSERA_HOST_DEVICE constexpr decltype(auto) outer() const { return get<0>(static_cast<base const&>(*this)); }
   TESSERA_HOST_DEVICE constexpr decltype(auto) offset() const { return get<1>(static_cast<base const&>(*this)); }
@@ -145,7 +146,6 @@ TESSERA_COMPOSED_FORWARD(raked_product)
 TESSERA_COMPOSED_FORWARD(tile_to_shape)
 #undef TESSERA_COMPOSED_FORWARD
 
-#if !defined(__CUDA_ARCH__)
 template <int B, int M, int S>
 std::ostream& operator<<(std::ostream& os, Swizzle<B, M, S> const& x) {
   return os << to_string(x);
@@ -154,6 +154,5 @@ template <class O, class F, class I>
 std::ostream& operator<<(std::ostream& os, ComposedLayout<O, F, I> const& x) {
   return os << to_string(x);
 }
-#endif
 
 }  // namespace tessera

@@ -23,7 +23,7 @@ struct tuple_leaf {
 };
 template <std::size_t I, class T>
 struct tuple_leaf<I, T, true> {
-  TESSERA_HOST_DEVICE constexpr tuple_leaf() = default;
+  constexpr tuple_leaf() = default;
   TESSERA_HOST_DEVICE constexpr tuple_leaf(T const&) {}
   TESSERA_HOST_DEVICE constexpr T get() const { return T{}; }
 };
@@ -32,7 +32,7 @@ template <class Seq, class... Ts>
 struct tuple_base;
 template <std::size_t... Is, class... Ts>
 struct tuple_base<std::index_sequence<Is...>, Ts...> : tuple_leaf<Is, Ts>... {
-  TESSERA_HOST_DEVICE constexpr tuple_base() = default;
+  constexpr tuple_base() = default;
   TESSERA_HOST_DEVICE constexpr tuple_base(Ts const&... vs)
     requires(sizeof...(Ts) > 0)
       : tuple_leaf<Is, Ts>(vs)... {}
@@ -42,7 +42,7 @@ struct tuple_base<std::index_sequence<Is...>, Ts...> : tuple_leaf<Is, Ts>... {
 template <class... Ts>
 struct tuple : detail::tuple_base<std::index_sequence_for<Ts...>, Ts...> {
   using base = detail::tuple_base<std::index_sequence_for<Ts...>, Ts...>;
-  TESSERA_HOST_DEVICE constexpr tuple() = default;
+  constexpr tuple() = default;
   TESSERA_HOST_DEVICE constexpr tuple(Ts const&... vs)
     requires(sizeof...(Ts) > 0)
       : base(vs...) {}

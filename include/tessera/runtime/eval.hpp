@@ -1,0 +1,471 @@
+// tessera/runtime/eval.hpp -- evaluates `tessera eval` expressions (syntax: parser.hpp,
+// docs/eval.md) with the run-time algebra and prints results in the library's format.
+//
+//   evaluate("composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))")  -> ((_2,_2),_3):((_24,_2),_8)
+//   eval_line("size((2,3")                                      -> {false, "error: ... at column 10"}
+#pragma once
+
+#include <functional>
+#include <map>
+
+#include "tessera/runtime/composed.hpp"
+#include "tessera/runtime/parser.hpp"
+
+namespace tessera::rt {
+
+namespace eval_detail {
+
+inline std::string kind_name(const Value& v) {
+  if (v.is<IntTuple>()) {
+    const auto& t = v.as<IntTuple>();
+    return t.is_int() ? "integer " + to_string(t) : (t.is_underscore() ? "`_`" : "tuple " + to_string(t));
+  }
+  if (v.is<Layout>()) return "layout " + to_string(v.as<Layout>());
+  if (v.is<Swizzle>()) return "swizzle " + to_string(v.as<Swizzle>());
+  if (v.is<ComposedLayout>()) return "composed layout " + to_string(v.as<ComposedLayout>());
+  if (v.is<Bool>()) return "boolean " + to_string(v.as<Bool>());
+  if (v.is<ValueTuple>()) return "value tuple " + to_string(v.as<ValueTuple>());
+  return "text";
+}
+
+inline std::size_t value_leaves(const Value& v) {
+  if (v.is<IntTuple>()) return leaf_count(v.as<IntTuple>());
+  if (v.is<Layout>()) return 2 * leaf_count(v.as<Layout>().shape);
+  if (v.is<ComposedLayout>()) return 2 * leaf_count(v.as<ComposedLayout>().inner.shape);
+  if (v.is<ValueTuple>()) {
+    std::size_t n = 0;
+    for (const auto& x : v.as<ValueTuple>().items) n += value_leaves(x);
+    return n;
+  }
+  return 1;
+}
+
+// The arguments of one call, with conversions that name the function on failure.
+struct Args {
+  const std::string& fn;
+  const std::vector<Value>& v;
+
+  [[noreturn]] void wrong(std::size_t i, const char* expected) const {
+    fail(fn + ": argument " + std::to_string(i + 1) + " is a " + kind_name(v[i]) + ", expected " + expected);
+  }
+
+  void arity(std::size_t lo, std::size_t hi) const {
+    if (v.size() < lo || v.size() > hi) {
+      std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+      fail(fn + ": takes " + want + " argument" + (hi == 1 ? "" : "s") + ", got " + std::to_string(v.size()));
+    }
+  }
+
+  bool is_tuple(std::size_t i) const { return v[i].is<IntTuple>(); }
+
+  IntTuple tuple(std::size_t i) const {
+    if (!v[i].is<IntTuple>()) wrong(i, "an integer or a tuple of integers");
+    return v[i].as<IntTuple>();
+  }
+
+  Int integer(std::size_t i) const {
+    if (!v[i].is<IntTuple>() || !v[i].as<IntTuple>().is_int()) wrong(i, "an integer");
+    return v[i].as<IntTuple>().as_int();
+  }
+
+  std::int64_t index(std::size_t i) const { return integer(i).value; }
+
+  Layout layout(std::size_t i) const {
+    if (v[i].is<Layout>()) return v[i].as<Layout>();
+    if (v[i].is<IntTuple>() && !has_underscore(v[i].as<IntTuple>())) return make_layout(v[i].as<IntTuple>());
+    wrong(i, "a layout (or a shape)");
+  }
+
+  // Layout or composed layout on the left of composition, divides and products.
+  bool composed(std::size_t i) const { return v[i].is<ComposedLayout>(); }
+
+  // The right operand of composition/divide/product: a layout, or a tiler.
+  std::variant<Layout, Tiler> right(std::size_t i) const {
+    const Value& x = v[i];
+    if (x.is<Layout>()) return x.as<Layout>();
+    if (x.is<IntTuple>()) {
+      const auto& t = x.as<IntTuple>();
+      if (t.is_int()) return make_layout(t);
+      if (t.is_tuple()) return make_tiler(t);
+    }
+    if (x.is<ValueTuple>()) {
+      Tiler out;
+      for (const auto& item : x.as<ValueTuple>().items) {
+        if (item.is<Layout>()) out.emplace_back(item.as<Layout>());
+        else if (item.is<IntTuple>() && item.as<IntTuple>().is_underscore()) out.emplace_back(std::nullopt);
+        else if (item.is<IntTuple>()) out.emplace_back(make_layout(item.as<IntTuple>()));
+        else fail(fn + ": tiler element " + kind_name(item) + " is not a layout, shape or `_`");
+      }
+      return out;
+    }
+    wrong(i, "a layout, a shape or a tiler [L0,L1,...]");
+  }
+};
+
+using LayoutOp = std::function<Layout(const Layout&)>;
+
+// Apply op to a layout or to the inner layout of a composed layout.
+inline Value on_left(const Args& a, std::size_t i, const LayoutOp& op) {
+  if (a.composed(i)) return on_inner(a.v[i].as<ComposedLayout>(), op);
+  return op(a.layout(i));
+}
+
+// Binary layout operation with a layout-or-tiler right operand.
+template <class ByLayout, class ByTiler>
+Value binary(const Args& a, ByLayout by_layout, ByTiler by_tiler) {
+  a.arity(2, 2);
+  auto r = a.right(1);
+  return on_left(a, 0, [&](const Layout& l) {
+    if (std::holds_alternative<Layout>(r)) return by_layout(l, std::get<Layout>(r));
+    return by_tiler(l, std::get<Tiler>(r));
+  });
+}
+
+template <Layout (*ByLayout)(const Layout&, const Layout&), Layout (*ByTiler)(const Layout&, const Tiler&)>
+Value binary_fn(const Args& a) {
+  return binary(a, ByLayout, ByTiler);
+}
+
+// get(x, i, j, ...) on tuples, layouts and value tuples.
+inline Value get_path(const Args& a, Value x) {
+  for (std::size_t k = 1; k < a.v.size(); ++k) {
+    const std::int64_t i = a.index(k);
+    if (x.is<IntTuple>()) x = get(x.as<IntTuple>(), i);
+    else if (x.is<Layout>()) x = layout(x.as<Layout>(), i);
+    else if (x.is<ValueTuple>()) {
+      const auto& items = x.as<ValueTuple>().items;
+      if (i < 0 || static_cast<std::size_t>(i) >= items.size())
+        fail(a.fn + ": index " + std::to_string(i) + " is out of range for " + to_string(x) + "; use an index in [0, rank)");
+      Value next = items[static_cast<std::size_t>(i)];
+      x = std::move(next);
+    } else {
+      fail(a.fn + ": cannot take mode " + std::to_string(i) + " of a " + kind_name(x));
+    }
+  }
+  return x;
+}
+
+inline std::vector<std::int64_t> indices_from(const Args& a, std::size_t first) {
+  std::vector<std::int64_t> out;
+  for (std::size_t k = first; k < a.v.size(); ++k) out.push_back(a.index(k));
+  return out;
+}
+
+inline IntTuple shape_of(const Args& a, std::size_t i) {
+  if (a.v[i].is<Layout>()) return a.v[i].as<Layout>().shape;
+  if (a.v[i].is<ComposedLayout>()) return a.v[i].as<ComposedLayout>().inner.shape;
+  return a.tuple(i);
+}
+
+using Fn = std::function<Value(const Args&)>;
+
+inline Value make_layout_call(const Args& a) {
+  if (a.v.empty()) fail("make_layout: takes a shape, a shape and a stride, or layouts");
+  if (a.v.size() == 1 && a.is_tuple(0)) return make_layout(a.tuple(0));
+  if (a.v.size() == 2 && a.is_tuple(0) && a.is_tuple(1)) return make_layout(a.tuple(0), a.tuple(1));
+  std::vector<Layout> ls;
+  for (std::size_t i = 0; i < a.v.size(); ++i) ls.push_back(a.layout(i));
+  return make_layout(ls);
+}
+
+inline Value composition_call(const Args& a) {
+  a.arity(2, 2);
+  if (a.v[0].is<Swizzle>()) return composition(a.v[0].as<Swizzle>(), a.layout(1));
+  return binary(a, [](const Layout& l, const Layout& r) { return composition(l, r); },
+                [](const Layout& l, const Tiler& t) { return composition(l, t); });
+}
+
+inline Value rank_call(const Args& a) {
+  a.arity(1, 1);
+  if (a.v[0].is<ValueTuple>()) return S(static_cast<std::int64_t>(a.v[0].as<ValueTuple>().items.size()));
+  return rank(shape_of(a, 0));
+}
+
+inline Value append_call(const Args& a, bool front) {
+  a.arity(2, 3);
+  const std::int64_t n = a.v.size() == 3 ? a.index(2) : -1;
+  if (a.v[0].is<IntTuple>() && a.v[1].is<IntTuple>()) {
+    const IntTuple t = a.tuple(0), x = a.tuple(1);
+    if (n < 0) return front ? prepend(t, x) : append(t, x);
+    return front ? prepend(t, x, n) : append(t, x, n);
+  }
+  const Layout l = a.layout(0), x = a.layout(1);
+  if (n < 0) return front ? prepend(l, x) : append(l, x);
+  return front ? prepend(l, x, n) : append(l, x, n);
+}
+
+inline Value predicate(const Args& a, Bool (*f)(const IntTuple&, const IntTuple&)) {
+  a.arity(2, 2);
+  return f(shape_of(a, 0), shape_of(a, 1));
+}
+
+inline Value equal_call(const Args& a) {
+  a.arity(2, 2);
+  const Value &x = a.v[0], &y = a.v[1];
+  if (x.is<IntTuple>() && y.is<IntTuple>()) {
+    const auto &p = x.as<IntTuple>(), &q = y.as<IntTuple>();
+    return Bool{same_values(p, q), detail::all_static(p) && detail::all_static(q)};
+  }
+  const Layout p = a.layout(0), q = a.layout(1);
+  const bool st = detail::all_static(p.shape) && detail::all_static(p.stride) && detail::all_static(q.shape) &&
+                  detail::all_static(q.stride);
+  return Bool{p == q, st};
+}
+
+inline const std::map<std::string, Fn>& functions() {
+  static const std::map<std::string, Fn> table = [] {
+    std::map<std::string, Fn> t;
+    // IntTuple algebra
+    t["rank"] = rank_call;
+    t["depth"] = [](const Args& a) { a.arity(1, 1); return Value(depth(shape_of(a, 0))); };
+    t["size"] = [](const Args& a) { a.arity(1, 1); return Value(size(shape_of(a, 0))); };
+    t["product"] = [](const Args& a) { a.arity(1, 1); return Value(product(shape_of(a, 0))); };
+    t["product_each"] = [](const Args& a) { a.arity(1, 1); return Value(product_each(shape_of(a, 0))); };
+    t["inner_product"] = [](const Args& a) { a.arity(2, 2); return Value(inner_product(a.tuple(0), a.tuple(1))); };
+    t["shape_div"] = [](const Args& a) { a.arity(2, 2); return Value(shape_div(a.tuple(0), a.tuple(1))); };
+    t["ceil_div"] = [](const Args& a) { a.arity(2, 2); return Value(ceil_div(a.tuple(0), a.tuple(1))); };
+    t["congruent"] = [](const Args& a) { return predicate(a, congruent); };
+    t["weakly_congruent"] = [](const Args& a) { return predicate(a, weakly_congruent); };
+    t["compatible"] = [](const Args& a) { return predicate(a, compatible); };
+    t["elem_less"] = [](const Args& a) { a.arity(2, 2); return Value(elem_less(a.tuple(0), a.tuple(1))); };
+    t["colex_less"] = [](const Args& a) { a.arity(2, 2); return Value(colex_less(a.tuple(0), a.tuple(1))); };
+    t["lex_less"] = [](const Args& a) { a.arity(2, 2); return Value(lex_less(a.tuple(0), a.tuple(1))); };
+    t["crd2idx"] = [](const Args& a) {
+      a.arity(2, 3);
+      return Value(a.v.size() == 3 ? crd2idx(a.tuple(0), a.tuple(1), a.tuple(2)) : crd2idx(a.tuple(0), a.tuple(1)));
+    };
+    t["idx2crd"] = [](const Args& a) { a.arity(2, 2); return Value(idx2crd(a.tuple(0), a.tuple(1))); };
+    t["prefix_product"] = [](const Args& a) {
+      a.arity(1, 2);
+      return Value(a.v.size() == 2 ? prefix_product(a.tuple(0), a.integer(1)) : prefix_product(a.tuple(0)));
+    };
+    t["equal"] = equal_call;
+    // modes
+    t["get"] = [](const Args& a) { a.arity(2, 64); return get_path(a, a.v[0]); };
+    t["layout"] = [](const Args& a) { a.arity(1, 64); return get_path(a, a.layout(0)); };
+    t["shape"] = [](const Args& a) { a.arity(1, 64); return get_path(a, shape_of(a, 0)); };
+    t["stride"] = [](const Args& a) {
+      a.arity(1, 64);
+      const Value l = a.v[0].is<ComposedLayout>() ? Value(a.v[0].as<ComposedLayout>().inner) : Value(a.layout(0));
+      return get_path(a, l.as<Layout>().stride);
+    };
+    t["select"] = [](const Args& a) {
+      a.arity(1, 64);
+      auto idx = indices_from(a, 1);
+      if (a.is_tuple(0)) return Value(select(a.tuple(0), idx));
+      return on_left(a, 0, [&](const Layout& l) { return select(l, idx); });
+    };
+    t["take"] = [](const Args& a) {
+      a.arity(3, 3);
+      if (a.is_tuple(0)) return Value(take(a.tuple(0), a.index(1), a.index(2)));
+      return on_left(a, 0, [&](const Layout& l) { return take(l, a.index(1), a.index(2)); });
+    };
+    t["group"] = [](const Args& a) {
+      a.arity(3, 3);
+      if (a.is_tuple(0)) return Value(group(a.tuple(0), a.index(1), a.index(2)));
+      return on_left(a, 0, [&](const Layout& l) { return group(l, a.index(1), a.index(2)); });
+    };
+    t["flatten"] = [](const Args& a) {
+      a.arity(1, 1);
+      if (a.is_tuple(0)) return Value(flatten(a.tuple(0)));
+      return on_left(a, 0, [](const Layout& l) { return flatten(l); });
+    };
+    t["append"] = [](const Args& a) { return append_call(a, false); };
+    t["prepend"] = [](const Args& a) { return append_call(a, true); };
+    // construction
+    t["make_layout"] = make_layout_call;
+    t["make_layout_left"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout(a.tuple(0))); };
+    t["make_layout_right"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout_right(a.tuple(0))); };
+    t["make_ordered_layout"] = [](const Args& a) { a.arity(2, 2); return Value(make_ordered_layout(a.tuple(0), a.tuple(1))); };
+    t["cosize"] = [](const Args& a) { a.arity(1, 1); return Value(cosize(a.layout(0))); };
+    // algebra
+    t["coalesce"] = [](const Args& a) {
+      a.arity(1, 2);
+      if (a.v.size() == 2) {
+        IntTuple p = a.tuple(1);
+        return on_left(a, 0, [&](const Layout& l) { return coalesce(l, p); });
+      }
+      return on_left(a, 0, [](const Layout& l) { return coalesce(l); });
+    };
+    t["filter"] = [](const Args& a) { a.arity(1, 1); return on_left(a, 0, [](const Layout& l) { return filter(l); }); };
+    t["composition"] = composition_call;
+    t["complement"] = [](const Args& a) {
+      a.arity(1, 2);
+      return Value(a.v.size() == 2 ? complement(a.layout(0), a.tuple(1)) : complement(a.layout(0)));
+    };
+    t["right_inverse"] = [](const Args& a) { a.arity(1, 1); return Value(right_inverse(a.layout(0))); };
+    t["left_inverse"] = [](const Args& a) { a.arity(1, 1); return Value(left_inverse(a.layout(0))); };
+    t["logical_divide"] = binary_fn<logical_divide, logical_divide>;
+    t["zipped_divide"] = binary_fn<zipped_divide, zipped_divide>;
+    t["tiled_divide"] = binary_fn<tiled_divide, tiled_divide>;
+    t["flat_divide"] = binary_fn<flat_divide, flat_divide>;
+    t["logical_product"] = binary_fn<logical_product, logical_product>;
+    t["zipped_product"] = binary_fn<zipped_product, zipped_product>;
+    t["tiled_product"] = binary_fn<tiled_product, tiled_product>;
+    t["flat_product"] = binary_fn<flat_product, flat_product>;
+    t["blocked_product"] = [](const Args& a) {
+      a.arity(2, 2);
+      Layout b = a.layout(1);
+      return on_left(a, 0, [&](const Layout& l) { return blocked_product(l, b); });
+    };
+    t["raked_product"] = [](const Args& a) {
+      a.arity(2, 2);
+      Layout b = a.layout(1);
+      return on_left(a, 0, [&](const Layout& l) { return raked_product(l, b); });
+    };
+    t["tile_to_shape"] = [](const Args& a) {
+      a.arity(2, 3);
+      IntTuple s = a.tuple(1);
+      std::optional<IntTuple> order;
+      if (a.v.size() == 3) order = a.tuple(2);
+      return on_left(a, 0, [&](const Layout& l) { return tile_to_shape(l, s, order); });
+    };
+    t["make_layout_tv"] = [](const Args& a) {
+      a.arity(2, 2);
+      auto [tiler, tv] = make_layout_tv(a.layout(0), a.layout(1));
+      return Value(ValueTuple{{Value(tiler), Value(tv)}});
+    };
+    t["upcast"] = [](const Args& a) { a.arity(2, 2); return Value(upcast(a.layout(0), a.index(1))); };
+    t["downcast"] = [](const Args& a) { a.arity(2, 2); return Value(downcast(a.layout(0), a.index(1))); };
+    t["recast"] = [](const Args& a) { a.arity(3, 3); return Value(recast(a.layout(0), a.index(1), a.index(2))); };
+    t["max_common_vector"] = [](const Args& a) { a.arity(2, 2); return Value(max_common_vector(a.layout(0), a.layout(1))); };
+    t["max_common_layout"] = [](const Args& a) { a.arity(2, 2); return Value(max_common_layout(a.layout(0), a.layout(1))); };
+    t["nullspace"] = [](const Args& a) { a.arity(1, 1); return Value(nullspace(a.layout(0))); };
+    t["print_layout"] = [](const Args& a) {
+      a.arity(1, 1);
+      std::string s = print_layout(a.layout(0));
+      if (!s.empty() && s.back() == '\n') s.pop_back();
+      return Value(Text{s});
+    };
+    return t;
+  }();
+  return table;
+}
+
+inline IntTuple coordinate(const std::vector<Value>& args) {
+  std::vector<IntTuple> parts;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].is<IntTuple>())
+      fail("evaluation: coordinate " + std::to_string(i + 1) + " is a " + kind_name(args[i]) + ", expected an integer, `_` or a tuple");
+    parts.push_back(args[i].as<IntTuple>());
+  }
+  if (parts.size() == 1) return parts[0];
+  return make_tuple(std::move(parts));
+}
+
+// callee(args): evaluation or slicing of a layout, a composed layout, or a swizzle applied to an integer.
+inline Value apply(const Value& callee, const std::vector<Value>& args) {
+  if (args.empty()) fail("evaluation: a layout needs a coordinate, e.g. L(3) or L(1,_)");
+  const IntTuple c = coordinate(args);
+  if (callee.is<Swizzle>()) {
+    if (!c.is_int()) fail("evaluation: a swizzle takes one integer, got " + to_string(c));
+    return apply(callee.as<Swizzle>(), c.as_int());
+  }
+  if (callee.is<ComposedLayout>()) {
+    const auto& cl = callee.as<ComposedLayout>();
+    if (has_underscore(c)) return slice(c, cl);
+    return evaluate(cl, c);
+  }
+  Layout l;
+  if (callee.is<Layout>()) l = callee.as<Layout>();
+  else if (callee.is<IntTuple>() && !has_underscore(callee.as<IntTuple>())) l = make_layout(callee.as<IntTuple>());
+  else fail("evaluation: cannot apply a " + kind_name(callee) + " to a coordinate; only layouts, composed layouts and swizzles are functions");
+  if (has_underscore(c)) return slice(c, l);
+  return evaluate(l, c);
+}
+
+inline Value composed(const std::vector<Value>& terms) {
+  if (terms.size() != 2 && terms.size() != 3)
+    fail("composed layout: write Sw<B,M,S> o offset o layout (or Sw<B,M,S> o layout), got " + std::to_string(terms.size()) + " terms");
+  if (!terms[0].is<Swizzle>()) fail("composed layout: the first term must be a swizzle Sw<B,M,S>, got a " + kind_name(terms[0]));
+  Int off = S(0);
+  if (terms.size() == 3) {
+    if (!terms[1].is<IntTuple>() || !terms[1].as<IntTuple>().is_int())
+      fail("composed layout: the offset must be an integer, got a " + kind_name(terms[1]));
+    off = terms[1].as<IntTuple>().as_int();
+  }
+  const Value& l = terms.back();
+  Layout inner;
+  if (l.is<Layout>()) inner = l.as<Layout>();
+  else if (l.is<IntTuple>() && !has_underscore(l.as<IntTuple>())) inner = make_layout(l.as<IntTuple>());
+  else fail("composed layout: the last term must be a layout, got a " + kind_name(l));
+  return ComposedLayout{terms[0].as<Swizzle>(), off, inner};
+}
+
+}  // namespace eval_detail
+
+// evaluate(node): the value of a parsed expression. Throws eval_error (message + column of the
+// offending call) for every failure.
+inline Value evaluate(const Node& n) {
+  using K = Node::Kind;
+  std::vector<Value> kids;
+  for (const auto& k : n.kids) kids.push_back(evaluate(k));
+  try {
+    Value out;
+    switch (n.kind) {
+      case K::integer: out = n.value; break;
+      case K::underscore: out = IntTuple::underscore(); break;
+      case K::swizzle: out = make_swizzle(n.sw[0], n.sw[1], n.sw[2]); break;
+      case K::tuple: {
+        bool ints = std::all_of(kids.begin(), kids.end(), [](const Value& v) { return v.is<IntTuple>(); });
+        if (ints) {
+          std::vector<IntTuple> parts;
+          for (auto& v : kids) parts.push_back(v.as<IntTuple>());
+          out = make_tuple(std::move(parts));
+        } else {
+          out = ValueTuple{kids};
+        }
+        break;
+      }
+      case K::tiler: out = ValueTuple{kids}; break;
+      case K::layout: {
+        if (!kids[0].is<IntTuple>() || !kids[1].is<IntTuple>())
+          fail("layout: write SHAPE:STRIDE with integer tuples, got " + eval_detail::kind_name(kids[0]) + " : " +
+               eval_detail::kind_name(kids[1]));
+        out = make_layout(kids[0].as<IntTuple>(), kids[1].as<IntTuple>());
+        break;
+      }
+      case K::call: {
+        const auto& table = eval_detail::functions();
+        auto it = table.find(n.name);
+        if (it == table.end()) fail("unknown function '" + n.name + "' (see docs/eval.md for the list)");
+        out = it->second(eval_detail::Args{n.name, kids});
+        break;
+      }
+      case K::apply: {
+        std::vector<Value> args(kids.begin() + 1, kids.end());
+        out = eval_detail::apply(kids[0], args);
+        break;
+      }
+      case K::composed: out = eval_detail::composed(kids); break;
+    }
+    if (eval_detail::value_leaves(out) > detail::kMaxLeaves)
+      fail("result too large (more than " + std::to_string(detail::kMaxLeaves) + " integers)");
+    return out;
+  } catch (const eval_error&) {
+    throw;
+  } catch (const error& e) {
+    throw eval_error(e.what(), n.column);
+  }
+}
+
+// evaluate(text): parse and evaluate one expression. Throws eval_error.
+inline Value evaluate(std::string_view text) { return evaluate(parse(text)); }
+
+struct EvalResult {
+  bool ok = false;
+  std::string text;  // the printed value, or "error: <what> at column N"
+};
+
+// eval_line(text): one line of `tessera eval`: the printed result, or an error line; never throws
+// tessera::rt::error. A blank line gives a blank, successful result.
+inline EvalResult eval_line(std::string_view text) {
+  if (text.find_first_not_of(" \t\r") == std::string_view::npos) return {true, ""};
+  try {
+    return {true, to_string(evaluate(text))};
+  } catch (const eval_error& e) {
+    return {false, std::string("error: ") + e.what()};
+  }
+}
+
+}  // namespace tessera::rt

@@ -1,0 +1,471 @@
+// tessera/runtime/int_tuple.hpp -- the IntTuple algebra of docs/algebra.md, run-time twin.
+//
+// An IntTuple is an integer or a tuple of IntTuples: ((2,3),4). rank = number of top-level
+// modes (1 for an integer), depth = nesting depth (0 for an integer), size = product of leaves.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+
+#include "tessera/runtime/value.hpp"
+
+namespace tessera::rt {
+
+namespace detail {
+
+// Mode i of t; an integer is its own mode 0.
+inline const IntTuple& mode(const IntTuple& t, std::size_t i) {
+  if (t.is_tuple()) return t.children().at(i);
+  return t;
+}
+
+inline std::size_t rank_of(const IntTuple& t) { return t.is_tuple() ? t.children().size() : 1; }
+
+inline void check_index(const char* fn, const IntTuple& t, std::int64_t i) {
+  if (i < 0 || static_cast<std::size_t>(i) >= rank_of(t))
+    fail(std::string(fn) + ": mode index " + std::to_string(i) + " is out of range for " +
+         to_string(t) + " of rank " + std::to_string(rank_of(t)) + "; use an index in [0, rank)");
+}
+
+// Padding to rank N allocates N modes: keep N reasonable.
+inline void check_pad_rank(const char* fn, std::int64_t n) {
+  if (n > 65536)
+    fail(std::string(fn) + ": rank " + std::to_string(n) + " is larger than 65536; pad to a smaller rank");
+}
+
+inline void leaves_into(const IntTuple& t, std::vector<IntTuple>& out) {
+  if (!t.is_tuple()) {
+    out.push_back(t);
+    return;
+  }
+  for (const auto& c : t.children()) leaves_into(c, out);
+}
+
+inline bool all_static(const IntTuple& t) {
+  if (t.is_int()) return t.as_int().is_static;
+  if (t.is_underscore()) return true;
+  return std::all_of(t.children().begin(), t.children().end(), all_static);
+}
+
+// Apply f to every integer leaf, keeping the nesting.
+inline IntTuple transform_leaves(const IntTuple& t, const std::function<Int(Int)>& f) {
+  if (t.is_int()) return f(t.as_int());
+  if (t.is_underscore()) return t;
+  std::vector<IntTuple> kids;
+  for (const auto& c : t.children()) kids.push_back(transform_leaves(c, f));
+  return make_tuple(std::move(kids));
+}
+
+inline Bool all_of_bools(const std::vector<Bool>& bs) {
+  Bool r{true, true};
+  for (Bool b : bs) {
+    r.value = r.value && b.value;
+    r.is_static = r.is_static && b.is_static;
+  }
+  return r;
+}
+
+}  // namespace detail
+
+// rank(t): number of top-level modes, static. rank(((2,3),4)) = _2; rank(8) = _1.
+inline Int rank(const IntTuple& t) { return S(static_cast<std::int64_t>(detail::rank_of(t))); }
+
+// depth(t): nesting depth, static. depth(8) = _0; depth(((2,3),4)) = _2.
+inline Int depth(const IntTuple& t) {
+  if (!t.is_tuple()) return S(0);
+  std::int64_t d = 0;
+  for (const auto& c : t.children()) d = std::max(d, depth(c).value);
+  return S(d + 1);
+}
+
+// product(t): product of all leaves, _1 for (); static iff every leaf is static (or a leaf is _0).
+// product((2,(_3,4))) = 24.
+inline Int product(const IntTuple& t) {
+  if (t.is_int()) return t.as_int();
+  if (t.is_underscore()) fail("product: `_` has no size; slice it away first");
+  Int p = S(1);
+  for (const auto& c : t.children()) p = p * product(c);
+  return p;
+}
+
+// size(t) = product(t).
+inline Int size(const IntTuple& t) { return product(t); }
+
+// product_each(t): the product of each top-level mode. product_each(((2,3),4)) = (6,4).
+inline IntTuple product_each(const IntTuple& t) {
+  if (!t.is_tuple()) return product(t);
+  std::vector<IntTuple> kids;
+  for (const auto& c : t.children()) kids.push_back(product(c));
+  return make_tuple(std::move(kids));
+}
+
+// inner_product(a, b): sum of a_i * b_i over congruent leaves. inner_product((2,3),(4,5)) = 23.
+inline Int inner_product(const IntTuple& a, const IntTuple& b) {
+  if (a.is_int() && b.is_int()) return a.as_int() * b.as_int();
+  if (!a.is_tuple() || !b.is_tuple() || a.children().size() != b.children().size())
+    fail("inner_product: " + to_string(a) + " and " + to_string(b) +
+         " are not congruent; pass two IntTuples with the same nesting");
+  Int s = S(0);
+  for (std::size_t i = 0; i < a.children().size(); ++i) s = s + inner_product(a.children()[i], b.children()[i]);
+  return s;
+}
+
+// divides(b, a): b != 0 and a is a multiple of b.
+inline bool divides(Int b, Int a) {
+  if (b.value == 0) return false;
+  if (b.value == -1 || b.value == 1) return true;
+  return a.value % b.value == 0;
+}
+
+// shape_div(a, b) on integers: a / b if b divides a, 1 if a divides b, else an error.
+// Post: static iff both static (or a is _0). shape_div(_8,_2) = _4, shape_div(_2,_8) = _1.
+inline Int shape_div(Int a, Int b) {
+  if (divides(b, a)) return a / b;
+  if (divides(a, b)) return Int{1, a.is_static && b.is_static};
+  fail("shape_div: " + to_string(a) + " and " + to_string(b) +
+       " do not divide one another; use extents where one divides the other");
+}
+
+// shape_div on IntTuples: tuple/tuple leafwise, tuple/int folds left to right, int/tuple
+// divides by the product. shape_div((4,6), 8) = (1,3).
+inline IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
+  if (a.is_tuple() && b.is_tuple()) {
+    if (a.children().size() != b.children().size())
+      fail("shape_div: " + to_string(a) + " and " + to_string(b) + " have different ranks; pass equal ranks");
+    std::vector<IntTuple> kids;
+    for (std::size_t i = 0; i < a.children().size(); ++i) kids.push_back(shape_div(a.children()[i], b.children()[i]));
+    return make_tuple(std::move(kids));
+  }
+  if (a.is_tuple()) {
+    Int rest = b.as_int();
+    std::vector<IntTuple> kids;
+    for (const auto& ai : a.children()) {
+      kids.push_back(shape_div(ai, IntTuple(rest)));
+      rest = shape_div(rest, product(ai));
+    }
+    return make_tuple(std::move(kids));
+  }
+  return shape_div(a.as_int(), product(b));
+}
+
+// ceil_div(a, b) = (a + b - 1) / b on integers; static iff both static. ceil_div(_1000,_128) = _8.
+inline Int ceil_div(Int a, Int b) {
+  if (b.value == 0) fail("ceil_div: division by zero in ceil_div(" + to_string(a) + ", " + to_string(b) + ")");
+  return (a + b - S(1)) / b;
+}
+
+// ceil_div on IntTuples, shaped like shape_div: ceil_div((4,6), 8) = (1,3).
+inline IntTuple ceil_div(const IntTuple& a, const IntTuple& b) {
+  if (a.is_tuple() && b.is_tuple()) {
+    if (a.children().size() != b.children().size())
+      fail("ceil_div: " + to_string(a) + " and " + to_string(b) + " have different ranks; pass equal ranks");
+    std::vector<IntTuple> kids;
+    for (std::size_t i = 0; i < a.children().size(); ++i) kids.push_back(ceil_div(a.children()[i], b.children()[i]));
+    return make_tuple(std::move(kids));
+  }
+  if (a.is_tuple()) {
+    Int rest = b.as_int();
+    std::vector<IntTuple> kids;
+    for (const auto& ai : a.children()) {
+      kids.push_back(ceil_div(ai, IntTuple(rest)));
+      rest = ceil_div(rest, product(ai));
+    }
+    return make_tuple(std::move(kids));
+  }
+  return ceil_div(a.as_int(), product(b));
+}
+
+// congruent(a, b): same nesting profile; always static. congruent((1,(2,3)),(4,(5,6))) = _true.
+inline Bool congruent(const IntTuple& a, const IntTuple& b) {
+  if (!a.is_tuple() || !b.is_tuple()) return Bool{a.is_tuple() == b.is_tuple(), true};
+  if (a.children().size() != b.children().size()) return Bool{false, true};
+  for (std::size_t i = 0; i < a.children().size(); ++i)
+    if (!congruent(a.children()[i], b.children()[i]).value) return Bool{false, true};
+  return Bool{true, true};
+}
+
+// weakly_congruent(a, b): an integer in a matches anything in b; always static.
+// weakly_congruent((1,2),((3,4),5)) = _true.
+inline Bool weakly_congruent(const IntTuple& a, const IntTuple& b) {
+  if (!a.is_tuple()) return Bool{true, true};
+  if (!b.is_tuple() || a.children().size() != b.children().size()) return Bool{false, true};
+  for (std::size_t i = 0; i < a.children().size(); ++i)
+    if (!weakly_congruent(a.children()[i], b.children()[i]).value) return Bool{false, true};
+  return Bool{true, true};
+}
+
+// compatible(a, b): size(a) == size(b) and every coordinate of a is one of b. Static iff
+// decidable from the static parts (a static false mode decides the whole).
+// compatible(24, (4,6)) = true; compatible(((2,3),4), ((2,2),(3,2))) = _false.
+inline Bool compatible(const IntTuple& a, const IntTuple& b) {
+  if (a.is_int()) return a.as_int() == product(b);
+  if (!b.is_tuple() || a.children().size() != b.children().size()) return Bool{false, true};
+  std::vector<Bool> parts;
+  for (std::size_t i = 0; i < a.children().size(); ++i) {
+    Bool m = compatible(a.children()[i], b.children()[i]);
+    if (m.is_static && !m.value) return Bool{false, true};
+    parts.push_back(m);
+  }
+  return detail::all_of_bools(parts);
+}
+
+// prefix_product(t, init): exclusive products in colexicographic order, nested like t.
+// prefix_product((2,(3,4))) = (_1,(2,6)).
+inline IntTuple prefix_product(const IntTuple& t, Int init = S(1)) {
+  if (!t.is_tuple()) return init;
+  std::vector<IntTuple> kids;
+  Int cur = init;
+  for (const auto& c : t.children()) {
+    kids.push_back(prefix_product(c, cur));
+    cur = cur * product(c);
+  }
+  return make_tuple(std::move(kids));
+}
+
+// crd2idx(crd, shape, stride): an integer coordinate on a tuple shape is decomposed
+// colexicographically (last mode unreduced); a tuple coordinate sums its modes.
+// crd2idx(16, (3,(2,3)), (3,(12,1))) = 17.
+namespace detail {
+inline Int crd2idx_impl(const IntTuple& crd, const IntTuple& shape, const IntTuple& stride) {
+  if (crd.is_underscore()) fail("crd2idx: `_` in a coordinate selects a slice, not an index; use slicing");
+  if (crd.is_tuple()) {
+    if (!shape.is_tuple() || crd.children().size() != shape.children().size())
+      fail("crd2idx: coordinate " + to_string(crd) + " does not match shape " + to_string(shape) +
+           "; pass one coordinate per mode (or a single index)");
+    Int s = S(0);
+    for (std::size_t i = 0; i < crd.children().size(); ++i)
+      s = s + crd2idx_impl(crd.children()[i], shape.children()[i], stride.children()[i]);
+    return s;
+  }
+  Int c = crd.as_int();
+  if (shape.is_int()) return c * stride.as_int();
+  const auto& ks = shape.children();
+  if (ks.empty()) return S(0);
+  Int s = S(0);
+  for (std::size_t i = 0; i + 1 < ks.size(); ++i) {
+    Int n = product(ks[i]);
+    s = s + crd2idx_impl(c % n, ks[i], stride.children()[i]);
+    c = c / n;
+  }
+  return s + crd2idx_impl(c, ks.back(), stride.children().back());
+}
+}  // namespace detail
+
+inline Int crd2idx(const IntTuple& crd, const IntTuple& shape, const IntTuple& stride) {
+  if (!congruent(shape, stride).value)
+    fail("crd2idx: shape " + to_string(shape) + " and stride " + to_string(stride) +
+         " are not congruent; pass a stride with the nesting of the shape");
+  return detail::crd2idx_impl(crd, shape, stride);
+}
+
+// compact column-major strides of shape starting at init; a static size-1 leaf gets _0.
+// compact_col_major((_4,_1,_2)) = (_1,_0,_4); compact_col_major((2,3)) = (_1,2).
+inline IntTuple compact_col_major(const IntTuple& shape, Int init = S(1)) {
+  Int cur = init;
+  std::function<IntTuple(const IntTuple&)> go = [&](const IntTuple& t) -> IntTuple {
+    if (t.is_int()) {
+      Int s = t.as_int();
+      Int d = is_static_value(s, 1) ? S(0) : cur;
+      cur = cur * s;
+      return d;
+    }
+    std::vector<IntTuple> kids;
+    for (const auto& c : t.children()) kids.push_back(go(c));
+    return make_tuple(std::move(kids));
+  };
+  return go(shape);
+}
+
+// compact row-major strides: lexicographic over all leaves. compact_row_major((2,3,4)) = (12,4,_1).
+inline IntTuple compact_row_major(const IntTuple& shape, Int init = S(1)) {
+  Int cur = init;
+  std::function<IntTuple(const IntTuple&)> go = [&](const IntTuple& t) -> IntTuple {
+    if (t.is_int()) {
+      Int s = t.as_int();
+      Int d = is_static_value(s, 1) ? S(0) : cur;
+      cur = cur * s;
+      return d;
+    }
+    std::vector<IntTuple> kids(t.children().size());
+    for (std::size_t i = t.children().size(); i-- > 0;) kids[i] = go(t.children()[i]);
+    return make_tuple(std::move(kids));
+  };
+  return go(shape);
+}
+
+// crd2idx with compact column-major strides. crd2idx((1,2), (3,4)) = 7.
+inline Int crd2idx(const IntTuple& crd, const IntTuple& shape) {
+  return crd2idx(crd, shape, compact_col_major(shape));
+}
+
+// idx2crd(idx, shape): colexicographic; every mode but the last takes idx % size(mode), the
+// last takes the rest unreduced. A tuple idx maps mode by mode. idx2crd(16,(3,(2,3))) = (1,(1,2)).
+inline IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape) {
+  if (idx.is_tuple()) {
+    if (!shape.is_tuple() || idx.children().size() != shape.children().size())
+      fail("idx2crd: index " + to_string(idx) + " does not match shape " + to_string(shape) +
+           "; pass an integer or one index per mode");
+    std::vector<IntTuple> kids;
+    for (std::size_t i = 0; i < idx.children().size(); ++i) kids.push_back(idx2crd(idx.children()[i], shape.children()[i]));
+    return make_tuple(std::move(kids));
+  }
+  Int c = idx.as_int();
+  if (!shape.is_tuple()) return c;
+  std::vector<IntTuple> kids;
+  const auto& ks = shape.children();
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    if (i + 1 == ks.size()) {
+      kids.push_back(idx2crd(c, ks[i]));
+    } else {
+      Int n = product(ks[i]);
+      kids.push_back(idx2crd(c % n, ks[i]));
+      c = c / n;
+    }
+  }
+  return make_tuple(std::move(kids));
+}
+
+namespace detail {
+inline void check_congruent(const char* fn, const IntTuple& a, const IntTuple& b) {
+  if (!congruent(a, b).value)
+    fail(std::string(fn) + ": " + to_string(a) + " and " + to_string(b) +
+         " are not congruent; pass IntTuples with the same nesting");
+}
+inline bool leaves_static(const IntTuple& a, const IntTuple& b) { return all_static(a) && all_static(b); }
+}  // namespace detail
+
+// elem_less(a, b): every leaf of a is < its counterpart in b; static iff all leaves static.
+// elem_less((1,2),(3,4)) = true.
+inline Bool elem_less(const IntTuple& a, const IntTuple& b) {
+  detail::check_congruent("elem_less", a, b);
+  std::vector<IntTuple> la, lb;
+  detail::leaves_into(a, la);
+  detail::leaves_into(b, lb);
+  bool v = true;
+  for (std::size_t i = 0; i < la.size(); ++i) v = v && la[i].as_int().value < lb[i].as_int().value;
+  return Bool{v, detail::leaves_static(a, b)};
+}
+
+namespace detail {
+inline int lex_compare(const IntTuple& a, const IntTuple& b, bool from_last) {
+  if (a.is_int() && b.is_int()) {
+    auto x = a.as_int().value, y = b.as_int().value;
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  if (!a.is_tuple() || !b.is_tuple() || a.children().size() != b.children().size())
+    fail("lex_less/colex_less: " + to_string(a) + " and " + to_string(b) +
+         " are not congruent; compare coordinates of the same shape");
+  const std::size_t n = a.children().size();
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t i = from_last ? n - 1 - k : k;
+    int c = lex_compare(a.children()[i], b.children()[i], from_last);
+    if (c) return c;
+  }
+  return 0;
+}
+}  // namespace detail
+
+// colex_less(a, b): lexicographic comparison from the last mode. colex_less((2,1),(1,2)) = true.
+inline Bool colex_less(const IntTuple& a, const IntTuple& b) {
+  return Bool{detail::lex_compare(a, b, true) < 0, detail::leaves_static(a, b)};
+}
+
+// lex_less(a, b): lexicographic comparison from the first mode. lex_less((1,2),(2,1)) = true.
+inline Bool lex_less(const IntTuple& a, const IntTuple& b) {
+  return Bool{detail::lex_compare(a, b, false) < 0, detail::leaves_static(a, b)};
+}
+
+// get<i>(t): mode i; get<0> of an integer is the integer. get<1>((2,(3,4))) = (3,4).
+inline IntTuple get(const IntTuple& t, std::int64_t i) {
+  detail::check_index("get", t, i);
+  return detail::mode(t, static_cast<std::size_t>(i));
+}
+
+// select<I...>(t): the listed modes as a tuple. select<1,3>((2,3,5,7)) = (3,7).
+inline IntTuple select(const IntTuple& t, const std::vector<std::int64_t>& idx) {
+  std::vector<IntTuple> kids;
+  for (auto i : idx) kids.push_back(get(t, i));
+  return make_tuple(std::move(kids));
+}
+
+// take<B,E>(t): modes [B,E) as a tuple. take<1,3>((2,3,5,7)) = (3,5).
+inline IntTuple take(const IntTuple& t, std::int64_t b, std::int64_t e) {
+  if (b < 0 || e < b || static_cast<std::size_t>(e) > detail::rank_of(t))
+    fail("take: range [" + std::to_string(b) + "," + std::to_string(e) + ") is not inside the modes of " +
+         to_string(t) + "; use 0 <= B <= E <= rank");
+  std::vector<IntTuple> kids;
+  for (auto i = b; i < e; ++i) kids.push_back(detail::mode(t, static_cast<std::size_t>(i)));
+  return make_tuple(std::move(kids));
+}
+
+// group<B,E>(t): modes [B,E) become one tuple mode. group<0,2>((2,3,5,7)) = ((2,3),5,7).
+inline IntTuple group(const IntTuple& t, std::int64_t b, std::int64_t e) {
+  IntTuple mid = take(t, b, e);
+  std::vector<IntTuple> kids;
+  for (std::int64_t i = 0; i < b; ++i) kids.push_back(detail::mode(t, static_cast<std::size_t>(i)));
+  kids.push_back(mid);
+  for (auto i = static_cast<std::size_t>(e); i < detail::rank_of(t); ++i) kids.push_back(detail::mode(t, i));
+  return make_tuple(std::move(kids));
+}
+
+// flatten(t): the tuple of leaves; an integer stays an integer. flatten(((2,3),4)) = (2,3,4).
+inline IntTuple flatten(const IntTuple& t) {
+  if (!t.is_tuple()) return t;
+  std::vector<IntTuple> leaves;
+  detail::leaves_into(t, leaves);
+  return make_tuple(std::move(leaves));
+}
+
+// append(t, x): t with x as a new last mode (an integer t becomes (t,x)). append((2,3),4) = (2,3,4).
+inline IntTuple append(const IntTuple& t, const IntTuple& x) {
+  std::vector<IntTuple> kids = t.is_tuple() ? t.children() : std::vector<IntTuple>{t};
+  kids.push_back(x);
+  return make_tuple(std::move(kids));
+}
+
+// append<N>(t, x): pad t with x up to rank N (t unchanged when rank(t) >= N). append<3>(2, _1) = (2,_1,_1).
+inline IntTuple append(const IntTuple& t, const IntTuple& x, std::int64_t n) {
+  detail::check_pad_rank("append", n);
+  if (static_cast<std::int64_t>(detail::rank_of(t)) >= n) return t;
+  std::vector<IntTuple> kids = t.is_tuple() ? t.children() : std::vector<IntTuple>{t};
+  while (static_cast<std::int64_t>(kids.size()) < n) kids.push_back(x);
+  return make_tuple(std::move(kids));
+}
+
+// prepend(t, x): x as a new first mode. prepend((2,3),4) = (4,2,3).
+inline IntTuple prepend(const IntTuple& t, const IntTuple& x) {
+  std::vector<IntTuple> kids{x};
+  if (t.is_tuple()) kids.insert(kids.end(), t.children().begin(), t.children().end());
+  else kids.push_back(t);
+  return make_tuple(std::move(kids));
+}
+
+// prepend<N>(t, x): pad t in front with x up to rank N. prepend<3>(2, _1) = (_1,_1,2).
+inline IntTuple prepend(const IntTuple& t, const IntTuple& x, std::int64_t n) {
+  detail::check_pad_rank("prepend", n);
+  if (static_cast<std::int64_t>(detail::rank_of(t)) >= n) return t;
+  std::vector<IntTuple> kids = t.is_tuple() ? t.children() : std::vector<IntTuple>{t};
+  while (static_cast<std::int64_t>(kids.size()) < n) kids.insert(kids.begin(), x);
+  return make_tuple(std::move(kids));
+}
+
+// Structural equality of values (static-ness ignored): (2,_3) equals (_2,3).
+inline bool same_values(const IntTuple& a, const IntTuple& b) {
+  if (a.is_int() && b.is_int()) return a.as_int().value == b.as_int().value;
+  if (a.is_underscore() || b.is_underscore()) return a.is_underscore() && b.is_underscore();
+  if (!a.is_tuple() || !b.is_tuple() || a.children().size() != b.children().size()) return false;
+  for (std::size_t i = 0; i < a.children().size(); ++i)
+    if (!same_values(a.children()[i], b.children()[i])) return false;
+  return true;
+}
+
+// Number of leaves (integers and `_`) of t.
+inline std::size_t leaf_count(const IntTuple& t) {
+  if (!t.is_tuple()) return 1;
+  std::size_t n = 0;
+  for (const auto& c : t.children()) n += leaf_count(c);
+  return n;
+}
+
+}  // namespace tessera::rt

@@ -1,0 +1,360 @@
+// tessera/runtime/layout.hpp -- layouts: construction, validation, evaluation, slicing,
+// sub-layouts, coalesce/filter and print_layout (docs/algebra.md, "Layouts").
+#pragma once
+
+#include <cstdio>
+#include <deque>
+
+#include "tessera/runtime/int_tuple.hpp"
+
+namespace tessera::rt {
+
+// ---- validation ------------------------------------------------------------------------------
+
+namespace detail {
+inline void validate_shape(const char* fn, const IntTuple& shape, const IntTuple& whole) {
+  if (shape.is_underscore())
+    fail(std::string(fn) + ": shape " + to_string(whole) + " contains `_`; `_` only appears in slicing coordinates");
+  if (shape.is_int()) {
+    if (shape.as_int().value < 1)
+      fail(std::string(fn) + ": shape leaf " + to_string(shape.as_int()) + " of " + to_string(whole) +
+           " is < 1 (Tessera rule: shape leaves are >= 1); handle empty problems before building the layout");
+    return;
+  }
+  for (const auto& c : shape.children()) validate_shape(fn, c, whole);
+}
+
+inline void max_offset_into(const IntTuple& shape, const IntTuple& stride, Int& acc) {
+  if (shape.is_int()) {
+    acc = acc + D(shape.as_int().value - 1) * abs(D(stride.as_int().value));
+    return;
+  }
+  for (std::size_t i = 0; i < shape.children().size(); ++i)
+    max_offset_into(shape.children()[i], stride.children()[i], acc);
+}
+}  // namespace detail
+
+// validate(L): shape and stride congruent, shape leaves >= 1, size and largest offset fit int64.
+// Throws error otherwise. validate((4,0):(1,4)) throws (shape leaf 0 < 1).
+inline void validate(const Layout& l) {
+  detail::validate_shape("layout", l.shape, l.shape);
+  if (!congruent(l.shape, l.stride).value)
+    fail("layout: shape " + to_string(l.shape) + " and stride " + to_string(l.stride) +
+         " are not congruent; give one stride per shape leaf with the same nesting");
+  std::vector<IntTuple> leaves;
+  detail::leaves_into(l.stride, leaves);
+  for (const auto& s : leaves)
+    if (s.is_underscore()) fail("layout: stride " + to_string(l.stride) + " contains `_`; strides are integers");
+  try {
+    (void)product(l.shape);
+    Int acc = S(0);
+    detail::max_offset_into(l.shape, l.stride, acc);
+  } catch (const error&) {
+    fail("layout: the size or the largest offset of " + to_string(l) +
+         " does not fit in int64; use smaller extents or strides");
+  }
+}
+
+// ---- construction ----------------------------------------------------------------------------
+
+// make_layout(shape): column-major compact, static size-1 leaves get stride _0.
+// Pre: shape leaves >= 1. make_layout((_4,_1,_2)) = (_4,_1,_2):(_1,_0,_4).
+inline Layout make_layout(const IntTuple& shape) {
+  detail::validate_shape("make_layout", shape, shape);
+  Layout l{shape, compact_col_major(shape)};
+  validate(l);
+  return l;
+}
+
+// make_layout(shape, stride): Pre: congruent, leaves >= 1. make_layout((2,4),(4,_1)) = (2,4):(4,_1).
+inline Layout make_layout(const IntTuple& shape, const IntTuple& stride) {
+  Layout l{shape, stride};
+  validate(l);
+  return l;
+}
+
+// make_layout_right(shape): row-major compact. make_layout_right((2,3,4)) = (2,3,4):(12,4,_1).
+inline Layout make_layout_right(const IntTuple& shape) {
+  detail::validate_shape("make_layout_right", shape, shape);
+  Layout l{shape, compact_row_major(shape)};
+  validate(l);
+  return l;
+}
+
+// make_layout(L0, L1, ...): the layouts as modes. make_layout({_4:_1, _2:_4}) = (_4,_2):(_1,_4).
+inline Layout make_layout(const std::vector<Layout>& modes) {
+  std::vector<IntTuple> sh, st;
+  for (const auto& m : modes) {
+    sh.push_back(m.shape);
+    st.push_back(m.stride);
+  }
+  return Layout{make_tuple(std::move(sh)), make_tuple(std::move(st))};
+}
+
+// make_ordered_layout(shape, order): the leaf with the smallest order gets stride _1 (ties by
+// position), static size-1 leaves get _0. Pre: order congruent with shape or flat with as many
+// leaves. make_ordered_layout((_2,_2,_2,_2),(_0,_2,_3,_1)) = (_2,_2,_2,_2):(_1,_4,_8,_2).
+inline Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order) {
+  detail::validate_shape("make_ordered_layout", shape, shape);
+  std::vector<IntTuple> sl, ol;
+  detail::leaves_into(shape, sl);
+  detail::leaves_into(order, ol);
+  if (sl.size() != ol.size() || (order.is_tuple() && !shape.is_tuple()))
+    fail("make_ordered_layout: order " + to_string(order) + " does not match shape " + to_string(shape) +
+         "; give one order value per shape leaf");
+  std::vector<std::size_t> idx(sl.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+    return ol[a].as_int().value < ol[b].as_int().value;
+  });
+  std::vector<Int> strides(sl.size());
+  Int cur = S(1);
+  for (auto i : idx) {
+    Int s = sl[i].as_int();
+    strides[i] = is_static_value(s, 1) ? S(0) : cur;
+    cur = cur * s;
+  }
+  std::size_t k = 0;
+  IntTuple stride = detail::transform_leaves(shape, [&](Int) { return strides[k++]; });
+  return make_layout(shape, stride);
+}
+
+// ---- queries ---------------------------------------------------------------------------------
+
+inline Int rank(const Layout& l) { return rank(l.shape); }    // rank((2,(3,4)):(..)) = _2
+inline Int depth(const Layout& l) { return depth(l.shape); }  // depth(8:1) = _0
+inline Int size(const Layout& l) { return size(l.shape); }    // size((2,4):(4,1)) = 8
+
+// Evaluation L(c): crd2idx(c, shape, stride). ((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))(2,1) = 15.
+inline Int evaluate(const Layout& l, const IntTuple& crd) { return crd2idx(crd, l.shape, l.stride); }
+
+// cosize(L) = L(size(L) - 1) + 1 (non-negative strides). cosize((_2,_4):(_4,_1)) = _8.
+inline Int cosize(const Layout& l) { return evaluate(l, size(l) - S(1)) + S(1); }
+
+// Equality: same structure and values (static-ness ignored).
+inline bool operator==(const Layout& a, const Layout& b) {
+  return same_values(a.shape, b.shape) && same_values(a.stride, b.stride);
+}
+
+// ---- sub-layouts -----------------------------------------------------------------------------
+
+// layout<i>(L): mode i as a layout; layout<0> of an integer layout is itself.
+// layout<1>((2,(3,4)):(1,(2,6))) = (3,4):(2,6).
+inline Layout layout(const Layout& l, std::int64_t i) { return Layout{get(l.shape, i), get(l.stride, i)}; }
+inline IntTuple shape(const Layout& l, std::int64_t i) { return get(l.shape, i); }
+inline IntTuple stride(const Layout& l, std::int64_t i) { return get(l.stride, i); }
+
+// select<1,3>((2,3,5,7):(1,2,6,30)) = (3,7):(2,30).
+inline Layout select(const Layout& l, const std::vector<std::int64_t>& idx) {
+  return Layout{select(l.shape, idx), select(l.stride, idx)};
+}
+// take<1,3>((2,3,5,7):(1,2,6,30)) = (3,5):(2,6).
+inline Layout take(const Layout& l, std::int64_t b, std::int64_t e) { return Layout{take(l.shape, b, e), take(l.stride, b, e)}; }
+// group<0,2>((2,3,5,7):(1,2,6,30)) = ((2,3),5,7):((1,2),6,30).
+inline Layout group(const Layout& l, std::int64_t b, std::int64_t e) { return Layout{group(l.shape, b, e), group(l.stride, b, e)}; }
+// flatten(((2,3),4):((1,2),6)) = (2,3,4):(1,2,6).
+inline Layout flatten(const Layout& l) { return Layout{flatten(l.shape), flatten(l.stride)}; }
+// append((2,3):(1,2), 4:6) = (2,3,4):(1,2,6); append<N> pads with x.
+inline Layout append(const Layout& l, const Layout& x) { return Layout{append(l.shape, x.shape), append(l.stride, x.stride)}; }
+inline Layout append(const Layout& l, const Layout& x, std::int64_t n) {
+  return Layout{append(l.shape, x.shape, n), append(l.stride, x.stride, n)};
+}
+// prepend((2,3):(1,2), 4:6) = (4,2,3):(6,1,2).
+inline Layout prepend(const Layout& l, const Layout& x) { return Layout{prepend(l.shape, x.shape), prepend(l.stride, x.stride)}; }
+inline Layout prepend(const Layout& l, const Layout& x, std::int64_t n) {
+  return Layout{prepend(l.shape, x.shape, n), prepend(l.stride, x.stride, n)};
+}
+
+// The top-level modes of L as layouts (an integer layout is its own single mode).
+inline std::vector<Layout> modes(const Layout& l) {
+  if (!l.shape.is_tuple()) return {l};
+  std::vector<Layout> out;
+  for (std::size_t i = 0; i < l.shape.children().size(); ++i)
+    out.push_back(Layout{l.shape.children()[i], l.stride.children()[i]});
+  return out;
+}
+
+// ---- slicing ---------------------------------------------------------------------------------
+
+// has_underscore(c): c contains `_` somewhere.
+inline bool has_underscore(const IntTuple& c) {
+  if (c.is_underscore()) return true;
+  if (c.is_int()) return false;
+  for (const auto& k : c.children())
+    if (has_underscore(k)) return true;
+  return false;
+}
+
+namespace detail {
+inline void slice_into(const IntTuple& c, const IntTuple& t, std::vector<IntTuple>& out) {
+  if (c.is_underscore()) {
+    out.push_back(t);
+    return;
+  }
+  if (c.is_int()) return;
+  if (!t.is_tuple() || t.children().size() != c.children().size())
+    fail("slice: coordinate " + to_string(c) + " does not match " + to_string(t) +
+         "; give one coordinate per mode");
+  for (std::size_t i = 0; i < c.children().size(); ++i) slice_into(c.children()[i], t.children()[i], out);
+}
+
+inline IntTuple slice(const IntTuple& c, const IntTuple& t) {
+  if (c.is_underscore()) return t;
+  std::vector<IntTuple> out;
+  slice_into(c, t, out);
+  return make_tuple(std::move(out));
+}
+
+// c with every `_` replaced by _0.
+inline IntTuple dice_zero(const IntTuple& c) {
+  if (c.is_underscore()) return S(0);
+  if (c.is_int()) return c;
+  std::vector<IntTuple> kids;
+  for (const auto& k : c.children()) kids.push_back(dice_zero(k));
+  return make_tuple(std::move(kids));
+}
+}  // namespace detail
+
+// slice(c, L): keeps the modes where c has `_`. For A = ((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100)):
+// slice((2,_), A) = ((_2,_5,_2)):((_2,_13,_100)); slice(((_,1),(0,_,1)), A) = (_3,_5):(_4,_13).
+inline Layout slice(const IntTuple& c, const Layout& l) {
+  return Layout{detail::slice(c, l.shape), detail::slice(c, l.stride)};
+}
+
+// The offset a slice drops: L(c with `_` -> _0). slice_offset((_2,_), A) = _8 for A above.
+inline Int slice_offset(const IntTuple& c, const Layout& l) { return evaluate(l, detail::dice_zero(c)); }
+
+// ---- coalesce / filter -----------------------------------------------------------------------
+
+namespace detail {
+struct Mode {
+  Int s, d;
+};
+
+inline std::vector<Mode> flat_modes(const Layout& l) {
+  std::vector<IntTuple> sh, st;
+  leaves_into(l.shape, sh);
+  leaves_into(l.stride, st);
+  std::vector<Mode> out;
+  for (std::size_t i = 0; i < sh.size(); ++i) out.push_back(Mode{sh[i].as_int(), st[i].as_int()});
+  return out;
+}
+
+inline Layout from_modes(const std::vector<Mode>& ms) {
+  if (ms.size() == 1) return Layout{ms[0].s, ms[0].d};
+  std::vector<IntTuple> sh, st;
+  for (const auto& m : ms) {
+    sh.push_back(m.s);
+    st.push_back(m.d);
+  }
+  return Layout{make_tuple(std::move(sh)), make_tuple(std::move(st))};
+}
+
+// s * d == d0 is statically true (s*d static: both static, or one of them _0).
+inline bool merges(Int s, Int d, Int d0) {
+  if (!d0.is_static) return false;
+  bool prod_static = (s.is_static && d.is_static) || is_static_value(s, 0) || is_static_value(d, 0);
+  if (!prod_static) return false;
+  return (s * d).value == d0.value;
+}
+
+// Backward coalesce of `ms` onto the result that starts as `start` (docs/algebra.md, coalesce).
+inline Layout bw_coalesce(const std::vector<Mode>& ms, Mode start) {
+  std::deque<Mode> r{start};
+  for (std::size_t k = ms.size(); k-- > 0;) {
+    const Mode& m = ms[k];
+    if (is_static_value(m.s, 1)) continue;
+    if (r.size() == 1 && is_static_value(r[0].s, 1)) {
+      r[0] = m;
+    } else if (merges(m.s, m.d, r[0].d)) {
+      r[0] = Mode{m.s * r[0].s, m.d};
+    } else {
+      r.push_front(m);
+    }
+  }
+  if (r.size() == 1 && is_static_value(r[0].s, 1)) return Layout{S(1), S(0)};
+  return from_modes(std::vector<Mode>(r.begin(), r.end()));
+}
+}  // namespace detail
+
+// coalesce(L): flatten, drop static size-1 modes, merge s0:d0,s1:d1 when d1 == s0*d0 statically.
+// Post: same size and values, depth <= 1. coalesce((_2,(_1,_6)):(_1,(_6,_2))) = _12:_1;
+// coalesce((4,8):(_1,4)) = (4,8):(_1,4).
+inline Layout coalesce(const Layout& l) {
+  auto ms = detail::flat_modes(l);
+  if (ms.empty()) return Layout{S(1), S(0)};
+  detail::Mode last = ms.back();
+  ms.pop_back();
+  return detail::bw_coalesce(ms, last);
+}
+
+// coalesce(L, profile): a tuple profile coalesces mode i with profile i (trailing modes kept),
+// an integer profile coalesces the whole layout.
+// coalesce((_2,(_1,_6)):(_1,(_6,_2)), (_1,_1)) = (_2,_6):(_1,_2).
+inline Layout coalesce(const Layout& l, const IntTuple& profile) {
+  if (!profile.is_tuple()) return coalesce(l);
+  const auto& ps = profile.children();
+  auto ms = modes(l);
+  if (ps.size() > ms.size())
+    fail("coalesce: profile " + to_string(profile) + " has more modes than " + to_string(l) +
+         "; use a profile of rank <= " + std::to_string(ms.size()));
+  std::vector<Layout> out;
+  for (std::size_t i = 0; i < ms.size(); ++i) out.push_back(i < ps.size() ? coalesce(ms[i], ps[i]) : ms[i]);
+  return make_layout(out);
+}
+
+// filter(L) = coalesce(L with every static _0-stride leaf's shape replaced by _1).
+// filter((_2,_4,_3):(_0,_1,_0)) = _4:_1.
+inline Layout filter(const Layout& l) {
+  auto ms = detail::flat_modes(l);
+  for (auto& m : ms)
+    if (is_static_value(m.d, 0)) m.s = S(1);
+  if (ms.empty()) return Layout{S(1), S(0)};
+  detail::Mode last = ms.back();
+  ms.pop_back();
+  return detail::bw_coalesce(ms, last);
+}
+
+// ---- print_layout ----------------------------------------------------------------------------
+
+// print_layout(L): L's text then the table of L(m,n). Pre: rank(L) == 2, at most 65536 cells.
+// Example for (_2,(_2,_2)):(_4,(_2,_1)) -- see docs/eval.md.
+inline std::string print_layout(const Layout& l) {
+  if (detail::rank_of(l.shape) != 2 || !l.shape.is_tuple())
+    fail("print_layout: " + to_string(l) + " has rank " + std::to_string(detail::rank_of(l.shape)) +
+         ", not 2; group or select two modes first");
+  const std::int64_t rows = size(get(l.shape, 0)).value, cols = size(get(l.shape, 1)).value;
+  const auto leaves = static_cast<std::int64_t>(leaf_count(l.shape));
+  if (rows > 65536 || cols > 65536 || rows * cols > 65536 || rows * cols * leaves > (std::int64_t{1} << 22))
+    fail("print_layout: " + to_string(l) + " has more than 65536 cells (or is too deeply split to print); print a smaller tile");
+  const int width = static_cast<int>(std::to_string(cosize(l).value).size());
+  std::string out = to_string(l) + "\n    ";
+  char buf[64];
+  for (std::int64_t n = 0; n < cols; ++n) {
+    std::snprintf(buf, sizeof buf, "  %*lld ", width, static_cast<long long>(n));
+    out += buf;
+  }
+  out += "\n";
+  const std::string rule = "    " + [&] {
+    std::string r;
+    for (std::int64_t n = 0; n < cols; ++n) {
+      r += '+';
+      r.append(static_cast<std::size_t>(width) + 2, '-');
+    }
+    return r + "+\n";
+  }();
+  for (std::int64_t m = 0; m < rows; ++m) {
+    out += rule;
+    std::snprintf(buf, sizeof buf, "%2lld  ", static_cast<long long>(m));
+    out += buf;
+    for (std::int64_t n = 0; n < cols; ++n) {
+      IntTuple c = make_tuple({D(m), D(n)});
+      std::snprintf(buf, sizeof buf, "| %*lld ", width, static_cast<long long>(evaluate(l, c).value));
+      out += buf;
+    }
+    out += "|\n";
+  }
+  return out + rule;
+}
+
+}  // namespace tessera::rt

@@ -1,0 +1,251 @@
+// tessera/runtime/parser.hpp -- the expression language of `tessera eval` (docs/eval.md).
+//
+//   expr    := postfix ('o' postfix)*              Sw<3,3,3> o _0 o (_8,_64):(_64,_1)
+//   postfix := primary ('(' args ')')*             L(2,_), composition(A,B)(3)
+//   primary := atom (':' atom)?                    (_2,4):(4,_1)
+//   atom    := INT | _INT | '_' | '(' args ')' | '[' args ']' | Sw<B,M,S> | NAME '(' args ')'
+//   args    := (expr (',' expr)*)?
+// Columns are 1-based byte offsets into the line.
+#pragma once
+
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "tessera/runtime/value.hpp"
+
+namespace tessera::rt {
+
+// An error of `tessera eval`: message plus the 1-based column it refers to.
+class eval_error : public error {
+ public:
+  eval_error(const std::string& what, std::size_t column)
+      : error(what + " at column " + std::to_string(column)), message_(what), column_(column) {}
+  const std::string& message() const { return message_; }
+  std::size_t column() const { return column_; }
+
+ private:
+  std::string message_;
+  std::size_t column_;
+};
+
+struct Node {
+  enum class Kind { integer, underscore, tuple, tiler, layout, swizzle, call, apply, composed };
+  Kind kind = Kind::tuple;
+  std::size_t column = 1;
+  Int value{};                 // integer
+  std::string name;            // call
+  std::int64_t sw[3] = {0, 0, 0};  // swizzle B, M, S
+  std::vector<Node> kids;      // tuple/tiler items, layout (shape, stride), call args,
+                               // apply (callee, args...), composed terms
+};
+
+class Parser {
+ public:
+  static constexpr int kMaxDepth = 128;  // about 64 levels of brackets
+
+  explicit Parser(std::string_view text) : text_(text) {}
+
+  // parse(): the whole line as one expression. Throws eval_error with the column.
+  Node parse() {
+    skip_space();
+    if (pos_ == text_.size()) throw eval_error("empty expression", column());
+    Node n = expr();
+    skip_space();
+    if (pos_ != text_.size()) throw eval_error("unexpected '" + std::string(1, text_[pos_]) + "' after the expression", column());
+    return n;
+  }
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  int depth_ = 0;
+
+  std::size_t column() const { return pos_ + 1; }
+
+  void skip_space() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\r')) ++pos_;
+  }
+
+  bool peek(char c) {
+    skip_space();
+    return pos_ < text_.size() && text_[pos_] == c;
+  }
+
+  void expect(char c, const char* what) {
+    if (!peek(c)) {
+      std::string got = pos_ < text_.size() ? "'" + std::string(1, text_[pos_]) + "'" : "end of input";
+      throw eval_error(std::string("expected ") + what + ", got " + got, column());
+    }
+    ++pos_;
+  }
+
+  static bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+  static bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+  // The word at pos_ without consuming it.
+  std::string_view peek_name() {
+    skip_space();
+    std::size_t e = pos_;
+    if (e < text_.size() && is_name_start(text_[e]))
+      while (e < text_.size() && is_name_char(text_[e])) ++e;
+    return text_.substr(pos_, e - pos_);
+  }
+
+  struct DepthGuard {
+    Parser& p;
+    explicit DepthGuard(Parser& q) : p(q) {
+      if (++p.depth_ > kMaxDepth)
+        throw eval_error("expression nested too deeply (limit: about " + std::to_string(kMaxDepth / 2) + " levels of brackets)", p.column());
+    }
+    ~DepthGuard() { --p.depth_; }
+  };
+
+  Node expr() {
+    DepthGuard guard(*this);
+    skip_space();
+    const std::size_t col = column();
+    Node first = postfix();
+    if (peek_name() != "o") return first;
+    Node comp;
+    comp.kind = Node::Kind::composed;
+    comp.column = col;
+    comp.kids.push_back(std::move(first));
+    while (peek_name() == "o") {
+      ++pos_;
+      comp.kids.push_back(postfix());
+    }
+    return comp;
+  }
+
+  Node postfix() {
+    Node n = primary();
+    while (peek('(')) {
+      Node app;
+      app.kind = Node::Kind::apply;
+      app.column = column();
+      app.kids.push_back(std::move(n));
+      ++pos_;
+      for (auto& a : args(')')) app.kids.push_back(std::move(a));
+      n = std::move(app);
+    }
+    return n;
+  }
+
+  Node primary() {
+    skip_space();
+    const std::size_t col = column();
+    Node a = atom();
+    if (!peek(':')) return a;
+    ++pos_;
+    Node l;
+    l.kind = Node::Kind::layout;
+    l.column = col;
+    l.kids.push_back(std::move(a));
+    l.kids.push_back(atom());
+    return l;
+  }
+
+  std::vector<Node> args(char close) {
+    std::vector<Node> out;
+    if (peek(close)) {
+      ++pos_;
+      return out;
+    }
+    for (;;) {
+      out.push_back(expr());
+      if (peek(',')) {
+        ++pos_;
+        continue;
+      }
+      expect(close, close == ')' ? "',' or ')'" : "',' or ']'");
+      return out;
+    }
+  }
+
+  // Digits at pos_ with an optional leading '-'; range-checked.
+  std::int64_t integer_literal() {
+    const std::size_t start = column();
+    bool neg = false;
+    if (pos_ < text_.size() && text_[pos_] == '-') {
+      neg = true;
+      ++pos_;
+    }
+    if (pos_ >= text_.size() || !is_digit(text_[pos_])) throw eval_error("expected digits", column());
+    std::int64_t v = 0;
+    while (pos_ < text_.size() && is_digit(text_[pos_])) {
+      const int d = text_[pos_] - '0';
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_sub_overflow(v, d, &v))
+        throw eval_error("integer literal does not fit in int64", start);
+      ++pos_;
+    }
+    if (!neg) {
+      if (v == INT64_MIN) throw eval_error("integer literal does not fit in int64", start);
+      v = -v;
+    }
+    return v;
+  }
+
+  Node atom() {
+    DepthGuard guard(*this);
+    skip_space();
+    Node n;
+    n.column = column();
+    if (pos_ >= text_.size()) throw eval_error("unexpected end of input, expected a value", column());
+    const char c = text_[pos_];
+    if (is_digit(c) || c == '-') {
+      n.kind = Node::Kind::integer;
+      n.value = D(integer_literal());
+      return n;
+    }
+    if (c == '_') {
+      ++pos_;
+      if (pos_ < text_.size() && (is_digit(text_[pos_]) || text_[pos_] == '-')) {
+        n.kind = Node::Kind::integer;
+        n.value = S(integer_literal());
+        return n;
+      }
+      if (pos_ < text_.size() && is_name_char(text_[pos_]))
+        throw eval_error("unexpected '" + std::string(1, text_[pos_]) + "' after '_'", column());
+      n.kind = Node::Kind::underscore;
+      return n;
+    }
+    if (c == '(' || c == '[') {
+      ++pos_;
+      n.kind = c == '(' ? Node::Kind::tuple : Node::Kind::tiler;
+      n.kids = args(c == '(' ? ')' : ']');
+      return n;
+    }
+    if (is_name_start(c)) return named(n);
+    throw eval_error("unexpected '" + std::string(1, c) + "'", column());
+  }
+
+  Node named(Node& n) {
+    std::string name(peek_name());
+    if (name == "o") throw eval_error("unexpected 'o' (the composition operator needs a left operand)", column());
+    pos_ += name.size();
+    if (name == "Sw" && peek('<')) {
+      ++pos_;
+      n.kind = Node::Kind::swizzle;
+      for (int i = 0; i < 3; ++i) {
+        skip_space();
+        n.sw[i] = integer_literal();
+        if (i < 2) expect(',', "','");
+      }
+      expect('>', "'>'");
+      return n;
+    }
+    n.kind = Node::Kind::call;
+    n.name = name;
+    if (!peek('(')) throw eval_error("expected '(' after '" + name + "'", column());
+    ++pos_;
+    n.kids = args(')');
+    return n;
+  }
+};
+
+// parse(text): the syntax tree of one expression line. Throws eval_error with a column.
+inline Node parse(std::string_view text) { return Parser(text).parse(); }
+
+}  // namespace tessera::rt

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# run_errors.sh TESSERA: bad lines print `error: ... at column N` in place, the run goes on,
+# and the exit status is 1; a single bad expression argument also exits 1.
+set -u
+tessera=$1
+fail() { echo "run_errors: $*"; exit 1; }
+
+out=$(printf '%s\n' '_4:_1' '(2,3' 'size((2,3))' 'composition((4,8):(1,100), 4:3)' '' 'nosuch(1)' '_8:_1' | "$tessera" eval)
+status=$?
+[ "$status" -eq 1 ] || fail "exit status $status, expected 1"
+mapfile -t lines <<< "$out"
+[ "${#lines[@]}" -eq 7 ] || fail "expected 7 output lines, got ${#lines[@]}: $out"
+[ "${lines[0]}" = "_4:_1" ] || fail "line 1: ${lines[0]}"
+[[ "${lines[1]}" == "error: "*" at column 5" ]] || fail "line 2: ${lines[1]}"
+[ "${lines[2]}" = "6" ] || fail "line 3: ${lines[2]}"
+[[ "${lines[3]}" == "error: composition: "*" at column 1" ]] || fail "line 4: ${lines[3]}"
+[ "${lines[4]}" = "" ] || fail "line 5 should be blank: ${lines[4]}"
+[[ "${lines[5]}" == "error: unknown function 'nosuch'"*" at column 1" ]] || fail "line 6: ${lines[5]}"
+[ "${lines[6]}" = "_8:_1" ] || fail "line 7: ${lines[6]}"
+
+single=$("$tessera" eval 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))') || fail "single good expression failed"
+[ "$single" = "_12:_1" ] || fail "single expression printed $single"
+"$tessera" eval '(_2,' > /dev/null && fail "single bad expression exited 0"
+echo "run_errors: ok"

@@ -1,0 +1,139 @@
+// tests/runtime/eval.cpp -- the `tessera eval` language: every ALGEBRA.md example through the
+// evaluator (tests/eval/algebra_examples.txt), syntax, and errors with columns.
+#include <filesystem>
+#include <fstream>
+
+#include "helpers.hpp"
+
+namespace tessera::rt::test {
+namespace {
+
+std::string unescape(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == 'n') {
+      out += '\n';
+      ++i;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+TEST(RuntimeEval, AllAlgebraExamples) {
+  const auto file = std::filesystem::path(__FILE__).parent_path() / ".." / "eval" / "algebra_examples.txt";
+  std::ifstream in(file);
+  ASSERT_TRUE(in) << "cannot open " << file;
+  int count = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    const EvalResult r = eval_line(line.substr(0, tab));
+    EXPECT_TRUE(r.ok) << line;
+    EXPECT_EQ(r.text, unescape(line.substr(tab + 1))) << line.substr(0, tab);
+    ++count;
+  }
+  EXPECT_GE(count, 60);
+}
+
+TEST(RuntimeEval, Syntax) {
+  EXPECT_EQ(E("8"), "8");
+  EXPECT_EQ(E("_8"), "_8");
+  EXPECT_EQ(E("-1"), "-1");
+  EXPECT_EQ(E("_-1"), "_-1");
+  EXPECT_EQ(E(" ( _2 , 4 ) : ( 4 , _1 ) "), "(_2,4):(4,_1)");
+  EXPECT_EQ(E("(_8)"), "(_8)");
+  EXPECT_EQ(E("()"), "()");
+  EXPECT_EQ(E("[_3:_4, (_2,_4)]"), "(_3:_4,(_2,_4))");
+  EXPECT_EQ(E("(_4,_8):(_8,_1)(_3)"), "_24");
+  EXPECT_EQ(E("(_4,_8):(_8,_1)(3)"), "24");  // a dynamic coordinate gives a dynamic offset
+  EXPECT_EQ(E("(_4,_8):(_8,_1)(_1,_2)"), "_10");
+  EXPECT_EQ(E("(4,8):(8,_1)(1,2)"), "10");
+  EXPECT_EQ(E("(2,3)(1,2)"), "5");  // a bare shape is its column-major layout
+  EXPECT_EQ(E("composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))(_3)"), "_26");
+  EXPECT_EQ(E("Sw<3,3,3>(72)"), "64");
+  EXPECT_EQ(E("Sw<3,3,3> o (_8,_64):(_64,_1)"), "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)");
+  EXPECT_EQ(E("(Sw<3,3,3> o _0 o (_8,_64):(_64,_1))"), "(Sw<3,3,3> o _0 o (_8,_64):(_64,_1))");
+  EXPECT_EQ(E("composition(Sw<3,3,3>, (_8,_64):(_64,_1))(1,8)"), "64");
+  EXPECT_EQ(E("composition(Sw<3,3,3>, (_8,_64):(_64,_1))(_1,_)"), "Sw<3,3,3> o _64 o (_64):(_1)");
+  EXPECT_EQ(E("composition(composition(Sw<3,3,3>, (_8,_64):(_64,_1)), (_4,_8))"), "Sw<3,3,3> o _0 o (_4,_8):(_64,_1)");
+  EXPECT_EQ(E("make_layout(_4:_1, _2:_4)"), "(_4,_2):(_1,_4)");
+  EXPECT_EQ(E("make_layout((2,3), (3,1))"), "(2,3):(3,1)");
+  EXPECT_EQ(E("get(make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1)), 1)"), "((_32,_4),(_8,_4)):((_128,_4),(_16,_1))");
+  EXPECT_EQ(E("shape((2,(3,4)):(1,(2,6)), 1, 0)"), "3");
+  EXPECT_EQ(E("stride((2,(3,4)):(1,(2,6)), 1)"), "(2,6)");
+  EXPECT_EQ(E("layout((2,(3,4)):(1,(2,6)), 1)"), "(3,4):(2,6)");
+  EXPECT_EQ(E("rank((2,(3,4)):(1,(2,6)))"), "_2");
+  EXPECT_EQ(E("size((2,(3,4)):(1,(2,6)))"), "24");
+  EXPECT_EQ(E("cosize((_2,_4):(_4,_1))"), "_8");
+  EXPECT_EQ(E("congruent((1,2),(3,4))"), "_true");
+  EXPECT_EQ(E("equal((_2,_4):(_4,_1), (2,4):(4,1))"), "true");
+  EXPECT_EQ(E("recast((_4,_8):(_8,_1), 16, 32)"), "(_4,_4):(_4,_1)");
+  EXPECT_EQ(E("tile_to_shape((_2,_2):(_1,_2), (_4,_4), (_1,_0))"), "((_2,_2),(_2,_2)):((_1,_8),(_2,_4))");
+  EXPECT_EQ(E(""), "");
+  EXPECT_TRUE(eval_line("   ").ok);
+}
+
+struct BadCase {
+  const char* expr;
+  const char* contains;
+  std::size_t column;
+};
+
+TEST(RuntimeEval, ErrorsCarryColumns) {
+  const BadCase cases[] = {
+      {"(2,3", "expected ',' or ')'", 5},
+      {"(2,,3)", "unexpected ','", 4},
+      {"_4:_1 junk", "after the expression", 7},
+      {"nosuch(1)", "unknown function 'nosuch'", 1},
+      {"size(", "unexpected end of input", 6},
+      {"size((2,3), (4,5))", "size: takes 1 argument", 1},
+      {"coalesce(make_layout((0,2)))", "shape leaf 0", 10},
+      {"composition((4,8):(1,100), 4:3)", "stride 3 of B = 4:3 and mode size 4 of A = (4,8):(1,100)", 1},
+      {"_4:_1(_, 2)", "coordinate (_,2) does not match", 6},
+      {"99999999999999999999", "does not fit in int64", 1},
+      {"Sw<3,3>", "expected ','", 7},
+      {"Sw<3,3,1>", "swizzle", 1},
+      {"o _4:_1", "unexpected 'o'", 1},
+      {"_x", "after '_'", 2},
+      {"size(_4:_1 o _4:_1)", "first term must be a swizzle", 6},
+      {"print_layout(_4:_1)", "rank 1, not 2", 1},
+      {"  left_inverse((_2,_2):(_1,_1))", "left_inverse", 3},
+      {"(4000000000,4000000000,4000000000):(1,1,1)", "does not fit in int64", 1},
+      {"upcast((_4,_8):(_3,_1), 2)", "upcast", 1},
+      {"downcast((4,8):(8,1), 2)", "make that stride static _1", 1},
+      {"complement((2,2):(1,1))", "not injective", 1},
+      {"tile_to_shape((_3,_3):(_1,_3), (_8,_9))", "does not divide", 1},
+      {"#", "unexpected '#'", 1},
+  };
+  for (const auto& c : cases) {
+    try {
+      (void)evaluate(c.expr);
+      ADD_FAILURE() << c.expr << " should fail";
+    } catch (const eval_error& e) {
+      EXPECT_NE(std::string(e.what()).find(c.contains), std::string::npos) << c.expr << " -> " << e.what();
+      EXPECT_EQ(e.column(), c.column) << c.expr << " -> " << e.what();
+    }
+    const EvalResult r = eval_line(c.expr);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.text.rfind("error: ", 0), 0u) << r.text;
+    EXPECT_NE(r.text.find(" at column " + std::to_string(c.column)), std::string::npos) << r.text;
+  }
+}
+
+TEST(RuntimeEval, DeepNestingIsAnError) {
+  std::string deep(500, '(');
+  deep += "1" + std::string(500, ')');
+  const EvalResult r = eval_line(deep);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.text.find("nested too deeply"), std::string::npos) << r.text;
+  std::string calls;
+  for (int i = 0; i < 300; ++i) calls += "flatten(";
+  calls += "_4:_1" + std::string(300, ')');
+  EXPECT_FALSE(eval_line(calls).ok);
+}
+
+}  // namespace
+}  // namespace tessera::rt::test

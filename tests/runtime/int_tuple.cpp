@@ -1,0 +1,119 @@
+// tests/runtime/int_tuple.cpp -- integers and IntTuples of the run-time twin.
+#include "helpers.hpp"
+
+namespace tessera::rt::test {
+namespace {
+
+TEST(RuntimeInt, StaticRules) {
+  EXPECT_EQ(to_string(S(2) * S(3)), "_6");
+  EXPECT_EQ(to_string(S(2) * D(3)), "6");
+  EXPECT_EQ(to_string(S(0) * D(3)), "_0");
+  EXPECT_EQ(to_string(D(3) * S(0)), "_0");
+  EXPECT_EQ(to_string(S(1) * D(3)), "3");
+  EXPECT_EQ(to_string(S(0) / D(3)), "_0");
+  EXPECT_EQ(to_string(S(0) % D(3)), "_0");
+  EXPECT_EQ(to_string(D(7) % S(1)), "_0");
+  EXPECT_EQ(to_string(D(7) % S(-1)), "_0");
+  EXPECT_EQ(to_string(D(7) % S(4)), "3");
+  EXPECT_EQ(to_string(S(7) + S(-8)), "_-1");
+  EXPECT_EQ(to_string(S(7) + D(1)), "8");
+}
+
+TEST(RuntimeInt, OverflowThrows) {
+  EXPECT_THROW(D(INT64_MAX) * S(2), error);
+  EXPECT_THROW(D(INT64_MAX) + D(1), error);
+  EXPECT_THROW(D(1) / D(0), error);
+  EXPECT_THROW(D(INT64_MIN) / D(-1), error);
+}
+
+TEST(RuntimeIntTuple, Printing) {
+  EXPECT_EQ(to_string(make_tuple({S(2), D(4)})), "(_2,4)");
+  EXPECT_EQ(to_string(make_tuple({S(8)})), "(_8)");
+  EXPECT_EQ(to_string(make_tuple({make_tuple({D(2), D(3)}), D(4)})), "((2,3),4)");
+  EXPECT_EQ(to_string(IntTuple::underscore()), "_");
+}
+
+TEST(RuntimeIntTuple, RankDepthSize) {
+  EXPECT_EQ(to_string(rank(T("((2,3),4)"))), "_2");
+  EXPECT_EQ(to_string(rank(T("8"))), "_1");
+  EXPECT_EQ(to_string(depth(T("((2,3),4)"))), "_2");
+  EXPECT_EQ(to_string(depth(T("8"))), "_0");
+  EXPECT_EQ(to_string(size(T("((2,3),4)"))), "24");
+  EXPECT_EQ(to_string(size(T("((_2,_3),_4)"))), "_24");
+  EXPECT_EQ(to_string(product(T("()"))), "_1");
+  EXPECT_EQ(to_string(product_each(T("((2,3),_4)"))), "(6,_4)");
+  EXPECT_EQ(to_string(inner_product(T("(2,3)"), T("(4,5)"))), "23");
+}
+
+TEST(RuntimeIntTuple, ShapeDivAndCeilDiv) {
+  EXPECT_EQ(to_string(shape_div(S(8), S(2))), "_4");
+  EXPECT_EQ(to_string(shape_div(S(2), S(8))), "_1");
+  EXPECT_EQ(to_string(shape_div(D(2), S(8))), "1");
+  EXPECT_EQ(to_string(shape_div(T("(4,6)"), T("8"))), "(1,3)");
+  EXPECT_EQ(to_string(shape_div(T("(_4,_6)"), T("(_2,_3)"))), "(_2,_2)");
+  EXPECT_EQ(to_string(ceil_div(S(1000), S(128))), "_8");
+  EXPECT_EQ(to_string(ceil_div(T("(4,6)"), T("8"))), "(1,3)");
+  try {
+    (void)shape_div(S(6), S(4));
+    FAIL() << "shape_div(_6,_4) should throw";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("do not divide one another"), std::string::npos) << e.what();
+  }
+}
+
+TEST(RuntimeIntTuple, Congruence) {
+  EXPECT_EQ(to_string(congruent(T("(1,(2,3))"), T("(4,(5,6))"))), "_true");
+  EXPECT_EQ(to_string(congruent(T("(1,2)"), T("(4,(5,6))"))), "_false");
+  EXPECT_EQ(to_string(weakly_congruent(T("(1,2)"), T("((3,4),5)"))), "_true");
+  EXPECT_EQ(to_string(weakly_congruent(T("((3,4),5)"), T("(1,2)"))), "_false");
+}
+
+TEST(RuntimeIntTuple, Compatible) {
+  EXPECT_TRUE(compatible(T("24"), T("(4,6)")).value);
+  EXPECT_TRUE(compatible(T("(4,6)"), T("((2,2),6)")).value);
+  EXPECT_EQ(to_string(compatible(T("((2,3),4)"), T("((2,2),(3,2))"))), "false");
+  EXPECT_EQ(to_string(compatible(T("((_2,_3),_4)"), T("((_2,_2),(_3,_2))"))), "_false");
+  EXPECT_EQ(to_string(compatible(T("_24"), T("(_4,_6)"))), "_true");
+  EXPECT_EQ(to_string(compatible(T("(_4,_6)"), T("_24"))), "_false");
+}
+
+TEST(RuntimeIntTuple, Coordinates) {
+  EXPECT_EQ(to_string(idx2crd(T("16"), T("(3,(2,3))"))), "(1,(1,2))");
+  EXPECT_EQ(to_string(crd2idx(T("16"), T("(3,(2,3))"), T("(3,(12,1))"))), "17");
+  EXPECT_EQ(to_string(crd2idx(T("(1,2)"), T("(3,4)"))), "7");
+  EXPECT_EQ(to_string(prefix_product(T("(2,(3,4))"))), "(_1,(2,6))");
+  EXPECT_EQ(to_string(prefix_product(T("(_2,(_3,_4))"))), "(_1,(_2,_6))");
+  // round trip over a whole shape
+  const IntTuple shape = T("(3,(2,3))");
+  const IntTuple stride = compact_col_major(shape);
+  for (std::int64_t i = 0; i < 18; ++i) EXPECT_EQ(crd2idx(idx2crd(D(i), shape), shape, stride).value, i);
+}
+
+TEST(RuntimeIntTuple, Orderings) {
+  EXPECT_TRUE(elem_less(T("(1,2)"), T("(3,4)")).value);
+  EXPECT_FALSE(elem_less(T("(1,5)"), T("(3,4)")).value);
+  EXPECT_TRUE(colex_less(T("(2,1)"), T("(1,2)")).value);
+  EXPECT_TRUE(lex_less(T("(1,2)"), T("(2,1)")).value);
+  EXPECT_EQ(to_string(lex_less(T("(_1,_2)"), T("(_2,_1)"))), "_true");
+}
+
+TEST(RuntimeIntTuple, Modes) {
+  const IntTuple a = T("(2,3,5,7)");
+  EXPECT_EQ(to_string(get(a, 1)), "3");
+  EXPECT_EQ(to_string(get(T("8"), 0)), "8");
+  EXPECT_EQ(to_string(select(a, {1, 3})), "(3,7)");
+  EXPECT_EQ(to_string(take(a, 1, 3)), "(3,5)");
+  EXPECT_EQ(to_string(group(a, 0, 2)), "((2,3),5,7)");
+  EXPECT_EQ(to_string(flatten(T("((2,3),(4,(5)))"))), "(2,3,4,5)");
+  EXPECT_EQ(to_string(flatten(T("8"))), "8");
+  EXPECT_EQ(to_string(append(T("(2,3)"), T("4"))), "(2,3,4)");
+  EXPECT_EQ(to_string(append(T("2"), T("_1"), 3)), "(2,_1,_1)");
+  EXPECT_EQ(to_string(prepend(T("(2,3)"), T("4"))), "(4,2,3)");
+  EXPECT_EQ(to_string(compact_col_major(T("(_4,_1,_2)"))), "(_1,_0,_4)");
+  EXPECT_EQ(to_string(compact_row_major(T("(2,3,4)"))), "(12,4,_1)");
+  EXPECT_THROW(get(a, 4), error);
+  EXPECT_THROW(take(a, 3, 5), error);
+}
+
+}  // namespace
+}  // namespace tessera::rt::test

@@ -1,0 +1,44 @@
+// `tessera eval`: evaluate layout-algebra expressions with the run-time twin (docs/eval.md).
+//   tessera eval 'composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))'   -> ((_2,_2),_3):((_24,_2),_8)
+//   tessera eval < lines.txt    one output line per input line (blank in, blank out);
+//                               a bad line prints "error: <what> at column N" and the run goes on.
+// Exit status: 1 if any expression failed, else 0.
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "tessera/runtime/eval.hpp"
+
+namespace {
+
+// Evaluate one line and print its result line; returns false on an error line.
+bool run_line(const std::string& line) {
+  const tessera::rt::EvalResult r = tessera::rt::eval_line(line);
+  std::cout << r.text << '\n';
+  return r.ok;
+}
+
+int run_stdin() {
+  bool ok = true;
+  std::string line;
+  while (std::getline(std::cin, line)) ok = run_line(line) && ok;
+  std::cout.flush();
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+void register_eval(CLI::App& app) {
+  auto expr = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand("eval", "Evaluate a layout-algebra expression (stdin: one per line)");
+  cmd->add_option("expr", *expr, "expression, e.g. 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))'; omit to read stdin");
+  cmd->callback([cmd, expr] {
+    const bool from_stdin = cmd->count("expr") == 0;
+    const int status = from_stdin ? run_stdin() : (run_line(*expr) ? 0 : 1);
+    std::cout.flush();
+    std::exit(status);
+  });
+}

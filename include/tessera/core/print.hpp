@@ -93,7 +93,6 @@ TESSERA_HOST_DEVICE void print(T const& x) {
 
 // to_string(x): the reference notation of x, e.g. "(_2,4):(4,_1)".
 template <class T>
-  requires(!std::is_arithmetic_v<T>)
 std::string to_string(T const& x) {
   detail::string_sink k;
   detail::write(k, x);

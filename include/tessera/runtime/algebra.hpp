@@ -96,7 +96,9 @@ inline bool modes_do_not_carry(const std::vector<Mode>& fa, const Layout& b) {
   std::vector<Mode> bl = flat_modes(b);
   if (fa.size() <= 1 || bl.size() <= 1) return true;
   std::vector<std::int64_t> s, d;
-  for (const auto& m : fa) {
+  for (std::size_t i = 0; i < fa.size(); ++i) {
+    const auto& m = fa[i];
+    if (m.s.value == 1 && i + 1 < fa.size()) continue;  // a size-1 digit holds nothing (the last is unbounded)
     if (!s.empty() && (D(d.back()) * D(s.back())).value == m.d.value) {
       s.back() = (D(s.back()) * D(m.s.value)).value;
     } else {
@@ -262,6 +264,13 @@ inline Layout left_inverse(const Layout& l) {
     out.push_back(detail::Mode{b.d / a.d, r[order[k]]});
   }
   out.push_back(detail::Mode{f[order.back()].s, r[order.back()]});
+  // Tessera rule (docs/algebra.md): a rank>1 layout with a dynamic stride is sorted at run time and
+  // every integer of the result is dynamic.
+  bool dynamic_sort = false;
+  for (const auto& m : f) dynamic_sort = dynamic_sort || !m.d.is_static;
+  if (f.size() > 1 && dynamic_sort) {
+    for (auto& m : out) m.s.is_static = m.d.is_static = false;
+  }
   return coalesce(detail::from_modes(out));
 }
 

@@ -142,4 +142,66 @@ TEST(CudaStaticLayout, KernelMatchesHost) {
   EXPECT_EQ(got[kNumLayouts * kDomain], 43);
 }
 
+// ---- dynamic layouts built on the host, evaluated on the device --------------------------------
+
+// The seed's thread-value tiling of a row-major M x N fp16 matrix with run-time extents:
+// mA (m,n) -> offset; gA ((TileM,TileN),(RestM,RestN)); tidfrg (thr,val) -> offset in block 0.
+struct SeedTiling {
+  static auto make(int m, int n) {
+    auto mA = make_layout(make_tuple(m, n), make_tuple(n, _1{}));  // (m,n) -> offset
+    auto tv = make_layout_tv(make_layout(make_tuple(_4{}, _32{}), make_tuple(_32{}, _1{})),
+                             make_layout(make_tuple(_4{}, _8{}), make_tuple(_8{}, _1{})));
+    auto gA = zipped_divide(mA, get<0>(tv));            // ((_16,_256),(m/16,n/256)) -> offset
+    auto tidfrg = composition(layout<0>(gA), get<1>(tv));  // (thr,val) -> offset
+    return make_tuple(gA, tidfrg);
+  }
+};
+using SeedTilingT = decltype(SeedTiling::make(64, 512));
+using GA = std::remove_cvref_t<decltype(get<0>(std::declval<SeedTilingT>()))>;
+using TidFrg = std::remove_cvref_t<decltype(get<1>(std::declval<SeedTilingT>()))>;
+
+// Thread t of block b writes, for each of its values v, the offset of (t, v) in block b's tile.
+__global__ void dynamic_layout_kernel(GA gA, TidFrg tidfrg, long long* out) {
+  int const t = static_cast<int>(threadIdx.x);
+  int const b = static_cast<int>(blockIdx.x);
+  long long const block_base = static_cast<long long>(gA(make_tuple(_0{}, b)));  // offset of tile b
+  for (int v = 0; v < static_cast<int>(size<1>(tidfrg)); ++v) {
+    out[(static_cast<long long>(b) * size<0>(tidfrg) + t) * size<1>(tidfrg) + v] = block_base + tidfrg(t, v);
+  }
+}
+
+TEST(CudaDynamicLayout, SeedThreadValueTilingMatchesHost) {
+  if (std::string const reason = no_device_reason(); !reason.empty()) GTEST_SKIP() << reason;
+  int const m = 64, n = 512;  // 4 x 2 tiles of (_16,_256)
+  auto tiling = SeedTiling::make(m, n);
+  GA gA = get<0>(tiling);
+  TidFrg tidfrg = get<1>(tiling);
+  EXPECT_EQ(to_string(tidfrg), "((_32,_4),(_8,_4)):((_8,2048),(_1,512))");
+  int const blocks = static_cast<int>(size<1>(gA));
+  int const threads = static_cast<int>(size<0>(tidfrg));
+  int const vals = static_cast<int>(size<1>(tidfrg));
+  std::size_t const count = std::size_t(blocks) * threads * vals;
+  long long* d_out = nullptr;
+  ASSERT_EQ(cudaMalloc(&d_out, count * sizeof(long long)), cudaSuccess);
+  dynamic_layout_kernel<<<blocks, threads>>>(gA, tidfrg, d_out);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<long long> got(count);
+  ASSERT_EQ(cudaMemcpy(got.data(), d_out, count * sizeof(long long), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaFree(d_out), cudaSuccess);
+  // Every element of the matrix is written exactly once, and (t, v) in tile b is where the host
+  // says it is.
+  std::vector<int> seen(std::size_t(m) * n, 0);
+  for (int b = 0; b < blocks; ++b)
+    for (int t = 0; t < threads; ++t)
+      for (int v = 0; v < vals; ++v) {
+        long long const off = got[(std::size_t(b) * threads + t) * vals + v];
+        ASSERT_EQ(off, static_cast<long long>(gA(make_tuple(_0{}, b))) + static_cast<long long>(tidfrg(t, v)));
+        ASSERT_GE(off, 0);
+        ASSERT_LT(off, static_cast<long long>(m) * n);
+        ++seen[std::size_t(off)];
+      }
+  for (int x : seen) ASSERT_EQ(x, 1);
+}
+
 }  // namespace

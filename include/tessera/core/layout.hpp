@@ -386,8 +386,10 @@ TESSERA_HOST_DEVICE constexpr void validate_layout(Shape const& shape, Stride co
                   "shape and stride; use 64-bit integers (e.g. int64_t strides)",
                   shape, stride);
 #else
-  (void)shape;
-  (void)stride;
+  // Device (checks on in debug builds only): shape entries must be positive.
+  for_each(flatten_to_tuple(shape), [&](auto const& s) {
+    TESSERA_REQUIRE(s >= 1, "make_layout: every shape entry must be >= 1", shape, stride);
+  });
 #endif
 }
 }  // namespace detail

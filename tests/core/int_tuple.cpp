@@ -4,17 +4,6 @@
 using namespace tessera;
 using tessera::test::S;
 
-TEST(IntTuple, StaticArithmeticStaysStatic) {
-  static_assert(std::is_same_v<decltype(_2{} * _4{}), _8>);
-  static_assert(std::is_same_v<decltype(_0{} * 7), _0>);
-  static_assert(std::is_same_v<decltype(7 % _1{}), _0>);
-  static_assert(std::is_same_v<decltype(_1{} * 7), int>);
-  static_assert(std::is_same_v<decltype(min(_2{}, _3{})), _2>);
-  EXPECT_PRINTS(_8{}, "_8");
-  EXPECT_PRINTS(make_tuple(_2{}, 4), "(_2,4)");
-  EXPECT_PRINTS(make_tuple(_8{}), "(_8)");
-}
-
 TEST(IntTuple, RankDepthSize) {
   auto t = make_tuple(make_tuple(2, 3), 4);
   static_assert(decltype(rank(t))::value == 2);

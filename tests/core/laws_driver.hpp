@@ -84,6 +84,19 @@ inline void expect_coverage(Coverage const& c, const char* op) {
   EXPECT_GT(c.dynamic_cases, 0) << op;
 }
 
+// True when composition(A, B) of these types is refused at compile time (the operands are static
+// and B's modes carry into one another in A): such a call would not compile.
+template <class A, class B>
+constexpr bool composition_refused_statically() {
+  using OK = decltype(detail::check_distributes(wrap(coalesce(A{}).shape()), wrap(coalesce(A{}).stride()),
+                                                flatten_to_tuple(B{}.shape()), flatten_to_tuple(B{}.stride())));
+  if constexpr (is_static_v<OK>) {
+    return !OK::value;
+  } else {
+    return false;
+  }
+}
+
 inline std::set<long long> value_set(std::vector<long long> const& v) { return {v.begin(), v.end()}; }
 
 }  // namespace tessera::test

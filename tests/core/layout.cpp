@@ -51,19 +51,6 @@ TEST(Layout, Slicing) {
   EXPECT_EQ(get<1>(so), 4 + 39);
 }
 
-TEST(Layout, PrintLayoutTableExact) {
-  auto l = make_layout(make_tuple(_2{}, S<2, 2>()), make_tuple(_4{}, S<2, 1>()));
-  const char* expected =
-      "(_2,(_2,_2)):(_4,(_2,_1))\n"
-      "      0   1   2   3 \n"
-      "    +---+---+---+---+\n"
-      " 0  | 0 | 2 | 1 | 3 |\n"
-      "    +---+---+---+---+\n"
-      " 1  | 4 | 6 | 5 | 7 |\n"
-      "    +---+---+---+---+\n";
-  EXPECT_EQ(layout_table(l), expected);
-}
-
 TEST(Layout, ValidationRejectsBadShapesAndOverflow) {
   EXPECT_THROW(make_layout(make_tuple(4, 0)), layout_error);
   // 2^32 elements with 32-bit shapes: the size does not fit int.

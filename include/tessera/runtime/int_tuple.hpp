@@ -127,26 +127,36 @@ inline Int shape_div(Int a, Int b) {
        " do not divide one another; use extents where one divides the other");
 }
 
-// shape_div on IntTuples: tuple/tuple leafwise, tuple/int folds left to right, int/tuple
-// divides by the product. shape_div((4,6), 8) = (1,3).
-inline IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
+namespace detail {
+// The IntTuple structure shared by shape_div and ceil_div: tuple/tuple leafwise, tuple/int folds
+// left to right (mode i takes op(a_i, rest), then rest = op(rest, product(a_i))), int/tuple
+// divides by the product.
+template <class IntOp>
+IntTuple divide_like(const char* name, const IntTuple& a, const IntTuple& b, IntOp op) {
   if (a.is_tuple() && b.is_tuple()) {
     if (a.children().size() != b.children().size())
-      fail("shape_div: " + to_string(a) + " and " + to_string(b) + " have different ranks; pass equal ranks");
+      fail(std::string(name) + ": " + to_string(a) + " and " + to_string(b) + " have different ranks; pass equal ranks");
     std::vector<IntTuple> kids;
-    for (std::size_t i = 0; i < a.children().size(); ++i) kids.push_back(shape_div(a.children()[i], b.children()[i]));
+    for (std::size_t i = 0; i < a.children().size(); ++i)
+      kids.push_back(divide_like(name, a.children()[i], b.children()[i], op));
     return make_tuple(std::move(kids));
   }
   if (a.is_tuple()) {
     Int rest = b.as_int();
     std::vector<IntTuple> kids;
     for (const auto& ai : a.children()) {
-      kids.push_back(shape_div(ai, IntTuple(rest)));
-      rest = shape_div(rest, product(ai));
+      kids.push_back(divide_like(name, ai, IntTuple(rest), op));
+      rest = op(rest, product(ai));
     }
     return make_tuple(std::move(kids));
   }
-  return shape_div(a.as_int(), product(b));
+  return op(a.as_int(), product(b));
+}
+}  // namespace detail
+
+// shape_div on IntTuples: shape_div((4,6), 8) = (1,3).
+inline IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
+  return detail::divide_like("shape_div", a, b, [](Int x, Int y) { return shape_div(x, y); });
 }
 
 // ceil_div(a, b) = (a + b - 1) / b on integers; static iff both static. ceil_div(_1000,_128) = _8.
@@ -157,23 +167,7 @@ inline Int ceil_div(Int a, Int b) {
 
 // ceil_div on IntTuples, shaped like shape_div: ceil_div((4,6), 8) = (1,3).
 inline IntTuple ceil_div(const IntTuple& a, const IntTuple& b) {
-  if (a.is_tuple() && b.is_tuple()) {
-    if (a.children().size() != b.children().size())
-      fail("ceil_div: " + to_string(a) + " and " + to_string(b) + " have different ranks; pass equal ranks");
-    std::vector<IntTuple> kids;
-    for (std::size_t i = 0; i < a.children().size(); ++i) kids.push_back(ceil_div(a.children()[i], b.children()[i]));
-    return make_tuple(std::move(kids));
-  }
-  if (a.is_tuple()) {
-    Int rest = b.as_int();
-    std::vector<IntTuple> kids;
-    for (const auto& ai : a.children()) {
-      kids.push_back(ceil_div(ai, IntTuple(rest)));
-      rest = ceil_div(rest, product(ai));
-    }
-    return make_tuple(std::move(kids));
-  }
-  return ceil_div(a.as_int(), product(b));
+  return detail::divide_like("ceil_div", a, b, [](Int x, Int y) { return ceil_div(x, y); });
 }
 
 // congruent(a, b): same nesting profile; always static. congruent((1,(2,3)),(4,(5,6))) = _true.

@@ -1,0 +1,30 @@
+// Exact tests for include/tessera/core/print.hpp: the reference notation and print_layout.
+#include <sstream>
+
+#include "test_util.hpp"
+
+using namespace tessera;
+using tessera::test::S;
+
+TEST(Print, LayoutTableExact) {
+  auto l = make_layout(make_tuple(_2{}, S<2, 2>()), make_tuple(_4{}, S<2, 1>()));
+  const char* expected =
+      "(_2,(_2,_2)):(_4,(_2,_1))\n"
+      "      0   1   2   3 \n"
+      "    +---+---+---+---+\n"
+      " 0  | 0 | 2 | 1 | 3 |\n"
+      "    +---+---+---+---+\n"
+      " 1  | 4 | 6 | 5 | 7 |\n"
+      "    +---+---+---+---+\n";
+  EXPECT_EQ(layout_table(l), expected);
+}
+
+TEST(Print, NotationThroughEveryChannel) {
+  auto l = make_layout(make_tuple(_2{}, 4), make_tuple(4, _1{}));
+  std::ostringstream os;
+  os << l << " " << _8{} << " " << make_tuple(1, _2{});
+  EXPECT_EQ(os.str(), "(_2,4):(4,_1) _8 (1,_2)");
+  testing::internal::CaptureStdout();
+  print(l);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "(_2,4):(4,_1)");
+}

@@ -32,6 +32,7 @@ TESSERA_HOST_DEVICE constexpr auto and_(A const& a, B const& b) {
     return static_cast<bool>(a) && static_cast<bool>(b);
   }
 }
+// or_(a, b): static when decidable from the types (a static true decides alone).
 template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto or_(A const& a, B const& b) {
   if constexpr (is_constant_v<true, A> || is_constant_v<true, B>) {
@@ -255,7 +256,8 @@ TESSERA_HOST_DEVICE constexpr auto reverse(T const& t) {
   }
 }
 
-// repeat<N>(x) = (x, x, ..., x); repeat_like(t, x): x at every leaf of t.
+// repeat<N>(x) = (x, x, ..., x); repeat_like(t, x): x at every leaf of t,
+// repeat_like((1,(2,3)), _0) == (_0,(_0,_0)).
 template <int N, class X>
 TESSERA_HOST_DEVICE constexpr auto repeat(X const& x) {
   return [&]<std::size_t... Is>(std::index_sequence<Is...>) {

@@ -171,6 +171,8 @@ TESSERA_HOST_DEVICE constexpr C<0> operator&(U, C<a>) {
 
 // ---- integer functions (static in, static out) ----------------------------------------------
 
+// min/max/abs/signum of integers: static when every operand is static. min(_2, _3) == _2;
+// min(_2, 5) == 2 (dynamic, of the common type).
 template <Integer A, Integer B>
 TESSERA_HOST_DEVICE constexpr auto min(A const& a, B const& b) {
   if constexpr (is_static_int_v<A> && is_static_int_v<B>) {
@@ -191,6 +193,7 @@ TESSERA_HOST_DEVICE constexpr auto max(A const& a, B const& b) {
   }
 }
 
+// abs(_-4) == _4; abs(-4) == 4.
 template <Integer A>
 TESSERA_HOST_DEVICE constexpr auto abs(A const& a) {
   if constexpr (is_static_int_v<A>) {
@@ -200,6 +203,7 @@ TESSERA_HOST_DEVICE constexpr auto abs(A const& a) {
   }
 }
 
+// signum(x) in {-1, 0, 1}, of x's type. signum(_-4) == _-1.
 template <Integer A>
 TESSERA_HOST_DEVICE constexpr auto signum(A const& a) {
   if constexpr (is_static_int_v<A>) {

@@ -161,6 +161,8 @@ TESSERA_HOST_DEVICE constexpr auto make_layout(Layout<S0, D0> const& l0, Ls cons
 
 // ---- queries ---------------------------------------------------------------------------------
 
+// rank/depth/size of a layout are those of its shape: rank((_2,(3,4)):(...)) == _2, size == 24.
+// size<I>(L) is the size of mode I. shape<I...>(L) / stride<I...>(L) access (nested) modes.
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto rank(Layout<S, D> const&) {
   return rank(std::declval<S>());
@@ -224,6 +226,9 @@ TESSERA_HOST_DEVICE constexpr auto operator!=(Layout<S0, D0> const& a, Layout<S1
 
 // ---- sub-layouts -----------------------------------------------------------------------------
 
+// Sub-layouts act on shape and stride together, like the IntTuple functions of the same names:
+// select<1,3>((2,3,5,7):(_1,2,6,30)) == (3,7):(2,30); take<1,3>(...) == (3,5):(2,6);
+// group<0,2>(...) == ((2,3),5,7):((_1,2),6,30); flatten, append and prepend likewise.
 template <int... Is, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto select(Layout<S, D> const& l) {
   return make_layout(select<Is...>(l.shape()), select<Is...>(l.stride()));

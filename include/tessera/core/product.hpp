@@ -30,6 +30,8 @@ TESSERA_HOST_DEVICE constexpr auto zipped_product(Layout<S, D> const& a, B const
     return logical_product(a, b);
   }
 }
+// tiled_product(A, B) = ((A modes...), products..., trailing...); flat_product(A, B) = (A modes...,
+// products..., trailing...): zipped_product with its modes split like tiled/flat_divide.
 template <class S, class D, class B>
 TESSERA_HOST_DEVICE constexpr auto tiled_product(Layout<S, D> const& a, B const& b) {
   return detail::split_tiled(zipped_product(a, b));
@@ -125,6 +127,7 @@ TESSERA_HOST_DEVICE constexpr auto make_ordered_layout(Shape const& shape, Order
     return make_layout(shape, get<0>(flat_strides));
   }
 }
+// make_ordered_layout(shape, LayoutLeft{} / LayoutRight{}) == make_layout(shape, LayoutLeft{} / LayoutRight{}).
 template <IntTuple Shape>
 TESSERA_HOST_DEVICE constexpr auto make_ordered_layout(Shape const& shape, LayoutLeft) {
   return make_layout(shape, LayoutLeft{});

@@ -113,6 +113,8 @@ TESSERA_HOST_DEVICE constexpr auto composition(ComposedLayout<O, F, I> const& c,
   return make_composed_layout(c.outer(), c.offset(), composition(c.inner(), b));
 }
 
+// size/rank/cosize of a composed layout are those of its inner layout. (cosize assumes the
+// outer function keeps offsets below the inner cosize, as a swizzle of an aligned block does.)
 template <class O, class F, class I>
 TESSERA_HOST_DEVICE constexpr auto size(ComposedLayout<O, F, I> const& c) {
   return size(c.inner());

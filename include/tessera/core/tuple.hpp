@@ -94,6 +94,7 @@ TESSERA_HOST_DEVICE constexpr decltype(auto) get(T&& t) {
   return get<I1, Is...>(get<I0>(static_cast<T&&>(t)));
 }
 
+// make_tuple(2, _4{}) == (2,_4): a tuple of the given values (static ones stay empty).
 template <class... Ts>
 TESSERA_HOST_DEVICE constexpr tuple<Ts...> make_tuple(Ts const&... ts) {
   return tuple<Ts...>(ts...);

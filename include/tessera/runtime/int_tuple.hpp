@@ -253,9 +253,10 @@ inline Int crd2idx(const IntTuple& crd, const IntTuple& shape, const IntTuple& s
   return detail::crd2idx_impl(crd, shape, stride);
 }
 
-// compact column-major strides of shape starting at init; a static size-1 leaf gets _0.
-// compact_col_major((_4,_1,_2)) = (_1,_0,_4); compact_col_major((2,3)) = (_1,2).
-inline IntTuple compact_col_major(const IntTuple& shape, Int init = S(1)) {
+namespace detail {
+// Compact strides visiting the leaves left to right (column-major) or right to left (row-major);
+// a static size-1 leaf gets _0.
+inline IntTuple compact_major(const IntTuple& shape, Int init, bool row_major) {
   Int cur = init;
   std::function<IntTuple(const IntTuple&)> go = [&](const IntTuple& t) -> IntTuple {
     if (t.is_int()) {
@@ -264,28 +265,27 @@ inline IntTuple compact_col_major(const IntTuple& shape, Int init = S(1)) {
       cur = cur * s;
       return d;
     }
-    std::vector<IntTuple> kids;
-    for (const auto& c : t.children()) kids.push_back(go(c));
+    std::size_t const n = t.children().size();
+    std::vector<IntTuple> kids(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      std::size_t const i = row_major ? n - 1 - k : k;
+      kids[i] = go(t.children()[i]);
+    }
     return make_tuple(std::move(kids));
   };
   return go(shape);
 }
+}  // namespace detail
+
+// compact column-major strides of shape starting at init; a static size-1 leaf gets _0.
+// compact_col_major((_4,_1,_2)) = (_1,_0,_4); compact_col_major((2,3)) = (_1,2).
+inline IntTuple compact_col_major(const IntTuple& shape, Int init = S(1)) {
+  return detail::compact_major(shape, init, false);
+}
 
 // compact row-major strides: lexicographic over all leaves. compact_row_major((2,3,4)) = (12,4,_1).
 inline IntTuple compact_row_major(const IntTuple& shape, Int init = S(1)) {
-  Int cur = init;
-  std::function<IntTuple(const IntTuple&)> go = [&](const IntTuple& t) -> IntTuple {
-    if (t.is_int()) {
-      Int s = t.as_int();
-      Int d = is_static_value(s, 1) ? S(0) : cur;
-      cur = cur * s;
-      return d;
-    }
-    std::vector<IntTuple> kids(t.children().size());
-    for (std::size_t i = t.children().size(); i-- > 0;) kids[i] = go(t.children()[i]);
-    return make_tuple(std::move(kids));
-  };
-  return go(shape);
+  return detail::compact_major(shape, init, true);
 }
 
 // crd2idx with compact column-major strides. crd2idx((1,2), (3,4)) = 7.

@@ -5,6 +5,7 @@
 #include "tessera/core/integer.hpp"
 #include "tessera/core/tuple.hpp"
 #include "tessera/core/int_tuple.hpp"
+#include "tessera/core/arithmetic_tuple.hpp"
 #include "tessera/core/layout.hpp"
 #include "tessera/core/print.hpp"
 #include "tessera/core/composition.hpp"

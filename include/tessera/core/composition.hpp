@@ -215,7 +215,12 @@ TESSERA_HOST_DEVICE constexpr bool modes_do_not_carry(AS const& as, AD const& ad
     long long s[NA] = {}, d[NA] = {}, sum[NA] = {};
     int k = 0, leaf = 0;
     for_each(transform(as, ad, [](auto const& x, auto const& y) { return make_tuple(x, y); }), [&](auto const& p) {
-      long long si = static_cast<long long>(get<0>(p)), di = static_cast<long long>(get<1>(p));
+      long long si = static_cast<long long>(get<0>(p));
+      // Basis strides (identity layouts) never merge with a neighbour: give them a unique key.
+      long long di = -1 - leaf;
+      if constexpr (Integer<std::remove_cvref_t<decltype(get<1>(p))>>) {
+        di = static_cast<long long>(get<1>(p));
+      }
       if (si == 1 && ++leaf < NA) return;  // a size-1 digit holds nothing (but the last is unbounded)
       if (si != 1) ++leaf;
       if (k > 0 && d[k - 1] * s[k - 1] == di) {

@@ -3,7 +3,7 @@
 // nothing at run time and the algebra on it runs at compile time.
 #pragma once
 
-#include "tessera/core/int_tuple.hpp"
+#include "tessera/core/arithmetic_tuple.hpp"
 
 namespace tessera {
 
@@ -105,7 +105,8 @@ TESSERA_HOST_DEVICE constexpr void validate_layout(Shape const& shape, Stride co
 
 template <class Shape, class Stride = decltype(compact_col_major(std::declval<Shape>()))>
 struct Layout : private tuple<Shape, Stride> {
-  static_assert(IntTuple<Shape> && IntTuple<Stride>, "Layout: shape and stride must be IntTuples");
+  static_assert(IntTuple<Shape> && StrideTuple<Stride>,
+                "Layout: the shape must be an IntTuple and the stride an IntTuple or basis elements (E<i>)");
   static_assert(decltype(congruent(std::declval<Shape>(), std::declval<Stride>()))::value,
                 "Layout: shape and stride must be congruent (same nesting, one stride per shape leaf)");
   using shape_type = Shape;
@@ -141,9 +142,15 @@ template <IntTuple Shape>
 TESSERA_HOST_DEVICE constexpr auto make_layout(Shape const& shape) {
   return Layout<Shape, decltype(compact_col_major(shape))>(shape, compact_col_major(shape));
 }
-template <IntTuple Shape, IntTuple Stride>
+template <IntTuple Shape, StrideTuple Stride>
 TESSERA_HOST_DEVICE constexpr auto make_layout(Shape const& shape, Stride const& stride) {
   return Layout<Shape, Stride>(shape, stride);
+}
+// make_identity_layout(shape): coordinate -> the same coordinate, as an ArithmeticTuple
+// (arithmetic_tuple.hpp). make_identity_layout((4,8)) == (4,8):(_1@0,_1@1).
+template <IntTuple Shape>
+TESSERA_HOST_DEVICE constexpr auto make_identity_layout(Shape const& shape) {
+  return make_layout(shape, make_identity_strides(shape));
 }
 template <IntTuple Shape>
 TESSERA_HOST_DEVICE constexpr auto make_layout(Shape const& shape, LayoutLeft) {
@@ -357,18 +364,39 @@ TESSERA_HOST_DEVICE constexpr auto Layout<Shape, Stride>::operator()(Cs const&..
 // ---- validation (definition) -----------------------------------------------------------------
 
 namespace detail {
+// True when every stride leaf is an integer (not a basis element).
+template <class T>
+inline constexpr bool integer_strides_v = [] {
+  if constexpr (is_tuple_v<T>) {
+    return []<class... Ts>(tuple<Ts...>*) { return (integer_strides_v<Ts> && ... && true); }((T*)nullptr);
+  } else {
+    return Integer<T>;
+  }
+}();
+template <class T, bool = integer_strides_v<T>>
+struct offset_common {
+  using type = leaf_common_t<T>;
+};
+template <class T>
+struct offset_common<T, false> {
+  using type = long long;  // basis strides: offsets are coordinates, checked per mode by the shape
+};
+
 template <class Shape, class Stride>
 TESSERA_HOST_DEVICE constexpr void validate_layout(Shape const& shape, Stride const& stride) {
 #if !defined(__CUDA_ARCH__)
   using shape_t = leaf_common_t<Shape>;
-  using offset_t = std::common_type_t<shape_t, leaf_common_t<Stride>>;
+  using offset_t = std::common_type_t<shape_t, typename offset_common<Stride>::type>;
   long long sz = 1, max_off = 0;
   bool size_overflow = false, offset_overflow = false, bad_shape = false;
   auto fs = flatten_to_tuple(shape);
   auto fd = flatten_to_tuple(stride);
   for_each(transform(fs, fd, [](auto const& s, auto const& d) { return make_tuple(s, d); }), [&](auto const& sd) {
     long long s = static_cast<long long>(get<0>(sd));
-    long long d = static_cast<long long>(get<1>(sd));
+    long long d = 0;
+    if constexpr (Integer<std::remove_cvref_t<decltype(get<1>(sd))>>) {
+      d = static_cast<long long>(get<1>(sd));
+    }
     if (s < 1) {
       bad_shape = true;
       return;

@@ -111,6 +111,10 @@ template <class S, class D>
 std::ostream& operator<<(std::ostream& os, Layout<S, D> const& x) {
   return os << to_string(x);
 }
+template <class T, int N>
+std::ostream& operator<<(std::ostream& os, ScaledBasis<T, N> const& x) {
+  return os << to_string(x);
+}
 
 namespace detail {
 template <class... Ts>

@@ -140,7 +140,7 @@ TESSERA_HOST_DEVICE constexpr auto as_arith(X const& x) {
 template <class X>
 inline constexpr bool is_arith_v = is_scaled_basis_v<X> || is_arithmetic_tuple_v<X>;
 template <class A, class B>
-constexpr bool same_basis_mode() {
+TESSERA_HOST_DEVICE constexpr bool same_basis_mode() {
   if constexpr (is_scaled_basis_v<A> && is_scaled_basis_v<B>) {
     return A::mode == B::mode;
   } else {

@@ -26,6 +26,14 @@
 #define TESSERA_UNROLL
 #endif
 
+// Namespace-scope constants (like `_`) that device code may use: a __device__ object in the device
+// pass, a constexpr one on the host.
+#if defined(__CUDA_ARCH__)
+#define TESSERA_INLINE_CONSTANT static const __device__
+#else
+#define TESSERA_INLINE_CONSTANT static constexpr
+#endif
+
 namespace tessera {
 
 // The exception thrown when a precondition on dynamic operands fails on the host.

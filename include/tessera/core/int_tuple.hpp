@@ -13,7 +13,7 @@ concept IntTuple = Integer<T> || is_tuple_v<T>;
 
 // `_`: the slicing marker, keeps a mode in a coordinate (`A(2,_)`).
 struct Underscore {};
-inline constexpr Underscore _{};
+TESSERA_INLINE_CONSTANT Underscore _{};
 
 // ---- static-aware booleans --------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-// Tessera: the whole compile-time layout algebra. Include this, or the one header you need.
+// Tessera: the layout algebra, tensors and the tensor algorithms. Include this, or the one header
+// you need. (The run-time twin, include/tessera/runtime, and the tools are separate.)
 #pragma once
 
 #include "tessera/core/config.hpp"
@@ -14,3 +15,11 @@
 #include "tessera/core/product.hpp"
 #include "tessera/core/recast.hpp"
 #include "tessera/core/swizzle.hpp"
+#include "tessera/tensor/pointer.hpp"
+#include "tessera/tensor/engine.hpp"
+#include "tessera/tensor/tensor.hpp"
+#include "tessera/tensor/tiling.hpp"
+#include "tessera/tensor/print.hpp"
+#include "tessera/algorithm/copy.hpp"
+#include "tessera/algorithm/functional.hpp"
+#include "tessera/algorithm/gemm.hpp"

@@ -1,0 +1,172 @@
+// copy(src, dst) and copy_if(pred, src, dst): element i of src goes to element i of dst.
+// copy vectorizes: it moves W bits per access, W the widest of 128/64/32/16/8 such that
+//   (a) W/bits(T) elements divide max_common_vector(src layout, dst layout) (static layouts),
+//   (b) every W-bit vector of dst (its offsets aligned to W/bits(T)) holds consecutive,
+//       equally aligned offsets of src, so each vector is one aligned load and one aligned store,
+//   (c) both pointers are aligned to W/8 bytes (checked at run time),
+// and element by element otherwise. copy_vector_bits(src, dst) returns the W copy would use.
+#pragma once
+
+#include "tessera/algorithm/functional.hpp"
+
+namespace tessera {
+
+namespace detail {
+// An unsigned type of Bytes bytes, aligned to its size: the unit of a vectorized access.
+template <int Bytes>
+struct alignas(Bytes) copy_vector {
+  unsigned char b[Bytes];
+};
+
+// The block structure of a vectorized copy of N elements between static layouts LS and LD:
+// ok when condition (b) holds; starts[j] is the 1-D index of the element opening vector j.
+template <class LS, class LD, int N>
+struct vector_plan {
+  static constexpr long long n = static_cast<long long>(decltype(size(LD{}))::value);
+  static constexpr long long cosize_d = static_cast<long long>(decltype(cosize(LD{}))::value);
+  static constexpr int blocks = int(n / N);
+  // Dense offset tables are built at compile time; beyond this cosize the copy stays scalar.
+  static constexpr long long table_limit = 1 << 15;
+
+  struct result {
+    bool ok = false;
+    int starts[blocks > 0 ? blocks : 1] = {};
+  };
+  TESSERA_HOST_DEVICE static constexpr result compute() {
+    result r{};
+    if (n % N != 0 || cosize_d > table_limit || cosize_d < 1) return r;
+    LS s{};
+    LD d{};
+    int inv[cosize_d > table_limit ? 1 : cosize_d] = {};
+    for (auto& v : inv) v = -1;
+    for (int i = 0; i < int(n); ++i) {
+      long long o = static_cast<long long>(d(i));
+      if (o < 0 || o >= cosize_d || inv[o] != -1) return r;  // negative or repeated dst offsets
+      inv[o] = i;
+    }
+    int count = 0;
+    for (int i = 0; i < int(n); ++i) {
+      long long od = static_cast<long long>(d(i));
+      long long os = static_cast<long long>(s(i));
+      if (od % N != 0) continue;
+      if (os % N != 0 || count >= blocks) return r;
+      for (int v = 1; v < N; ++v) {
+        if (od + v >= cosize_d) return r;
+        int j = inv[od + v];
+        if (j < 0 || static_cast<long long>(s(j)) != os + v) return r;
+      }
+      r.starts[count++] = i;
+    }
+    r.ok = (count == blocks);
+    return r;
+  }
+};
+template <class LS, class LD, int N>
+inline constexpr auto vector_plan_v = vector_plan<LS, LD, N>::compute();
+
+template <class T>
+TESSERA_HOST_DEVICE bool aligned_to(T const* p, int bytes) {
+  return reinterpret_cast<std::uintptr_t>(p) % static_cast<std::uintptr_t>(bytes) == 0;
+}
+
+// Conditions (a) and (b) for W-bit accesses, decided from the types alone.
+template <int W, class S, class D>
+TESSERA_HOST_DEVICE constexpr bool static_vector_ok() {
+  using T = typename D::value_type;
+  constexpr int bits = sizeof_bits_v<T>;
+  if constexpr (!PointerIterator<typename S::iterator> || !PointerIterator<typename D::iterator> ||
+                !std::is_same_v<typename S::value_type, T> || !std::is_trivially_copyable_v<T> ||
+                !is_static_v<typename S::layout_type> || !is_static_v<typename D::layout_type>) {
+    return false;
+  } else if constexpr (W % bits != 0 || W <= bits) {
+    return false;
+  } else {
+    constexpr int N = W / bits;
+    constexpr auto v = decltype(max_common_vector(typename S::layout_type{}, typename D::layout_type{}))::value;
+    if constexpr (v % N != 0) {
+      return false;
+    } else {
+      return vector_plan_v<typename S::layout_type, typename D::layout_type, N>.ok;
+    }
+  }
+}
+
+// Whether src -> dst may move W bits per access (conditions (a)-(c) above).
+template <int W, class Src, class Dst>
+TESSERA_HOST_DEVICE bool can_vectorize(Src const& src, Dst const& dst) {
+  if constexpr (!static_vector_ok<W, std::remove_cvref_t<Src>, std::remove_cvref_t<Dst>>()) {
+    return false;
+  } else {
+    return aligned_to(raw_pointer(src.data()), W / 8) && aligned_to(raw_pointer(dst.data()), W / 8);
+  }
+}
+
+// Copies with W-bit accesses and returns true when can_vectorize<W> holds; else returns false.
+template <int W, class Src, class Dst>
+TESSERA_HOST_DEVICE bool copy_vectorized(Src const& src, Dst& dst) {
+  using S = std::remove_cvref_t<Src>;
+  using D = std::remove_cvref_t<Dst>;
+  if constexpr (!static_vector_ok<W, S, D>()) {
+    return false;
+  } else {
+    if (!can_vectorize<W>(src, dst)) return false;
+    constexpr int N = W / sizeof_bits_v<typename D::value_type>;
+    using Plan = vector_plan<typename S::layout_type, typename D::layout_type, N>;
+    constexpr auto plan = vector_plan_v<typename S::layout_type, typename D::layout_type, N>;
+    using V = copy_vector<W / 8>;
+    auto const* s = raw_pointer(src.data());
+    auto* d = raw_pointer(dst.data());
+    TESSERA_UNROLL
+    for (int j = 0; j < Plan::blocks; ++j) {
+      int i = plan.starts[j];
+      *reinterpret_cast<V*>(d + dst.layout()(i)) = *reinterpret_cast<V const*>(s + src.layout()(i));
+    }
+    return true;
+  }
+}
+}  // namespace detail
+
+// copy_vector_bits(src, dst): the access width in bits copy(src, dst) uses: 128, 64, 32, 16 or 8
+// when vectorized, otherwise the element width (one access per element).
+// Two 16-byte aligned float tensors over (_8,_8):(_1,_8) -> 128; offset by one float -> 32.
+template <class Src, class Dst>
+TESSERA_HOST_DEVICE int copy_vector_bits(Src const& src, Dst const& dst) {
+  using T = typename std::remove_cvref_t<Dst>::value_type;
+  if (detail::can_vectorize<128>(src, dst)) return 128;
+  if (detail::can_vectorize<64>(src, dst)) return 64;
+  if (detail::can_vectorize<32>(src, dst)) return 32;
+  if (detail::can_vectorize<16>(src, dst)) return 16;
+  if (detail::can_vectorize<8>(src, dst)) return 8;
+  return sizeof_bits_v<T>;
+}
+
+// copy(src, dst): dst(i) = src(i) for every i, vectorized as the header says.
+// Pre: size(src) == size(dst).
+template <class Src, class Dst>
+  requires(is_tensor_v<Src> && is_tensor_v<Dst>)
+TESSERA_HOST_DEVICE void copy(Src const& src, Dst&& dst) {
+  detail::require_same_size(src, dst);
+  if (detail::copy_vectorized<128>(src, dst) || detail::copy_vectorized<64>(src, dst) ||
+      detail::copy_vectorized<32>(src, dst) || detail::copy_vectorized<16>(src, dst) ||
+      detail::copy_vectorized<8>(src, dst)) {
+    return;
+  }
+  detail::loop(size(dst), [&](auto i) { dst(i) = src(i); });
+}
+
+// copy_if(pred, src, dst): dst(i) = src(i) where pred(i) is true (pred a tensor of booleans, e.g.
+// elem_less of an identity tensor's coordinates and the shape, or a callable of i). Element by
+// element; dst(i) is not touched where pred(i) is false. Pre: size(src) == size(dst) == size(pred).
+template <class P, class Src, class Dst>
+  requires(is_tensor_v<Src> && is_tensor_v<Dst>)
+TESSERA_HOST_DEVICE void copy_if(P const& pred, Src const& src, Dst&& dst) {
+  detail::require_same_size(src, dst);
+  if constexpr (is_tensor_v<P>) {
+    detail::require_same_size(pred, dst);
+  }
+  detail::loop(size(dst), [&](auto i) {
+    if (static_cast<bool>(pred(i))) dst(i) = src(i);
+  });
+}
+
+}  // namespace tessera

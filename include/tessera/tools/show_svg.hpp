@@ -1,0 +1,106 @@
+// tessera/tools/show_svg.hpp -- the SVG renderer of layout pictures (docs/show.md).
+//
+// render_svg(grid): one standalone SVG document: no scripts, no external fonts (the generic
+// `monospace` family), no links. The title (the layout's notation) on top, column indices above
+// and row indices left of the grid, each cell a rectangle filled with the palette color of its
+// key (offset, or thread for TV) and labelled with its offset or T#/V#.
+#pragma once
+
+#include <string>
+
+#include "tessera/tools/show.hpp"
+
+namespace tessera::tools {
+
+// xml_escape(s): s as XML text or attribute value (& < > " escaped).
+inline std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+// The geometry every SVG picture uses (pixels).
+struct SvgGeometry {
+  int cell_w = 0, cell_h = 22;
+  int left = 0, top = 0;  // where cell (0,0) starts
+  int width = 0, height = 0;
+};
+
+inline SvgGeometry svg_geometry(const Grid& g) {
+  constexpr int char_w = 7;  // 11px monospace advances about 6.6px
+  SvgGeometry s;
+  s.cell_w = std::max(24, static_cast<int>(label_width(g)) * char_w + 10);
+  const int row_digits = static_cast<int>(std::to_string(std::max<std::int64_t>(g.rows - 1, 0)).size());
+  s.left = row_digits * char_w + 16;
+  s.top = 48;
+  const int grid_w = static_cast<int>(g.cols) * s.cell_w;
+  const int title_w = static_cast<int>(g.title.size()) * 8 + 16;  // 13px title: about 7.8px a character
+  s.width = std::max(s.left + grid_w + 8, title_w);
+  s.height = s.top + static_cast<int>(g.rows) * s.cell_h + 8;
+  return s;
+}
+
+struct SvgOptions {
+  // Add data-i, data-j, data-o (offset), data-t, data-v (TV thread and value) to every cell's
+  // rectangle and ids to the groups: what the HTML page's script reads.
+  bool data_attributes = false;
+};
+
+// render_svg(g, opt): the SVG document (with an XML declaration unless embedded in HTML).
+inline std::string render_svg(const Grid& g, const SvgOptions& opt = {}, bool xml_declaration = true) {
+  const SvgGeometry s = svg_geometry(g);
+  const std::string W = std::to_string(s.width), H = std::to_string(s.height);
+  std::string out;
+  out.reserve(static_cast<std::size_t>(g.rows * g.cols) * 120 + 2048);
+  if (xml_declaration) out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + W + "\" height=\"" + H + "\" viewBox=\"0 0 " + W +
+         " " + H + "\" font-family=\"monospace\" font-size=\"11\">\n";
+  out += "<title>" + xml_escape(g.title) + "</title>\n";
+  out += "<rect width=\"" + W + "\" height=\"" + H + "\" fill=\"#ffffff\"/>\n";
+  out += "<text x=\"4\" y=\"16\" font-size=\"13\">" + xml_escape(g.title) + "</text>\n";
+  out += "<g id=\"col-headers\" text-anchor=\"middle\" fill=\"#555555\">\n";
+  for (std::int64_t j = 0; j < g.cols; ++j)
+    out += "<text x=\"" + std::to_string(s.left + static_cast<int>(j) * s.cell_w + s.cell_w / 2) + "\" y=\"" +
+           std::to_string(s.top - 6) + "\">" + std::to_string(j) + "</text>\n";
+  out += "</g>\n<g id=\"row-headers\" text-anchor=\"end\" fill=\"#555555\">\n";
+  for (std::int64_t i = 0; i < g.rows; ++i)
+    out += "<text x=\"" + std::to_string(s.left - 6) + "\" y=\"" +
+           std::to_string(s.top + static_cast<int>(i) * s.cell_h + s.cell_h / 2 + 4) + "\">" + std::to_string(i) +
+           "</text>\n";
+  out += "</g>\n<g id=\"cells\" stroke=\"#333333\" stroke-width=\"0.5\">\n";
+  const std::string cw = std::to_string(s.cell_w), ch = std::to_string(s.cell_h);
+  for (std::int64_t i = 0; i < g.rows; ++i)
+    for (std::int64_t j = 0; j < g.cols; ++j) {
+      const Cell& c = g.at(i, j);
+      const int p = palette_index(g.key(i, j), g.tv);
+      const int x = s.left + static_cast<int>(j) * s.cell_w, y = s.top + static_cast<int>(i) * s.cell_h;
+      out += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + cw + "\" height=\"" + ch +
+             "\" fill=\"#" + (p < 0 ? std::string("ffffff") : std::string(kPalette[p])) + "\"";
+      if (opt.data_attributes) {
+        out += " data-i=\"" + std::to_string(i) + "\" data-j=\"" + std::to_string(j) + "\" data-o=\"" +
+               std::to_string(c.offset) + "\"";
+        if (c.thread >= 0) out += " data-t=\"" + std::to_string(c.thread) + "\" data-v=\"" + std::to_string(c.value) + "\"";
+      }
+      out += "/>\n";
+    }
+  out += "</g>\n<g id=\"labels\" text-anchor=\"middle\" fill=\"#000000\">\n";
+  for (std::int64_t i = 0; i < g.rows; ++i)
+    for (std::int64_t j = 0; j < g.cols; ++j) {
+      const std::string label = cell_label(g, i, j);
+      if (label.empty()) continue;
+      out += "<text x=\"" + std::to_string(s.left + static_cast<int>(j) * s.cell_w + s.cell_w / 2) + "\" y=\"" +
+             std::to_string(s.top + static_cast<int>(i) * s.cell_h + s.cell_h / 2 + 4) + "\">" + label + "</text>\n";
+    }
+  out += "</g>\n</svg>\n";
+  return out;
+}
+
+}  // namespace tessera::tools

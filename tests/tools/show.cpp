@@ -1,0 +1,175 @@
+// The grid model of `tessera show` (include/tessera/tools/show.hpp): rank-2 views, swizzled
+// offsets, TV pictures as the inverse of tv over the tile, colors, limits and errors; the HTML
+// page is self-contained.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "tessera/runtime/eval.hpp"
+#include "tessera/tools/show_html.hpp"
+
+namespace {
+
+namespace rt = tessera::rt;
+namespace tt = tessera::tools;
+
+tt::Grid grid(const char* expr, const tt::ShowOptions& opt = {}) { return tt::make_grid(rt::evaluate(expr), opt); }
+
+TEST(ShowView, Rank2ViewRule) {
+  EXPECT_EQ(rt::to_string(tt::rank2_view(rt::evaluate("_8:_1").as<rt::Layout>())), "(_1,_8):(_0,_1)");
+  EXPECT_EQ(rt::to_string(tt::rank2_view(rt::evaluate("(_8):(_2)").as<rt::Layout>())), "(_1,_8):(_0,_2)");
+  EXPECT_EQ(rt::to_string(tt::rank2_view(rt::evaluate("(2,3,4):(1,2,6)").as<rt::Layout>())), "(2,(3,4)):(1,(2,6))");
+  EXPECT_EQ(rt::to_string(tt::rank2_view(rt::evaluate("(2,3):(3,1)").as<rt::Layout>())), "(2,3):(3,1)");
+  EXPECT_EQ(rt::to_string(tt::tv_view(rt::evaluate("_32:_4").as<rt::Layout>())), "(_32,_1):(_4,_0)");
+  EXPECT_EQ(tt::tile_extent(rt::evaluate("(_16,_256)").as<rt::IntTuple>()), std::make_pair(std::int64_t{16}, std::int64_t{256}));
+  EXPECT_EQ(tt::tile_extent(rt::evaluate("_32").as<rt::IntTuple>()), std::make_pair(std::int64_t{1}, std::int64_t{32}));
+  EXPECT_EQ(tt::tile_extent(rt::evaluate("(4,8,2)").as<rt::IntTuple>()), std::make_pair(std::int64_t{4}, std::int64_t{16}));
+}
+
+TEST(ShowGrid, PlainCellsAreTheLayoutOfTheView) {
+  for (const char* e : {"(_2,(_2,_2)):(_4,(_2,_1))", "(3,5,2):(10,1,100)", "_12:_3", "(4,(2,3)):(0,(1,8))"}) {
+    const rt::Layout l = rt::evaluate(e).as<rt::Layout>();
+    const tt::Grid g = tt::make_grid(l);
+    ASSERT_EQ(g.rows * g.cols, rt::size(l).value) << e;
+    for (std::int64_t k = 0; k < g.rows * g.cols; ++k)  // index k = i + j*rows (colexicographic)
+      EXPECT_EQ(g.at(k % g.rows, k / g.rows).offset, rt::evaluate(l, rt::D(k)).value) << e << " at " << k;
+    EXPECT_FALSE(g.tv);
+  }
+  const tt::Grid row = grid("_5:_2");
+  EXPECT_EQ(row.rows, 1);
+  EXPECT_EQ(row.cols, 5);
+  EXPECT_EQ(row.at(0, 4).offset, 8);
+  const tt::Grid shape = grid("(2,3)");  // a shape is its column-major layout
+  EXPECT_EQ(shape.at(1, 2).offset, 5);
+}
+
+TEST(ShowGrid, SwizzledCellsAreSwizzledOffsets) {
+  const rt::Value v = rt::evaluate("composition(Sw<3,3,3>, (_8,_64):(_64,_1))");
+  const tt::Grid g = tt::make_grid(v);
+  ASSERT_EQ(g.rows, 8);
+  ASSERT_EQ(g.cols, 64);
+  EXPECT_EQ(g.at(0, 8).offset, 8);
+  EXPECT_EQ(g.at(1, 0).offset, 72);
+  EXPECT_EQ(g.at(1, 8).offset, 64);
+  EXPECT_EQ(g.at(1, 63).offset, 119);
+  for (std::int64_t i = 0; i < 8; ++i)
+    for (std::int64_t j = 0; j < 64; ++j)
+      EXPECT_EQ(g.at(i, j).offset, rt::evaluate(v.as<rt::ComposedLayout>(), rt::make_tuple({rt::D(i), rt::D(j)})).value);
+  EXPECT_EQ(tt::render_ascii(g).substr(0, 35), "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)\n");
+}
+
+TEST(ShowGrid, TvCellsInvertTvOverTheTile) {
+  const rt::Value v = rt::evaluate("make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1))");
+  const tt::Grid g = tt::make_grid(v);
+  ASSERT_TRUE(g.tv);
+  ASSERT_EQ(g.rows, 16);
+  ASSERT_EQ(g.cols, 256);
+  const rt::Layout tv = v.as<rt::ValueTuple>().items[1].as<rt::Layout>();
+  std::set<std::int64_t> seen;
+  for (std::int64_t t = 0; t < 128; ++t)
+    for (std::int64_t val = 0; val < 32; ++val) {
+      const std::int64_t idx = rt::evaluate(tv, rt::make_tuple({rt::D(t), rt::D(val)})).value;
+      const tt::Cell& c = g.at(idx % 16, idx / 16);
+      EXPECT_EQ(c.thread, t);
+      EXPECT_EQ(c.value, val);
+      EXPECT_EQ(c.offset, idx);
+      seen.insert(idx);
+    }
+  EXPECT_EQ(seen.size(), 16u * 256u);  // tv is a bijection onto the tile
+  EXPECT_EQ(tt::tv_label(g.at(0, 0)), "T0/V0");
+  EXPECT_EQ(tt::cell_label(g, 0, 1), "T0/V1");   // thread 0 holds rows 0..3, columns 0..7
+  EXPECT_EQ(tt::cell_label(g, 0, 8), "T1/V0");   // thread mode (_32,_4):(_128,_4): 8 columns, then 4 rows
+  EXPECT_EQ(tt::cell_label(g, 4, 0), "T32/V0");
+  EXPECT_EQ(g.key(0, 8), 1);
+  EXPECT_EQ(tt::palette_index(g.key(0, 8), true), 1);
+  // --tv on the tv layout with the tiler as --tile draws the same cells.
+  tt::ShowOptions opt;
+  opt.tv = true;
+  opt.tile = std::make_pair(std::int64_t{16}, std::int64_t{256});
+  const tt::Grid g2 = grid("((_32,_4),(_8,_4)):((_128,_4),(_16,_1))", opt);
+  ASSERT_EQ(g2.cells.size(), g.cells.size());
+  for (std::size_t k = 0; k < g.cells.size(); ++k) {
+    EXPECT_EQ(g2.cells[k].thread, g.cells[k].thread);
+    EXPECT_EQ(g2.cells[k].value, g.cells[k].value);
+  }
+  EXPECT_EQ(g2.title, "((_32,_4),(_8,_4)):((_128,_4),(_16,_1)) on tile (16,256)");
+}
+
+TEST(ShowGrid, TvBroadcastKeepsTheFirstPairAndLeavesGaps) {
+  tt::ShowOptions opt;
+  opt.tv = true;
+  opt.tile = std::make_pair(std::int64_t{4}, std::int64_t{2});
+  const tt::Grid g = grid("(2,2):(0,1)", opt);  // threads 0,1 share indices 0,1; indices 2..7 empty
+  EXPECT_EQ(tt::tv_label(g.at(0, 0)), "T0/V0");
+  EXPECT_EQ(tt::tv_label(g.at(1, 0)), "T0/V1");
+  EXPECT_EQ(tt::tv_label(g.at(2, 0)), "");
+  EXPECT_EQ(g.key(2, 0), -1);
+  EXPECT_EQ(tt::palette_index(-1, true), -1);
+  EXPECT_EQ(tt::render_ascii(g),
+            "(2,2):(0,1) on tile (4,2)\n"
+            "          0       1 \n"
+            "    +-------+-------+\n"
+            " 0  | T0/V0 |       |\n"
+            "    +-------+-------+\n"
+            " 1  | T0/V1 |       |\n"
+            "    +-------+-------+\n"
+            " 2  |       |       |\n"
+            "    +-------+-------+\n"
+            " 3  |       |       |\n"
+            "    +-------+-------+\n");
+}
+
+TEST(ShowGrid, ColorsCycleThroughTheFixedPalette) {
+  EXPECT_EQ(tt::palette_index(0, false), 0);
+  EXPECT_EQ(tt::palette_index(9, false), 9);
+  EXPECT_EQ(tt::palette_index(12, false), 0);
+  EXPECT_EQ(tt::palette_index(-1, false), 11);
+  EXPECT_EQ(tt::palette_index(13, true), 1);
+  EXPECT_EQ(tt::palette_index(-1, true), -1);  // an empty TV cell: white
+}
+
+TEST(ShowGrid, LargeLayoutsWithinTheCapRender) {
+  const tt::Grid g = grid("(128,256):(256,1)");
+  EXPECT_EQ(g.rows * g.cols, 32768);
+  EXPECT_EQ(g.at(127, 255).offset, 32767);
+  const std::string html = tt::render_html(g);
+  EXPECT_NE(html.find("data-i=\"127\" data-j=\"255\" data-o=\"32767\""), std::string::npos);
+}
+
+TEST(ShowErrors, MessagesNameTheProblemAndTheFix) {
+  const auto message = [](const char* expr, const tt::ShowOptions& opt = {}) -> std::string {
+    try {
+      (void)tt::make_grid(rt::evaluate(expr), opt);
+    } catch (const rt::error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(message("(512,512):(1,512)"),
+            "show: layout (512,512):(1,512) has 512x512 cells, more than 65536; show a smaller tile "
+            "(e.g. a slice or layout<0>(zipped_divide(L, tile)))");
+  EXPECT_EQ(message("Sw<3,3,3>"), "show: cannot draw Sw<3,3,3>; give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
+  EXPECT_EQ(message("congruent((2,3),(2,3))"),
+            "show: cannot draw _true; give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
+  EXPECT_EQ(message("(_4,[_2:_1])"),
+            "show: cannot draw the tuple (_4,(_2:_1)); give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
+  tt::ShowOptions tv;
+  tv.tv = true;
+  EXPECT_EQ(message("(4,2):(1,4)", tv), "show: --tv needs the tile shape the layout indexes; add --tile M,N");
+  tv.tile = std::make_pair(std::int64_t{2}, std::int64_t{2});
+  EXPECT_EQ(message("(4,2):(1,4)", tv),
+            "show: TV layout (4,2):(1,4) maps (thread 0, value 1) to 4, outside the 2x2 tile; give the tile the "
+            "layout indexes (--tile M,N)");
+}
+
+TEST(ShowHtml, IsSelfContained) {
+  const std::string html = tt::render_html(grid("make_layout_tv((_2,_2):(_2,_1), (_2,_1):(_1,_0))"));
+  for (const char* external : {"src=", "href=", "@import", "url(", "<link", "https:"})
+    EXPECT_EQ(html.find(external), std::string::npos) << external;
+  EXPECT_NE(html.find("<script>"), std::string::npos);
+  EXPECT_NE(html.find("data-t=\"0\" data-v=\"0\""), std::string::npos);
+  EXPECT_NE(html.find("<body data-tv=\"1\">"), std::string::npos);
+}
+
+}  // namespace

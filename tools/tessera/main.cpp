@@ -1,16 +1,22 @@
 // tessera -- the Tessera command: one subcommand per source file in this folder.
 //   tessera eval 'EXPR'   evaluate a layout-algebra expression (docs/eval.md)
 //   tessera demo          see demo.cpp
+//   tessera show 'EXPR'   draw a layout (docs/show.md)
+//   tessera analyze ...   bank conflicts / coalescing of an access pattern (docs/analyze.md)
 #include <CLI/CLI.hpp>
 
 void register_eval(CLI::App& app);  // eval.cpp
 void register_demo(CLI::App& app);  // demo.cpp
+void register_show(CLI::App& app);  // show.cpp
+void register_analyze(CLI::App& app);  // analyze.cpp
 
 int main(int argc, char** argv) {
   CLI::App app{"tessera: the Tessera layout-algebra toolbox", "tessera"};
   app.require_subcommand(1);
   register_eval(app);
   register_demo(app);
+  register_show(app);
+  register_analyze(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -1,0 +1,100 @@
+// `tessera analyze`: bank conflicts and coalescing of one warp-wide access pattern over a layout
+// (docs/analyze.md; the model is include/tessera/tools/analyze.hpp).
+//   tessera analyze --smem '(_32,_32):(_32,_1)' --elem-bytes 4 --access '(_32,_32):(_1,_32)'
+//   tessera analyze --gmem '(_32,_32):(_32,_1)' --access '(_32,_32):(_32,_1)' --heatmap svg -o heat.svg
+// Exit status: 0 on success, 1 on a bad expression or an access the model rejects.
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "tessera/runtime/eval.hpp"
+#include "tessera/tools/analyze.hpp"
+
+namespace {
+
+struct AnalyzeArgs {
+  std::string smem, gmem, access, heatmap, output;
+  int elem_bytes = 4;
+  int vector = 1;
+};
+
+// Evaluate one option's expression; on an error print it with a caret under the column.
+bool evaluate_option(const char* option, const std::string& text, tessera::rt::Value& out) {
+  try {
+    out = tessera::rt::evaluate(text);
+    return true;
+  } catch (const tessera::rt::eval_error& e) {
+    std::cerr << "error: " << option << ": " << e.what() << "\n  " << text << "\n  "
+              << std::string(e.column() > 0 ? e.column() - 1 : 0, ' ') << "^\n";
+  } catch (const tessera::rt::error& e) {
+    std::cerr << "error: " << option << ": " << e.what() << "\n";
+  }
+  return false;
+}
+
+int run_analyze(const AnalyzeArgs& a) {
+  namespace tt = tessera::tools;
+  const bool shared = !a.smem.empty();
+  tessera::rt::Value memory, access;
+  if (!evaluate_option(shared ? "--smem" : "--gmem", shared ? a.smem : a.gmem, memory)) return 1;
+  if (!evaluate_option("--access", a.access, access)) return 1;
+  tt::Report report;
+  try {
+    report = tt::analyze(memory, access, {shared ? tt::MemoryKind::shared : tt::MemoryKind::global, a.elem_bytes, a.vector});
+  } catch (const tessera::rt::error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  const std::string text = tt::to_text(report);
+  std::string heat;
+  if (a.heatmap == "ascii") heat = tt::heatmap_ascii(report);
+  if (a.heatmap == "svg") heat = tt::heatmap_svg(report);
+
+  // Without -o: the report (and an ascii heat map) on stdout; an SVG heat map alone on stdout.
+  // With -o: the heat map (or, without one, the report) goes to FILE; the report to stdout.
+  std::string to_file, to_stdout;
+  if (a.output.empty()) {
+    to_stdout = a.heatmap == "svg" ? heat : text + heat;
+  } else {
+    to_file = a.heatmap.empty() ? text : heat;
+    to_stdout = text;
+  }
+  if (!a.output.empty()) {
+    std::ofstream f(a.output, std::ios::binary);
+    f << to_file;
+    if (!f) {
+      std::cerr << "error: cannot write " << a.output << "\n";
+      return 1;
+    }
+  }
+  std::cout << to_stdout;
+  return 0;
+}
+
+}  // namespace
+
+void register_analyze(CLI::App& app) {
+  auto args = std::make_shared<AnalyzeArgs>();
+  CLI::App* cmd = app.add_subcommand("analyze", "Bank conflicts (shared) or coalescing (global) of a warp access pattern");
+  auto* smem = cmd->add_option("--smem", args->smem, "shared-memory layout (m,n) -> element offset, e.g. 'Sw<3,3,3> o (_8,_64):(_64,_1)'");
+  auto* gmem = cmd->add_option("--gmem", args->gmem, "global-memory layout (m,n) -> element offset (base 128-byte aligned)");
+  smem->excludes(gmem);
+  cmd->add_option("--access", args->access, "(thread,value) -> tile index layout; 32 threads per warp")->required();
+  cmd->add_option("--elem-bytes", args->elem_bytes, "element width in bytes: 1, 2, 4, 8 or 16")->capture_default_str();
+  cmd->add_option("--vector", args->vector, "elements per thread per instruction (vector access)")->capture_default_str();
+  cmd->add_option("--heatmap", args->heatmap, "also render a heat map")->check(CLI::IsMember({"ascii", "svg"}));
+  cmd->add_option("-o,--output", args->output, "write the heat map (or the report) to FILE");
+  cmd->callback([cmd, args] {
+    if (cmd->count("--smem") + cmd->count("--gmem") != 1) {
+      std::cerr << "error: give exactly one of --smem LAYOUT or --gmem LAYOUT\n";
+      std::exit(1);
+    }
+    const int status = run_analyze(*args);
+    std::cout.flush();
+    std::exit(status);
+  });
+}

@@ -37,6 +37,13 @@ struct string_sink {
 #endif
   }
 };
+// The text written by write(sink) into a string (host): one routine serves print and to_string.
+template <class F>
+std::string capture(F&& write) {
+  string_sink k;
+  write(k);
+  return std::move(k.out);
+}
 
 template <class Sink, class T>
 TESSERA_HOST_DEVICE void write(Sink& k, T const& x);
@@ -94,9 +101,7 @@ TESSERA_HOST_DEVICE void print(T const& x) {
 // to_string(x): the reference notation of x, e.g. "(_2,4):(4,_1)".
 template <class T>
 std::string to_string(T const& x) {
-  detail::string_sink k;
-  detail::write(k, x);
-  return std::move(k.out);
+  return detail::capture([&](auto& k) { detail::write(k, x); });
 }
 
 template <auto v>
@@ -206,9 +211,7 @@ TESSERA_HOST_DEVICE void print_layout(Layout<S, D> const& l) {
 }
 template <class S, class D>
 std::string layout_table(Layout<S, D> const& l) {
-  detail::string_sink k;
-  detail::write_layout_table(k, l);
-  return std::move(k.out);
+  return detail::capture([&](auto& k) { detail::write_layout_table(k, l); });
 }
 
 }  // namespace tessera

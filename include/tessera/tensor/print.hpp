@@ -80,9 +80,7 @@ TESSERA_HOST_DEVICE void print_tensor(Tensor<E, L> const& t) {
 // tensor_table(t): print_tensor's text as a string (host).
 template <class E, class L>
 std::string tensor_table(Tensor<E, L> const& t) {
-  detail::string_sink k;
-  detail::write_tensor_table(k, t);
-  return std::move(k.out);
+  return detail::capture([&](auto& k) { detail::write_tensor_table(k, t); });
 }
 
 template <class E, class L>

@@ -3,12 +3,16 @@
 //   tessera demo          see demo.cpp
 //   tessera show 'EXPR'   draw a layout (docs/show.md)
 //   tessera analyze ...   bank conflicts / coalescing of an access pattern (docs/analyze.md)
+//   tessera bench         verify and time the GPU kernels (CUDA builds only; bench.cpp)
 #include <CLI/CLI.hpp>
 
 void register_eval(CLI::App& app);  // eval.cpp
 void register_demo(CLI::App& app);  // demo.cpp
 void register_show(CLI::App& app);  // show.cpp
 void register_analyze(CLI::App& app);  // analyze.cpp
+#if defined(TESSERA_WITH_CUDA)
+void register_bench(CLI::App& app);  // bench.cpp
+#endif
 
 int main(int argc, char** argv) {
   CLI::App app{"tessera: the Tessera layout-algebra toolbox", "tessera"};
@@ -17,6 +21,9 @@ int main(int argc, char** argv) {
   register_demo(app);
   register_show(app);
   register_analyze(app);
+#if defined(TESSERA_WITH_CUDA)
+  register_bench(app);
+#endif
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -1,0 +1,278 @@
+// elementwise_add.cuh -- C = A + B over M x N matrices of __half, __nv_bfloat16 or float, in the
+// three versions of the seed (shared/seeds/000): one element per thread (naive), one 128-bit
+// vector per thread (vectorized: zipped_divide by (1, 16 bytes)), and a thread-value layout
+// (tv: make_layout_tv(thr (4,32):(32,1), val (4,8):(8,1)) -> tiler (16,256), zipped_divide by
+// the tiler, composition with the TV layout).
+//
+// Any M, N >= 1: tiles and vectors that overhang the matrix are predicated with an identity tensor
+// (elem_less(coordinate, shape)), never rejected. Row- or column-major: all three matrices share
+// one Major; a column-major problem is run as the row-major problem of its transpose (the add is
+// elementwise, so only the coordinates' names change). Vector accesses are used where the row
+// pitch and the three pointers are 16-byte aligned; otherwise the same kernels run element-wise.
+//
+// Host API (launch on a stream, check the launch with cudaGetLastError):
+//   add_naive(A, B, C, M, N, major, stream), add_vectorized(...), add_tv(...)
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "tessera/algorithm/copy.hpp"
+#include "tessera/core/product.hpp"
+#include "tessera/kernels/major.hpp"
+#include "tessera/tensor/tiling.hpp"
+
+namespace tessera::kernels {
+
+namespace detail {
+
+// The sum as the device computes it: one correctly rounded add in the element type.
+template <class T>
+__device__ __forceinline__ T add_elem(T a, T b) {
+  if constexpr (std::is_same_v<T, float>) {
+    return a + b;
+  } else {
+    return __hadd(a, b);  // __half and __nv_bfloat16: add.rn.f16 / add.rn.bf16
+  }
+}
+
+// copy_128(src, dst): copy() restricted to 128-bit accesses. The launchers checked the alignment on
+// the host (vector_ok), so the element-wise fallback is only a guard and never runs; it keeps the
+// kernels free of copy()'s 64/32/16-bit alternatives (fewer registers, less code).
+template <class Src, class Dst>
+__device__ __forceinline__ void copy_128(Src const& src, Dst&& dst) {
+  if (!tessera::detail::copy_vectorized<128>(src, dst)) {
+    TESSERA_UNROLL
+    for (int i = 0; i < int(decltype(size(src))::value); ++i) dst(i) = src(i);
+  }
+}
+
+// The row-major view of a problem: rows x cols with leading dimension ld (elements).
+struct RowProblem {
+  int rows, cols;
+  std::int64_t ld;
+};
+inline RowProblem row_problem(int M, int N, Major major) {
+  return major == Major::row ? RowProblem{M, N, N} : RowProblem{N, M, M};
+}
+
+// (rows,cols) -> element offset, unit stride along a row (static _1, so slices along a row are
+// static layouts that copy() can vectorize).
+TESSERA_HOST_DEVICE auto row_layout(int rows, int cols, std::int64_t ld) {
+  return make_layout(make_shape(rows, cols), make_stride(ld, _1{}));
+}
+
+template <class T>
+bool aligned16(T const* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+inline void check_args(char const* fn, int M, int N) {
+  if (M < 1 || N < 1) {
+    throw std::invalid_argument(std::string(fn) + ": M and N must be >= 1, got M = " + std::to_string(M) +
+                                ", N = " + std::to_string(N));
+  }
+}
+
+// ---- kernels -------------------------------------------------------------------------------
+
+// Naive: thread q handles element (q / cols, q % cols) of the row-major view.
+template <class T>
+__global__ void add_naive_kernel(T const* A, T const* B, T* C, int rows, int cols, std::int64_t ld) {
+  auto layout = row_layout(rows, cols, ld);                 // (m,n) -> offset
+  auto mA = make_tensor(make_gmem_ptr(A), layout);          // (M,N)
+  auto mB = make_tensor(make_gmem_ptr(B), layout);          // (M,N)
+  auto mC = make_tensor(make_gmem_ptr(C), layout);          // (M,N)
+  std::int64_t q = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q >= std::int64_t(rows) * cols) return;
+  int m = int(q / cols);
+  int n = int(q % cols);
+  mC(m, n) = add_elem(mA(m, n), mB(m, n));
+}
+
+// Vectorized: zipped_divide by (1, VEC) elements (VEC * bits(T) = 128); vector q of the
+// ((1,VEC),(M,nvec)) tiling is (q / nvec, q % nvec). Block b's thread t handles the VPT vectors
+// q = (b * VPT + k) * blockDim + t, k < VPT (VPT = 1: the seed's one vector per thread; more gives
+// each thread more independent loads in flight, each k still coalesced across the warp). A vector
+// that overhangs the row end (N not a multiple of VEC) is done element by element under
+// elem_less predicates.
+template <class T, bool Vec, int VPT>
+__global__ void add_vectorized_kernel(T const* A, T const* B, T* C, int rows, int cols, std::int64_t ld) {
+  constexpr int VEC = 16 / int(sizeof(T));
+  auto tiler = make_shape(_1{}, Int<VEC>{});                // (1,VEC)
+  auto shape_mn = make_shape(rows, cols);
+  auto layout = row_layout(rows, cols, ld);                 // (m,n) -> offset
+  auto gA = zipped_divide(make_tensor(make_gmem_ptr(A), layout), tiler);  // ((1,VEC),(M,nvec))
+  auto gB = zipped_divide(make_tensor(make_gmem_ptr(B), layout), tiler);  // ((1,VEC),(M,nvec))
+  auto gC = zipped_divide(make_tensor(make_gmem_ptr(C), layout), tiler);  // ((1,VEC),(M,nvec))
+  auto cC = zipped_divide(make_identity_tensor(shape_mn), tiler);        // ((1,VEC),(M,nvec)) -> (m,n)
+
+  int nvec = (cols + VEC - 1) / VEC;
+  std::int64_t total = std::int64_t(rows) * nvec;
+  std::int64_t q0 = std::int64_t(blockIdx.x) * VPT * blockDim.x + threadIdx.x;
+  auto frag = make_layout(make_shape(Int<VEC>{}, Int<VPT>{}));  // (VEC,VPT) registers
+  auto rA = make_tensor<T>(frag);                               // (VEC,VPT)
+  auto rB = make_tensor<T>(frag);                               // (VEC,VPT)
+  auto rC = make_tensor<T>(frag);                               // (VEC,VPT)
+  bool full = q0 + std::int64_t(VPT - 1) * blockDim.x < total && (cols % VEC == 0);
+  if (Vec && full) {
+    TESSERA_UNROLL
+    for (int k = 0; k < VPT; ++k) {
+      std::int64_t q = q0 + std::int64_t(k) * blockDim.x;
+      auto blk = make_coord(int(q / nvec), int(q % nvec));
+      copy_128(gA(make_coord(0, _), blk), rA(_, k));  // (VEC) : (_1), one 128-bit load
+      copy_128(gB(make_coord(0, _), blk), rB(_, k));
+    }
+    TESSERA_UNROLL
+    for (int i = 0; i < VEC * VPT; ++i) rC(i) = add_elem(rA(i), rB(i));
+    TESSERA_UNROLL
+    for (int k = 0; k < VPT; ++k) {
+      std::int64_t q = q0 + std::int64_t(k) * blockDim.x;
+      auto blk = make_coord(int(q / nvec), int(q % nvec));
+      auto tCgC = gC(make_coord(0, _), blk);  // (VEC) : (_1)
+      copy_128(rC(_, k), tCgC);               // one 128-bit store
+    }
+  } else {
+    for (int k = 0; k < VPT; ++k) {
+      std::int64_t q = q0 + std::int64_t(k) * blockDim.x;
+      if (q >= total) break;
+      auto blk = make_coord(int(q / nvec), int(q % nvec));
+      auto tAgA = gA(make_coord(0, _), blk);  // (VEC) : (_1)
+      auto tBgB = gB(make_coord(0, _), blk);  // (VEC) : (_1)
+      auto tCgC = gC(make_coord(0, _), blk);  // (VEC) : (_1)
+      auto tCcC = cC(make_coord(0, _), blk);  // (VEC) -> (m,n)
+      TESSERA_UNROLL
+      for (int i = 0; i < VEC; ++i) {
+        if (elem_less(tCcC(i), shape_mn)) tCgC(i) = add_elem(tAgA(i), tBgB(i));
+      }
+    }
+  }
+}
+
+// The TV layout of the seed: 128 threads (4,32):(32,1), each with 4 rows of 8 contiguous values
+// (4,8):(8,1). make_layout_tv gives the tiler (16,256) and tv : (thr,val) -> (m,n) in the tile,
+// ((32,4),(8,4)):((128,4),(16,1)).
+using TvThrLayout = decltype(make_layout(make_shape(_4{}, _32{}), make_stride(_32{}, _1{})));  // (tm,tn) -> thr
+using TvValLayout = decltype(make_layout(make_shape(_4{}, _8{}), make_stride(_8{}, _1{})));    // (vm,vn) -> val
+inline constexpr int tv_threads = decltype(size(TvThrLayout{}))::value;                       // 128
+
+// TV: block (bm,bn) owns tile (bm,bn) of zipped_divide(mX, tiler); thread t owns tv(t, _) of it.
+// A full tile with aligned rows uses 128-bit accesses (two per 8-value row for fp32); a partial
+// tile predicates every value with elem_less.
+template <class T, bool Vec>
+__global__ void __launch_bounds__(tv_threads) add_tv_kernel(T const* A, T const* B, T* C, int rows, int cols,
+                                                            std::int64_t ld) {
+  constexpr auto tiler_tv = make_layout_tv(TvThrLayout{}, TvValLayout{});
+  constexpr auto tiler = get<0>(tiler_tv);  // (TileM,TileN) = (16,256)
+  constexpr auto tv = get<1>(tiler_tv);     // (thr,val) -> (m,n) in the tile
+  auto shape_mn = make_shape(rows, cols);
+  auto layout = row_layout(rows, cols, ld);  // (m,n) -> offset
+  auto blk = make_coord(int(blockIdx.y), int(blockIdx.x));
+  auto blkA = local_tile(make_tensor(make_gmem_ptr(A), layout), tiler, blk);  // (TileM,TileN)
+  auto blkB = local_tile(make_tensor(make_gmem_ptr(B), layout), tiler, blk);  // (TileM,TileN)
+  auto blkC = local_tile(make_tensor(make_gmem_ptr(C), layout), tiler, blk);  // (TileM,TileN)
+  auto blkc = local_tile(make_identity_tensor(shape_mn), tiler, blk);        // (TileM,TileN) -> (m,n)
+
+  int tid = int(threadIdx.x);
+  // composition with the TV layout, then thread tid's slice, flattened to (VN,VM) = (8,4).
+  auto thrA = flatten(composition(blkA, tv)(tid, _));  // (8,4) : (_1,ld)
+  auto thrB = flatten(composition(blkB, tv)(tid, _));  // (8,4) : (_1,ld)
+  auto thrC = flatten(composition(blkC, tv)(tid, _));  // (8,4) : (_1,ld)
+  auto thrc = flatten(composition(blkc, tv)(tid, _));  // (8,4) -> (m,n)
+
+  constexpr auto frag = make_layout(make_shape(size<1>(TvValLayout{}), size<0>(TvValLayout{})));
+  auto rA = make_tensor<T>(frag);  // (8,4) registers
+  auto rB = make_tensor<T>(frag);  // (8,4)
+  auto rC = make_tensor<T>(frag);  // (8,4)
+  constexpr int VN = decltype(size<0>(frag))::value;
+  constexpr int VM = decltype(size<1>(frag))::value;
+  bool full = (int(blockIdx.y) + 1) * int(decltype(get<0>(tiler))::value) <= rows &&
+              (int(blockIdx.x) + 1) * int(decltype(get<1>(tiler))::value) <= cols;
+  if (Vec && full) {
+    TESSERA_UNROLL
+    for (int j = 0; j < VM; ++j) copy_128(thrA(_, j), rA(_, j));  // 128-bit loads, all issued first
+    TESSERA_UNROLL
+    for (int j = 0; j < VM; ++j) copy_128(thrB(_, j), rB(_, j));
+    TESSERA_UNROLL
+    for (int i = 0; i < VN * VM; ++i) rC(i) = add_elem(rA(i), rB(i));
+    TESSERA_UNROLL
+    for (int j = 0; j < VM; ++j) copy_128(rC(_, j), thrC(_, j));  // 128-bit stores
+  } else {
+    TESSERA_UNROLL
+    for (int i = 0; i < VN * VM; ++i) {
+      if (elem_less(thrc(i), shape_mn)) thrC(i) = add_elem(thrA(i), thrB(i));
+    }
+  }
+}
+
+inline void check_launch(char const* fn) {
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) throw std::runtime_error(std::string(fn) + ": launch failed: " + cudaGetErrorString(e));
+}
+
+// Whether 128-bit accesses are legal: 16-byte aligned pointers and row pitch.
+template <class T>
+bool vector_ok(T const* A, T const* B, T const* C, std::int64_t ld) {
+  return aligned16(A) && aligned16(B) && aligned16(C) && (ld * std::int64_t(sizeof(T))) % 16 == 0;
+}
+
+}  // namespace detail
+
+// add_naive(A, B, C, M, N, major, stream): C = A + B, one element per thread, 256 threads a block.
+template <class T>
+void add_naive(T const* A, T const* B, T* C, int M, int N, Major major, cudaStream_t stream = nullptr) {
+  detail::check_args("add_naive", M, N);
+  auto p = detail::row_problem(M, N, major);
+  std::int64_t total = std::int64_t(p.rows) * p.cols;
+  constexpr int threads = 256;
+  auto blocks = static_cast<unsigned>((total + threads - 1) / threads);
+  detail::add_naive_kernel<T><<<blocks, threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);
+  detail::check_launch("add_naive");
+}
+
+// add_vectorized<T, VPT = 1>(A, B, C, M, N, major, stream): C = A + B, VPT 128-bit vectors per
+// thread (8 halves or 4 floats each), 256 threads a block; element-wise (still predicated) where
+// a vector overhangs a row end or the rows are not 16-byte aligned.
+template <class T, int VPT = 1>
+void add_vectorized(T const* A, T const* B, T* C, int M, int N, Major major, cudaStream_t stream = nullptr) {
+  detail::check_args("add_vectorized", M, N);
+  auto p = detail::row_problem(M, N, major);
+  constexpr int VEC = 16 / int(sizeof(T));
+  std::int64_t total = std::int64_t(p.rows) * ((p.cols + VEC - 1) / VEC);
+  constexpr int threads = 256;
+  auto blocks = static_cast<unsigned>((total + threads * VPT - 1) / (threads * VPT));
+  if (detail::vector_ok(A, B, C, p.ld)) {
+    detail::add_vectorized_kernel<T, true, VPT><<<blocks, threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);
+  } else {
+    detail::add_vectorized_kernel<T, false, VPT><<<blocks, threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);
+  }
+  detail::check_launch("add_vectorized");
+}
+
+// add_tv(A, B, C, M, N, major, stream): C = A + B with the (16,256) TV tiling, 128 threads a block,
+// grid (ceil(N/256), ceil(M/16)) of the row-major view. Pre: ceil(M/16) <= 65535 (grid y).
+template <class T>
+void add_tv(T const* A, T const* B, T* C, int M, int N, Major major, cudaStream_t stream = nullptr) {
+  detail::check_args("add_tv", M, N);
+  auto p = detail::row_problem(M, N, major);
+  unsigned gx = static_cast<unsigned>((p.cols + 255) / 256);
+  unsigned gy = static_cast<unsigned>((p.rows + 15) / 16);
+  if (gy > 65535u) {
+    throw std::invalid_argument("add_tv: ceil(rows / 16) = " + std::to_string(gy) +
+                                " exceeds the grid's y limit 65535; use add_vectorized for more than 1048560 rows");
+  }
+  dim3 grid(gx, gy);
+  if (detail::vector_ok(A, B, C, p.ld)) {
+    detail::add_tv_kernel<T, true><<<grid, detail::tv_threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);
+  } else {
+    detail::add_tv_kernel<T, false><<<grid, detail::tv_threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);
+  }
+  detail::check_launch("add_tv");
+}
+
+}  // namespace tessera::kernels

@@ -1,0 +1,147 @@
+// tile_copy.cuh -- the asynchronous tile copy of seed 003: each block copies one (tile_m,tile_n)
+// tile of an M x N matrix global -> shared with 128-bit cp.async copies, waits for them
+// (cp.async.wait_all + __syncthreads), then copies shared -> global with 128-bit accesses.
+//
+// Configuration (TileCopyConfig): tile_m rows and num_threads threads a block; tile_n columns,
+// by default the seed's (num_threads / tile_m) * VEC, VEC = 16 bytes / sizeof(T), so that every
+// thread moves one vector per tile; a larger tile_n gives every thread several vectors in flight.
+// tile_copy_check(...) names the violated constraint of an invalid configuration; tile_copy(...)
+// runs it before launching. Any M; N * sizeof(T) must be a multiple of 16 (every row starts on a
+// 16-byte boundary, which cp.async of 16 bytes requires). Tiles that overhang the matrix are
+// predicated with elem_less on an identity tensor. Column-major runs as the transposed row-major
+// problem.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "tessera/arch/cp_async.hpp"
+#include "tessera/kernels/elementwise_add.cuh"  // Major, row_problem, row_layout, copy_128
+
+namespace tessera::kernels {
+
+struct TileCopyConfig {
+  int tile_m = 32;       // rows per tile
+  int num_threads = 512; // threads per block
+  int tile_n = 0;        // columns per tile; 0: (num_threads / tile_m) * VEC, as in the seed
+};
+
+namespace detail {
+
+// Block (bm,bn) copies tile (bm,bn); thread t moves vectors t, t + num_threads, ... of the tile,
+// vector v sitting at tile row v / (tile_n/VEC), vector column v % (tile_n/VEC).
+template <class T>
+__global__ void tile_copy_kernel(T const* src, T* dst, int rows, int cols, std::int64_t ld, int tile_m, int tile_n) {
+  constexpr int VEC = 16 / int(sizeof(T));
+  extern __shared__ uint4 tile_copy_smem[];
+  auto shape_mn = make_shape(rows, cols);
+  auto layout = row_layout(rows, cols, ld);  // (m,n) -> offset
+  auto tile = make_shape(tile_m, tile_n);    // (TILE_M,TILE_N)
+  auto blk = make_coord(int(blockIdx.y), int(blockIdx.x));
+  auto gS = local_tile(make_tensor(make_gmem_ptr(src), layout), tile, blk);  // (TILE_M,TILE_N)
+  auto gD = local_tile(make_tensor(make_gmem_ptr(dst), layout), tile, blk);  // (TILE_M,TILE_N)
+  auto cT = local_tile(make_identity_tensor(shape_mn), tile, blk);          // (TILE_M,TILE_N) -> (m,n)
+  auto sT = make_tensor(make_smem_ptr(reinterpret_cast<T*>(tile_copy_smem)),
+                        make_layout(tile, make_stride(tile_n, _1{})));     // (TILE_M,TILE_N) row-major
+
+  auto vec = make_shape(_1{}, Int<VEC>{});  // one 128-bit vector
+  auto vgS = zipped_divide(gS, vec);  // ((1,VEC),(TILE_M,TILE_N/VEC))
+  auto vgD = zipped_divide(gD, vec);  // ((1,VEC),(TILE_M,TILE_N/VEC))
+  auto vcT = zipped_divide(cT, vec);  // ((1,VEC),(TILE_M,TILE_N/VEC)) -> (m,n)
+  auto vsT = zipped_divide(sT, vec);  // ((1,VEC),(TILE_M,TILE_N/VEC))
+
+  int vec_per_row = tile_n / VEC;
+  int vectors = tile_m * vec_per_row;
+  // global -> shared: 16-byte cp.async per vector; cols % VEC == 0, so a vector whose first
+  // element is inside the matrix lies inside entirely.
+  for (int v = int(threadIdx.x); v < vectors; v += int(blockDim.x)) {
+    auto vc = make_coord(v / vec_per_row, v % vec_per_row);
+    if (elem_less(vcT(make_coord(0, 0), vc), shape_mn)) {
+      arch::cp_async_cg<16>(raw_pointer(vsT(make_coord(0, _), vc).data()), raw_pointer(vgS(make_coord(0, _), vc).data()));
+    }
+  }
+  arch::cp_async_commit();
+  arch::cp_async_wait_all();
+  __syncthreads();
+  // shared -> global: 128-bit loads from shared memory, 128-bit stores.
+  for (int v = int(threadIdx.x); v < vectors; v += int(blockDim.x)) {
+    auto vc = make_coord(v / vec_per_row, v % vec_per_row);
+    if (elem_less(vcT(make_coord(0, 0), vc), shape_mn)) {
+      auto tDsT = vsT(make_coord(0, _), vc);  // (VEC) in shared memory
+      auto tDgD = vgD(make_coord(0, _), vc);  // (VEC) in global memory
+      copy_128(tDsT, tDgD);
+    }
+  }
+}
+
+}  // namespace detail
+
+// The configuration tile_copy would launch: tile_n filled in. Throws std::invalid_argument naming
+// the violated constraint (and the values) when cfg, the sizes or the pointers cannot run.
+// max_smem_bytes: the device's opt-in shared memory per block (0: do not check).
+template <class T>
+TileCopyConfig tile_copy_check(T const* src, T const* dst, int M, int N, Major major, TileCopyConfig cfg,
+                               int max_smem_bytes) {
+  constexpr int VEC = 16 / int(sizeof(T));
+  auto fail = [](std::string const& what) { throw std::invalid_argument("tile_copy: " + what); };
+  auto p = detail::row_problem(M, N, major);
+  if (M < 1 || N < 1) fail("M and N must be >= 1, got M = " + std::to_string(M) + ", N = " + std::to_string(N));
+  if (cfg.num_threads < 32 || cfg.num_threads > 1024 || cfg.num_threads % 32 != 0)
+    fail("num_threads must be a multiple of 32 in [32, 1024], got " + std::to_string(cfg.num_threads));
+  if (cfg.tile_m < 1) fail("tile_m must be >= 1, got " + std::to_string(cfg.tile_m));
+  if (cfg.tile_n == 0) {
+    if (cfg.num_threads % cfg.tile_m != 0)
+      fail("num_threads must be divisible by tile_m when tile_n is derived (tile_n = num_threads / tile_m * " +
+           std::to_string(VEC) + "), got num_threads = " + std::to_string(cfg.num_threads) +
+           ", tile_m = " + std::to_string(cfg.tile_m) + "; pick a tile_m that divides num_threads or set tile_n");
+    cfg.tile_n = cfg.num_threads / cfg.tile_m * VEC;
+  }
+  if (cfg.tile_n < VEC || cfg.tile_n % VEC != 0)
+    fail("tile_n must be a positive multiple of " + std::to_string(VEC) + " (one 128-bit vector of " +
+         std::to_string(sizeof(T)) + "-byte elements), got " + std::to_string(cfg.tile_n));
+  long long vectors = (long long)cfg.tile_m * (cfg.tile_n / VEC);
+  if (vectors % cfg.num_threads != 0)
+    fail("the tile's " + std::to_string(vectors) + " vectors (tile_m * tile_n / " + std::to_string(VEC) +
+         ") must be a multiple of num_threads = " + std::to_string(cfg.num_threads) +
+         " so every thread moves the same number of vectors");
+  long long smem = (long long)cfg.tile_m * cfg.tile_n * (long long)sizeof(T);
+  if (max_smem_bytes > 0 && smem > max_smem_bytes)
+    fail("the tile needs " + std::to_string(smem) + " bytes of shared memory (tile_m * tile_n * " +
+         std::to_string(sizeof(T)) + "), more than the device's " + std::to_string(max_smem_bytes) +
+         " per block; use a smaller tile");
+  if ((p.ld * (long long)sizeof(T)) % 16 != 0)
+    fail("rows must start on 16-byte boundaries for 128-bit cp.async: the row length " + std::to_string(p.cols) +
+         " times " + std::to_string(sizeof(T)) + " bytes is not a multiple of 16; pad the leading dimension");
+  if (!detail::aligned16(src) || !detail::aligned16(dst)) fail("src and dst must be 16-byte aligned");
+  long long gy = (p.rows + cfg.tile_m - 1) / cfg.tile_m;
+  if (gy > 65535) fail("ceil(rows / tile_m) = " + std::to_string(gy) + " exceeds the grid's y limit 65535; use a larger tile_m");
+  return cfg;
+}
+
+// tile_copy(src, dst, M, N, major, cfg, stream): dst = src through shared memory.
+template <class T>
+void tile_copy(T const* src, T* dst, int M, int N, Major major, TileCopyConfig cfg = {}, cudaStream_t stream = nullptr) {
+  int dev = 0, max_optin = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&max_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
+    max_optin = 0;  // no device: the launch below reports the error
+  }
+  cfg = tile_copy_check(src, dst, M, N, major, cfg, max_optin);
+  auto p = detail::row_problem(M, N, major);
+  int smem = cfg.tile_m * cfg.tile_n * int(sizeof(T));
+  if (smem > 48 * 1024) {
+    cudaError_t e = cudaFuncSetAttribute(detail::tile_copy_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (e != cudaSuccess)
+      throw std::runtime_error("tile_copy: raising the kernel's dynamic shared memory to " + std::to_string(smem) +
+                               " bytes failed: " + cudaGetErrorString(e));
+  }
+  dim3 grid(unsigned((p.cols + cfg.tile_n - 1) / cfg.tile_n), unsigned((p.rows + cfg.tile_m - 1) / cfg.tile_m));
+  detail::tile_copy_kernel<T><<<grid, cfg.num_threads, smem, stream>>>(src, dst, p.rows, p.cols, p.ld, cfg.tile_m,
+                                                                        cfg.tile_n);
+  detail::check_launch("tile_copy");
+}
+
+}  // namespace tessera::kernels

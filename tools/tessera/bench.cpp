@@ -1,0 +1,90 @@
+// `tessera bench`: run the GPU kernels (elementwise add, tile copy, SGEMM) with verification,
+// warm-up and CUDA-event timing against an in-run reference (tools/tessera/bench/harness.hpp).
+//   tessera bench [--kernels REGEX] [--sizes small|full] [--repeats N] [--json FILE] [--svg FILE]
+// Built only when CUDA is present (TESSERA_WITH_CUDA); see docs/performance.md.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "bench/harness.hpp"
+
+namespace {
+
+struct BenchOptions {
+  std::string kernels = ".*";
+  std::string sizes = "small";
+  std::string json, svg;
+  int repeats = 10;
+  int warmup = 3;
+  int iters = 10;
+};
+
+int run_bench(BenchOptions const& o, std::ostream& os, bool progress) {
+  using namespace tessera::bench;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::cerr << "tessera bench: no CUDA device visible; nothing to run\n";
+    return 2;
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  bool full = o.sizes == "full";
+  std::regex re(o.kernels);
+  std::vector<Result> results;
+  // One group at a time, so that the memory cases' buffers are freed before the SGEMM ones exist.
+  for (int g = 0; g < 2; ++g) {
+    std::vector<Case> all = g == 0 ? memory_cases(full) : sgemm_cases(full);
+    std::vector<Case> picked;
+    for (auto& c : all)
+      if (std::regex_search(c.kernel, re)) picked.push_back(std::move(c));
+    all.clear();
+    auto rs = run_cases(picked, o.warmup, o.repeats, o.iters, progress);
+    results.insert(results.end(), rs.begin(), rs.end());
+  }
+  os << "device: " << prop.name << " (" << prop.multiProcessorCount << " SMs), sizes: " << o.sizes
+     << ", median of " << o.repeats << " x " << o.iters << " launches\n";
+  print_table(results, os);
+  if (!o.json.empty()) write_json(results, o.json);
+  if (!o.svg.empty()) write_svg(results, o.svg);
+  for (auto const& r : results)
+    if (!r.verified) return 1;
+  return 0;
+}
+
+}  // namespace
+
+// A short verified run for `tessera demo` (small sizes, few repeats). Returns the exit status.
+int tessera_demo_bench(std::ostream& os) {
+  BenchOptions o;
+  o.kernels = "fp16|sgemm";
+  o.repeats = 3;
+  o.warmup = 1;
+  o.iters = 3;
+  return run_bench(o, os, false);
+}
+
+void register_bench(CLI::App& app) {
+  auto opts = std::make_shared<BenchOptions>();
+  CLI::App* cmd = app.add_subcommand("bench", "Verify and time the GPU kernels against cudaMemcpy / cuBLAS");
+  cmd->add_option("--kernels", opts->kernels, "regular expression selecting kernels by name (e.g. 'add_tv|sgemm')");
+  cmd->add_option("--sizes", opts->sizes, "small (quick) or full (32768x32768 add/copy, 4096^3 and 8192^3 SGEMM)")
+      ->check(CLI::IsMember({"small", "full"}));
+  cmd->add_option("--repeats", opts->repeats, "timed repeats (the median is reported)")->check(CLI::Range(1, 1000));
+  cmd->add_option("--iters", opts->iters, "launches per timed repeat")->check(CLI::Range(1, 10000));
+  cmd->add_option("--warmup", opts->warmup, "untimed warm-up launches")->check(CLI::Range(0, 1000));
+  cmd->add_option("--json", opts->json, "write the results as JSON to FILE");
+  cmd->add_option("--svg", opts->svg, "draw % of reference as an SVG bar chart to FILE");
+  cmd->callback([opts] {
+    int rc = 0;
+    try {
+      rc = run_bench(*opts, std::cout, true);
+    } catch (std::exception const& e) {
+      std::cerr << e.what() << '\n';
+      rc = 1;
+    }
+    if (rc != 0) std::exit(rc);
+  });
+}

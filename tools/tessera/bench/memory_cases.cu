@@ -1,0 +1,205 @@
+// memory_cases.cu -- the memory-bound cases of `tessera bench`: elementwise add (naive,
+// vectorized, TV; fp16, bf16, fp32) and the cp.async tile copy, each against an in-run
+// cudaMemcpyAsync device-to-device copy of the same number of bytes (read + write).
+//
+// Inputs are generated on the device from a hash of the element's offset, as values whose float
+// sum is exact (k/1024 for fp16, k/64 for bf16, k/2^18 for fp32), so the expected C is the one
+// correctly rounded add. verify poisons C (all bits set: NaN), runs the kernel once, and a check
+// kernel recomputes every expected element from the offset alone (independently of A and B) and
+// counts the bit mismatches.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "harness.hpp"
+#include "tessera/kernels/elementwise_add.cuh"
+#include "tessera/kernels/tile_copy.cuh"
+
+namespace tessera::bench {
+
+namespace {
+
+using kernels::Major;
+
+void check(cudaError_t e, char const* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("memory_cases: ") + what + ": " + cudaGetErrorString(e));
+}
+
+__host__ __device__ inline std::uint32_t hash32(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return static_cast<std::uint32_t>(x);
+}
+
+// The value at offset i of input `which` (0: A, 1: B), as a float exactly representable in T.
+template <class T>
+__device__ float gen_value(std::uint64_t i, int which) {
+  std::uint32_t h = hash32(i * 2 + std::uint64_t(which) + 0x9e3779b97f4a7c15ULL);
+  if constexpr (std::is_same_v<T, __half>) {
+    return float(int(h % 4097u) - 2048) / 1024.0f;
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return float(int(h % 257u) - 128) / 64.0f;
+  } else {
+    return float(int(h % (1u << 20)) - (1 << 19)) / float(1 << 18);
+  }
+}
+
+template <class T>
+__device__ T to_elem(float v) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return __float2half_rn(v);
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __float2bfloat16_rn(v);
+  } else {
+    return v;
+  }
+}
+
+template <class T>
+__global__ void fill_kernel(T* p, std::uint64_t n, int which) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n; i += std::uint64_t(gridDim.x) * blockDim.x)
+    p[i] = to_elem<T>(gen_value<T>(i, which));
+}
+
+template <class T>
+__device__ bool same_bits(T a, T b) {
+  if constexpr (sizeof(T) == 2) {
+    return *reinterpret_cast<unsigned short*>(&a) == *reinterpret_cast<unsigned short*>(&b);
+  } else {
+    return __float_as_uint(a) == __float_as_uint(b);
+  }
+}
+
+// mismatches += #{i : C[i] != round(A(i) + B(i))} (mode 0) or #{i : D[i] != A(i)} (mode 1).
+template <class T>
+__global__ void check_kernel(T const* C, std::uint64_t n, int mode, unsigned long long* mismatches) {
+  unsigned long long bad = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n; i += std::uint64_t(gridDim.x) * blockDim.x) {
+    float want = mode == 0 ? gen_value<T>(i, 0) + gen_value<T>(i, 1) : gen_value<T>(i, 0);
+    if (!same_bits(C[i], to_elem<T>(want))) ++bad;
+  }
+  if (bad) atomicAdd(mismatches, bad);
+}
+
+// Device buffers shared by all cases of one run: A, B, C of `bytes` each, and the reference
+// copy's source and destination.
+struct Pool {
+  std::size_t tensor_bytes = 0, ref_bytes = 0;
+  void *a = nullptr, *b = nullptr, *c = nullptr, *rs = nullptr, *rd = nullptr;
+  unsigned long long* counter = nullptr;
+  Pool(std::size_t tb, std::size_t rb) : tensor_bytes(tb), ref_bytes(rb) {
+    check(cudaMalloc(&a, tb), "cudaMalloc A");
+    check(cudaMalloc(&b, tb), "cudaMalloc B");
+    check(cudaMalloc(&c, tb), "cudaMalloc C");
+    check(cudaMalloc(&rs, rb), "cudaMalloc reference source");
+    check(cudaMalloc(&rd, rb), "cudaMalloc reference destination");
+    check(cudaMalloc(&counter, sizeof(unsigned long long)), "cudaMalloc counter");
+    check(cudaMemset(rs, 0x3c, rb), "cudaMemset reference source");
+  }
+  ~Pool() {
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+    cudaFree(rs);
+    cudaFree(rd);
+    cudaFree(counter);
+  }
+  Pool(Pool const&) = delete;
+  Pool& operator=(Pool const&) = delete;
+};
+
+template <class T>
+unsigned long long count_mismatches(Pool& p, std::uint64_t n, int mode) {
+  check(cudaMemset(p.counter, 0, sizeof(unsigned long long)), "cudaMemset counter");
+  check_kernel<T><<<1024, 256>>>(static_cast<T const*>(p.c), n, mode, p.counter);
+  check(cudaGetLastError(), "check kernel launch");
+  unsigned long long bad = 0;
+  check(cudaMemcpy(&bad, p.counter, sizeof bad, cudaMemcpyDeviceToHost), "check kernel");
+  return bad;
+}
+
+template <class T>
+char const* type_name() {
+  if constexpr (std::is_same_v<T, __half>) return "fp16";
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return "bf16";
+  else return "fp32";
+}
+
+
+template <class T>
+Case make_case(std::shared_ptr<Pool> pool, std::string kernel, int M, int N, int inputs,
+               std::function<void(cudaStream_t)> launch) {
+  Case c;
+  std::uint64_t n = std::uint64_t(M) * N;
+  c.kernel = kernel + "_" + type_name<T>();
+  c.shape = std::to_string(M) + "x" + std::to_string(N);
+  c.group = "memory";
+  c.bytes = double(n) * sizeof(T) * (inputs + 1);
+  c.run = launch;
+  std::size_t ref_half = std::size_t(c.bytes / 2);
+  c.reference = [pool, ref_half](cudaStream_t s) {
+    check(cudaMemcpyAsync(pool->rd, pool->rs, ref_half, cudaMemcpyDeviceToDevice, s), "reference cudaMemcpyAsync");
+  };
+  c.verify = [pool, n, inputs, launch](std::string& msg) {
+    fill_kernel<T><<<4096, 256>>>(static_cast<T*>(pool->a), n, 0);
+    fill_kernel<T><<<4096, 256>>>(static_cast<T*>(pool->b), n, 1);
+    check(cudaMemset(pool->c, 0xff, n * sizeof(T)), "poison C");
+    check(cudaDeviceSynchronize(), "fill");
+    launch(nullptr);
+    check(cudaDeviceSynchronize(), "kernel");
+    unsigned long long bad = count_mismatches<T>(*pool, n, inputs == 2 ? 0 : 1);
+    if (bad) msg = std::to_string(bad) + " of " + std::to_string(n) + " elements differ from the expected result";
+    return bad == 0;
+  };
+  return c;
+}
+
+template <class T>
+void add_cases(std::vector<Case>& cs, std::shared_ptr<Pool> pool, int M, int N) {
+  auto* A = static_cast<T const*>(pool->a);
+  auto* B = static_cast<T const*>(pool->b);
+  auto* C = static_cast<T*>(pool->c);
+  cs.push_back(make_case<T>(pool, "add_naive", M, N, 2,
+                            [=](cudaStream_t s) { kernels::add_naive(A, B, C, M, N, Major::row, s); }));
+  cs.push_back(make_case<T>(pool, "add_vectorized", M, N, 2,
+                            [=](cudaStream_t s) { kernels::add_vectorized(A, B, C, M, N, Major::row, s); }));
+  cs.push_back(make_case<T>(pool, "add_vectorized_x4", M, N, 2,
+                            [=](cudaStream_t s) { kernels::add_vectorized<T, 4>(A, B, C, M, N, Major::row, s); }));
+  cs.push_back(make_case<T>(pool, "add_tv", M, N, 2,
+                            [=](cudaStream_t s) { kernels::add_tv(A, B, C, M, N, Major::row, s); }));
+}
+
+template <class T>
+void copy_case(std::vector<Case>& cs, std::shared_ptr<Pool> pool, int M, int N, kernels::TileCopyConfig cfg,
+               std::string name) {
+  // The copy reads A and writes C: the check compares C with A.
+  auto* S = static_cast<T const*>(pool->a);
+  auto* D = static_cast<T*>(pool->c);
+  cs.push_back(make_case<T>(pool, name, M, N, 1,
+                            [=](cudaStream_t s) { kernels::tile_copy(S, D, M, N, Major::row, cfg, s); }));
+}
+
+}  // namespace
+
+std::vector<Case> memory_cases(bool full) {
+  int M = full ? 32768 : 4096, N = full ? 32768 : 4096;
+  std::size_t n = std::size_t(M) * N;
+  // fp32 is the widest element: 3 tensors of 4 bytes, the add's reference copies 1.5 tensors.
+  auto pool = std::make_shared<Pool>(n * 4, n * 4 * 3 / 2);
+  std::vector<Case> cs;
+  add_cases<__half>(cs, pool, M, N);
+  add_cases<__nv_bfloat16>(cs, pool, M, N);
+  add_cases<float>(cs, pool, M, N);
+  copy_case<__half>(cs, pool, M, N, {32, 512, 0}, "tile_copy_seed");
+  copy_case<__half>(cs, pool, M, N, {64, 256, 256}, "tile_copy_64x256");
+  return cs;
+}
+
+}  // namespace tessera::bench

@@ -8,6 +8,7 @@
 //
 // Without a GPU (cudaGetDeviceCount fails or reports 0 devices) every test is skipped with the
 // reason; the file must still compile for sm_90a, which is the point of building it in CI.
+#include "gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -94,18 +95,7 @@ __global__ void static_layout_kernel(long long* out) {
   }
 }
 
-// Returns "" when a device is usable, otherwise the reason to skip.
-std::string no_device_reason() {
-  int n = 0;
-  cudaError_t const err = cudaGetDeviceCount(&n);
-  if (err != cudaSuccess) {
-    std::string why = std::string("no CUDA device: cudaGetDeviceCount failed: ") + cudaGetErrorString(err);
-    (void)cudaGetLastError();  // clear the sticky error for later tests
-    return why;
-  }
-  if (n == 0) return "no CUDA device: cudaGetDeviceCount returned 0";
-  return "";
-}
+using tessera::test::no_device_reason;
 
 // Host-only: the layouts print as documented (ties the compile-time types to docs/algebra.md).
 TEST(CudaStaticLayout, HostNotation) {

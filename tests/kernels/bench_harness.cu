@@ -1,6 +1,7 @@
 // Tests of the `tessera bench` harness (tools/tessera/bench/harness.hpp): the reports (table, JSON
 // with escaped strings, SVG) need no GPU; run_cases needs one: a case whose verify fails is
 // reported unverified and never timed, and a case timed against itself is near 100% of reference.
+#include "gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -16,13 +17,7 @@ namespace {
 
 using namespace tessera::bench;
 
-std::string no_gpu_reason() {
-  int n = 0;
-  cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) return std::string("no CUDA device: ") + cudaGetErrorString(e);
-  if (n == 0) return "no CUDA device: cudaGetDeviceCount returned 0";
-  return "";
-}
+using tessera::test::no_device_reason;
 
 std::string slurp(std::string const& path) {
   std::ifstream f(path);
@@ -74,7 +69,7 @@ TEST(BenchHarness, SvgIsStandaloneWithOneBarPerVerifiedCase) {
 }
 
 TEST(BenchHarness, RunCasesVerifiesBeforeTiming) {
-  if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   std::size_t const bytes = std::size_t(64) << 20;
   void *a = nullptr, *b = nullptr;
   ASSERT_EQ(cudaMalloc(&a, bytes), cudaSuccess);

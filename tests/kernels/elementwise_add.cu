@@ -5,6 +5,7 @@
 // bf16, k/2^18 for fp32), so the host's float sum rounded once to T is exactly the device's add:
 // the comparison is bitwise for all three types. C is poisoned (all bits set) before the launch
 // and followed by guard elements that must stay untouched. Without a GPU every test is skipped.
+#include "gpu_skip.hpp"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -22,13 +23,7 @@ namespace {
 
 using tessera::kernels::Major;
 
-std::string no_gpu_reason() {
-  int n = 0;
-  cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) return std::string("no CUDA device: ") + cudaGetErrorString(e);
-  if (n == 0) return "no CUDA device: cudaGetDeviceCount returned 0";
-  return "";
-}
+using tessera::test::no_device_reason;
 
 template <class T>
 T from_float(float v) {
@@ -133,25 +128,25 @@ void sweep(Version v) {
   check_add<T>(v, 45, 256, Major::col, 1);
 }
 
-TEST(ElementwiseAdd, NaiveFp16) { if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__half>(Version::naive); }
-TEST(ElementwiseAdd, NaiveBf16) { if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__nv_bfloat16>(Version::naive); }
-TEST(ElementwiseAdd, NaiveFp32) { if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why; sweep<float>(Version::naive); }
-TEST(ElementwiseAdd, VectorizedFp16) { if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__half>(Version::vectorized); }
-TEST(ElementwiseAdd, VectorizedBf16) { if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__nv_bfloat16>(Version::vectorized); }
-TEST(ElementwiseAdd, VectorizedFp32) { if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why; sweep<float>(Version::vectorized); }
+TEST(ElementwiseAdd, NaiveFp16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__half>(Version::naive); }
+TEST(ElementwiseAdd, NaiveBf16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__nv_bfloat16>(Version::naive); }
+TEST(ElementwiseAdd, NaiveFp32) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<float>(Version::naive); }
+TEST(ElementwiseAdd, VectorizedFp16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__half>(Version::vectorized); }
+TEST(ElementwiseAdd, VectorizedBf16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__nv_bfloat16>(Version::vectorized); }
+TEST(ElementwiseAdd, VectorizedFp32) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<float>(Version::vectorized); }
 TEST(ElementwiseAdd, VectorizedX4AllTypes) {
-  if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   sweep<__half>(Version::vectorized_x4);
   sweep<__nv_bfloat16>(Version::vectorized_x4);
   sweep<float>(Version::vectorized_x4);
 }
-TEST(ElementwiseAdd, TvFp16) { if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__half>(Version::tv); }
-TEST(ElementwiseAdd, TvBf16) { if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__nv_bfloat16>(Version::tv); }
-TEST(ElementwiseAdd, TvFp32) { if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why; sweep<float>(Version::tv); }
+TEST(ElementwiseAdd, TvFp16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__half>(Version::tv); }
+TEST(ElementwiseAdd, TvBf16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__nv_bfloat16>(Version::tv); }
+TEST(ElementwiseAdd, TvFp32) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<float>(Version::tv); }
 
 // A small case for compute-sanitizer (memcheck / racecheck): --gtest_filter=ElementwiseAdd.Small*
 TEST(ElementwiseAdd, SmallAllVersions) {
-  if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   for (Version v : {Version::naive, Version::vectorized, Version::vectorized_x4, Version::tv}) {
     check_add<__half>(v, 19, 263, Major::row);
     check_add<float>(v, 17, 33, Major::col);

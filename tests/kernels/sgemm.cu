@@ -10,6 +10,7 @@
 // Elements of the padding between rows must stay untouched.
 //
 // Without a GPU every device test is skipped with the reason; the file must still compile.
+#include "gpu_skip.hpp"
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -28,18 +29,7 @@ namespace {
 using tessera::kernels::Major;
 using tessera::kernels::SgemmProblem;
 
-// Returns "" when a device is usable, otherwise the reason to skip.
-std::string no_device_reason() {
-  int n = 0;
-  cudaError_t const err = cudaGetDeviceCount(&n);
-  if (err != cudaSuccess) {
-    std::string why = std::string("no CUDA device: cudaGetDeviceCount failed: ") + cudaGetErrorString(err);
-    (void)cudaGetLastError();
-    return why;
-  }
-  if (n == 0) return "no CUDA device: cudaGetDeviceCount returned 0";
-  return "";
-}
+using tessera::test::no_device_reason;
 
 // A device buffer of floats (RAII).
 struct DeviceFloats {

@@ -3,6 +3,7 @@
 // over sizes with 1, primes and non-multiples of every tile (N a multiple of the 16-byte vector,
 // which the copy requires), row- and column-major; dst is poisoned and guarded. Invalid
 // configurations must throw an error naming the violated constraint. Skipped without a GPU.
+#include "gpu_skip.hpp"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -21,13 +22,7 @@ namespace {
 using tessera::kernels::Major;
 using tessera::kernels::TileCopyConfig;
 
-std::string no_gpu_reason() {
-  int n = 0;
-  cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) return std::string("no CUDA device: ") + cudaGetErrorString(e);
-  if (n == 0) return "no CUDA device: cudaGetDeviceCount returned 0";
-  return "";
-}
+using tessera::test::no_device_reason;
 
 template <class T>
 void check_copy(int M, int N, Major major, TileCopyConfig cfg) {
@@ -71,15 +66,15 @@ void sweep(TileCopyConfig cfg) {
 }
 
 TEST(TileCopy, SeedConfigFp16) {
-  if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   sweep<__half>({32, 512, 0});
 }
 TEST(TileCopy, WideTileFp16) {
-  if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   sweep<__half>({64, 256, 256});
 }
 TEST(TileCopy, Fp32AndBf16) {
-  if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   sweep<float>({16, 128, 0});
   sweep<__nv_bfloat16>({8, 64, 64});
   sweep<float>({64, 256, 256});  // 64 KB of shared memory: the opt-in (> 48 KB) path
@@ -87,7 +82,7 @@ TEST(TileCopy, Fp32AndBf16) {
 
 // A small case for compute-sanitizer (memcheck / racecheck).
 TEST(TileCopy, Small) {
-  if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   check_copy<__half>(37, 136, Major::row, {32, 512, 0});
   check_copy<float>(9, 20, Major::row, {16, 64, 0});
 }

@@ -8,6 +8,7 @@
 //    gemm outer product and reduce, and writes back.
 //
 // Without a GPU every test is skipped with the reason; the file must still compile for sm_90a.
+#include "gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -89,13 +90,7 @@ __global__ void register_kernel(float const* src, float* dst, float* sums, int* 
   copy(ones, gPiece);
 }
 
-std::string no_device_reason() {
-  int n = 0;
-  cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) return std::string("no CUDA device: ") + cudaGetErrorString(e);
-  if (n == 0) return "no CUDA device: cudaGetDeviceCount reported 0 devices";
-  return "";
-}
+using tessera::test::no_device_reason;
 
 #define CUDA_OK(expr) ASSERT_EQ((expr), cudaSuccess) << #expr << ": " << cudaGetErrorString(cudaGetLastError())
 

@@ -1,6 +1,7 @@
 // Exact tests for include/tessera/core/print.hpp: the reference notation and print_layout.
 #include <sstream>
 
+#include "algebra_reference.hpp"
 #include "test_util.hpp"
 
 using namespace tessera;
@@ -8,15 +9,7 @@ using tessera::test::S;
 
 TEST(Print, LayoutTableExact) {
   auto l = make_layout(make_tuple(_2{}, S<2, 2>()), make_tuple(_4{}, S<2, 1>()));
-  const char* expected =
-      "(_2,(_2,_2)):(_4,(_2,_1))\n"
-      "      0   1   2   3 \n"
-      "    +---+---+---+---+\n"
-      " 0  | 0 | 2 | 1 | 3 |\n"
-      "    +---+---+---+---+\n"
-      " 1  | 4 | 6 | 5 | 7 |\n"
-      "    +---+---+---+---+\n";
-  EXPECT_EQ(layout_table(l), expected);
+  EXPECT_EQ(layout_table(l), tessera::test::kPrintLayoutExample);
 }
 
 TEST(Print, NotationThroughEveryChannel) {

@@ -1,4 +1,5 @@
 // tests/runtime/layout.cpp -- construction, evaluation, slicing, coalesce, print_layout.
+#include "algebra_reference.hpp"
 #include "helpers.hpp"
 
 namespace tessera::rt::test {
@@ -90,15 +91,7 @@ TEST(RuntimeLayout, CoalesceKeepsValues) {
 }
 
 TEST(RuntimeLayout, PrintLayout) {
-  const std::string expected =
-      "(_2,(_2,_2)):(_4,(_2,_1))\n"
-      "      0   1   2   3 \n"
-      "    +---+---+---+---+\n"
-      " 0  | 0 | 2 | 1 | 3 |\n"
-      "    +---+---+---+---+\n"
-      " 1  | 4 | 6 | 5 | 7 |\n"
-      "    +---+---+---+---+\n";
-  EXPECT_EQ(print_layout(L("(_2,(_2,_2)):(_4,(_2,_1))")), expected);
+  EXPECT_EQ(print_layout(L("(_2,(_2,_2)):(_4,(_2,_1))")), tessera::test::kPrintLayoutExample);
   EXPECT_THROW(print_layout(L("_4:_1")), error);
 }
 

@@ -173,3 +173,8 @@ TEST(ShowHtml, IsSelfContained) {
 }
 
 }  // namespace
+
+TEST(XmlEscape, EscapesMarkupCharacters) {
+  EXPECT_EQ(tessera::tools::xml_escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+  EXPECT_EQ(tessera::tools::xml_escape("(_2,4):(4,_1)"), "(_2,4):(4,_1)");
+}

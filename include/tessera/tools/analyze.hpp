@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/tools/xml.hpp"
 #include "tessera/runtime/composed.hpp"
 #include "tessera/runtime/layout.hpp"
 #include "tessera/runtime/value.hpp"
@@ -380,17 +381,7 @@ inline std::string heatmap_ascii(const Report& r) {
 }
 
 namespace analyze_detail {
-inline std::string xml_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '&') o += "&amp;";
-    else if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c == '"') o += "&quot;";
-    else o += c;
-  }
-  return o;
-}
+using tools::xml_escape;
 // 1 (best) -> green, top -> red; 0 -> light grey.
 inline std::string heat_color(std::int64_t h, std::int64_t best, std::int64_t top) {
   if (h == 0) return "#eeeeee";

@@ -9,23 +9,9 @@
 #include <string>
 
 #include "tessera/tools/show.hpp"
+#include "tessera/tools/xml.hpp"
 
 namespace tessera::tools {
-
-// xml_escape(s): s as XML text or attribute value (& < > " escaped).
-inline std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
-    }
-  }
-  return out;
-}
 
 // The geometry every SVG picture uses (pixels).
 struct SvgGeometry {

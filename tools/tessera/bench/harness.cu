@@ -1,6 +1,7 @@
 // harness.cu -- run_cases (verify, warm up, time kernel and reference with CUDA events) and the
 // three reports: a text table, JSON and an SVG bar chart of % of reference.
 #include "harness.hpp"
+#include "tessera/tools/xml.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -78,19 +79,7 @@ std::string json_escape(std::string const& s) {
   return o;
 }
 
-std::string xml_escape(std::string const& s) {
-  std::string o;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += ch;
-    }
-  }
-  return o;
-}
+using tessera::tools::xml_escape;
 
 std::string num(double v, int prec) {
   std::ostringstream o;

@@ -1,14 +1,8 @@
-// Tessera configuration: the project's only macros, and the error channel.
+// Tessera configuration: the project's only macros, each with its reason.
 //
-// Every macro here has a one-line reason. Errors: a failed precondition on static operands is a
-// compile-time error (static_assert), on dynamic operands an exception on the host
-// (tessera::layout_error) and, in device debug builds, a printed message plus a trap.
+// Error reporting (the exception type, message formatting, the policy) lives in error.hpp, the
+// bottom of the checking headers; TESSERA_REQUIRE below is its one macro.
 #pragma once
-
-#include <cstdint>
-#include <type_traits>
-#include <stdexcept>
-#include <string>
 
 // Functions callable from host and device code when compiled by nvcc.
 #if defined(__CUDACC__)
@@ -34,31 +28,10 @@
 #define TESSERA_INLINE_CONSTANT static constexpr
 #endif
 
-namespace tessera {
-
-// The exception thrown when a precondition on dynamic operands fails on the host.
-// Its message names the function, the violated condition, the offending values and the fix.
-struct layout_error : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
-namespace detail {
-template <class T>
-inline constexpr bool always_false = false;
-// The value of a static boolean type; true for dynamic types (checked at run time instead).
-template <class T>
-TESSERA_HOST_DEVICE constexpr bool static_truth() {
-  if constexpr (std::is_empty_v<T>) {
-    return static_cast<bool>(T::value);
-  } else {
-    return true;
-  }
-}
-}  // namespace detail
-}  // namespace tessera
-
-// Dynamic precondition checks run on the host always and on the device in debug builds only.
-#if defined(__CUDA_ARCH__) && defined(NDEBUG)
+// Dynamic precondition checks: always on the host; on the device only when the user defines
+// TESSERA_DEVICE_CHECKS (each check costs a printf, a trap and registers in every kernel that
+// evaluates a layout, so release kernels built with plain -O3 carry none). docs/errors.md.
+#if defined(__CUDA_ARCH__) && !defined(TESSERA_DEVICE_CHECKS)
 #define TESSERA_RUNTIME_CHECKS 0
 #else
 #define TESSERA_RUNTIME_CHECKS 1
@@ -66,9 +39,10 @@ TESSERA_HOST_DEVICE constexpr bool static_truth() {
 
 // TESSERA_REQUIRE(cond, "message", values...) checks a precondition whose truth may be static.
 //   cond static  -> static_assert with the message (a compile-time error at the call site);
-//   cond dynamic -> on the host, throws tessera::layout_error("message (got: v0, v1, ...)");
-//                   on the device, in debug builds (no NDEBUG), prints the message and traps.
-// A macro because static_assert needs the literal message at the place of the check.
+//   cond dynamic -> on the host, throws tessera::layout_error("message (got v0, v1, ...)");
+//                   on the device, with TESSERA_DEVICE_CHECKS, prints the message and traps.
+// A macro because static_assert needs the literal message at the place of the check. Needs
+// tessera/core/error.hpp (included by every header that checks).
 #define TESSERA_REQUIRE(cond, msg, ...)                                                     \
   do {                                                                                      \
     using tessera_cond_t_ = decltype(cond);                                                 \
@@ -80,9 +54,3 @@ TESSERA_HOST_DEVICE constexpr bool static_truth() {
       }                                                                                     \
     }                                                                                       \
   } while (0)
-
-namespace tessera::detail {
-// Reports a failed dynamic precondition (defined in print.hpp, where values can be printed).
-template <class... Ts>
-TESSERA_HOST_DEVICE_NOINLINE void fail(const char* msg, Ts const&... values);
-}  // namespace tessera::detail

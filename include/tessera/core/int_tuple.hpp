@@ -4,7 +4,7 @@
 // and the coordinate maps idx2crd / crd2idx. Semantics: docs/algebra.md.
 #pragma once
 
-#include "tessera/core/tuple.hpp"
+#include "tessera/core/error.hpp"
 
 namespace tessera {
 
@@ -12,7 +12,12 @@ template <class T>
 concept IntTuple = Integer<T> || is_tuple_v<T>;
 
 // `_`: the slicing marker, keeps a mode in a coordinate (`A(2,_)`).
-struct Underscore {};
+struct Underscore {
+  template <class Sink>
+  TESSERA_HOST_DEVICE void write_to(Sink& k) const {
+    k.put("_");
+  }
+};
 TESSERA_INLINE_CONSTANT Underscore _{};
 
 // ---- static-aware booleans --------------------------------------------------------------------

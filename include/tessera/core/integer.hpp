@@ -97,31 +97,26 @@ TESSERA_HOST_DEVICE constexpr auto value_of(T const& x) {
 // Two static operands give a static result; mixed operands fall back to the built-in operators
 // through C's conversion, except for the absorbing rules below.
 
-#define TESSERA_STATIC_BINARY_OP(OP)                                      \
-  template <auto a, auto b>                                               \
-  TESSERA_HOST_DEVICE constexpr C<(a OP b)> operator OP(C<a>, C<b>) {     \
-    return {};                                                            \
-  }
-// One macro per operator family keeps the 15 identical definitions in one place.
-TESSERA_STATIC_BINARY_OP(+)
-TESSERA_STATIC_BINARY_OP(-)
-TESSERA_STATIC_BINARY_OP(*)
-TESSERA_STATIC_BINARY_OP(/)
-TESSERA_STATIC_BINARY_OP(%)
-TESSERA_STATIC_BINARY_OP(&)
-TESSERA_STATIC_BINARY_OP(|)
-TESSERA_STATIC_BINARY_OP(^)
-TESSERA_STATIC_BINARY_OP(<<)
-TESSERA_STATIC_BINARY_OP(>>)
-TESSERA_STATIC_BINARY_OP(==)
-TESSERA_STATIC_BINARY_OP(!=)
-TESSERA_STATIC_BINARY_OP(<)
-TESSERA_STATIC_BINARY_OP(<=)
-TESSERA_STATIC_BINARY_OP(>)
-TESSERA_STATIC_BINARY_OP(>=)
-TESSERA_STATIC_BINARY_OP(&&)
-TESSERA_STATIC_BINARY_OP(||)
-#undef TESSERA_STATIC_BINARY_OP
+// clang-format off
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a + b)> operator+(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a - b)> operator-(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a * b)> operator*(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a / b)> operator/(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a % b)> operator%(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a & b)> operator&(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a | b)> operator|(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a ^ b)> operator^(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a << b)> operator<<(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a >> b)> operator>>(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a == b)> operator==(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a != b)> operator!=(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a < b)> operator<(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a <= b)> operator<=(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a > b)> operator>(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a >= b)> operator>=(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a && b)> operator&&(C<a>, C<b>) { return {}; }
+template <auto a, auto b> TESSERA_HOST_DEVICE constexpr C<(a || b)> operator||(C<a>, C<b>) { return {}; }
+// clang-format on
 
 template <auto a>
 TESSERA_HOST_DEVICE constexpr C<-a> operator-(C<a>) {

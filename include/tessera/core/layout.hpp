@@ -129,6 +129,14 @@ struct Layout : private tuple<Shape, Stride> {
   // L(c): the offset of a 1-D index, an R-D or a natural coordinate; with `_` inside, the slice.
   template <class... Cs>
   TESSERA_HOST_DEVICE constexpr auto operator()(Cs const&... cs) const;
+
+  // The reference notation shape:stride, e.g. `(_2,4):(4,_1)` (print.hpp, error messages).
+  template <class Sink>
+  TESSERA_HOST_DEVICE void write_to(Sink& k) const {
+    detail::write(k, shape());
+    k.put(":");
+    detail::write(k, stride());
+  }
 };
 
 template <class S, class D>

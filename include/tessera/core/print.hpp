@@ -1,95 +1,14 @@
 // Printing in the reference notation: `_8` static, `8` dynamic, `(a,b)` tuples, `shape:stride`
 // layouts, and print_layout's ASCII table. Works on the host (to_string, operator<<) and the
-// device (print, through printf).
+// device (print, through printf). The notation writer itself is in error.hpp (messages use it).
 #pragma once
 
-#include <cstdio>
-
-#include "tessera/core/layout.hpp"
 #include <ostream>
-#include <sstream>
 #include <string>
 
+#include "tessera/core/layout.hpp"
+
 namespace tessera {
-
-namespace detail {
-// A character sink: printf on the device (and for print()), a std::string on the host.
-struct printf_sink {
-  TESSERA_HOST_DEVICE void put(const char* s) { printf("%s", s); }
-  TESSERA_HOST_DEVICE void put_int(long long v) { printf("%lld", v); }
-};
-// Host-only in effect: its members are host/device only so that nvcc accepts the host/device
-// write() instantiated with it (to_string is a host function; the device bodies are empty).
-struct string_sink {
-  std::string out;
-  TESSERA_HOST_DEVICE void put(const char* s) {
-#if !defined(__CUDA_ARCH__)
-    out += s;
-#else
-    (void)s;
-#endif
-  }
-  TESSERA_HOST_DEVICE void put_int(long long v) {
-#if !defined(__CUDA_ARCH__)
-    out += std::to_string(v);
-#else
-    (void)v;
-#endif
-  }
-};
-// The text written by write(sink) into a string (host): one routine serves print and to_string.
-template <class F>
-std::string capture(F&& write) {
-  string_sink k;
-  write(k);
-  return std::move(k.out);
-}
-
-template <class Sink, class T>
-TESSERA_HOST_DEVICE void write(Sink& k, T const& x);
-
-template <class Sink, class... Ts>
-TESSERA_HOST_DEVICE void write_tuple(Sink& k, tuple<Ts...> const& t) {
-  k.put("(");
-  bool first = true;
-  for_each(t, [&](auto const& e) {
-    if (!first) k.put(",");
-    first = false;
-    write(k, e);
-  });
-  k.put(")");
-}
-}  // namespace detail
-
-// Types that print themselves provide `template <class Sink> void write_to(Sink&) const`.
-template <class T>
-concept SelfPrinting = requires(T const& t, detail::printf_sink& k) { t.write_to(k); };
-
-namespace detail {
-template <class Sink, class T>
-TESSERA_HOST_DEVICE void write(Sink& k, T const& x) {
-  if constexpr (is_static_int_v<T>) {
-    k.put("_");
-    k.put_int(static_cast<long long>(T::value));
-  } else if constexpr (std::is_same_v<T, bool>) {
-    k.put(x ? "true" : "false");
-  } else if constexpr (is_dynamic_int_v<T>) {
-    k.put_int(static_cast<long long>(x));
-  } else if constexpr (is_tuple_v<T>) {
-    write_tuple(k, x);
-  } else if constexpr (std::is_same_v<T, Underscore>) {
-    k.put("_");
-  } else if constexpr (is_layout_v<T>) {
-    write(k, x.shape());
-    k.put(":");
-    write(k, x.stride());
-  } else if constexpr (SelfPrinting<T>) {
-    x.write_to(k);
-  } else {
-    static_assert(always_false<T>, "print: this type has no reference notation");
-  }
-}
-}  // namespace detail
 
 // print(x): prints x with printf, on host or device. print(make_layout(make_shape(_2,4))) -> (_2,4):(_1,_2)
 template <class T>
@@ -122,29 +41,6 @@ std::ostream& operator<<(std::ostream& os, ScaledBasis<T, N> const& x) {
 }
 
 namespace detail {
-template <class... Ts>
-TESSERA_HOST_DEVICE_NOINLINE void fail(const char* msg, Ts const&... values) {
-#if !defined(__CUDA_ARCH__)
-  string_sink k;
-  k.put(msg);
-  if constexpr (sizeof...(Ts) > 0) {
-    k.put(" (got ");
-    bool first = true;
-    ((k.put(first ? "" : ", "), first = false, write(k, values)), ...);
-    k.put(")");
-  }
-  throw layout_error(k.out);
-#else
-#if !defined(NDEBUG)
-  printf("tessera: %s\n", msg);
-  __trap();
-#else
-  (void)msg;
-  ((void)values, ...);
-#endif
-#endif
-}
-
 // Number of decimal digits of a non-negative value (at least 1).
 TESSERA_HOST_DEVICE constexpr int num_digits(long long v) {
   int d = 1;

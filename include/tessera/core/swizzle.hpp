@@ -128,25 +128,32 @@ TESSERA_HOST_DEVICE constexpr auto cosize(ComposedLayout<O, F, I> const& c) {
   return cosize(c.inner());
 }
 
-// Divides, products and tile_to_shape of a composed layout act on its inner layout.
-#define TESSERA_COMPOSED_FORWARD(NAME)                                                        \
-  template <class O, class F, class I, class T>                                               \
-  TESSERA_HOST_DEVICE constexpr auto NAME(ComposedLayout<O, F, I> const& c, T const& t) {     \
-    return make_composed_layout(c.outer(), c.offset(), NAME(c.inner(), t));                   \
-  }
-// One forwarding definition per tiling operation; the macro keeps the nine identical.
-TESSERA_COMPOSED_FORWARD(logical_divide)
-TESSERA_COMPOSED_FORWARD(zipped_divide)
-TESSERA_COMPOSED_FORWARD(tiled_divide)
-TESSERA_COMPOSED_FORWARD(flat_divide)
-TESSERA_COMPOSED_FORWARD(logical_product)
-TESSERA_COMPOSED_FORWARD(zipped_product)
-TESSERA_COMPOSED_FORWARD(tiled_product)
-TESSERA_COMPOSED_FORWARD(flat_product)
-TESSERA_COMPOSED_FORWARD(blocked_product)
-TESSERA_COMPOSED_FORWARD(raked_product)
-TESSERA_COMPOSED_FORWARD(tile_to_shape)
-#undef TESSERA_COMPOSED_FORWARD
+// Divides, products and tile_to_shape of a composed layout act on its inner layout:
+// op(outer o offset o inner, t) == outer o offset o op(inner, t).
+// clang-format off
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto logical_divide(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), logical_divide(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto zipped_divide(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), zipped_divide(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto tiled_divide(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), tiled_divide(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto flat_divide(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), flat_divide(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto logical_product(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), logical_product(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto zipped_product(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), zipped_product(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto tiled_product(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), tiled_product(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto flat_product(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), flat_product(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto blocked_product(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), blocked_product(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto raked_product(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), raked_product(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto tile_to_shape(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), tile_to_shape(c.inner(), t)); }
+// clang-format on
 
 template <int B, int M, int S>
 std::ostream& operator<<(std::ostream& os, Swizzle<B, M, S> const& x) {

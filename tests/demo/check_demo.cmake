@@ -1,5 +1,5 @@
 # Runs `tessera demo` and checks that its output contains every line of EXPECTED as a substring
-# (the seed layouts, exactly), plus one of the three honest GPU lines.
+# (the kernels' layouts, exactly), plus one of the three honest GPU lines.
 #   cmake -DTESSERA=<binary> -DEXPECTED=<file> -P check_demo.cmake
 execute_process(COMMAND ${TESSERA} demo OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

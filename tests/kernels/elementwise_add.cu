@@ -21,7 +21,7 @@
 
 namespace {
 
-using tessera::kernels::Major;
+using tessera::Major;
 
 using tessera::test::no_device_reason;
 
@@ -58,12 +58,12 @@ char const* name(Version v) {
 }
 
 template <class T>
-void launch(Version v, T const* A, T const* B, T* C, int M, int N, Major major) {
+cudaError_t launch(Version v, T const* A, T const* B, T* C, int M, int N, Major major) {
   switch (v) {
-    case Version::naive: tessera::kernels::add_naive(A, B, C, M, N, major); break;
-    case Version::vectorized: tessera::kernels::add_vectorized(A, B, C, M, N, major); break;
-    case Version::vectorized_x4: tessera::kernels::add_vectorized<T, 4>(A, B, C, M, N, major); break;
-    case Version::tv: tessera::kernels::add_tv(A, B, C, M, N, major); break;
+    case Version::naive: return tessera::kernels::add_naive(A, B, C, M, N, major);
+    case Version::vectorized: return tessera::kernels::add_vectorized(A, B, C, M, N, major);
+    case Version::vectorized_x4: return tessera::kernels::add_vectorized<T, 4>(A, B, C, M, N, major);
+    default: return tessera::kernels::add_tv(A, B, C, M, N, major);
   }
 }
 
@@ -91,7 +91,7 @@ void check_add(Version v, int M, int N, Major major, int offset = 0) {
   ASSERT_EQ(cudaMemcpy(dA + offset, a.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(dB + offset, b.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemset(dC, 0xff, bytes), cudaSuccess);
-  launch<T>(v, dA + offset, dB + offset, dC + offset, M, N, major);
+  ASSERT_EQ(launch<T>(v, dA + offset, dB + offset, dC + offset, M, N, major), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::vector<T> got(n + guard + offset);
   ASSERT_EQ(cudaMemcpy(got.data(), dC, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
@@ -155,7 +155,7 @@ TEST(ElementwiseAdd, SmallAllVersions) {
 }
 
 TEST(ElementwiseAdd, RejectsEmpty) {
-  EXPECT_THROW(tessera::kernels::add_tv<float>(nullptr, nullptr, nullptr, 0, 5, Major::row), std::invalid_argument);
+  EXPECT_THROW((void)tessera::kernels::add_tv<float>(nullptr, nullptr, nullptr, 0, 5, Major::row), std::invalid_argument);
 }
 
 }  // namespace

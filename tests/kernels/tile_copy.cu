@@ -19,7 +19,7 @@
 
 namespace {
 
-using tessera::kernels::Major;
+using tessera::Major;
 using tessera::kernels::TileCopyConfig;
 
 using tessera::test::no_device_reason;
@@ -39,7 +39,7 @@ void check_copy(int M, int N, Major major, TileCopyConfig cfg) {
   ASSERT_EQ(cudaMalloc(&dD, (n + guard) * sizeof(T)), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(dS, src.data(), src.size(), cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemset(dD, 0xff, (n + guard) * sizeof(T)), cudaSuccess);
-  tessera::kernels::tile_copy(dS, dD, M, N, major, cfg);
+  ASSERT_EQ(tessera::kernels::tile_copy(dS, dD, M, N, major, cfg), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::vector<std::uint8_t> got((n + guard) * sizeof(T));
   ASSERT_EQ(cudaMemcpy(got.data(), dD, got.size(), cudaMemcpyDeviceToHost), cudaSuccess);

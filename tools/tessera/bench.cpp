@@ -1,6 +1,7 @@
-// `tessera bench`: run the GPU kernels (elementwise add, tile copy, SGEMM) with verification,
-// warm-up and CUDA-event timing against an in-run reference (tools/tessera/bench/harness.hpp).
-//   tessera bench [--kernels REGEX] [--sizes small|full] [--repeats N] [--json FILE] [--svg FILE]
+// `tessera bench`: run the GPU kernels (elementwise add, tile copy, the SGEMM ladder) with
+// verification, warm-up and CUDA-event timing against an in-run reference (bench/harness.hpp).
+//   tessera bench [--kernels REGEX] [--sizes small|full] [--repeats N] [--iters N] [--warmup N]
+//                 [--sustained N] [--json FILE] [--svg FILE]
 // Built only when CUDA is present (TESSERA_WITH_CUDA); see docs/performance.md.
 #include <CLI/CLI.hpp>
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cases/cases.hpp"
 #include "bench/harness.hpp"
 
 namespace {
@@ -17,22 +19,19 @@ struct BenchOptions {
   std::string kernels = ".*";
   std::string sizes = "small";
   std::string json, svg;
-  int repeats = 10;
-  int warmup = 3;
-  int iters = 10;
+  tessera::bench::Options run;
 };
 
-int run_bench(BenchOptions const& o, std::ostream& os, bool progress) {
+int run_bench(BenchOptions const& o, std::ostream& os) {
   using namespace tessera::bench;
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     std::cerr << "tessera bench: no CUDA device visible; nothing to run\n";
     return 2;
   }
-  cudaDeviceProp prop{};
-  cudaGetDeviceProperties(&prop, 0);
-  bool full = o.sizes == "full";
-  std::regex re(o.kernels);
+  bool const full = o.sizes == "full";
+  std::regex const re(o.kernels);
+  RunInfo const info = make_run_info(o.run, o.sizes);
   std::vector<Result> results;
   // One group at a time, so that the memory cases' buffers are freed before the SGEMM ones exist.
   for (int g = 0; g < 2; ++g) {
@@ -41,13 +40,15 @@ int run_bench(BenchOptions const& o, std::ostream& os, bool progress) {
     for (auto& c : all)
       if (std::regex_search(c.kernel, re)) picked.push_back(std::move(c));
     all.clear();
-    auto rs = run_cases(picked, o.warmup, o.repeats, o.iters, progress);
+    auto rs = run_cases(picked, o.run);
     results.insert(results.end(), rs.begin(), rs.end());
   }
-  os << "device: " << prop.name << " (" << prop.multiProcessorCount << " SMs), sizes: " << o.sizes
-     << ", median of " << o.repeats << " x " << o.iters << " launches\n";
+  os << "device: " << info.device_name << " (" << info.sm_count << " SMs), sizes: " << o.sizes << ", median of "
+     << o.run.repeats << " x " << o.run.iters << " launches";
+  if (o.run.sustained_launches > 0) os << ", sustained: " << o.run.sustained_launches << " + " << o.run.sustained_launches << " interleaved";
+  os << "\nat start: " << describe(info.at_start) << "\n";
   print_table(results, os);
-  if (!o.json.empty()) write_json(results, o.json);
+  if (!o.json.empty()) write_json(info, results, o.json);
   if (!o.svg.empty()) write_svg(results, o.svg);
   for (auto const& r : results)
     if (!r.verified) return 1;
@@ -60,29 +61,34 @@ int run_bench(BenchOptions const& o, std::ostream& os, bool progress) {
 int tessera_demo_bench(std::ostream& os) {
   BenchOptions o;
   o.kernels = "fp16|sgemm";
-  o.repeats = 3;
-  o.warmup = 1;
-  o.iters = 3;
-  return run_bench(o, os, false);
+  o.run.repeats = 3;
+  o.run.warmup = 1;
+  o.run.iters = 3;
+  return run_bench(o, os);
 }
 
 void register_bench(CLI::App& app) {
   auto opts = std::make_shared<BenchOptions>();
+  opts->run.progress = true;
   CLI::App* cmd = app.add_subcommand("bench", "Verify and time the GPU kernels against cudaMemcpy / cuBLAS");
   cmd->add_option("--kernels", opts->kernels, "regular expression selecting kernels by name (e.g. 'add_tv|sgemm')");
   cmd->add_option("--sizes", opts->sizes, "small (quick) or full (32768x32768 add/copy, 4096^3 and 8192^3 SGEMM)")
       ->check(CLI::IsMember({"small", "full"}));
-  cmd->add_option("--repeats", opts->repeats, "timed repeats (the median is reported)")->check(CLI::Range(1, 1000));
-  cmd->add_option("--iters", opts->iters, "launches per timed repeat")->check(CLI::Range(1, 10000));
-  cmd->add_option("--warmup", opts->warmup, "untimed warm-up launches")->check(CLI::Range(0, 1000));
-  cmd->add_option("--json", opts->json, "write the results as JSON to FILE");
+  cmd->add_option("--repeats", opts->run.repeats, "timed repeats (the median is reported)")->check(CLI::Range(1, 1000));
+  cmd->add_option("--iters", opts->run.iters, "launches per timed repeat")->check(CLI::Range(1, 10000));
+  cmd->add_option("--warmup", opts->run.warmup, "untimed warm-up launches")->check(CLI::Range(0, 1000));
+  cmd->add_option("--sustained", opts->run.sustained_launches,
+                  "also time N launches of each kernel and N of its reference, interleaved (power-capped clocks; "
+                  "200 or more), recording SM clock and power")
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--json", opts->json, "write the results, the device and its clocks as JSON to FILE");
   cmd->add_option("--svg", opts->svg, "draw % of reference as an SVG bar chart to FILE");
   cmd->callback([opts] {
     int rc = 0;
     try {
-      rc = run_bench(*opts, std::cout, true);
+      rc = run_bench(*opts, std::cout);
     } catch (std::exception const& e) {
-      std::cerr << e.what() << '\n';
+      std::cerr << "tessera bench: " << e.what() << '\n';
       rc = 1;
     }
     if (rc != 0) std::exit(rc);

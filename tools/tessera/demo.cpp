@@ -1,4 +1,5 @@
-// `tessera demo`: the layouts of the seed kernels, computed by the compile-time algebra.
+// `tessera demo`: the layouts of Tessera's first kernels (docs/background.md), computed by the
+// compile-time algebra.
 //   1. the elementwise-add inputs mA, mB, mC: (2048,2048):(2048,_1), row-major fp16
 //   2. the vectorized version: zipped_divide(mA, (_1,_4)) and one thread's slice
 //   3. the thread-value version: make_layout_tv, the block tile, the (thread,value) view
@@ -60,20 +61,15 @@ std::string grid(long rows, long cols, Cell&& cell) {
   return out;
 }
 
-// local_tile(t, tile, (c0, c1)) for a rank-2 tile: flat_divide, then keep the tile modes and the
-// rest modes where the coordinate has `_`. Tessera has no tensors yet; this is the layout part.
-template <class L, class Tile, class C0, class C1>
-auto local_tile(L const& t, Tile const& tile, C0 const& c0, C1 const& c1) {
-  auto flat = flat_divide(t, tile);  // (tile_m, tile_n, rest_m, rest_n, trailing...)
-  if constexpr (rank_v<decltype(flat.shape())> == 4) {
-    return slice_and_offset(make_tuple(_, _, c0, c1), flat);
-  } else {
-    return slice_and_offset(make_tuple(_, _, c0, c1, _), flat);
-  }
+// The tensor over a counting iterator: element c is L(c), the offset itself, so a tile's data()
+// is its base offset and its layout the offsets from there. Printed `counting_iter(base) o layout`.
+template <class L>
+auto offsets(L const& layout) {
+  return make_tensor(make_counting_iterator(0), layout);
 }
 
 void section_inputs() {
-  heading("1. Elementwise add: the input tensors (seed 000)");
+  heading("1. Elementwise add: the input tensors");
   std::cout << "A row-major 2048x2048 fp16 matrix; the unit stride is static (_1).\n";
   int const M = 2048, N = 2048;
   auto mA = make_layout(make_tuple(M, N), make_tuple(N, _1{}));  // (m,n) -> element offset
@@ -87,7 +83,7 @@ void section_inputs() {
 }
 
 void section_vectorized() {
-  heading("2. Vectorized: every thread adds 4 contiguous elements (seed 000)");
+  heading("2. Vectorized: every thread adds 4 contiguous elements");
   auto mA = make_layout(make_tuple(2048, 2048), make_tuple(2048, _1{}));
   auto gA = zipped_divide(mA, make_tuple(_1{}, _4{}));  // ((vec),(m,n/4)) -> offset
   show("gA = zipped_divide(mA, (_1,_4))", gA, "((1,4),(m,n/4)) -> offset");
@@ -99,7 +95,7 @@ void section_vectorized() {
 }
 
 void section_thread_value() {
-  heading("3. Thread-value layout: 128 threads x 32 values per (16,256) tile (seed 000)");
+  heading("3. Thread-value layout: 128 threads x 32 values per (16,256) tile");
   auto thr = make_layout(make_tuple(_4{}, _32{}), make_tuple(_32{}, _1{}));  // (tm,tn) -> thread
   auto val = make_layout(make_tuple(_4{}, _8{}), make_tuple(_8{}, _1{}));    // (vm,vn) -> value
   show("thr", thr, "(tm,tn) -> thread id");
@@ -127,9 +123,9 @@ void section_thread_value() {
 }
 
 void section_sgemm() {
-  heading("4. SGEMM tiling shapes (seed 004: M = N = K = 4096, BM = BN = 64, BK = 8, TM = TN = 8)");
-  std::cout << "Layouts only: there are no tensors yet. local_tile(t, tile, (c0,c1)) below is\n"
-               "flat_divide(t, tile) sliced at (_,_,c0,c1); block (x,y) = (1,2), thread 9.\n";
+  heading("4. SGEMM tiling (M = N = K = 4096, BM = BN = 64, BK = 8, TM = TN = 8)");
+  std::cout << "Tensors over counting iterators (element = its offset): local_tile(t, tile, coord) is\n"
+               "the block's tile, printed counting_iter(base offset) o layout; block (x,y) = (1,2), thread 9.\n";
   int const M = 4096, N = 4096, K = 4096;
   auto mA = make_layout(make_tuple(M, K), LayoutRight{});  // (m,k) -> offset
   auto mB = make_layout(make_tuple(K, N), LayoutRight{});  // (k,n) -> offset
@@ -143,25 +139,24 @@ void section_sgemm() {
   show("zipped_divide(mA, (_64,_8))", zipped_divide(mA, blkA), "((BM,BK),(m,k))");
   show("tiled_divide(mA, (_64,_8))", tiled_divide(mA, blkA), "((BM,BK),m,k)");
   int const bx = 1, by = 2, tid = 9;
-  auto gA = local_tile(mA, blkA, by, _);
-  auto gB = local_tile(mB, blkB, _, bx);
-  auto gC = local_tile(mC, blkC, by, bx);
-  show("gA = local_tile(mA,(BM,BK),(2,_))", get<0>(gA), "(BM,BK,k)");
-  show("gB = local_tile(mB,(BK,BN),(_,1))", get<0>(gB), "(BK,BN,k)");
-  show("gC = local_tile(mC,(BM,BN),(2,1))", get<0>(gC), "(BM,BN)");
-  show("  gC base offset", get<1>(gC), "= 2*64*4096 + 1*64");
+  auto gA = local_tile(offsets(mA), blkA, make_coord(by, _));   // (BM,BK,k)
+  auto gB = local_tile(offsets(mB), blkB, make_coord(_, bx));   // (BK,BN,k)
+  auto gC = local_tile(offsets(mC), blkC, make_coord(by, bx));  // (BM,BN)
+  show("gA = local_tile(mA,(BM,BK),(2,_))", gA, "(BM,BK,k)");
+  show("gB = local_tile(mB,(BK,BN),(_,1))", gB, "(BK,BN,k)");
+  show("gC = local_tile(mC,(BM,BN),(2,1))", gC, "(BM,BN); base = 2*64*4096 + 1*64");
   auto sA = make_layout(blkA, LayoutRight{});  // (BM,BK) -> smem offset
   auto sB = make_layout(blkB, LayoutRight{});  // (BK,BN) -> smem offset
   show("sA", sA, "(BM,BK) -> smem offset");
   show("sB", sB, "(BK,BN) -> smem offset");
   show("cosize(sA)", cosize(sA), "floats of shared memory");
   auto thr_row = tid / 8, thr_col = tid % 8;  // BN / TN = 8 threads per row of C
-  auto sA_r = local_tile(sA, make_tuple(_8{}, _1{}), thr_row, _);
-  auto sB_r = local_tile(sB, make_tuple(_1{}, _8{}), _, thr_col);
-  auto gC_w = local_tile(get<0>(gC), make_tuple(_8{}, _8{}), thr_row, thr_col);
-  show("sA_to_r = local_tile(sA,(TM,1),(1,_))", get<0>(sA_r), "(TM,1,BK)");
-  show("sB_to_r = local_tile(sB,(1,TN),(_,1))", get<0>(sB_r), "(1,TN,BK)");
-  show("gC_to_w = local_tile(gC,(TM,TN),(1,1))", get<0>(gC_w), "(TM,TN)");
+  auto sA_r = local_tile(offsets(sA), make_tuple(_8{}, _1{}), make_coord(thr_row, _));
+  auto sB_r = local_tile(offsets(sB), make_tuple(_1{}, _8{}), make_coord(_, thr_col));
+  auto gC_w = local_tile(gC, make_tuple(_8{}, _8{}), make_coord(thr_row, thr_col));
+  show("sA_to_r = local_tile(sA,(TM,1),(1,_))", sA_r, "(TM,1,BK)");
+  show("sB_to_r = local_tile(sB,(1,TN),(_,1))", sB_r, "(1,TN,BK)");
+  show("gC_to_w = local_tile(gC,(TM,TN),(1,1))", gC_w, "(TM,TN)");
 }
 
 void section_pictures() {
@@ -212,9 +207,10 @@ void section_gpu() {
 }  // namespace
 
 void register_demo(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("demo", "Print the seed kernels' layouts, computed by the algebra");
+  CLI::App* cmd = app.add_subcommand("demo", "Print the layouts of Tessera's kernels, computed by the algebra");
   cmd->callback([] {
-    std::cout << "Tessera demo: the layouts of the seed kernels, computed by the compile-time algebra.\n"
+    std::cout << "Tessera demo: the layouts of Tessera's first kernels (elementwise add, tile copy, SGEMM),\n"
+                 "computed by the compile-time algebra. Background: docs/background.md.\n"
                  "Notation: shape:stride, _n a static integer, n a dynamic one.\n";
     section_inputs();
     section_vectorized();

@@ -10,6 +10,11 @@ namespace tessera {
 struct LayoutLeft {};   // column-major: leftmost mode fastest
 struct LayoutRight {};  // row-major: rightmost mode fastest
 
+// The same two orders as a run-time value, for a matrix whose order is known only at run time
+// (the kernels' host APIs): Major::row is LayoutRight, element (r,c) at r*ld + c; Major::col is
+// LayoutLeft, element (r,c) at r + c*ld.
+enum class Major { row, col };
+
 template <class Shape, class Stride>
 struct Layout;
 

@@ -1,8 +1,8 @@
-// elementwise_add.cuh -- C = A + B over M x N matrices of __half, __nv_bfloat16 or float, in the
-// three versions of the seed (shared/seeds/000): one element per thread (naive), one 128-bit
-// vector per thread (vectorized: zipped_divide by (1, 16 bytes)), and a thread-value layout
-// (tv: make_layout_tv(thr (4,32):(32,1), val (4,8):(8,1)) -> tiler (16,256), zipped_divide by
-// the tiler, composition with the TV layout).
+// elementwise_add.cuh -- C = A + B over M x N matrices of __half, __nv_bfloat16 or float, in
+// three versions (docs/background.md, "Elementwise add"): one element per thread (naive), one
+// 128-bit vector per thread (vectorized: zipped_divide by (1, 16 bytes)), and a thread-value
+// layout (tv: make_layout_tv(thr (4,32):(32,1), val (4,8):(8,1)) -> tiler (16,256), zipped_divide
+// by the tiler, composition with the TV layout).
 //
 // Any M, N >= 1: tiles and vectors that overhang the matrix are predicated with an identity tensor
 // (elem_less(coordinate, shape)), never rejected. Row- or column-major: all three matrices share
@@ -10,7 +10,8 @@
 // elementwise, so only the coordinates' names change). Vector accesses are used where the row
 // pitch and the three pointers are 16-byte aligned; otherwise the same kernels run element-wise.
 //
-// Host API (launch on a stream, check the launch with cudaGetLastError):
+// Host API (asynchronous on a stream; returns the launch's cudaError_t, throws
+// std::invalid_argument for arguments outside the contract -- docs/errors.md):
 //   add_naive(A, B, C, M, N, major, stream), add_vectorized(...), add_tv(...)
 #pragma once
 
@@ -19,13 +20,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
-#include "tessera/algorithm/copy.hpp"
 #include "tessera/core/product.hpp"
-#include "tessera/kernels/major.hpp"
-#include "tessera/tensor/tiling.hpp"
+#include "tessera/kernels/common.cuh"
 
 namespace tessera::kernels {
 
@@ -38,44 +36,6 @@ __device__ __forceinline__ T add_elem(T a, T b) {
     return a + b;
   } else {
     return __hadd(a, b);  // __half and __nv_bfloat16: add.rn.f16 / add.rn.bf16
-  }
-}
-
-// copy_128(src, dst): copy() restricted to 128-bit accesses. The launchers checked the alignment on
-// the host (vector_ok), so the element-wise fallback is only a guard and never runs; it keeps the
-// kernels free of copy()'s 64/32/16-bit alternatives (fewer registers, less code).
-template <class Src, class Dst>
-__device__ __forceinline__ void copy_128(Src const& src, Dst&& dst) {
-  if (!tessera::detail::copy_vectorized<128>(src, dst)) {
-    TESSERA_UNROLL
-    for (int i = 0; i < int(decltype(size(src))::value); ++i) dst(i) = src(i);
-  }
-}
-
-// The row-major view of a problem: rows x cols with leading dimension ld (elements).
-struct RowProblem {
-  int rows, cols;
-  std::int64_t ld;
-};
-inline RowProblem row_problem(int M, int N, Major major) {
-  return major == Major::row ? RowProblem{M, N, N} : RowProblem{N, M, M};
-}
-
-// (rows,cols) -> element offset, unit stride along a row (static _1, so slices along a row are
-// static layouts that copy() can vectorize).
-TESSERA_HOST_DEVICE auto row_layout(int rows, int cols, std::int64_t ld) {
-  return make_layout(make_shape(rows, cols), make_stride(ld, _1{}));
-}
-
-template <class T>
-bool aligned16(T const* p) {
-  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
-}
-
-inline void check_args(char const* fn, int M, int N) {
-  if (M < 1 || N < 1) {
-    throw std::invalid_argument(std::string(fn) + ": M and N must be >= 1, got M = " + std::to_string(M) +
-                                ", N = " + std::to_string(N));
   }
 }
 
@@ -210,37 +170,32 @@ __global__ void __launch_bounds__(tv_threads) add_tv_kernel(T const* A, T const*
   }
 }
 
-inline void check_launch(char const* fn) {
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw std::runtime_error(std::string(fn) + ": launch failed: " + cudaGetErrorString(e));
-}
-
 // Whether 128-bit accesses are legal: 16-byte aligned pointers and row pitch.
 template <class T>
 bool vector_ok(T const* A, T const* B, T const* C, std::int64_t ld) {
-  return aligned16(A) && aligned16(B) && aligned16(C) && (ld * std::int64_t(sizeof(T))) % 16 == 0;
+  return vector_aligned(A, ld) && vector_aligned(B, ld) && vector_aligned(C, ld);
 }
 
 }  // namespace detail
 
 // add_naive(A, B, C, M, N, major, stream): C = A + B, one element per thread, 256 threads a block.
 template <class T>
-void add_naive(T const* A, T const* B, T* C, int M, int N, Major major, cudaStream_t stream = nullptr) {
-  detail::check_args("add_naive", M, N);
+cudaError_t add_naive(T const* A, T const* B, T* C, int M, int N, Major major, cudaStream_t stream = nullptr) {
+  detail::require_extents("add_naive", M, N);
   auto p = detail::row_problem(M, N, major);
   std::int64_t total = std::int64_t(p.rows) * p.cols;
   constexpr int threads = 256;
   auto blocks = static_cast<unsigned>((total + threads - 1) / threads);
   detail::add_naive_kernel<T><<<blocks, threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);
-  detail::check_launch("add_naive");
+  return cudaGetLastError();
 }
 
 // add_vectorized<T, VPT = 1>(A, B, C, M, N, major, stream): C = A + B, VPT 128-bit vectors per
 // thread (8 halves or 4 floats each), 256 threads a block; element-wise (still predicated) where
 // a vector overhangs a row end or the rows are not 16-byte aligned.
 template <class T, int VPT = 1>
-void add_vectorized(T const* A, T const* B, T* C, int M, int N, Major major, cudaStream_t stream = nullptr) {
-  detail::check_args("add_vectorized", M, N);
+cudaError_t add_vectorized(T const* A, T const* B, T* C, int M, int N, Major major, cudaStream_t stream = nullptr) {
+  detail::require_extents("add_vectorized", M, N);
   auto p = detail::row_problem(M, N, major);
   constexpr int VEC = 16 / int(sizeof(T));
   std::int64_t total = std::int64_t(p.rows) * ((p.cols + VEC - 1) / VEC);
@@ -251,28 +206,27 @@ void add_vectorized(T const* A, T const* B, T* C, int M, int N, Major major, cud
   } else {
     detail::add_vectorized_kernel<T, false, VPT><<<blocks, threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);
   }
-  detail::check_launch("add_vectorized");
+  return cudaGetLastError();
 }
 
 // add_tv(A, B, C, M, N, major, stream): C = A + B with the (16,256) TV tiling, 128 threads a block,
 // grid (ceil(N/256), ceil(M/16)) of the row-major view. Pre: ceil(M/16) <= 65535 (grid y).
 template <class T>
-void add_tv(T const* A, T const* B, T* C, int M, int N, Major major, cudaStream_t stream = nullptr) {
-  detail::check_args("add_tv", M, N);
+cudaError_t add_tv(T const* A, T const* B, T* C, int M, int N, Major major, cudaStream_t stream = nullptr) {
+  detail::require_extents("add_tv", M, N);
   auto p = detail::row_problem(M, N, major);
   unsigned gx = static_cast<unsigned>((p.cols + 255) / 256);
   unsigned gy = static_cast<unsigned>((p.rows + 15) / 16);
-  if (gy > 65535u) {
-    throw std::invalid_argument("add_tv: ceil(rows / 16) = " + std::to_string(gy) +
-                                " exceeds the grid's y limit 65535; use add_vectorized for more than 1048560 rows");
-  }
+  detail::require(gy <= 65535u, "add_tv",
+                  "ceil(rows / 16) = " + std::to_string(gy) +
+                      " exceeds the grid's y limit 65535; use add_vectorized for more than 1048560 rows");
   dim3 grid(gx, gy);
   if (detail::vector_ok(A, B, C, p.ld)) {
     detail::add_tv_kernel<T, true><<<grid, detail::tv_threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);
   } else {
     detail::add_tv_kernel<T, false><<<grid, detail::tv_threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);
   }
-  detail::check_launch("add_tv");
+  return cudaGetLastError();
 }
 
 }  // namespace tessera::kernels

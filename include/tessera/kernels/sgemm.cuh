@@ -1,37 +1,27 @@
-// SGEMM in fp32: C = alpha * A * B + beta * C, a ladder of kernels written with Tessera's tensors.
-//
-//   v1  2D block tiling (seed 004): local_tile / local_partition, (64,64,8) tiles, (8,8) per thread.
-//   v2  + 128-bit global loads, A transposed in shared memory, (128,128,8) tiles.
-//   v3  + double buffering (two shared stages, next tile's loads in flight).
-//   v4  + warp tiling (conflict-free 128-bit shared reads).
-//   v5  tuned: 128 threads with (16,8) values each, BK = 16, grouped block order, unpredicated
-//       interior tiles.
-// Each version accepts any M, N, K and row- or column-major A, B and C (sgemm_common.cuh).
+// SGEMM in fp32: C = alpha * A * B + beta * C for any M, N, K >= 0 and row- or column-major A, B and
+// C (SgemmProblem, sgemm_problem.hpp), on CUDA cores (no TF32). The kernel is the block-tiled one
+// of sgemm_tiled.cuh in its tuned configuration; examples/sgemm/ builds it up step by step.
 // Measured against cuBLAS in docs/performance.md ("SGEMM").
+//
+//   sgemm(problem, stream)              the tuned kernel
+//   sgemm_tiled<Cfg>(problem, stream)   any SgemmTiledConfig
+//   launch_sgemm(fn, problem, stream, launch)  the frame every SGEMM launcher shares
+// Each validates the problem first (std::invalid_argument naming the violated precondition) and
+// returns the launch's cudaError_t (docs/errors.md).
 #pragma once
 
-#include "tessera/kernels/sgemm_common.cuh"
+#include <cuda_runtime.h>
+
+#include "tessera/kernels/sgemm_problem.hpp"
 #include "tessera/kernels/sgemm_tiled.cuh"
-#include "tessera/kernels/sgemm_v1_blocktile.cuh"
 
 namespace tessera::kernels {
 
-using SgemmV2 = SgemmTiledConfig<128, 128, 8, false, 1, false>;
-using SgemmV3 = SgemmTiledConfig<128, 128, 8, false, 2, false>;
-using SgemmV4 = SgemmTiledConfig<128, 128, 8, true, 2, false>;
-// v5: 128 threads (4 warps of (128,32)), (16,8) values per thread: 6 shared reads per 128 FMAs
-// instead of 4 per 64, up to 255 registers with 2 blocks per SM; BK = 16 (half the barriers and
-// tile loads per FMA); grouped block order; interior tiles loaded without predicates.
-using SgemmV5 = SgemmTiledConfig<128, 128, 16, true, 2, true, 16, 8, true>;
+// What sgemm() runs: 128 threads with (16,8) values each, BK = 16, warp tiling, two stages,
+// grouped block order, unpredicated interior tiles (sgemm_tiled.cuh).
+using SgemmTuned = SgemmTiledConfig<128, 128, 16, true, 2, true, 16, 8, true>;
 
-// Tuning candidates measured beside the ladder (docs/performance.md, "SGEMM").
-using SgemmCandidateV4Fast = SgemmTiledConfig<128, 128, 8, true, 2, false, 8, 8, true>;     // v4 + fast path
-using SgemmCandidate16x8 = SgemmTiledConfig<128, 128, 8, true, 2, true, 16, 8, true>;       // v5 with BK = 8
-using SgemmCandidateBk8 = SgemmTiledConfig<128, 128, 8, true, 2, true, 8, 16, true>;        // (8,16), BK = 8
-using SgemmCandidateBk16x8x16 = SgemmTiledConfig<128, 128, 16, true, 2, true, 8, 16, true>;  // v5 with (8,16)
-
-inline constexpr int kSgemmVersions = 5;
-
+namespace detail {
 // K == 0: C = beta * C (A and B are not read), one thread per element of the row-major (M,N) C.
 // (A template so that the header may be included by several translation units.)
 template <class T>
@@ -41,54 +31,38 @@ __global__ void sgemm_scale_c_kernel(int M, int N, T beta, T* C, int ldc) {
   T& c = C[(i / N) * ldc + i % N];
   c = beta == T(0) ? T(0) : beta * c;
 }
+}  // namespace detail
 
-// The name of version v (1..5): "sgemm_v1_blocktile", ...
-inline char const* sgemm_version_name(int v) {
-  switch (v) {
-    case 1: return "sgemm_v1_blocktile";
-    case 2: return "sgemm_v2_vectorized";
-    case 3: return "sgemm_v3_double_buffer";
-    case 4: return "sgemm_v4_warp_tile";
-    case 5: return "sgemm_v5_tuned";
-    default: return "sgemm_unknown";
-  }
-}
-
-// Runs the tiled kernel with configuration Cfg (any SgemmTiledConfig) on stream, with the
-// checks and the column-major-C handling of sgemm().
-template <class Cfg>
-cudaError_t sgemm_tiled(SgemmProblem const& problem, cudaStream_t stream = nullptr);
-
-// Runs version v (1..5) of the ladder on stream; asynchronous like a kernel launch. Returns
-// cudaErrorInvalidValue for an invalid problem or version, else the launch's error.
-inline cudaError_t sgemm(int version, SgemmProblem const& problem, cudaStream_t stream = nullptr) {
-  if (cudaError_t const e = detail::check_problem(problem); e != cudaSuccess) return e;
-  if (version < 1 || version > kSgemmVersions) return cudaErrorInvalidValue;
+// launch_sgemm(fn, problem, stream, launch): validates problem (errors name fn), turns a
+// column-major C into the row-major C^T = B^T A^T, handles the empty cases (M or N = 0: nothing;
+// K = 0: C = beta C) and otherwise calls launch(row_major_problem, stream), which launches one
+// kernel. Returns the launch's error.
+template <class Launch>
+cudaError_t launch_sgemm(char const* fn, SgemmProblem const& problem, cudaStream_t stream, Launch&& launch) {
+  detail::check_sgemm_problem(fn, problem);
   SgemmProblem const p = detail::as_row_major_c(problem);
   if (p.m == 0 || p.n == 0) return cudaSuccess;
   if (p.k == 0) {
     long long const count = static_cast<long long>(p.m) * p.n;
-    sgemm_scale_c_kernel<float><<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(p.m, p.n, p.beta, p.c, p.ldc);
-    return cudaGetLastError();
-  }
-  switch (version) {
-    case 1: launch_sgemm_v1(p, stream); break;
-    case 2: launch_sgemm_tiled<SgemmV2>(p, stream); break;
-    case 3: launch_sgemm_tiled<SgemmV3>(p, stream); break;
-    case 4: launch_sgemm_tiled<SgemmV4>(p, stream); break;
-    default: launch_sgemm_tiled<SgemmV5>(p, stream); break;
+    detail::sgemm_scale_c_kernel<float>
+        <<<static_cast<unsigned>((count + 255) / 256), 256, 0, stream>>>(p.m, p.n, p.beta, p.c, p.ldc);
+  } else {
+    launch(p, stream);
   }
   return cudaGetLastError();
 }
 
+// sgemm_tiled<Cfg>(problem, stream): the tiled kernel with configuration Cfg.
 template <class Cfg>
-cudaError_t sgemm_tiled(SgemmProblem const& problem, cudaStream_t stream) {
-  if (cudaError_t const e = detail::check_problem(problem); e != cudaSuccess) return e;
-  SgemmProblem const p = detail::as_row_major_c(problem);
-  if (p.m == 0 || p.n == 0) return cudaSuccess;
-  if (p.k == 0) return sgemm(1, problem, stream);  // C = beta C
-  launch_sgemm_tiled<Cfg>(p, stream);
-  return cudaGetLastError();
+cudaError_t sgemm_tiled(SgemmProblem const& problem, cudaStream_t stream = nullptr) {
+  return launch_sgemm("sgemm_tiled", problem, stream,
+                      [](SgemmProblem const& p, cudaStream_t s) { launch_sgemm_tiled<Cfg>(p, s); });
+}
+
+// sgemm(problem, stream): C = alpha A B + beta C with the tuned kernel; asynchronous like a launch.
+inline cudaError_t sgemm(SgemmProblem const& problem, cudaStream_t stream = nullptr) {
+  return launch_sgemm("sgemm", problem, stream,
+                      [](SgemmProblem const& p, cudaStream_t s) { launch_sgemm_tiled<SgemmTuned>(p, s); });
 }
 
 }  // namespace tessera::kernels

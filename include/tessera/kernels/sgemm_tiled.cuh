@@ -1,17 +1,19 @@
-// SGEMM v2-v5: one block-tiled kernel whose configuration adds one idea per step of the ladder.
+// The block-tiled SGEMM kernel behind kernels::sgemm, configurable so that each step of the
+// example ladder (examples/sgemm/, docs/background.md "SGEMM") is one configuration of it:
 //
-//   v2  SgemmTiledConfig<128,128, 8, false, 1, false>  128-bit global loads; A stored transposed
+//   SgemmTiledConfig<128,128, 8, false, 1, false>  128-bit global loads; A stored transposed
 //       in shared memory ((m,k) -> k*(BM+pad) + m), so a thread reads its TM values of A with
 //       two 128-bit shared loads, like B; (BM,BN) = (128,128), 256 threads, (TM,TN) = (8,8).
-//   v3  <128,128, 8, false, 2, false>  + double buffering: two shared stages, the next tile's
+//   <128,128, 8, false, 2, false>  + double buffering: two shared stages, the next tile's
 //       global loads in flight (in registers) while the current one is multiplied; one barrier.
-//   v4  <128,128, 8, true,  2, false>  + warp tiling: a warp owns a (64,32) piece of the block
+//   <128,128, 8, true,  2, false>  + warp tiling: a warp owns a (64,32) piece of the block
 //       tile and a thread a 2x2 grid of (4,4) pieces spaced 32 rows / 16 columns apart, so a
 //       warp's 128-bit shared reads are contiguous (conflict-free broadcasts).
-//   v5  <128,128,16, true,  2, true, 16, 8, true>  tuned: 128 threads of (16,8) values (4 warps
-//       of (128,32)): 6 shared reads per 128 FMAs, up to 255 registers at 2 blocks per SM;
-//       BK = 16 (half the barriers per FMA); grouped block order (8 block rows sweep the columns
-//       together, for L2 reuse); tiles wholly inside the operands loaded without predicates.
+//   <128,128,16, true,  2, true, 16, 8, true>  tuned (SgemmTuned, what sgemm() runs): 128 threads
+//       of (16,8) values (4 warps of (128,32)): 6 shared reads per 128 FMAs, up to 255 registers at
+//       2 blocks per SM; BK = 16 (half the barriers per FMA); grouped block order (8 block rows
+//       sweep the columns together, for L2 reuse); tiles wholly inside the operands loaded without
+//       predicates.
 //
 // Layout of the work (BM=BN=128, BK=8, 256 threads, (8,8) values per thread):
 //   gA  = local_tile(mA, (BM,BK), (bm,_))                         // (BM,BK,k)
@@ -27,7 +29,8 @@
 // store of C is predicated (128-bit where possible). beta == 0 never reads C.
 #pragma once
 
-#include "tessera/kernels/sgemm_common.cuh"
+#include "tessera/kernels/common.cuh"
+#include "tessera/kernels/sgemm_problem.hpp"
 
 namespace tessera::kernels {
 

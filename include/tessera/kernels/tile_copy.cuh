@@ -1,12 +1,13 @@
-// tile_copy.cuh -- the asynchronous tile copy of seed 003: each block copies one (tile_m,tile_n)
+// tile_copy.cuh -- the asynchronous tile copy (docs/background.md, "Tile copy"): each block copies one (tile_m,tile_n)
 // tile of an M x N matrix global -> shared with 128-bit cp.async copies, waits for them
 // (cp.async.wait_all + __syncthreads), then copies shared -> global with 128-bit accesses.
 //
 // Configuration (TileCopyConfig): tile_m rows and num_threads threads a block; tile_n columns,
 // by default the seed's (num_threads / tile_m) * VEC, VEC = 16 bytes / sizeof(T), so that every
 // thread moves one vector per tile; a larger tile_n gives every thread several vectors in flight.
-// tile_copy_check(...) names the violated constraint of an invalid configuration; tile_copy(...)
-// runs it before launching. Any M; N * sizeof(T) must be a multiple of 16 (every row starts on a
+// tile_copy_check(...) names the violated constraint of an invalid configuration (throws
+// std::invalid_argument); tile_copy(...) runs it before launching and returns the launch's
+// cudaError_t (docs/errors.md). Any M; N * sizeof(T) must be a multiple of 16 (every row starts on a
 // 16-byte boundary, which cp.async of 16 bytes requires). Tiles that overhang the matrix are
 // predicated with elem_less on an identity tensor. Column-major runs as the transposed row-major
 // problem.
@@ -15,11 +16,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 #include "tessera/arch/cp_async.hpp"
-#include "tessera/kernels/elementwise_add.cuh"  // Major, row_problem, row_layout, copy_128
+#include "tessera/kernels/common.cuh"
 
 namespace tessera::kernels {
 
@@ -86,7 +86,7 @@ template <class T>
 TileCopyConfig tile_copy_check(T const* src, T const* dst, int M, int N, Major major, TileCopyConfig cfg,
                                int max_smem_bytes) {
   constexpr int VEC = 16 / int(sizeof(T));
-  auto fail = [](std::string const& what) { throw std::invalid_argument("tile_copy: " + what); };
+  auto fail = [](std::string const& what) { detail::require(false, "tile_copy", what); };
   auto p = detail::row_problem(M, N, major);
   if (M < 1 || N < 1) fail("M and N must be >= 1, got M = " + std::to_string(M) + ", N = " + std::to_string(N));
   if (cfg.num_threads < 32 || cfg.num_threads > 1024 || cfg.num_threads % 32 != 0)
@@ -123,7 +123,8 @@ TileCopyConfig tile_copy_check(T const* src, T const* dst, int M, int N, Major m
 
 // tile_copy(src, dst, M, N, major, cfg, stream): dst = src through shared memory.
 template <class T>
-void tile_copy(T const* src, T* dst, int M, int N, Major major, TileCopyConfig cfg = {}, cudaStream_t stream = nullptr) {
+cudaError_t tile_copy(T const* src, T* dst, int M, int N, Major major, TileCopyConfig cfg = {},
+                      cudaStream_t stream = nullptr) {
   int dev = 0, max_optin = 0;
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&max_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
@@ -134,14 +135,12 @@ void tile_copy(T const* src, T* dst, int M, int N, Major major, TileCopyConfig c
   int smem = cfg.tile_m * cfg.tile_n * int(sizeof(T));
   if (smem > 48 * 1024) {
     cudaError_t e = cudaFuncSetAttribute(detail::tile_copy_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (e != cudaSuccess)
-      throw std::runtime_error("tile_copy: raising the kernel's dynamic shared memory to " + std::to_string(smem) +
-                               " bytes failed: " + cudaGetErrorString(e));
+    if (e != cudaSuccess) return e;
   }
   dim3 grid(unsigned((p.cols + cfg.tile_n - 1) / cfg.tile_n), unsigned((p.rows + cfg.tile_m - 1) / cfg.tile_m));
   detail::tile_copy_kernel<T><<<grid, cfg.num_threads, smem, stream>>>(src, dst, p.rows, p.cols, p.ld, cfg.tile_m,
                                                                         cfg.tile_n);
-  detail::check_launch("tile_copy");
+  return cudaGetLastError();
 }
 
 }  // namespace tessera::kernels

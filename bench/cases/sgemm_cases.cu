@@ -1,34 +1,24 @@
-// sgemm_cases.cu -- the SGEMM cases of `tessera bench`: every version of the ladder
-// (include/tessera/kernels/sgemm.cuh) against cublasSgemm (default math mode, no TF32) in the same
-// run. Problem: C = A B, M = N = K, A, B and C row-major, alpha = 1, beta = 0.
+// sgemm_cases.cu -- the SGEMM cases of `tessera bench`: every step of the example ladder
+// (examples/sgemm/ladder.cuh) against cublasSgemm (default math mode, no TF32) in the same run. Problem: C = A B, M = N = K, A, B and C row-major, alpha = 1, beta = 0.
 //
 // Inputs are uniform in [-1, 1), generated on the device from a hash of the offset. verify poisons
 // C (NaN), runs the kernel once, runs cuBLAS on the same inputs, and counts on the device the
-// elements outside |C - C_ref| <= 2 (K + 2) eps sum_k |A_ik B_kj| (the scale from cuBLAS on |A|,
-// |B|); a NaN never passes. The buffers of one shape are shared by its cases (shared_ptr).
+// elements outside the tolerance of gemm_reference.hpp (the scale from cuBLAS on |A|, |B|); a NaN
+// never passes. The buffers of one shape are shared by its cases (shared_ptr).
 #include <cublas_v2.h>
 
-#include <cfloat>
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 
-#include "harness.hpp"
-#include "sgemm_cases.hpp"
-#include "tessera/kernels/sgemm.cuh"
+#include "bench/cases/cases.hpp"
+#include "bench/cuda_check.hpp"
+#include "bench/gemm_reference.hpp"
+#include "examples/sgemm/ladder.cuh"
 
 namespace tessera::bench {
 
 namespace {
-
-void check(cudaError_t e, char const* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("sgemm_cases: ") + what + ": " + cudaGetErrorString(e));
-}
-void check(cublasStatus_t e, char const* what) {
-  if (e != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string("sgemm_cases: ") + what + ": cuBLAS status " + std::to_string(int(e)));
-}
 
 __global__ void fill_uniform_kernel(float* p, std::uint64_t n, std::uint64_t seed) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
@@ -62,30 +52,24 @@ __global__ void compare_kernel(float const* c, float const* ref, float const* sc
 // The device buffers and cuBLAS handle of one M x N x K problem, shared by its cases.
 struct SgemmBuffers {
   int m, n, k;
-  float *a = nullptr, *b = nullptr, *c = nullptr, *ref = nullptr;
+  DeviceBuffer<float> a, b, c, ref;
   cublasHandle_t handle = nullptr;
-  SgemmBuffers(int m_, int n_, int k_) : m(m_), n(n_), k(k_) {
-    check(cudaMalloc(&a, bytes(m, k)), "cudaMalloc A");
-    check(cudaMalloc(&b, bytes(k, n)), "cudaMalloc B");
-    check(cudaMalloc(&c, bytes(m, n)), "cudaMalloc C");
-    check(cudaMalloc(&ref, bytes(m, n)), "cudaMalloc C_ref");
-    fill_uniform_kernel<<<1024, 256>>>(a, std::uint64_t(m) * k, 0x1234);
-    fill_uniform_kernel<<<1024, 256>>>(b, std::uint64_t(k) * n, 0x5678);
+  SgemmBuffers(int m_, int n_, int k_)
+      : m(m_), n(n_), k(k_), a(std::size_t(m_) * k_), b(std::size_t(k_) * n_), c(std::size_t(m_) * n_),
+        ref(std::size_t(m_) * n_) {
+    fill_uniform_kernel<<<1024, 256>>>(a.get(), a.size(), 0x1234);
+    fill_uniform_kernel<<<1024, 256>>>(b.get(), b.size(), 0x5678);
     check(cudaGetLastError(), "fill");
     check(cudaDeviceSynchronize(), "fill");
     check(cublasCreate(&handle), "cublasCreate");
   }
   ~SgemmBuffers() {
     if (handle) cublasDestroy(handle);
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
-    cudaFree(ref);
   }
   SgemmBuffers(SgemmBuffers const&) = delete;
   SgemmBuffers& operator=(SgemmBuffers const&) = delete;
-  static std::size_t bytes(int r, int c) { return std::size_t(r) * std::size_t(c) * sizeof(float); }
 
+  // Row-major C = alpha A B + beta C with the given operands.
   kernels::SgemmProblem problem(float* out, float const* pa, float const* pb) const {
     kernels::SgemmProblem p;
     p.m = m;
@@ -95,49 +79,34 @@ struct SgemmBuffers {
     p.beta = 0.0f;
     p.a = pa;
     p.lda = k;
-    p.a_major = kernels::Major::row;
     p.b = pb;
     p.ldb = n;
-    p.b_major = kernels::Major::row;
     p.c = out;
     p.ldc = n;
-    p.c_major = kernels::Major::row;
     return p;
   }
-  // Row-major C = A B through column-major cuBLAS: C^T = B^T A^T.
   void cublas(cudaStream_t s, float* out, float const* pa, float const* pb) const {
-    float const one = 1.0f, zero = 0.0f;
     check(cublasSetStream(handle, s), "cublasSetStream");
-    check(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, pb, n, pa, k, &zero, out, n), "cublasSgemm");
+    check(cublas_sgemm(handle, problem(out, pa, pb)), "cublasSgemm");
   }
 };
 
 bool verify_case(SgemmBuffers& buf, SgemmLauncher const& launch, std::string& msg) {
   std::uint64_t const count = std::uint64_t(buf.m) * buf.n;
-  check(cudaMemset(buf.c, 0xff, SgemmBuffers::bytes(buf.m, buf.n)), "poison C");
-  check(launch(buf.problem(buf.c, buf.a, buf.b), nullptr), "kernel launch");
+  check(cudaMemset(buf.c.get(), 0xff, buf.c.bytes()), "poison C");
+  check(launch(buf.problem(buf.c.get(), buf.a.get(), buf.b.get()), nullptr), "kernel launch");
   check(cudaDeviceSynchronize(), "kernel");
-  buf.cublas(nullptr, buf.ref, buf.a, buf.b);
-  // The scale sum_k |A_ik B_kj|, from cuBLAS on |A| and |B| (temporary buffers).
-  float *abs_a = nullptr, *abs_b = nullptr, *scale = nullptr;
-  unsigned long long* bad = nullptr;
-  check(cudaMalloc(&abs_a, SgemmBuffers::bytes(buf.m, buf.k)), "cudaMalloc |A|");
-  check(cudaMalloc(&abs_b, SgemmBuffers::bytes(buf.k, buf.n)), "cudaMalloc |B|");
-  check(cudaMalloc(&scale, SgemmBuffers::bytes(buf.m, buf.n)), "cudaMalloc scale");
-  check(cudaMalloc(&bad, sizeof(unsigned long long)), "cudaMalloc count");
-  abs_kernel<<<1024, 256>>>(buf.a, abs_a, std::uint64_t(buf.m) * buf.k);
-  abs_kernel<<<1024, 256>>>(buf.b, abs_b, std::uint64_t(buf.k) * buf.n);
-  buf.cublas(nullptr, scale, abs_a, abs_b);
-  check(cudaMemset(bad, 0, sizeof(unsigned long long)), "cudaMemset");
-  double const tol_factor = 2.0 * (buf.k + 2) * double(FLT_EPSILON);
-  compare_kernel<<<1024, 256>>>(buf.c, buf.ref, scale, count, tol_factor, bad);
+  buf.cublas(nullptr, buf.ref.get(), buf.a.get(), buf.b.get());
+  // The scale sum_k |A_ik B_kj|, from cuBLAS on |A| and |B|.
+  DeviceBuffer<float> abs_a(buf.a.size()), abs_b(buf.b.size()), scale(buf.c.size());
+  DeviceBuffer<unsigned long long> bad(1);
+  abs_kernel<<<1024, 256>>>(buf.a.get(), abs_a.get(), abs_a.size());
+  abs_kernel<<<1024, 256>>>(buf.b.get(), abs_b.get(), abs_b.size());
+  buf.cublas(nullptr, scale.get(), abs_a.get(), abs_b.get());
+  check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
+  compare_kernel<<<1024, 256>>>(buf.c.get(), buf.ref.get(), scale.get(), count, gemm_tolerance_factor(buf.k), bad.get());
   check(cudaGetLastError(), "compare");
-  unsigned long long mismatches = 0;
-  check(cudaMemcpy(&mismatches, bad, sizeof mismatches, cudaMemcpyDeviceToHost), "copy count");
-  cudaFree(abs_a);
-  cudaFree(abs_b);
-  cudaFree(scale);
-  cudaFree(bad);
+  unsigned long long const mismatches = bad.download()[0];
   if (mismatches != 0) {
     msg = std::to_string(mismatches) + " of " + std::to_string(count) +
           " elements differ from cuBLAS by more than 2 (K + 2) eps sum|A||B|";
@@ -161,8 +130,8 @@ std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<Nam
       c.flops = 2.0 * s * double(s) * s;
       c.bytes = 3.0 * s * double(s) * sizeof(float);  // A, B read once, C written once
       SgemmLauncher const l = launch;
-      c.run = [buf, l](cudaStream_t st) { check(l(buf->problem(buf->c, buf->a, buf->b), st), "kernel launch"); };
-      c.reference = [buf](cudaStream_t st) { buf->cublas(st, buf->ref, buf->a, buf->b); };
+      c.run = [buf, l](cudaStream_t st) { check(l(buf->problem(buf->c.get(), buf->a.get(), buf->b.get()), st), "kernel launch"); };
+      c.reference = [buf](cudaStream_t st) { buf->cublas(st, buf->ref.get(), buf->a.get(), buf->b.get()); };
       c.verify = [buf, l](std::string& msg) { return verify_case(*buf, l, msg); };
       cases.push_back(std::move(c));
     }
@@ -172,9 +141,9 @@ std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<Nam
 
 std::vector<NamedSgemm> sgemm_ladder() {
   std::vector<NamedSgemm> out;
-  for (int v = 1; v <= kernels::kSgemmVersions; ++v) {
-    out.push_back({kernels::sgemm_version_name(v),
-                   [v](kernels::SgemmProblem const& p, cudaStream_t s) { return kernels::sgemm(v, p, s); }});
+  for (int v = 1; v <= examples::kSgemmSteps; ++v) {
+    out.push_back({examples::sgemm_step_name(v),
+                   [v](kernels::SgemmProblem const& p, cudaStream_t s) { return examples::sgemm_step(v, p, s); }});
   }
   return out;
 }

@@ -1,6 +1,5 @@
-// sgemm_cases.hpp -- building blocks of the SGEMM benchmark cases (sgemm_cases.cu), for
-// `tessera bench` (sgemm_cases(full), declared in harness.hpp) and for drivers that time other
-// kernel sets (tests/kernels/sgemm_bench_main.cu).
+// The cases `tessera bench` runs (and the example programs reuse): memory-bound kernels against
+// cudaMemcpyAsync, SGEMMs against cuBLAS, each verified before it is timed (harness.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,10 +9,14 @@
 #include <utility>
 #include <vector>
 
-#include "harness.hpp"
-#include "tessera/kernels/sgemm_common.cuh"
+#include "bench/harness.hpp"
+#include "tessera/kernels/sgemm_problem.hpp"
 
 namespace tessera::bench {
+
+// Elementwise add (naive, vectorized, TV; fp16, bf16, fp32) and the tile copy: 32768^2 when full,
+// else 4096^2.
+std::vector<Case> memory_cases(bool full);
 
 // Launches one SGEMM (asynchronously) and returns the launch's error.
 using SgemmLauncher = std::function<cudaError_t(kernels::SgemmProblem const&, cudaStream_t)>;
@@ -22,7 +25,10 @@ using NamedSgemm = std::pair<std::string, SgemmLauncher>;
 // One case per (size, kernel): square row-major C = A B of size^3 against cublasSgemm.
 std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<NamedSgemm> const& kernels_to_run);
 
-// The ladder v1..v5 of include/tessera/kernels/sgemm.cuh.
+// The example ladder v1..v5 (examples/sgemm/ladder.cuh); v5 is kernels::sgemm.
 std::vector<NamedSgemm> sgemm_ladder();
+
+// The ladder at 4096^3 and 8192^3 when full, else 1024^3.
+std::vector<Case> sgemm_cases(bool full);
 
 }  // namespace tessera::bench

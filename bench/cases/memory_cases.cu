@@ -15,19 +15,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness.hpp"
+#include "bench/cases/cases.hpp"
+#include "bench/cuda_check.hpp"
 #include "tessera/kernels/elementwise_add.cuh"
 #include "tessera/kernels/tile_copy.cuh"
 
 namespace tessera::bench {
 
 namespace {
-
-using kernels::Major;
-
-void check(cudaError_t e, char const* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("memory_cases: ") + what + ": " + cudaGetErrorString(e));
-}
 
 __host__ __device__ inline std::uint32_t hash32(std::uint64_t x) {
   x ^= x >> 33;
@@ -88,41 +83,23 @@ __global__ void check_kernel(T const* C, std::uint64_t n, int mode, unsigned lon
   if (bad) atomicAdd(mismatches, bad);
 }
 
-// Device buffers shared by all cases of one run: A, B, C of `bytes` each, and the reference
-// copy's source and destination.
+// Device buffers shared by all cases of one run: A, B, C of `tensor_bytes` each, and the
+// reference copy's source and destination.
 struct Pool {
-  std::size_t tensor_bytes = 0, ref_bytes = 0;
-  void *a = nullptr, *b = nullptr, *c = nullptr, *rs = nullptr, *rd = nullptr;
-  unsigned long long* counter = nullptr;
-  Pool(std::size_t tb, std::size_t rb) : tensor_bytes(tb), ref_bytes(rb) {
-    check(cudaMalloc(&a, tb), "cudaMalloc A");
-    check(cudaMalloc(&b, tb), "cudaMalloc B");
-    check(cudaMalloc(&c, tb), "cudaMalloc C");
-    check(cudaMalloc(&rs, rb), "cudaMalloc reference source");
-    check(cudaMalloc(&rd, rb), "cudaMalloc reference destination");
-    check(cudaMalloc(&counter, sizeof(unsigned long long)), "cudaMalloc counter");
-    check(cudaMemset(rs, 0x3c, rb), "cudaMemset reference source");
+  DeviceBuffer<unsigned char> a, b, c, rs, rd;
+  DeviceBuffer<unsigned long long> counter{1};
+  Pool(std::size_t tensor_bytes, std::size_t ref_bytes)
+      : a(tensor_bytes), b(tensor_bytes), c(tensor_bytes), rs(ref_bytes), rd(ref_bytes) {
+    check(cudaMemset(rs.get(), 0x3c, ref_bytes), "cudaMemset reference source");
   }
-  ~Pool() {
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
-    cudaFree(rs);
-    cudaFree(rd);
-    cudaFree(counter);
-  }
-  Pool(Pool const&) = delete;
-  Pool& operator=(Pool const&) = delete;
 };
 
 template <class T>
 unsigned long long count_mismatches(Pool& p, std::uint64_t n, int mode) {
-  check(cudaMemset(p.counter, 0, sizeof(unsigned long long)), "cudaMemset counter");
-  check_kernel<T><<<1024, 256>>>(static_cast<T const*>(p.c), n, mode, p.counter);
+  check(cudaMemset(p.counter.get(), 0, sizeof(unsigned long long)), "cudaMemset counter");
+  check_kernel<T><<<1024, 256>>>(reinterpret_cast<T const*>(p.c.get()), n, mode, p.counter.get());
   check(cudaGetLastError(), "check kernel launch");
-  unsigned long long bad = 0;
-  check(cudaMemcpy(&bad, p.counter, sizeof bad, cudaMemcpyDeviceToHost), "check kernel");
-  return bad;
+  return p.counter.download()[0];
 }
 
 template <class T>
@@ -133,26 +110,29 @@ char const* type_name() {
 }
 
 
+// launch(stream) launches the kernel once and returns its error.
 template <class T>
 Case make_case(std::shared_ptr<Pool> pool, std::string kernel, int M, int N, int inputs,
-               std::function<void(cudaStream_t)> launch) {
+               std::function<cudaError_t(cudaStream_t)> launch) {
   Case c;
   std::uint64_t n = std::uint64_t(M) * N;
   c.kernel = kernel + "_" + type_name<T>();
   c.shape = std::to_string(M) + "x" + std::to_string(N);
   c.group = "memory";
   c.bytes = double(n) * sizeof(T) * (inputs + 1);
-  c.run = launch;
+  std::string const name = c.kernel;
+  c.run = [launch, name](cudaStream_t s) { check(launch(s), name.c_str()); };
   std::size_t ref_half = std::size_t(c.bytes / 2);
   c.reference = [pool, ref_half](cudaStream_t s) {
-    check(cudaMemcpyAsync(pool->rd, pool->rs, ref_half, cudaMemcpyDeviceToDevice, s), "reference cudaMemcpyAsync");
+    check(cudaMemcpyAsync(pool->rd.get(), pool->rs.get(), ref_half, cudaMemcpyDeviceToDevice, s),
+          "reference cudaMemcpyAsync");
   };
   c.verify = [pool, n, inputs, launch](std::string& msg) {
-    fill_kernel<T><<<4096, 256>>>(static_cast<T*>(pool->a), n, 0);
-    fill_kernel<T><<<4096, 256>>>(static_cast<T*>(pool->b), n, 1);
-    check(cudaMemset(pool->c, 0xff, n * sizeof(T)), "poison C");
+    fill_kernel<T><<<4096, 256>>>(reinterpret_cast<T*>(pool->a.get()), n, 0);
+    fill_kernel<T><<<4096, 256>>>(reinterpret_cast<T*>(pool->b.get()), n, 1);
+    check(cudaMemset(pool->c.get(), 0xff, n * sizeof(T)), "poison C");
     check(cudaDeviceSynchronize(), "fill");
-    launch(nullptr);
+    check(launch(nullptr), "kernel launch");
     check(cudaDeviceSynchronize(), "kernel");
     unsigned long long bad = count_mismatches<T>(*pool, n, inputs == 2 ? 0 : 1);
     if (bad) msg = std::to_string(bad) + " of " + std::to_string(n) + " elements differ from the expected result";
@@ -163,27 +143,27 @@ Case make_case(std::shared_ptr<Pool> pool, std::string kernel, int M, int N, int
 
 template <class T>
 void add_cases(std::vector<Case>& cs, std::shared_ptr<Pool> pool, int M, int N) {
-  auto* A = static_cast<T const*>(pool->a);
-  auto* B = static_cast<T const*>(pool->b);
-  auto* C = static_cast<T*>(pool->c);
+  auto* A = reinterpret_cast<T const*>(pool->a.get());
+  auto* B = reinterpret_cast<T const*>(pool->b.get());
+  auto* C = reinterpret_cast<T*>(pool->c.get());
   cs.push_back(make_case<T>(pool, "add_naive", M, N, 2,
-                            [=](cudaStream_t s) { kernels::add_naive(A, B, C, M, N, Major::row, s); }));
+                            [=](cudaStream_t s) { return kernels::add_naive(A, B, C, M, N, Major::row, s); }));
   cs.push_back(make_case<T>(pool, "add_vectorized", M, N, 2,
-                            [=](cudaStream_t s) { kernels::add_vectorized(A, B, C, M, N, Major::row, s); }));
+                            [=](cudaStream_t s) { return kernels::add_vectorized(A, B, C, M, N, Major::row, s); }));
   cs.push_back(make_case<T>(pool, "add_vectorized_x4", M, N, 2,
-                            [=](cudaStream_t s) { kernels::add_vectorized<T, 4>(A, B, C, M, N, Major::row, s); }));
+                            [=](cudaStream_t s) { return kernels::add_vectorized<T, 4>(A, B, C, M, N, Major::row, s); }));
   cs.push_back(make_case<T>(pool, "add_tv", M, N, 2,
-                            [=](cudaStream_t s) { kernels::add_tv(A, B, C, M, N, Major::row, s); }));
+                            [=](cudaStream_t s) { return kernels::add_tv(A, B, C, M, N, Major::row, s); }));
 }
 
 template <class T>
 void copy_case(std::vector<Case>& cs, std::shared_ptr<Pool> pool, int M, int N, kernels::TileCopyConfig cfg,
                std::string name) {
   // The copy reads A and writes C: the check compares C with A.
-  auto* S = static_cast<T const*>(pool->a);
-  auto* D = static_cast<T*>(pool->c);
+  auto* S = reinterpret_cast<T const*>(pool->a.get());
+  auto* D = reinterpret_cast<T*>(pool->c.get());
   cs.push_back(make_case<T>(pool, name, M, N, 1,
-                            [=](cudaStream_t s) { kernels::tile_copy(S, D, M, N, Major::row, cfg, s); }));
+                            [=](cudaStream_t s) { return kernels::tile_copy(S, D, M, N, Major::row, cfg, s); }));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// SGEMM v1: the seed's 2D block tiling (seed 004), written with local_tile / local_partition.
+// SGEMM ladder, step 1: 2D block tiling (docs/background.md, "SGEMM"), written with local_tile /
+// local_partition.
 //
 // A block computes a (BM,BN) = (64,64) tile of C from (BM,BK) tiles of A and (BK,BN) tiles of B,
 // BK = 8, staged through shared memory; each of its 64 threads computes a (TM,TN) = (8,8) tile of
@@ -8,9 +9,12 @@
 // row-major here (the launcher turns a column-major C into a row-major C^T).
 #pragma once
 
-#include "tessera/kernels/sgemm_common.cuh"
+#include "tessera/kernels/sgemm.cuh"
 
-namespace tessera::kernels {
+namespace tessera::examples {
+
+using kernels::make_matrix_layout;
+using kernels::SgemmProblem;
 
 namespace v1 {
 using BM = _64;
@@ -43,7 +47,7 @@ __global__ void __launch_bounds__(v1::kThreads)
   auto tileB_c = local_tile(cB, make_shape(BK{}, BN{}), make_coord(Underscore{}, bn));  // (BK,BN,k) -> (k,n)
   auto tileC_c = local_tile(cC, make_shape(BM{}, BN{}), make_coord(bm, bn));            // (BM,BN) -> (m,n)
 
-  // Shared memory, row-major as in the seed.
+  // Shared memory, row-major (as in the published program).
   auto sA_layout = make_layout(make_shape(BM{}, BK{}), LayoutRight{});  // (m,k) -> smem offset
   auto sB_layout = make_layout(make_shape(BK{}, BN{}), LayoutRight{});  // (k,n) -> smem offset
   __shared__ alignas(16) float smem_a[decltype(cosize(sA_layout))::value];
@@ -135,7 +139,7 @@ __global__ void __launch_bounds__(v1::kThreads)
   }
 }
 
-// Launches v1 for a row-major-C problem (see detail::as_row_major_c).
+// Launches v1 for a row-major-C problem (kernels::launch_sgemm makes every problem one).
 inline void launch_sgemm_v1(SgemmProblem const& p, cudaStream_t stream) {
   dim3 const grid(static_cast<unsigned>((p.n + v1::BN::value - 1) / v1::BN::value),
                   static_cast<unsigned>((p.m + v1::BM::value - 1) / v1::BM::value));
@@ -150,4 +154,4 @@ inline void launch_sgemm_v1(SgemmProblem const& p, cudaStream_t stream) {
   if (!ar && !br) launch(sgemm_v1_blocktile_kernel<false, false>);
 }
 
-}  // namespace tessera::kernels
+}  // namespace tessera::examples

@@ -1,6 +1,7 @@
-// Tests of the `tessera bench` harness (tools/tessera/bench/harness.hpp): the reports (table, JSON
-// with escaped strings, SVG) need no GPU; run_cases needs one: a case whose verify fails is
-// reported unverified and never timed, and a case timed against itself is near 100% of reference.
+// Tests of the benchmark harness (bench/harness.hpp): the reports (table, JSON with escaped strings,
+// SVG) need no GPU; run_cases needs one: a case whose verify fails is reported unverified and never
+// timed, a case timed against itself is near 100% of reference in its burst and its sustained run,
+// and the GPU's state is read while it runs (where NVML is present).
 #include "gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -9,9 +10,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <chrono>
+#include <thread>
 #include <vector>
 
-#include "harness.hpp"
+#include "bench/harness.hpp"
 
 namespace {
 
@@ -26,10 +29,35 @@ std::string slurp(std::string const& path) {
   return ss.str();
 }
 
+Result result(std::string kernel, std::string shape, std::string group, double median_ms, double best_ms, double value,
+              double ref_value, double percent, std::string unit, bool verified) {
+  Result r;
+  r.kernel = std::move(kernel);
+  r.shape = std::move(shape);
+  r.group = std::move(group);
+  r.median_ms = median_ms;
+  r.best_ms = best_ms;
+  r.value = value;
+  r.ref_value = ref_value;
+  r.percent_of_ref = percent;
+  r.unit = std::move(unit);
+  r.verified = verified;
+  return r;
+}
+
 std::vector<Result> sample() {
-  return {{"add_tv_fp16", "32768x32768", "memory", 1.5, 1.49, 4300.0, 4250.0, 101.2, "GB/s", true},
-          {"odd \"name\"\\x", "1x1", "memory", 0, 0, 0, 0, 0, "GB/s", false},
-          {"sgemm_v5", "4096x4096x4096", "sgemm", 2.9, 2.8, 47.0, 51.0, 92.2, "TFLOP/s", true}};
+  return {result("add_tv_fp16", "32768x32768", "memory", 1.5, 1.49, 4300.0, 4250.0, 101.2, "GB/s", true),
+          result("odd \"name\"\\x", "1x1", "memory", 0, 0, 0, 0, 0, "GB/s", false),
+          result("sgemm_v5", "4096x4096x4096", "sgemm", 2.9, 2.8, 47.0, 51.0, 92.2, "TFLOP/s", true)};
+}
+
+RunInfo sample_info() {
+  RunInfo info;
+  info.device_name = "a \"quoted\" GPU";
+  info.sm_count = 132;
+  info.sizes = "full";
+  info.options.sustained_launches = 200;
+  return info;
 }
 
 TEST(BenchHarness, TableMarksUnverifiedCases) {
@@ -44,10 +72,13 @@ TEST(BenchHarness, TableMarksUnverifiedCases) {
 
 TEST(BenchHarness, JsonEscapesStrings) {
   std::string path = ::testing::TempDir() + "bench_harness.json";
-  write_json(sample(), path);
+  write_json(sample_info(), sample(), path);
   std::string j = slurp(path);
   std::remove(path.c_str());
-  EXPECT_EQ(j.front(), '[');
+  EXPECT_EQ(j.front(), '{');
+  EXPECT_NE(j.find("\"device\": \"a \\\"quoted\\\" GPU\""), std::string::npos) << j;
+  EXPECT_NE(j.find("\"sustained_launches\": 200"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"results\": ["), std::string::npos) << j;
   EXPECT_NE(j.find("\"kernel\": \"odd \\\"name\\\"\\\\x\""), std::string::npos) << j;
   EXPECT_NE(j.find("\"verified\": false"), std::string::npos);
   EXPECT_NE(j.find("\"percent_of_ref\": 101.20"), std::string::npos);
@@ -83,7 +114,12 @@ TEST(BenchHarness, RunCasesVerifiesBeforeTiming) {
                 m = "deliberately wrong";
                 return false;
               }};
-  auto rs = run_cases(cases, 1, 5, 4, false);
+  Options o;
+  o.warmup = 1;
+  o.repeats = 5;
+  o.iters = 4;
+  o.sustained_launches = 40;
+  auto rs = run_cases(cases, o);
   cudaFree(a);
   cudaFree(b);
   ASSERT_EQ(rs.size(), 2u);
@@ -92,8 +128,33 @@ TEST(BenchHarness, RunCasesVerifiesBeforeTiming) {
   EXPECT_EQ(rs[0].unit, "GB/s");
   EXPECT_NEAR(rs[0].percent_of_ref, 100.0, 15.0);
   EXPECT_LE(rs[0].best_ms, rs[0].median_ms);
+  EXPECT_EQ(rs[0].sustained_launches, 40);
+  EXPECT_NEAR(rs[0].sustained_percent_of_ref, 100.0, 15.0);
+  if (read_gpu_state(0).available) {
+    EXPECT_GT(rs[0].before.sm_clock_mhz, 0u);
+    EXPECT_GT(rs[0].before.power_limit_w, 0.0);
+  }
   EXPECT_FALSE(rs[1].verified);
+  EXPECT_EQ(rs[1].message, "deliberately wrong");
   EXPECT_EQ(timed_wrong, 0) << "a case that failed verification was launched for timing";
+}
+
+// NVML either answers with plausible values or says it is unavailable; never garbage.
+TEST(BenchGpuState, ReadingIsPlausibleOrUnavailable) {
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  GpuState const s = read_gpu_state(0);
+  if (!s.available) {
+    EXPECT_EQ(describe(s), "GPU state: NVML not available");
+    return;
+  }
+  EXPECT_GT(s.sm_clock_max_mhz, 0u);
+  EXPECT_LE(s.sm_clock_mhz, s.sm_clock_max_mhz + 100);
+  EXPECT_GT(s.power_limit_w, 0.0);
+  GpuSampler sampler(0, 5);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  GpuSample const sample = sampler.stop();
+  EXPECT_GE(sample.readings, 2);
+  EXPECT_GT(sample.sm_clock_mean_mhz, 0.0);
 }
 
 }  // namespace

@@ -1,0 +1,26 @@
+// The GEMM reference and its tolerance, shared by the benchmark's SGEMM cases and the GEMM tests.
+//
+// Reference: cuBLAS in its default math mode (no TF32 for fp32), run on the same inputs in the
+// same process. Tolerance, per element of C (K-term rounding of both results):
+//   |C - C_ref| <= gemm_tolerance_factor(K, eps) * (|alpha| sum_k |A_ik B_kj| + |beta C_ij|)
+// with gemm_tolerance_factor(K, eps) = 2 (K + 2) eps; the scale comes from the reference run on
+// |A|, |B|, |C| (cublas_sgemm with |alpha|, |beta|). A NaN never passes.
+#pragma once
+
+#include <cublas_v2.h>
+
+#include <cfloat>
+
+#include "tessera/kernels/sgemm_problem.hpp"
+
+namespace tessera::bench {
+
+// 2 (K + 2) eps: the relative error bound of a K-term dot product computed twice (kernel and
+// reference), each with eps rounding per term.
+inline double gemm_tolerance_factor(int k, double eps = double(FLT_EPSILON)) { return 2.0 * (k + 2) * eps; }
+
+// cublasSgemm on an SgemmProblem with any majors, on the handle's stream (asynchronous). cuBLAS is
+// column-major: a row-major C is computed as the column-major C^T = B^T A^T.
+cublasStatus_t cublas_sgemm(cublasHandle_t handle, kernels::SgemmProblem const& p);
+
+}  // namespace tessera::bench

@@ -1,0 +1,78 @@
+// The benchmark harness: verify, warm up, time with CUDA events against a reference measured in
+// the same run, and report (text table, JSON, SVG chart). Used by `tessera bench`, the example
+// programs and the GPU tests.
+//
+// A Case is one kernel at one shape, with its own in-run reference:
+//   memory cases: GB/s = bytes / time; reference = cudaMemcpyAsync D2D moving the same bytes;
+//   GEMM cases:   TFLOP/s = flops / time (a case with flops > 0); reference = cuBLAS.
+// Rules (docs/performance.md): a case that fails `verify` is never timed. Burst figure: the median
+// of `repeats` samples of `iters` back-to-back launches after `warmup` launches. Sustained figure
+// (Options::sustained_launches = N > 0): N launches of the kernel and N of the reference,
+// interleaved in blocks of 10, so both see the same clocks when a long run is power-capped; the GPU's
+// SM clock and power are sampled throughout (gpu_state.hpp).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "bench/gpu_state.hpp"
+
+namespace tessera::bench {
+
+struct Case {
+  std::string kernel;      // e.g. "add_tv_fp16"
+  std::string shape;       // e.g. "32768x32768"
+  std::string group;       // the reference's kind, e.g. "memory" (cudaMemcpyAsync) or "sgemm" (cuBLAS)
+  double bytes = 0;        // bytes the kernel must move (read + write), for GB/s
+  double flops = 0;        // 2*M*N*K for GEMMs; > 0 makes the unit TFLOP/s
+  std::function<void(cudaStream_t)> run;        // launches the kernel once (async)
+  std::function<void(cudaStream_t)> reference;  // launches the in-run reference once
+  std::function<bool(std::string&)> verify;     // runs the kernel once, checks every element; false + message on mismatch
+};
+
+struct Result {
+  std::string kernel, shape, group, unit;
+  bool verified = false;
+  std::string message;  // why verification failed
+  // Burst: median / best per-launch time, the rate at the median, the reference's rate, the ratio.
+  double median_ms = 0, best_ms = 0, value = 0, ref_value = 0, percent_of_ref = 0;
+  // Sustained (0 launches: not run): mean per-launch times over the interleaved run.
+  int sustained_launches = 0;
+  double sustained_ms = 0, sustained_value = 0, sustained_ref_value = 0, sustained_percent_of_ref = 0;
+  GpuState before;           // a reading just before the case was timed
+  GpuSample during;          // readings during the sustained run
+};
+
+struct Options {
+  int warmup = 3;
+  int repeats = 10;               // burst samples; the median is reported
+  int iters = 10;                 // back-to-back launches per sample
+  int sustained_launches = 0;     // 0: no sustained run; otherwise >= 1 (200 or more to see power capping)
+  bool progress = false;          // one line per phase on stderr
+  int device = 0;                 // the CUDA device whose state is recorded
+};
+
+// Runs every case: verify -> (if correct) warm up -> burst timing of kernel and reference ->
+// sustained run when asked.
+std::vector<Result> run_cases(std::vector<Case>& cases, Options const& options);
+
+// What one run was: the device, its state at the start, the options. Reported with the results.
+struct RunInfo {
+  std::string device_name;
+  int sm_count = 0;
+  std::string sizes;       // e.g. "full"
+  Options options;
+  GpuState at_start;
+};
+RunInfo make_run_info(Options const& options, std::string sizes);
+
+void print_table(std::vector<Result> const&, std::ostream&);
+// {"device": ..., "gpu_at_start": {...}, "options": {...}, "results": [...]}, strings escaped.
+void write_json(RunInfo const&, std::vector<Result> const&, std::string const& path);
+void write_svg(std::vector<Result> const&, std::string const& path);  // bar chart: % of reference per case
+
+}  // namespace tessera::bench

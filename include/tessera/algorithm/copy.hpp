@@ -3,7 +3,8 @@
 //   (a) W/bits(T) elements divide max_common_vector(src layout, dst layout) (static layouts),
 //   (b) every W-bit vector of dst (its offsets aligned to W/bits(T)) holds consecutive,
 //       equally aligned offsets of src, so each vector is one aligned load and one aligned store,
-//   (c) both pointers are aligned to W/8 bytes (checked at run time),
+//   (c) both pointers are aligned to W/8 bytes (checked at run time), and W/8 bytes are
+//       contiguous in both iterators (a swizzled pointer keeps 2^M bytes together),
 // and element by element otherwise. copy_vector_bits(src, dst) returns the W copy would use.
 #pragma once
 
@@ -78,7 +79,8 @@ TESSERA_HOST_DEVICE constexpr bool static_vector_ok() {
                 !std::is_same_v<typename S::value_type, T> || !std::is_trivially_copyable_v<T> ||
                 !is_static_v<typename S::layout_type> || !is_static_v<typename D::layout_type>) {
     return false;
-  } else if constexpr (W % bits != 0 || W <= bits) {
+  } else if constexpr (W % bits != 0 || W <= bits || W / 8 > contiguous_bytes_v<typename S::iterator> ||
+                       W / 8 > contiguous_bytes_v<typename D::iterator>) {
     return false;
   } else {
     constexpr int N = W / bits;
@@ -114,12 +116,12 @@ TESSERA_HOST_DEVICE bool copy_vectorized(Src const& src, Dst& dst) {
     using Plan = vector_plan<typename S::layout_type, typename D::layout_type, N>;
     constexpr auto plan = vector_plan_v<typename S::layout_type, typename D::layout_type, N>;
     using V = copy_vector<W / 8>;
-    auto const* s = raw_pointer(src.data());
-    auto* d = raw_pointer(dst.data());
     TESSERA_UNROLL
     for (int j = 0; j < Plan::blocks; ++j) {
       int i = plan.starts[j];
-      *reinterpret_cast<V*>(d + dst.layout()(i)) = *reinterpret_cast<V const*>(s + src.layout()(i));
+      // Through the iterators, so that a swizzled pointer swizzles each vector's address.
+      *reinterpret_cast<V*>(raw_pointer(dst.data() + dst.layout()(i))) =
+          *reinterpret_cast<V const*>(raw_pointer(src.data() + src.layout()(i)));
     }
     return true;
   }

@@ -280,8 +280,14 @@ TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& a, Layout<R
                   a, b);
   return detail::composition_impl(flat.shape(), flat.stride(), b.shape(), b.stride());
 }
+// composition(A, _) = A: `_` in a tiler keeps the mode, so composition(A, (T0, _)) composes mode 0
+// only. composition((_4,_8):(_8,_1), (_2:_2, _)) == (_2,_8):(_16,_1).
+template <class LS, class LD>
+TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& a, Underscore) {
+  return a;
+}
 template <class LS, class LD, class T>
-  requires(!is_layout_v<T>)
+  requires(!is_layout_v<T> && !std::is_same_v<T, Underscore>)
 TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& a, T const& tiler) {
   if constexpr (is_tuple_v<T>) {
     constexpr int RT = tuple_size_v<T>;

@@ -70,15 +70,25 @@ TESSERA_HOST_DEVICE constexpr auto raked_product(Layout<SA, DA> const& a, Layout
 }
 
 namespace detail {
-// The permutation sorting a static tuple type, and its inverse.
-template <class T>
-inline constexpr auto sort_perm_v = static_sort_order<T>();
-template <class T>
-inline constexpr auto sort_inverse_v = [] {
+// The permutation sorting a static tuple type, and its inverse, entry by entry (integral constants
+// that device code may use; a std::array's operator[] is host-only under nvcc).
+template <class T, std::size_t I>
+inline constexpr int sort_perm_at = static_sort_order<T>()[I];
+template <class T, std::size_t I>
+inline constexpr int sort_inverse_at = [] {
   auto p = static_sort_order<T>();
   auto v = p;
   for (int i = 0; i < int(p.size()); ++i) v[p[i]] = i;
-  return v;
+  return v[I];
+}();
+// The flat offset of mode I of a tuple type T whose leaves are numbered from Offset.
+template <int Offset, class T, std::size_t I>
+inline constexpr int leaf_offset_at = [] {
+  int acc = Offset;
+  [&]<std::size_t... Js>(std::index_sequence<Js...>) {
+    ((acc += tuple_size_v<decltype(flatten_to_tuple(std::declval<tuple_element_t<Js, T>>()))>), ...);
+  }(std::make_index_sequence<I>{});
+  return acc;
 }();
 // Rebuilds a flat tuple f into the nesting profile of t.
 template <int Offset, class T, class F>
@@ -86,14 +96,7 @@ TESSERA_HOST_DEVICE constexpr auto unflatten_at(T const& t, F const& f) {
   if constexpr (is_tuple_v<T>) {
     constexpr int R = tuple_size_v<T>;
     return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      constexpr auto offsets = [] {
-        std::array<int, (R > 0 ? R : 1)> o{};
-        int acc = Offset;
-        int i = 0;
-        ((o[i++] = acc, acc += tuple_size_v<decltype(flatten_to_tuple(std::declval<tuple_element_t<Is, T>>()))>), ...);
-        return o;
-      }();
-      return make_tuple(unflatten_at<offsets[Is]>(get<Is>(t), f)...);
+      return make_tuple(unflatten_at<leaf_offset_at<Offset, T, Is>>(get<Is>(t), f)...);
     }(std::make_index_sequence<R>{});
   } else {
     return get<Offset>(f);
@@ -115,11 +118,11 @@ TESSERA_HOST_DEVICE constexpr auto make_ordered_layout(Shape const& shape, Order
   static_assert(is_static_v<FO>, "make_ordered_layout: the order must be static (e.g. (_1,_0))");
   // Strides in sorted order are running products; then put back in leaf order.
   auto sorted = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-    return make_tuple(get<detail::sort_perm_v<FO>[Is]>(fs)...);
+    return make_tuple(get<detail::sort_perm_at<FO, Is>>(fs)...);
   }(std::make_index_sequence<R>{});
   auto sorted_strides = compact_col_major(sorted);
   auto flat_strides = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-    return make_tuple(get<detail::sort_inverse_v<FO>[Is]>(sorted_strides)...);
+    return make_tuple(get<detail::sort_inverse_at<FO, Is>>(sorted_strides)...);
   }(std::make_index_sequence<R>{});
   if constexpr (is_tuple_v<Shape>) {
     return make_layout(shape, detail::unflatten_at<0>(shape, flat_strides));

@@ -52,6 +52,8 @@ template <class T>
 struct is_swizzle : std::false_type {};
 template <int B, int M, int S>
 struct is_swizzle<Swizzle<B, M, S>> : std::true_type {};
+template <class T>
+inline constexpr bool is_swizzle_v = is_swizzle<std::remove_cvref_t<T>>::value;
 
 // ComposedLayout: c -> outer(offset + inner(c)). Shape and size are the inner layout's.
 template <class Outer, class Offset, class Inner>

@@ -7,6 +7,7 @@
 
 #include "tessera/core/config.hpp"
 #include "tessera/core/print.hpp"
+#include "tessera/core/swizzle.hpp"
 
 namespace tessera {
 
@@ -110,6 +111,83 @@ struct is_tagged_ptr : std::false_type {};
 template <class T, class Tag>
 struct is_tagged_ptr<TaggedPtr<T, Tag>> : std::true_type {};
 
+// SwizzledPtr<T, Tag, Sw>: a pointer into memory laid out through the swizzle Sw of *byte*
+// addresses (shared-memory tiles that avoid bank conflicts): the element at offset o lives at the
+// address Sw(address(p) + o * sizeof(T)). Arithmetic moves the unswizzled address; dereference
+// swizzles it. A tensor over Sw o offset o L built from a plain pointer (make_tensor of a
+// ComposedLayout) uses one, so every tensor operation works on the plain layout L.
+// Pre: the memory block is aligned to the swizzle's span, 2^(M+S+B) bytes for Sw = Swizzle<B,M,S>
+// (S >= 0), so that the swizzle of an address is the swizzle of its offset in the block.
+// Example: half_t elements through Sw<3,3,3> (element offsets) use Sw<3,4,3> on bytes; offset 8
+// (byte 16) of a 1024-byte aligned block at row 1 (byte 128) lands at byte 128 + (16 ^ 16) = 128.
+template <class T, class Tag, class Sw>
+struct SwizzledPtr {
+  static_assert(is_swizzle_v<Sw> && Sw::num_shft >= 0,
+                "SwizzledPtr: Sw must be a Swizzle<B,M,S> with S >= 0 (on byte addresses)");
+  using value_type = std::remove_cv_t<T>;
+  using element_type = T;
+  using memory_tag = Tag;
+  using swizzle_type = Sw;
+  T* ptr_ = nullptr;  // the unswizzled address
+
+  constexpr SwizzledPtr() = default;
+  TESSERA_HOST_DEVICE constexpr explicit SwizzledPtr(T* p) : ptr_(p) {}
+
+  // The address of the element at this position, swizzled.
+  TESSERA_HOST_DEVICE T* get() const {
+    return reinterpret_cast<T*>(static_cast<std::uintptr_t>(Sw::apply(static_cast<long long>(reinterpret_cast<std::uintptr_t>(ptr_)))));
+  }
+  TESSERA_HOST_DEVICE T& operator*() const { return *get(); }
+  template <class I>
+  TESSERA_HOST_DEVICE T& operator[](I const& i) const {
+    return *(*this + i).get();
+  }
+  template <class I>
+  TESSERA_HOST_DEVICE constexpr SwizzledPtr operator+(I const& i) const {
+    return SwizzledPtr(ptr_ + value_of(i));
+  }
+  TESSERA_HOST_DEVICE constexpr bool operator==(SwizzledPtr const& o) const { return ptr_ == o.ptr_; }
+
+  // `smem_ptr[16b]Sw<3,4,3>(0x7f00...)`: the tag, the element width, the byte swizzle, the
+  // unswizzled address.
+  template <class Sink>
+  TESSERA_HOST_DEVICE void write_to(Sink& k) const {
+    k.put(Tag::name);
+    k.put("[");
+    k.put_int(sizeof_bits_v<value_type>);
+    k.put("b]");
+    Sw{}.write_to(k);
+    k.put("(");
+    detail::write_address(k, static_cast<const void*>(ptr_));
+    k.put(")");
+  }
+};
+
+template <class T>
+struct is_swizzled_ptr : std::false_type {};
+template <class T, class Tag, class Sw>
+struct is_swizzled_ptr<SwizzledPtr<T, Tag, Sw>> : std::true_type {};
+
+namespace detail {
+// The byte swizzle equivalent to Sw on offsets of T elements: Swizzle<B, M + log2(sizeof(T)), S>.
+template <class T, int B, int M, int S>
+TESSERA_HOST_DEVICE constexpr auto byte_swizzle(Swizzle<B, M, S>) {
+  constexpr int bytes = int(sizeof(T));
+  static_assert((bytes & (bytes - 1)) == 0, "swizzled pointer: the element size must be a power of two bytes");
+  constexpr int log2_bytes = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : bytes == 8 ? 3 : 4;
+  static_assert(bytes <= 16, "swizzled pointer: elements of at most 16 bytes");
+  return Swizzle<B, M + log2_bytes, S>{};
+}
+}  // namespace detail
+
+// contiguous_bytes_v<It>: how many bytes from an aligned position of iterator It are contiguous in
+// memory: unbounded (a large number) for plain pointers, 2^M for a byte swizzle Swizzle<B,M,S>
+// (it moves bits M and above). copy() never vectorizes wider than this.
+template <class It>
+inline constexpr long long contiguous_bytes_v = 1LL << 40;
+template <class T, class Tag, class Sw>
+inline constexpr long long contiguous_bytes_v<SwizzledPtr<T, Tag, Sw>> = 1LL << Sw::num_base;
+
 // raw_pointer(it): the T* behind a pointer-like iterator (a tagged pointer or a T*).
 template <class T>
 TESSERA_HOST_DEVICE constexpr T* raw_pointer(T* p) {
@@ -119,9 +197,13 @@ template <class T, class Tag>
 TESSERA_HOST_DEVICE constexpr T* raw_pointer(TaggedPtr<T, Tag> const& p) {
   return p.get();
 }
-// PointerIterator: a T* or a tagged pointer (iterators that address memory).
+template <class T, class Tag, class Sw>
+TESSERA_HOST_DEVICE T* raw_pointer(SwizzledPtr<T, Tag, Sw> const& p) {
+  return p.get();
+}
+// PointerIterator: a T*, a tagged pointer or a swizzled one (iterators that address memory).
 template <class It>
-concept PointerIterator = std::is_pointer_v<It> || is_tagged_ptr<It>::value;
+concept PointerIterator = std::is_pointer_v<It> || is_tagged_ptr<It>::value || is_swizzled_ptr<It>::value;
 
 // rebind_pointer<U>(it): the same address and memory space, seen as a pointer to U (for recast).
 template <class U, class T>
@@ -133,6 +215,15 @@ template <class U, class T, class Tag>
 TESSERA_HOST_DEVICE auto rebind_pointer(TaggedPtr<T, Tag> const& p) {
   using V = std::conditional_t<std::is_const_v<T>, U const, U>;
   return TaggedPtr<V, Tag>(reinterpret_cast<V*>(p.get()));
+}
+// A swizzled pointer keeps its byte swizzle; elements of U must not straddle the swizzled bits.
+template <class U, class T, class Tag, class Sw>
+TESSERA_HOST_DEVICE auto rebind_pointer(SwizzledPtr<T, Tag, Sw> const& p) {
+  static_assert(sizeof(U) <= (std::size_t(1) << Sw::num_base),
+                "rebind_pointer: a swizzled pointer moves bits from M up; elements wider than 2^M bytes "
+                "would be split by it");
+  using V = std::conditional_t<std::is_const_v<T>, U const, U>;
+  return SwizzledPtr<V, Tag, Sw>(reinterpret_cast<V*>(p.ptr_));
 }
 
 // CountingIterator<T>: an iterator whose element at offset o is value + o; dereference returns

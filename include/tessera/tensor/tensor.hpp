@@ -8,6 +8,7 @@
 #include "tessera/core/arithmetic_tuple.hpp"
 #include "tessera/core/composition.hpp"
 #include "tessera/core/divide.hpp"
+#include "tessera/core/product.hpp"
 #include "tessera/core/recast.hpp"
 #include "tessera/tensor/engine.hpp"
 
@@ -24,6 +25,11 @@ TESSERA_HOST_DEVICE constexpr auto make_stride(Ts const&... ts) {
 }
 template <class... Ts>
 TESSERA_HOST_DEVICE constexpr auto make_coord(Ts const&... ts) {
+  return make_tuple(ts...);
+}
+// make_tile(t0, t1, ...): a tiler, one tile (a layout, a size or `_`) per mode.
+template <class... Ts>
+TESSERA_HOST_DEVICE constexpr auto make_tile(Ts const&... ts) {
   return make_tuple(ts...);
 }
 
@@ -117,6 +123,24 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, Layout<S, D> 
                 "make_gmem_ptr(p), a CountingIterator); for an owning tensor write make_tensor<T>(layout)");
   return Tensor<ViewEngine<Iterator>, Layout<S, D>>(ViewEngine<Iterator>(it), layout);
 }
+// make_tensor(p, Sw o offset o L): a tensor over a swizzled layout, for p a tagged pointer
+// (make_smem_ptr(...)) to memory aligned to the swizzle's span (shared-memory tiles). The swizzle moves into the
+// iterator (a SwizzledPtr swizzling byte addresses) and the tensor's layout is L, so slicing,
+// dividing and partitioning work as for any tensor; element c is p[Sw(offset + L(c))].
+// make_tensor(make_smem_ptr(p), composition(Sw<3,3,3>{}, (_8,_64):(_64,_1))) for half_t p prints
+// `smem_ptr[16b]Sw<3,4,3>(0x...) o (_8,_64):(_64,_1)`.
+template <class Iterator, int B, int M, int Sh, class Offset, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, ComposedLayout<Swizzle<B, M, Sh>, Offset, Layout<S, D>> const& c) {
+  static_assert(is_tagged_ptr<Iterator>::value,
+                "make_tensor(it, swizzled layout): the iterator must be a tagged pointer (make_smem_ptr(p)) "
+                "to the aligned memory the swizzle applies to");
+  static_assert(Sh >= 0, "make_tensor(it, swizzled layout): swizzles with a negative shift are not supported here");
+  using T = typename Iterator::value_type;
+  using Sw = decltype(detail::byte_swizzle<T>(Swizzle<B, M, Sh>{}));
+  auto* p = raw_pointer(it) + c.offset();
+  using P = std::remove_pointer_t<decltype(p)>;
+  return make_tensor(SwizzledPtr<P, typename Iterator::memory_tag, Sw>(p), c.inner());
+}
 template <class Iterator, IntTuple Shape>
 TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, Shape const& shape) {
   return make_tensor(it, make_layout(shape));
@@ -143,7 +167,6 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor(Shape const& shape) {
 
 // make_tensor_like<T>(x) / make_tensor_like(t): an owning tensor with the shape of x (a layout or
 // a tensor), compact column-major; the element type is T, or t's value type. Pre: static shape.
-// make_fragment_like(t): the same, named for its use: the register fragment of a partition.
 template <class T, class X>
 TESSERA_HOST_DEVICE constexpr auto make_tensor_like(X const& x) {
   if constexpr (is_tensor_v<X>) {
@@ -160,13 +183,36 @@ template <class E, class L>
 TESSERA_HOST_DEVICE constexpr auto make_tensor_like(Tensor<E, L> const& t) {
   return make_tensor_like<typename Tensor<E, L>::value_type>(t.layout());
 }
+
+// fragment_layout_like(L): the layout of a register fragment for a partition L (V, rest...): mode 0
+// (the values one instruction takes) compact column-major, the other modes compact in the order of
+// L's strides (smallest stride fastest; column-major when L's strides are not static), after mode 0.
+// fragment_layout_like(((_2,_2,_2),_4,_2):((_1,_256,_8),_1024,_16)) == ((_2,_2,_2),_4,_2):((_1,_2,_4),_16,_8).
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto fragment_layout_like(Layout<S, D> const& l) {
+  constexpr int R = rank_v<S>;
+  static_assert(is_static_v<S>, "make_fragment_like: the shape must be static to size a register array");
+  if constexpr (R > 1 && is_static_v<D>) {
+    return tiled_product(make_layout(get<0>(l.shape())),
+                         make_ordered_layout(take<1, R>(l.shape()), take<1, R>(l.stride())));
+  } else {
+    return make_layout(l.shape());
+  }
+}
+
+// make_fragment_like(t) / make_fragment_like<T>(x): an owning (register) tensor for a partition,
+// laid out by fragment_layout_like; the element type is t's value type or T.
 template <class E, class L>
 TESSERA_HOST_DEVICE constexpr auto make_fragment_like(Tensor<E, L> const& t) {
-  return make_tensor_like(t);
+  return make_tensor<typename Tensor<E, L>::value_type>(fragment_layout_like(t.layout()));
 }
 template <class T, class X>
 TESSERA_HOST_DEVICE constexpr auto make_fragment_like(X const& x) {
-  return make_tensor_like<T>(x);
+  if constexpr (is_tensor_v<X>) {
+    return make_tensor<T>(fragment_layout_like(x.layout()));
+  } else {
+    return make_tensor<T>(fragment_layout_like(x));
+  }
 }
 
 // make_identity_tensor(shape): the tensor whose element at coordinate c is c itself, as an

@@ -31,4 +31,8 @@ std::vector<NamedSgemm> sgemm_ladder();
 // The ladder at 4096^3 and 8192^3 when full, else 1024^3.
 std::vector<Case> sgemm_cases(bool full);
 
+// The tensor-core GEMM (kernels::gemm_sm80, bf16 and fp16, row-major) against cublasGemmEx: 4096^3
+// and 8192^3 when full, else 2048^3.
+std::vector<Case> gemm_cases(bool full);
+
 }  // namespace tessera::bench

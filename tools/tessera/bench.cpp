@@ -1,4 +1,5 @@
-// `tessera bench`: run the GPU kernels (elementwise add, tile copy, the SGEMM ladder) with
+// `tessera bench`: run the GPU kernels (elementwise add, tile copy, the SGEMM ladder, the
+// tensor-core GEMM) with
 // verification, warm-up and CUDA-event timing against an in-run reference (bench/harness.hpp).
 //   tessera bench [--kernels REGEX] [--sizes small|full] [--repeats N] [--iters N] [--warmup N]
 //                 [--sustained N] [--json FILE] [--svg FILE]
@@ -33,9 +34,9 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   std::regex const re(o.kernels);
   RunInfo const info = make_run_info(o.run, o.sizes);
   std::vector<Result> results;
-  // One group at a time, so that the memory cases' buffers are freed before the SGEMM ones exist.
-  for (int g = 0; g < 2; ++g) {
-    std::vector<Case> all = g == 0 ? memory_cases(full) : sgemm_cases(full);
+  // One group at a time, so that one group's buffers are freed before the next one's exist.
+  for (int g = 0; g < 3; ++g) {
+    std::vector<Case> all = g == 0 ? memory_cases(full) : g == 1 ? sgemm_cases(full) : gemm_cases(full);
     std::vector<Case> picked;
     for (auto& c : all)
       if (std::regex_search(c.kernel, re)) picked.push_back(std::move(c));

@@ -1,0 +1,154 @@
+// gemm_cases.cu -- the tensor-core GEMM cases of `tessera bench`: kernels::gemm_sm80 against
+// cublasGemmEx (fp32 compute) on the same inputs in the same run. Problem: D = A B, M = N = K,
+// A and B row-major (the layout of a row-major framework's A @ B), bf16 or fp16 in, the same type out.
+//
+// Inputs are uniform in [-1, 1), generated on the device from a hash of the offset, rounded to the
+// input type. verify poisons D (all bits set), runs the kernel once, runs cuBLAS into D_ref with an
+// fp32 output, and counts on the device the elements outside
+//   |D - D_ref| <= gemm_tolerance_factor(K) sum_k |A_ik B_kj| + u_out |D_ref|
+// (u_out the output type's unit roundoff; the scale from cuBLAS on |A|, |B| in fp32); a NaN never
+// passes.
+#include <cublas_v2.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "bench/cases/cases.hpp"
+#include "bench/cuda_check.hpp"
+#include "bench/gemm_reference.hpp"
+#include "tessera/kernels/gemm_sm80.cuh"
+
+namespace tessera::bench {
+
+namespace {
+
+using kernels::GemmProblem;
+
+template <class T>
+__global__ void fill_uniform(T* p, std::uint64_t n, std::uint64_t seed, float* abs_copy) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    T const v(float(x >> 40) * (2.0f / 16777216.0f) - 1.0f);  // 24 random bits -> [-1, 1), rounded to T
+    p[i] = v;
+    abs_copy[i] = fabsf(float(v));
+  }
+}
+
+// bad += #{i : !(|d - ref| <= tol * scale + u_out |ref|)}.
+template <class TOut>
+__global__ void compare_gemm(TOut const* d, float const* ref, float const* scale, std::uint64_t n, double tol,
+                             double u_out, unsigned long long* bad) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    double const r = ref[i];
+    double const err = fabs(double(float(d[i])) - r);
+    if (!(err <= tol * double(scale[i]) + u_out * fabs(r))) atomicAdd(bad, 1ULL);
+  }
+}
+
+// The buffers and cuBLAS handle of one square problem, shared by its cases.
+template <class T>
+struct GemmBuffers {
+  int n;
+  DeviceBuffer<T> a, b, d;
+  DeviceBuffer<float> abs_a, abs_b;
+  cublasHandle_t handle = nullptr;
+  explicit GemmBuffers(int n_)
+      : n(n_), a(std::size_t(n_) * n_), b(std::size_t(n_) * n_), d(std::size_t(n_) * n_), abs_a(a.size()),
+        abs_b(b.size()) {
+    fill_uniform<T><<<1024, 256>>>(a.get(), a.size(), 0x1234, abs_a.get());
+    fill_uniform<T><<<1024, 256>>>(b.get(), b.size(), 0x5678, abs_b.get());
+    check(cudaGetLastError(), "fill");
+    check(cudaDeviceSynchronize(), "fill");
+    check(cublasCreate(&handle), "cublasCreate");
+  }
+  ~GemmBuffers() {
+    if (handle) cublasDestroy(handle);
+  }
+  GemmBuffers(GemmBuffers const&) = delete;
+  GemmBuffers& operator=(GemmBuffers const&) = delete;
+
+  // Row-major D = A B.
+  template <class TOut>
+  GemmProblem<T, TOut> problem(TOut* out) const {
+    GemmProblem<T, TOut> p;
+    p.m = p.n = p.k = n;
+    p.a = a.get();
+    p.lda = n;
+    p.b = b.get();
+    p.ldb = n;
+    p.d = out;
+    p.ldd = n;
+    return p;
+  }
+};
+
+template <class T>
+bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
+  std::uint64_t const count = std::uint64_t(buf.n) * buf.n;
+  check(cudaMemset(buf.d.get(), 0xff, buf.d.bytes()), "poison D");
+  check(kernels::gemm_sm80(buf.template problem<T>(buf.d.get())), "kernel launch");
+  check(cudaDeviceSynchronize(), "kernel");
+  DeviceBuffer<float> ref(count), scale(count);
+  DeviceBuffer<unsigned long long> bad(1);
+  check(cublasSetStream(buf.handle, nullptr), "cublasSetStream");
+  check(cublas_gemm(buf.handle, buf.template problem<float>(ref.get())), "cublasGemmEx (reference)");
+  kernels::SgemmProblem sp;  // the scale sum_k |A_ik B_kj| in fp32
+  sp.m = sp.n = sp.k = buf.n;
+  sp.a = buf.abs_a.get();
+  sp.lda = buf.n;
+  sp.b = buf.abs_b.get();
+  sp.ldb = buf.n;
+  sp.c = scale.get();
+  sp.ldc = buf.n;
+  check(cublas_sgemm(buf.handle, sp), "cublasSgemm (scale)");
+  check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
+  compare_gemm<T><<<1024, 256>>>(buf.d.get(), ref.get(), scale.get(), count, gemm_tolerance_factor(buf.n),
+                                 unit_roundoff<T>(), bad.get());
+  check(cudaGetLastError(), "compare");
+  unsigned long long const mismatches = bad.download()[0];
+  if (mismatches != 0) {
+    msg = std::to_string(mismatches) + " of " + std::to_string(count) + " elements differ from cuBLAS beyond the tolerance";
+    return false;
+  }
+  return true;
+}
+
+template <class T>
+void add_cases(std::vector<Case>& cases, std::vector<int> const& sizes, char const* type) {
+  for (int s : sizes) {
+    auto buf = std::make_shared<GemmBuffers<T>>(s);
+    Case c;
+    c.kernel = std::string("gemm_sm80_") + type;
+    c.shape = std::to_string(s) + "x" + std::to_string(s) + "x" + std::to_string(s);
+    c.group = "gemm";
+    c.flops = 2.0 * s * double(s) * s;
+    c.bytes = 3.0 * s * double(s) * sizeof(T);
+    c.run = [buf](cudaStream_t st) { check(kernels::gemm_sm80(buf->template problem<T>(buf->d.get()), st), "gemm_sm80"); };
+    c.reference = [buf](cudaStream_t st) {
+      check(cublasSetStream(buf->handle, st), "cublasSetStream");
+      check(cublas_gemm(buf->handle, buf->template problem<T>(buf->d.get())), "cublasGemmEx");
+    };
+    c.verify = [buf](std::string& msg) { return verify_gemm(*buf, msg); };
+    cases.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+std::vector<Case> gemm_cases(bool full) {
+  std::vector<int> const sizes = full ? std::vector<int>{4096, 8192} : std::vector<int>{2048};
+  std::vector<Case> cases;
+  add_cases<bfloat16_t>(cases, sizes, "bf16");
+  add_cases<half_t>(cases, sizes, "fp16");
+  return cases;
+}
+
+}  // namespace tessera::bench

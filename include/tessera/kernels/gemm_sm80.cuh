@@ -1,0 +1,368 @@
+// A tensor-core GEMM written with Tessera's atoms (sm_80 instructions; runs on sm_80 and later):
+//   D = alpha * A * B + beta * C
+// with A (M,K) and B (K,N) of half_t or bfloat16_t, each row- or column-major, fp32 accumulation,
+// and C, D (M,N) of float, half_t or bfloat16_t (same type and major for both).
+//
+// The kernel (one thread block per (BM,BN) tile of D):
+//   gmem -> smem   cp.async 128-bit copies (TiledCopy of SM80_CP_ASYNC_CACHEGLOBAL_ZFILL), a ring
+//                  of Stages shared-memory tiles, zero-filled outside the matrices;
+//   smem layouts   swizzled so that ldmatrix reads are conflict-free (K-major: Sw<2,3,3> rows of 32
+//                  or Sw<3,3,3> rows of 64 elements; M/N-major: Sw<3,3,3> columns of 64);
+//   smem -> regs   ldmatrix (SM75_U32x4_LDSM_N for K-major operands, SM75_U16x8_LDSM_T for M/N-major),
+//                  a TiledCopy made from the TiledMMA (make_tiled_copy_A/B), one k-block ahead;
+//   math           mma.sync m16n8k16 (SM80_16x8x16_F32F16F16F32_TN / ..._F32BF16BF16F32_TN), warps in a
+//                  (WarpsM, WarpsN) grid, each warp two n8 atoms wide per step;
+//   epilogue       alpha * acc + beta * C, converted and stored with predicates.
+// No tensor is indexed by hand: every partition comes from a TiledCopy or the TiledMMA.
+//
+// Host API (asynchronous on a stream; std::invalid_argument for arguments outside the contract,
+// otherwise the launch's cudaError_t -- docs/errors.md):
+//   gemm_sm80<T, TOut>(GemmProblem<T, TOut> const&, stream)        the default configuration
+//   gemm_sm80<Cfg, T, TOut>(problem, stream)                        any GemmSm80Config
+// The fast path needs 16-byte aligned operands whose leading dimensions and contiguous extents are
+// multiples of 8 elements; other problems first copy the misaligned operands into padded aligned
+// buffers (cudaMallocAsync on the stream), then run the same kernel.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "tessera/atom/copy_atom.hpp"
+#include "tessera/atom/copy_traits_sm75.hpp"
+#include "tessera/atom/copy_traits_sm80.hpp"
+#include "tessera/atom/mma_traits_sm80.hpp"
+#include "tessera/kernels/common.cuh"
+#include "tessera/kernels/gemm_problem.hpp"
+
+namespace tessera::kernels {
+
+// The tile configuration: (BM,BN,BK) block tile, Stages shared-memory stages, a (WarpsM,WarpsN)
+// grid of warps; each warp computes a (BM/WarpsM, BN/WarpsN) piece of the tile.
+template <int BM_, int BN_, int BK_, int Stages_, int WarpsM_, int WarpsN_>
+struct GemmSm80Config {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_, WarpsM = WarpsM_, WarpsN = WarpsN_;
+  static constexpr int kThreads = 32 * WarpsM * WarpsN;
+  static_assert(BK == 32 || BK == 64, "GemmSm80Config: BK must be 32 or 64 (one swizzled row of the K-major tile)");
+  static_assert(BM % (16 * WarpsM) == 0 && BN % (16 * WarpsN) == 0,
+                "GemmSm80Config: BM must be a multiple of 16 WarpsM and BN of 16 WarpsN (the tiled MMA's tile)");
+  static_assert(BM % 64 == 0 && BN % 64 == 0, "GemmSm80Config: BM and BN must be multiples of 64 (the M/N-major smem atom)");
+  static_assert(Stages >= 2, "GemmSm80Config: at least two shared-memory stages");
+};
+
+// The default: 128x128x32 tiles, 4 stages, 4 warps of 64x64.
+using GemmSm80Default = GemmSm80Config<128, 128, 32, 4, 2, 2>;
+
+namespace detail {
+
+// The MMA instruction for the input type.
+template <class T>
+struct GemmSm80Mma;
+template <>
+struct GemmSm80Mma<half_t> {
+  using type = SM80_16x8x16_F32F16F16F32_TN;
+};
+template <>
+struct GemmSm80Mma<bfloat16_t> {
+  using type = SM80_16x8x16_F32BF16BF16F32_TN;
+};
+
+// The shared-memory layout of one operand's tiles, (BP,BK,Stages) -> element offset, swizzled.
+// KMajor: rows of BK elements along K; otherwise columns of 64 elements along P (M or N).
+template <int BP, int BK, int Stages, bool KMajor>
+TESSERA_HOST_DEVICE constexpr auto gemm_sm80_smem_layout() {
+  if constexpr (KMajor) {
+    if constexpr (BK == 32) {
+      // (8,32) -> offset: 8 rows of 64 bytes; Sw<2,3,3> xors the 16-byte chunk with row/2.
+      auto atom = composition(Swizzle<2, 3, 3>{}, make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{})));
+      return tile_to_shape(atom, make_shape(Int<BP>{}, Int<BK>{}, Int<Stages>{}));
+    } else {
+      // (8,64) -> offset: 8 rows of 128 bytes; Sw<3,3,3> xors the 16-byte chunk with the row.
+      auto atom = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{})));
+      return tile_to_shape(atom, make_shape(Int<BP>{}, Int<BK>{}, Int<Stages>{}));
+    }
+  } else {
+    // (64,8) -> offset: 8 columns (k) of 128 bytes along P.
+    auto atom = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_64{}, _8{}), make_stride(_1{}, _64{})));
+    return tile_to_shape(atom, make_shape(Int<BP>{}, Int<BK>{}, Int<Stages>{}));
+  }
+}
+
+// The gmem -> smem copy of one operand's (BP,BK) tile: 128-bit cp.async, 8 elements per thread
+// contiguous along the operand's contiguous mode, threads arranged so that consecutive threads take
+// consecutive vectors (coalesced).
+template <class T, int BP, int BK, int NT, bool KMajor>
+TESSERA_HOST_DEVICE constexpr auto gemm_sm80_g2s_copy() {
+  using Atom = Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>, T>;
+  if constexpr (KMajor) {
+    constexpr int VK = BK / 8;  // vectors per row
+    return make_tiled_copy(Atom{}, make_layout(make_shape(Int<NT / VK>{}, Int<VK>{}), make_stride(Int<VK>{}, _1{})),  // (p,k) -> thr
+                           make_layout(make_shape(_1{}, _8{})));                                                      // (p,k) -> val
+  } else {
+    constexpr int VP = 64 / 8;  // vectors per 64-element column piece
+    return make_tiled_copy(Atom{}, make_layout(make_shape(Int<VP>{}, Int<NT / VP>{}), make_stride(_1{}, Int<VP>{})),  // (p,k) -> thr
+                           make_layout(make_shape(_8{}, _1{})));                                                      // (p,k) -> val
+  }
+}
+
+// The smem -> register copy atom of an operand: ldmatrix, transposed for an M/N-major tile.
+template <class T, bool KMajor>
+using GemmSm80S2RAtom = std::conditional_t<KMajor, Copy_Atom<SM75_U32x4_LDSM_N, T>, Copy_Atom<SM75_U16x8_LDSM_T, T>>;
+
+template <class T>
+TESSERA_HOST_DEVICE T from_float(float x) {
+  return T(x);
+}
+
+// The (m,n) -> block tile of block `bid`: groups of 8 block rows sweep the columns together, so
+// consecutive blocks share their A tiles and a group's B tiles stay in L2.
+TESSERA_HOST_DEVICE void gemm_block_coord(int bid, int tiles_m, int tiles_n, int& bm, int& bn) {
+  constexpr int kGroup = 8;
+  int const group = bid / (kGroup * tiles_n);
+  int const first_m = group * kGroup;
+  int const rows = min(tiles_m - first_m, kGroup);
+  int const in_group = bid % (kGroup * tiles_n);
+  bm = first_m + in_group % rows;
+  bn = in_group / rows;
+}
+
+template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
+__global__ void __launch_bounds__(Cfg::kThreads)
+    gemm_sm80_kernel(int M, int N, int K, float alpha, T const* A, int lda, T const* B, int ldb, float beta,
+                     TOut const* C, int ldc, TOut* D, int ldd) {
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages, NT = Cfg::kThreads;
+  using Mma = typename GemmSm80Mma<T>::type;
+
+  // ---- the block's tiles --------------------------------------------------------------------
+  int const tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+  int bm = 0, bn = 0;
+  gemm_block_coord(int(blockIdx.x), tiles_m, tiles_n, bm, bn);
+  auto mA = make_tensor(make_gmem_ptr(A), make_matrix_layout<AKMajor>(M, K, lda));   // (M,K)
+  auto mB = make_tensor(make_gmem_ptr(B), make_matrix_layout<BKMajor>(N, K, ldb));   // (N,K): B seen as B^T
+  auto mD = make_tensor(make_gmem_ptr(D), make_matrix_layout<true>(M, N, ldd));      // (M,N)
+  auto cA = make_identity_tensor(make_shape(M, K));                                  // (M,K) -> (m,k)
+  auto cB = make_identity_tensor(make_shape(N, K));                                  // (N,K) -> (n,k)
+  auto cD = make_identity_tensor(make_shape(M, N));                                  // (M,N) -> (m,n)
+  auto blk_mk = make_shape(Int<BM>{}, Int<BK>{});
+  auto blk_nk = make_shape(Int<BN>{}, Int<BK>{});
+  auto gA = local_tile(mA, blk_mk, make_coord(bm, _));                               // (BM,BK,k)
+  auto gB = local_tile(mB, blk_nk, make_coord(bn, _));                               // (BN,BK,k)
+  auto gcA = local_tile(cA, blk_mk, make_coord(bm, _));                              // (BM,BK,k) -> (m,k)
+  auto gcB = local_tile(cB, blk_nk, make_coord(bn, _));                              // (BN,BK,k) -> (n,k)
+  auto gD = local_tile(mD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));    // (BM,BN)
+  auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));   // (BM,BN) -> (m,n)
+
+  // ---- shared memory: Stages x (sA, sB), swizzled --------------------------------------------
+  extern __shared__ unsigned char gemm_sm80_smem[];
+  // The swizzles act on addresses: align the block to their 1024-byte span.
+  T* smem = reinterpret_cast<T*>((reinterpret_cast<std::uintptr_t>(gemm_sm80_smem) + 1023) & ~std::uintptr_t(1023));
+  constexpr auto sA_layout = gemm_sm80_smem_layout<BM, BK, Stages, AKMajor>();   // (BM,BK,Stages) -> offset
+  constexpr auto sB_layout = gemm_sm80_smem_layout<BN, BK, Stages, BKMajor>();   // (BN,BK,Stages) -> offset
+  auto sA = make_tensor(make_smem_ptr(smem), sA_layout);                                     // (BM,BK,Stages)
+  auto sB = make_tensor(make_smem_ptr(smem + decltype(cosize(sA_layout))::value), sB_layout);  // (BN,BK,Stages)
+
+  int const tid = int(threadIdx.x);
+
+  // ---- gmem -> smem partitions ---------------------------------------------------------------
+  constexpr auto g2s_A = gemm_sm80_g2s_copy<T, BM, BK, NT, AKMajor>();
+  constexpr auto g2s_B = gemm_sm80_g2s_copy<T, BN, BK, NT, BKMajor>();
+  auto g2s_thr_A = g2s_A.get_slice(tid);
+  auto g2s_thr_B = g2s_B.get_slice(tid);
+  auto tAgA = g2s_thr_A.partition_S(gA);    // (CPY,CPY_M,CPY_K,k)
+  auto tAsA = g2s_thr_A.partition_D(sA);    // (CPY,CPY_M,CPY_K,Stages)
+  auto tAcA = g2s_thr_A.partition_S(gcA);   // (CPY,CPY_M,CPY_K,k) -> (m,k)
+  auto tBgB = g2s_thr_B.partition_S(gB);    // (CPY,CPY_N,CPY_K,k)
+  auto tBsB = g2s_thr_B.partition_D(sB);    // (CPY,CPY_N,CPY_K,Stages)
+  auto tBcB = g2s_thr_B.partition_S(gcB);   // (CPY,CPY_N,CPY_K,k) -> (n,k)
+  // Predicates, one per 128-bit vector: its first element inside the matrix (the extent along the
+  // contiguous mode is a multiple of 8, so the whole vector is).
+  auto tApA = make_tensor<bool>(make_shape(_1{}, size<1>(tAsA), size<2>(tAsA)));  // (1,CPY_M,CPY_K)
+  auto tBpB = make_tensor<bool>(make_shape(_1{}, size<1>(tBsB), size<2>(tBsB)));  // (1,CPY_N,CPY_K)
+  auto shape_mk = make_shape(M, K);
+  auto shape_nk = make_shape(N, K);
+  int const k_tiles = (K + BK - 1) / BK;
+  auto load_tile = [&](int kt, int stage) {
+    bool const in_k = kt < k_tiles;
+    TESSERA_UNROLL
+    for (int m = 0; m < int(decltype(size<1>(tApA))::value); ++m) {
+      TESSERA_UNROLL
+      for (int k = 0; k < int(decltype(size<2>(tApA))::value); ++k) {
+        tApA(0, m, k) = in_k && elem_less(tAcA(0, m, k, kt), shape_mk);
+      }
+    }
+    TESSERA_UNROLL
+    for (int n = 0; n < int(decltype(size<1>(tBpB))::value); ++n) {
+      TESSERA_UNROLL
+      for (int k = 0; k < int(decltype(size<2>(tBpB))::value); ++k) {
+        tBpB(0, n, k) = in_k && elem_less(tBcB(0, n, k, kt), shape_nk);
+      }
+    }
+    int const ktc = in_k ? kt : k_tiles - 1;  // a valid address even when nothing is read
+    copy_if(g2s_A, tApA, tAgA(_, _, _, ktc), tAsA(_, _, _, stage));
+    copy_if(g2s_B, tBpB, tBgB(_, _, _, ktc), tBsB(_, _, _, stage));
+  };
+
+  // ---- the MMA and its register fragments ----------------------------------------------------
+  constexpr auto mma = make_tiled_mma(MMA_Atom<Mma>{}, make_layout(make_shape(Int<Cfg::WarpsM>{}, Int<Cfg::WarpsN>{}, _1{})),
+                                      make_tile(Int<16 * Cfg::WarpsM>{}, Int<16 * Cfg::WarpsN>{}, _16{}));
+  auto thr_mma = mma.get_slice(tid);
+  auto tCrA = thr_mma.partition_fragment_A(sA(_, _, 0));  // (MMA,MMA_M,MMA_K)
+  auto tCrB = thr_mma.partition_fragment_B(sB(_, _, 0));  // (MMA,MMA_N,MMA_K)
+  auto tCgD = thr_mma.partition_C(gD);                    // (MMA,MMA_M,MMA_N)
+  auto tCcD = thr_mma.partition_C(gcD);                   // (MMA,MMA_M,MMA_N) -> (m,n)
+  auto acc = thr_mma.partition_fragment_C(gD);            // (MMA,MMA_M,MMA_N) fp32 accumulators
+  clear(acc);
+
+  // ---- smem -> register partitions (ldmatrix) ------------------------------------------------
+  constexpr auto s2r_A = make_tiled_copy_A(GemmSm80S2RAtom<T, AKMajor>{}, mma);
+  constexpr auto s2r_B = make_tiled_copy_B(GemmSm80S2RAtom<T, BKMajor>{}, mma);
+  auto s2r_thr_A = s2r_A.get_slice(tid);
+  auto s2r_thr_B = s2r_B.get_slice(tid);
+  auto tXsA = s2r_thr_A.partition_S(sA);   // (CPY,MMA_M,MMA_K,Stages)
+  auto tXrA = s2r_thr_A.retile_D(tCrA);    // (CPY,MMA_M,MMA_K)
+  auto tXsB = s2r_thr_B.partition_S(sB);   // (CPY,MMA_N,MMA_K,Stages)
+  auto tXrB = s2r_thr_B.retile_D(tCrB);    // (CPY,MMA_N,MMA_K)
+  constexpr int KB = int(decltype(size<2>(tCrA))::value);  // k-blocks of 16 per tile
+
+  // ---- main loop: Stages-1 tiles in flight, one k-block of registers ahead -------------------
+  TESSERA_UNROLL
+  for (int s = 0; s < Stages - 1; ++s) {
+    load_tile(s, s);
+    cp_async_fence();
+  }
+  int read_stage = 0;
+  int write_stage = Stages - 1;
+  int next_tile = Stages - 1;
+  cp_async_wait<Stages - 2>();
+  __syncthreads();
+  copy(s2r_A, tXsA(_, _, 0, read_stage), tXrA(_, _, 0));
+  copy(s2r_B, tXsB(_, _, 0, read_stage), tXrB(_, _, 0));
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    TESSERA_UNROLL
+    for (int kb = 0; kb < KB; ++kb) {
+      if (kb == KB - 1) {
+        // The next stage must have landed (and every thread be done with the one it replaces).
+        read_stage = read_stage + 1 == Stages ? 0 : read_stage + 1;
+        cp_async_wait<Stages - 2>();
+        __syncthreads();
+      }
+      int const kb_next = kb + 1 == KB ? 0 : kb + 1;
+      copy(s2r_A, tXsA(_, _, kb_next, read_stage), tXrA(_, _, kb_next));
+      copy(s2r_B, tXsB(_, _, kb_next, read_stage), tXrB(_, _, kb_next));
+      if (kb == 0) {
+        load_tile(next_tile, write_stage);  // nothing read past the last tile (predicates false)
+        cp_async_fence();
+        ++next_tile;
+        write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;
+      }
+      gemm(mma, acc, tCrA(_, _, kb), tCrB(_, _, kb), acc);
+    }
+  }
+  cp_async_wait<0>();
+
+  // ---- epilogue: D = alpha acc + beta C ------------------------------------------------------
+  auto shape_mn = make_shape(M, N);
+  TESSERA_UNROLL
+  for (int i = 0; i < int(decltype(size(acc))::value); ++i) {
+    auto c = tCcD(i);  // (m,n)
+    if (elem_less(c, shape_mn)) {
+      float v = alpha * acc(i);
+      if (beta != 0.0f) v += beta * float(C[std::int64_t(get<0>(c)) * ldc + get<1>(c)]);
+      tCgD(i) = from_float<TOut>(v);
+    }
+  }
+}
+
+// The kernel's dynamic shared memory: the stages of both operands plus the alignment slack.
+template <class Cfg, class T>
+constexpr int gemm_sm80_smem_bytes() {
+  return (Cfg::Stages * (Cfg::BM + Cfg::BN) * Cfg::BK) * int(sizeof(T)) + 1024;
+}
+
+// Whether the fast path applies to an operand: 16-byte aligned, ld and contiguous extent multiples
+// of 8 elements.
+template <class T>
+bool gemm_operand_vectorizable(T const* p, int ld, int contiguous_extent) {
+  return aligned16(p) && ld % 8 == 0 && contiguous_extent % 8 == 0;
+}
+
+// dst (rows, ld_dst) = src (rows, cols) with ld_src, zero-padded to ld_dst columns: the packed,
+// aligned copy of a misaligned operand (one thread per destination element).
+template <class T>
+__global__ void gemm_pack_kernel(T const* src, int ld_src, int rows, int cols, T* dst, int ld_dst) {
+  long long const i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= static_cast<long long>(rows) * ld_dst) return;
+  int const r = int(i / ld_dst), c = int(i % ld_dst);
+  dst[i] = c < cols ? src[static_cast<long long>(r) * ld_src + c] : T(0.0f);
+}
+
+template <class Cfg, class T, class TOut, bool AK, bool BK>
+cudaError_t gemm_sm80_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream) {
+  auto kernel = gemm_sm80_kernel<Cfg, T, TOut, AK, BK>;
+  constexpr int smem = gemm_sm80_smem_bytes<Cfg, T>();
+  if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+      e != cudaSuccess) {
+    return e;
+  }
+  unsigned const blocks = unsigned((p.m + Cfg::BM - 1) / Cfg::BM) * unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
+  kernel<<<blocks, Cfg::kThreads, smem, stream>>>(p.m, p.n, p.k, p.alpha, p.a, p.lda, p.b, p.ldb, p.beta, p.c, p.ldc,
+                                                  p.d, p.ldd);
+  return cudaGetLastError();
+}
+
+// Dispatches a row-major-D, vectorizable problem to the kernel for its operand majors.
+template <class Cfg, class T, class TOut>
+cudaError_t gemm_sm80_dispatch(GemmProblem<T, TOut> const& p, cudaStream_t stream) {
+  bool const ak = p.a_major == Major::row;  // A (M,K) K-major
+  bool const bk = p.b_major == Major::col;  // B (K,N) seen as (N,K): K-major when column-major
+  if (ak && bk) return gemm_sm80_launch<Cfg, T, TOut, true, true>(p, stream);
+  if (ak) return gemm_sm80_launch<Cfg, T, TOut, true, false>(p, stream);
+  if (bk) return gemm_sm80_launch<Cfg, T, TOut, false, true>(p, stream);
+  return gemm_sm80_launch<Cfg, T, TOut, false, false>(p, stream);
+}
+
+}  // namespace detail
+
+// gemm_sm80<Cfg, T, TOut>(problem, stream): D = alpha A B + beta C (see the file comment).
+template <class Cfg, class T, class TOut>
+cudaError_t gemm_sm80(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
+  static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>, "gemm_sm80: A and B must be half_t or bfloat16_t");
+  static_assert(std::is_same_v<TOut, float> || std::is_same_v<TOut, half_t> || std::is_same_v<TOut, bfloat16_t>,
+                "gemm_sm80: C and D must be float, half_t or bfloat16_t");
+  detail::check_gemm_problem("gemm_sm80", problem);
+  GemmProblem<T, TOut> p = detail::gemm_as_row_major_d(problem);
+  // Operands the 128-bit copies cannot read directly are packed into aligned, zero-padded buffers.
+  struct Packed {
+    T* ptr = nullptr;
+  } pa, pb;
+  auto pack = [&](T const*& ptr, int& ld, Major major, int rows, int cols, Packed& out) -> cudaError_t {
+    int const contiguous = major == Major::row ? cols : rows;  // the extent along the contiguous mode
+    int const lines = major == Major::row ? rows : cols;
+    if (detail::gemm_operand_vectorizable(ptr, ld, contiguous)) return cudaSuccess;
+    int const ld_packed = (contiguous + 7) / 8 * 8;
+    std::size_t const count = std::size_t(lines) * std::size_t(ld_packed);
+    if (cudaError_t const e = cudaMallocAsync(reinterpret_cast<void**>(&out.ptr), count * sizeof(T), stream); e != cudaSuccess) {
+      return e;
+    }
+    detail::gemm_pack_kernel<T><<<unsigned((count + 255) / 256), 256, 0, stream>>>(ptr, ld, lines, contiguous, out.ptr, ld_packed);
+    ptr = out.ptr;
+    ld = ld_packed;
+    return cudaGetLastError();
+  };
+  cudaError_t e = pack(p.a, p.lda, p.a_major, p.m, p.k, pa);
+  if (e == cudaSuccess) e = pack(p.b, p.ldb, p.b_major, p.k, p.n, pb);
+  if (e == cudaSuccess) e = detail::gemm_sm80_dispatch<Cfg>(p, stream);
+  if (pa.ptr != nullptr) (void)cudaFreeAsync(pa.ptr, stream);
+  if (pb.ptr != nullptr) (void)cudaFreeAsync(pb.ptr, stream);
+  return e;
+}
+
+// gemm_sm80<T, TOut>(problem, stream): the default configuration (GemmSm80Default).
+template <class T, class TOut>
+cudaError_t gemm_sm80(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
+  return gemm_sm80<GemmSm80Default>(problem, stream);
+}
+
+}  // namespace tessera::kernels

@@ -4,6 +4,7 @@
 
 #include "tessera/core/config.hpp"
 #include "tessera/core/integer.hpp"
+#include "tessera/core/numeric.hpp"
 #include "tessera/core/tuple.hpp"
 #include "tessera/core/int_tuple.hpp"
 #include "tessera/core/arithmetic_tuple.hpp"

@@ -68,3 +68,16 @@ TEST(IntTuple, Comparisons) {
   EXPECT_FALSE(colex_less(make_tuple(1, 5), make_tuple(2, 0)));
   EXPECT_TRUE(colex_less(make_tuple(2, 0), make_tuple(1, 5)));
 }
+
+TEST(IntTuple, RoleAliasesNameTuples) {
+  // Shape, Stride and Coord are tuple<...>: a static layout type reads as its notation.
+  static_assert(std::is_same_v<Shape<_4, _8>, tuple<_4, _8>>);
+  static_assert(std::is_same_v<Stride<Stride<_16, _1>, _8>, tuple<tuple<_16, _1>, _8>>);
+  static_assert(std::is_same_v<Coord<int, int>, tuple<int, int>>);
+  using L = Layout<Shape<Shape<_4, _8>, _2>, Stride<Stride<_16, _1>, _8>>;
+  static_assert(std::is_empty_v<L>);
+  EXPECT_PRINTS(L{}, "((_4,_8),_2):((_16,_1),_8)");
+  EXPECT_PRINTS(Layout<_32>{}, "_32:_1");                        // the default stride is compact
+  EXPECT_PRINTS((Layout<Shape<_1, _128>>{}), "(_1,_128):(_0,_1)");  // a size-1 mode gets stride _0
+  EXPECT_EQ(L{}(make_tuple(make_tuple(1, 2), 1)), 16 + 2 + 8);
+}

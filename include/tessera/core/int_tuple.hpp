@@ -11,6 +11,16 @@ namespace tessera {
 template <class T>
 concept IntTuple = Integer<T> || is_tuple_v<T>;
 
+// Names for tuples by role, so that a static layout reads as its notation:
+// Layout<Shape<Shape<_4,_8>,_2>, Stride<Stride<_16,_1>,_8>> is ((_4,_8),_2):((_16,_1),_8).
+// All three are tuple<Ts...>; the name only says what the tuple is used for.
+template <class... Ts>
+using Shape = tuple<Ts...>;
+template <class... Ts>
+using Stride = tuple<Ts...>;
+template <class... Ts>
+using Coord = tuple<Ts...>;
+
 // `_`: the slicing marker, keeps a mode in a coordinate (`A(2,_)`).
 struct Underscore {
   template <class Sink>

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tessera/arch/cp_async.hpp"
+#include "tessera/arch/copy_sm80.hpp"
 #include "tessera/kernels/common.cuh"
 
 namespace tessera::kernels {
@@ -60,11 +60,13 @@ __global__ void tile_copy_kernel(T const* src, T* dst, int rows, int cols, std::
   for (int v = int(threadIdx.x); v < vectors; v += int(blockDim.x)) {
     auto vc = make_coord(v / vec_per_row, v % vec_per_row);
     if (elem_less(vcT(make_coord(0, 0), vc), shape_mn)) {
-      arch::cp_async_cg<16>(raw_pointer(vsT(make_coord(0, _), vc).data()), raw_pointer(vgS(make_coord(0, _), vc).data()));
+      auto const* src = reinterpret_cast<uint128_t const*>(raw_pointer(vgS(make_coord(0, _), vc).data()));
+      auto* dst = reinterpret_cast<uint128_t*>(raw_pointer(vsT(make_coord(0, _), vc).data()));
+      SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>::copy(*src, *dst);
     }
   }
-  arch::cp_async_commit();
-  arch::cp_async_wait_all();
+  cp_async_fence();
+  cp_async_wait_all();
   __syncthreads();
   // shared -> global: 128-bit loads from shared memory, 128-bit stores.
   for (int v = int(threadIdx.x); v < vectors; v += int(blockDim.x)) {

@@ -6,14 +6,11 @@
 #include <cstdint>
 
 #include "tessera/core/config.hpp"
+#include "tessera/core/numeric.hpp"
 #include "tessera/core/print.hpp"
 #include "tessera/core/swizzle.hpp"
 
 namespace tessera {
-
-// sizeof_bits_v<T>: the width of T in bits (sizeof_bits_v<float> == 32).
-template <class T>
-inline constexpr int sizeof_bits_v = int(sizeof(T)) * 8;
 
 namespace detail {
 // Writes an address as 0x... (printf's %p on the device; hexadecimal digits on the host).

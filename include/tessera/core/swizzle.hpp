@@ -26,14 +26,17 @@ struct Swizzle {
     if constexpr (is_static_int_v<T>) {
       return C<static_cast<typename T::value_type>(apply(T::value))>{};
     } else {
-      return static_cast<T>(apply(static_cast<long long>(x)));
+      return static_cast<T>(apply(static_cast<long long>(x)));  // wide enough for any integer type
     }
   }
-  TESSERA_HOST_DEVICE static constexpr long long apply(long long x) {
+  // apply(x): the swizzle of an integer, in x's own type (32-bit offsets stay 32-bit).
+  template <class I>
+  TESSERA_HOST_DEVICE static constexpr I apply(I x) {
+    constexpr I mask = static_cast<I>(zzz_mask);
     if constexpr (S >= 0) {
-      return x ^ ((x >> S) & zzz_mask);
+      return x ^ ((x >> S) & mask);
     } else {
-      return x ^ ((x & zzz_mask) << -S);
+      return x ^ ((x & mask) << -S);
     }
   }
   template <class Sink>

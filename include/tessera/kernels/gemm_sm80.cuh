@@ -52,8 +52,9 @@ struct GemmSm80Config {
   static_assert(Stages >= 2, "GemmSm80Config: at least two shared-memory stages");
 };
 
-// The default: 128x128x32 tiles, 4 stages, 4 warps of 64x64.
-using GemmSm80Default = GemmSm80Config<128, 128, 32, 4, 2, 2>;
+// The default: 128x256x32 tiles, 4 stages, 8 warps of 64x64 (the fastest of the measured
+// configurations on the H200, docs/performance.md).
+using GemmSm80Default = GemmSm80Config<128, 256, 32, 4, 2, 4>;
 
 namespace detail {
 
@@ -69,33 +70,37 @@ struct GemmSm80Mma<bfloat16_t> {
   using type = SM80_16x8x16_F32BF16BF16F32_TN;
 };
 
-// The shared-memory layout of one operand's tiles, (BP,BK,Stages) -> element offset, swizzled.
-// KMajor: rows of BK elements along K; otherwise columns of 64 elements along P (M or N).
-template <int BP, int BK, int Stages, bool KMajor>
+// The shared-memory layout of one stage of an operand's tile, (BP,BK) -> element offset, swizzled
+// so that ldmatrix reads are conflict-free:
+//   KMajor:    (8,BK) row-major atoms; Sw<2,3,3> (BK = 32: rows of 64 bytes) or Sw<3,3,3> (BK = 64:
+//              rows of 128 bytes) xors the 16-byte chunk with the row.
+//   otherwise: (64,8):(1,64) atoms, 8 k-rows of 64 elements along P; Sw<3,3,3>.
+// (A chunk-major K-major atom, conflict-free for the cp.async writes as well, and L1-cached copies
+// (cp.async.ca) were both measured slower on the H200: docs/performance.md.)
+template <int BP, int BK, bool KMajor>
 TESSERA_HOST_DEVICE constexpr auto gemm_sm80_smem_layout() {
   if constexpr (KMajor) {
     if constexpr (BK == 32) {
-      // (8,32) -> offset: 8 rows of 64 bytes; Sw<2,3,3> xors the 16-byte chunk with row/2.
       auto atom = composition(Swizzle<2, 3, 3>{}, make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{})));
-      return tile_to_shape(atom, make_shape(Int<BP>{}, Int<BK>{}, Int<Stages>{}));
+      return tile_to_shape(atom, make_shape(Int<BP>{}, Int<BK>{}));
     } else {
-      // (8,64) -> offset: 8 rows of 128 bytes; Sw<3,3,3> xors the 16-byte chunk with the row.
       auto atom = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{})));
-      return tile_to_shape(atom, make_shape(Int<BP>{}, Int<BK>{}, Int<Stages>{}));
+      return tile_to_shape(atom, make_shape(Int<BP>{}, Int<BK>{}));
     }
   } else {
-    // (64,8) -> offset: 8 columns (k) of 128 bytes along P.
     auto atom = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_64{}, _8{}), make_stride(_1{}, _64{})));
-    return tile_to_shape(atom, make_shape(Int<BP>{}, Int<BK>{}, Int<Stages>{}));
+    return tile_to_shape(atom, make_shape(Int<BP>{}, Int<BK>{}));
   }
 }
 
 // The gmem -> smem copy of one operand's (BP,BK) tile: 128-bit cp.async, 8 elements per thread
 // contiguous along the operand's contiguous mode, threads arranged so that consecutive threads take
 // consecutive vectors (coalesced).
-template <class T, int BP, int BK, int NT, bool KMajor>
+// Zfill: the zero-filling variant, which takes a predicate per vector.
+template <class T, int BP, int BK, int NT, bool KMajor, bool Zfill>
 TESSERA_HOST_DEVICE constexpr auto gemm_sm80_g2s_copy() {
-  using Atom = Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>, T>;
+  using Op = std::conditional_t<Zfill, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>, SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>>;
+  using Atom = Copy_Atom<Op, T>;
   if constexpr (KMajor) {
     constexpr int VK = BK / 8;  // vectors per row
     return make_tiled_copy(Atom{}, make_layout(make_shape(Int<NT / VK>{}, Int<VK>{}), make_stride(Int<VK>{}, _1{})),  // (p,k) -> thr
@@ -156,60 +161,97 @@ __global__ void __launch_bounds__(Cfg::kThreads)
 
   // ---- shared memory: Stages x (sA, sB), swizzled --------------------------------------------
   extern __shared__ unsigned char gemm_sm80_smem[];
-  // The swizzles act on addresses: align the block to their 1024-byte span.
+  // The swizzles act on offsets from 1024-byte aligned stages: align the block.
   T* smem = reinterpret_cast<T*>((reinterpret_cast<std::uintptr_t>(gemm_sm80_smem) + 1023) & ~std::uintptr_t(1023));
-  constexpr auto sA_layout = gemm_sm80_smem_layout<BM, BK, Stages, AKMajor>();   // (BM,BK,Stages) -> offset
-  constexpr auto sB_layout = gemm_sm80_smem_layout<BN, BK, Stages, BKMajor>();   // (BN,BK,Stages) -> offset
-  auto sA = make_tensor(make_smem_ptr(smem), sA_layout);                                     // (BM,BK,Stages)
-  auto sB = make_tensor(make_smem_ptr(smem + decltype(cosize(sA_layout))::value), sB_layout);  // (BN,BK,Stages)
+  constexpr auto sA_layout = gemm_sm80_smem_layout<BM, BK, AKMajor>();   // (BM,BK) -> offset, one stage
+  constexpr auto sB_layout = gemm_sm80_smem_layout<BN, BK, BKMajor>();   // (BN,BK) -> offset, one stage
+  constexpr int kStageA = int(decltype(cosize(sA_layout))::value);
+  constexpr int kStageB = int(decltype(cosize(sB_layout))::value);
+  T* const smem_a = smem;                      // Stages x (BM,BK)
+  T* const smem_b = smem + Stages * kStageA;   // Stages x (BN,BK)
+  // Stage s of each operand: a tensor whose base holds the stage offset, so that the swizzled
+  // offsets inside a stage are the same for every stage (computed once, not per k-tile).
+  auto sA_at = [&](int s) { return make_tensor(make_smem_ptr(smem_a + s * kStageA), sA_layout); };  // (BM,BK)
+  auto sB_at = [&](int s) { return make_tensor(make_smem_ptr(smem_b + s * kStageB), sB_layout); };  // (BN,BK)
 
   int const tid = int(threadIdx.x);
 
   // ---- gmem -> smem partitions ---------------------------------------------------------------
-  constexpr auto g2s_A = gemm_sm80_g2s_copy<T, BM, BK, NT, AKMajor>();
-  constexpr auto g2s_B = gemm_sm80_g2s_copy<T, BN, BK, NT, BKMajor>();
+  constexpr auto g2s_A = gemm_sm80_g2s_copy<T, BM, BK, NT, AKMajor, true>();         // zero-filling
+  constexpr auto g2s_B = gemm_sm80_g2s_copy<T, BN, BK, NT, BKMajor, true>();
+  constexpr auto g2s_A_all = gemm_sm80_g2s_copy<T, BM, BK, NT, AKMajor, false>();    // no predicates
+  constexpr auto g2s_B_all = gemm_sm80_g2s_copy<T, BN, BK, NT, BKMajor, false>();
   auto g2s_thr_A = g2s_A.get_slice(tid);
   auto g2s_thr_B = g2s_B.get_slice(tid);
   auto tAgA = g2s_thr_A.partition_S(gA);    // (CPY,CPY_M,CPY_K,k)
-  auto tAsA = g2s_thr_A.partition_D(sA);    // (CPY,CPY_M,CPY_K,Stages)
   auto tAcA = g2s_thr_A.partition_S(gcA);   // (CPY,CPY_M,CPY_K,k) -> (m,k)
   auto tBgB = g2s_thr_B.partition_S(gB);    // (CPY,CPY_N,CPY_K,k)
-  auto tBsB = g2s_thr_B.partition_D(sB);    // (CPY,CPY_N,CPY_K,Stages)
   auto tBcB = g2s_thr_B.partition_S(gcB);   // (CPY,CPY_N,CPY_K,k) -> (n,k)
   // Predicates, one per 128-bit vector: its first element inside the matrix (the extent along the
-  // contiguous mode is a multiple of 8, so the whole vector is).
-  auto tApA = make_tensor<bool>(make_shape(_1{}, size<1>(tAsA), size<2>(tAsA)));  // (1,CPY_M,CPY_K)
-  auto tBpB = make_tensor<bool>(make_shape(_1{}, size<1>(tBsB), size<2>(tBsB)));  // (1,CPY_N,CPY_K)
+  // contiguous mode is a multiple of 8, so then the whole vector is). For the k-tiles wholly
+  // inside K only the row (A) / column (B) matters: computed once.
+  auto tApA_m = make_tensor<bool>(make_shape(_1{}, size<1>(tAgA), size<2>(tAgA)));  // (1,CPY_M,CPY_K)
+  auto tBpB_n = make_tensor<bool>(make_shape(_1{}, size<1>(tBgB), size<2>(tBgB)));  // (1,CPY_N,CPY_K)
+  TESSERA_UNROLL
+  for (int i = 0; i < int(decltype(size<1>(tApA_m))::value); ++i) {
+    TESSERA_UNROLL
+    for (int j = 0; j < int(decltype(size<2>(tApA_m))::value); ++j) tApA_m(0, i, j) = get<0>(tAcA(0, i, j, 0)) < M;
+  }
+  TESSERA_UNROLL
+  for (int i = 0; i < int(decltype(size<1>(tBpB_n))::value); ++i) {
+    TESSERA_UNROLL
+    for (int j = 0; j < int(decltype(size<2>(tBpB_n))::value); ++j) tBpB_n(0, i, j) = get<0>(tBcB(0, i, j, 0)) < N;
+  }
+  bool const a_inside = (bm + 1) * BM <= M;  // every row of this block's A tile is in the matrix
+  bool const b_inside = (bn + 1) * BN <= N;
+  int const k_tiles = (K + BK - 1) / BK;
+  int const k_full_tiles = K / BK;
+  // This thread's vectors of k-tile 0; k-tile kt is the same view moved by kt k-tile strides.
+  auto tAgA0 = tAgA(_, _, _, 0);  // (CPY,CPY_M,CPY_K)
+  auto tBgB0 = tBgB(_, _, _, 0);  // (CPY,CPY_N,CPY_K)
+  auto const a_tile_step = stride<3>(tAgA);
+  auto const b_tile_step = stride<3>(tBgB);
+  // Issues one operand's copies of k-tile kt into its stage buffer sX; nothing past the last k-tile.
+  // X: the operand's g2s partitioner pieces (view of k-tile 0, step, coordinates, row predicates).
+  auto load_operand = [&](auto const& copy_pred, auto const& copy_all, auto const& tXgX0, auto const& step, auto const& tXcX,
+                          auto const& tXpX_rows, bool inside, auto const& shape_xk, auto tXsX, int kt) {
+    if (kt >= k_tiles) return;
+    auto tXgX = make_tensor(tXgX0.data() + kt * step, tXgX0.layout());  // (CPY,CPY_P,CPY_K)
+    if (kt < k_full_tiles) {
+      if (inside) {
+        copy(copy_all, tXgX, tXsX);
+      } else {
+        copy_if(copy_pred, tXpX_rows, tXgX, tXsX);
+      }
+    } else {
+      // The last, partial k-tile: rows and k.
+      auto tXpX = make_tensor<bool>(tXpX_rows.layout());
+      TESSERA_UNROLL
+      for (int i = 0; i < int(decltype(size<1>(tXpX))::value); ++i) {
+        TESSERA_UNROLL
+        for (int j = 0; j < int(decltype(size<2>(tXpX))::value); ++j) tXpX(0, i, j) = elem_less(tXcX(0, i, j, kt), shape_xk);
+      }
+      copy_if(copy_pred, tXpX, tXgX, tXsX);
+    }
+  };
   auto shape_mk = make_shape(M, K);
   auto shape_nk = make_shape(N, K);
-  int const k_tiles = (K + BK - 1) / BK;
-  auto load_tile = [&](int kt, int stage) {
-    bool const in_k = kt < k_tiles;
-    TESSERA_UNROLL
-    for (int m = 0; m < int(decltype(size<1>(tApA))::value); ++m) {
-      TESSERA_UNROLL
-      for (int k = 0; k < int(decltype(size<2>(tApA))::value); ++k) {
-        tApA(0, m, k) = in_k && elem_less(tAcA(0, m, k, kt), shape_mk);
-      }
-    }
-    TESSERA_UNROLL
-    for (int n = 0; n < int(decltype(size<1>(tBpB))::value); ++n) {
-      TESSERA_UNROLL
-      for (int k = 0; k < int(decltype(size<2>(tBpB))::value); ++k) {
-        tBpB(0, n, k) = in_k && elem_less(tBcB(0, n, k, kt), shape_nk);
-      }
-    }
-    int const ktc = in_k ? kt : k_tiles - 1;  // a valid address even when nothing is read
-    copy_if(g2s_A, tApA, tAgA(_, _, _, ktc), tAsA(_, _, _, stage));
-    copy_if(g2s_B, tBpB, tBgB(_, _, _, ktc), tBsB(_, _, _, stage));
+  auto load_a = [&](int kt, int stage) {
+    load_operand(g2s_A, g2s_A_all, tAgA0, a_tile_step, tAcA, tApA_m, a_inside, shape_mk, g2s_thr_A.partition_D(sA_at(stage)), kt);
+  };
+  auto load_b = [&](int kt, int stage) {
+    load_operand(g2s_B, g2s_B_all, tBgB0, b_tile_step, tBcB, tBpB_n, b_inside, shape_nk, g2s_thr_B.partition_D(sB_at(stage)), kt);
   };
 
   // ---- the MMA and its register fragments ----------------------------------------------------
   constexpr auto mma = make_tiled_mma(MMA_Atom<Mma>{}, make_layout(make_shape(Int<Cfg::WarpsM>{}, Int<Cfg::WarpsN>{}, _1{})),
                                       make_tile(Int<16 * Cfg::WarpsM>{}, Int<16 * Cfg::WarpsN>{}, _16{}));
   auto thr_mma = mma.get_slice(tid);
-  auto tCrA = thr_mma.partition_fragment_A(sA(_, _, 0));  // (MMA,MMA_M,MMA_K)
-  auto tCrB = thr_mma.partition_fragment_B(sB(_, _, 0));  // (MMA,MMA_N,MMA_K)
+  // Register fragments for two k-blocks of 16 (a ring: the next k-block loads while one multiplies).
+  auto sA_k32 = local_tile(sA_at(0), make_shape(Int<BM>{}, _32{}), make_coord(0, 0));  // (BM,32)
+  auto sB_k32 = local_tile(sB_at(0), make_shape(Int<BN>{}, _32{}), make_coord(0, 0));  // (BN,32)
+  auto tCrA = thr_mma.partition_fragment_A(sA_k32);  // (MMA,MMA_M,2)
+  auto tCrB = thr_mma.partition_fragment_B(sB_k32);  // (MMA,MMA_N,2)
   auto tCgD = thr_mma.partition_C(gD);                    // (MMA,MMA_M,MMA_N)
   auto tCcD = thr_mma.partition_C(gcD);                   // (MMA,MMA_M,MMA_N) -> (m,n)
   auto acc = thr_mma.partition_fragment_C(gD);            // (MMA,MMA_M,MMA_N) fp32 accumulators
@@ -220,16 +262,22 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   constexpr auto s2r_B = make_tiled_copy_B(GemmSm80S2RAtom<T, BKMajor>{}, mma);
   auto s2r_thr_A = s2r_A.get_slice(tid);
   auto s2r_thr_B = s2r_B.get_slice(tid);
-  auto tXsA = s2r_thr_A.partition_S(sA);   // (CPY,MMA_M,MMA_K,Stages)
   auto tXrA = s2r_thr_A.retile_D(tCrA);    // (CPY,MMA_M,MMA_K)
-  auto tXsB = s2r_thr_B.partition_S(sB);   // (CPY,MMA_N,MMA_K,Stages)
   auto tXrB = s2r_thr_B.retile_D(tCrB);    // (CPY,MMA_N,MMA_K)
-  constexpr int KB = int(decltype(size<2>(tCrA))::value);  // k-blocks of 16 per tile
+  // ldmatrix of k-block kb of stage s into register slot kb % 2.
+  auto load_kblock = [&](int s, int kb) {
+    copy(s2r_A, s2r_thr_A.partition_S(sA_at(s))(_, _, kb), tXrA(_, _, kb & 1));  // (CPY,MMA_M)
+    copy(s2r_B, s2r_thr_B.partition_S(sB_at(s))(_, _, kb), tXrB(_, _, kb & 1));  // (CPY,MMA_N)
+  };
+  constexpr int KB = BK / 16;  // k-blocks of 16 per tile
 
   // ---- main loop: Stages-1 tiles in flight, one k-block of registers ahead -------------------
+  // Each k-tile's copies are spread over its k-blocks: A's with the first, B's with the second
+  // (the first too when there are only two).
   TESSERA_UNROLL
   for (int s = 0; s < Stages - 1; ++s) {
-    load_tile(s, s);
+    load_a(s, s);
+    load_b(s, s);
     cp_async_fence();
   }
   int read_stage = 0;
@@ -237,8 +285,10 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   int next_tile = Stages - 1;
   cp_async_wait<Stages - 2>();
   __syncthreads();
-  copy(s2r_A, tXsA(_, _, 0, read_stage), tXrA(_, _, 0));
-  copy(s2r_B, tXsB(_, _, 0, read_stage), tXrB(_, _, 0));
+  load_kblock(read_stage, 0);
+  // The k-block that issues B's copies and commits the group: before the last k-block's wait, so
+  // that the wait counts this group (with two k-blocks, together with A's in the first).
+  constexpr int kb_b = KB > 2 ? 1 : 0;
   for (int kt = 0; kt < k_tiles; ++kt) {
     TESSERA_UNROLL
     for (int kb = 0; kb < KB; ++kb) {
@@ -249,15 +299,15 @@ __global__ void __launch_bounds__(Cfg::kThreads)
         __syncthreads();
       }
       int const kb_next = kb + 1 == KB ? 0 : kb + 1;
-      copy(s2r_A, tXsA(_, _, kb_next, read_stage), tXrA(_, _, kb_next));
-      copy(s2r_B, tXsB(_, _, kb_next, read_stage), tXrB(_, _, kb_next));
-      if (kb == 0) {
-        load_tile(next_tile, write_stage);  // nothing read past the last tile (predicates false)
+      load_kblock(read_stage, kb_next);
+      if (kb == 0) load_a(next_tile, write_stage);
+      if (kb == kb_b) {
+        load_b(next_tile, write_stage);
         cp_async_fence();
         ++next_tile;
         write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;
       }
-      gemm(mma, acc, tCrA(_, _, kb), tCrB(_, _, kb), acc);
+      gemm(mma, acc, tCrA(_, _, kb & 1), tCrB(_, _, kb & 1), acc);
     }
   }
   cp_async_wait<0>();
@@ -280,6 +330,7 @@ template <class Cfg, class T>
 constexpr int gemm_sm80_smem_bytes() {
   return (Cfg::Stages * (Cfg::BM + Cfg::BN) * Cfg::BK) * int(sizeof(T)) + 1024;
 }
+static_assert((64 * 32 * 2) % 1024 == 0, "gemm_sm80: a stage of the smallest tile must keep the 1024-byte alignment");
 
 // Whether the fast path applies to an operand: 16-byte aligned, ld and contiguous extent multiples
 // of 8 elements.

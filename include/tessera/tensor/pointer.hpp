@@ -108,31 +108,36 @@ struct is_tagged_ptr : std::false_type {};
 template <class T, class Tag>
 struct is_tagged_ptr<TaggedPtr<T, Tag>> : std::true_type {};
 
-// SwizzledPtr<T, Tag, Sw>: a pointer into memory laid out through the swizzle Sw of *byte*
-// addresses (shared-memory tiles that avoid bank conflicts): the element at offset o lives at the
-// address Sw(address(p) + o * sizeof(T)). Arithmetic moves the unswizzled address; dereference
-// swizzles it. A tensor over Sw o offset o L built from a plain pointer (make_tensor of a
-// ComposedLayout) uses one, so every tensor operation works on the plain layout L.
-// Pre: the memory block is aligned to the swizzle's span, 2^(M+S+B) bytes for Sw = Swizzle<B,M,S>
-// (S >= 0), so that the swizzle of an address is the swizzle of its offset in the block.
-// Example: half_t elements through Sw<3,3,3> (element offsets) use Sw<3,4,3> on bytes; offset 8
-// (byte 16) of a 1024-byte aligned block at row 1 (byte 128) lands at byte 128 + (16 ^ 16) = 128.
+// SwizzledPtr<T, Tag, Sw>: a pointer into a block of memory laid out through the swizzle Sw of
+// *byte* offsets (shared-memory tiles that avoid bank conflicts): the element at position o lives
+// at base + Sw(offset + o * sizeof(T)) bytes. It holds the block's base and a 32-bit byte offset;
+// arithmetic moves the (unswizzled) offset, dereference swizzles it. The swizzle touches integers
+// only, never the pointer's bits, so the compiler keeps shared-memory addresses 32-bit. A tensor
+// over Sw o offset o L built from a tagged pointer (make_tensor of a ComposedLayout) uses one, so
+// every tensor operation works on the plain layout L.
+// Pre: the block starts at base and base is aligned to the swizzle's span, 2^(M+S+B) bytes for
+// Sw = Swizzle<B,M,S> (S >= 0), when the layout relies on that (bank-conflict freedom does; the
+// mapping itself is a bijection of the block either way); offsets below 2^31 bytes.
+// Example: half_t elements through Sw<3,3,3> (element offsets) use Sw<3,4,3> on bytes; element 8
+// of row 1 of an (8,64) row-major tile is byte 144 -> 144 ^ ((144 >> 3) & 0x70) = 128.
 template <class T, class Tag, class Sw>
 struct SwizzledPtr {
   static_assert(is_swizzle_v<Sw> && Sw::num_shft >= 0,
-                "SwizzledPtr: Sw must be a Swizzle<B,M,S> with S >= 0 (on byte addresses)");
+                "SwizzledPtr: Sw must be a Swizzle<B,M,S> with S >= 0 (on byte offsets)");
   using value_type = std::remove_cv_t<T>;
   using element_type = T;
   using memory_tag = Tag;
   using swizzle_type = Sw;
-  T* ptr_ = nullptr;  // the unswizzled address
+  using byte_type = std::conditional_t<std::is_const_v<T>, unsigned char const, unsigned char>;
+  T* base_ = nullptr;         // the block
+  std::int32_t offset_ = 0;   // unswizzled byte offset into it
 
   constexpr SwizzledPtr() = default;
-  TESSERA_HOST_DEVICE constexpr explicit SwizzledPtr(T* p) : ptr_(p) {}
+  TESSERA_HOST_DEVICE constexpr SwizzledPtr(T* base, std::int32_t byte_offset) : base_(base), offset_(byte_offset) {}
 
   // The address of the element at this position, swizzled.
   TESSERA_HOST_DEVICE T* get() const {
-    return reinterpret_cast<T*>(static_cast<std::uintptr_t>(Sw::apply(static_cast<long long>(reinterpret_cast<std::uintptr_t>(ptr_)))));
+    return reinterpret_cast<T*>(reinterpret_cast<byte_type*>(base_) + std::int32_t(Sw::apply(offset_)));
   }
   TESSERA_HOST_DEVICE T& operator*() const { return *get(); }
   template <class I>
@@ -141,12 +146,14 @@ struct SwizzledPtr {
   }
   template <class I>
   TESSERA_HOST_DEVICE constexpr SwizzledPtr operator+(I const& i) const {
-    return SwizzledPtr(ptr_ + value_of(i));
+    return SwizzledPtr(base_, offset_ + std::int32_t(value_of(i)) * std::int32_t(sizeof(T)));
   }
-  TESSERA_HOST_DEVICE constexpr bool operator==(SwizzledPtr const& o) const { return ptr_ == o.ptr_; }
+  TESSERA_HOST_DEVICE constexpr bool operator==(SwizzledPtr const& o) const {
+    return base_ == o.base_ && offset_ == o.offset_;
+  }
 
-  // `smem_ptr[16b]Sw<3,4,3>(0x7f00...)`: the tag, the element width, the byte swizzle, the
-  // unswizzled address.
+  // `smem_ptr[16b]Sw<3,4,3>(0x7f00...+16)`: the tag, the element width, the byte swizzle, the
+  // block and the unswizzled byte offset.
   template <class Sink>
   TESSERA_HOST_DEVICE void write_to(Sink& k) const {
     k.put(Tag::name);
@@ -155,11 +162,12 @@ struct SwizzledPtr {
     k.put("b]");
     Sw{}.write_to(k);
     k.put("(");
-    detail::write_address(k, static_cast<const void*>(ptr_));
+    detail::write_address(k, static_cast<const void*>(base_));
+    k.put("+");
+    k.put_int(offset_);
     k.put(")");
   }
 };
-
 template <class T>
 struct is_swizzled_ptr : std::false_type {};
 template <class T, class Tag, class Sw>
@@ -220,7 +228,7 @@ TESSERA_HOST_DEVICE auto rebind_pointer(SwizzledPtr<T, Tag, Sw> const& p) {
                 "rebind_pointer: a swizzled pointer moves bits from M up; elements wider than 2^M bytes "
                 "would be split by it");
   using V = std::conditional_t<std::is_const_v<T>, U const, U>;
-  return SwizzledPtr<V, Tag, Sw>(reinterpret_cast<V*>(p.ptr_));
+  return SwizzledPtr<V, Tag, Sw>(reinterpret_cast<V*>(p.base_), p.offset_);
 }
 
 // CountingIterator<T>: an iterator whose element at offset o is value + o; dereference returns

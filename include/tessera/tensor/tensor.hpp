@@ -125,10 +125,10 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, Layout<S, D> 
 }
 // make_tensor(p, Sw o offset o L): a tensor over a swizzled layout, for p a tagged pointer
 // (make_smem_ptr(...)) to memory aligned to the swizzle's span (shared-memory tiles). The swizzle moves into the
-// iterator (a SwizzledPtr swizzling byte addresses) and the tensor's layout is L, so slicing,
+// iterator (a SwizzledPtr swizzling byte offsets) and the tensor's layout is L, so slicing,
 // dividing and partitioning work as for any tensor; element c is p[Sw(offset + L(c))].
 // make_tensor(make_smem_ptr(p), composition(Sw<3,3,3>{}, (_8,_64):(_64,_1))) for half_t p prints
-// `smem_ptr[16b]Sw<3,4,3>(0x...) o (_8,_64):(_64,_1)`.
+// `smem_ptr[16b]Sw<3,4,3>(0x...+0) o (_8,_64):(_64,_1)`.
 template <class Iterator, int B, int M, int Sh, class Offset, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, ComposedLayout<Swizzle<B, M, Sh>, Offset, Layout<S, D>> const& c) {
   static_assert(is_tagged_ptr<Iterator>::value,
@@ -137,9 +137,10 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, ComposedLayou
   static_assert(Sh >= 0, "make_tensor(it, swizzled layout): swizzles with a negative shift are not supported here");
   using T = typename Iterator::value_type;
   using Sw = decltype(detail::byte_swizzle<T>(Swizzle<B, M, Sh>{}));
-  auto* p = raw_pointer(it) + c.offset();
+  auto* p = raw_pointer(it);
   using P = std::remove_pointer_t<decltype(p)>;
-  return make_tensor(SwizzledPtr<P, typename Iterator::memory_tag, Sw>(p), c.inner());
+  return make_tensor(SwizzledPtr<P, typename Iterator::memory_tag, Sw>(p, std::int32_t(c.offset()) * std::int32_t(sizeof(T))),
+                     c.inner());
 }
 template <class Iterator, IntTuple Shape>
 TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, Shape const& shape) {

@@ -20,15 +20,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "tessera/atom/copy_traits.hpp"
 #include "tessera/atom/mma_atom.hpp"
 #include "tessera/core/recast.hpp"
 
 namespace tessera {
-
-// The layouts of a copy instruction Op: ThrID ((thr) -> thread), SrcLayout, DstLayout and
-// RefLayout ((thr,val) -> bit in the instruction's tile). Specialized next to each instruction.
-template <class Op>
-struct Copy_Traits;
 
 namespace detail {
 // A copy instruction that takes a predicate (zero-fill variants): Op::copy(src..., dst..., pred).

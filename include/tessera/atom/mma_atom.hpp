@@ -20,16 +20,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "tessera/atom/mma_traits.hpp"
 #include "tessera/core/complement.hpp"
 #include "tessera/tensor/tiling.hpp"
 
 namespace tessera {
-
-// The layouts and value types of an MMA instruction Op: ValTypeD/A/B/C, Shape_MNK, ThrID
-// ((thr) -> thread in the warp(group)), ALayout ((thr,val) -> m + k*M), BLayout ((thr,val) ->
-// n + k*N), CLayout ((thr,val) -> m + n*M). Specialized next to each instruction (atom/).
-template <class Op>
-struct MMA_Traits;
 
 namespace detail {
 // Runs Op on the registers of four fragments: each tensor is viewed as Op's register type and

@@ -1,5 +1,8 @@
 # Compile-fail driver, run by CTest as `cmake -P check_compile.cmake` with:
 #   -DCOMPILER=<c++ compiler> -DINCLUDE_DIR=<include/> -DSOURCE=<case .cpp> -DMODE=fail|control
+#   -DCUDA_ARCH=<NN>  (optional) SOURCE is a .cu case and COMPILER is nvcc: compile it for sm_NN
+#                     (-gencode=arch=compute_NN,code=sm_NN -c, object discarded) instead of
+#                     -fsyntax-only, so that the device pass for that architecture runs
 # MODE=fail:    the case must NOT compile, and one of the compiler's error lines must contain the
 #               text after "// EXPECT-ERROR: " in the case file (the static_assert's message).
 # MODE=control: the same file with -DTESSERA_CONTROL must compile, which proves that the failure
@@ -10,7 +13,11 @@ foreach(var COMPILER INCLUDE_DIR SOURCE MODE)
   endif()
 endforeach()
 
-set(cmd ${COMPILER} -std=c++20 -fsyntax-only -I${INCLUDE_DIR})
+if(DEFINED CUDA_ARCH)
+  set(cmd ${COMPILER} -std=c++20 -I${INCLUDE_DIR} -gencode=arch=compute_${CUDA_ARCH},code=sm_${CUDA_ARCH} -c -o /dev/null)
+else()
+  set(cmd ${COMPILER} -std=c++20 -fsyntax-only -I${INCLUDE_DIR})
+endif()
 if(MODE STREQUAL "control")
   list(APPEND cmd -DTESSERA_CONTROL)
 elseif(NOT MODE STREQUAL "fail")
@@ -35,6 +42,7 @@ if(NOT n EQUAL 1)
   message(FATAL_ERROR "${SOURCE} needs exactly one '// EXPECT-ERROR: <message>' line (found ${n})")
 endif()
 string(REGEX REPLACE "^// EXPECT-ERROR: " "" expected "${expect_lines}")
+string(REPLACE "\\;" ";" expected "${expected}")  # file(STRINGS) escapes a ';' in the line as "\;"
 
 if(rc EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled, but it must fail with \"${expected}\":\n${cmd_text}")

@@ -12,6 +12,8 @@
 #include "tessera/runtime/eval.hpp"     // the run-time twin and the expression evaluator
 using namespace tessera;
 // [end-snippet]
+#include "tessera/atom/copy_traits_sm75.hpp"  // docs/atoms.md
+#include "tessera/atom/mma_traits_sm80.hpp"
 
 // ---- README.md ---------------------------------------------------------------------------------
 
@@ -265,5 +267,32 @@ TEST(Tour, Runtime) {
   rt::EvalResult bad = rt::eval_line("size((2,3");                    // never throws
   EXPECT_FALSE(bad.ok);
   EXPECT_EQ(bad.text, "error: expected ',' or ')', got end of input at column 10");
+  // [end-snippet]
+}
+
+// ---- docs/atoms.md -----------------------------------------------------------------------------
+
+TEST(Atoms, AccumulatorLayout) {
+  // [snippet:atoms_accumulator]
+  using Mma = MMA_Traits<SM80_16x8x16_F32F16F16F32_TN>;
+  auto c = Mma::CLayout{};  // (thr,val) -> m + 16 n in the 16x8 tile of C and D
+  EXPECT_EQ(to_string(c), "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))");
+  int const idx = c(5, 2);  // lane 5, its value c2
+  EXPECT_EQ(idx % 16, 9);   // m = groupID + 8 = 5/4 + 8
+  EXPECT_EQ(idx / 16, 2);   // n = 2 threadID_in_group = 2 (5%4)
+  EXPECT_EQ(to_string(Mma::Shape_MNK{}), "(_16,_8,_16)");
+  static_assert(std::is_same_v<Mma::ValTypeA, half_t> && std::is_same_v<Mma::ValTypeD, float>);
+  // [end-snippet]
+}
+
+TEST(Atoms, LdmatrixLayout) {
+  // [snippet:atoms_ldmatrix]
+  using Ldsm = Copy_Traits<SM75_U32x4_LDSM_N>;
+  EXPECT_EQ(to_string(Ldsm::SrcLayout{}), "(_32,_128):(_128,_1)");               // lane t names row t
+  EXPECT_EQ(to_string(Ldsm::DstLayout{}), "(_32,(_32,_4)):(_32,(_1,_1024))");    // (lane, bit of 4 regs)
+  int const bit = Ldsm::DstLayout{}(6, 32 * 3 + 16);  // lane 6, register 3, high half
+  EXPECT_EQ(bit / 1024, 3);                           // matrix 3
+  EXPECT_EQ(bit % 1024 / 128, 1);                     // row 6/4 = 1
+  EXPECT_EQ(bit % 128 / 16, 5);                       // column 2 (6%4) + 1 = 5
   // [end-snippet]
 }

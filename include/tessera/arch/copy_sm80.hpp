@@ -81,8 +81,8 @@ struct SM80_CP_ASYNC_CACHEGLOBAL {
 };
 
 // SM80_CP_ASYNC_CACHEALWAYS_ZFILL<S, D = S>: smem_dst = pred ? gmem_src : 0, asynchronously.
-// The predicate is the instruction's src-size operand (sizeof(S) or 0 bytes read), so a false
-// predicate reads nothing: gmem_src may then name any address (e.g. past the end of a matrix).
+// The predicate is the instruction's src-size operand (sizeof(S) or 0 bytes read from gmem_src),
+// so a false predicate reads no global memory and leaves zeros in smem_dst.
 // Pre and Post otherwise as SM80_CP_ASYNC_CACHEALWAYS. Example: copy(gmem[i], smem[i], i < n).
 template <class S, class D = S>
 struct SM80_CP_ASYNC_CACHEALWAYS_ZFILL {

@@ -13,6 +13,8 @@
 using namespace tessera;
 // [end-snippet]
 #include "tessera/atom/copy_traits_sm75.hpp"  // docs/atoms.md
+#include "tessera/atom/copy_atom.hpp"
+#include "tessera/atom/copy_traits_sm80.hpp"
 #include "tessera/atom/mma_traits_sm80.hpp"
 
 // ---- README.md ---------------------------------------------------------------------------------
@@ -294,5 +296,44 @@ TEST(Atoms, LdmatrixLayout) {
   EXPECT_EQ(bit / 1024, 3);                           // matrix 3
   EXPECT_EQ(bit % 1024 / 128, 1);                     // row 6/4 = 1
   EXPECT_EQ(bit % 128 / 16, 5);                       // column 2 (6%4) + 1 = 5
+  // [end-snippet]
+}
+
+TEST(Atoms, TiledMMA) {
+  // [snippet:atoms_tiled_mma]
+  // 2x2 warps of m16n8k16; the N tile of 32 gives each warp two n8 atoms (16 columns), so that one
+  // ldmatrix.x4 feeds both.
+  auto mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{},   // the atom
+                            Layout<Shape<_2, _2, _1>>{},      // (m,n,k) -> atom: 128 threads
+                            make_tile(_32{}, _32{}, _16{}));  // the tile one step covers
+  EXPECT_EQ(to_string(mma.get_layoutC_TV()),  // (thread,value) -> m + 32 n
+            "((_4,_8,_2,_2),((_2,_2),(_1,_2))):((_64,_1,_16,_256),((_32,_8),(_0,_512)))");
+  // [end-snippet]
+  // [snippet:atoms_partition]
+  auto sA = make_tensor(make_counting_iterator(0), make_layout(make_shape(_128{}, _32{}), LayoutRight{}));  // (m,k)
+  auto thr = mma.get_slice(37);               // thread 37's view
+  auto tCsA = thr.partition_A(sA);            // (MMA,MMA_M,MMA_K): one atom's values, then repeats
+  auto tCrA = thr.partition_fragment_A(sA);   // registers shaped like it, of the atom's value type
+  EXPECT_EQ(to_string(tCsA.layout()), "((_2,_2,_2),_4,_2):((_1,_256,_8),_1024,_16)");
+  EXPECT_EQ(to_string(tCrA.layout()), "((_2,_2,_2),_4,_2):((_1,_2,_4),_16,_8)");
+  static_assert(std::is_same_v<decltype(tCrA)::value_type, half_t>);
+  // [end-snippet]
+  // [snippet:atoms_retile]
+  auto s2r = make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, mma);
+  auto s2r_thr = s2r.get_slice(37);
+  EXPECT_EQ(to_string(s2r_thr.partition_S(sA).layout()), "((_8,_1),_4,_2):((_1,_0),_1024,_16)");  // row addresses
+  EXPECT_EQ(to_string(s2r_thr.retile_D(tCrA).layout()), "((_8,_1),_4,_2):((_1,_0),_16,_8)");      // tCrA's registers
+  // [end-snippet]
+}
+
+TEST(Atoms, TiledCopy) {
+  // [snippet:atoms_tiled_copy]
+  auto g2s = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{},
+                             Layout<Shape<_32, _4>, Stride<_4, _1>>{},  // 32 rows x 4 vectors
+                             Layout<Shape<_1, _8>>{});                 // 8 contiguous elements each
+  auto gA = make_tensor(make_counting_iterator(0), make_layout(make_shape(_128{}, _32{}), LayoutRight{}));
+  auto tAgA = g2s.get_slice(5).partition_S(gA);  // (CPY,CPY_M,CPY_K): one cp.async per vector
+  EXPECT_EQ(to_string(tAgA.layout()), "((_8,_1),_4,_1):((_1,_0),_1024,_0)");
+  EXPECT_EQ(tAgA(0), 40);  // thread 5: row 1, elements 8..15
   // [end-snippet]
 }

@@ -313,14 +313,33 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   cp_async_wait<0>();
 
   // ---- epilogue: D = alpha acc + beta C ------------------------------------------------------
-  auto shape_mn = make_shape(M, N);
+  // Values 2j and 2j+1 of a thread are neighbouring columns of one row (the accumulator layout's
+  // first value mode, stride 1 in the row-major D): stored as one pair where both are inside D
+  // and the pair is aligned, element by element otherwise.
+  static_assert(decltype(get<0>(tCgD.layout())(_1{}) - get<0>(tCgD.layout())(_0{}))::value == 1,
+                "gemm_sm80_kernel: accumulator values 2j, 2j+1 must be neighbouring columns of D");
+  struct alignas(2 * sizeof(TOut)) Pair {
+    TOut x, y;
+  };
+  bool const pairs_aligned = ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(D) % sizeof(Pair) == 0;
   TESSERA_UNROLL
-  for (int i = 0; i < int(decltype(size(acc))::value); ++i) {
-    auto c = tCcD(i);  // (m,n)
-    if (elem_less(c, shape_mn)) {
-      float v = alpha * acc(i);
-      if (beta != 0.0f) v += beta * float(C[std::int64_t(get<0>(c)) * ldc + get<1>(c)]);
-      tCgD(i) = from_float<TOut>(v);
+  for (int i = 0; i < int(decltype(size(acc))::value); i += 2) {
+    auto c = tCcD(i);  // (m,n); value i + 1 is (m,n+1)
+    int const m = get<0>(c), n = get<1>(c);
+    if (m >= M || n >= N) continue;
+    float v0 = alpha * acc(i), v1 = alpha * acc(i + 1);
+    bool const both = n + 1 < N;
+    if (beta != 0.0f) {
+      TOut const* crow = C + std::int64_t(m) * ldc + n;
+      v0 += beta * float(crow[0]);
+      if (both) v1 += beta * float(crow[1]);
+    }
+    TOut* d = &tCgD(i);
+    if (both && pairs_aligned) {
+      *reinterpret_cast<Pair*>(d) = Pair{from_float<TOut>(v0), from_float<TOut>(v1)};
+    } else {
+      d[0] = from_float<TOut>(v0);
+      if (both) d[1] = from_float<TOut>(v1);
     }
   }
 }

@@ -5,7 +5,8 @@
 #include <functional>
 
 #include "../core/laws_driver.hpp"
-#include "tessera/runtime/algebra.hpp"
+#include "tessera/runtime/product.hpp"
+#include "tessera/runtime/recast.hpp"
 
 using namespace tessera;
 using namespace tessera::test;

@@ -8,8 +8,11 @@
 #include <functional>
 #include <map>
 
-#include "tessera/runtime/composed.hpp"
 #include "tessera/runtime/parser.hpp"
+#include "tessera/runtime/print.hpp"
+#include "tessera/runtime/recast.hpp"
+#include "tessera/runtime/swizzle.hpp"
+#include "tessera/runtime/value.hpp"
 
 namespace tessera::rt {
 

@@ -1,16 +1,72 @@
-// tessera/runtime/int_tuple.hpp -- the IntTuple algebra of docs/algebra.md, run-time twin.
+// tessera/runtime/int_tuple.hpp -- IntTuples of the run-time twin (twin of core/int_tuple.hpp).
 //
-// An IntTuple is an integer or a tuple of IntTuples: ((2,3),4). rank = number of top-level
-// modes (1 for an integer), depth = nesting depth (0 for an integer), size = product of leaves.
+// An IntTuple is an integer, a tuple of IntTuples, or `_` (only inside slicing coordinates):
+// ((2,_3),4). rank = number of top-level modes (1 for an integer), depth = nesting depth (0 for an
+// integer), size = product of leaves. This header holds their structure queries, arithmetic
+// (shape_div, ceil_div, inner_product, prefix_product), comparisons and idx2crd / crd2idx.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <vector>
 
-#include "tessera/runtime/value.hpp"
+#include "tessera/runtime/integer.hpp"
 
 namespace tessera::rt {
+
+// ---- IntTuple -----------------------------------------------------------------------------------
+
+// An IntTuple is an integer, a tuple of IntTuples, or `_` (only inside slicing coordinates).
+class IntTuple {
+ public:
+  IntTuple() = default;  // the empty tuple ()
+  IntTuple(Int i) : kind_(Kind::integer), int_(i) {}  // NOLINT: an Int is an IntTuple
+  explicit IntTuple(std::vector<IntTuple> children) : kids_(std::move(children)) {}
+
+  static IntTuple underscore() {
+    IntTuple t;
+    t.kind_ = Kind::underscore;
+    return t;
+  }
+
+  bool is_int() const { return kind_ == Kind::integer; }
+  bool is_tuple() const { return kind_ == Kind::tuple; }
+  bool is_underscore() const { return kind_ == Kind::underscore; }
+
+  // Precondition: is_int().
+  Int as_int() const {
+    if (!is_int()) fail("expected an integer, got the tuple " + debug_string());
+    return int_;
+  }
+  // Precondition: is_tuple().
+  const std::vector<IntTuple>& children() const { return kids_; }
+  std::vector<IntTuple>& children() { return kids_; }
+
+  std::string debug_string() const;
+
+ private:
+  enum class Kind { integer, tuple, underscore };
+  Kind kind_ = Kind::tuple;
+  Int int_{};
+  std::vector<IntTuple> kids_;
+};
+
+inline IntTuple make_tuple(std::vector<IntTuple> children) { return IntTuple(std::move(children)); }
+
+// Printing: `_8`, `8`, `(a,b)`, rank-1 tuples `(_8)`, `_` for the slicing wildcard.
+inline std::string to_string(const IntTuple& t) {
+  if (t.is_int()) return to_string(t.as_int());
+  if (t.is_underscore()) return "_";
+  std::string out = "(";
+  for (std::size_t i = 0; i < t.children().size(); ++i) {
+    if (i) out += ",";
+    out += to_string(t.children()[i]);
+  }
+  return out + ")";
+}
+
+inline std::string IntTuple::debug_string() const { return to_string(*this); }
 
 namespace detail {
 
@@ -251,46 +307,6 @@ inline Int crd2idx(const IntTuple& crd, const IntTuple& shape, const IntTuple& s
     fail("crd2idx: shape " + to_string(shape) + " and stride " + to_string(stride) +
          " are not congruent; pass a stride with the nesting of the shape");
   return detail::crd2idx_impl(crd, shape, stride);
-}
-
-namespace detail {
-// Compact strides visiting the leaves left to right (column-major) or right to left (row-major);
-// a static size-1 leaf gets _0.
-inline IntTuple compact_major(const IntTuple& shape, Int init, bool row_major) {
-  Int cur = init;
-  std::function<IntTuple(const IntTuple&)> go = [&](const IntTuple& t) -> IntTuple {
-    if (t.is_int()) {
-      Int s = t.as_int();
-      Int d = is_static_value(s, 1) ? S(0) : cur;
-      cur = cur * s;
-      return d;
-    }
-    std::size_t const n = t.children().size();
-    std::vector<IntTuple> kids(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      std::size_t const i = row_major ? n - 1 - k : k;
-      kids[i] = go(t.children()[i]);
-    }
-    return make_tuple(std::move(kids));
-  };
-  return go(shape);
-}
-}  // namespace detail
-
-// compact column-major strides of shape starting at init; a static size-1 leaf gets _0.
-// compact_col_major((_4,_1,_2)) = (_1,_0,_4); compact_col_major((2,3)) = (_1,2).
-inline IntTuple compact_col_major(const IntTuple& shape, Int init = S(1)) {
-  return detail::compact_major(shape, init, false);
-}
-
-// compact row-major strides: lexicographic over all leaves. compact_row_major((2,3,4)) = (12,4,_1).
-inline IntTuple compact_row_major(const IntTuple& shape, Int init = S(1)) {
-  return detail::compact_major(shape, init, true);
-}
-
-// crd2idx with compact column-major strides. crd2idx((1,2), (3,4)) = 7.
-inline Int crd2idx(const IntTuple& crd, const IntTuple& shape) {
-  return crd2idx(crd, shape, compact_col_major(shape));
 }
 
 // idx2crd(idx, shape): colexicographic; every mode but the last takes idx % size(mode), the

@@ -11,8 +11,9 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "tessera/runtime/value.hpp"
+#include "tessera/runtime/integer.hpp"
 
 namespace tessera::rt {
 

@@ -25,18 +25,18 @@ TEST(RuntimeAlgebra, CompositionErrorsNameTheCondition) {
   try {
     (void)composition(L("(4,8):(1,100)"), L("4:3"));
     FAIL() << "expected an error";
-  } catch (const error& e) {
+  } catch (const layout_error& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("composition: stride 3 of B = 4:3 and mode size 4 of A = (4,8):(1,100) do not divide one another"),
               std::string::npos) << m;
   }
-  EXPECT_THROW(composition(L("(_4,_8):(_1,_5)"), L("_6:_1")), error);  // 6 > 4 and 4 does not divide 6
-  EXPECT_THROW(composition(L("(_4,_8):(_1,_4)"), Tiler{L("_2:_1"), L("_2:_1"), L("_2:_1")}), error);
+  EXPECT_THROW(composition(L("(_4,_8):(_1,_5)"), L("_6:_1")), layout_error);  // 6 > 4 and 4 does not divide 6
+  EXPECT_THROW(composition(L("(_4,_8):(_1,_4)"), Tiler{L("_2:_1"), L("_2:_1"), L("_2:_1")}), layout_error);
   // B's modes would carry into one another in A's mixed radix: R(3) would be 2, A(B(3)) is 10
   try {
     (void)composition(L("(_2,_2):(_1,_10)"), L("(_2,_2):(_1,_1)"));
     FAIL() << "expected an error";
-  } catch (const error& e) {
+  } catch (const layout_error& e) {
     EXPECT_NE(std::string(e.what()).find("carry into one another"), std::string::npos) << e.what();
   }
   // a static _1 size never needs divisibility
@@ -53,8 +53,8 @@ TEST(RuntimeAlgebra, ComplementExamples) {
   EXPECT_EQ(str(complement(L("(_2,_2):(_1,_6)"))), "_3:_2");
   EXPECT_EQ(str(complement(L("_1:_0"), T("(_2,_3)"))), "_6:_1");
   EXPECT_EQ(str(complement(L("(2,2):(1,6)"), T("24"))), "(1,3,2):(1,2,12)");  // dynamic strides: all dynamic, no _1 to drop
-  EXPECT_THROW(complement(L("(_2,_2):(_1,_1)"), T("_24")), error);       // not injective
-  EXPECT_THROW(complement(L("(_2,_3):(_2,_3)"), T("_24")), error);       // 3 not divisible by 4
+  EXPECT_THROW(complement(L("(_2,_2):(_1,_1)"), T("_24")), layout_error);       // not injective
+  EXPECT_THROW(complement(L("(_2,_3):(_2,_3)"), T("_24")), layout_error);       // 3 not divisible by 4
 }
 
 TEST(RuntimeAlgebra, Inverses) {
@@ -62,7 +62,7 @@ TEST(RuntimeAlgebra, Inverses) {
   EXPECT_EQ(str(left_inverse(L("(_4,_2):(_1,_16)"))), "(_16,_2):(_1,_4)");
   EXPECT_EQ(str(right_inverse(L("(_2,_4):(_4,_1)"))), "(_4,_2):(_2,_1)");
   EXPECT_EQ(str(right_inverse(L("(_2,_4):(_3,_5)"))), "_1:_0");
-  EXPECT_THROW(left_inverse(L("(_2,_2):(_1,_1)")), error);
+  EXPECT_THROW(left_inverse(L("(_2,_2):(_1,_1)")), layout_error);
 }
 
 TEST(RuntimeAlgebra, DivideExamples) {
@@ -86,7 +86,7 @@ TEST(RuntimeAlgebra, ProductExamples) {
   EXPECT_EQ(str(tile_to_shape(L("(_8,_8):(_8,_1)"), T("(_64,_32)"))), "((_8,_8),(_8,_4)):((_8,_64),(_1,_512))");
   EXPECT_EQ(str(logical_product(L("(_2,_3):(_1,_2)"), Tiler{L("_2:_1"), L("_2:_1")})), "((_2,_2),(_3,_2)):((_1,_2),(_2,_1))");
   EXPECT_EQ(str(zipped_product(L("(_2,_3):(_1,_2)"), Tiler{L("_2:_1"), L("_2:_1")})), "((_2,_3),(_2,_2)):((_1,_2),(_2,_1))");
-  EXPECT_THROW(tile_to_shape(L("(_3,_3):(_1,_3)"), T("(_8,_9)")), error);
+  EXPECT_THROW(tile_to_shape(L("(_3,_3):(_1,_3)"), T("(_8,_9)")), layout_error);
 }
 
 TEST(RuntimeAlgebra, MakeLayoutTv) {
@@ -109,8 +109,8 @@ TEST(RuntimeAlgebra, Recast) {
   EXPECT_EQ(str(recast(L("(_4,_8):(_8,_1)"), 16, 32)), "(_4,_4):(_4,_1)");
   EXPECT_EQ(str(recast(L("(_4,_8):(_8,_1)"), 32, 16)), "(_4,_16):(_16,_1)");
   EXPECT_EQ(str(upcast(L("(_4,_8):(_0,_1)"), 2)), "(_4,_4):(_0,_1)");
-  EXPECT_THROW(downcast(L("(4,8):(8,1)"), 2), error);
-  EXPECT_THROW(upcast(L("(_4,_8):(_3,_1)"), 2), error);
+  EXPECT_THROW(downcast(L("(4,8):(8,1)"), 2), layout_error);
+  EXPECT_THROW(upcast(L("(_4,_8):(_3,_1)"), 2), layout_error);
 }
 
 TEST(RuntimeAlgebra, CommonVectorAndNullspace) {
@@ -131,7 +131,7 @@ TEST(RuntimeAlgebra, SwizzleAndComposed) {
   EXPECT_EQ(evaluate(c, T("(1,8)")).value, apply(sw, D(72)).value);
   EXPECT_EQ(to_string(slice(T("(_1,_)"), c)), "Sw<3,3,3> o _64 o (_64):(_1)");
   EXPECT_EQ(to_string(slice(T("(1,_)"), c)), "Sw<3,3,3> o 64 o (_64):(_1)");
-  EXPECT_THROW(make_swizzle(3, 3, 1), error);
+  EXPECT_THROW(make_swizzle(3, 3, 1), layout_error);
 }
 
 // ---- laws on random layouts ------------------------------------------------------------------
@@ -179,7 +179,7 @@ TEST(RuntimeAlgebraLaws, Composition) {
     Layout r;
     try {
       r = composition(a, b);
-    } catch (const error&) {
+    } catch (const layout_error&) {
       continue;
     }
     // The law holds on A's domain: B's image must lie inside [0, size(A)).
@@ -214,7 +214,7 @@ TEST(RuntimeAlgebraLaws, Complement) {
     Layout r;
     try {
       r = complement(a, Int{m, g.pick(0, 1) == 1});
-    } catch (const error&) {
+    } catch (const layout_error&) {
       continue;
     }
     ++checked;
@@ -236,7 +236,7 @@ TEST(RuntimeAlgebraLaws, Inverses) {
     Layout li;
     try {
       li = left_inverse(a);
-    } catch (const error&) {
+    } catch (const layout_error&) {
       continue;
     }
     for (std::int64_t i = 0; i < size(a).value; ++i) ASSERT_EQ(at(li, at(a, i)), i) << str(a) << " / " << str(li);
@@ -255,7 +255,7 @@ TEST(RuntimeAlgebraLaws, DivideAndProduct) {
       ASSERT_EQ(str(layout(p, 0)), str(a));
       ASSERT_TRUE(compatible(t.shape, layout(p, 1).shape).value) << str(a) << " * " << str(t);
       ++checked;
-    } catch (const error&) {
+    } catch (const layout_error&) {
     }
   }
   EXPECT_GT(checked, 100);

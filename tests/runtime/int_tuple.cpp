@@ -20,10 +20,10 @@ TEST(RuntimeInt, StaticRules) {
 }
 
 TEST(RuntimeInt, OverflowThrows) {
-  EXPECT_THROW(D(INT64_MAX) * S(2), error);
-  EXPECT_THROW(D(INT64_MAX) + D(1), error);
-  EXPECT_THROW(D(1) / D(0), error);
-  EXPECT_THROW(D(INT64_MIN) / D(-1), error);
+  EXPECT_THROW(D(INT64_MAX) * S(2), layout_error);
+  EXPECT_THROW(D(INT64_MAX) + D(1), layout_error);
+  EXPECT_THROW(D(1) / D(0), layout_error);
+  EXPECT_THROW(D(INT64_MIN) / D(-1), layout_error);
 }
 
 TEST(RuntimeIntTuple, Printing) {
@@ -56,7 +56,7 @@ TEST(RuntimeIntTuple, ShapeDivAndCeilDiv) {
   try {
     (void)shape_div(S(6), S(4));
     FAIL() << "shape_div(_6,_4) should throw";
-  } catch (const error& e) {
+  } catch (const layout_error& e) {
     EXPECT_NE(std::string(e.what()).find("do not divide one another"), std::string::npos) << e.what();
   }
 }
@@ -111,8 +111,8 @@ TEST(RuntimeIntTuple, Modes) {
   EXPECT_EQ(to_string(prepend(T("(2,3)"), T("4"))), "(4,2,3)");
   EXPECT_EQ(to_string(compact_col_major(T("(_4,_1,_2)"))), "(_1,_0,_4)");
   EXPECT_EQ(to_string(compact_row_major(T("(2,3,4)"))), "(12,4,_1)");
-  EXPECT_THROW(get(a, 4), error);
-  EXPECT_THROW(take(a, 3, 5), error);
+  EXPECT_THROW(get(a, 4), layout_error);
+  EXPECT_THROW(take(a, 3, 5), layout_error);
 }
 
 }  // namespace

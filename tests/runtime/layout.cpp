@@ -25,12 +25,12 @@ TEST(RuntimeLayout, CompactLayouts) {
 }
 
 TEST(RuntimeLayout, Validation) {
-  EXPECT_THROW(make_layout(T("(4,0)")), error);
-  EXPECT_THROW(make_layout(T("(2,3)"), T("(1,(2,3))")), error);
-  EXPECT_THROW(make_layout(T("(4000000000,4000000000)"), T("(1,4000000000)")), error);
+  EXPECT_THROW(make_layout(T("(4,0)")), layout_error);
+  EXPECT_THROW(make_layout(T("(2,3)"), T("(1,(2,3))")), layout_error);
+  EXPECT_THROW(make_layout(T("(4000000000,4000000000)"), T("(1,4000000000)")), layout_error);
   try {
     (void)make_layout(T("(4,0)"));
-  } catch (const error& e) {
+  } catch (const layout_error& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("make_layout"), std::string::npos) << m;
     EXPECT_NE(m.find(">= 1"), std::string::npos) << m;
@@ -92,7 +92,7 @@ TEST(RuntimeLayout, CoalesceKeepsValues) {
 
 TEST(RuntimeLayout, PrintLayout) {
   EXPECT_EQ(print_layout(L("(_2,(_2,_2)):(_4,(_2,_1))")), tessera::test::kPrintLayoutExample);
-  EXPECT_THROW(print_layout(L("_4:_1")), error);
+  EXPECT_THROW(print_layout(L("_4:_1")), layout_error);
 }
 
 }  // namespace

@@ -447,7 +447,7 @@ inline Value evaluate(const Node& n) {
     return out;
   } catch (const eval_error&) {
     throw;
-  } catch (const error& e) {
+  } catch (const layout_error& e) {
     throw eval_error(e.what(), n.column);
   }
 }
@@ -461,7 +461,7 @@ struct EvalResult {
 };
 
 // eval_line(text): one line of `tessera eval`: the printed result, or an error line; never throws
-// tessera::rt::error. A blank line gives a blank, successful result.
+// tessera::layout_error. A blank line gives a blank, successful result.
 inline EvalResult eval_line(std::string_view text) {
   if (text.find_first_not_of(" \t\r") == std::string_view::npos) return {true, ""};
   try {

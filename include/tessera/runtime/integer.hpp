@@ -9,23 +9,20 @@
 //   Int    one integer: value + is_static        _8, 8, _-1
 //   Bool   a predicate result, static or not     _true, false
 //
-// Every violated precondition throws rt::error with a message naming the function, the
-// condition, the values and the fix.
+// Every violated precondition throws tessera::layout_error (core/error.hpp), the one exception
+// type of the algebra and its twin, with a message naming the function, the condition, the
+// values and the fix.
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
+
+#include "tessera/core/error.hpp"
 
 namespace tessera::rt {
 
-// Every violated precondition of the run-time algebra throws this (message: function,
-// condition, offending values, fix).
-struct error : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
-[[noreturn]] inline void fail(const std::string& message) { throw error(message); }
+// fail(message): throws tessera::layout_error(message).
+[[noreturn]] inline void fail(const std::string& message) { throw layout_error(message); }
 
 // ---- Int ----------------------------------------------------------------------------------------
 

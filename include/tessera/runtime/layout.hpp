@@ -103,7 +103,7 @@ inline void validate(const Layout& l) {
     (void)product(l.shape);
     Int acc = S(0);
     detail::max_offset_into(l.shape, l.stride, acc);
-  } catch (const error&) {
+  } catch (const layout_error&) {
     fail("layout: the size or the largest offset of " + to_string(l) +
          " does not fit in int64; use smaller extents or strides");
   }

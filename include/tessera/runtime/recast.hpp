@@ -44,7 +44,7 @@ inline Layout upcast(const Layout& l, std::int64_t n) {
     if (is_static_value(m.d, 0)) return m;
     try {
       return detail::Mode{shape_div(m.s, shape_div(nn, abs(m.d))), shape_div(m.d, nn)};
-    } catch (const error& e) {
+    } catch (const layout_error& e) {
       fail(std::string("upcast: mode ") + to_string(m.s) + ":" + to_string(m.d) + " of " + to_string(l) +
            " cannot be widened by " + std::to_string(n) + " (" + e.what() + "); use a factor that divides the strides");
     }

@@ -28,5 +28,15 @@ TEST(RuntimeAlgebra, Inverses) {
   EXPECT_THROW(left_inverse(L("(_2,_2):(_1,_1)")), layout_error);
 }
 
+
+// Drift from the core found by reading both side by side; each case prints what the core prints.
+TEST(RuntimeAlgebra, InversesAndComplementFollowTheCore) {
+  // right_inverse starts at the static stride with |d| == 1 (the twin needed +1 and gave _1:_0).
+  EXPECT_EQ(str(right_inverse(L("_4:_-1"))), "_4:_-1");
+  EXPECT_EQ(str(right_inverse(L("(_2,_4):(_-4,_1)"))), "(_4,_2):(_2,_-1)");
+  // A dynamic codomain size below 1 leaves an empty mode: the core's make_layout refuses it.
+  EXPECT_THROW(complement(L("4:1"), T("0")), layout_error);
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

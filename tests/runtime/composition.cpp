@@ -63,5 +63,23 @@ TEST(RuntimeAlgebra, CompositionErrorsNameTheCondition) {
   EXPECT_EQ(str(composition(L("(_4,_8):(_1,_4)"), L("_1:_3"))), "_1:_3");  // A coalesces to _32:_1
 }
 
+
+// Drift from the core found by reading both side by side; each case prints what the core prints.
+TEST(RuntimeAlgebra, CompositionFollowsTheCore) {
+  // A B of one element needs no divisibility, also when its size 1 is dynamic (was an error).
+  EXPECT_EQ(str(composition(L("(4,8):(1,100)"), L("1:3"))), "(1,1):(4,100)");
+  // A negative stride over several modes of A is an error on both sides (the core used to
+  // return (-1,-4):(-4,-5)); over one mode it is a layout.
+  EXPECT_THROW(composition(L("(4,8):(1,5)"), L("4:-4")), layout_error);
+  EXPECT_EQ(str(composition(L("32:1"), L("4:-4"))), "4:-4");
+  // A tuple inside a shape tiler is a nested tiler for the sub-modes, not one layout (the twin
+  // used to compose mode 1 with (_2,_4):(_1,_2) and print (_2,(_2,_4)):(_1,(_4,_8))).
+  const Layout a = L("(_4,(_4,_8)):(_1,(_4,_16))");
+  EXPECT_EQ(str(composition(a, T("(_2,(_2,_4))"))), "(_2,(_2,_4)):(_1,(_4,_16))");
+  EXPECT_EQ(str(composition(a, Tiler{L("_2:_1"), Tile(Tiler{L("_2:_1"), L("_4:_1")})})), "(_2,(_2,_4)):(_1,(_4,_16))");
+  EXPECT_EQ(E("composition((_4,(_4,_8)):(_1,(_4,_16)), [_2:_1, (_2,_4)])"), "(_2,(_2,_4)):(_1,(_4,_16))");
+  EXPECT_EQ(E("composition((_4,(_4,_8)):(_1,(_4,_16)), [_2:_1, [_2:_1, _4:_1]])"), "(_2,(_2,_4)):(_1,(_4,_16))");
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

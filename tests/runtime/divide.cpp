@@ -20,5 +20,13 @@ TEST(RuntimeAlgebra, DivideExamples) {
   EXPECT_EQ(str(flat_divide(L("(_4,_2,_3):(_2,_1,_8)"), L("_4:_2"))), "(_2,_2,_2,_3):(_4,_1,_2,_8)");
 }
 
+
+TEST(RuntimeAlgebra, NestedTilersDivideSubModes) {
+  // As the core: mode 1 is divided per sub-mode by the nested tiler (_2,_4).
+  EXPECT_EQ(E("zipped_divide((_4,(_4,_8)):(_1,(_4,_16)), (_2,(_2,_4)))"),
+            "((_2,(_2,_2)),(_2,(_4,_2))):((_1,(_4,_8)),(_2,(_16,_64)))");
+  EXPECT_THROW(logical_divide(L("(_4,_8):(_1,_4)"), Tiler{std::nullopt, L("_2:_1")}), layout_error);  // no `_`
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

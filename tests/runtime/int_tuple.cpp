@@ -93,5 +93,41 @@ TEST(RuntimeIntTuple, Modes) {
   EXPECT_THROW(take(a, 3, 5), layout_error);
 }
 
+
+// Drift from the core found by reading both side by side; each case prints what the core prints.
+TEST(RuntimeIntTuple, ComparisonsFollowTheCore) {
+  // lex_less/colex_less: static when decidable (a static pair that differs decides alone), over the
+  // flattened leaves. The twin used to need congruent operands and all-static leaves for `_true`.
+  EXPECT_EQ(to_string(lex_less(T("(_1,5)"), T("(_2,0)"))), "_true");
+  EXPECT_EQ(to_string(lex_less(T("(5,_1)"), T("(3,_2)"))), "false");
+  EXPECT_EQ(to_string(lex_less(T("(1,(2,3))"), T("((1,2),4)"))), "true");
+  EXPECT_EQ(to_string(colex_less(T("(_1,_2)"), T("(_1,_2)"))), "_false");
+  EXPECT_THROW(lex_less(T("(1,2)"), T("(1,2,3)")), layout_error);
+  // elem_less: the bound may have more modes than the coordinate; a static false leaf decides.
+  EXPECT_EQ(to_string(elem_less(T("(_4,2)"), T("(_3,5,7)"))), "_false");
+  EXPECT_EQ(to_string(elem_less(T("(_2,2)"), T("(_3,5)"))), "true");
+  EXPECT_THROW(elem_less(T("(1,2,3)"), T("(4,5)")), layout_error);
+  EXPECT_THROW(elem_less(T("1"), T("(4,5)")), layout_error);
+  // equal: a static difference or a difference in structure decides alone.
+  EXPECT_EQ(to_string(equal(T("(_1,3)"), T("(_2,3)"))), "_false");
+  EXPECT_EQ(to_string(equal(T("(1,2)"), T("(1,2,3)"))), "_false");
+  EXPECT_EQ(to_string(equal(T("(_1,3)"), T("(_1,3)"))), "true");
+  EXPECT_EQ(E("equal((_1,3),(_2,3))"), "_false");  // was `false`
+  EXPECT_EQ(E("equal(_2:_1, _2:_1)"), "_true");
+}
+
+TEST(RuntimeIntTuple, DivisionAndPaddingFollowTheCore) {
+  EXPECT_EQ(to_string(shape_div(D(-2), D(8))), "-1");  // the sign of -2/8, as the core (was 1)
+  EXPECT_EQ(to_string(shape_div(S(-2), S(8))), "_-1");
+  EXPECT_EQ(to_string(shape_div(D(0), D(4))), "0");
+  EXPECT_EQ(to_string(shape_div(S(0), D(4))), "0");      // no absorbing rule in shape_div (was _0)
+  EXPECT_THROW(shape_div(D(4), D(0)), layout_error);    // division by zero (was 1)
+  EXPECT_THROW(ceil_div(D(5), D(-2)), layout_error);  // the divisor must be positive (was 1)
+  // append<N> makes an integer a tuple even when nothing is padded, as the core (was 2).
+  EXPECT_EQ(to_string(append(T("2"), T("_1"), 1)), "(2)");
+  EXPECT_EQ(to_string(append(T("(2,3)"), T("_1"), 1)), "(2,3)");
+  EXPECT_EQ(to_string(prepend(T("2"), T("_1"), 1)), "(2)");
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

@@ -11,5 +11,19 @@ TEST(RuntimeLayout, PrintLayout) {
   EXPECT_THROW(print_layout(L("_4:_1")), layout_error);
 }
 
+
+TEST(RuntimeLayout, PrintLayoutColumnWidthFollowsTheCore) {
+  // The column width is the number of digits of cosize(L) as the core counts them: 1 for a
+  // cosize below 10, also a negative one (the twin counted the '-' of "-4" and padded to 2).
+  EXPECT_EQ(print_layout(L("(2,3):(-1,-2)")),
+            "(2,3):(-1,-2)\n"
+            "      0   1   2 \n"
+            "    +---+---+---+\n"
+            " 0  | 0 | -2 | -4 |\n"
+            "    +---+---+---+\n"
+            " 1  | -1 | -3 | -5 |\n"
+            "    +---+---+---+\n");
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

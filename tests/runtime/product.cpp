@@ -31,5 +31,16 @@ TEST(RuntimeAlgebra, MakeLayoutTv) {
             "(((1,32),(4,1)),((1,8),(4,1))):(((32768,8),(8192,1)),((32768,1),(2048,1)))");
 }
 
+
+// Drift from the core found by reading both side by side; each case prints what the core prints.
+TEST(RuntimeAlgebra, OrderedLayoutsFollowTheCore) {
+  // The order is static in the core (a type): a dynamic one is refused (the twin accepted it).
+  EXPECT_THROW(make_ordered_layout(T("(2,3)"), T("(1,0)")), layout_error);
+  EXPECT_THROW(tile_to_shape(L("(_2,_2):(_1,_2)"), T("(_4,_4)"), T("(1,0)")), layout_error);
+  // A one-leaf order may be a tuple for an integer shape, as in the core (the twin refused it).
+  EXPECT_EQ(str(make_ordered_layout(T("8"), T("(_0)"))), "8:_1");
+  EXPECT_EQ(str(tile_to_shape(L("_2:_1"), T("_8"))), "((_2,_4)):((_1,_2))");
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

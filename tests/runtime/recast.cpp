@@ -26,5 +26,15 @@ TEST(RuntimeAlgebra, CommonVectorAndNullspace) {
   EXPECT_EQ(str(make_ordered_layout(T("(_2,_2,_2,_2)"), T("(_0,_2,_3,_1)"))), "(_2,_2,_2,_2):(_1,_4,_8,_2)");
 }
 
+
+TEST(RuntimeAlgebra, RecastOfEqualWidthsIsUpcastByOne) {
+  // As the core's recast<16,16> = upcast<1>: a shape over a dynamic stride becomes dynamic
+  // (the twin returned the layout unchanged, (_4,_8):(8,_1)).
+  EXPECT_EQ(str(recast(L("(_4,_8):(8,_1)"), 16, 16)), "(4,_8):(8,_1)");
+  EXPECT_EQ(str(recast(L("(_4,_8):(_8,_1)"), 16, 16)), "(_4,_8):(_8,_1)");
+  // A dynamic stride 0 keeps its mode, the shape made dynamic (as the core's upcast).
+  EXPECT_EQ(str(upcast(L("(_4,_8):(_1,0)"), 2)), "(_2,8):(_1,0)");
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

@@ -17,5 +17,12 @@ TEST(RuntimeAlgebra, SwizzleAndComposed) {
   EXPECT_THROW(make_swizzle(3, 3, 1), layout_error);
 }
 
+
+TEST(RuntimeAlgebra, CosizeOfComposedLayout) {
+  // As the core: the cosize of the inner layout (the evaluator refused a composed layout).
+  EXPECT_EQ(to_string(cosize(composition(Swizzle{3, 3, 3}, L("(_8,_64):(_64,_1)")))), "_512");
+  EXPECT_EQ(E("cosize(Sw<3,3,3> o _0 o (_8,_64):(_64,_1))"), "_512");
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

@@ -38,7 +38,15 @@ inline Layout complement(const Layout& a, const IntTuple& cotarget) {
   IntTuple rest = ceil_div(cotarget, IntTuple(cur));
   Layout tail{rest, compact_col_major(rest, cur)};
   for (const auto& m : detail::flat_modes(tail)) out.push_back(m);
-  return coalesce(detail::from_modes(out));
+  const Layout pre = detail::from_modes(out);
+  // As the core, which builds this layout with make_layout: with a dynamic integer it is checked
+  // (a codomain size below 1 leaves an empty mode), a static one is not.
+  bool empty_mode = false;
+  for (const auto& m : detail::flat_modes(tail)) empty_mode = empty_mode || m.s.value < 1;
+  if (empty_mode && !(detail::all_static(pre.shape) && detail::all_static(pre.stride)))
+    fail("complement: the codomain size " + to_string(cotarget) + " leaves an empty mode after " + to_string(a) +
+         " (shape " + to_string(rest) + "); give a codomain size >= 1");
+  return coalesce(pre);
 }
 
 // complement(A) = complement(A, cosize(filter(A))). complement((_2,_2):(_1,_6)) = _3:_2.
@@ -52,25 +60,28 @@ inline std::vector<Int> prefix_products(const std::vector<Mode>& f) {
 }
 }  // namespace detail
 
-// right_inverse(L): the largest R with L(R(i)) == i (chain of static strides from _1).
-// right_inverse((_4,_2):(_1,_16)) = _4:_1.
+// right_inverse(L): the largest R with L(R(i)) == i, from the modes chained by static strides from
+// |d| == 1 (a negative stride gives a negative stride in R).
+// right_inverse((_4,_2):(_1,_16)) = _4:_1; right_inverse(_4:_-1) = _4:_-1.
 inline Layout right_inverse(const Layout& l) {
   auto f = detail::flat_modes(coalesce(l));
   auto r = detail::prefix_products(f);
   std::vector<detail::Mode> out;
   std::optional<std::size_t> cur;
-  for (std::size_t i = 0; i < f.size() && !cur; ++i)
-    if (is_static_value(f[i].d, 1)) cur = i;
+  // As the core: the chain starts at the mode whose stride is static with |d| == 1 and goes on to
+  // the mode whose static |d| is s*|d| of the previous one, while that shape is static.
+  const auto find = [&](std::int64_t next) {
+    std::optional<std::size_t> at;
+    for (std::size_t j = 0; j < f.size() && !at; ++j)
+      if (f[j].d.is_static && (f[j].d.value < 0 ? -f[j].d.value : f[j].d.value) == next) at = j;
+    return at;
+  };
+  cur = find(1);
   while (cur) {
     const auto& m = f[*cur];
     out.push_back(detail::Mode{m.s, signum(m.d) * r[*cur]});
-    bool prod_static = (m.s.is_static && m.d.is_static) || is_static_value(m.s, 0) || is_static_value(m.d, 0);
-    if (!prod_static) break;
-    Int next = m.s * m.d;
-    cur.reset();
-    for (std::size_t j = 0; j < f.size() && !cur; ++j)
-      if (static_equal(f[j].d, next)) cur = j;
-    if (out.size() > f.size()) break;
+    if (!m.s.is_static || out.size() >= f.size()) break;  // the next stride would be dynamic
+    cur = find((m.s * abs(m.d)).value);
   }
   if (out.empty()) return Layout{S(1), S(0)};
   return detail::from_modes(out);

@@ -81,11 +81,27 @@ inline Layout filter(const Layout& l) {
 
 // ---- composition --------------------------------------------------------------------------------
 
-// A tiler: one layout per mode of the left operand; nullopt (`_`) keeps that mode as it is.
-using Tiler = std::vector<std::optional<Layout>>;
+// A tiler: one entry per mode of the left operand of composition, the divides and the products.
+// An entry is a layout, a nested tiler (a tuple inside a tiler: its entries act on the sub-modes
+// of that mode, as in the core), or `_`, which keeps the mode as it is (composition only; a
+// run-time extension, the core has no `_` in tilers).
+struct Tile;
+using Tiler = std::vector<Tile>;
 
-// make_tiler(shape): a shape used as a tiler, one make_layout(s_i) per mode.
-// make_tiler((_3,_8)) = [_3:_1, _8:_1].
+struct Tile {
+  enum class Kind { keep, layout, tiler };
+  Kind kind = Kind::keep;
+  Layout layout;            // kind == layout
+  std::vector<Tile> modes;  // kind == tiler
+
+  Tile(std::nullopt_t) {}                                            // NOLINT: `_`, keep the mode
+  Tile(Layout l) : kind(Kind::layout), layout(std::move(l)) {}      // NOLINT: a layout is a tile
+  explicit Tile(Tiler t) : kind(Kind::tiler), modes(std::move(t)) {}
+};
+
+// make_tiler(shape): a shape used as a tiler: an integer n is n:_1 (make_layout), a tuple mode a
+// nested tiler, `_` keeps the mode. make_tiler((_3,_8)) = [_3:_1, _8:_1];
+// make_tiler((_3,(_2,_4))) = [_3:_1, [_2:_1, _4:_1]].
 inline Tiler make_tiler(const IntTuple& shape) {
   Tiler t;
   if (!shape.is_tuple()) {
@@ -94,6 +110,7 @@ inline Tiler make_tiler(const IntTuple& shape) {
   }
   for (const auto& s : shape.children()) {
     if (s.is_underscore()) t.emplace_back(std::nullopt);
+    else if (s.is_tuple()) t.emplace_back(make_tiler(s));
     else t.emplace_back(make_layout(s));
   }
   return t;
@@ -109,92 +126,96 @@ inline void check_result_size(const char* fn, std::size_t leaves) {
          " modes; simplify the operands (coalesce them) first");
 }
 
-// shape_div for composition's n == _1 case: no divisibility requirement (any value is dropped).
-inline Int lenient_shape_div(Int a, Int b) {
-  if (divides(b, a)) return a / b;
-  bool st = a.is_static && b.is_static;
-  if (b.value == 0) return Int{1, st};
-  std::int64_t q = a.value / b.value;
-  return Int{q != 0 ? q : ((a.value < 0) != (b.value < 0) ? -1 : 1), st};
+// shape_div without the divisibility check, as the core's shape_div_unchecked: a / b when that is
+// not 0, else the sign of a / b; static iff both are. Used where the check is done separately or
+// the value does not matter (B of size 1).
+inline Int shape_div_unchecked(Int a, Int b) {
+  const std::int64_t q = (b.value == 0 || (a.value == INT64_MIN && b.value == -1)) ? 0 : a.value / b.value;
+  return Int{q != 0 ? q : ((a.value < 0) != (b.value < 0) ? -1 : 1), a.is_static && b.is_static};
 }
 
 inline std::string b_text(Int n, Int r) { return to_string(n) + ":" + to_string(r); }
 
-// General case of composition: A (tuple shape) o n:r.
+// General case of composition, step by step as the core's composition_general: A = (s0..sk):(d0..dk)
+// flat and coalesced (a tuple shape), B = n:r.
 inline Layout compose_general(const Layout& a, Int n, Int r) {
-  auto f = flat_modes(a);
-  const bool strict = !is_static_value(n, 1);
+  const auto f = flat_modes(a);
   if (r.value < 0)
     fail("composition: stride " + to_string(r) + " of B = " + b_text(n, r) + " is negative (A = " + to_string(a) +
          "); compose with a non-negative stride");
+  // Stride phase: divide B's stride out of A's leading modes. A B of one element (n == 1, static
+  // or not) needs no divisibility: its only offset is 0.
   std::vector<Int> as;
   Int rest = r;
   for (std::size_t i = 0; i + 1 < f.size(); ++i) {
-    Int s = f[i].s;
-    if (strict && !divides(s, rest) && !divides(rest, s))
+    const Int s = f[i].s;
+    if (!rest.is_static && rest.value == 0) {  // dynamic stride 0: every element maps to offset 0
+      as.push_back(D(1));
+      rest = D(0);
+      continue;
+    }
+    if (n.value != 1 && !divides(s, rest) && !divides(rest, s))
       fail("composition: " + std::string(i ? "remaining stride " : "stride ") + to_string(rest) + " of B = " + b_text(n, r) +
            " and mode size " + to_string(s) + " of A = " + to_string(a) +
            " do not divide one another; use a B whose stride divides (or is a multiple of) the mode sizes of A");
-    as.push_back(strict ? shape_div(s, rest) : lenient_shape_div(s, rest));
-    rest = strict ? shape_div(rest, s) : lenient_shape_div(rest, s);
+    as.push_back(shape_div_unchecked(s, rest));
+    rest = shape_div_unchecked(rest, s);
   }
+  // Shape phase: distribute B's size over the extents a_i that remain.
   std::vector<Mode> out;
   Int m = n;
   for (std::size_t i = 0; i + 1 < f.size(); ++i) {
-    Int ai = as[i];
-    Int b = min(ai, m);
-    bool st = m.is_static && ai.is_static;
-    if (m.value > ai.value) {
-      if (strict && !divides(ai, m))
-        fail("composition: remaining size " + to_string(m) + " of B = " + b_text(n, r) + " is not divisible by " +
-             to_string(ai) + ", the extent it covers in mode " + std::to_string(i) + " of A = " + to_string(a) +
-             "; use a B whose size divides the shape of A");
-      m = m / ai;
-    } else {
-      m = Int{1, st};
-    }
-    out.push_back(Mode{b, f[i].d * (f[i].s / ai)});
+    const Int ai = as[i];
+    if (m.value > ai.value && m.value % ai.value != 0)
+      fail("composition: remaining size " + to_string(m) + " of B = " + b_text(n, r) + " is not divisible by " +
+           to_string(ai) + ", the extent it covers in mode " + std::to_string(i) + " of A = " + to_string(a) +
+           "; use a B whose size divides the shape of A");
+    out.push_back(Mode{min(ai, m), f[i].d * shape_div_unchecked(f[i].s, ai)});
+    m = Int{m.value <= ai.value ? 1 : m.value / ai.value, m.is_static && ai.is_static};
   }
   return bw_coalesce(out, Mode{m, rest * f.back().d});
 }
 
-}  // namespace detail
-
-namespace detail {
 // Right distributivity A o (B0,B1,...) == (A o B0, A o B1, ...) holds only when the offsets of
-// B's leaves never carry into one another in A's mixed radix (Tessera rule). Digits: the modes of
-// coalesce(A), neighbours that merge by value counted as one; the last digit is unbounded.
+// B's leaves never carry into one another in A's mixed radix (Tessera rule), the same check as
+// the core's modes_do_not_carry: B's largest offset per leaf is split into A's digits (the modes
+// of coalesce(A); size-1 digits but the last are skipped; neighbours that merge at run time count
+// as one), and the digit sums must stay below the digit sizes (the last digit is unbounded).
 inline bool modes_do_not_carry(const std::vector<Mode>& fa, const Layout& b) {
-  std::vector<Mode> bl = flat_modes(b);
-  if (fa.size() <= 1 || bl.size() <= 1) return true;
-  std::vector<std::int64_t> s, d;
+  const std::vector<Mode> fb = flat_modes(b);
+  if (fb.size() <= 1 || fa.size() <= 1) return true;
+  std::vector<std::int64_t> s, d;  // A's digits
   for (std::size_t i = 0; i < fa.size(); ++i) {
-    const auto& m = fa[i];
-    if (m.s.value == 1 && i + 1 < fa.size()) continue;  // a size-1 digit holds nothing (the last is unbounded)
-    if (!s.empty() && (D(d.back()) * D(s.back())).value == m.d.value) {
-      s.back() = (D(s.back()) * D(m.s.value)).value;
+    const std::int64_t si = fa[i].s.value, di = fa[i].d.value;
+    if (si == 1 && i + 1 < fa.size()) continue;  // a size-1 digit holds nothing (but the last is unbounded)
+    std::int64_t reach = 0;                       // d*s of the previous digit (no merge if it overflows)
+    if (!s.empty() && !__builtin_mul_overflow(d.back(), s.back(), &reach) && reach == di) {
+      s.back() *= si;
     } else {
-      s.push_back(m.s.value);
-      d.push_back(m.d.value);
+      s.push_back(si);
+      d.push_back(di);
     }
   }
-  std::vector<Int> sum(s.size(), D(0));
+  std::vector<std::int64_t> sum(s.size(), 0);
   int used = 0;
-  for (const auto& m : bl) {
-    if (m.s.value <= 1 || m.d.value == 0) continue;
-    if (m.d.value < 0) return false;  // negative strides are not analysed: refuse rather than guess
+  bool ok = true;
+  for (const auto& m : fb) {
+    const std::int64_t n = m.s.value, r = m.d.value;
+    if (n <= 1 || r == 0) continue;
+    std::int64_t x = 0;
+    if (r < 0 || __builtin_mul_overflow(r, n - 1, &x)) {
+      ok = false;  // negative strides (or offsets beyond int64) are not analysed: refuse rather than guess
+      continue;
+    }
     ++used;
-    Int x = D(m.d.value) * D(m.s.value - 1);
     for (std::size_t j = 0; j < s.size(); ++j) {
       const bool last = j + 1 == s.size();
-      sum[j] = sum[j] + (last ? x : x % D(s[j]));
-      x = last ? D(0) : x / D(s[j]);
+      if (__builtin_add_overflow(sum[j], last ? x : x % s[j], &sum[j])) ok = false;
+      x = last ? 0 : x / s[j];
     }
   }
-  if (used <= 1) return true;
-  for (std::size_t j = 0; j + 1 < s.size(); ++j)
-    if (sum[j].value >= s[j]) return false;
-  return true;
+  for (std::size_t j = 0; j + 1 < s.size(); ++j) ok = ok && (used <= 1 || sum[j] < s[j]);
+  return ok;
 }
 
 inline Layout compose(const Layout& a, const Layout& b) {
@@ -228,20 +249,25 @@ inline Layout composition(const Layout& a, const Layout& b) {
   return detail::compose(flat, b);
 }
 
-// composition(A, T) with a tiler: mode i of A composed with T_i, trailing modes of A kept.
-// Pre: size(T) <= rank(A). (_12,(_4,_8)):(_59,(_13,_1)) o [_3:_4, _8:_2] = (_3,(_2,_4)):(_236,(_26,_1)).
+// composition(A, T) with a tiler: mode i of A composed with T_i (a layout, or a nested tiler
+// applied to the sub-modes of mode i), `_` and trailing modes of A kept. Pre: size(T) <= rank(A).
+// (_12,(_4,_8)):(_59,(_13,_1)) o [_3:_4, _8:_2] = (_3,(_2,_4)):(_236,(_26,_1)).
 inline Layout composition(const Layout& a, const Tiler& t) {
   auto ms = modes(a);
   if (t.size() > ms.size())
     fail("composition: the tiler has " + std::to_string(t.size()) + " modes but " + to_string(a) + " has rank " +
          std::to_string(ms.size()) + "; use a tiler with at most rank(A) modes");
   std::vector<Layout> out;
-  for (std::size_t i = 0; i < ms.size(); ++i)
-    out.push_back(i < t.size() && t[i] ? composition(ms[i], *t[i]) : ms[i]);
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    if (i >= t.size() || t[i].kind == Tile::Kind::keep) out.push_back(ms[i]);
+    else if (t[i].kind == Tile::Kind::layout) out.push_back(composition(ms[i], t[i].layout));
+    else out.push_back(composition(ms[i], t[i].modes));
+  }
   return make_layout(out);
 }
 
-// composition(A, shape): the shape as a tiler. (_12,(_4,_8)):(_59,(_13,_1)) o (_3,_8) = (_3,(_4,_2)):(_59,(_13,_1)).
+// composition(A, shape): the shape as a tiler (make_tiler). (_12,(_4,_8)):(_59,(_13,_1)) o (_3,_8) =
+// (_3,(_4,_2)):(_59,(_13,_1)).
 inline Layout composition(const Layout& a, const IntTuple& shape) {
   if (!shape.is_tuple()) return composition(a, make_layout(shape));
   return composition(a, make_tiler(shape));

@@ -18,28 +18,30 @@ inline Layout logical_divide(const Layout& a, const Layout& t) {
   return composition(a, make_layout(std::vector<Layout>{t, c}));
 }
 
-namespace detail {
-inline Tiler require_layouts(const char* fn, const Tiler& t) {
-  for (const auto& x : t)
-    if (!x) fail(std::string(fn) + ": `_` in the tiler is only supported by composition; give a layout or shape for every mode");
-  return t;
-}
+inline Layout logical_divide(const Layout& a, const Tiler& t);
 
-// Per-mode results for a tuple tiler/operand, trailing modes of A kept separately.
+namespace detail {
+// Per-mode results for a tiler: f(mode i of A, T_i) for the tiler's modes (T_i a layout or a
+// nested tiler), A's trailing modes kept separately. `_` is refused: the core has no `_` here.
 template <class F>
 std::pair<std::vector<Layout>, std::vector<Layout>> per_mode(const char* fn, const Layout& a, const Tiler& t, F f) {
-  require_layouts(fn, t);
+  for (const auto& x : t)
+    if (x.kind == Tile::Kind::keep)
+      fail(std::string(fn) + ": `_` in the tiler is only supported by composition; give a layout or shape for every mode");
   auto ms = modes(a);
   if (t.size() > ms.size())
     fail(std::string(fn) + ": the tiler has " + std::to_string(t.size()) + " modes but " + to_string(a) +
          " has rank " + std::to_string(ms.size()) + "; use a tiler with at most rank(A) modes");
   std::vector<Layout> done, trailing;
   for (std::size_t i = 0; i < ms.size(); ++i) {
-    if (i < t.size()) done.push_back(f(ms[i], *t[i]));
+    if (i < t.size()) done.push_back(t[i].kind == Tile::Kind::layout ? f(ms[i], t[i].layout) : f(ms[i], t[i].modes));
     else trailing.push_back(ms[i]);
   }
   return {done, trailing};
 }
+
+// The divides apply logical_divide per mode (a nested tiler gives that mode's logical_divide).
+inline auto divide_mode = [](const Layout& x, const auto& t) { return logical_divide(x, t); };
 
 enum class Arrange { logical, zipped, tiled, flat };
 
@@ -71,30 +73,30 @@ inline Layout arrange_single(Arrange how, const Layout& two) {
 }
 }  // namespace detail
 
-// logical_divide(A, [T0,T1,...]): per mode, trailing modes of A kept.
+// logical_divide(A, [T0,T1,...]): per mode (T_i a layout or a nested tiler), trailing modes of A kept.
 // logical_divide((_9,(_4,_8)):(_59,(_13,_1)), [_3:_3, (_2,_4):(_1,_8)])
 //   = ((_3,_3),((_2,_4),(_2,_2))):((_177,_59),((_13,_2),(_26,_1))).
 inline Layout logical_divide(const Layout& a, const Tiler& t) {
-  auto [done, trailing] = detail::per_mode("logical_divide", a, t, [](const Layout& x, const Layout& y) { return logical_divide(x, y); });
+  auto [done, trailing] = detail::per_mode("logical_divide", a, t, detail::divide_mode);
   return detail::arrange(detail::Arrange::logical, done, trailing);
 }
 
 // zipped_divide: ((tiles...), (rests..., trailing...)). For the A, T above:
 // ((_3,(_2,_4)),(_3,(_2,_2))):((_177,(_13,_2)),(_59,(_26,_1))).
 inline Layout zipped_divide(const Layout& a, const Tiler& t) {
-  auto [done, trailing] = detail::per_mode("zipped_divide", a, t, [](const Layout& x, const Layout& y) { return logical_divide(x, y); });
+  auto [done, trailing] = detail::per_mode("zipped_divide", a, t, detail::divide_mode);
   return detail::arrange(detail::Arrange::zipped, done, trailing);
 }
 
 // tiled_divide: ((tiles...), rests..., trailing...). ((_3,(_2,_4)),_3,(_2,_2)):((_177,(_13,_2)),_59,(_26,_1)).
 inline Layout tiled_divide(const Layout& a, const Tiler& t) {
-  auto [done, trailing] = detail::per_mode("tiled_divide", a, t, [](const Layout& x, const Layout& y) { return logical_divide(x, y); });
+  auto [done, trailing] = detail::per_mode("tiled_divide", a, t, detail::divide_mode);
   return detail::arrange(detail::Arrange::tiled, done, trailing);
 }
 
 // flat_divide: (tiles..., rests..., trailing...). (_3,(_2,_4),_3,(_2,_2)):(_177,(_13,_2),_59,(_26,_1)).
 inline Layout flat_divide(const Layout& a, const Tiler& t) {
-  auto [done, trailing] = detail::per_mode("flat_divide", a, t, [](const Layout& x, const Layout& y) { return logical_divide(x, y); });
+  auto [done, trailing] = detail::per_mode("flat_divide", a, t, detail::divide_mode);
   return detail::arrange(detail::Arrange::flat, done, trailing);
 }
 

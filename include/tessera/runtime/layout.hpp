@@ -157,7 +157,11 @@ inline Int evaluate(const Layout& l, const IntTuple& crd) { return crd2idx(crd, 
 // cosize(L) = L(size(L) - 1) + 1 (non-negative strides). cosize((_2,_4):(_4,_1)) = _8.
 inline Int cosize(const Layout& l) { return evaluate(l, size(l) - S(1)) + S(1); }
 
-// Equality: same structure and values (static-ness ignored).
+// equal(A, B): same shapes and strides, static when decidable, as the core's A == B.
+// equal((_2,_4):(_4,_1), (2,4):(4,1)) = true.
+inline Bool equal(const Layout& a, const Layout& b) { return and_(equal(a.shape, b.shape), equal(a.stride, b.stride)); }
+
+// a == b: the same structure and values, static-ness ignored (a plain bool for tests and tools).
 inline bool operator==(const Layout& a, const Layout& b) {
   return same_values(a.shape, b.shape) && same_values(a.stride, b.stride);
 }

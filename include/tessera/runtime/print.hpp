@@ -5,7 +5,7 @@
 // rank-2 layout, in the exact format of docs/algebra.md.
 #pragma once
 
-#include <cstdio>
+#include <cstdint>
 #include <string>
 
 #include "tessera/runtime/layout.hpp"
@@ -22,31 +22,22 @@ inline std::string print_layout(const Layout& l) {
   const auto leaves = static_cast<std::int64_t>(leaf_count(l.shape));
   if (rows > 65536 || cols > 65536 || rows * cols > 65536 || rows * cols * leaves > (std::int64_t{1} << 22))
     fail("print_layout: " + to_string(l) + " has more than 65536 cells (or is too deeply split to print); print a smaller tile");
-  const int width = static_cast<int>(std::to_string(cosize(l).value).size());
+  std::size_t width = 1;  // decimal digits of cosize(L), as the core counts them (1 below 10)
+  for (std::int64_t c = cosize(l).value; c >= 10; c /= 10) ++width;
+  // v right-aligned in `w` characters (wider values are not cut), as the core's table.
+  const auto pad = [](std::int64_t v, std::size_t w) {
+    const std::string digits = std::to_string(v);
+    return std::string(digits.size() < w ? w - digits.size() : 0, ' ') + digits;
+  };
   std::string out = to_string(l) + "\n    ";
-  char buf[64];
-  for (std::int64_t n = 0; n < cols; ++n) {
-    std::snprintf(buf, sizeof buf, "  %*lld ", width, static_cast<long long>(n));
-    out += buf;
-  }
+  for (std::int64_t n = 0; n < cols; ++n) out += "  " + pad(n, width) + " ";
   out += "\n";
-  const std::string rule = "    " + [&] {
-    std::string r;
-    for (std::int64_t n = 0; n < cols; ++n) {
-      r += '+';
-      r.append(static_cast<std::size_t>(width) + 2, '-');
-    }
-    return r + "+\n";
-  }();
+  std::string rule = "    ";
+  for (std::int64_t n = 0; n < cols; ++n) rule += "+" + std::string(width + 2, '-');
+  rule += "+\n";
   for (std::int64_t m = 0; m < rows; ++m) {
-    out += rule;
-    std::snprintf(buf, sizeof buf, "%2lld  ", static_cast<long long>(m));
-    out += buf;
-    for (std::int64_t n = 0; n < cols; ++n) {
-      IntTuple c = make_tuple({D(m), D(n)});
-      std::snprintf(buf, sizeof buf, "| %*lld ", width, static_cast<long long>(evaluate(l, c).value));
-      out += buf;
-    }
+    out += rule + pad(m, 2) + "  ";
+    for (std::int64_t n = 0; n < cols; ++n) out += "| " + pad(evaluate(l, make_tuple({D(m), D(n)})).value, width) + " ";
     out += "|\n";
   }
   return out + rule;

@@ -13,16 +13,19 @@
 namespace tessera::rt {
 
 // make_ordered_layout(shape, order): the leaf with the smallest order gets stride _1 (ties by
-// position), static size-1 leaves get _0. Pre: order congruent with shape or flat with as many
-// leaves. make_ordered_layout((_2,_2,_2,_2),(_0,_2,_3,_1)) = (_2,_2,_2,_2):(_1,_4,_8,_2).
+// position), static size-1 leaves get _0. Pre: order static (as in the core, where it is a type)
+// with one entry per shape leaf, nested like shape or flat.
+// make_ordered_layout((_2,_2,_2,_2),(_0,_2,_3,_1)) = (_2,_2,_2,_2):(_1,_4,_8,_2).
 inline Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order) {
   detail::validate_shape("make_ordered_layout", shape, shape);
   std::vector<IntTuple> sl, ol;
   detail::leaves_into(shape, sl);
   detail::leaves_into(order, ol);
-  if (sl.size() != ol.size() || (order.is_tuple() && !shape.is_tuple()))
+  if (sl.size() != ol.size())
     fail("make_ordered_layout: order " + to_string(order) + " does not match shape " + to_string(shape) +
          "; give one order value per shape leaf");
+  if (!detail::all_static(order))
+    fail("make_ordered_layout: the order " + to_string(order) + " must be static; write it with static integers, e.g. (_1,_0)");
   std::vector<std::size_t> idx(sl.size());
   for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
   std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
@@ -47,24 +50,31 @@ inline Layout logical_product(const Layout& a, const Layout& b) {
   return make_layout(std::vector<Layout>{a, composition(complement(a, m), b)});
 }
 
-// logical_product(A, [B0,B1,...]): per mode, trailing modes of A kept.
+inline Layout logical_product(const Layout& a, const Tiler& t);
+
+namespace detail {
+// The products apply logical_product per mode (a nested tiler gives that mode's logical_product).
+inline auto product_mode = [](const Layout& x, const auto& t) { return logical_product(x, t); };
+}  // namespace detail
+
+// logical_product(A, [B0,B1,...]): per mode (B_i a layout or a nested tiler), trailing modes of A kept.
 // logical_product((_2,_3):(_1,_2), [_2:_1, _2:_1]) = ((_2,_2),(_3,_2)):((_1,_2),(_2,_1)).
 inline Layout logical_product(const Layout& a, const Tiler& t) {
-  auto [done, trailing] = detail::per_mode("logical_product", a, t, [](const Layout& x, const Layout& y) { return logical_product(x, y); });
+  auto [done, trailing] = detail::per_mode("logical_product", a, t, detail::product_mode);
   return detail::arrange(detail::Arrange::logical, done, trailing);
 }
 
 // zipped/tiled/flat_product rearrange like the divides.
 inline Layout zipped_product(const Layout& a, const Tiler& t) {
-  auto [done, trailing] = detail::per_mode("zipped_product", a, t, [](const Layout& x, const Layout& y) { return logical_product(x, y); });
+  auto [done, trailing] = detail::per_mode("zipped_product", a, t, detail::product_mode);
   return detail::arrange(detail::Arrange::zipped, done, trailing);
 }
 inline Layout tiled_product(const Layout& a, const Tiler& t) {
-  auto [done, trailing] = detail::per_mode("tiled_product", a, t, [](const Layout& x, const Layout& y) { return logical_product(x, y); });
+  auto [done, trailing] = detail::per_mode("tiled_product", a, t, detail::product_mode);
   return detail::arrange(detail::Arrange::tiled, done, trailing);
 }
 inline Layout flat_product(const Layout& a, const Tiler& t) {
-  auto [done, trailing] = detail::per_mode("flat_product", a, t, [](const Layout& x, const Layout& y) { return logical_product(x, y); });
+  auto [done, trailing] = detail::per_mode("flat_product", a, t, detail::product_mode);
   return detail::arrange(detail::Arrange::flat, done, trailing);
 }
 inline Layout zipped_product(const Layout& a, const Layout& b) { return logical_product(a, b); }
@@ -76,25 +86,17 @@ inline Layout flat_product(const Layout& a, const Layout& b) {
 }
 
 namespace detail {
-inline Layout pad_to_rank(const Layout& l, std::size_t r) {
-  if (rank_of(l.shape) >= r) return l;
-  return append(l, Layout{S(1), S(0)}, static_cast<std::int64_t>(r));
-}
-
-// Mode i of a padded operand (an integer layout of rank 1 is its own mode).
-inline Layout mode_i(const Layout& l, std::size_t i, std::size_t r, bool whole_if_rank1) {
-  if (r == 1 && whole_if_rank1) return l;
-  return layout(l, static_cast<std::int64_t>(i));
-}
-
+// As the core's zip_product: A and B padded with _1:_0 to one rank R (append<R>, so an integer
+// layout becomes a rank-1 tuple), P = logical_product(A', B'), mode i = (P0_i, P1_i) or, raked,
+// (P1_i, P0_i).
 inline Layout block_or_rake(const Layout& a, const Layout& b, bool raked) {
   const std::size_t r = std::max(rank_of(a.shape), rank_of(b.shape));
-  Layout pa = pad_to_rank(a, r), pb = pad_to_rank(b, r);
-  Layout p1 = composition(complement(pa, size(pa) * cosize(pb)), pb);
+  const Layout pad{S(1), S(0)};
+  const Layout p = logical_product(append(a, pad, static_cast<std::int64_t>(r)), append(b, pad, static_cast<std::int64_t>(r)));
+  const Layout p0 = layout(p, 0), p1 = layout(p, 1);
   std::vector<Layout> out;
   for (std::size_t i = 0; i < r; ++i) {
-    Layout x = mode_i(pa, i, r, !pa.shape.is_tuple());
-    Layout y = mode_i(p1, i, r, !pb.shape.is_tuple());
+    const Layout x = layout(p0, static_cast<std::int64_t>(i)), y = layout(p1, static_cast<std::int64_t>(i));
     out.push_back(raked ? make_layout(std::vector<Layout>{y, x}) : make_layout(std::vector<Layout>{x, y}));
   }
   return make_layout(out);
@@ -109,8 +111,10 @@ inline Layout blocked_product(const Layout& a, const Layout& b) { return detail:
 // raked_product((_2,_5):(_5,_1), (_3,_4):(_1,_3)) = ((_3,_2),(_4,_5)):((_10,_5),(_30,_1)).
 inline Layout raked_product(const Layout& a, const Layout& b) { return detail::block_or_rake(a, b, true); }
 
-// tile_to_shape(block, shape, order): blocked_product(block, make_ordered_layout(shape / block, order)).
-// Pre: each mode of block divides the matching mode of shape.
+// tile_to_shape(block, shape, order): block padded to rank(shape) (append<R>, as in the core),
+// n = product_each(shape) / product_each(block) per mode, blocked_product(block, grid) with grid
+// = make_ordered_layout(n, order) (column-major without an order). Pre: each mode of block
+// divides the matching mode of shape; order static.
 // tile_to_shape((_8,_8):(_8,_1), (_64,_32)) = ((_8,_8),(_8,_4)):((_8,_64),(_1,_512)).
 inline Layout tile_to_shape(const Layout& block, const IntTuple& shape, const std::optional<IntTuple>& order = std::nullopt) {
   detail::validate_shape("tile_to_shape", shape, shape);
@@ -118,17 +122,19 @@ inline Layout tile_to_shape(const Layout& block, const IntTuple& shape, const st
   if (detail::rank_of(block.shape) > r)
     fail("tile_to_shape: block " + to_string(block) + " has more modes than the target shape " + to_string(shape) +
          "; use a target of rank >= rank(block)");
-  Layout pb = detail::pad_to_rank(block, r);
-  IntTuple want = product_each(shape), have = product_each(pb.shape);
-  std::vector<IntTuple> wl, hl;
-  detail::leaves_into(want, wl);
-  detail::leaves_into(have, hl);
-  for (std::size_t i = 0; i < wl.size(); ++i)
-    if (!divides(hl[i].as_int(), wl[i].as_int()))
-      fail("tile_to_shape: block size " + to_string(hl[i]) + " of mode " + std::to_string(i) + " of " + to_string(block) +
-           " does not divide the target " + to_string(wl[i]) + " of " + to_string(shape) + "; pick a target that is a multiple of the block");
-  IntTuple n = ceil_div(want, have);
-  Layout grid = order ? make_ordered_layout(n, *order) : make_layout(n);  // col-major order
+  const Layout pb = append(block, Layout{S(1), S(0)}, static_cast<std::int64_t>(r));
+  const IntTuple want = product_each(append(shape, S(1), static_cast<std::int64_t>(r)));
+  const IntTuple have = product_each(pb.shape);
+  std::vector<IntTuple> n;
+  for (std::size_t i = 0; i < r; ++i) {
+    const Int w = want.children()[i].as_int(), h = have.children()[i].as_int();
+    if (!divides(h, w))
+      fail("tile_to_shape: block size " + to_string(h) + " of mode " + std::to_string(i) + " of " + to_string(block) +
+           " does not divide the target " + to_string(w) + " of " + to_string(shape) + "; pick a target that is a multiple of the block");
+    n.push_back(w / h);
+  }
+  const IntTuple grid_shape = make_tuple(std::move(n));
+  const Layout grid = order ? make_ordered_layout(grid_shape, *order) : make_layout(grid_shape);  // col-major
   return blocked_product(pb, grid);
 }
 

@@ -35,13 +35,14 @@ inline Layout transform_modes(const Layout& l, const std::function<Mode(Mode)>& 
 }
 }  // namespace detail
 
-// upcast<N>(L): elements N times wider; per leaf s:d, d == _0 unchanged, else
-// shape_div(s, shape_div(N, |d|)) : shape_div(d, N). upcast<2>((_4,_8):(_8,_1)) = (_4,_4):(_4,_1).
+// upcast<N>(L): elements N times wider; per leaf s:d, d == _0 unchanged (a dynamic d == 0 too, its
+// shape made dynamic, as the core), else shape_div(s, shape_div(N, |d|)) : shape_div(d, N). upcast<2>((_4,_8):(_8,_1)) = (_4,_4):(_4,_1).
 inline Layout upcast(const Layout& l, std::int64_t n) {
   detail::check_factor("upcast", n);
   const Int nn = S(n);
   return detail::transform_modes(l, [&](detail::Mode m) {
     if (is_static_value(m.d, 0)) return m;
+    if (m.d.value == 0) return detail::Mode{D(m.s.value), D(0)};
     try {
       return detail::Mode{shape_div(m.s, shape_div(nn, abs(m.d))), shape_div(m.d, nn)};
     } catch (const layout_error& e) {
@@ -65,12 +66,11 @@ inline Layout downcast(const Layout& l, std::int64_t n) {
   });
 }
 
-// recast(L, from_bits, to_bits): upcast by to/from or downcast by from/to.
-// recast((_4,_8):(_8,_1), 16, 32) = (_4,_4):(_4,_1).
+// recast(L, from_bits, to_bits): upcast by to/from (also for equal widths: upcast by 1, as the
+// core) or downcast by from/to. recast((_4,_8):(_8,_1), 16, 32) = (_4,_4):(_4,_1).
 inline Layout recast(const Layout& l, std::int64_t from_bits, std::int64_t to_bits) {
   if (from_bits < 1 || to_bits < 1) fail("recast: bit widths must be >= 1, got " + std::to_string(from_bits) + " and " + std::to_string(to_bits));
-  if (from_bits == to_bits) return l;
-  if (to_bits > from_bits) {
+  if (to_bits >= from_bits) {
     if (to_bits % from_bits)
       fail("recast: " + std::to_string(to_bits) + " bits is not a multiple of " + std::to_string(from_bits) + "; use widths that divide one another");
     return upcast(l, to_bits / from_bits);

@@ -74,7 +74,10 @@ ComposedLayout on_inner(const ComposedLayout& c, Op op) {
   return ComposedLayout{c.swizzle, c.offset, op(c.inner)};
 }
 
+// size/rank/depth/cosize of a composed layout are those of its inner layout (cosize assumes the
+// swizzle keeps offsets below the inner cosize, as a swizzle of an aligned block does).
 inline Int size(const ComposedLayout& c) { return size(c.inner); }
+inline Int cosize(const ComposedLayout& c) { return cosize(c.inner); }
 inline Int rank(const ComposedLayout& c) { return rank(c.inner); }
 inline Int depth(const ComposedLayout& c) { return depth(c.inner); }
 

@@ -347,6 +347,18 @@ inline const std::map<std::string, Fn>& functions() {
   return table;
 }
 
+}  // namespace eval_detail
+
+// The names of the functions `tessera eval` knows, sorted (docs/eval.md lists them). The
+// differential test (tests/differential/) compares every one of them with the core algebra.
+inline std::vector<std::string> function_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : eval_detail::functions()) names.push_back(entry.first);
+  return names;
+}
+
+namespace eval_detail {
+
 inline IntTuple coordinate(const std::vector<Value>& args) {
   std::vector<IntTuple> parts;
   for (std::size_t i = 0; i < args.size(); ++i) {

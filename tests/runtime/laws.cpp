@@ -2,6 +2,7 @@
 // layouts, run-time twin.
 #include <random>
 
+#include "tessera/runtime/algebra.hpp"  // first: the umbrella of the twin compiles on its own
 #include "helpers.hpp"
 
 namespace tessera::rt::test {

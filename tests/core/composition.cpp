@@ -56,4 +56,20 @@ TEST(Composition, InvalidDynamicCompositionThrowsWithContext) {
   EXPECT_THROW(composition(a, make_layout(2, 3)), layout_error);
   // A single element is always representable (whatever the stride).
   EXPECT_PRINTS(composition(a, make_layout(_1{}, 3)), "(1,1):(4,100)");
+  EXPECT_PRINTS(composition(a, make_layout(1, 3)), "(1,1):(4,100)");  // also when the 1 is dynamic
+}
+
+TEST(Composition, NegativeStrideOverSeveralModesIsAnError) {
+  // B = 4:-4 over (4,8):(1,5): the stride phase divides -4 out of mode 0, leaving the extents -1
+  // and -4; the result used to be the non-layout (-1,-4):(-4,-5). The run-time twin refused it
+  // (tests/differential); now both do.
+  auto a = make_layout(make_tuple(4, 8), make_tuple(1, 5));
+  EXPECT_THROW(composition(a, make_layout(4, -4)), layout_error);
+  try {
+    composition(a, make_layout(4, -4));
+  } catch (layout_error const& e) {
+    EXPECT_NE(std::string(e.what()).find("negative"), std::string::npos) << e.what();
+  }
+  // One mode of A: A(B(i)) = -4*i is a layout, as before.
+  EXPECT_PRINTS(composition(make_layout(32, 1), make_layout(4, -4)), "4:-4");
 }

@@ -40,6 +40,11 @@ TEST(IntTuple, ShapeDivAndCeilDiv) {
   EXPECT_PRINTS(shape_div(S<4, 6>(), _8{}), "(_1,_3)");
   EXPECT_PRINTS(shape_div(_3{}, _6{}), "_1");
   EXPECT_PRINTS(ceil_div(make_tuple(4, 6), 4), "(1,6)");
+  // A dynamic 0 divided by 4 is 0, as the static _0 / _4 (it used to be 1).
+  EXPECT_PRINTS(shape_div(_0{}, _4{}), "_0");
+  EXPECT_PRINTS(shape_div(0, 4), "0");
+  EXPECT_PRINTS(shape_div(-2, 8), "-1");
+  EXPECT_PRINTS(shape_div(C<-2>{}, _8{}), "_-1");
   EXPECT_THROW(shape_div(6, 4), layout_error);
   try {
     shape_div(6, 4);
@@ -67,6 +72,17 @@ TEST(IntTuple, Comparisons) {
   EXPECT_TRUE(lex_less(make_tuple(1, 5), make_tuple(2, 0)));
   EXPECT_FALSE(colex_less(make_tuple(1, 5), make_tuple(2, 0)));
   EXPECT_TRUE(colex_less(make_tuple(2, 0), make_tuple(1, 5)));
+  // Static when decidable from the types, like compatible and elem_less (lex_less used to be a
+  // plain bool even for static operands).
+  EXPECT_PRINTS(lex_less(S<1, 2>(), S<2, 1>()), "_true");
+  EXPECT_PRINTS(lex_less(make_tuple(_1{}, 5), make_tuple(_2{}, 0)), "_true");  // decided by the first leaf
+  EXPECT_PRINTS(lex_less(make_tuple(5, _1{}), make_tuple(3, _2{})), "false");
+  EXPECT_PRINTS(lex_less(make_tuple(1, make_tuple(2, 3)), make_tuple(make_tuple(1, 2), 4)), "true");  // flattened leaves
+  EXPECT_PRINTS(colex_less(S<2, 1>(), S<1, 2>()), "_true");
+  EXPECT_PRINTS(colex_less(S<1, 2>(), S<1, 2>()), "_false");
+  EXPECT_PRINTS(elem_less(make_tuple(_4{}, 2), make_tuple(_3{}, 5, 7)), "_false");
+  EXPECT_PRINTS(elem_less(make_tuple(_2{}, 2), make_tuple(_3{}, 5)), "true");
+  static_assert(is_static_v<decltype(lex_less(S<1, 2>(), S<2, 1>()))>);
 }
 
 TEST(IntTuple, RoleAliasesNameTuples) {

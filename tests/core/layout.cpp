@@ -23,6 +23,15 @@ TEST(Layout, StaticLayoutsAreEmptyAndCompileTime) {
   static_assert(std::is_same_v<decltype(l(_3{}, _2{})), C<26>>);
   static_assert(l(3, 2) == 26);
   static_assert(decltype(l == make_layout(S<4, 8>(), LayoutRight{}))::value);
+  static_assert(std::is_same_v<decltype(rank(l)), _2>);
+}
+
+TEST(Layout, RankDepthSizeOfDynamicLayouts) {
+  // rank(L) used std::declval and did not compile when called (found by tests/differential).
+  auto l = make_layout(make_tuple(3, make_tuple(2, 3)), make_tuple(3, make_tuple(12, 1)));
+  EXPECT_PRINTS(rank(l), "_2");
+  EXPECT_PRINTS(depth(l), "_2");
+  EXPECT_PRINTS(size(l), "18");
 }
 
 TEST(Layout, EvaluationWithIndexAndCoordinates) {

@@ -21,3 +21,12 @@ TEST(Print, NotationThroughEveryChannel) {
   print(l);
   EXPECT_EQ(testing::internal::GetCapturedStdout(), "(_2,4):(4,_1)");
 }
+
+TEST(Print, Booleans) {
+  // A static boolean prints _true/_false like the run-time twin (it used to print _1/_0);
+  // a dynamic one true/false.
+  EXPECT_PRINTS(congruent(S<1, 2>(), S<3, 4>()), "_true");
+  EXPECT_PRINTS(_2{} == _3{}, "_false");
+  EXPECT_PRINTS(_2{} == 2, "true");
+  EXPECT_PRINTS(make_tuple(true_type{}, false), "(_true,false)");
+}

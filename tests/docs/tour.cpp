@@ -67,7 +67,7 @@ TEST(Readme, Errors) {
 TEST(EvalDoc, LibraryUse) {
   // [snippet:eval_library]
   tessera::rt::Value v = tessera::rt::evaluate("logical_divide(_1000:_1, _128:_1)");  // throws eval_error
-  tessera::rt::EvalResult r = tessera::rt::eval_line("size((2,3))");  // {ok, text}; never throws rt::error
+  tessera::rt::EvalResult r = tessera::rt::eval_line("size((2,3))");  // {ok, text}; never throws layout_error
   EXPECT_EQ(tessera::rt::to_string(v), "(_128,_8):(_1,_128)");
   EXPECT_EQ(r.text, "6");
   // [end-snippet]

@@ -1,5 +1,5 @@
 // libFuzzer target: one input = one `tessera eval` line. The evaluator must never crash, hang or
-// throw anything but tessera::rt::error (eval_line turns those into "error: ..." lines).
+// throw anything but tessera::layout_error (eval_line turns those into "error: ..." lines).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

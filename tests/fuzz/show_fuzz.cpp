@@ -1,6 +1,6 @@
 // libFuzzer target: one input = one `tessera show` expression. Every successfully evaluated
 // value of at most 4096 cells is drawn in all four formats (and, for a layout, also as a TV
-// picture over a 1xN tile). Nothing may crash, hang or throw anything but tessera::rt::error.
+// picture over a 1xN tile). Nothing may crash, hang or throw anything but tessera::layout_error.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (cells_of(v) > kCap) return 0;
     try {
       draw(v, {});
-    } catch (const rt::error&) {
+    } catch (const tessera::layout_error&) {
     }
     if (v.is<rt::Layout>()) {
       tt::ShowOptions tv;
@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       tv.tile = std::make_pair(std::int64_t{1}, n < 1 ? std::int64_t{1} : (n > kCap ? kCap : n));
       draw(v, tv);
     }
-  } catch (const rt::error&) {  // eval_error included: a bad expression or a refused picture
+  } catch (const tessera::layout_error&) {  // eval_error included: a bad expression or a refused picture
   }
   return 0;
 }

@@ -1,5 +1,5 @@
-// tests/runtime/layout.cpp -- construction, evaluation, slicing, coalesce, print_layout.
-#include "algebra_reference.hpp"
+// tests/runtime/layout.cpp -- layouts of the run-time twin (runtime/layout.hpp): construction,
+// validation, evaluation, sub-layouts, slicing.
 #include "helpers.hpp"
 
 namespace tessera::rt::test {
@@ -25,12 +25,12 @@ TEST(RuntimeLayout, CompactLayouts) {
 }
 
 TEST(RuntimeLayout, Validation) {
-  EXPECT_THROW(make_layout(T("(4,0)")), error);
-  EXPECT_THROW(make_layout(T("(2,3)"), T("(1,(2,3))")), error);
-  EXPECT_THROW(make_layout(T("(4000000000,4000000000)"), T("(1,4000000000)")), error);
+  EXPECT_THROW(make_layout(T("(4,0)")), layout_error);
+  EXPECT_THROW(make_layout(T("(2,3)"), T("(1,(2,3))")), layout_error);
+  EXPECT_THROW(make_layout(T("(4000000000,4000000000)"), T("(1,4000000000)")), layout_error);
   try {
     (void)make_layout(T("(4,0)"));
-  } catch (const error& e) {
+  } catch (const layout_error& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("make_layout"), std::string::npos) << m;
     EXPECT_NE(m.find(">= 1"), std::string::npos) << m;
@@ -67,32 +67,6 @@ TEST(RuntimeLayout, Slicing) {
   EXPECT_EQ(to_string(slice(T("((1,_),(_,3,_))"), a)), "(_2,_2,_2):(_1,_2,_100)");
   EXPECT_EQ(to_string(slice_offset(T("(_2,_)"), a)), "_8");
   EXPECT_EQ(to_string(slice_offset(T("(2,_)"), a)), "8");
-}
-
-TEST(RuntimeLayout, Coalesce) {
-  EXPECT_EQ(to_string(coalesce(L("(_2,(_1,_6)):(_1,(_6,_2))"))), "_12:_1");
-  EXPECT_EQ(to_string(coalesce(L("(_2,(_1,_6)):(_1,(_6,_2))"), T("(_1,_1)"))), "(_2,_6):(_1,_2)");
-  EXPECT_EQ(to_string(coalesce(L("(4,8):(_1,4)"))), "(4,8):(_1,4)");
-  EXPECT_EQ(to_string(coalesce(L("(_1,_1):(_3,_5)"))), "_1:_0");
-  EXPECT_EQ(to_string(coalesce(L("(_4,_1):(_1,_7)"))), "_4:_1");
-  EXPECT_EQ(to_string(coalesce(L("(4,_2):(_0,_0)"))), "8:_0");
-  EXPECT_EQ(to_string(coalesce(L("(_2,4):(_0,_0)"))), "8:_0");
-  EXPECT_EQ(to_string(filter(L("(_2,_4,_3):(_0,_1,_0)"))), "_4:_1");
-}
-
-TEST(RuntimeLayout, CoalesceKeepsValues) {
-  for (const char* text : {"(_2,(_1,_6)):(_1,(_6,_2))", "((2,_3),(_4,5)):((_1,2),(6,24))", "(_3,(_2,_2)):(_2,(_6,_12))"}) {
-    const Layout l = L(text);
-    const Layout c = coalesce(l);
-    ASSERT_EQ(size(c).value, size(l).value) << text;
-    EXPECT_LE(depth(c).value, 1) << text;
-    for (std::int64_t i = 0; i < size(l).value; ++i) EXPECT_EQ(evaluate(c, D(i)).value, evaluate(l, D(i)).value) << text;
-  }
-}
-
-TEST(RuntimeLayout, PrintLayout) {
-  EXPECT_EQ(print_layout(L("(_2,(_2,_2)):(_4,(_2,_1))")), tessera::test::kPrintLayoutExample);
-  EXPECT_THROW(print_layout(L("_4:_1")), error);
 }
 
 }  // namespace

@@ -213,7 +213,7 @@ TEST(AnalyzeHeatmap, SvgIsStandaloneXml) {
 std::string error_of(const char* memory, const char* access, int elem_bytes, int vector) {
   try {
     (void)shared(memory, access, elem_bytes, vector);
-  } catch (const tessera::rt::error& e) {
+  } catch (const tessera::layout_error& e) {
     return e.what();
   }
   return "";

@@ -141,7 +141,7 @@ TEST(ShowErrors, MessagesNameTheProblemAndTheFix) {
   const auto message = [](const char* expr, const tt::ShowOptions& opt = {}) -> std::string {
     try {
       (void)tt::make_grid(rt::evaluate(expr), opt);
-    } catch (const rt::error& e) {
+    } catch (const tessera::layout_error& e) {
       return e.what();
     }
     return "no error";

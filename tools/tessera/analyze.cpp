@@ -30,7 +30,7 @@ bool evaluate_option(const char* option, const std::string& text, tessera::rt::V
   } catch (const tessera::rt::eval_error& e) {
     std::cerr << "error: " << option << ": " << e.what() << "\n  " << text << "\n  "
               << std::string(e.column() > 0 ? e.column() - 1 : 0, ' ') << "^\n";
-  } catch (const tessera::rt::error& e) {
+  } catch (const tessera::layout_error& e) {
     std::cerr << "error: " << option << ": " << e.what() << "\n";
   }
   return false;
@@ -45,7 +45,7 @@ int run_analyze(const AnalyzeArgs& a) {
   tt::Report report;
   try {
     report = tt::analyze(memory, access, {shared ? tt::MemoryKind::shared : tt::MemoryKind::global, a.elem_bytes, a.vector});
-  } catch (const tessera::rt::error& e) {
+  } catch (const tessera::layout_error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }

@@ -69,7 +69,7 @@ int run_show(const ShowArgs& a) {
     std::cerr << "error: " << e.what() << "\n";
     print_caret(a.expr, e.column());
     return 1;
-  } catch (const rt::error& e) {
+  } catch (const tessera::layout_error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }

@@ -132,6 +132,10 @@ TESSERA_HOST_DEVICE constexpr auto composition_general(LS const& ls, LD const& l
   constexpr int R = tuple_size_v<LS>;
   auto s_front = take<0, R - 1>(ls);
   auto d_front = take<0, R - 1>(ld);
+  TESSERA_REQUIRE(r >= _0{},
+                  "composition: B's stride is negative and A has several modes, so B's elements would "
+                  "be split over A's modes in the wrong order; compose with a non-negative stride",
+                  ls, ld, n, r);
   // Stride phase: divide B's stride out of A's leading modes.
   auto p1 = fold(s_front, make_tuple(tuple<>{}, r), [&](auto const& acc, auto const& si) {
     auto rest = get<1>(acc);

@@ -41,7 +41,7 @@ TESSERA_HOST_DEVICE constexpr bool static_truth() {
 }
 
 // ---- the reference notation, written to a sink -------------------------------------------------
-// `_8` static, `8` dynamic, `(a,b)` tuples; other types print themselves through a member
+// `_8` static, `8` dynamic, `_true`/`true` booleans, `(a,b)` tuples; other types print themselves through a member
 // `template <class Sink> void write_to(Sink&) const` (layouts, `_`, basis strides, swizzles,
 // tensors).
 
@@ -98,10 +98,18 @@ TESSERA_HOST_DEVICE void write_tuple(Sink& k, tuple<Ts...> const& t) {
   k.put(")");
 }
 
+// C<true> and C<false>: static booleans, written _true and _false.
+template <class T>
+inline constexpr bool is_static_bool_v = false;
+template <bool b>
+inline constexpr bool is_static_bool_v<C<b>> = true;
+
 // write(k, x): x in the reference notation. write(k, make_tuple(_2{}, 4)) puts "(_2,4)".
 template <class Sink, class T>
 TESSERA_HOST_DEVICE void write(Sink& k, T const& x) {
-  if constexpr (is_static_int_v<T>) {
+  if constexpr (is_static_bool_v<T>) {
+    k.put(T::value ? "_true" : "_false");  // a static boolean: C<true> is _true
+  } else if constexpr (is_static_int_v<T>) {
     k.put("_");
     k.put_int(static_cast<long long>(T::value));
   } else if constexpr (std::is_same_v<T, bool>) {

@@ -387,7 +387,8 @@ TESSERA_HOST_DEVICE constexpr auto shape_div_int(A const& a, B const& b) {
                     "shape_div: the two integers do not divide one another; pick sizes where one "
                     "divides the other (e.g. pad the shape to a multiple of the tile)",
                     x, y);
-    return (x / y != 0) ? R(x / y) : R((x < 0) != (y < 0) ? -1 : 1);
+    // As the static branch: x / y when y divides x (0 for x == 0), else the sign of x / y.
+    return (x % y == 0) ? R(x / y) : R((x < 0) != (y < 0) ? -1 : 1);
   }
 }
 template <class A, class B>
@@ -529,25 +530,32 @@ TESSERA_HOST_DEVICE constexpr auto elem_less(A const& a, B const& b) {
   }
 }
 
-// lex_less(a, b) compares flattened leaves from the first; colex_less from the last.
+namespace detail {
+// Leaves I.. of two flat tuples compared lexicographically: a_I < b_I, or a_I == b_I and the rest
+// is less. Static when decidable from the types (a static pair that differs decides alone).
+template <int I, class FA, class FB>
+TESSERA_HOST_DEVICE constexpr auto lex_less_from(FA const& a, FB const& b) {
+  if constexpr (I == tuple_size_v<FA>) {
+    return false_type{};
+  } else {
+    return or_(get<I>(a) < get<I>(b), and_(get<I>(a) == get<I>(b), lex_less_from<I + 1>(a, b)));
+  }
+}
+}  // namespace detail
+
+// lex_less(a, b) compares the flattened leaves from the first, colex_less from the last. Pre: the
+// same number of leaves. Static when decidable from the types, like compatible:
+// lex_less((_1,_2),(_2,_1)) == _true, lex_less((_1,5),(_2,0)) == _true, lex_less((1,5),(2,0)) == true.
 template <class A, class B>
-TESSERA_HOST_DEVICE constexpr bool lex_less(A const& a, B const& b) {
+TESSERA_HOST_DEVICE constexpr auto lex_less(A const& a, B const& b) {
   auto fa = flatten_to_tuple(a);
   auto fb = flatten_to_tuple(b);
   static_assert(tuple_size_v<decltype(fa)> == tuple_size_v<decltype(fb)>,
                 "lex_less: the two IntTuples must have the same number of leaves");
-  bool decided = false, less = false;
-  for_each(transform(fa, fb, [](auto const& x, auto const& y) { return make_tuple(x, y); }),
-           [&](auto const& p) {
-             if (!decided && get<0>(p) != get<1>(p)) {
-               decided = true;
-               less = get<0>(p) < get<1>(p);
-             }
-           });
-  return less;
+  return detail::lex_less_from<0>(fa, fb);
 }
 template <class A, class B>
-TESSERA_HOST_DEVICE constexpr bool colex_less(A const& a, B const& b) {
+TESSERA_HOST_DEVICE constexpr auto colex_less(A const& a, B const& b) {
   return lex_less(reverse(flatten_to_tuple(a)), reverse(flatten_to_tuple(b)));
 }
 

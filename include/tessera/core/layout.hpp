@@ -184,8 +184,8 @@ TESSERA_HOST_DEVICE constexpr auto make_layout(Layout<S0, D0> const& l0, Ls cons
 // rank/depth/size of a layout are those of its shape: rank((_2,(3,4)):(...)) == _2, size == 24.
 // size<I>(L) is the size of mode I. shape<I...>(L) / stride<I...>(L) access (nested) modes.
 template <class S, class D>
-TESSERA_HOST_DEVICE constexpr auto rank(Layout<S, D> const&) {
-  return rank(std::declval<S>());
+TESSERA_HOST_DEVICE constexpr auto rank(Layout<S, D> const& l) {
+  return rank(l.shape());
 }
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto depth(Layout<S, D> const& l) {

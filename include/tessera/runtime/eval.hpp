@@ -8,8 +8,11 @@
 #include <functional>
 #include <map>
 
-#include "tessera/runtime/composed.hpp"
 #include "tessera/runtime/parser.hpp"
+#include "tessera/runtime/print.hpp"
+#include "tessera/runtime/recast.hpp"
+#include "tessera/runtime/swizzle.hpp"
+#include "tessera/runtime/value.hpp"
 
 namespace tessera::rt {
 
@@ -88,17 +91,22 @@ struct Args {
       if (t.is_int()) return make_layout(t);
       if (t.is_tuple()) return make_tiler(t);
     }
-    if (x.is<ValueTuple>()) {
-      Tiler out;
-      for (const auto& item : x.as<ValueTuple>().items) {
-        if (item.is<Layout>()) out.emplace_back(item.as<Layout>());
-        else if (item.is<IntTuple>() && item.as<IntTuple>().is_underscore()) out.emplace_back(std::nullopt);
-        else if (item.is<IntTuple>()) out.emplace_back(make_layout(item.as<IntTuple>()));
-        else fail(fn + ": tiler element " + kind_name(item) + " is not a layout, shape or `_`");
-      }
-      return out;
-    }
+    if (x.is<ValueTuple>()) return tiler(x.as<ValueTuple>());
     wrong(i, "a layout, a shape or a tiler [L0,L1,...]");
+  }
+
+  // A tuple of values as a tiler: layouts, integers (n:_1), `_`, and tuples (nested tilers).
+  Tiler tiler(const ValueTuple& t) const {
+    Tiler out;
+    for (const auto& item : t.items) {
+      if (item.is<Layout>()) out.emplace_back(item.as<Layout>());
+      else if (item.is<IntTuple>() && item.as<IntTuple>().is_underscore()) out.emplace_back(std::nullopt);
+      else if (item.is<IntTuple>() && item.as<IntTuple>().is_tuple()) out.emplace_back(make_tiler(item.as<IntTuple>()));
+      else if (item.is<IntTuple>()) out.emplace_back(make_layout(item.as<IntTuple>()));
+      else if (item.is<ValueTuple>()) out.emplace_back(tiler(item.as<ValueTuple>()));
+      else fail(fn + ": tiler element " + kind_name(item) + " is not a layout, shape, tiler or `_`");
+    }
+    return out;
   }
 };
 
@@ -201,15 +209,8 @@ inline Value predicate(const Args& a, Bool (*f)(const IntTuple&, const IntTuple&
 
 inline Value equal_call(const Args& a) {
   a.arity(2, 2);
-  const Value &x = a.v[0], &y = a.v[1];
-  if (x.is<IntTuple>() && y.is<IntTuple>()) {
-    const auto &p = x.as<IntTuple>(), &q = y.as<IntTuple>();
-    return Bool{same_values(p, q), detail::all_static(p) && detail::all_static(q)};
-  }
-  const Layout p = a.layout(0), q = a.layout(1);
-  const bool st = detail::all_static(p.shape) && detail::all_static(p.stride) && detail::all_static(q.shape) &&
-                  detail::all_static(q.stride);
-  return Bool{p == q, st};
+  if (a.v[0].is<IntTuple>() && a.v[1].is<IntTuple>()) return equal(a.tuple(0), a.tuple(1));
+  return equal(a.layout(0), a.layout(1));
 }
 
 inline const std::map<std::string, Fn>& functions() {
@@ -277,7 +278,11 @@ inline const std::map<std::string, Fn>& functions() {
     t["make_layout_left"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout(a.tuple(0))); };
     t["make_layout_right"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout_right(a.tuple(0))); };
     t["make_ordered_layout"] = [](const Args& a) { a.arity(2, 2); return Value(make_ordered_layout(a.tuple(0), a.tuple(1))); };
-    t["cosize"] = [](const Args& a) { a.arity(1, 1); return Value(cosize(a.layout(0))); };
+    t["cosize"] = [](const Args& a) {
+      a.arity(1, 1);
+      if (a.composed(0)) return Value(cosize(a.v[0].as<ComposedLayout>()));
+      return Value(cosize(a.layout(0)));
+    };
     // algebra
     t["coalesce"] = [](const Args& a) {
       a.arity(1, 2);
@@ -341,6 +346,18 @@ inline const std::map<std::string, Fn>& functions() {
   }();
   return table;
 }
+
+}  // namespace eval_detail
+
+// The names of the functions `tessera eval` knows, sorted (docs/eval.md lists them). The
+// differential test (tests/differential/) compares every one of them with the core algebra.
+inline std::vector<std::string> function_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : eval_detail::functions()) names.push_back(entry.first);
+  return names;
+}
+
+namespace eval_detail {
 
 inline IntTuple coordinate(const std::vector<Value>& args) {
   std::vector<IntTuple> parts;
@@ -444,7 +461,7 @@ inline Value evaluate(const Node& n) {
     return out;
   } catch (const eval_error&) {
     throw;
-  } catch (const error& e) {
+  } catch (const layout_error& e) {
     throw eval_error(e.what(), n.column);
   }
 }
@@ -458,7 +475,7 @@ struct EvalResult {
 };
 
 // eval_line(text): one line of `tessera eval`: the printed result, or an error line; never throws
-// tessera::rt::error. A blank line gives a blank, successful result.
+// tessera::layout_error. A blank line gives a blank, successful result.
 inline EvalResult eval_line(std::string_view text) {
   if (text.find_first_not_of(" \t\r") == std::string_view::npos) return {true, ""};
   try {

@@ -1,16 +1,72 @@
-// tessera/runtime/int_tuple.hpp -- the IntTuple algebra of docs/algebra.md, run-time twin.
+// tessera/runtime/int_tuple.hpp -- IntTuples of the run-time twin (twin of core/int_tuple.hpp).
 //
-// An IntTuple is an integer or a tuple of IntTuples: ((2,3),4). rank = number of top-level
-// modes (1 for an integer), depth = nesting depth (0 for an integer), size = product of leaves.
+// An IntTuple is an integer, a tuple of IntTuples, or `_` (only inside slicing coordinates):
+// ((2,_3),4). rank = number of top-level modes (1 for an integer), depth = nesting depth (0 for an
+// integer), size = product of leaves. This header holds their structure queries, arithmetic
+// (shape_div, ceil_div, inner_product, prefix_product), comparisons and idx2crd / crd2idx.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <vector>
 
-#include "tessera/runtime/value.hpp"
+#include "tessera/runtime/integer.hpp"
 
 namespace tessera::rt {
+
+// ---- IntTuple -----------------------------------------------------------------------------------
+
+// An IntTuple is an integer, a tuple of IntTuples, or `_` (only inside slicing coordinates).
+class IntTuple {
+ public:
+  IntTuple() = default;  // the empty tuple ()
+  IntTuple(Int i) : kind_(Kind::integer), int_(i) {}  // NOLINT: an Int is an IntTuple
+  explicit IntTuple(std::vector<IntTuple> children) : kids_(std::move(children)) {}
+
+  static IntTuple underscore() {
+    IntTuple t;
+    t.kind_ = Kind::underscore;
+    return t;
+  }
+
+  bool is_int() const { return kind_ == Kind::integer; }
+  bool is_tuple() const { return kind_ == Kind::tuple; }
+  bool is_underscore() const { return kind_ == Kind::underscore; }
+
+  // Precondition: is_int().
+  Int as_int() const {
+    if (!is_int()) fail("expected an integer, got the tuple " + debug_string());
+    return int_;
+  }
+  // Precondition: is_tuple().
+  const std::vector<IntTuple>& children() const { return kids_; }
+  std::vector<IntTuple>& children() { return kids_; }
+
+  std::string debug_string() const;
+
+ private:
+  enum class Kind { integer, tuple, underscore };
+  Kind kind_ = Kind::tuple;
+  Int int_{};
+  std::vector<IntTuple> kids_;
+};
+
+inline IntTuple make_tuple(std::vector<IntTuple> children) { return IntTuple(std::move(children)); }
+
+// Printing: `_8`, `8`, `(a,b)`, rank-1 tuples `(_8)`, `_` for the slicing wildcard.
+inline std::string to_string(const IntTuple& t) {
+  if (t.is_int()) return to_string(t.as_int());
+  if (t.is_underscore()) return "_";
+  std::string out = "(";
+  for (std::size_t i = 0; i < t.children().size(); ++i) {
+    if (i) out += ",";
+    out += to_string(t.children()[i]);
+  }
+  return out + ")";
+}
+
+inline std::string IntTuple::debug_string() const { return to_string(*this); }
 
 namespace detail {
 
@@ -57,16 +113,22 @@ inline IntTuple transform_leaves(const IntTuple& t, const std::function<Int(Int)
   return make_tuple(std::move(kids));
 }
 
-inline Bool all_of_bools(const std::vector<Bool>& bs) {
-  Bool r{true, true};
-  for (Bool b : bs) {
-    r.value = r.value && b.value;
-    r.is_static = r.is_static && b.is_static;
-  }
-  return r;
+}  // namespace detail
+
+// ---- static-aware booleans -----------------------------------------------------------------------
+
+// and_(a, b): static when decidable from the static parts (a static false decides alone), as the
+// core's and_. and_(_false, true) = _false; and_(_true, false) = false.
+inline Bool and_(Bool a, Bool b) {
+  if ((a.is_static && !a.value) || (b.is_static && !b.value)) return Bool{false, true};
+  return Bool{a.value && b.value, a.is_static && b.is_static};
 }
 
-}  // namespace detail
+// or_(a, b): static when decidable (a static true decides alone). or_(_true, false) = _true.
+inline Bool or_(Bool a, Bool b) {
+  if ((a.is_static && a.value) || (b.is_static && b.value)) return Bool{true, true};
+  return Bool{a.value || b.value, a.is_static && b.is_static};
+}
 
 // rank(t): number of top-level modes, static. rank(((2,3),4)) = _2; rank(8) = _1.
 inline Int rank(const IntTuple& t) { return S(static_cast<std::int64_t>(detail::rank_of(t))); }
@@ -118,11 +180,15 @@ inline bool divides(Int b, Int a) {
   return a.value % b.value == 0;
 }
 
-// shape_div(a, b) on integers: a / b if b divides a, 1 if a divides b, else an error.
-// Post: static iff both static (or a is _0). shape_div(_8,_2) = _4, shape_div(_2,_8) = _1.
+// shape_div(a, b) on integers: Pre: b != 0. a / b if b divides a, else the sign of a / b (1 or -1)
+// if a divides b, else an error. Post: static iff both static (as the core: no absorbing rule, so
+// shape_div(_0, 4) = 0).
+// shape_div(_8,_2) = _4, shape_div(_2,_8) = _1, shape_div(-2,8) = -1.
 inline Int shape_div(Int a, Int b) {
-  if (divides(b, a)) return a / b;
-  if (divides(a, b)) return Int{1, a.is_static && b.is_static};
+  if (b.value == 0)
+    fail("shape_div: division by zero in shape_div(" + to_string(a) + ", " + to_string(b) + "); divide by a non-zero extent");
+  if (divides(b, a)) return Int{(a / b).value, a.is_static && b.is_static};
+  if (divides(a, b)) return Int{(a.value < 0) != (b.value < 0) ? -1 : 1, a.is_static && b.is_static};
   fail("shape_div: " + to_string(a) + " and " + to_string(b) +
        " do not divide one another; use extents where one divides the other");
 }
@@ -159,9 +225,12 @@ inline IntTuple shape_div(const IntTuple& a, const IntTuple& b) {
   return detail::divide_like("shape_div", a, b, [](Int x, Int y) { return shape_div(x, y); });
 }
 
-// ceil_div(a, b) = (a + b - 1) / b on integers; static iff both static. ceil_div(_1000,_128) = _8.
+// ceil_div(a, b) = (a + b - 1) / b on integers; static iff both static. Pre: b > 0.
+// ceil_div(_1000,_128) = _8.
 inline Int ceil_div(Int a, Int b) {
-  if (b.value == 0) fail("ceil_div: division by zero in ceil_div(" + to_string(a) + ", " + to_string(b) + ")");
+  if (b.value <= 0)
+    fail("ceil_div: the divisor must be positive (got " + to_string(a) + ", " + to_string(b) +
+         "); divide by a positive extent");
   return (a + b - S(1)) / b;
 }
 
@@ -195,13 +264,21 @@ inline Bool weakly_congruent(const IntTuple& a, const IntTuple& b) {
 inline Bool compatible(const IntTuple& a, const IntTuple& b) {
   if (a.is_int()) return a.as_int() == product(b);
   if (!b.is_tuple() || a.children().size() != b.children().size()) return Bool{false, true};
-  std::vector<Bool> parts;
-  for (std::size_t i = 0; i < a.children().size(); ++i) {
-    Bool m = compatible(a.children()[i], b.children()[i]);
-    if (m.is_static && !m.value) return Bool{false, true};
-    parts.push_back(m);
-  }
-  return detail::all_of_bools(parts);
+  Bool r{true, true};
+  for (std::size_t i = 0; i < a.children().size(); ++i) r = and_(r, compatible(a.children()[i], b.children()[i]));
+  return r;
+}
+
+// equal(a, b): same structure and values; static when decidable (a static difference, or a
+// difference in structure, decides alone), as the core's equal.
+// equal((_2,3),(_2,3)) = true; equal((_1,3),(_2,3)) = _false; equal((1,2),(1,2,3)) = _false.
+inline Bool equal(const IntTuple& a, const IntTuple& b) {
+  if (a.is_underscore() || b.is_underscore()) return Bool{a.is_underscore() && b.is_underscore(), true};
+  if (a.is_int() && b.is_int()) return a.as_int() == b.as_int();
+  if (!a.is_tuple() || !b.is_tuple() || a.children().size() != b.children().size()) return Bool{false, true};
+  Bool r{true, true};
+  for (std::size_t i = 0; i < a.children().size(); ++i) r = and_(r, equal(a.children()[i], b.children()[i]));
+  return r;
 }
 
 // prefix_product(t, init): exclusive products in colexicographic order, nested like t.
@@ -253,46 +330,6 @@ inline Int crd2idx(const IntTuple& crd, const IntTuple& shape, const IntTuple& s
   return detail::crd2idx_impl(crd, shape, stride);
 }
 
-namespace detail {
-// Compact strides visiting the leaves left to right (column-major) or right to left (row-major);
-// a static size-1 leaf gets _0.
-inline IntTuple compact_major(const IntTuple& shape, Int init, bool row_major) {
-  Int cur = init;
-  std::function<IntTuple(const IntTuple&)> go = [&](const IntTuple& t) -> IntTuple {
-    if (t.is_int()) {
-      Int s = t.as_int();
-      Int d = is_static_value(s, 1) ? S(0) : cur;
-      cur = cur * s;
-      return d;
-    }
-    std::size_t const n = t.children().size();
-    std::vector<IntTuple> kids(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      std::size_t const i = row_major ? n - 1 - k : k;
-      kids[i] = go(t.children()[i]);
-    }
-    return make_tuple(std::move(kids));
-  };
-  return go(shape);
-}
-}  // namespace detail
-
-// compact column-major strides of shape starting at init; a static size-1 leaf gets _0.
-// compact_col_major((_4,_1,_2)) = (_1,_0,_4); compact_col_major((2,3)) = (_1,2).
-inline IntTuple compact_col_major(const IntTuple& shape, Int init = S(1)) {
-  return detail::compact_major(shape, init, false);
-}
-
-// compact row-major strides: lexicographic over all leaves. compact_row_major((2,3,4)) = (12,4,_1).
-inline IntTuple compact_row_major(const IntTuple& shape, Int init = S(1)) {
-  return detail::compact_major(shape, init, true);
-}
-
-// crd2idx with compact column-major strides. crd2idx((1,2), (3,4)) = 7.
-inline Int crd2idx(const IntTuple& crd, const IntTuple& shape) {
-  return crd2idx(crd, shape, compact_col_major(shape));
-}
-
 // idx2crd(idx, shape): colexicographic; every mode but the last takes idx % size(mode), the
 // last takes the rest unreduced. A tuple idx maps mode by mode. idx2crd(16,(3,(2,3))) = (1,(1,2)).
 inline IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape) {
@@ -320,55 +357,55 @@ inline IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape) {
   return make_tuple(std::move(kids));
 }
 
-namespace detail {
-inline void check_congruent(const char* fn, const IntTuple& a, const IntTuple& b) {
-  if (!congruent(a, b).value)
-    fail(std::string(fn) + ": " + to_string(a) + " and " + to_string(b) +
-         " are not congruent; pass IntTuples with the same nesting");
-}
-inline bool leaves_static(const IntTuple& a, const IntTuple& b) { return all_static(a) && all_static(b); }
-}  // namespace detail
-
-// elem_less(a, b): every leaf of a is < its counterpart in b; static iff all leaves static.
-// elem_less((1,2),(3,4)) = true.
+// elem_less(a, b): every leaf of a is < its counterpart in b (predication: elem_less(coord,
+// shape)). A tuple a needs a tuple b with at least as many modes (b's extra modes are ignored),
+// an integer a an integer b. Static when decidable (a static false leaf decides alone), as the
+// core's elem_less. elem_less((1,2),(3,4)) = true; elem_less((_4,2),(_3,4,5)) = _false.
 inline Bool elem_less(const IntTuple& a, const IntTuple& b) {
-  detail::check_congruent("elem_less", a, b);
-  std::vector<IntTuple> la, lb;
-  detail::leaves_into(a, la);
-  detail::leaves_into(b, lb);
-  bool v = true;
-  for (std::size_t i = 0; i < la.size(); ++i) v = v && la[i].as_int().value < lb[i].as_int().value;
-  return Bool{v, detail::leaves_static(a, b)};
+  if (a.is_tuple()) {
+    if (!b.is_tuple() || a.children().size() > b.children().size())
+      fail("elem_less: the coordinate " + to_string(a) + " has more modes than the bound " + to_string(b) +
+           "; compare a coordinate with a bound of at least its rank");
+    Bool r{true, true};
+    for (std::size_t i = 0; i < a.children().size(); ++i) r = and_(r, elem_less(a.children()[i], b.children()[i]));
+    return r;
+  }
+  if (!a.is_int() || !b.is_int())
+    fail("elem_less: " + to_string(a) + " and " + to_string(b) +
+         " are not an integer and an integer; compare an integer with an integer bound");
+  return a.as_int() < b.as_int();
 }
 
 namespace detail {
-inline int lex_compare(const IntTuple& a, const IntTuple& b, bool from_last) {
-  if (a.is_int() && b.is_int()) {
-    auto x = a.as_int().value, y = b.as_int().value;
-    return x < y ? -1 : (x > y ? 1 : 0);
+// Leaves [i, n) of two flat leaf lists compared lexicographically: a_i < b_i, or a_i == b_i and
+// the rest is less; static when decidable, as the core's lex_less.
+inline Bool lex_less_from(const std::vector<IntTuple>& a, const std::vector<IntTuple>& b, std::size_t i) {
+  if (i == a.size()) return Bool{false, true};
+  const Int x = a[i].as_int(), y = b[i].as_int();
+  return or_(x < y, and_(x == y, lex_less_from(a, b, i + 1)));
+}
+
+inline Bool lex_less_leaves(const char* fn, const IntTuple& a, const IntTuple& b, bool from_last) {
+  std::vector<IntTuple> la, lb;
+  leaves_into(a, la);
+  leaves_into(b, lb);
+  if (la.size() != lb.size())
+    fail(std::string(fn) + ": " + to_string(a) + " and " + to_string(b) +
+         " have different numbers of leaves; compare IntTuples with the same number of leaves");
+  if (from_last) {
+    std::reverse(la.begin(), la.end());
+    std::reverse(lb.begin(), lb.end());
   }
-  if (!a.is_tuple() || !b.is_tuple() || a.children().size() != b.children().size())
-    fail("lex_less/colex_less: " + to_string(a) + " and " + to_string(b) +
-         " are not congruent; compare coordinates of the same shape");
-  const std::size_t n = a.children().size();
-  for (std::size_t k = 0; k < n; ++k) {
-    std::size_t i = from_last ? n - 1 - k : k;
-    int c = lex_compare(a.children()[i], b.children()[i], from_last);
-    if (c) return c;
-  }
-  return 0;
+  return lex_less_from(la, lb, 0);
 }
 }  // namespace detail
 
-// colex_less(a, b): lexicographic comparison from the last mode. colex_less((2,1),(1,2)) = true.
-inline Bool colex_less(const IntTuple& a, const IntTuple& b) {
-  return Bool{detail::lex_compare(a, b, true) < 0, detail::leaves_static(a, b)};
-}
+// lex_less(a, b): the flattened leaves compared from the first; Pre: as many leaves in a as in b.
+// Static when decidable: lex_less((1,2),(2,1)) = true; lex_less((_1,5),(_2,0)) = _true.
+inline Bool lex_less(const IntTuple& a, const IntTuple& b) { return detail::lex_less_leaves("lex_less", a, b, false); }
 
-// lex_less(a, b): lexicographic comparison from the first mode. lex_less((1,2),(2,1)) = true.
-inline Bool lex_less(const IntTuple& a, const IntTuple& b) {
-  return Bool{detail::lex_compare(a, b, false) < 0, detail::leaves_static(a, b)};
-}
+// colex_less(a, b): the flattened leaves compared from the last. colex_less((2,1),(1,2)) = true.
+inline Bool colex_less(const IntTuple& a, const IntTuple& b) { return detail::lex_less_leaves("colex_less", a, b, true); }
 
 // get<i>(t): mode i; get<0> of an integer is the integer. get<1>((2,(3,4))) = (3,4).
 inline IntTuple get(const IntTuple& t, std::int64_t i) {
@@ -418,10 +455,10 @@ inline IntTuple append(const IntTuple& t, const IntTuple& x) {
   return make_tuple(std::move(kids));
 }
 
-// append<N>(t, x): pad t with x up to rank N (t unchanged when rank(t) >= N). append<3>(2, _1) = (2,_1,_1).
+// append<N>(t, x): t as a tuple (an integer t is wrapped: (t)), padded with x up to rank N.
+// append<3>(2, _1) = (2,_1,_1); append<1>(2, _1) = (2).
 inline IntTuple append(const IntTuple& t, const IntTuple& x, std::int64_t n) {
   detail::check_pad_rank("append", n);
-  if (static_cast<std::int64_t>(detail::rank_of(t)) >= n) return t;
   std::vector<IntTuple> kids = t.is_tuple() ? t.children() : std::vector<IntTuple>{t};
   while (static_cast<std::int64_t>(kids.size()) < n) kids.push_back(x);
   return make_tuple(std::move(kids));
@@ -435,10 +472,10 @@ inline IntTuple prepend(const IntTuple& t, const IntTuple& x) {
   return make_tuple(std::move(kids));
 }
 
-// prepend<N>(t, x): pad t in front with x up to rank N. prepend<3>(2, _1) = (_1,_1,2).
+// prepend<N>(t, x): t as a tuple padded in front with x up to rank N, like append<N> (the core
+// has no prepend<N>; this is the twin's mirror image of append<N>). prepend<3>(2, _1) = (_1,_1,2).
 inline IntTuple prepend(const IntTuple& t, const IntTuple& x, std::int64_t n) {
   detail::check_pad_rank("prepend", n);
-  if (static_cast<std::int64_t>(detail::rank_of(t)) >= n) return t;
   std::vector<IntTuple> kids = t.is_tuple() ? t.children() : std::vector<IntTuple>{t};
   while (static_cast<std::int64_t>(kids.size()) < n) kids.insert(kids.begin(), x);
   return make_tuple(std::move(kids));

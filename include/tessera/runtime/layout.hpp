@@ -1,15 +1,69 @@
-// tessera/runtime/layout.hpp -- layouts: construction, validation, evaluation, slicing,
-// sub-layouts, coalesce/filter and print_layout (docs/algebra.md, "Layouts").
+// tessera/runtime/layout.hpp -- layouts of the run-time twin (twin of core/layout.hpp):
+// compact strides, validation, construction, evaluation, sub-layouts and slicing.
+//
+// A Layout is a function from coordinates to offsets given by a shape and a congruent stride,
+// printed `(_2,4):(4,_1)`.
 #pragma once
 
-#include <cstdio>
-#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "tessera/runtime/int_tuple.hpp"
 
 namespace tessera::rt {
 
-// ---- validation ------------------------------------------------------------------------------
+// A function from coordinates to offsets; shape and stride are congruent.
+struct Layout {
+  IntTuple shape;
+  IntTuple stride;
+};
+
+inline std::string to_string(const Layout& l) { return to_string(l.shape) + ":" + to_string(l.stride); }
+
+// ---- compact strides ----------------------------------------------------------------------------
+
+namespace detail {
+// Compact strides visiting the leaves left to right (column-major) or right to left (row-major);
+// a static size-1 leaf gets _0.
+inline IntTuple compact_major(const IntTuple& shape, Int init, bool row_major) {
+  Int cur = init;
+  std::function<IntTuple(const IntTuple&)> go = [&](const IntTuple& t) -> IntTuple {
+    if (t.is_int()) {
+      Int s = t.as_int();
+      Int d = is_static_value(s, 1) ? S(0) : cur;
+      cur = cur * s;
+      return d;
+    }
+    std::size_t const n = t.children().size();
+    std::vector<IntTuple> kids(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      std::size_t const i = row_major ? n - 1 - k : k;
+      kids[i] = go(t.children()[i]);
+    }
+    return make_tuple(std::move(kids));
+  };
+  return go(shape);
+}
+}  // namespace detail
+
+// compact column-major strides of shape starting at init; a static size-1 leaf gets _0.
+// compact_col_major((_4,_1,_2)) = (_1,_0,_4); compact_col_major((2,3)) = (_1,2).
+inline IntTuple compact_col_major(const IntTuple& shape, Int init = S(1)) {
+  return detail::compact_major(shape, init, false);
+}
+
+// compact row-major strides: lexicographic over all leaves. compact_row_major((2,3,4)) = (12,4,_1).
+inline IntTuple compact_row_major(const IntTuple& shape, Int init = S(1)) {
+  return detail::compact_major(shape, init, true);
+}
+
+// crd2idx with compact column-major strides. crd2idx((1,2), (3,4)) = 7.
+inline Int crd2idx(const IntTuple& crd, const IntTuple& shape) {
+  return crd2idx(crd, shape, compact_col_major(shape));
+}
+
+// ---- validation ---------------------------------------------------------------------------------
 
 namespace detail {
 inline void validate_shape(const char* fn, const IntTuple& shape, const IntTuple& whole) {
@@ -49,13 +103,13 @@ inline void validate(const Layout& l) {
     (void)product(l.shape);
     Int acc = S(0);
     detail::max_offset_into(l.shape, l.stride, acc);
-  } catch (const error&) {
+  } catch (const layout_error&) {
     fail("layout: the size or the largest offset of " + to_string(l) +
          " does not fit in int64; use smaller extents or strides");
   }
 }
 
-// ---- construction ----------------------------------------------------------------------------
+// ---- construction -------------------------------------------------------------------------------
 
 // make_layout(shape): column-major compact, static size-1 leaves get stride _0.
 // Pre: shape leaves >= 1. make_layout((_4,_1,_2)) = (_4,_1,_2):(_1,_0,_4).
@@ -91,35 +145,7 @@ inline Layout make_layout(const std::vector<Layout>& modes) {
   return Layout{make_tuple(std::move(sh)), make_tuple(std::move(st))};
 }
 
-// make_ordered_layout(shape, order): the leaf with the smallest order gets stride _1 (ties by
-// position), static size-1 leaves get _0. Pre: order congruent with shape or flat with as many
-// leaves. make_ordered_layout((_2,_2,_2,_2),(_0,_2,_3,_1)) = (_2,_2,_2,_2):(_1,_4,_8,_2).
-inline Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order) {
-  detail::validate_shape("make_ordered_layout", shape, shape);
-  std::vector<IntTuple> sl, ol;
-  detail::leaves_into(shape, sl);
-  detail::leaves_into(order, ol);
-  if (sl.size() != ol.size() || (order.is_tuple() && !shape.is_tuple()))
-    fail("make_ordered_layout: order " + to_string(order) + " does not match shape " + to_string(shape) +
-         "; give one order value per shape leaf");
-  std::vector<std::size_t> idx(sl.size());
-  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-    return ol[a].as_int().value < ol[b].as_int().value;
-  });
-  std::vector<Int> strides(sl.size());
-  Int cur = S(1);
-  for (auto i : idx) {
-    Int s = sl[i].as_int();
-    strides[i] = is_static_value(s, 1) ? S(0) : cur;
-    cur = cur * s;
-  }
-  std::size_t k = 0;
-  IntTuple stride = detail::transform_leaves(shape, [&](Int) { return strides[k++]; });
-  return make_layout(shape, stride);
-}
-
-// ---- queries ---------------------------------------------------------------------------------
+// ---- queries ------------------------------------------------------------------------------------
 
 inline Int rank(const Layout& l) { return rank(l.shape); }    // rank((2,(3,4)):(..)) = _2
 inline Int depth(const Layout& l) { return depth(l.shape); }  // depth(8:1) = _0
@@ -131,12 +157,16 @@ inline Int evaluate(const Layout& l, const IntTuple& crd) { return crd2idx(crd, 
 // cosize(L) = L(size(L) - 1) + 1 (non-negative strides). cosize((_2,_4):(_4,_1)) = _8.
 inline Int cosize(const Layout& l) { return evaluate(l, size(l) - S(1)) + S(1); }
 
-// Equality: same structure and values (static-ness ignored).
+// equal(A, B): same shapes and strides, static when decidable, as the core's A == B.
+// equal((_2,_4):(_4,_1), (2,4):(4,1)) = true.
+inline Bool equal(const Layout& a, const Layout& b) { return and_(equal(a.shape, b.shape), equal(a.stride, b.stride)); }
+
+// a == b: the same structure and values, static-ness ignored (a plain bool for tests and tools).
 inline bool operator==(const Layout& a, const Layout& b) {
   return same_values(a.shape, b.shape) && same_values(a.stride, b.stride);
 }
 
-// ---- sub-layouts -----------------------------------------------------------------------------
+// ---- sub-layouts --------------------------------------------------------------------------------
 
 // layout<i>(L): mode i as a layout; layout<0> of an integer layout is itself.
 // layout<1>((2,(3,4)):(1,(2,6))) = (3,4):(2,6).
@@ -174,7 +204,7 @@ inline std::vector<Layout> modes(const Layout& l) {
   return out;
 }
 
-// ---- slicing ---------------------------------------------------------------------------------
+// ---- slicing ------------------------------------------------------------------------------------
 
 // has_underscore(c): c contains `_` somewhere.
 inline bool has_underscore(const IntTuple& c) {
@@ -224,9 +254,10 @@ inline Layout slice(const IntTuple& c, const Layout& l) {
 // The offset a slice drops: L(c with `_` -> _0). slice_offset((_2,_), A) = _8 for A above.
 inline Int slice_offset(const IntTuple& c, const Layout& l) { return evaluate(l, detail::dice_zero(c)); }
 
-// ---- coalesce / filter -----------------------------------------------------------------------
+// ---- flat modes ---------------------------------------------------------------------------------
 
 namespace detail {
+// One flat mode s:d of a layout.
 struct Mode {
   Int s, d;
 };
@@ -249,112 +280,6 @@ inline Layout from_modes(const std::vector<Mode>& ms) {
   }
   return Layout{make_tuple(std::move(sh)), make_tuple(std::move(st))};
 }
-
-// s * d == d0 is statically true (s*d static: both static, or one of them _0).
-inline bool merges(Int s, Int d, Int d0) {
-  if (!d0.is_static) return false;
-  bool prod_static = (s.is_static && d.is_static) || is_static_value(s, 0) || is_static_value(d, 0);
-  if (!prod_static) return false;
-  return (s * d).value == d0.value;
-}
-
-// Backward coalesce of `ms` onto the result that starts as `start` (docs/algebra.md, coalesce).
-inline Layout bw_coalesce(const std::vector<Mode>& ms, Mode start) {
-  std::deque<Mode> r{start};
-  for (std::size_t k = ms.size(); k-- > 0;) {
-    const Mode& m = ms[k];
-    if (is_static_value(m.s, 1)) continue;
-    if (r.size() == 1 && is_static_value(r[0].s, 1)) {
-      r[0] = m;
-    } else if (merges(m.s, m.d, r[0].d)) {
-      r[0] = Mode{m.s * r[0].s, m.d};
-    } else {
-      r.push_front(m);
-    }
-  }
-  if (r.size() == 1 && is_static_value(r[0].s, 1)) return Layout{S(1), S(0)};
-  return from_modes(std::vector<Mode>(r.begin(), r.end()));
-}
 }  // namespace detail
-
-// coalesce(L): flatten, drop static size-1 modes, merge s0:d0,s1:d1 when d1 == s0*d0 statically.
-// Post: same size and values, depth <= 1. coalesce((_2,(_1,_6)):(_1,(_6,_2))) = _12:_1;
-// coalesce((4,8):(_1,4)) = (4,8):(_1,4).
-inline Layout coalesce(const Layout& l) {
-  auto ms = detail::flat_modes(l);
-  if (ms.empty()) return Layout{S(1), S(0)};
-  detail::Mode last = ms.back();
-  ms.pop_back();
-  return detail::bw_coalesce(ms, last);
-}
-
-// coalesce(L, profile): a tuple profile coalesces mode i with profile i (trailing modes kept),
-// an integer profile coalesces the whole layout.
-// coalesce((_2,(_1,_6)):(_1,(_6,_2)), (_1,_1)) = (_2,_6):(_1,_2).
-inline Layout coalesce(const Layout& l, const IntTuple& profile) {
-  if (!profile.is_tuple()) return coalesce(l);
-  const auto& ps = profile.children();
-  auto ms = modes(l);
-  if (ps.size() > ms.size())
-    fail("coalesce: profile " + to_string(profile) + " has more modes than " + to_string(l) +
-         "; use a profile of rank <= " + std::to_string(ms.size()));
-  std::vector<Layout> out;
-  for (std::size_t i = 0; i < ms.size(); ++i) out.push_back(i < ps.size() ? coalesce(ms[i], ps[i]) : ms[i]);
-  return make_layout(out);
-}
-
-// filter(L) = coalesce(L with every static _0-stride leaf's shape replaced by _1).
-// filter((_2,_4,_3):(_0,_1,_0)) = _4:_1.
-inline Layout filter(const Layout& l) {
-  auto ms = detail::flat_modes(l);
-  for (auto& m : ms)
-    if (is_static_value(m.d, 0)) m.s = S(1);
-  if (ms.empty()) return Layout{S(1), S(0)};
-  detail::Mode last = ms.back();
-  ms.pop_back();
-  return detail::bw_coalesce(ms, last);
-}
-
-// ---- print_layout ----------------------------------------------------------------------------
-
-// print_layout(L): L's text then the table of L(m,n). Pre: rank(L) == 2, at most 65536 cells.
-// Example for (_2,(_2,_2)):(_4,(_2,_1)) -- see docs/eval.md.
-inline std::string print_layout(const Layout& l) {
-  if (detail::rank_of(l.shape) != 2 || !l.shape.is_tuple())
-    fail("print_layout: " + to_string(l) + " has rank " + std::to_string(detail::rank_of(l.shape)) +
-         ", not 2; group or select two modes first");
-  const std::int64_t rows = size(get(l.shape, 0)).value, cols = size(get(l.shape, 1)).value;
-  const auto leaves = static_cast<std::int64_t>(leaf_count(l.shape));
-  if (rows > 65536 || cols > 65536 || rows * cols > 65536 || rows * cols * leaves > (std::int64_t{1} << 22))
-    fail("print_layout: " + to_string(l) + " has more than 65536 cells (or is too deeply split to print); print a smaller tile");
-  const int width = static_cast<int>(std::to_string(cosize(l).value).size());
-  std::string out = to_string(l) + "\n    ";
-  char buf[64];
-  for (std::int64_t n = 0; n < cols; ++n) {
-    std::snprintf(buf, sizeof buf, "  %*lld ", width, static_cast<long long>(n));
-    out += buf;
-  }
-  out += "\n";
-  const std::string rule = "    " + [&] {
-    std::string r;
-    for (std::int64_t n = 0; n < cols; ++n) {
-      r += '+';
-      r.append(static_cast<std::size_t>(width) + 2, '-');
-    }
-    return r + "+\n";
-  }();
-  for (std::int64_t m = 0; m < rows; ++m) {
-    out += rule;
-    std::snprintf(buf, sizeof buf, "%2lld  ", static_cast<long long>(m));
-    out += buf;
-    for (std::int64_t n = 0; n < cols; ++n) {
-      IntTuple c = make_tuple({D(m), D(n)});
-      std::snprintf(buf, sizeof buf, "| %*lld ", width, static_cast<long long>(evaluate(l, c).value));
-      out += buf;
-    }
-    out += "|\n";
-  }
-  return out + rule;
-}
 
 }  // namespace tessera::rt

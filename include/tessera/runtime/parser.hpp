@@ -11,16 +11,18 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "tessera/runtime/value.hpp"
+#include "tessera/runtime/integer.hpp"
 
 namespace tessera::rt {
 
-// An error of `tessera eval`: message plus the 1-based column it refers to.
-class eval_error : public error {
+// An error of `tessera eval`: message plus the 1-based column it refers to. A layout_error, so
+// one handler catches both a bad expression and a failed precondition.
+class eval_error : public layout_error {
  public:
   eval_error(const std::string& what, std::size_t column)
-      : error(what + " at column " + std::to_string(column)), message_(what), column_(column) {}
+      : layout_error(what + " at column " + std::to_string(column)), message_(what), column_(column) {}
   const std::string& message() const { return message_; }
   std::size_t column() const { return column_; }
 

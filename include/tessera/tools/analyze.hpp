@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "tessera/tools/xml.hpp"
-#include "tessera/runtime/composed.hpp"
 #include "tessera/runtime/layout.hpp"
+#include "tessera/runtime/swizzle.hpp"
 #include "tessera/runtime/value.hpp"
 
 namespace tessera::tools {

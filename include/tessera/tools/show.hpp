@@ -27,8 +27,9 @@
 #include <utility>
 #include <vector>
 
-#include "tessera/runtime/composed.hpp"
 #include "tessera/runtime/layout.hpp"
+#include "tessera/runtime/print.hpp"
+#include "tessera/runtime/swizzle.hpp"
 #include "tessera/runtime/value.hpp"
 
 namespace tessera::tools {

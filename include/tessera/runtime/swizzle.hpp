@@ -1,12 +1,41 @@
-// tessera/runtime/composed.hpp -- swizzles and composed layouts `F o offset o L`.
+// tessera/runtime/swizzle.hpp -- swizzles and composed layouts `F o offset o L` of the run-time
+// twin (twin of core/swizzle.hpp).
 //
-// A ComposedLayout maps c to swizzle(offset + L(c)). Composition with a right operand, slicing
-// (the offset absorbs the fixed part), divides, products and tile_to_shape act on L.
+//   Swizzle        Sw<B,M,S>: x ^ ((x >> S) & mask)     Sw<3,3,3>
+//   ComposedLayout c -> swizzle(offset + L(c))           Sw<3,3,3> o _0 o (_8,_64):(_64,_1)
+//
+// Composition with a right operand, slicing (the offset absorbs the fixed part), divides,
+// products and tile_to_shape act on L.
 #pragma once
 
-#include "tessera/runtime/algebra.hpp"
+#include <cstdint>
+#include <string>
+
+#include "tessera/runtime/product.hpp"
 
 namespace tessera::rt {
+
+// Sw<B,M,S>: x ^ ((x >> S) & (((1 << B) - 1) << M)), S < 0 shifts left.
+struct Swizzle {
+  int bits = 0;
+  int base = 0;
+  int shift = 0;
+};
+
+inline std::string to_string(const Swizzle& s) {
+  return "Sw<" + std::to_string(s.bits) + "," + std::to_string(s.base) + "," + std::to_string(s.shift) + ">";
+}
+
+// c -> swizzle(offset + inner(c)).
+struct ComposedLayout {
+  Swizzle swizzle;
+  Int offset;
+  Layout inner;
+};
+
+inline std::string to_string(const ComposedLayout& c) {
+  return to_string(c.swizzle) + " o " + to_string(c.offset) + " o " + to_string(c.inner);
+}
 
 // make_swizzle(B, M, S): Pre: 0 <= B, 0 <= M, |S| >= B, B + M + |S| <= 62 (fits int64).
 // make_swizzle(3,3,3) = Sw<3,3,3>.
@@ -45,7 +74,10 @@ ComposedLayout on_inner(const ComposedLayout& c, Op op) {
   return ComposedLayout{c.swizzle, c.offset, op(c.inner)};
 }
 
+// size/rank/depth/cosize of a composed layout are those of its inner layout (cosize assumes the
+// swizzle keeps offsets below the inner cosize, as a swizzle of an aligned block does).
 inline Int size(const ComposedLayout& c) { return size(c.inner); }
+inline Int cosize(const ComposedLayout& c) { return cosize(c.inner); }
 inline Int rank(const ComposedLayout& c) { return rank(c.inner); }
 inline Int depth(const ComposedLayout& c) { return depth(c.inner); }
 

@@ -1,0 +1,138 @@
+// tessera/runtime/complement.hpp -- complement, right_inverse, left_inverse and nullspace of the
+// run-time twin (twin of core/complement.hpp). Semantics: docs/algebra.md.
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "tessera/runtime/composition.hpp"
+
+namespace tessera::rt {
+
+// complement(A, M): R strictly increasing, image disjoint from A's (except 0), (A,R) covers [0,M).
+// Pre: A injective on its non-zero strides, strides divisible as docs/algebra.md says.
+// complement(_4:_2, _24) = (_2,_3):(_1,_8).
+inline Layout complement(const Layout& a, const IntTuple& cotarget) {
+  Layout f = filter(a);
+  auto ms = detail::flat_modes(f);
+  if (ms.size() == 1 && is_static_value(ms[0].d, 0)) return coalesce(make_layout(cotarget));
+  bool dynamic = false;
+  for (const auto& m : ms) dynamic = dynamic || !m.d.is_static;
+  dynamic = dynamic && ms.size() > 1;
+  if (dynamic)
+    for (auto& m : ms) m = detail::Mode{D(m.s.value), D(m.d.value)};
+  std::stable_sort(ms.begin(), ms.end(), [](const detail::Mode& x, const detail::Mode& y) { return x.d.value < y.d.value; });
+  Int cur = dynamic ? D(1) : S(1);
+  std::vector<detail::Mode> out;
+  for (const auto& m : ms) {
+    if (m.d.value < cur.value || m.d.value <= 0)
+      fail("complement: " + to_string(a) + " is not injective (stride " + to_string(m.d) +
+           " overlaps the modes below it); complement needs an injective layout, filter or fix its strides");
+    if (!divides(cur, m.d))
+      fail("complement: stride " + to_string(m.d) + " of " + to_string(a) + " is not divisible by " + to_string(cur) +
+           " (the extent of the smaller modes); use strides that are multiples of the smaller modes' extents");
+    out.push_back(detail::Mode{m.d / cur, cur});
+    cur = m.d * m.s;
+  }
+  IntTuple rest = ceil_div(cotarget, IntTuple(cur));
+  Layout tail{rest, compact_col_major(rest, cur)};
+  for (const auto& m : detail::flat_modes(tail)) out.push_back(m);
+  const Layout pre = detail::from_modes(out);
+  // As the core, which builds this layout with make_layout: with a dynamic integer it is checked
+  // (a codomain size below 1 leaves an empty mode), a static one is not.
+  bool empty_mode = false;
+  for (const auto& m : detail::flat_modes(tail)) empty_mode = empty_mode || m.s.value < 1;
+  if (empty_mode && !(detail::all_static(pre.shape) && detail::all_static(pre.stride)))
+    fail("complement: the codomain size " + to_string(cotarget) + " leaves an empty mode after " + to_string(a) +
+         " (shape " + to_string(rest) + "); give a codomain size >= 1");
+  return coalesce(pre);
+}
+
+// complement(A) = complement(A, cosize(filter(A))). complement((_2,_2):(_1,_6)) = _3:_2.
+inline Layout complement(const Layout& a) { return complement(a, cosize(filter(a))); }
+
+namespace detail {
+inline std::vector<Int> prefix_products(const std::vector<Mode>& f) {
+  std::vector<Int> r{S(1)};
+  for (std::size_t i = 0; i + 1 < f.size(); ++i) r.push_back(r.back() * f[i].s);
+  return r;
+}
+}  // namespace detail
+
+// right_inverse(L): the largest R with L(R(i)) == i, from the modes chained by static strides from
+// |d| == 1 (a negative stride gives a negative stride in R).
+// right_inverse((_4,_2):(_1,_16)) = _4:_1; right_inverse(_4:_-1) = _4:_-1.
+inline Layout right_inverse(const Layout& l) {
+  auto f = detail::flat_modes(coalesce(l));
+  auto r = detail::prefix_products(f);
+  std::vector<detail::Mode> out;
+  std::optional<std::size_t> cur;
+  // As the core: the chain starts at the mode whose stride is static with |d| == 1 and goes on to
+  // the mode whose static |d| is s*|d| of the previous one, while that shape is static.
+  const auto find = [&](std::int64_t next) {
+    std::optional<std::size_t> at;
+    for (std::size_t j = 0; j < f.size() && !at; ++j)
+      if (f[j].d.is_static && (f[j].d.value < 0 ? -f[j].d.value : f[j].d.value) == next) at = j;
+    return at;
+  };
+  cur = find(1);
+  while (cur) {
+    const auto& m = f[*cur];
+    out.push_back(detail::Mode{m.s, signum(m.d) * r[*cur]});
+    if (!m.s.is_static || out.size() >= f.size()) break;  // the next stride would be dynamic
+    cur = find((m.s * abs(m.d)).value);
+  }
+  if (out.empty()) return Layout{S(1), S(0)};
+  return detail::from_modes(out);
+}
+
+// left_inverse(L): R with R(L(i)) == i. Pre: L injective, each sorted stride divides the next
+// and the next is >= size*stride of the previous. left_inverse((_4,_2):(_1,_16)) = (_16,_2):(_1,_4).
+inline Layout left_inverse(const Layout& l) {
+  auto f = detail::flat_modes(coalesce(l));
+  if (f.size() == 1 && is_static_value(f[0].s, 1)) return Layout{S(1), S(0)};
+  auto r = detail::prefix_products(f);
+  std::vector<std::size_t> order(f.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return f[x].d.value < f[y].d.value; });
+  for (auto i : order)
+    if (f[i].d.value <= 0)
+      fail("left_inverse: " + to_string(l) + " has stride " + to_string(f[i].d) +
+           " <= 0, so it is not injective; left_inverse needs an injective layout with positive strides");
+  std::vector<detail::Mode> out{detail::Mode{f[order[0]].d, S(0)}};
+  for (std::size_t k = 0; k + 1 < order.size(); ++k) {
+    const auto& a = f[order[k]];
+    const auto& b = f[order[k + 1]];
+    if (!divides(a.d, b.d) || b.d.value < (a.s * a.d).value)
+      fail("left_inverse: stride " + to_string(b.d) + " of " + to_string(l) + " must be a multiple of stride " +
+           to_string(a.d) + " and >= " + to_string(a.s * a.d) + " (size * stride of the previous mode); the layout is not injective or not invertible this way");
+    out.push_back(detail::Mode{b.d / a.d, r[order[k]]});
+  }
+  out.push_back(detail::Mode{f[order.back()].s, r[order.back()]});
+  // Tessera rule (docs/algebra.md): a rank>1 layout with a dynamic stride is sorted at run time and
+  // every integer of the result is dynamic.
+  bool dynamic_sort = false;
+  for (const auto& m : f) dynamic_sort = dynamic_sort || !m.d.is_static;
+  if (f.size() > 1 && dynamic_sort) {
+    for (auto& m : out) m.s.is_static = m.d.is_static = false;
+  }
+  return coalesce(detail::from_modes(out));
+}
+
+// nullspace(L): the leaves with static stride _0 as s_i : r_i, r = compact col-major strides of
+// flatten(shape(L)); none -> _1:_0. nullspace((_2,_4,_3):(_0,_1,_0)) = (_2,_3):(_1,_8).
+inline Layout nullspace(const Layout& l) {
+  auto f = detail::flat_modes(l);
+  std::vector<IntTuple> sh;
+  detail::leaves_into(l.shape, sh);
+  std::vector<IntTuple> rs;
+  detail::leaves_into(compact_col_major(make_tuple(sh)), rs);
+  std::vector<detail::Mode> out;
+  for (std::size_t i = 0; i < f.size(); ++i)
+    if (is_static_value(f[i].d, 0)) out.push_back(detail::Mode{f[i].s, rs[i].as_int()});
+  if (out.empty()) return Layout{S(1), S(0)};
+  return detail::from_modes(out);
+}
+
+}  // namespace tessera::rt

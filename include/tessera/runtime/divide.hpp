@@ -1,0 +1,113 @@
+// tessera/runtime/divide.hpp -- logical, zipped, tiled and flat divide of the run-time twin
+// (twin of core/divide.hpp). Mode 0 of a divided layout is "the element inside a tile", mode 1
+// "which tile". Semantics: docs/algebra.md.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tessera/runtime/complement.hpp"
+
+namespace tessera::rt {
+
+// logical_divide(A, T) = A o (T, complement(T, size(A))). Result (tile, rest).
+// logical_divide((_4,_2,_3):(_2,_1,_8), _4:_2) = ((_2,_2),(_2,_3)):((_4,_1),(_2,_8)).
+inline Layout logical_divide(const Layout& a, const Layout& t) {
+  Layout c = complement(t, size(a));
+  return composition(a, make_layout(std::vector<Layout>{t, c}));
+}
+
+inline Layout logical_divide(const Layout& a, const Tiler& t);
+
+namespace detail {
+// Per-mode results for a tiler: f(mode i of A, T_i) for the tiler's modes (T_i a layout or a
+// nested tiler), A's trailing modes kept separately. `_` is refused: the core has no `_` here.
+template <class F>
+std::pair<std::vector<Layout>, std::vector<Layout>> per_mode(const char* fn, const Layout& a, const Tiler& t, F f) {
+  for (const auto& x : t)
+    if (x.kind == Tile::Kind::keep)
+      fail(std::string(fn) + ": `_` in the tiler is only supported by composition; give a layout or shape for every mode");
+  auto ms = modes(a);
+  if (t.size() > ms.size())
+    fail(std::string(fn) + ": the tiler has " + std::to_string(t.size()) + " modes but " + to_string(a) +
+         " has rank " + std::to_string(ms.size()) + "; use a tiler with at most rank(A) modes");
+  std::vector<Layout> done, trailing;
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    if (i < t.size()) done.push_back(t[i].kind == Tile::Kind::layout ? f(ms[i], t[i].layout) : f(ms[i], t[i].modes));
+    else trailing.push_back(ms[i]);
+  }
+  return {done, trailing};
+}
+
+// The divides apply logical_divide per mode (a nested tiler gives that mode's logical_divide).
+inline auto divide_mode = [](const Layout& x, const auto& t) { return logical_divide(x, t); };
+
+enum class Arrange { logical, zipped, tiled, flat };
+
+inline std::vector<Layout> concat(std::vector<Layout> a, const std::vector<Layout>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// Rearrange per-mode (first, second) pairs plus trailing modes like the divides.
+inline Layout arrange(Arrange how, const std::vector<Layout>& pairs, const std::vector<Layout>& trailing) {
+  if (how == Arrange::logical) return make_layout(concat(pairs, trailing));
+  std::vector<Layout> firsts, seconds;
+  for (const auto& p : pairs) {
+    firsts.push_back(layout(p, 0));
+    seconds.push_back(layout(p, 1));
+  }
+  if (how == Arrange::zipped)
+    return make_layout(std::vector<Layout>{make_layout(firsts), make_layout(concat(seconds, trailing))});
+  if (how == Arrange::tiled) return make_layout(concat(std::vector<Layout>{make_layout(firsts)}, concat(seconds, trailing)));
+  return make_layout(concat(concat(firsts, seconds), trailing));
+}
+
+// For a single layout operand: zipped is the two-mode result itself, tiled splits mode 1 into
+// its top-level modes, flat splits both (docs/algebra.md).
+inline Layout arrange_single(Arrange how, const Layout& two) {
+  if (how == Arrange::tiled) return make_layout(concat(std::vector<Layout>{layout(two, 0)}, modes(layout(two, 1))));
+  if (how != Arrange::flat) return two;
+  return make_layout(concat(modes(layout(two, 0)), modes(layout(two, 1))));
+}
+}  // namespace detail
+
+// logical_divide(A, [T0,T1,...]): per mode (T_i a layout or a nested tiler), trailing modes of A kept.
+// logical_divide((_9,(_4,_8)):(_59,(_13,_1)), [_3:_3, (_2,_4):(_1,_8)])
+//   = ((_3,_3),((_2,_4),(_2,_2))):((_177,_59),((_13,_2),(_26,_1))).
+inline Layout logical_divide(const Layout& a, const Tiler& t) {
+  auto [done, trailing] = detail::per_mode("logical_divide", a, t, detail::divide_mode);
+  return detail::arrange(detail::Arrange::logical, done, trailing);
+}
+
+// zipped_divide: ((tiles...), (rests..., trailing...)). For the A, T above:
+// ((_3,(_2,_4)),(_3,(_2,_2))):((_177,(_13,_2)),(_59,(_26,_1))).
+inline Layout zipped_divide(const Layout& a, const Tiler& t) {
+  auto [done, trailing] = detail::per_mode("zipped_divide", a, t, detail::divide_mode);
+  return detail::arrange(detail::Arrange::zipped, done, trailing);
+}
+
+// tiled_divide: ((tiles...), rests..., trailing...). ((_3,(_2,_4)),_3,(_2,_2)):((_177,(_13,_2)),_59,(_26,_1)).
+inline Layout tiled_divide(const Layout& a, const Tiler& t) {
+  auto [done, trailing] = detail::per_mode("tiled_divide", a, t, detail::divide_mode);
+  return detail::arrange(detail::Arrange::tiled, done, trailing);
+}
+
+// flat_divide: (tiles..., rests..., trailing...). (_3,(_2,_4),_3,(_2,_2)):(_177,(_13,_2),_59,(_26,_1)).
+inline Layout flat_divide(const Layout& a, const Tiler& t) {
+  auto [done, trailing] = detail::per_mode("flat_divide", a, t, detail::divide_mode);
+  return detail::arrange(detail::Arrange::flat, done, trailing);
+}
+
+// Single-layout tilers: zipped is logical_divide; tiled/flat split its modes.
+// zipped_divide(_1000:_1, _128:_1) = (_128,_8):(_1,_128).
+inline Layout zipped_divide(const Layout& a, const Layout& t) { return logical_divide(a, t); }
+inline Layout tiled_divide(const Layout& a, const Layout& t) {
+  return detail::arrange_single(detail::Arrange::tiled, logical_divide(a, t));
+}
+inline Layout flat_divide(const Layout& a, const Layout& t) {
+  return detail::arrange_single(detail::Arrange::flat, logical_divide(a, t));
+}
+
+}  // namespace tessera::rt

@@ -1,0 +1,114 @@
+// tessera/runtime/integer.hpp -- integers of the run-time twin (twin of core/integer.hpp).
+//
+// The twin of the algebra (namespace tessera::rt) knows the nesting of a shape only at run time,
+// so one program can build and transform any layout (`tessera eval`, the tools). Every integer
+// remembers whether the compile-time algebra would know it statically (`_8`) or only at run
+// time (`8`), and the arithmetic below follows the core's static rules (docs/algebra.md,
+// "Integers"), so the twin prints exactly what the core computes, static-ness included.
+//
+//   Int    one integer: value + is_static        _8, 8, _-1
+//   Bool   a predicate result, static or not     _true, false
+//
+// Every violated precondition throws tessera::layout_error (core/error.hpp), the one exception
+// type of the algebra and its twin, with a message naming the function, the condition, the
+// values and the fix.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tessera/core/error.hpp"
+
+namespace tessera::rt {
+
+// fail(message): throws tessera::layout_error(message).
+[[noreturn]] inline void fail(const std::string& message) { throw layout_error(message); }
+
+// ---- Int ----------------------------------------------------------------------------------------
+
+struct Int {
+  std::int64_t value = 0;
+  bool is_static = false;
+};
+
+inline Int S(std::int64_t v) { return Int{v, true}; }   // static integer `_v`
+inline Int D(std::int64_t v) { return Int{v, false}; }  // dynamic integer `v`
+
+inline bool is_static_value(Int a, std::int64_t v) { return a.is_static && a.value == v; }
+
+inline std::string to_string(Int a) {
+  return (a.is_static ? "_" : "") + std::to_string(a.value);
+}
+
+// Predicate results: static when the compile-time algebra decides them from types alone.
+struct Bool {
+  bool value = false;
+  bool is_static = false;
+};
+
+inline std::string to_string(Bool b) {
+  return std::string(b.is_static ? "_" : "") + (b.value ? "true" : "false");
+}
+
+// ---- checked integer arithmetic with the static rules of docs/algebra.md ------------------------
+// op(static, static) is static; absorbing rules: _0*x, x*_0, _0/x, _0%x, x%_1, x%_-1 are _0.
+
+namespace detail {
+inline std::string arith_message(const char* op, Int a, Int b) {
+  return "integer overflow: " + to_string(a) + " " + op + " " + to_string(b) +
+         " does not fit in int64; use smaller extents";
+}
+}  // namespace detail
+
+inline Int operator+(Int a, Int b) {
+  std::int64_t r;
+  if (__builtin_add_overflow(a.value, b.value, &r)) fail(detail::arith_message("+", a, b));
+  return Int{r, a.is_static && b.is_static};
+}
+
+inline Int operator-(Int a, Int b) {
+  std::int64_t r;
+  if (__builtin_sub_overflow(a.value, b.value, &r)) fail(detail::arith_message("-", a, b));
+  return Int{r, a.is_static && b.is_static};
+}
+
+inline Int operator*(Int a, Int b) {
+  if (is_static_value(a, 0) || is_static_value(b, 0)) return S(0);
+  std::int64_t r;
+  if (__builtin_mul_overflow(a.value, b.value, &r)) fail(detail::arith_message("*", a, b));
+  return Int{r, a.is_static && b.is_static};
+}
+
+inline Int operator/(Int a, Int b) {
+  if (b.value == 0) fail("division by zero: " + to_string(a) + " / " + to_string(b));
+  if (is_static_value(a, 0)) return S(0);
+  if (a.value == INT64_MIN && b.value == -1) fail(detail::arith_message("/", a, b));
+  return Int{a.value / b.value, a.is_static && b.is_static};
+}
+
+inline Int operator%(Int a, Int b) {
+  if (b.value == 0) fail("modulo by zero: " + to_string(a) + " % " + to_string(b));
+  if (is_static_value(a, 0) || is_static_value(b, 1) || is_static_value(b, -1)) return S(0);
+  if (b.value == -1) return Int{0, a.is_static && b.is_static};
+  return Int{a.value % b.value, a.is_static && b.is_static};
+}
+
+// min/max/abs/signum: static when every operand is static. min(_2, 5) = 2; abs(_-4) = _4.
+inline Int min(Int a, Int b) { return Int{a.value < b.value ? a.value : b.value, a.is_static && b.is_static}; }
+inline Int max(Int a, Int b) { return Int{a.value > b.value ? a.value : b.value, a.is_static && b.is_static}; }
+
+inline Int abs(Int a) {
+  if (a.value == INT64_MIN) fail("integer overflow: |" + to_string(a) + "| does not fit in int64");
+  return Int{a.value < 0 ? -a.value : a.value, a.is_static};
+}
+
+inline Int signum(Int a) { return Int{(a.value > 0) - (a.value < 0), a.is_static}; }
+
+// Comparisons: static when both sides are. _2 == _2 is _true; _2 < 3 is true.
+inline Bool operator==(Int a, Int b) { return Bool{a.value == b.value, a.is_static && b.is_static}; }
+inline Bool operator<(Int a, Int b) { return Bool{a.value < b.value, a.is_static && b.is_static}; }
+
+// True only when `a == b` is known statically (both static and equal).
+inline bool static_equal(Int a, Int b) { return a.is_static && b.is_static && a.value == b.value; }
+
+}  // namespace tessera::rt

@@ -1,4 +1,4 @@
-// Exact tests for include/tessera/core/divide.hpp (ALGEBRA.md logical/zipped/tiled/flat divide).
+// Exact tests for include/tessera/core/divide.hpp (docs/algebra.md logical/zipped/tiled/flat divide).
 #include "test_util.hpp"
 
 using namespace tessera;

@@ -1,4 +1,4 @@
-// Exact tests for include/tessera/core/int_tuple.hpp (ALGEBRA.md: integers, tuples, coordinates).
+// Exact tests for include/tessera/core/int_tuple.hpp (docs/algebra.md: integers, tuples, coordinates).
 #include "test_util.hpp"
 
 using namespace tessera;

@@ -1,5 +1,5 @@
 // Exact tests for include/tessera/core/layout.hpp: construction, printing, coordinates, slicing,
-// validation (ALGEBRA.md "Integers, tuples, printing" and "Coordinates").
+// validation (docs/algebra.md "Integers", "IntTuples" and coordinates).
 #include "test_util.hpp"
 
 using namespace tessera;

@@ -26,7 +26,7 @@ TEST(LayoutTV, SeedThreadValueLayout) {
   auto tv = make_layout_tv(thr, val);
   EXPECT_PRINTS(tv, "((_16,_256),((_32,_4),(_8,_4)):((_128,_4),(_16,_1)))");
   static_assert(std::is_empty_v<decltype(tv)>);
-  // The seed composes a (16,256) tile of a row-major 2048-wide matrix with tv. The tile comes
+  // The elementwise add composes a (16,256) tile of a row-major 2048-wide matrix with tv. The tile comes
   // out of zipped_divide with static extents (_16,_256); CuTeDSL prints it without underscores.
   auto mA = make_layout(make_tuple(2048, 2048), make_tuple(2048, _1{}));
   auto gA = zipped_divide(mA, get<0>(tv));

@@ -134,7 +134,7 @@ TEST(CudaStaticLayout, KernelMatchesHost) {
 
 // ---- dynamic layouts built on the host, evaluated on the device --------------------------------
 
-// The seed's thread-value tiling of a row-major M x N fp16 matrix with run-time extents:
+// The elementwise add's thread-value tiling of a row-major M x N fp16 matrix with run-time extents:
 // mA (m,n) -> offset; gA ((TileM,TileN),(RestM,RestN)); tidfrg (thr,val) -> offset in block 0.
 struct SeedTiling {
   static auto make(int m, int n) {

@@ -33,7 +33,7 @@ TEST(Readme, Basics) {
 }
 
 TEST(Readme, Seed) {
-  // [snippet:readme_seed]
+  // [snippet:readme_tv]
   auto mA = make_layout(make_tuple(2048, 2048), make_tuple(2048, _1{}));  // (m,n) -> offset
   EXPECT_EQ(to_string(zipped_divide(mA, make_tuple(_1{}, _4{}))),
             "((_1,_4),(2048,512)):((_0,_1),(2048,_4))");                 // ((vec),(m,n/4))

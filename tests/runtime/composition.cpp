@@ -1,5 +1,5 @@
 // tests/runtime/composition.cpp -- coalesce, filter and composition of the run-time twin
-// (runtime/composition.hpp): every ALGEBRA.md example and the precondition errors.
+// (runtime/composition.hpp): every worked example of the algebra's specification and the precondition errors.
 #include "helpers.hpp"
 
 namespace tessera::rt::test {

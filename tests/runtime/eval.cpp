@@ -1,4 +1,4 @@
-// tests/runtime/eval.cpp -- the `tessera eval` language: every ALGEBRA.md example through the
+// tests/runtime/eval.cpp -- the `tessera eval` language: every worked example of the algebra's specification through the
 // evaluator (tests/eval/algebra_examples.txt), syntax, and errors with columns.
 #include <filesystem>
 #include <fstream>

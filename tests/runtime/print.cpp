@@ -1,5 +1,5 @@
 // tests/runtime/print.cpp -- print_layout of the run-time twin (runtime/print.hpp), in the exact
-// format that ALGEBRA.md and the core share (tests/algebra_reference.hpp).
+// format that the specification and the core share (tests/algebra_reference.hpp).
 #include "algebra_reference.hpp"
 #include "helpers.hpp"
 

@@ -23,7 +23,7 @@ TEST(RuntimeAlgebra, MakeLayoutTv) {
   auto [tiler, tv] = make_layout_tv(thr, val);
   EXPECT_EQ(to_string(tiler), "(_16,_256)");
   EXPECT_EQ(str(tv), "((_32,_4),(_8,_4)):((_128,_4),(_16,_1))");
-  // ALGEBRA.md: the tile (16,256):(2048,1) o tv prints ((32,4),(8,4)):((8,8192),(1,2048)). With a
+  // The specification: the tile (16,256):(2048,1) o tv prints ((32,4),(8,4)):((8,8192),(1,2048)). With a
   // static tile shape docs/algebra.md gives those values; with every integer dynamic it keeps the
   // dynamic size-1 modes (only static _1 modes are dropped by coalesce), see the report/docs.
   EXPECT_EQ(str(composition(L("(_16,_256):(2048,_1)"), tv)), "((_32,_4),(_8,_4)):((_8,8192),(_1,2048))");

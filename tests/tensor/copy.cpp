@@ -75,7 +75,7 @@ TEST(Copy, ResultsMatchElementByElement) {
   check(make_tensor(make_gmem_ptr(a.data), make_layout(make_shape(_8{}, _8{}), LayoutRight{})),
         make_tensor(make_smem_ptr(b.data), make_layout(make_shape(_8{}, _8{}), LayoutRight{})));
   check(make_tensor(make_gmem_ptr(a.data), make_shape(8, 8)), make_tensor(make_smem_ptr(b.data), make_shape(8, 8)));
-  // Seed 004: copy a (BM,BK) tile from gmem into smem through the thread partitions.
+  // The SGEMM tutorial (docs/background.md): copy a (BM,BK) tile from gmem into smem through the thread partitions.
   std::vector<float> A(64 * 32);
   for (std::size_t i = 0; i < A.size(); ++i) A[i] = float(i);
   auto mA = make_tensor(make_gmem_ptr(A.data()), make_shape(64, 32), make_stride(32, _1{}));  // (M,K)

@@ -64,7 +64,7 @@ TEST(Tensor, OwningTensorsForStaticLayouts) {
   EXPECT_PRINTS(frag.layout(), "(_8,_4):(_1,_8)");
   auto frag2 = make_fragment_like(tile);
   EXPECT_PRINTS(frag2.layout(), "(_8,_4):(_1,_8)");
-  auto tmp = make_tensor_like<float>(make_layout(make_shape(_8{})));  // seed 004: tmp_A
+  auto tmp = make_tensor_like<float>(make_layout(make_shape(_8{})));  // the SGEMM tutorial's tmp_A
   EXPECT_PRINTS(tmp.layout(), "(_8):(_1)");
   static_assert(std::is_same_v<decltype(tmp)::value_type, float>);
 }

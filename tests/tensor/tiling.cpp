@@ -1,5 +1,5 @@
 // local_tile / inner_partition / outer_partition / local_partition against brute-force
-// enumeration, for static, dynamic and mixed layouts, and the shapes of seed 004 (SGEMM).
+// enumeration, for static, dynamic and mixed layouts, and the shapes of the SGEMM tutorial (docs/background.md).
 #include "tensor_test_util.hpp"
 
 #include <set>
@@ -77,7 +77,7 @@ TEST(LocalTile, StaticDynamicMixedAgainstEnumeration) {
 }
 
 TEST(LocalTile, Seed004Shapes) {
-  // Seed 004: BM = BN = 64, BK = 8, TM = TN = 8, M = N = K = 4096 (row-major A, B, C).
+  // The SGEMM tutorial: BM = BN = 64, BK = 8, TM = TN = 8, M = N = K = 4096 (row-major A, B, C).
   constexpr int M = 4096, N = 4096, K = 4096;
   auto BM = _64{};
   auto BN = _64{};
@@ -96,7 +96,7 @@ TEST(LocalTile, Seed004Shapes) {
   EXPECT_EQ(gB(0, 0, 3), 3 * 8 * N + bx * 64);
   EXPECT_EQ(gC(2, 3), (by * 64 + 2) * N + bx * 64 + 3);
 
-  // Shared memory tiles and the thread layouts of the seed.
+  // Shared memory tiles and the thread layouts of the tutorial.
   auto sA = offsets(make_layout(make_shape(BM, BK), LayoutRight{}));  // (BM,BK) -> smem offset
   auto sB = offsets(make_layout(make_shape(BK, BN), LayoutRight{}));  // (BK,BN) -> smem offset
   auto A_thread_layout = make_layout(make_shape(_8{}, _8{}), LayoutRight{});  // (8,8) -> thr

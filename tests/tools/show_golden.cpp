@@ -1,4 +1,4 @@
-// Golden-file tests of `tessera show`'s renderers on the examples of ALGEBRA.md: ascii, LaTeX and
+// Golden-file tests of `tessera show`'s renderers on the algebra specification's examples: ascii, LaTeX and
 // SVG of each picture are compared byte for byte with tests/tools/golden/<name>.{txt,tex,svg};
 // every SVG is also checked to be well-formed XML. TESSERA_UPDATE_GOLDEN=1 rewrites the files
 // (then review the diff: the committed files are the reference).
@@ -24,8 +24,8 @@ struct GoldenCase {
   const char* expr;
 };
 
-// The pictures: print_layout's example, the seed's TV layout, a swizzled shared-memory layout,
-// and ALGEBRA.md's logical and zipped divides.
+// The pictures: print_layout's example, the elementwise add's TV layout, a swizzled shared-memory layout,
+// and the specification's logical and zipped divides.
 const GoldenCase kCases[] = {
     {"print_layout_example", "(_2,(_2,_2)):(_4,(_2,_1))"},
     {"tv_seed", "make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1))"},
@@ -94,7 +94,7 @@ INSTANTIATE_TEST_SUITE_P(Algebra, ShowGolden, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<GoldenCase>& info) { return std::string(info.param.name); });
 
 TEST(ShowGolden, PrintLayoutExampleIsAlgebraMdVerbatim) {
-  // ALGEBRA.md's print_layout block, byte for byte (independent of the golden file).
+  // The specification's print_layout block, byte for byte (independent of the golden file).
   EXPECT_EQ(tt::render_ascii(tt::make_grid(rt::evaluate("(_2,(_2,_2)):(_4,(_2,_1))"))),
             tessera::test::kPrintLayoutExample);
 }

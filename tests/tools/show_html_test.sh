@@ -16,7 +16,7 @@ if ! command -v node >/dev/null 2>&1; then
 fi
 mkdir -p "$out"
 
-# TV: the seed's make_layout_tv; cell (5,9) is index 5 + 9*16 = 149 = tv(thread 33, value 9);
+# TV: the elementwise add's make_layout_tv; cell (5,9) is index 5 + 9*16 = 149 = tv(thread 33, value 9);
 # thread 33 holds 32 cells.
 "$tessera" show 'make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1))' --format html -o "$out/show_tv.html"
 node "$cdp" "$chromium" "$out/show_tv.html" "$out/show_html_screenshot_tv.png" 5,9 \

@@ -161,7 +161,7 @@ void section_sgemm() {
 
 void section_pictures() {
   heading("5. Pictures");
-  std::cout << "print_layout of the ALGEBRA.md example: cell (i,j) = L(i,j).\n";
+  std::cout << "print_layout of (_2,(_2,_2)):(_4,(_2,_1)): cell (i,j) = L(i,j).\n";
   std::cout << layout_table(make_layout(make_tuple(_2{}, make_tuple(_2{}, _2{})),
                                         make_tuple(_4{}, make_tuple(_2{}, _1{}))));
 

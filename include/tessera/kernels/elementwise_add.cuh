@@ -57,7 +57,7 @@ __global__ void add_naive_kernel(T const* A, T const* B, T* C, int rows, int col
 
 // Vectorized: zipped_divide by (1, VEC) elements (VEC * bits(T) = 128); vector q of the
 // ((1,VEC),(M,nvec)) tiling is (q / nvec, q % nvec). Block b's thread t handles the VPT vectors
-// q = (b * VPT + k) * blockDim + t, k < VPT (VPT = 1: the seed's one vector per thread; more gives
+// q = (b * VPT + k) * blockDim + t, k < VPT (VPT = 1: the published program's one vector per thread; more gives
 // each thread more independent loads in flight, each k still coalesced across the warp). A vector
 // that overhangs the row end (N not a multiple of VEC) is done element by element under
 // elem_less predicates.
@@ -114,7 +114,7 @@ __global__ void add_vectorized_kernel(T const* A, T const* B, T* C, int rows, in
   }
 }
 
-// The TV layout of the seed: 128 threads (4,32):(32,1), each with 4 rows of 8 contiguous values
+// The TV layout of the published program (docs/background.md): 128 threads (4,32):(32,1), each with 4 rows of 8 contiguous values
 // (4,8):(8,1). make_layout_tv gives the tiler (16,256) and tv : (thr,val) -> (m,n) in the tile,
 // ((32,4),(8,4)):((128,4),(16,1)).
 using TvThrLayout = decltype(make_layout(make_shape(_4{}, _32{}), make_stride(_32{}, _1{})));  // (tm,tn) -> thr

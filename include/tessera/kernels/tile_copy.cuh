@@ -3,7 +3,7 @@
 // (cp.async.wait_all + __syncthreads), then copies shared -> global with 128-bit accesses.
 //
 // Configuration (TileCopyConfig): tile_m rows and num_threads threads a block; tile_n columns,
-// by default the seed's (num_threads / tile_m) * VEC, VEC = 16 bytes / sizeof(T), so that every
+// by default the published program's (num_threads / tile_m) * VEC, VEC = 16 bytes / sizeof(T), so that every
 // thread moves one vector per tile; a larger tile_n gives every thread several vectors in flight.
 // tile_copy_check(...) names the violated constraint of an invalid configuration (throws
 // std::invalid_argument); tile_copy(...) runs it before launching and returns the launch's
@@ -26,7 +26,7 @@ namespace tessera::kernels {
 struct TileCopyConfig {
   int tile_m = 32;       // rows per tile
   int num_threads = 512; // threads per block
-  int tile_n = 0;        // columns per tile; 0: (num_threads / tile_m) * VEC, as in the seed
+  int tile_n = 0;        // columns per tile; 0: (num_threads / tile_m) * VEC, as in the published program
 };
 
 namespace detail {

@@ -33,12 +33,19 @@ template <class T, class TOut>
 cublasStatus_t cublas_gemm(cublasHandle_t handle, kernels::GemmProblem<T, TOut> const& p);
 
 // The relative precision of a type's rounding: 2^-24 (float), 2^-11 (half_t), 2^-8 (bfloat16_t);
-// an output of that type carries up to that relative error more than its fp32 accumulation.
+// an output of that type carries up to that relative error more than its fp32 accumulation, plus,
+// below the type's normal range, up to underflow_roundoff<T>() absolute (half its subnormal spacing:
+// 2^-25 for half_t, negligible for bfloat16_t and float, whose exponent range is fp32's).
 template <class T>
 constexpr double unit_roundoff() {
   if constexpr (std::is_same_v<T, half_t>) return 1.0 / 2048.0;
   else if constexpr (std::is_same_v<T, bfloat16_t>) return 1.0 / 256.0;
   else return double(FLT_EPSILON) / 2.0;
+}
+template <class T>
+constexpr double underflow_roundoff() {
+  if constexpr (std::is_same_v<T, half_t>) return 1.0 / 33554432.0;  // 2^-25
+  else return 0.0;
 }
 
 }  // namespace tessera::bench

@@ -5,9 +5,9 @@
 // Inputs are uniform in [-1, 1), generated on the device from a hash of the offset, rounded to the
 // input type. verify poisons D (all bits set), runs the kernel once, runs cuBLAS into D_ref with an
 // fp32 output, and counts on the device the elements outside
-//   |D - D_ref| <= gemm_tolerance_factor(K) sum_k |A_ik B_kj| + u_out |D_ref|
-// (u_out the output type's unit roundoff; the scale from cuBLAS on |A|, |B| in fp32); a NaN never
-// passes.
+//   |D - D_ref| <= gemm_tolerance_factor(K) sum_k |A_ik B_kj| + u_out |D_ref| + underflow_out
+// (u_out and underflow_out the output type's unit and subnormal roundoff; the scale from cuBLAS on
+// |A|, |B| in fp32); a NaN never passes.
 #include <cublas_v2.h>
 
 #include <cstdint>
@@ -44,12 +44,12 @@ __global__ void fill_uniform(T* p, std::uint64_t n, std::uint64_t seed, float* a
 // bad += #{i : !(|d - ref| <= tol * scale + u_out |ref|)}.
 template <class TOut>
 __global__ void compare_gemm(TOut const* d, float const* ref, float const* scale, std::uint64_t n, double tol,
-                             double u_out, unsigned long long* bad) {
+                             double u_out, double underflow_out, unsigned long long* bad) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
     double const r = ref[i];
     double const err = fabs(double(float(d[i])) - r);
-    if (!(err <= tol * double(scale[i]) + u_out * fabs(r))) atomicAdd(bad, 1ULL);
+    if (!(err <= tol * double(scale[i]) + u_out * fabs(r) + underflow_out)) atomicAdd(bad, 1ULL);
   }
 }
 
@@ -111,7 +111,7 @@ bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
   check(cublas_sgemm(buf.handle, sp), "cublasSgemm (scale)");
   check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
   compare_gemm<T><<<1024, 256>>>(buf.d.get(), ref.get(), scale.get(), count, gemm_tolerance_factor(buf.n),
-                                 unit_roundoff<T>(), bad.get());
+                                 unit_roundoff<T>(), underflow_roundoff<T>(), bad.get());
   check(cudaGetLastError(), "compare");
   unsigned long long const mismatches = bad.download()[0];
   if (mismatches != 0) {

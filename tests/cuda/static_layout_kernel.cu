@@ -160,7 +160,7 @@ __global__ void dynamic_layout_kernel(GA gA, TidFrg tidfrg, long long* out) {
   }
 }
 
-TEST(CudaDynamicLayout, SeedThreadValueTilingMatchesHost) {
+TEST(CudaDynamicLayout, ElementwiseAddThreadValueTilingMatchesHost) {
   if (std::string const reason = no_device_reason(); !reason.empty()) GTEST_SKIP() << reason;
   int const m = 64, n = 512;  // 4 x 2 tiles of (_16,_256)
   auto tiling = SeedTiling::make(m, n);

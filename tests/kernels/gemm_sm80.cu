@@ -7,7 +7,7 @@
 // 16-byte aligned: the packed path) and pointers offset by one element; beta = 0 over a poisoned D
 // (C is not read, every element is written) and beta != 0 with C separate from D. Tolerance, per
 // element (bench/gemm_reference.hpp):
-//   |D - D_ref| <= 2 (K + 2) eps_fp32 (|alpha| sum_k |A_ik B_kj| + |beta C_ij|) + u_out |D_ref|
+//   |D - D_ref| <= 2 (K + 2) eps_fp32 (|alpha| sum_k |A_ik B_kj| + |beta C_ij|) + u_out |D_ref| + underflow_out
 // Elements of the padding between rows of D must stay untouched.
 //
 // Without a GPU every device test is skipped with the reason; the file must still compile.
@@ -175,6 +175,7 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
   std::vector<float> want = dref.download(), scale = dscale.download();
   double const tol = tessera::bench::gemm_tolerance_factor(s.k);
   double const u_out = tessera::bench::unit_roundoff<TOut>();
+  double const underflow_out = tessera::bench::underflow_roundoff<TOut>();
   std::size_t bad = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (sd.is_padding(i)) {
@@ -183,7 +184,7 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
     }
     double const g = float(got[i]);
     double const err = std::fabs(g - double(want[i]));
-    double const bound = tol * double(scale[i]) + u_out * std::fabs(double(want[i])) + 1e-30;
+    double const bound = tol * double(scale[i]) + u_out * std::fabs(double(want[i])) + underflow_out + 1e-30;
     if (!(err <= bound) && bad++ < 5) {
       ADD_FAILURE() << "element " << i << ": got " << g << ", cuBLAS " << want[i] << ", |diff| " << err << " > " << bound;
     }

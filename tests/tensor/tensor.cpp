@@ -64,6 +64,12 @@ TEST(Tensor, OwningTensorsForStaticLayouts) {
   EXPECT_PRINTS(frag.layout(), "(_8,_4):(_1,_8)");
   auto frag2 = make_fragment_like(tile);
   EXPECT_PRINTS(frag2.layout(), "(_8,_4):(_1,_8)");
+  // Static strides order the rest modes; the basis-vector strides of a coordinate tensor do not.
+  auto ordered = make_fragment_like<float>(make_layout(make_shape(_2{}, _4{}, _3{}), make_stride(_1{}, _16{}, _2{})));
+  EXPECT_PRINTS(ordered.layout(), "(_2,_4,_3):(_1,_6,_2)");
+  auto coords = local_tile(make_identity_tensor(make_shape(_16{}, _8{})), make_shape(_4{}, _8{}), make_coord(1, 0));
+  auto frag3 = make_fragment_like<float>(coords);
+  EXPECT_PRINTS(frag3.layout(), "(_4,_8):(_1,_4)");
   auto tmp = make_tensor_like<float>(make_layout(make_shape(_8{})));  // the SGEMM tutorial's tmp_A
   EXPECT_PRINTS(tmp.layout(), "(_8):(_1)");
   static_assert(std::is_same_v<decltype(tmp)::value_type, float>);

@@ -6,8 +6,9 @@
 //   tfloat32_t         a float whose low 13 mantissa bits are zero: the operand of tf32 MMAs
 // Each is a trivially copyable struct holding its bits, built explicitly from a float (rounded to
 // nearest, ties to even) and converted explicitly back to float (exactly). The conversions are
-// integer arithmetic on the bits, constexpr and identical on host and device; no CUDA header is
-// needed. Arithmetic on these types is not defined here: convert to float, compute, convert back.
+// integer arithmetic on the bits, constexpr, and give the same values on host and device (where, at
+// run time, they are the cvt instructions instead; only a NaN's payload may differ); no CUDA header
+// is needed. Arithmetic on these types is not defined here: convert to float, compute, convert back.
 #pragma once
 
 #include <cstdint>
@@ -47,8 +48,16 @@ TESSERA_HOST_DEVICE constexpr std::uint32_t shift_right_rne(std::uint32_t x, int
 }
 
 // float -> binary16 bits, round to nearest even. Overflow gives infinity, tiny values subnormals or
-// zero, NaN a quiet NaN with the sign and the top payload bits kept.
+// zero, NaN a quiet NaN (here: with the sign and the top payload bits kept; on the device at run
+// time the cvt instruction's canonical NaN 0x7fff).
 TESSERA_HOST_DEVICE constexpr std::uint16_t float_to_half_bits(float f) {
+#if defined(__CUDA_ARCH__)
+  if (!__builtin_is_constant_evaluated()) {  // one instruction instead of the bit arithmetic below
+    std::uint16_t h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+  }
+#endif
   std::uint32_t const x = float_bits(f);
   std::uint32_t const sign = (x >> 16) & 0x8000u;
   std::uint32_t const mag = x & 0x7fffffffu;
@@ -72,6 +81,13 @@ TESSERA_HOST_DEVICE constexpr std::uint16_t float_to_half_bits(float f) {
 
 // binary16 bits -> float, exact.
 TESSERA_HOST_DEVICE constexpr float half_bits_to_float(std::uint16_t h) {
+#if defined(__CUDA_ARCH__)
+  if (!__builtin_is_constant_evaluated()) {
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+  }
+#endif
   std::uint32_t const sign = std::uint32_t(h & 0x8000u) << 16;
   std::uint32_t const exponent = (h >> 10) & 0x1fu;
   std::uint32_t const mantissa = h & 0x03ffu;
@@ -87,6 +103,13 @@ TESSERA_HOST_DEVICE constexpr float half_bits_to_float(std::uint16_t h) {
 
 // float -> bfloat16 bits, round to nearest even; NaN stays a (quiet) NaN.
 TESSERA_HOST_DEVICE constexpr std::uint16_t float_to_bfloat16_bits(float f) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (!__builtin_is_constant_evaluated()) {  // cvt to bf16 exists from sm_80 on
+    std::uint16_t h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+  }
+#endif
   std::uint32_t const x = float_bits(f);
   if ((x & 0x7fffffffu) > 0x7f800000u) {
     return static_cast<std::uint16_t>((x >> 16) | 0x0040u);

@@ -146,18 +146,14 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   gemm_block_coord(int(blockIdx.x), tiles_m, tiles_n, bm, bn);
   auto mA = make_tensor(make_gmem_ptr(A), make_matrix_layout<AKMajor>(M, K, lda));   // (M,K)
   auto mB = make_tensor(make_gmem_ptr(B), make_matrix_layout<BKMajor>(N, K, ldb));   // (N,K): B seen as B^T
-  auto mD = make_tensor(make_gmem_ptr(D), make_matrix_layout<true>(M, N, ldd));      // (M,N)
   auto cA = make_identity_tensor(make_shape(M, K));                                  // (M,K) -> (m,k)
   auto cB = make_identity_tensor(make_shape(N, K));                                  // (N,K) -> (n,k)
-  auto cD = make_identity_tensor(make_shape(M, N));                                  // (M,N) -> (m,n)
   auto blk_mk = make_shape(Int<BM>{}, Int<BK>{});
   auto blk_nk = make_shape(Int<BN>{}, Int<BK>{});
   auto gA = local_tile(mA, blk_mk, make_coord(bm, _));                               // (BM,BK,k)
   auto gB = local_tile(mB, blk_nk, make_coord(bn, _));                               // (BN,BK,k)
   auto gcA = local_tile(cA, blk_mk, make_coord(bm, _));                              // (BM,BK,k) -> (m,k)
   auto gcB = local_tile(cB, blk_nk, make_coord(bn, _));                              // (BN,BK,k) -> (n,k)
-  auto gD = local_tile(mD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));    // (BM,BN)
-  auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));   // (BM,BN) -> (m,n)
 
   // ---- shared memory: Stages x (sA, sB), swizzled --------------------------------------------
   extern __shared__ unsigned char gemm_sm80_smem[];
@@ -252,9 +248,8 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   auto sB_k32 = local_tile(sB_at(0), make_shape(Int<BN>{}, _32{}), make_coord(0, 0));  // (BN,32)
   auto tCrA = thr_mma.partition_fragment_A(sA_k32);  // (MMA,MMA_M,2)
   auto tCrB = thr_mma.partition_fragment_B(sB_k32);  // (MMA,MMA_N,2)
-  auto tCgD = thr_mma.partition_C(gD);                    // (MMA,MMA_M,MMA_N)
-  auto tCcD = thr_mma.partition_C(gcD);                   // (MMA,MMA_M,MMA_N) -> (m,n)
-  auto acc = thr_mma.partition_fragment_C(gD);            // (MMA,MMA_M,MMA_N) fp32 accumulators
+  // fp32 accumulators (MMA,MMA_M,MMA_N) of the block's (BM,BN) tile of D.
+  auto acc = thr_mma.partition_fragment_C(make_identity_tensor(make_shape(Int<BM>{}, Int<BN>{})));
   clear(acc);
 
   // ---- smem -> register partitions (ldmatrix) ------------------------------------------------
@@ -313,6 +308,13 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   cp_async_wait<0>();
 
   // ---- epilogue: D = alpha acc + beta C ------------------------------------------------------
+  // D's tiles are made here, not before the loop, so that nothing of them is live through it.
+  auto mD = make_tensor(make_gmem_ptr(D), make_matrix_layout<true>(M, N, ldd));      // (M,N)
+  auto cD = make_identity_tensor(make_shape(M, N));                                  // (M,N) -> (m,n)
+  auto gD = local_tile(mD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));    // (BM,BN)
+  auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));   // (BM,BN) -> (m,n)
+  auto tCgD = thr_mma.partition_C(gD);                                                // (MMA,MMA_M,MMA_N)
+  auto tCcD = thr_mma.partition_C(gcD);                                               // (MMA,MMA_M,MMA_N) -> (m,n)
   // Values 2j and 2j+1 of a thread are neighbouring columns of one row (the accumulator layout's
   // first value mode, stride 1 in the row-major D): stored as one pair where both are inside D
   // and the pair is aligned, element by element otherwise.

@@ -185,15 +185,25 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor_like(Tensor<E, L> const& t) {
   return make_tensor_like<typename Tensor<E, L>::value_type>(t.layout());
 }
 
+namespace detail {
+// Whether every leaf of a stride is a static integer (basis-vector strides are not: they have no
+// order).
+template <class D>
+struct all_static_int_leaves : std::bool_constant<is_static_int_v<D>> {};
+template <class... Ds>
+struct all_static_int_leaves<tuple<Ds...>> : std::bool_constant<(all_static_int_leaves<Ds>::value && ...)> {};
+}  // namespace detail
+
 // fragment_layout_like(L): the layout of a register fragment for a partition L (V, rest...): mode 0
 // (the values one instruction takes) compact column-major, the other modes compact in the order of
-// L's strides (smallest stride fastest; column-major when L's strides are not static), after mode 0.
+// L's strides (smallest stride fastest; column-major when L's strides are not all static integers,
+// e.g. dynamic, or the basis vectors of a coordinate tensor), after mode 0.
 // fragment_layout_like(((_2,_2,_2),_4,_2):((_1,_256,_8),_1024,_16)) == ((_2,_2,_2),_4,_2):((_1,_2,_4),_16,_8).
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto fragment_layout_like(Layout<S, D> const& l) {
   constexpr int R = rank_v<S>;
   static_assert(is_static_v<S>, "make_fragment_like: the shape must be static to size a register array");
-  if constexpr (R > 1 && is_static_v<D>) {
+  if constexpr (R > 1 && detail::all_static_int_leaves<D>::value) {
     return tiled_product(make_layout(get<0>(l.shape())),
                          make_ordered_layout(take<1, R>(l.shape()), take<1, R>(l.stride())));
   } else {

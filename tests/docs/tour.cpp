@@ -14,6 +14,7 @@ using namespace tessera;
 // [end-snippet]
 #include "tessera/atom/copy_traits_sm75.hpp"  // docs/atoms.md
 #include "tessera/atom/copy_atom.hpp"
+#include "tessera/atom/names.hpp"  // docs/eval.md
 #include "tessera/atom/copy_traits_sm80.hpp"
 #include "tessera/atom/mma_traits_sm80.hpp"
 
@@ -70,6 +71,9 @@ TEST(EvalDoc, LibraryUse) {
   tessera::rt::EvalResult r = tessera::rt::eval_line("size((2,3))");  // {ok, text}; never throws layout_error
   EXPECT_EQ(tessera::rt::to_string(v), "(_128,_8):(_1,_128)");
   EXPECT_EQ(r.text, "6");
+  // Names (atoms) come from a table: tessera/atom/names.hpp.
+  tessera::rt::EvalResult c = tessera::rt::eval_line("layout_c(SM80_16x8x16_F32F16F16F32_TN)", tessera::atom_names());
+  EXPECT_EQ(c.text, "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))");
   // [end-snippet]
 }
 

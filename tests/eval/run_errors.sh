@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_errors.sh TESSERA: bad lines print `error: ... at column N` in place, the run goes on,
-# and the exit status is 1; a single bad expression argument also exits 1.
+# and the exit status is 1; a single bad expression argument also exits 1; atoms are known by name.
 set -u
 tessera=$1
 fail() { echo "run_errors: $*"; exit 1; }
@@ -21,4 +21,10 @@ mapfile -t lines <<< "$out"
 single=$("$tessera" eval 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))') || fail "single good expression failed"
 [ "$single" = "_12:_1" ] || fail "single expression printed $single"
 "$tessera" eval '(_2,' > /dev/null && fail "single bad expression exited 0"
+
+# atoms by name (the table of include/tessera/atom/names.hpp reaches the command)
+atom=$("$tessera" eval 'layout_c(SM80_16x8x16_F32F16F16F32_TN)') || fail "layout_c of an atom failed"
+[ "$atom" = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))" ] || fail "layout_c(SM80_16x8x16_F32F16F16F32_TN) printed $atom"
+unknown=$("$tessera" eval 'layout_c(SM80_16x8x16_F32F16F16F32_NT)')
+[[ "$unknown" == "error: unknown name 'SM80_16x8x16_F32F16F16F32_NT'"*" at column 10" ]] || fail "unknown atom: $unknown"
 echo "run_errors: ok"

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "helpers.hpp"
+#include "tessera/atom/names.hpp"
 
 namespace tessera::rt::test {
 namespace {
@@ -121,6 +122,52 @@ TEST(RuntimeEval, ErrorsCarryColumns) {
     EXPECT_EQ(r.text.rfind("error: ", 0), 0u) << r.text;
     EXPECT_NE(r.text.find(" at column " + std::to_string(c.column)), std::string::npos) << r.text;
   }
+}
+
+// Names: atoms from a name table (atom/names.hpp for `tessera eval`), with the functions that read
+// them; an unknown name, a name called as a function and an atom of the wrong kind are errors.
+TEST(RuntimeEval, AtomNames) {
+  const auto& names = atom_names();
+  auto ok = [&](const char* expr) {
+    const EvalResult r = eval_line(expr, names);
+    EXPECT_TRUE(r.ok) << expr << " -> " << r.text;
+    return r.text;
+  };
+  EXPECT_EQ(ok("layout_c(SM80_16x8x16_F32F16F16F32_TN)"), "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))");
+  EXPECT_EQ(ok("shape_mnk(SM80_16x8x8_F32TF32TF32F32_TN)"), "(_16,_8,_8)");
+  EXPECT_EQ(ok("thr_id(UniversalFMA<float>)"), "_1:_0");
+  EXPECT_EQ(ok("layout_src(UniversalCopy<uint32_t>)"), "(_1,_32):(_0,_1)");
+  EXPECT_EQ(ok("size(layout_dst(SM75_U32x4_LDSM_N))"), "_4096");  // 32 lanes x 4 registers x 32 bits
+  EXPECT_EQ(ok("UniversalCopy< uint64_t >"), "UniversalCopy<uint64_t>");
+  EXPECT_EQ(ok("tile_size(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1), [_,_32,_]), 1)"), "_32");
+  EXPECT_EQ(ok("size(layout_c_tv(make_tiled_mma(SM80_16x8x16_F32BF16BF16F32_TN, (_2,_2,_1))))"), "_512");
+  EXPECT_EQ(ok("thr_layout_vmnk(make_tiled_mma(UniversalFMA<float>, (_2,_4,_1)))"), "(_1,_2,_4,_1):(_0,_1,_2,_0)");
+
+  const BadCase cases[] = {
+      {"layout_c(Foo)", "unknown name 'Foo'", 10},
+      {"UniversalCopy<uint32_t>(1)", "is a name, not a function", 24},
+      {"UniversalCopy<>", "expected a type name", 15},
+      {"UniversalCopy<uint32_t", "expected ',' or '>'", 23},
+      {"layout_a(UniversalCopy<uint32_t>)", "is a copy atom UniversalCopy<uint32_t>, expected an MMA atom", 1},
+      {"layout_src(UniversalFMA<float>)", "is an MMA atom UniversalFMA<float>, expected a copy atom", 1},
+      {"layout_c_tv(SM80_16x8x16_F32F16F16F32_TN)", "expected a tiled MMA", 1},
+      {"make_tiled_mma(UniversalFMA<float>, (_2,_2))", "must be rank 3", 1},
+      {"make_tiled_mma(UniversalFMA<float>, (_2,_2,_1):(_1,_1,_0))", "must be compact", 1},
+      {"make_tiled_mma(UniversalFMA<float>, (_2,_2,_1), [_,_])", "three modes", 1},
+      {"make_tiled_mma(UniversalFMA<float>, (2,_2,_1))", "must be static", 1},
+      {"make_tiled_mma(UniversalFMA<float>, (_2,_2,_1), [_,_,4])", "must be static", 1},
+      {"tile_size(make_tiled_mma(UniversalFMA<float>), 3)", "the modes are 0 (M), 1 (N), 2 (K)", 1},
+  };
+  for (const auto& c : cases) {
+    const EvalResult r = eval_line(c.expr, names);
+    EXPECT_FALSE(r.ok) << c.expr;
+    EXPECT_NE(r.text.find(c.contains), std::string::npos) << c.expr << " -> " << r.text;
+    EXPECT_NE(r.text.find(" at column " + std::to_string(c.column)), std::string::npos) << c.expr << " -> " << r.text;
+  }
+  // Without a table no name is known.
+  const EvalResult bare = eval_line("layout_c(SM80_16x8x16_F32F16F16F32_TN)");
+  EXPECT_FALSE(bare.ok);
+  EXPECT_NE(bare.text.find("unknown name"), std::string::npos) << bare.text;
 }
 
 TEST(RuntimeEval, DeepNestingIsAnError) {

@@ -1,5 +1,6 @@
 // `tessera eval`: evaluate layout-algebra expressions with the run-time twin (docs/eval.md).
 //   tessera eval 'composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))'   -> ((_2,_2),_3):((_24,_2),_8)
+//   tessera eval 'layout_c(SM80_16x8x16_F32F16F16F32_TN)'           -> ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))
 //   tessera eval < lines.txt    one output line per input line (blank in, blank out);
 //                               a bad line prints "error: <what> at column N" and the run goes on.
 // Exit status: 1 if any expression failed, else 0.
@@ -10,13 +11,14 @@
 #include <memory>
 #include <string>
 
+#include "tessera/atom/names.hpp"
 #include "tessera/runtime/eval.hpp"
 
 namespace {
 
 // Evaluate one line and print its result line; returns false on an error line.
 bool run_line(const std::string& line) {
-  const tessera::rt::EvalResult r = tessera::rt::eval_line(line);
+  const tessera::rt::EvalResult r = tessera::rt::eval_line(line, tessera::atom_names());
   std::cout << r.text << '\n';
   return r.ok;
 }

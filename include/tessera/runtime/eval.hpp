@@ -18,16 +18,20 @@ namespace tessera::rt {
 
 namespace eval_detail {
 
+// What a value is, with its article, for messages: "an integer 4", "a layout _4:_1", "an MMA atom ...".
 inline std::string kind_name(const Value& v) {
   if (v.is<IntTuple>()) {
     const auto& t = v.as<IntTuple>();
-    return t.is_int() ? "integer " + to_string(t) : (t.is_underscore() ? "`_`" : "tuple " + to_string(t));
+    return t.is_int() ? "an integer " + to_string(t) : (t.is_underscore() ? "`_`" : "a tuple " + to_string(t));
   }
-  if (v.is<Layout>()) return "layout " + to_string(v.as<Layout>());
-  if (v.is<Swizzle>()) return "swizzle " + to_string(v.as<Swizzle>());
-  if (v.is<ComposedLayout>()) return "composed layout " + to_string(v.as<ComposedLayout>());
-  if (v.is<Bool>()) return "boolean " + to_string(v.as<Bool>());
-  if (v.is<ValueTuple>()) return "value tuple " + to_string(v.as<ValueTuple>());
+  if (v.is<Layout>()) return "a layout " + to_string(v.as<Layout>());
+  if (v.is<Swizzle>()) return "a swizzle " + to_string(v.as<Swizzle>());
+  if (v.is<ComposedLayout>()) return "a composed layout " + to_string(v.as<ComposedLayout>());
+  if (v.is<Bool>()) return "a boolean " + to_string(v.as<Bool>());
+  if (v.is<ValueTuple>()) return "a value tuple " + to_string(v.as<ValueTuple>());
+  if (v.is<MmaAtom>()) return "an MMA atom " + v.as<MmaAtom>().name;
+  if (v.is<CopyAtom>()) return "a copy atom " + v.as<CopyAtom>().name;
+  if (v.is<TiledMma>()) return "a tiled MMA " + to_string(v.as<TiledMma>());
   return "text";
 }
 
@@ -49,7 +53,7 @@ struct Args {
   const std::vector<Value>& v;
 
   [[noreturn]] void wrong(std::size_t i, const char* expected) const {
-    fail(fn + ": argument " + std::to_string(i + 1) + " is a " + kind_name(v[i]) + ", expected " + expected);
+    fail(fn + ": argument " + std::to_string(i + 1) + " is " + kind_name(v[i]) + ", expected " + expected);
   }
 
   void arity(std::size_t lo, std::size_t hi) const {
@@ -72,6 +76,19 @@ struct Args {
   }
 
   std::int64_t index(std::size_t i) const { return integer(i).value; }
+
+  const MmaAtom& mma_atom(std::size_t i) const {
+    if (!v[i].is<MmaAtom>()) wrong(i, "an MMA atom (e.g. SM80_16x8x16_F32F16F16F32_TN)");
+    return v[i].as<MmaAtom>();
+  }
+  const CopyAtom& copy_atom(std::size_t i) const {
+    if (!v[i].is<CopyAtom>()) wrong(i, "a copy atom (e.g. SM75_U32x4_LDSM_N)");
+    return v[i].as<CopyAtom>();
+  }
+  const TiledMma& tiled_mma(std::size_t i) const {
+    if (!v[i].is<TiledMma>()) wrong(i, "a tiled MMA (make_tiled_mma(atom, atom_layout))");
+    return v[i].as<TiledMma>();
+  }
 
   Layout layout(std::size_t i) const {
     if (v[i].is<Layout>()) return v[i].as<Layout>();
@@ -147,7 +164,7 @@ inline Value get_path(const Args& a, Value x) {
       Value next = items[static_cast<std::size_t>(i)];
       x = std::move(next);
     } else {
-      fail(a.fn + ": cannot take mode " + std::to_string(i) + " of a " + kind_name(x));
+      fail(a.fn + ": cannot take mode " + std::to_string(i) + " of " + kind_name(x));
     }
   }
   return x;
@@ -342,6 +359,50 @@ inline const std::map<std::string, Fn>& functions() {
       if (!s.empty() && s.back() == '\n') s.pop_back();
       return Value(Text{s});
     };
+    // Atoms (the evaluator's names, atom/names.hpp) and tiled MMAs (runtime/mma_atom.hpp)
+    t["shape_mnk"] = [](const Args& a) { a.arity(1, 1); return Value(a.mma_atom(0).shape_mnk); };
+    t["layout_a"] = [](const Args& a) { a.arity(1, 1); return Value(a.mma_atom(0).a); };
+    t["layout_b"] = [](const Args& a) { a.arity(1, 1); return Value(a.mma_atom(0).b); };
+    t["layout_c"] = [](const Args& a) { a.arity(1, 1); return Value(a.mma_atom(0).c); };
+    t["layout_src"] = [](const Args& a) { a.arity(1, 1); return Value(a.copy_atom(0).src); };
+    t["layout_dst"] = [](const Args& a) { a.arity(1, 1); return Value(a.copy_atom(0).dst); };
+    t["layout_ref"] = [](const Args& a) { a.arity(1, 1); return Value(a.copy_atom(0).ref); };
+    t["thr_id"] = [](const Args& a) {
+      a.arity(1, 1);
+      if (a.v[0].is<CopyAtom>()) return Value(a.v[0].as<CopyAtom>().thr_id);
+      return Value(a.mma_atom(0).thr_id);
+    };
+    t["make_tiled_mma"] = [](const Args& a) {
+      a.arity(1, 3);
+      const Layout atom_layout = a.v.size() >= 2 ? a.layout(1) : make_layout(make_tuple({IntTuple(S(1)), IntTuple(S(1)), IntTuple(S(1))}));
+      std::vector<std::optional<Layout>> perm{std::nullopt, std::nullopt, std::nullopt};
+      if (a.v.size() == 3) {
+        if (!a.v[2].is<ValueTuple>() && !a.v[2].is<IntTuple>()) a.wrong(2, "a permutation tiler [M,N,K] (`_`, integers or layouts)");
+        const std::vector<Value> items = a.v[2].is<ValueTuple>() ? a.v[2].as<ValueTuple>().items : [&] {
+          std::vector<Value> out;
+          const IntTuple& t3 = a.v[2].as<IntTuple>();
+          if (t3.is_tuple()) for (const auto& c : t3.children()) out.emplace_back(c);
+          else out.emplace_back(t3);
+          return out;
+        }();
+        if (items.size() != 3)
+          fail("make_tiled_mma: the permutation must be a tiler of three modes [M,N,K] (`_` keeps a mode); got " +
+               std::to_string(items.size()) + " modes");
+        for (std::size_t i = 0; i < 3; ++i) {
+          const Value& x = items[i];
+          if (x.is<IntTuple>() && x.as<IntTuple>().is_underscore()) continue;
+          if (x.is<Layout>()) perm[i] = x.as<Layout>();
+          else if (x.is<IntTuple>() && x.as<IntTuple>().is_int()) perm[i] = make_layout(x.as<IntTuple>());
+          else fail("make_tiled_mma: permutation mode " + std::to_string(i) + " is " + kind_name(x) + "; write `_`, an integer or a layout");
+        }
+      }
+      return Value(make_tiled_mma(a.mma_atom(0), atom_layout, std::move(perm)));
+    };
+    t["layout_a_tv"] = [](const Args& a) { a.arity(1, 1); return Value(layout_a_tv(a.tiled_mma(0))); };
+    t["layout_b_tv"] = [](const Args& a) { a.arity(1, 1); return Value(layout_b_tv(a.tiled_mma(0))); };
+    t["layout_c_tv"] = [](const Args& a) { a.arity(1, 1); return Value(layout_c_tv(a.tiled_mma(0))); };
+    t["tile_size"] = [](const Args& a) { a.arity(2, 2); return Value(tile_size(a.tiled_mma(0), a.index(1))); };
+    t["thr_layout_vmnk"] = [](const Args& a) { a.arity(1, 1); return Value(a.tiled_mma(0).thr_vmnk); };
     return t;
   }();
   return table;
@@ -363,7 +424,7 @@ inline IntTuple coordinate(const std::vector<Value>& args) {
   std::vector<IntTuple> parts;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (!args[i].is<IntTuple>())
-      fail("evaluation: coordinate " + std::to_string(i + 1) + " is a " + kind_name(args[i]) + ", expected an integer, `_` or a tuple");
+      fail("evaluation: coordinate " + std::to_string(i + 1) + " is " + kind_name(args[i]) + ", expected an integer, `_` or a tuple");
     parts.push_back(args[i].as<IntTuple>());
   }
   if (parts.size() == 1) return parts[0];
@@ -386,7 +447,7 @@ inline Value apply(const Value& callee, const std::vector<Value>& args) {
   Layout l;
   if (callee.is<Layout>()) l = callee.as<Layout>();
   else if (callee.is<IntTuple>() && !has_underscore(callee.as<IntTuple>())) l = make_layout(callee.as<IntTuple>());
-  else fail("evaluation: cannot apply a " + kind_name(callee) + " to a coordinate; only layouts, composed layouts and swizzles are functions");
+  else fail("evaluation: cannot apply " + kind_name(callee) + " to a coordinate; only layouts, composed layouts and swizzles are functions");
   if (has_underscore(c)) return slice(c, l);
   return evaluate(l, c);
 }
@@ -394,18 +455,18 @@ inline Value apply(const Value& callee, const std::vector<Value>& args) {
 inline Value composed(const std::vector<Value>& terms) {
   if (terms.size() != 2 && terms.size() != 3)
     fail("composed layout: write Sw<B,M,S> o offset o layout (or Sw<B,M,S> o layout), got " + std::to_string(terms.size()) + " terms");
-  if (!terms[0].is<Swizzle>()) fail("composed layout: the first term must be a swizzle Sw<B,M,S>, got a " + kind_name(terms[0]));
+  if (!terms[0].is<Swizzle>()) fail("composed layout: the first term must be a swizzle Sw<B,M,S>, got " + kind_name(terms[0]));
   Int off = S(0);
   if (terms.size() == 3) {
     if (!terms[1].is<IntTuple>() || !terms[1].as<IntTuple>().is_int())
-      fail("composed layout: the offset must be an integer, got a " + kind_name(terms[1]));
+      fail("composed layout: the offset must be an integer, got " + kind_name(terms[1]));
     off = terms[1].as<IntTuple>().as_int();
   }
   const Value& l = terms.back();
   Layout inner;
   if (l.is<Layout>()) inner = l.as<Layout>();
   else if (l.is<IntTuple>() && !has_underscore(l.as<IntTuple>())) inner = make_layout(l.as<IntTuple>());
-  else fail("composed layout: the last term must be a layout, got a " + kind_name(l));
+  else fail("composed layout: the last term must be a layout, got " + kind_name(l));
   return ComposedLayout{terms[0].as<Swizzle>(), off, inner};
 }
 
@@ -413,10 +474,10 @@ inline Value composed(const std::vector<Value>& terms) {
 
 // evaluate(node): the value of a parsed expression. Throws eval_error (message + column of the
 // offending call) for every failure.
-inline Value evaluate(const Node& n) {
+inline Value evaluate(const Node& n, const Names& names = no_names()) {
   using K = Node::Kind;
   std::vector<Value> kids;
-  for (const auto& k : n.kids) kids.push_back(evaluate(k));
+  for (const auto& k : n.kids) kids.push_back(evaluate(k, names));
   try {
     Value out;
     switch (n.kind) {
@@ -455,6 +516,15 @@ inline Value evaluate(const Node& n) {
         break;
       }
       case K::composed: out = eval_detail::composed(kids); break;
+      case K::name: {
+        auto it = names.find(n.name);
+        if (it == names.end()) {
+          if (names.empty()) fail("unknown name '" + n.name + "' (this evaluator knows no names; functions are called as f(...))");
+          fail("unknown name '" + n.name + "' (the atoms `tessera eval` knows are listed in docs/eval.md)");
+        }
+        out = it->second;
+        break;
+      }
     }
     if (eval_detail::value_leaves(out) > detail::kMaxLeaves)
       fail("result too large (more than " + std::to_string(detail::kMaxLeaves) + " integers)");
@@ -467,7 +537,7 @@ inline Value evaluate(const Node& n) {
 }
 
 // evaluate(text): parse and evaluate one expression. Throws eval_error.
-inline Value evaluate(std::string_view text) { return evaluate(parse(text)); }
+inline Value evaluate(std::string_view text, const Names& names = no_names()) { return evaluate(parse(text), names); }
 
 struct EvalResult {
   bool ok = false;
@@ -476,10 +546,10 @@ struct EvalResult {
 
 // eval_line(text): one line of `tessera eval`: the printed result, or an error line; never throws
 // tessera::layout_error. A blank line gives a blank, successful result.
-inline EvalResult eval_line(std::string_view text) {
+inline EvalResult eval_line(std::string_view text, const Names& names = no_names()) {
   if (text.find_first_not_of(" \t\r") == std::string_view::npos) return {true, ""};
   try {
-    return {true, to_string(evaluate(text))};
+    return {true, to_string(evaluate(text, names))};
   } catch (const eval_error& e) {
     return {false, std::string("error: ") + e.what()};
   }

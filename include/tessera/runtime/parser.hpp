@@ -4,6 +4,8 @@
 //   postfix := primary ('(' args ')')*             L(2,_), composition(A,B)(3)
 //   primary := atom (':' atom)?                    (_2,4):(4,_1)
 //   atom    := INT | _INT | '_' | '(' args ')' | '[' args ']' | Sw<B,M,S> | NAME '(' args ')'
+//            | NAME ('<' NAME (',' NAME)* '>')?    a name the evaluator looks up (an atom):
+//                                                   SM75_U32x4_LDSM_N, UniversalCopy<uint32_t>
 //   args    := (expr (',' expr)*)?
 // Columns are 1-based byte offsets into the line.
 #pragma once
@@ -32,11 +34,11 @@ class eval_error : public layout_error {
 };
 
 struct Node {
-  enum class Kind { integer, underscore, tuple, tiler, layout, swizzle, call, apply, composed };
+  enum class Kind { integer, underscore, tuple, tiler, layout, swizzle, call, apply, composed, name };
   Kind kind = Kind::tuple;
   std::size_t column = 1;
   Int value{};                 // integer
-  std::string name;            // call
+  std::string name;            // call; name (an atom: SM75_U32x4_LDSM_N, UniversalCopy<uint32_t>)
   std::int64_t sw[3] = {0, 0, 0};  // swizzle B, M, S
   std::vector<Node> kids;      // tuple/tiler items, layout (shape, stride), call args,
                                // apply (callee, args...), composed terms
@@ -238,9 +240,32 @@ class Parser {
       expect('>', "'>'");
       return n;
     }
-    n.kind = Node::Kind::call;
+    if (peek('<')) {  // template arguments, names only: UniversalCopy<uint32_t>, X<a,b>
+      ++pos_;
+      name += '<';
+      for (bool first = true;; first = false) {
+        if (!first) name += ',';
+        std::string arg(peek_name());
+        if (arg.empty()) throw eval_error("expected a type name in '" + name + "...>'", column());
+        pos_ += arg.size();
+        name += arg;
+        skip_space();
+        if (pos_ < text_.size() && text_[pos_] == ',') {
+          ++pos_;
+          continue;
+        }
+        expect('>', "',' or '>'");
+        break;
+      }
+      name += '>';
+    }
     n.name = name;
-    if (!peek('(')) throw eval_error("expected '(' after '" + name + "'", column());
+    if (!peek('(')) {  // a bare name: the evaluator looks it up
+      n.kind = Node::Kind::name;
+      return n;
+    }
+    if (name.find('<') != std::string::npos) throw eval_error("'" + name + "' is a name, not a function", column());
+    n.kind = Node::Kind::call;
     ++pos_;
     n.kids = args(')');
     return n;

@@ -1,14 +1,19 @@
 // tessera/runtime/value.hpp -- the values of the `tessera eval` evaluator.
 //
 // A Value is anything an expression can produce: an IntTuple, a Layout, a Swizzle, a
-// ComposedLayout, a Bool, a tuple of Values (tilers, make_layout_tv's (tiler, tv)) or text
-// (print_layout). It prints in the library's notation: ((_16,_256),(_4,_8):(_8,_1)).
+// ComposedLayout, a Bool, a tuple of Values (tilers, make_layout_tv's (tiler, tv)), text
+// (print_layout), or an atom or tiled MMA (runtime/mma_atom.hpp: named by the evaluator's name
+// table, made by make_tiled_mma). It prints in the library's notation: ((_16,_256),(_4,_8):(_8,_1));
+// an atom prints as its name.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "tessera/runtime/mma_atom.hpp"
 #include "tessera/runtime/swizzle.hpp"
 
 namespace tessera::rt {
@@ -26,7 +31,7 @@ struct Text {
 };
 
 struct Value {
-  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Bool, ValueTuple, Text> v;
+  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Bool, ValueTuple, Text, MmaAtom, CopyAtom, TiledMma> v;
 
   Value() = default;
   Value(IntTuple t) : v(std::move(t)) {}  // NOLINT: implicit by design
@@ -37,12 +42,22 @@ struct Value {
   Value(Bool b) : v(b) {}                 // NOLINT
   Value(ValueTuple t) : v(std::move(t)) {}  // NOLINT
   Value(Text t) : v(std::move(t)) {}      // NOLINT
+  Value(MmaAtom a) : v(std::move(a)) {}   // NOLINT
+  Value(CopyAtom a) : v(std::move(a)) {}  // NOLINT
+  Value(TiledMma m) : v(std::move(m)) {}  // NOLINT
 
   template <class T> bool is() const { return std::holds_alternative<T>(v); }
   template <class T> const T& as() const { return std::get<T>(v); }
 };
 
 inline std::string to_string(const Value& value);
+
+// The names an expression may use (atom/names.hpp: the atoms under CuTe's names).
+using Names = std::map<std::string, Value, std::less<>>;
+inline const Names& no_names() {
+  static const Names none;
+  return none;
+}
 
 inline std::string to_string(const ValueTuple& t) {
   std::string out = "(";

@@ -28,14 +28,16 @@ namespace {
 // the table has a core counterpart today, so the list is empty; an entry makes its test skip
 // with the reason, visibly.
 //
-// Functions whose operands are atoms or tiled MMAs: atoms are a finite set of static types, so
-// their comparisons (mma_atom.cpp) enumerate every atom instead of drawing ~10,000 random cases
+// Functions whose operands are atoms, tiled MMAs or tiled copies: atoms are a finite set of static types, so
+// their comparisons (mma_atom.cpp, copy_atom.cpp) enumerate every atom instead of drawing ~10,000 random cases
 // of each kind mix; they need only static cases, at least one each.
 bool enumerated(std::string const& name) {
   static const std::set<std::string> names = {"shape_mnk",      "layout_a",        "layout_b",    "layout_c",
                                               "thr_id",         "layout_src",      "layout_dst",  "layout_ref",
                                               "make_tiled_mma", "thr_layout_vmnk", "layout_a_tv", "layout_b_tv",
-                                              "layout_c_tv",    "tile_size"};
+                                              "layout_c_tv",    "tile_size",       "make_tiled_copy", "make_tiled_copy_A",
+                                              "make_tiled_copy_B", "make_tiled_copy_C", "layout_s_tv", "layout_d_tv",
+                                              "tidfrg_s",       "tidfrg_d"};
   return names.count(name) > 0;
 }
 

@@ -32,6 +32,7 @@ inline std::string kind_name(const Value& v) {
   if (v.is<MmaAtom>()) return "an MMA atom " + v.as<MmaAtom>().name;
   if (v.is<CopyAtom>()) return "a copy atom " + v.as<CopyAtom>().name;
   if (v.is<TiledMma>()) return "a tiled MMA " + to_string(v.as<TiledMma>());
+  if (v.is<TiledCopy>()) return "a tiled copy " + to_string(v.as<TiledCopy>());
   return "text";
 }
 
@@ -84,6 +85,10 @@ struct Args {
   const CopyAtom& copy_atom(std::size_t i) const {
     if (!v[i].is<CopyAtom>()) wrong(i, "a copy atom (e.g. SM75_U32x4_LDSM_N)");
     return v[i].as<CopyAtom>();
+  }
+  const TiledCopy& tiled_copy(std::size_t i) const {
+    if (!v[i].is<TiledCopy>()) wrong(i, "a tiled copy (make_tiled_copy(Copy_Atom<Op,T>, thr, val))");
+    return v[i].as<TiledCopy>();
   }
   const TiledMma& tiled_mma(std::size_t i) const {
     if (!v[i].is<TiledMma>()) wrong(i, "a tiled MMA (make_tiled_mma(atom, atom_layout))");
@@ -364,9 +369,10 @@ inline const std::map<std::string, Fn>& functions() {
     t["layout_a"] = [](const Args& a) { a.arity(1, 1); return Value(a.mma_atom(0).a); };
     t["layout_b"] = [](const Args& a) { a.arity(1, 1); return Value(a.mma_atom(0).b); };
     t["layout_c"] = [](const Args& a) { a.arity(1, 1); return Value(a.mma_atom(0).c); };
-    t["layout_src"] = [](const Args& a) { a.arity(1, 1); return Value(a.copy_atom(0).src); };
-    t["layout_dst"] = [](const Args& a) { a.arity(1, 1); return Value(a.copy_atom(0).dst); };
-    t["layout_ref"] = [](const Args& a) { a.arity(1, 1); return Value(a.copy_atom(0).ref); };
+    // bits for an instruction, elements of T for Copy_Atom<Op,T>
+    t["layout_src"] = [](const Args& a) { a.arity(1, 1); return Value(val_layout_src(a.copy_atom(0))); };
+    t["layout_dst"] = [](const Args& a) { a.arity(1, 1); return Value(val_layout_dst(a.copy_atom(0))); };
+    t["layout_ref"] = [](const Args& a) { a.arity(1, 1); return Value(val_layout_ref(a.copy_atom(0))); };
     t["thr_id"] = [](const Args& a) {
       a.arity(1, 1);
       if (a.v[0].is<CopyAtom>()) return Value(a.v[0].as<CopyAtom>().thr_id);
@@ -403,6 +409,18 @@ inline const std::map<std::string, Fn>& functions() {
     t["layout_c_tv"] = [](const Args& a) { a.arity(1, 1); return Value(layout_c_tv(a.tiled_mma(0))); };
     t["tile_size"] = [](const Args& a) { a.arity(2, 2); return Value(tile_size(a.tiled_mma(0), a.index(1))); };
     t["thr_layout_vmnk"] = [](const Args& a) { a.arity(1, 1); return Value(a.tiled_mma(0).thr_vmnk); };
+    // Tiled copies (runtime/copy_atom.hpp)
+    t["make_tiled_copy"] = [](const Args& a) {
+      a.arity(2, 3);
+      return Value(make_tiled_copy(a.copy_atom(0), a.layout(1), a.v.size() == 3 ? a.layout(2) : make_layout(IntTuple(S(1)))));
+    };
+    t["make_tiled_copy_A"] = [](const Args& a) { a.arity(2, 2); return Value(make_tiled_copy_a(a.copy_atom(0), a.tiled_mma(1))); };
+    t["make_tiled_copy_B"] = [](const Args& a) { a.arity(2, 2); return Value(make_tiled_copy_b(a.copy_atom(0), a.tiled_mma(1))); };
+    t["make_tiled_copy_C"] = [](const Args& a) { a.arity(2, 2); return Value(make_tiled_copy_c(a.copy_atom(0), a.tiled_mma(1))); };
+    t["layout_s_tv"] = [](const Args& a) { a.arity(1, 1); return Value(layout_s_tv(a.tiled_copy(0))); };
+    t["layout_d_tv"] = [](const Args& a) { a.arity(1, 1); return Value(layout_d_tv(a.tiled_copy(0))); };
+    t["tidfrg_s"] = [](const Args& a) { a.arity(2, 2); return Value(tidfrg_s(a.tiled_copy(0), a.layout(1))); };
+    t["tidfrg_d"] = [](const Args& a) { a.arity(2, 2); return Value(tidfrg_d(a.tiled_copy(0), a.layout(1))); };
     return t;
   }();
   return table;
@@ -429,6 +447,28 @@ inline IntTuple coordinate(const std::vector<Value>& args) {
   }
   if (parts.size() == 1) return parts[0];
   return make_tuple(std::move(parts));
+}
+
+// Copy_Atom<OP,T> (canonical text, no spaces): the copy instruction OP of `names` with element type T.
+inline Value copy_atom_by_name(const std::string& name, const Names& names) {
+  const std::string inner = name.substr(10, name.size() - 11);  // between "Copy_Atom<" and '>'
+  int depth = 0;
+  std::size_t comma = std::string::npos;
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    if (inner[i] == '<') ++depth;
+    else if (inner[i] == '>') --depth;
+    else if (inner[i] == ',' && depth == 0) {
+      if (comma != std::string::npos) comma = std::string::npos - 1;  // more than two arguments
+      else comma = i;
+    }
+  }
+  if (comma == std::string::npos || comma == std::string::npos - 1)
+    fail("Copy_Atom takes two template arguments, the instruction and the element type: Copy_Atom<SM75_U32x4_LDSM_N,half_t>; got " + name);
+  const std::string op = inner.substr(0, comma), type = inner.substr(comma + 1);
+  const auto it = names.find(op);
+  if (it == names.end()) fail("unknown name '" + op + "' in " + name + " (the atoms `tessera eval` knows are listed in docs/eval.md)");
+  if (!it->second.is<CopyAtom>()) fail(name + ": " + op + " is not a copy instruction");
+  return Value(make_copy_atom(it->second.as<CopyAtom>(), type));
 }
 
 // callee(args): evaluation or slicing of a layout, a composed layout, or a swizzle applied to an integer.
@@ -518,6 +558,10 @@ inline Value evaluate(const Node& n, const Names& names = no_names()) {
       case K::composed: out = eval_detail::composed(kids); break;
       case K::name: {
         auto it = names.find(n.name);
+        if (it == names.end() && n.name.rfind("Copy_Atom<", 0) == 0 && !names.empty()) {
+          out = eval_detail::copy_atom_by_name(n.name, names);
+          break;
+        }
         if (it == names.end()) {
           if (names.empty()) fail("unknown name '" + n.name + "' (this evaluator knows no names; functions are called as f(...))");
           fail("unknown name '" + n.name + "' (the atoms `tessera eval` knows are listed in docs/eval.md)");

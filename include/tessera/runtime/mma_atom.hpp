@@ -37,6 +37,7 @@ struct MmaAtom {
 struct CopyAtom {
   std::string name;
   Layout thr_id, src, dst, ref;
+  int value_bits = 0;  // Copy_Atom<Op, T>: the width of T (runtime/copy_atom.hpp); 0: the instruction alone
 };
 
 // A tiled MMA: atom repeated over atom_layout ((m,n,k) -> atom index), the tile's modes M, N, K

@@ -4,8 +4,9 @@
 //   postfix := primary ('(' args ')')*             L(2,_), composition(A,B)(3)
 //   primary := atom (':' atom)?                    (_2,4):(4,_1)
 //   atom    := INT | _INT | '_' | '(' args ')' | '[' args ']' | Sw<B,M,S> | NAME '(' args ')'
-//            | NAME ('<' NAME (',' NAME)* '>')?    a name the evaluator looks up (an atom):
+//            | NAME targs?                         a name the evaluator looks up (an atom):
 //                                                   SM75_U32x4_LDSM_N, UniversalCopy<uint32_t>
+//   targs   := '<' NAME targs? (',' NAME targs?)* '>'   Copy_Atom<SM75_U32x4_LDSM_N,half_t>
 //   args    := (expr (',' expr)*)?
 // Columns are 1-based byte offsets into the line.
 #pragma once
@@ -225,6 +226,31 @@ class Parser {
     throw eval_error("unexpected '" + std::string(1, c) + "'", column());
   }
 
+  // '<' NAME targs? (',' NAME targs?)* '>' after `outer`, as "<A,B<C>>" (no spaces): the template
+  // arguments of a name, e.g. Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>.
+  std::string template_arguments(const std::string& outer, int depth) {
+    if (depth >= 8) throw eval_error("template arguments nested more than 8 deep in '" + outer + "'", column());
+    ++pos_;
+    std::string out = "<";
+    for (bool first = true;; first = false) {
+      if (!first) out += ',';
+      skip_space();
+      std::string arg(peek_name());
+      if (arg.empty()) throw eval_error("expected a type name in '" + outer + out + "...>'", column());
+      pos_ += arg.size();
+      if (peek('<')) arg += template_arguments(outer + out + arg, depth + 1);
+      out += arg;
+      skip_space();
+      if (pos_ < text_.size() && text_[pos_] == ',') {
+        ++pos_;
+        continue;
+      }
+      expect('>', "',' or '>'");
+      break;
+    }
+    return out + '>';
+  }
+
   Node named(Node& n) {
     std::string name(peek_name());
     if (name == "o") throw eval_error("unexpected 'o' (the composition operator needs a left operand)", column());
@@ -240,25 +266,7 @@ class Parser {
       expect('>', "'>'");
       return n;
     }
-    if (peek('<')) {  // template arguments, names only: UniversalCopy<uint32_t>, X<a,b>
-      ++pos_;
-      name += '<';
-      for (bool first = true;; first = false) {
-        if (!first) name += ',';
-        std::string arg(peek_name());
-        if (arg.empty()) throw eval_error("expected a type name in '" + name + "...>'", column());
-        pos_ += arg.size();
-        name += arg;
-        skip_space();
-        if (pos_ < text_.size() && text_[pos_] == ',') {
-          ++pos_;
-          continue;
-        }
-        expect('>', "',' or '>'");
-        break;
-      }
-      name += '>';
-    }
+    if (peek('<')) name += template_arguments(name, 0);
     n.name = name;
     if (!peek('(')) {  // a bare name: the evaluator looks it up
       n.kind = Node::Kind::name;

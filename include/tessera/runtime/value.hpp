@@ -2,9 +2,9 @@
 //
 // A Value is anything an expression can produce: an IntTuple, a Layout, a Swizzle, a
 // ComposedLayout, a Bool, a tuple of Values (tilers, make_layout_tv's (tiler, tv)), text
-// (print_layout), or an atom or tiled MMA (runtime/mma_atom.hpp: named by the evaluator's name
-// table, made by make_tiled_mma). It prints in the library's notation: ((_16,_256),(_4,_8):(_8,_1));
-// an atom prints as its name.
+// (print_layout), or an atom, tiled MMA or tiled copy (runtime/mma_atom.hpp, runtime/copy_atom.hpp:
+// named by the evaluator's name table, made by make_tiled_mma / make_tiled_copy). It prints in the
+// library's notation: ((_16,_256),(_4,_8):(_8,_1)); an atom prints as its name.
 #pragma once
 
 #include <functional>
@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "tessera/runtime/mma_atom.hpp"
+#include "tessera/runtime/copy_atom.hpp"
 #include "tessera/runtime/swizzle.hpp"
 
 namespace tessera::rt {
@@ -31,7 +31,7 @@ struct Text {
 };
 
 struct Value {
-  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Bool, ValueTuple, Text, MmaAtom, CopyAtom, TiledMma> v;
+  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Bool, ValueTuple, Text, MmaAtom, CopyAtom, TiledMma, TiledCopy> v;
 
   Value() = default;
   Value(IntTuple t) : v(std::move(t)) {}  // NOLINT: implicit by design
@@ -45,6 +45,7 @@ struct Value {
   Value(MmaAtom a) : v(std::move(a)) {}   // NOLINT
   Value(CopyAtom a) : v(std::move(a)) {}  // NOLINT
   Value(TiledMma m) : v(std::move(m)) {}  // NOLINT
+  Value(TiledCopy c) : v(std::move(c)) {}  // NOLINT
 
   template <class T> bool is() const { return std::holds_alternative<T>(v); }
   template <class T> const T& as() const { return std::get<T>(v); }

@@ -3,11 +3,14 @@
 // page is self-contained.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
+#include "tessera/atom/names.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/show_html.hpp"
+#include "xml_check.hpp"
 
 namespace {
 
@@ -173,6 +176,94 @@ TEST(ShowHtml, IsSelfContained) {
 }
 
 }  // namespace
+
+// Figures of atoms and tiled operations: every panel inverts its TV layout over its tile (each cell
+// holds a pair that maps to it, and every pair's cell holds a pair); B is drawn transposed.
+rt::Value named(const char* expr) { return rt::evaluate(expr, tessera::atom_names()); }
+
+void expect_panel_inverts(const tt::Grid& g, const rt::Layout& tv, std::int64_t m_extent, bool transposed, const char* what) {
+  const rt::Layout v = tt::tv_view(tv);
+  const std::int64_t threads = rt::size(rt::get(v.shape, 0)).value, values = rt::size(rt::get(v.shape, 1)).value;
+  std::set<std::pair<std::int64_t, std::int64_t>> reached;
+  for (std::int64_t t = 0; t < threads; ++t)
+    for (std::int64_t val = 0; val < values; ++val) {
+      const std::int64_t idx = rt::evaluate(v, rt::make_tuple({rt::D(t), rt::D(val)})).value;
+      std::int64_t i = idx % m_extent, j = idx / m_extent;
+      if (transposed) std::swap(i, j);
+      reached.insert({i, j});
+      const tt::Cell& c = g.at(i, j);  // the cell shows some pair that maps here
+      ASSERT_GE(c.thread, 0) << what;
+      std::int64_t ci = rt::evaluate(v, rt::make_tuple({rt::D(c.thread), rt::D(c.value)})).value;
+      EXPECT_EQ(ci, idx) << what << ": cell (" << i << "," << j << ") shows T" << c.thread << "/V" << c.value;
+    }
+  EXPECT_EQ(static_cast<std::int64_t>(reached.size()), g.rows * g.cols) << what << ": every cell is reached";
+}
+
+TEST(ShowFigure, TiledMmaPanelsInvertTheirTvLayouts) {
+  const rt::TiledMma m = named("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1), [_,_32,_])").as<rt::TiledMma>();
+  const tt::Figure f = tt::make_mma_figure(m);
+  ASSERT_EQ(f.panels.size(), 3u);
+  const tt::Grid &a = f.panels[0].grid, &b = f.panels[1].grid, &c = f.panels[2].grid;
+  EXPECT_EQ(std::make_pair(a.rows, a.cols), std::make_pair(std::int64_t{32}, std::int64_t{16}));  // M x K
+  EXPECT_EQ(std::make_pair(b.rows, b.cols), std::make_pair(std::int64_t{16}, std::int64_t{32}));  // K x N
+  EXPECT_EQ(std::make_pair(c.rows, c.cols), std::make_pair(std::int64_t{32}, std::int64_t{32}));  // M x N
+  expect_panel_inverts(a, rt::layout_a_tv(m), 32, false, "A");
+  expect_panel_inverts(b, rt::layout_b_tv(m), 32, true, "B");
+  expect_panel_inverts(c, rt::layout_c_tv(m), 32, false, "C");
+  // the PTX fragment: lane 5 holds C rows 1 and 9, columns 2 and 3 of the first 16x8 atom
+  EXPECT_EQ(c.at(1, 2).thread, 5);
+  EXPECT_EQ(c.at(9, 3).thread, 5);
+  EXPECT_EQ(c.at(9, 3).value, 3);
+  // an atom alone is its one-atom tiled MMA
+  const auto atom = tt::make_figure(named("SM80_16x8x8_F32TF32TF32F32_TN"));
+  ASSERT_TRUE(atom.has_value());
+  EXPECT_EQ(atom->panels[0].grid.rows * atom->panels[0].grid.cols, 16 * 8);
+  EXPECT_EQ(atom->panels[0].grid.at(8, 4).thread, 0);  // a3 of lane 0: row 8, column 4
+  EXPECT_EQ(atom->panels[0].grid.at(8, 4).value, 3);
+}
+
+TEST(ShowFigure, TiledCopyPanelsAreSourceAndDestination) {
+  const rt::TiledCopy c =
+      named("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))")
+          .as<rt::TiledCopy>();
+  const tt::Figure f = tt::make_copy_figure(c);
+  ASSERT_EQ(f.panels.size(), 2u);
+  expect_panel_inverts(f.panels[0].grid, rt::layout_s_tv(c), 32, false, "source");
+  expect_panel_inverts(f.panels[1].grid, rt::layout_d_tv(c), 32, false, "destination");
+  // ldmatrix: thread 17 gives the address of row 1, columns 8..15 of the first 16x16 block
+  EXPECT_EQ(f.panels[0].grid.at(1, 8).thread, 17);
+  EXPECT_EQ(f.panels[0].grid.at(1, 15).value, 7);
+  // the destination is the MMA's A fragment: thread 1 holds row 0, columns 2 and 3
+  EXPECT_EQ(f.panels[1].grid.at(0, 3).thread, 1);
+}
+
+TEST(ShowFigure, RenderersDrawEveryPanel) {
+  const tt::Figure f = *tt::make_figure(named("make_tiled_mma(UniversalFMA<float>, (_2,_2,_1))"));
+  const std::string ascii = tt::render_ascii(f);
+  EXPECT_EQ(ascii.rfind("TiledMMA(UniversalFMA<float>, (_2,_2,_1):(_1,_2,_0), [_,_,_])\n", 0), 0u) << ascii;
+  for (const char* title : {"\nA 2x1: ", "\nB 1x2 (row k, column n): ", "\nC 2x2: "})
+    EXPECT_NE(ascii.find(title), std::string::npos) << title << " in\n" << ascii;
+  const std::string svg = tt::render_svg(f);
+  EXPECT_EQ(tessera::test::xml_error(svg), "") << svg;
+  for (const char* id : {"id=\"cells-0\"", "id=\"cells-1\"", "id=\"cells-2\""}) EXPECT_NE(svg.find(id), std::string::npos) << id;
+  const std::string html = tt::render_html(f);
+  EXPECT_NE(html.find("class=\"cells\""), std::string::npos);
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no external resource
+  const std::string tex = tt::render_latex(f);
+  EXPECT_EQ(std::count(tex.begin(), tex.end(), '\n') > 10, true);
+  EXPECT_NE(tex.find("\\begin{scope}"), std::string::npos);
+  EXPECT_NE(tex.find("\\end{document}"), std::string::npos);
+}
+
+TEST(ShowFigure, ACopyAtomAloneIsAnErrorNamingTheFix) {
+  try {
+    (void)tt::make_figure(named("SM75_U32x4_LDSM_N"));
+    ADD_FAILURE() << "a copy atom alone should not draw";
+  } catch (const tessera::layout_error& e) {
+    EXPECT_NE(std::string(e.what()).find("make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N,half_t>"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(tt::make_figure(rt::evaluate("(_2,_2):(_1,_2)")).has_value());
+}
 
 TEST(XmlEscape, EscapesMarkupCharacters) {
   EXPECT_EQ(tessera::tools::xml_escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");

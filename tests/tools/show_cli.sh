@@ -47,6 +47,39 @@ actual=$("$tessera" show '(4,2):(1,4)' --tv 2>&1; echo "rc=$?")
 check tv_without_tile "error: show: --tv needs the tile shape the layout indexes; add --tile M,N
 rc=1" "$actual"
 
+actual=$("$tessera" show 'UniversalFMA<float>'; echo "rc=$?")
+check mma_atom "TiledMMA(UniversalFMA<float>, (_1,_1,_1):(_0,_0,_0), [_,_,_])
+
+A 1x1: (_1,(_1,(_1,_1))):(_0,(_0,(_0,_0)))
+          0 
+    +-------+
+ 0  | T0/V0 |
+    +-------+
+
+B 1x1 (row k, column n): (_1,(_1,(_1,_1))):(_0,(_0,(_0,_0)))
+          0 
+    +-------+
+ 0  | T0/V0 |
+    +-------+
+
+C 1x1: (_1,(_1,(_1,_1))):(_0,(_0,(_0,_0)))
+          0 
+    +-------+
+ 0  | T0/V0 |
+    +-------+
+rc=0" "$actual"
+
+actual=$("$tessera" show 'SM75_U32x4_LDSM_N' 2>&1; echo "rc=$?")
+check copy_atom_alone "error: show: draw a copy atom through a tiled copy: make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, thr, val) or make_tiled_copy_A/B/C(Copy_Atom<...>, tiled_mma)
+rc=1" "$actual"
+
+actual=$("$tessera" show 'SM80_16x8x16_F32F16F16F32_TN' --tv --tile 4,4 2>&1; echo "rc=$?")
+check atom_with_tile "error: show: --tv and --tile are for layouts; an atom, tiled MMA or tiled copy brings its own tiles
+rc=1" "$actual"
+
+"$tessera" show 'make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,half_t>, (_4,_8):(_8,_1), (_1,_8))' --format svg -o "$out/copy.svg"
+grep -q 'id="cells-1"' "$out/copy.svg" && echo "ok   tiled_copy_svg" || { echo "FAIL tiled_copy_svg"; status=1; }
+
 actual=$("$tessera" show '(4,2):(1,4)' --format png 2>&1; echo "rc=$?")
 check bad_format "error: show: unknown format png; use ascii, svg, html or latex
 rc=1" "$actual"

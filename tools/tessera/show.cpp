@@ -2,6 +2,7 @@
 //   tessera show '(_2,(_2,_2)):(_4,(_2,_1))'                       print_layout's table
 //   tessera show 'make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1))' --format html -o tv.html
 //   tessera show '((_32,_4),(_8,_4)):((_128,_4),(_16,_1))' --tv --tile 16,256 --format svg
+//   tessera show 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1))' --format svg   A, B, C panels
 // A malformed expression prints "error: <what> at column N", the expression and a caret under
 // column N (on stderr); exit status 1 on any error, else 0.
 #include <CLI/CLI.hpp>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "tessera/atom/names.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/show_html.hpp"
 
@@ -63,8 +65,13 @@ int run_show(const ShowArgs& a) {
     tt::ShowOptions opt;
     opt.tv = a.tv;
     if (!a.tile.empty()) opt.tile = parse_tile(a.tile);
-    const rt::Value v = rt::evaluate(a.expr);
-    picture = tt::render(tt::make_grid(v, opt), format->second);
+    const rt::Value v = rt::evaluate(a.expr, tessera::atom_names());
+    if (const auto figure = tt::make_figure(v)) {
+      if (a.tv || !a.tile.empty()) rt::fail("show: --tv and --tile are for layouts; an atom, tiled MMA or tiled copy brings its own tiles");
+      picture = tt::render(*figure, format->second);
+    } else {
+      picture = tt::render(tt::make_grid(v, opt), format->second);
+    }
   } catch (const rt::eval_error& e) {
     std::cerr << "error: " << e.what() << "\n";
     print_caret(a.expr, e.column());

@@ -17,6 +17,11 @@
 // one row, (_1,s):(_0,d); a rank-2 layout as is; a rank-r layout with r > 2 as (mode0, rest),
 // i.e. group(L, 1, r). A TV layout is viewed as (thread, value) with the same grouping, except
 // that a rank-1 tv is (s,_1):(d,_0): every thread holds one value.
+//
+// A Figure is several TV grids drawn together (panels), for atoms and tiled operations:
+//   MMA atom / tiled MMA  A (MxK) left, B (KxN, drawn transposed) on top, C (MxN) below B, each
+//                         from layout_a/b/c_tv, the MMA's tile; cells colored by thread index
+//   tiled copy            source and destination side by side (layout_s_tv, layout_d_tv)
 #pragma once
 
 #include <algorithm>
@@ -31,6 +36,7 @@
 #include "tessera/runtime/print.hpp"
 #include "tessera/runtime/swizzle.hpp"
 #include "tessera/runtime/value.hpp"
+#include "tessera/runtime/copy_atom.hpp"
 
 namespace tessera::tools {
 
@@ -254,6 +260,73 @@ inline Grid make_grid(const rt::Value& value, const ShowOptions& opt = {}) {
   return make_grid(l);
 }
 
+// ---- figures: atoms and tiled operations --------------------------------------------------------
+
+// One grid of a figure at (row, col) of the figure's panel arrangement.
+struct Panel {
+  Grid grid;
+  int row = 0, col = 0;
+};
+
+struct Figure {
+  std::string title;
+  std::vector<Panel> panels;
+};
+
+// transpose(g): rows and columns exchanged (B's NxK tile drawn KxN, as it enters the product).
+inline Grid transpose(const Grid& g) {
+  Grid t = g;
+  t.rows = g.cols;
+  t.cols = g.rows;
+  t.plain.reset();
+  for (std::int64_t i = 0; i < t.rows; ++i)
+    for (std::int64_t j = 0; j < t.cols; ++j) t.cells[static_cast<std::size_t>(i * t.cols + j)] = g.at(j, i);
+  return t;
+}
+
+namespace show_detail {
+inline std::string extent(std::int64_t a, std::int64_t b) { return std::to_string(a) + "x" + std::to_string(b); }
+}  // namespace show_detail
+
+// make_mma_figure(m): A (M x K), B (K x N: cell (k,n) is B's element (n,k)) and C (M x N) of the
+// tiled MMA m, from layout_a_tv / layout_b_tv / layout_c_tv over its tile.
+inline Figure make_mma_figure(const rt::TiledMma& m) {
+  const std::int64_t M = rt::tile_size(m, 0).value, N = rt::tile_size(m, 1).value, K = rt::tile_size(m, 2).value;
+  Figure f;
+  f.title = rt::to_string(m);
+  f.panels.push_back({make_tv_grid(rt::layout_a_tv(m), M, K, "A " + show_detail::extent(M, K) + ": " + rt::to_string(rt::layout_a_tv(m))), 1, 0});
+  Grid b = transpose(make_tv_grid(rt::layout_b_tv(m), N, K, ""));
+  b.title = "B " + show_detail::extent(K, N) + " (row k, column n): " + rt::to_string(rt::layout_b_tv(m));
+  for (std::int64_t i = 0; i < b.rows; ++i)  // offset: B's index n + k*N, as the layout gives it
+    for (std::int64_t j = 0; j < b.cols; ++j) b.cells[static_cast<std::size_t>(i * b.cols + j)].offset = j + i * N;
+  f.panels.push_back({std::move(b), 0, 1});
+  f.panels.push_back({make_tv_grid(rt::layout_c_tv(m), M, N, "C " + show_detail::extent(M, N) + ": " + rt::to_string(rt::layout_c_tv(m))), 1, 1});
+  return f;
+}
+
+// make_copy_figure(c): the source and destination (thread,value) assignments of the tiled copy c
+// over its (M,N) tile, side by side.
+inline Figure make_copy_figure(const rt::TiledCopy& c) {
+  const auto [M, N] = tile_extent(c.tiler);
+  Figure f;
+  f.title = rt::to_string(c);
+  f.panels.push_back({make_tv_grid(rt::layout_s_tv(c), M, N, "source " + show_detail::extent(M, N) + ": " + rt::to_string(rt::layout_s_tv(c))), 0, 0});
+  f.panels.push_back({make_tv_grid(rt::layout_d_tv(c), M, N, "destination " + show_detail::extent(M, N) + ": " + rt::to_string(rt::layout_d_tv(c))), 0, 1});
+  return f;
+}
+
+// make_figure(value): an MMA atom (as make_tiled_mma(atom)), a tiled MMA or a tiled copy; nullopt
+// for anything else (make_grid draws those). A copy atom alone is an error naming the fix.
+inline std::optional<Figure> make_figure(const rt::Value& value) {
+  if (value.is<rt::MmaAtom>()) return make_mma_figure(rt::make_tiled_mma(value.as<rt::MmaAtom>(), rt::make_layout(rt::make_tuple({rt::S(1), rt::S(1), rt::S(1)}))));
+  if (value.is<rt::TiledMma>()) return make_mma_figure(value.as<rt::TiledMma>());
+  if (value.is<rt::TiledCopy>()) return make_copy_figure(value.as<rt::TiledCopy>());
+  if (value.is<rt::CopyAtom>())
+    rt::fail("show: draw a copy atom through a tiled copy: make_tiled_copy(Copy_Atom<" + value.as<rt::CopyAtom>().name +
+             ",half_t>, thr, val) or make_tiled_copy_A/B/C(Copy_Atom<...>, tiled_mma)");
+  return std::nullopt;
+}
+
 // ---- ascii -------------------------------------------------------------------------------------
 
 // tv_label(cell): "T3/V1", or "" for an empty TV cell.
@@ -367,6 +440,68 @@ inline std::string render_latex(const Grid& g) {
                     static_cast<long long>(i), cell_label(g, i, j).c_str());
       out += buf;
     }
+  }
+  out += "\\end{tikzpicture}\n\\end{document}\n";
+  return out;
+}
+
+// ---- figures as ascii and LaTeX ------------------------------------------------------------------
+
+// render_ascii(f): the title, then each panel's table under its own title (A, B, C or source,
+// destination), separated by blank lines.
+inline std::string render_ascii(const Figure& f) {
+  std::string out = f.title + "\n";
+  for (const Panel& p : f.panels) out += "\n" + render_ascii(p.grid);
+  return out;
+}
+
+// render_latex(f): one standalone TikZ document, the panels placed as in the SVG (MMA: A left, B
+// on top, C below B; copy: source, destination), each with its title.
+inline std::string render_latex(const Figure& f) {
+  int rows = 0, cols = 0;
+  for (const Panel& p : f.panels) {
+    rows = std::max(rows, p.row + 1);
+    cols = std::max(cols, p.col + 1);
+  }
+  // panel column widths and row heights, in cells (title and gap included)
+  std::vector<double> w(static_cast<std::size_t>(cols), 0.0), h(static_cast<std::size_t>(rows), 0.0);
+  double cell_w = 1.0;
+  for (const Panel& p : f.panels) cell_w = std::max(cell_w, 0.18 * static_cast<double>(label_width(p.grid)));
+  for (const Panel& p : f.panels) {
+    w[static_cast<std::size_t>(p.col)] = std::max(w[static_cast<std::size_t>(p.col)], static_cast<double>(p.grid.cols) + 2);
+    h[static_cast<std::size_t>(p.row)] = std::max(h[static_cast<std::size_t>(p.row)], static_cast<double>(p.grid.rows) + 3);
+  }
+  char buf[256];
+  std::string out =
+      "% Generated by tessera show (docs/show.md).\n"
+      "\\documentclass[tikz,border=4pt]{standalone}\n"
+      "\\usepackage[T1]{fontenc}\n";
+  for (std::int64_t k = 0; k < kPaletteSize; ++k)
+    out += "\\definecolor{c" + std::to_string(k) + "}{HTML}{" + kPalette[k] + "}\n";
+  std::snprintf(buf, sizeof buf,
+                "\\begin{document}\n"
+                "\\begin{tikzpicture}[x=%.2fcm,y=-0.6cm,every node/.style={font=\\ttfamily\\footnotesize}]\n",
+                cell_w);
+  out += buf;
+  out += "\\node[anchor=south west,inner sep=0pt] at (0,-2.2) {" + latex_escape(f.title) + "};\n";
+  for (const Panel& p : f.panels) {
+    double x = 0, y = 0;
+    for (int c = 0; c < p.col; ++c) x += w[static_cast<std::size_t>(c)];
+    for (int r = 0; r < p.row; ++r) y += h[static_cast<std::size_t>(r)];
+    const Grid& g = p.grid;
+    std::snprintf(buf, sizeof buf, "\\begin{scope}[shift={(%.1f,%.1f)}]\n", x, y);
+    out += buf;
+    out += "\\node[anchor=south west,inner sep=0pt] at (0,-1.2) {" + latex_escape(g.title) + "};\n";
+    for (std::int64_t i = 0; i < g.rows; ++i)
+      for (std::int64_t j = 0; j < g.cols; ++j) {
+        const int pi = palette_index(g.key(i, j), true);
+        const std::string fill = pi < 0 ? "white" : "c" + std::to_string(pi);
+        std::snprintf(buf, sizeof buf, "\\filldraw[fill=%s] (%lld,%lld) rectangle +(1,1); \\node at (%lld.5,%lld.5) {%s};\n",
+                      fill.c_str(), static_cast<long long>(j), static_cast<long long>(i), static_cast<long long>(j),
+                      static_cast<long long>(i), cell_label(g, i, j).c_str());
+        out += buf;
+      }
+    out += "\\end{scope}\n";
   }
   out += "\\end{tikzpicture}\n\\end{document}\n";
   return out;

@@ -26,8 +26,8 @@ html, body { margin: 0; height: 100%; font-family: monospace; background: #f4f4f
 #vp { position: fixed; top: 33px; left: 0; right: 0; bottom: 0; overflow: hidden; cursor: grab; }
 #vp.drag { cursor: grabbing; }
 #vp svg { transform-origin: 0 0; display: block; }
-#labels { pointer-events: none; }
-#cells rect.hl { stroke: #000000; stroke-width: 2.5; filter: brightness(0.8); }
+.labels { pointer-events: none; }
+.cells rect.hl { stroke: #000000; stroke-width: 2.5; filter: brightness(0.8); }
 #tip { position: fixed; pointer-events: none; background: #222222; color: #ffffff; padding: 4px 6px;
        border-radius: 3px; white-space: pre; z-index: 3; }
 )CSS";
@@ -42,7 +42,7 @@ inline constexpr const char* kHtmlScript = R"JS(
   var tip = document.getElementById('tip');
   var groups = new Map();
   function keyOf(r) { return tv ? r.getAttribute('data-t') : r.getAttribute('data-o'); }
-  svg.querySelectorAll('#cells rect').forEach(function (r) {
+  svg.querySelectorAll('g.cells rect').forEach(function (r) {
     var k = keyOf(r);
     if (k === null) return;
     if (!groups.has(k)) groups.set(k, []);
@@ -61,7 +61,7 @@ inline constexpr const char* kHtmlScript = R"JS(
   }
   function hover(e) {
     var r = e.target;
-    if (!r || r.tagName !== 'rect' || r.parentNode.id !== 'cells') { leave(); return; }
+    if (!r || r.tagName !== 'rect' || !r.parentNode.classList.contains('cells')) { leave(); return; }
     var k = keyOf(r);
     if (k !== current) {
       unhighlight();
@@ -115,23 +115,38 @@ inline constexpr const char* kHtmlScript = R"JS(
 
 }  // namespace show_detail
 
-// render_html(g): the page (UTF-8, no external resources).
-inline std::string render_html(const Grid& g) {
+namespace show_detail {
+// The page around an inline SVG: `info` is the tool bar's description of the picture.
+inline std::string html_page(const std::string& title, const std::string& info, bool tv, const std::string& svg) {
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"generator\" content=\"tessera show\">\n<title>" +
-      xml_escape(g.title) + "</title>\n<style>" + show_detail::kHtmlStyle + "</style>\n</head>\n<body data-tv=\"" +
-      (g.tv ? "1" : "0") + "\">\n<div id=\"bar\"><button id=\"zin\" title=\"zoom in\">+</button>"
+      xml_escape(title) + "</title>\n<style>" + kHtmlStyle + "</style>\n</head>\n<body data-tv=\"" +
+      (tv ? "1" : "0") + "\">\n<div id=\"bar\"><button id=\"zin\" title=\"zoom in\">+</button>"
       "<button id=\"zout\" title=\"zoom out\">&#8722;</button><button id=\"zfit\" title=\"fit to window\">fit</button>"
       "<button id=\"z1\" title=\"actual size\">1:1</button><span>" +
-      xml_escape(g.title) + " &#8212; " + std::to_string(g.rows) + "&#215;" + std::to_string(g.cols) +
-      (g.tv ? ", hover: same thread" : ", hover: same offset") +
-      "; wheel zooms, drag pans</span></div>\n<div id=\"vp\">\n";
-  out += render_svg(g, SvgOptions{true}, false);
+      xml_escape(title) + " &#8212; " + info + "; wheel zooms, drag pans</span></div>\n<div id=\"vp\">\n";
+  out += svg;
   out += "</div>\n<div id=\"tip\" hidden></div>\n<script>";
-  out += show_detail::kHtmlScript;
+  out += kHtmlScript;
   out += "</script>\n</body>\n</html>\n";
   return out;
+}
+}  // namespace show_detail
+
+// render_html(g): the page (UTF-8, no external resources).
+inline std::string render_html(const Grid& g) {
+  return show_detail::html_page(g.title,
+                                std::to_string(g.rows) + "&#215;" + std::to_string(g.cols) +
+                                    (g.tv ? ", hover: same thread" : ", hover: same offset"),
+                                g.tv, render_svg(g, SvgOptions{true}, false));
+}
+
+// render_html(f): the figure's panels on one page; hovering a cell highlights the cells of its
+// thread in every panel.
+inline std::string render_html(const Figure& f) {
+  return show_detail::html_page(f.title, std::to_string(f.panels.size()) + " panels, hover: same thread in every panel", true,
+                                render_svg(f, SvgOptions{true}, false));
 }
 
 enum class Format { ascii, svg, html, latex };
@@ -143,6 +158,16 @@ inline std::string render(const Grid& g, Format f) {
     case Format::svg: return render_svg(g);
     case Format::html: return render_html(g);
     case Format::latex: return render_latex(g);
+  }
+  return {};
+}
+
+inline std::string render(const Figure& f, Format format) {
+  switch (format) {
+    case Format::ascii: return render_ascii(f);
+    case Format::svg: return render_svg(f);
+    case Format::html: return render_html(f);
+    case Format::latex: return render_latex(f);
   }
   return {};
 }

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "tessera/atom/names.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
 #include "xml_check.hpp"
@@ -152,6 +153,77 @@ TEST(AnalyzeShared, WavefrontsNeverBelowIdeal) {
 }
 
 // ---- global memory ---------------------------------------------------------------------------
+
+// ---- tiled copies: the instruction's own access (the ldmatrix cases; measured on an H200
+// by tests/tools/device/bank_conflicts.cu, docs/analyze.md) -----------------------------------
+
+Report copy(const char* memory, const char* tiled_copy, MemoryKind kind = MemoryKind::shared,
+            tessera::tools::CopySide side = tessera::tools::CopySide::automatic) {
+  return tessera::tools::analyze_copy(tessera::rt::evaluate(memory),
+                                      tessera::rt::evaluate(tiled_copy, tessera::atom_names()).as<tessera::rt::TiledCopy>(), kind, side);
+}
+constexpr const char* kLdsmX4A =
+    "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))";
+
+TEST(AnalyzeCopy, LdmatrixX4OfA64x64Fp16TileIs8WayUnswizzled) {
+  const Report r = copy("(_64,_64):(_64,_1)", kLdsmX4A);
+  EXPECT_EQ(r.elem_bytes, 2);
+  EXPECT_EQ(r.access_bytes, 16);  // one 16-byte row address a lane
+  EXPECT_EQ(r.threads, 128);
+  ASSERT_EQ(r.instructions.size(), 32u);  // 4 warps x (2x4 tiles of 32x16)
+  for (const auto& in : r.instructions) {
+    EXPECT_EQ(in.lanes.size(), 32u);
+    EXPECT_EQ(in.wavefronts, 32);
+    EXPECT_EQ(in.ideal, 4);
+  }
+}
+
+TEST(AnalyzeCopy, LdmatrixX4UnderSw333IsConflictFree) {
+  const Report r = copy("Sw<3,3,3> o (_64,_64):(_64,_1)", kLdsmX4A);
+  EXPECT_EQ(r.total_wavefronts(), r.total_ideal());
+  EXPECT_EQ(r.total_wavefronts(), 32 * 4);
+  // every element of the tile is read exactly twice: the two warps along N both load A
+  for (auto hits : r.cell_hits) EXPECT_EQ(hits, 2);
+}
+
+TEST(AnalyzeCopy, LdmatrixX1GivesEightAddresses) {
+  const Report r = copy("(_64,_64):(_64,_1)",
+                        "make_tiled_copy_A(Copy_Atom<SM75_U32x1_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))");
+  ASSERT_FALSE(r.instructions.empty());
+  for (const auto& in : r.instructions) {
+    ASSERT_EQ(in.lanes.size(), 8u);  // lanes 0-7 give the rows of the 8x8 matrix
+    EXPECT_EQ(in.lanes.back().lane, 7);
+    EXPECT_EQ(in.ideal, 1);
+    EXPECT_EQ(in.wavefronts, 8);  // 8 rows 128 bytes apart: the same four banks
+  }
+  const Report sw = copy("Sw<3,3,3> o (_64,_64):(_64,_1)",
+                         "make_tiled_copy_A(Copy_Atom<SM75_U32x1_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))");
+  EXPECT_EQ(sw.total_wavefronts(), sw.total_ideal());
+}
+
+TEST(AnalyzeCopy, SidesAndErrors) {
+  // cp.async: global memory is its source; 16-byte rows of a row-major tile coalesce fully
+  const Report g = copy("(_64,_64):(_64,_1)",
+                        "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, (_16,_8):(_8,_1), (_1,_8))",
+                        MemoryKind::global);
+  EXPECT_DOUBLE_EQ(g.efficiency(), 1.0);
+  auto message = [](auto f) {
+    try {
+      f();
+    } catch (const tessera::layout_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string universal = "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,half_t>, (_8,_8):(_8,_1), (_1,_8))";
+  EXPECT_NE(message([&] { copy("(_64,_64):(_64,_1)", universal.c_str()); }).find("--side src or --side dst"), std::string::npos);
+  EXPECT_EQ(copy("(_64,_64):(_64,_1)", universal.c_str(), MemoryKind::shared, tessera::tools::CopySide::source).total_wavefronts(),
+            copy("(_64,_64):(_64,_1)", universal.c_str(), MemoryKind::shared, tessera::tools::CopySide::destination).total_wavefronts());
+  // ldmatrix (not .trans) of an M-major tile: a thread's 8 values are not contiguous
+  const std::string e = message([&] { copy("(_64,_64):(_1,_64)", kLdsmX4A); });
+  EXPECT_NE(e.find("is not 8 contiguous"), std::string::npos) << e;
+  EXPECT_NE(e.find("LDSM_T"), std::string::npos) << e;
+}
 
 TEST(AnalyzeGlobal, RowMajorReadByRowsIsFullyCoalesced) {
   const Report r = global("(_32,_32):(_32,_1)", kByRows, 4);

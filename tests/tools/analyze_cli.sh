@@ -27,6 +27,17 @@ check padded "1.00 wavefronts/instruction, 1-way (conflict-free)" "$W/b.txt"
 check swizzled "4.00 wavefronts/instruction, 1-way (conflict-free)" "$W/c.txt"
 check swizzled_heat "bank  word accesses  worst ways" "$W/c.txt"
 
+# a tiled copy as the access: ldmatrix x4 of a 64x64 fp16 tile, unswizzled and under Sw<3,3,3>
+LDSM='make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))'
+"$T" analyze --smem '(_64,_64):(_64,_1)' --access "$LDSM" >"$W/l.txt" 2>&1
+status ldsm 0 $?
+check ldsm "32.00 wavefronts/instruction, 8-way (bank conflicts)" "$W/l.txt"
+"$T" analyze --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' --access "$LDSM" >"$W/m.txt" 2>&1
+check ldsm_swizzled "4.00 wavefronts/instruction, 1-way (conflict-free)" "$W/m.txt"
+"$T" analyze --smem '(_64,_64):(_64,_1)' --access "$LDSM" --vector 8 >"$W/n.txt" 2>&1
+status ldsm_vector 1 $?
+check ldsm_vector "a tiled copy brings its element width and vector" "$W/n.txt"
+
 "$T" analyze --gmem '(_32,_32):(_32,_1)' --access '(_32,_32):(_1,_32)' --heatmap svg -o "$W/g.svg" >"$W/g.txt" 2>&1
 status gmem 0 $?
 check gmem "coalescing efficiency 12.5%" "$W/g.txt"

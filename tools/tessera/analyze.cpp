@@ -2,6 +2,8 @@
 // (docs/analyze.md; the model is include/tessera/tools/analyze.hpp).
 //   tessera analyze --smem '(_32,_32):(_32,_1)' --elem-bytes 4 --access '(_32,_32):(_1,_32)'
 //   tessera analyze --gmem '(_32,_32):(_32,_1)' --access '(_32,_32):(_32,_1)' --heatmap svg -o heat.svg
+//   tessera analyze --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' \
+//     --access 'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))'
 // Exit status: 0 on success, 1 on a bad expression or an access the model rejects.
 #include <CLI/CLI.hpp>
 
@@ -11,21 +13,23 @@
 #include <memory>
 #include <string>
 
+#include "tessera/atom/names.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
 
 namespace {
 
 struct AnalyzeArgs {
-  std::string smem, gmem, access, heatmap, output;
+  std::string smem, gmem, access, heatmap, output, side;
   int elem_bytes = 4;
   int vector = 1;
+  bool given_elem_bytes = false, given_vector = false;
 };
 
 // Evaluate one option's expression; on an error print it with a caret under the column.
 bool evaluate_option(const char* option, const std::string& text, tessera::rt::Value& out) {
   try {
-    out = tessera::rt::evaluate(text);
+    out = tessera::rt::evaluate(text, tessera::atom_names());
     return true;
   } catch (const tessera::rt::eval_error& e) {
     std::cerr << "error: " << option << ": " << e.what() << "\n  " << text << "\n  "
@@ -44,7 +48,16 @@ int run_analyze(const AnalyzeArgs& a) {
   if (!evaluate_option("--access", a.access, access)) return 1;
   tt::Report report;
   try {
-    report = tt::analyze(memory, access, {shared ? tt::MemoryKind::shared : tt::MemoryKind::global, a.elem_bytes, a.vector});
+    const tt::MemoryKind kind = shared ? tt::MemoryKind::shared : tt::MemoryKind::global;
+    if (access.is<tessera::rt::TiledCopy>()) {
+      if (a.given_elem_bytes || a.given_vector)
+        tessera::rt::fail("analyze: a tiled copy brings its element width and vector (its atom); leave out --elem-bytes and --vector");
+      const tt::CopySide side = a.side == "src" ? tt::CopySide::source : a.side == "dst" ? tt::CopySide::destination : tt::CopySide::automatic;
+      report = tt::analyze_copy(memory, access.as<tessera::rt::TiledCopy>(), kind, side);
+    } else {
+      if (!a.side.empty()) tessera::rt::fail("analyze: --side is for a tiled copy given as --access");
+      report = tt::analyze(memory, access, {kind, a.elem_bytes, a.vector, {}});
+    }
   } catch (const tessera::layout_error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
@@ -83,7 +96,11 @@ void register_analyze(CLI::App& app) {
   auto* smem = cmd->add_option("--smem", args->smem, "shared-memory layout (m,n) -> element offset, e.g. 'Sw<3,3,3> o (_8,_64):(_64,_1)'");
   auto* gmem = cmd->add_option("--gmem", args->gmem, "global-memory layout (m,n) -> element offset (base 128-byte aligned)");
   smem->excludes(gmem);
-  cmd->add_option("--access", args->access, "(thread,value) -> tile index layout; 32 threads per warp")->required();
+  cmd->add_option("--access", args->access,
+                  "(thread,value) -> tile index layout (32 threads per warp), or a tiled copy, e.g. "
+                  "'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(...))'")->required();
+  cmd->add_option("--side", args->side, "for a tiled copy: the side in this memory, src or dst (default: from the instruction)")
+      ->check(CLI::IsMember({"src", "dst"}));
   cmd->add_option("--elem-bytes", args->elem_bytes, "element width in bytes: 1, 2, 4, 8 or 16")->capture_default_str();
   cmd->add_option("--vector", args->vector, "elements per thread per instruction (vector access)")->capture_default_str();
   cmd->add_option("--heatmap", args->heatmap, "also render a heat map")->check(CLI::IsMember({"ascii", "svg"}));
@@ -93,6 +110,8 @@ void register_analyze(CLI::App& app) {
       std::cerr << "error: give exactly one of --smem LAYOUT or --gmem LAYOUT\n";
       std::exit(1);
     }
+    args->given_elem_bytes = cmd->count("--elem-bytes") > 0;
+    args->given_vector = cmd->count("--vector") > 0;
     const int status = run_analyze(*args);
     std::cout.flush();
     std::exit(status);

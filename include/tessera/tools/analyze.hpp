@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tessera/tools/xml.hpp"
+#include "tessera/runtime/copy_atom.hpp"
 #include "tessera/runtime/layout.hpp"
 #include "tessera/runtime/swizzle.hpp"
 #include "tessera/runtime/value.hpp"
@@ -54,7 +55,15 @@ struct AnalyzeOptions {
   MemoryKind memory = MemoryKind::shared;
   int elem_bytes = 4;
   int vector = 1;
+  // Lanes that give an address, by thread index modulo the size (empty: all). A copy atom whose
+  // threads repeat another thread's whole access (ldmatrix/stmatrix .x1/.x2: only lanes 0-7 or
+  // 0-15 give row addresses) leaves the others out (analyze_copy).
+  std::vector<bool> address_lanes;
 };
+
+// Which side of a tiled copy is in the analyzed memory: the source (ldmatrix reads shared memory,
+// cp.async reads global memory) or the destination (stmatrix and cp.async write shared memory).
+enum class CopySide { automatic, source, destination };
 
 struct Report {
   MemoryKind memory = MemoryKind::shared;
@@ -202,6 +211,7 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
       ins.index = k;
       for (std::int64_t lane = 0; lane < 32 && 32 * w + lane < nthr; ++lane) {
         const std::int64_t t = 32 * w + lane;
+        if (!opt.address_lanes.empty() && !opt.address_lanes[static_cast<std::size_t>(t) % opt.address_lanes.size()]) continue;
         LaneAccess a;
         a.lane = static_cast<int>(lane);
         a.bytes = r.access_bytes;
@@ -283,6 +293,72 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
       r.instructions.push_back(std::move(ins));
     }
   }
+  return r;
+}
+
+// ---- tiled copies ------------------------------------------------------------------------------
+
+namespace analyze_detail {
+// The side of the copy in memory of this kind: ldmatrix reads shared memory, stmatrix writes it,
+// cp.async reads global and writes shared memory; other instructions need the side named.
+inline bool source_side(const rt::CopyAtom& atom, MemoryKind memory, CopySide side) {
+  if (side != CopySide::automatic) return side == CopySide::source;
+  const std::string& n = atom.name;
+  if (n.find("_LDSM_") != std::string::npos) return true;
+  if (n.find("_STSM_") != std::string::npos) return false;
+  if (n.find("CP_ASYNC") != std::string::npos) return memory == MemoryKind::global;
+  rt::fail("analyze: say which side of " + n + " is in the analyzed memory: --side src or --side dst");
+}
+}  // namespace analyze_detail
+
+// analyze_copy(memory, c, kind, side): the instructions of the tiled copy c over the whole memory
+// tile (c's tile repeated over it, tidfrg_s/d): each thread's values of one atom are one vector
+// access of the atom's width in elements of its type; threads that repeat another thread's whole
+// access in the atom (ldmatrix .x1/.x2) give no address. Pre: c's tile divides the memory layout's
+// shape; the atom's values of a thread are contiguous and aligned in memory (as the instruction
+// needs). analyze_copy(Sw<3,3,3> o (_64,_64):(_64,_1), make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,
+// half_t>, mma), shared): conflict-free; unswizzled, 8-way (docs/analyze.md).
+inline Report analyze_copy(const rt::Value& memory_value, const rt::TiledCopy& c, MemoryKind memory,
+                           CopySide side = CopySide::automatic) {
+  using namespace analyze_detail;
+  const MemoryLayout mem = as_memory_layout(memory_value);
+  const bool src = source_side(c.atom, memory, side);
+  const rt::Layout atom_tv = src ? rt::val_layout_src(c.atom) : rt::val_layout_dst(c.atom);
+  const std::int64_t atom_thr = rt::size(rt::layout(atom_tv, 0)).value, atom_val = rt::size(rt::layout(atom_tv, 1)).value;
+  AnalyzeOptions opt;
+  opt.memory = memory;
+  if (c.atom.value_bits % 8 != 0)
+    rt::fail("analyze: " + c.atom.name + " moves " + std::to_string(c.atom.value_bits) + "-bit elements; the model needs whole bytes");
+  opt.elem_bytes = c.atom.value_bits / 8;
+  opt.vector = static_cast<int>(atom_val);
+  // (thr, (CopyV, Rest...)) -> tile index of the memory layout's shape
+  const rt::Layout whole = rt::make_layout(mem.inner().shape);
+  const rt::Layout part = src ? rt::tidfrg_s(c, whole) : rt::tidfrg_d(c, whole);
+  const rt::Layout tv = rt::make_layout(std::vector<rt::Layout>{
+      rt::layout(part, 0), rt::make_layout(std::vector<rt::Layout>{rt::layout(part, 1), rt::layout(part, 2)})});
+  opt.address_lanes.assign(static_cast<std::size_t>(atom_thr), true);
+  for (std::int64_t t = 1; t < atom_thr; ++t)
+    for (std::int64_t u = 0; u < t && opt.address_lanes[static_cast<std::size_t>(t)]; ++u) {
+      bool same = true;
+      for (std::int64_t v = 0; v < atom_val && same; ++v)
+        same = rt::evaluate(atom_tv, rt::make_tuple({rt::IntTuple{rt::D(t)}, rt::IntTuple{rt::D(v)}})).value ==
+               rt::evaluate(atom_tv, rt::make_tuple({rt::IntTuple{rt::D(u)}, rt::IntTuple{rt::D(v)}})).value;
+      if (same) opt.address_lanes[static_cast<std::size_t>(t)] = false;
+    }
+  Report r;
+  try {
+    r = analyze(memory_value, rt::Value(tv), opt);
+  } catch (const layout_error& e) {
+    std::string what = e.what();
+    const std::string hint = "use a smaller --vector or an access layout whose vector values are contiguous";
+    if (const auto at = what.find(hint); at != std::string::npos)
+      what.replace(at, hint.size(), c.atom.name + " moves " + std::to_string(atom_val) +
+                                        " contiguous elements a thread: use a memory layout where they are (for ldmatrix "
+                                        "of an MN-major tile, the transposing LDSM_T)");
+    rt::fail(what);
+  }
+  r.access_text = std::string(src ? "source" : "destination") + " of " + rt::to_string(c) + " over the memory tile: " +
+                  rt::to_string(tv);
   return r;
 }
 

@@ -8,6 +8,8 @@
 //   ncu --clock-control none --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,\
 //       smsp__inst_executed_op_shared_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
 //       ./tessera_bank_conflicts --iters 100
+// (for the ldmatrix cases: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum and
+// smsp__inst_executed_op_ldsm.sum).
 // Without ncu, the program times each case with CUDA events and prints the time per warp-wide
 // load relative to the conflict-free 4-byte case (about the wavefronts per instruction when
 // the shared-memory pipe is the bottleneck). Without a GPU it prints a skip line and exits 0.
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/atom/names.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
 
@@ -37,10 +40,13 @@ namespace {
 struct Case {
   const char* name;
   const char* smem;    // (m,n) -> element offset
-  const char* access;  // (thr,val) -> tile index
+  const char* access;  // (thr,val) -> tile index, or a tiled copy of ldmatrix (then elem_bytes, vector unused)
   int elem_bytes;
   int vector;
+  int ldsm = 0;        // 1, 2, 4: `access` is a tiled copy of ldmatrix .x1/.x2/.x4; warp 0's instructions run
 };
+
+#define TESSERA_MMA "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1))"
 
 // The issue's three known answers, their unswizzled / wrong-unit twins, 8-byte and broadcast.
 const Case kCases[] = {
@@ -54,6 +60,12 @@ const Case kCases[] = {
     {"fp32 32x32 row-major, 8B (float2) down columns", "(_32,_32):(_32,_1)", "(_32,(_2,_16)):(_1,(_32,_64))", 4, 2},
     {"fp32 32x32 row-major, 8B (float2) along rows", "(_32,_32):(_32,_1)", "((_16,_2),(_2,_16)):((_64,_1),(_32,_2))", 4, 2},
     {"fp32 32x32, every lane the same word (broadcast)", "(_32,_32):(_32,_1)", "(_32,_32):(_0,_1)", 4, 1},
+    {"ldmatrix.x4 of A from fp16 64x64 K-major, unswizzled", "(_64,_64):(_64,_1)",
+     "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, " TESSERA_MMA ")", 2, 8, 4},
+    {"ldmatrix.x4 of A from fp16 64x64 K-major, Sw<3,3,3>", "Sw<3,3,3> o (_64,_64):(_64,_1)",
+     "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, " TESSERA_MMA ")", 2, 8, 4},
+    {"ldmatrix.x1 of A from fp16 64x64 K-major, unswizzled", "(_64,_64):(_64,_1)",
+     "make_tiled_copy_A(Copy_Atom<SM75_U32x1_LDSM_N,half_t>, " TESSERA_MMA ")", 2, 8, 1},
 };
 
 template <int VB>
@@ -92,9 +104,53 @@ __global__ void shared_loads(const int* offsets, int smem_words, int iters, unsi
   out[blockIdx.x * 32 + lane] = acc;
 }
 
+// The same with ldmatrix .xX: lane l gives the row address offsets[k*32 + l] of instruction k
+// (lanes that give no address under .x1/.x2 pass 0; the instruction ignores them).
+template <int X>
+__device__ __forceinline__ unsigned ldsm(unsigned addr) {
+  if constexpr (X == 1) {
+    unsigned a;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(a) : "r"(addr) : "memory");
+    return a;
+  } else if constexpr (X == 2) {
+    unsigned a, b;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(a), "=r"(b) : "r"(addr) : "memory");
+    return a ^ b;
+  } else {
+    unsigned a, b, c, d;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(addr) : "memory");
+    return a ^ b ^ c ^ d;
+  }
+}
+
+// ldmatrix has no .volatile form, so the address moves with the iteration as far as the compiler
+// knows: `salt` is 0 at run time (the same addresses every time), but ptxas cannot hoist the loads.
+template <int X, int NI>
+__global__ void shared_ldsm(const int* offsets, int smem_words, int iters, unsigned* out) {
+  const unsigned salt = static_cast<unsigned>(offsets[NI * 32]);  // 0
+  extern __shared__ __align__(16) unsigned smem[];
+  const int lane = threadIdx.x;
+  for (int i = lane; i < smem_words; i += 32) smem[i] = 2654435761u * static_cast<unsigned>(i + 1);
+  __syncwarp();
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  unsigned addr[NI];
+#pragma unroll
+  for (int k = 0; k < NI; ++k) addr[k] = base + static_cast<unsigned>(offsets[k * 32 + lane]);
+  unsigned acc = 0;
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int k = 0; k < NI; ++k) acc ^= ldsm<X>(addr[k] + ((static_cast<unsigned>(it) * salt) & 0x70u));
+  }
+  out[blockIdx.x * 32 + lane] = acc;
+}
+
 using Kernel = void (*)(const int*, int, int, unsigned*);
 
-Kernel pick_kernel(int vb, std::size_t ni) {
+Kernel pick_kernel(int vb, std::size_t ni, int ldsm) {
+  if (ldsm == 4 && ni == 8) return shared_ldsm<4, 8>;
+  if (ldsm == 1 && ni == 32) return shared_ldsm<1, 32>;
+  if (ldsm != 0) return nullptr;
   if (vb == 4 && ni == 32) return shared_loads<4, 32>;
   if (vb == 16 && ni == 2) return shared_loads<16, 2>;
   if (vb == 8 && ni == 16) return shared_loads<8, 16>;
@@ -122,7 +178,8 @@ int main(int argc, char** argv) {
   unsigned* out = nullptr;
   int* offsets = nullptr;
   TESSERA_CHECK_CUDA(cudaMalloc(&out, sizeof(unsigned) * 32 * static_cast<std::size_t>(blocks)));
-  TESSERA_CHECK_CUDA(cudaMalloc(&offsets, sizeof(int) * 32 * 32));
+  TESSERA_CHECK_CUDA(cudaMalloc(&offsets, sizeof(int) * (32 * 32 + 1)));
+  TESSERA_CHECK_CUDA(cudaMemset(offsets, 0, sizeof(int) * (32 * 32 + 1)));
   cudaEvent_t start, stop;
   TESSERA_CHECK_CUDA(cudaEventCreate(&start));
   TESSERA_CHECK_CUDA(cudaEventCreate(&stop));
@@ -132,10 +189,19 @@ int main(int argc, char** argv) {
   int index = 0;
   for (const Case& c : kCases) {
     namespace tt = tessera::tools;
-    const tt::Report r = tt::analyze(tessera::rt::evaluate(c.smem), tessera::rt::evaluate(c.access),
-                                     {tt::MemoryKind::shared, c.elem_bytes, c.vector});
+    tt::Report r;
+    if (c.ldsm) {  // the tiled copy's own instructions; one warp per block runs warp 0's
+      r = tt::analyze_copy(tessera::rt::evaluate(c.smem),
+                           tessera::rt::evaluate(c.access, tessera::atom_names()).as<tessera::rt::TiledCopy>(),
+                           tt::MemoryKind::shared);
+      std::erase_if(r.instructions, [](const tt::Instruction& in) { return in.warp != 0; });
+      r.threads = 32;
+    } else {
+      r = tt::analyze(tessera::rt::evaluate(c.smem), tessera::rt::evaluate(c.access),
+                      {tt::MemoryKind::shared, c.elem_bytes, c.vector, {}});
+    }
     const std::size_t ni = r.instructions.size();
-    Kernel kernel = pick_kernel(r.access_bytes, ni);
+    Kernel kernel = pick_kernel(r.access_bytes, ni, c.ldsm);
     if (!kernel || r.threads != 32) {
       std::fprintf(stderr, "case %d: no kernel for %d-byte loads x %zu instructions\n", index, r.access_bytes, ni);
       return 1;

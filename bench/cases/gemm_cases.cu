@@ -1,5 +1,6 @@
-// gemm_cases.cu -- the tensor-core GEMM cases of `tessera bench`: kernels::gemm_sm80 against
-// cublasGemmEx (fp32 compute) on the same inputs in the same run. Problem: D = A B, M = N = K,
+// gemm_cases.cu -- the tensor-core GEMM cases of `tessera bench`: kernels::gemm_sm80 (gemm_sm80_*)
+// and the Hopper ladder (kernels::gemm_sm90, step 1: gemm_sm90_tma_*) against cublasGemmEx (fp32
+// compute) on the same inputs in the same run. Problem: D = A B, M = N = K,
 // A and B row-major (the layout of a row-major framework's A @ B), bf16 or fp16 in, the same type out.
 //
 // Inputs are uniform in [-1, 1), generated on the device from a hash of the offset, rounded to the
@@ -18,6 +19,7 @@
 #include "bench/cuda_check.hpp"
 #include "bench/gemm_reference.hpp"
 #include "tessera/kernels/gemm_sm80.cuh"
+#include "tessera/kernels/gemm_sm90.cuh"
 
 namespace tessera::bench {
 
@@ -90,11 +92,27 @@ struct GemmBuffers {
   }
 };
 
-template <class T>
+// The GEMMs measured: name prefix and launcher.
+struct Sm80 {
+  static constexpr char const* name = "gemm_sm80_";
+  template <class T>
+  static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
+    return kernels::gemm_sm80(p, st);
+  }
+};
+struct Sm90Tma {
+  static constexpr char const* name = "gemm_sm90_tma_";
+  template <class T>
+  static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
+    return kernels::gemm_sm90(p, st);
+  }
+};
+
+template <class Launch, class T>
 bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
   std::uint64_t const count = std::uint64_t(buf.n) * buf.n;
   check(cudaMemset(buf.d.get(), 0xff, buf.d.bytes()), "poison D");
-  check(kernels::gemm_sm80(buf.template problem<T>(buf.d.get())), "kernel launch");
+  check(Launch::run(buf.template problem<T>(buf.d.get()), nullptr), "kernel launch");
   check(cudaDeviceSynchronize(), "kernel");
   DeviceBuffer<float> ref(count), scale(count);
   DeviceBuffer<unsigned long long> bad(1);
@@ -121,22 +139,22 @@ bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
   return true;
 }
 
-template <class T>
+template <class Launch, class T>
 void add_cases(std::vector<Case>& cases, std::vector<int> const& sizes, char const* type) {
   for (int s : sizes) {
     auto buf = std::make_shared<GemmBuffers<T>>(s);
     Case c;
-    c.kernel = std::string("gemm_sm80_") + type;
+    c.kernel = std::string(Launch::name) + type;
     c.shape = std::to_string(s) + "x" + std::to_string(s) + "x" + std::to_string(s);
     c.group = "gemm";
     c.flops = 2.0 * s * double(s) * s;
     c.bytes = 3.0 * s * double(s) * sizeof(T);
-    c.run = [buf](cudaStream_t st) { check(kernels::gemm_sm80(buf->template problem<T>(buf->d.get()), st), "gemm_sm80"); };
+    c.run = [buf](cudaStream_t st) { check(Launch::run(buf->template problem<T>(buf->d.get()), st), Launch::name); };
     c.reference = [buf](cudaStream_t st) {
       check(cublasSetStream(buf->handle, st), "cublasSetStream");
       check(cublas_gemm(buf->handle, buf->template problem<T>(buf->d.get())), "cublasGemmEx");
     };
-    c.verify = [buf](std::string& msg) { return verify_gemm(*buf, msg); };
+    c.verify = [buf](std::string& msg) { return verify_gemm<Launch>(*buf, msg); };
     cases.push_back(std::move(c));
   }
 }
@@ -146,8 +164,10 @@ void add_cases(std::vector<Case>& cases, std::vector<int> const& sizes, char con
 std::vector<Case> gemm_cases(bool full) {
   std::vector<int> const sizes = full ? std::vector<int>{4096, 8192} : std::vector<int>{2048};
   std::vector<Case> cases;
-  add_cases<bfloat16_t>(cases, sizes, "bf16");
-  add_cases<half_t>(cases, sizes, "fp16");
+  add_cases<Sm80, bfloat16_t>(cases, sizes, "bf16");
+  add_cases<Sm80, half_t>(cases, sizes, "fp16");
+  add_cases<Sm90Tma, bfloat16_t>(cases, sizes, "bf16");
+  add_cases<Sm90Tma, half_t>(cases, sizes, "fp16");
   return cases;
 }
 

@@ -11,6 +11,7 @@
 
 #include "differential.hpp"
 #include "tessera/atom/mma_atom.hpp"
+#include "tessera/atom/mma_traits_sm90.hpp"
 #include "tessera/atom/names.hpp"
 
 namespace tessera::test {
@@ -34,7 +35,9 @@ auto mma_atoms() {
                          Named<SM80_16x8x16_F32BF16BF16F32_TN>{"SM80_16x8x16_F32BF16BF16F32_TN"},
                          Named<SM80_16x8x8_F16F16F16F16_TN>{"SM80_16x8x8_F16F16F16F16_TN"},
                          Named<SM80_16x8x8_F32TF32TF32F32_TN>{"SM80_16x8x8_F32TF32TF32F32_TN"},
-                         Named<UniversalFMA<float>>{"UniversalFMA<float>"}, Named<UniversalFMA<double>>{"UniversalFMA<double>"});
+                         Named<UniversalFMA<float>>{"UniversalFMA<float>"}, Named<UniversalFMA<double>>{"UniversalFMA<double>"},
+                         Named<SM90_64x8x16_F32F16F16_SS<>>{"SM90_64x8x16_F32F16F16_SS"},
+                         Named<SM90_64x128x16_F32BF16BF16_SS<>>{"SM90_64x128x16_F32BF16BF16_SS"});
 }
 auto copy_atoms() {
   return std::make_tuple(

@@ -17,12 +17,12 @@ using tessera::tools::Report;
 
 Report shared(const char* memory, const char* access, int elem_bytes, int vector = 1) {
   return tessera::tools::analyze(tessera::rt::evaluate(memory), tessera::rt::evaluate(access),
-                                 {MemoryKind::shared, elem_bytes, vector});
+                                 {MemoryKind::shared, elem_bytes, vector, {}});
 }
 
 Report global(const char* memory, const char* access, int elem_bytes, int vector = 1) {
   return tessera::tools::analyze(tessera::rt::evaluate(memory), tessera::rt::evaluate(access),
-                                 {MemoryKind::global, elem_bytes, vector});
+                                 {MemoryKind::global, elem_bytes, vector, {}});
 }
 
 // (thr,val) -> (m,n) index: thread t reads row t of a 32x32 tile, value j is column j.
@@ -131,7 +131,7 @@ TEST(AnalyzeShared, MakeLayoutTvResultIsAccepted) {
   // make_layout_tv(thr (_32,_1):(_1,_0), val (_1,_4):(_0,_1)) gives (tiler, tv); its tv is used.
   const Report r = tessera::tools::analyze(tessera::rt::evaluate("(_32,_4):(_4,_1)"),
                                            tessera::rt::evaluate("make_layout_tv((_32,_1):(_1,_0), (_1,_4):(_0,_1))"),
-                                           {MemoryKind::shared, 4, 4});
+                                           {MemoryKind::shared, 4, 4, {}});
   ASSERT_EQ(r.instructions.size(), 1u);
   EXPECT_EQ(r.instructions[0].wavefronts, 4);  // 512 bytes: 4 quarter-warps, conflict-free
   EXPECT_EQ(r.instructions[0].ideal, 4);

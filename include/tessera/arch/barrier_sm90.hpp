@@ -1,0 +1,149 @@
+// sm_90 synchronization for asynchronous copies and MMAs: shared-memory transaction barriers
+// (PTX mbarrier), the proxy fence, and warp election.
+//   mbarrier_init(bar, count)            count arrivals complete a phase
+//   mbarrier_arrive(bar)                 one arrival
+//   mbarrier_arrive_expect_tx(bar, n)    one arrival, and n more bytes the phase waits for (a TMA
+//                                        load completes them: arch/copy_sm90_tma.cuh)
+//   mbarrier_wait(bar, phase)            spin until the phase with parity `phase` has completed
+//   fence_barrier_init()                 make initialized barriers visible to the async proxy
+//   fence_view_async_shared()            fence.proxy.async.shared::cta: shared memory written by
+//                                        ordinary stores, read next by TMA or wgmma
+//   elect_one_sync()                     true in exactly one lane of the warp
+// A barrier is a 64-bit word in shared memory (std::uint64_t, 8-byte aligned). Phases alternate
+// parity 0, 1, 0, ...: a waiter tracks the parity it expects and flips it after each wait. Built
+// for an architecture below sm_90, a use fails to compile.
+#pragma once
+
+#include <cstdint>
+
+#include "tessera/arch/util.hpp"
+#include "tessera/core/error.hpp"
+
+namespace tessera {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define TESSERA_SM90_AVAILABLE 1
+#endif
+
+#define TESSERA_SM90_ONLY(what)                                                                                 \
+  static_assert(detail::always_false<Unused>, what ": needs sm_90 or newer; build for -gencode arch=compute_90a " \
+                                                   "(or compute_90) or later")
+
+// mbarrier_init(bar, count): the barrier's first phase completes after `count` arrivals (and the
+// transaction bytes announced for it). Pre: one thread initializes; fence_barrier_init() and a
+// block barrier before any other thread uses it.
+template <class Unused = void>
+TESSERA_HOST_DEVICE void mbarrier_init(std::uint64_t* bar, std::uint32_t count) {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_address(bar)), "r"(count) : "memory");
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("mbarrier_init");
+#else
+  detail::device_only("mbarrier_init", bar, count);
+#endif
+}
+
+// fence_barrier_init(): orders the initializations of barriers before their use by the TMA unit.
+template <class Unused = void>
+TESSERA_HOST_DEVICE void fence_barrier_init() {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("fence_barrier_init");
+#else
+  detail::device_only("fence_barrier_init");
+#endif
+}
+
+// mbarrier_arrive(bar): one arrival on the current phase.
+template <class Unused = void>
+TESSERA_HOST_DEVICE void mbarrier_arrive(std::uint64_t* bar) {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_address(bar)) : "memory");
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("mbarrier_arrive");
+#else
+  detail::device_only("mbarrier_arrive", bar);
+#endif
+}
+
+// mbarrier_arrive_expect_tx(bar, bytes): one arrival, and the current phase also waits for
+// `bytes` bytes of transactions (the TMA loads that name this barrier).
+template <class Unused = void>
+TESSERA_HOST_DEVICE void mbarrier_arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_address(bar)), "r"(bytes)
+               : "memory");
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("mbarrier_arrive_expect_tx");
+#else
+  detail::device_only("mbarrier_arrive_expect_tx", bar, bytes);
+#endif
+}
+
+// mbarrier_try_wait(bar, phase): true when the phase of parity `phase` has completed (the
+// instruction may suspend the thread for a while before answering false).
+template <class Unused = void>
+TESSERA_HOST_DEVICE bool mbarrier_try_wait(std::uint64_t* bar, std::uint32_t phase) {
+#if defined(TESSERA_SM90_AVAILABLE)
+  std::uint32_t done = 0;
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(done)
+      : "r"(smem_address(bar)), "r"(phase)
+      : "memory");
+  return done != 0;
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("mbarrier_try_wait");
+  return false;
+#else
+  detail::device_only("mbarrier_try_wait", bar, phase);
+#endif
+}
+
+// mbarrier_wait(bar, phase): returns once the phase of parity `phase` has completed.
+template <class Unused = void>
+TESSERA_HOST_DEVICE void mbarrier_wait(std::uint64_t* bar, std::uint32_t phase) {
+  while (!mbarrier_try_wait<Unused>(bar, phase)) {
+  }
+}
+
+// fence_view_async_shared(): shared memory this thread wrote with ordinary stores becomes visible
+// to the async proxy (TMA stores, wgmma operands). Pre: then a barrier among the writers before
+// the asynchronous reader is started.
+template <class Unused = void>
+TESSERA_HOST_DEVICE void fence_view_async_shared() {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("fence_view_async_shared");
+#else
+  detail::device_only("fence_view_async_shared");
+#endif
+}
+
+// elect_one_sync(): true in exactly one active lane of the warp (elect.sync). Pre: the whole warp
+// executes it.
+template <class Unused = void>
+TESSERA_HOST_DEVICE bool elect_one_sync() {
+#if defined(TESSERA_SM90_AVAILABLE)
+  std::uint32_t elected = 0;
+  asm volatile(
+      "{\n.reg .b32 r;\n.reg .pred p;\n"
+      "elect.sync r|p, 0xffffffff;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(elected));
+  return elected != 0;
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("elect_one_sync");
+  return false;
+#else
+  detail::device_only("elect_one_sync");
+#endif
+}
+
+#undef TESSERA_SM90_ONLY
+
+}  // namespace tessera

@@ -1,0 +1,134 @@
+// sm_90 tensor memory accelerator (TMA): bulk tensor copies global -> shared memory described by a
+// tensor map, completing on an mbarrier (arch/barrier_sm90.hpp).
+//   TmaDescriptor                    the 128-byte tensor map (CUtensorMap), passed to a kernel by
+//                                    value as a __grid_constant__ parameter
+//   make_tma_desc_2d(...)            host: the tensor map of a 2-D row-major matrix and a box,
+//                                    through the driver's cuTensorMapEncodeTiled found at run time
+//                                    (no link dependency on libcuda); every precondition an error
+//   SM90_TMA_LOAD_2D::copy(desc, bar, dst, c0, c1)
+//                                    one thread loads the box at element coordinates (c0 inner,
+//                                    c1 outer) into shared memory; the bytes complete on `bar`;
+//                                    elements outside the matrix are zero
+//   tma_prefetch_desc(desc)          fetch the tensor map into the cache ahead of the first copy
+// Shared-memory boxes are written row by row (the inner dimension contiguous), swizzled by the
+// tensor map's mode: TmaSwizzle::b128 writes exactly the K-major 128-byte-swizzled atom of
+// atom/mma_traits_sm90.hpp (Sw<3,4,3> in bytes over rows of 128 bytes).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "tessera/arch/barrier_sm90.hpp"
+
+namespace tessera {
+
+using TmaDescriptor = CUtensorMap;
+
+enum class TmaSwizzle { none, b32, b64, b128 };
+
+namespace detail {
+using TensorMapEncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, cuuint64_t const*,
+                                          cuuint64_t const*, cuuint32_t const*, cuuint32_t const*, CUtensorMapInterleave,
+                                          CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+// The driver's cuTensorMapEncodeTiled, looked up once through the runtime.
+inline TensorMapEncodeTiled tensor_map_encode_tiled() {
+  static TensorMapEncodeTiled const fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess || p == nullptr)
+      throw std::runtime_error("make_tma_desc: the driver has no cuTensorMapEncodeTiled (TMA needs a CUDA 12 driver)");
+    return reinterpret_cast<TensorMapEncodeTiled>(p);
+  }();
+  return fn;
+}
+
+inline void tma_require(bool ok, std::string const& what) {
+  if (!ok) throw std::invalid_argument("make_tma_desc_2d: " + what);
+}
+}  // namespace detail
+
+// make_tma_desc_2d(ptr, elem_bytes, inner, outer, ld, box_inner, box_outer, swizzle): the tensor
+// map of a row-major matrix of `outer` rows of `inner` elements, rows `ld` elements apart, read in
+// boxes of box_outer rows x box_inner elements. Pre (each an invalid_argument naming it): ptr
+// 16-byte aligned; elem_bytes 1, 2 or 4; ld * elem_bytes a multiple of 16 (TMA strides) and
+// ld >= inner; 1 <= box sizes <= 256; box_inner * elem_bytes a multiple of 16, and with a swizzle at
+// most the swizzle's span (32, 64 or 128 bytes). Out-of-bounds box elements read as zero.
+inline TmaDescriptor make_tma_desc_2d(void const* ptr, int elem_bytes, std::uint64_t inner, std::uint64_t outer,
+                                      std::uint64_t ld, std::uint32_t box_inner, std::uint32_t box_outer,
+                                      TmaSwizzle swizzle) {
+  using detail::tma_require;
+  tma_require(ptr != nullptr && reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0,
+              "the matrix must start at a 16-byte aligned address");
+  tma_require(elem_bytes == 1 || elem_bytes == 2 || elem_bytes == 4, "elements must be 1, 2 or 4 bytes, got " + std::to_string(elem_bytes));
+  tma_require(inner >= 1 && outer >= 1, "the matrix is empty");
+  tma_require(ld >= inner, "ld = " + std::to_string(ld) + " is smaller than the row length " + std::to_string(inner));
+  tma_require(ld * elem_bytes % 16 == 0, "the row pitch ld * elem_bytes = " + std::to_string(ld * elem_bytes) +
+                                             " bytes is not a multiple of 16 (TMA strides); pad the rows");
+  tma_require(box_inner >= 1 && box_inner <= 256 && box_outer >= 1 && box_outer <= 256,
+              "box sizes must be in [1, 256], got " + std::to_string(box_inner) + " x " + std::to_string(box_outer));
+  tma_require(box_inner * elem_bytes % 16 == 0,
+              "the box's inner extent " + std::to_string(box_inner * elem_bytes) + " bytes is not a multiple of 16");
+  const std::uint32_t span = swizzle == TmaSwizzle::b128 ? 128 : swizzle == TmaSwizzle::b64 ? 64 : swizzle == TmaSwizzle::b32 ? 32 : 0;
+  tma_require(span == 0 || box_inner * elem_bytes <= span,
+              "a " + std::to_string(span) + "-byte swizzle needs a box inner extent of at most " + std::to_string(span) +
+                  " bytes, got " + std::to_string(box_inner * elem_bytes));
+  const CUtensorMapDataType type = elem_bytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                                   : elem_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                                                     : CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  const CUtensorMapSwizzle sw = swizzle == TmaSwizzle::b128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                : swizzle == TmaSwizzle::b64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                : swizzle == TmaSwizzle::b32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                             : CU_TENSOR_MAP_SWIZZLE_NONE;
+  const cuuint64_t dims[2] = {inner, outer};
+  const cuuint64_t strides[1] = {ld * elem_bytes};
+  const cuuint32_t box[2] = {box_inner, box_outer};
+  const cuuint32_t elem_strides[2] = {1, 1};
+  TmaDescriptor desc{};
+  const CUresult r = detail::tensor_map_encode_tiled()(&desc, type, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides,
+                                                       CU_TENSOR_MAP_INTERLEAVE_NONE, sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  tma_require(r == CUDA_SUCCESS, "cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)));
+  return desc;
+}
+
+// SM90_TMA_LOAD_2D: cp.async.bulk.tensor.2d global -> shared, completing on an mbarrier.
+struct SM90_TMA_LOAD_2D {
+  // copy(desc, bar, dst, c0, c1): the box at (c0, c1) (inner, outer element coordinates; may lie
+  // partly outside the matrix) into dst. Pre: dst aligned to 128 bytes (1024 with a 128-byte
+  // swizzle); `bar` expects the box's bytes (mbarrier_arrive_expect_tx).
+  template <class Unused = void>
+  __device__ static void copy(TmaDescriptor const* desc, std::uint64_t* bar, void* dst, int c0, int c1) {
+#if defined(TESSERA_SM90_AVAILABLE)
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::"r"(
+            smem_address(dst)),
+        "l"(reinterpret_cast<std::uint64_t>(desc)), "r"(smem_address(bar)), "r"(c0), "r"(c1)
+        : "memory");
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>, "SM90_TMA_LOAD_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+#else
+    (void)desc, (void)bar, (void)dst, (void)c0, (void)c1;
+#endif
+  }
+};
+
+// tma_prefetch_desc(desc): brings the tensor map into the cache. Pre: desc is a kernel parameter
+// (__grid_constant__) or in global memory.
+template <class Unused = void>
+__device__ void tma_prefetch_desc(TmaDescriptor const* desc) {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(desc)) : "memory");
+#elif defined(__CUDA_ARCH__)
+  static_assert(detail::always_false<Unused>, "tma_prefetch_desc: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+#else
+  (void)desc;
+#endif
+}
+
+}  // namespace tessera

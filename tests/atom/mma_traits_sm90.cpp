@@ -1,0 +1,89 @@
+// Tests for include/tessera/atom/mma_traits_sm90.hpp: the wgmma layouts print as CuTe's, the
+// accumulator layout equals the PTX ISA's fragment of the m64nNk16 f32 accumulators for every
+// thread and register (every N), it is a bijection onto the 64 x N tile, and the matrix
+// descriptors built from the canonical stage layouts have the fields the ISA defines.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <utility>
+
+#include "tessera/atom/mma_traits_sm90.hpp"
+#include "tessera/core/print.hpp"
+
+using namespace tessera;
+
+namespace {
+
+// The ISA's wgmma accumulator fragment (f32, m64nNk16): register i of thread t (warp w = t/32,
+// lane l = t%32) holds row 16 w + l/4 + 8 ((i%4)/2), column 2 (l%4) + i%2 + 8 (i/4).
+std::pair<int, int> ptx_c(int t, int i) {
+  int const w = t / 32, l = t % 32;
+  return {16 * w + l / 4 + 8 * ((i % 4) / 2), 2 * (l % 4) + i % 2 + 8 * (i / 4)};
+}
+
+template <class Op>
+void expect_accumulators_match_ptx() {
+  using T = MMA_Traits<Op>;
+  constexpr int N = int(get<1>(typename T::Shape_MNK{}));
+  typename T::CLayout const c{};
+  std::set<int> seen;
+  for (int t = 0; t < 128; ++t)
+    for (int i = 0; i < N / 2; ++i) {
+      auto const [m, n] = ptx_c(t, i);
+      int const idx = int(c(t, i));
+      ASSERT_EQ(idx, m + 64 * n) << "N = " << N << ", thread " << t << ", register " << i;
+      seen.insert(idx);
+    }
+  EXPECT_EQ(int(seen.size()), 64 * N) << "N = " << N << ": CLayout is not a bijection onto the 64 x N tile";
+  EXPECT_EQ(int(size<1>(c)), int(std::extent_v<typename Op::CRegisters>)) << "values a thread = its f32 registers";
+}
+
+TEST(MmaTraitsSm90, LayoutsPrintAsCuTe) {
+  using T = MMA_Traits<SM90_64x128x16_F32BF16BF16_SS<>>;
+  // The example, from CuTe's traits.
+  EXPECT_EQ(to_string(T::CLayout{}), "((_4,_8,_4),(_2,_2,_16)):((_128,_1,_16),(_64,_8,_512))");
+  EXPECT_EQ(to_string(T::ALayout{}), "(_128,(_64,_16)):(_0,(_1,_64))");
+  EXPECT_EQ(to_string(T::BLayout{}), "(_128,(_128,_16)):(_0,(_1,_128))");
+  EXPECT_EQ(to_string(T::ThrID{}), "_128:_1");
+  EXPECT_EQ(to_string(T::Shape_MNK{}), "(_64,_128,_16)");
+  EXPECT_EQ(to_string(MMA_Traits<SM90_64x8x16_F32F16F16_SS<>>::CLayout{}), "((_4,_8,_4),(_2,_2)):((_128,_1,_16),(_64,_8))");
+  static_assert(std::is_same_v<MMA_Traits<SM90_64x64x16_F32F16F16_SS<>>::ValTypeA, half_t>);
+  static_assert(std::is_same_v<MMA_Traits<SM90_64x64x16_F32BF16BF16_SS<>>::ValTypeB, bfloat16_t>);
+  static_assert(MMA_Traits<SM90_64x64x16_F32F16F16_SS<GmmaMajor::MN, GmmaMajor::K>>::MajorA == GmmaMajor::MN);
+}
+
+TEST(MmaTraitsSm90, AccumulatorsAreThePtxFragmentForEveryN) {
+  expect_accumulators_match_ptx<SM90_64x8x16_F32BF16BF16_SS<>>();
+  expect_accumulators_match_ptx<SM90_64x16x16_F32BF16BF16_SS<>>();
+  expect_accumulators_match_ptx<SM90_64x24x16_F32F16F16_SS<>>();
+  expect_accumulators_match_ptx<SM90_64x64x16_F32F16F16_SS<>>();
+  expect_accumulators_match_ptx<SM90_64x96x16_F32BF16BF16_SS<>>();
+  expect_accumulators_match_ptx<SM90_64x128x16_F32BF16BF16_SS<>>();
+  expect_accumulators_match_ptx<SM90_64x200x16_F32F16F16_SS<>>();
+  expect_accumulators_match_ptx<SM90_64x256x16_F32BF16BF16_SS<>>();
+}
+
+TEST(MmaTraitsSm90, DescriptorBits) {
+  // start address, LBO, SBO in 16-byte units at bits 0, 16, 32; 128-byte swizzle = 1 at bit 62
+  EXPECT_EQ(gmma_desc_bits(0x400, 16, 1024), (std::uint64_t(1) << 62) | (std::uint64_t(64) << 32) | (1u << 16) | 0x40u);
+  EXPECT_EQ(gmma_desc_bits(0x3FFF0, 0, 0) & 0x3FFFu, 0x3FFFu);  // 18-bit shared address, 4 low bits dropped
+}
+
+TEST(MmaTraitsSm90, DescriptorsOfTheCanonicalStages) {
+  // A: 128 x 64 K-major: rows of 64 elements (128 bytes), 8-row groups 1024 bytes apart
+  constexpr auto sa = tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_128, _64>{});
+  EXPECT_EQ(to_string(sa), "((_8,_16),(_64,_1)):((_64,_512),(_1,_0))");
+  // block (64, 16): element 64*64 + 16, byte 8224 from the stage's start
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::K, 64>(0, sa, 64, 16)), gmma_desc_bits(8224, 16, 1024));
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::K, 64>(0x8000, sa, 0, 48)), gmma_desc_bits(0x8000 + 96, 16, 1024));
+  // B: 128 x 64 MN-major, K groups of one 64-wide chunk consecutive (two TMA boxes of 64 x 64)
+  constexpr auto sb = tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<_128, _64>{}, LayoutRight{});
+  // (n, k) -> n%64 + 64 k + 4096 (n/64)
+  EXPECT_EQ(int(sb(65, 9)), 1 + 64 * 9 + 4096);
+  // block (0, 16) of N = 128: 64-element chunks 8192 bytes apart (LBO), 8-row K groups 1024 (SBO)
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::MN, 128>(0, sb, 0, 16)), gmma_desc_bits(2048, 8192, 1024));
+  // a chunk of 64: no LBO needed
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::MN, 64>(0, sb, 64, 0)), gmma_desc_bits(8192, 0, 1024));
+}
+
+}  // namespace

@@ -1,5 +1,7 @@
 // Device tests of include/tessera/kernels/gemm_sm90.cuh against cublasGemmEx (the sweep and the
-// tolerance: gemm_check.hpp), and the host-side refusal of invalid problems.
+// tolerance: gemm_check.hpp): gemm_sm90 (= step 2, gemm_sm90_ws) on the whole sweep, step 1
+// (gemm_sm90_tma) on the small sizes and one large type pair; and the host-side refusal of invalid
+// problems.
 #include "gemm_check.hpp"
 #include "tessera/kernels/gemm_sm90.cuh"
 
@@ -14,6 +16,13 @@ struct Sm90 {
   }
 };
 using GemmSm90 = GemmDeviceTest<Sm90>;
+struct Sm90Tma {
+  template <class T, class TOut>
+  static cudaError_t run(GemmProblem<T, TOut> const& p) {
+    return tessera::kernels::gemm_sm90_tma(p);
+  }
+};
+using GemmSm90Tma = GemmDeviceTest<Sm90Tma>;
 
 // Small sizes: every variant (compute-sanitizer runs these: --gtest_filter='*Small*').
 TEST_F(GemmSm90, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
@@ -23,6 +32,10 @@ TEST_F(GemmSm90, SmallFp16ToFp32) { this->template sweep<half_t, float>(kSmall, 
 // Large sizes, tight layouts.
 TEST_F(GemmSm90, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
 TEST_F(GemmSm90, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, false); }
+
+TEST_F(GemmSm90Tma, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
+TEST_F(GemmSm90Tma, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
+TEST_F(GemmSm90Tma, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
 
 // Invalid problems are refused before any launch, with a message naming the violation.
 TEST(GemmSm90Host, InvalidProblemsAreRefused) {

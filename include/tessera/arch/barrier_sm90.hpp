@@ -9,12 +9,16 @@
 //   fence_view_async_shared()            fence.proxy.async.shared::cta: shared memory written by
 //                                        ordinary stores, read next by TMA or wgmma
 //   elect_one_sync()                     true in exactly one lane of the warp
+//   warpgroup_reg_alloc<N>() / warpgroup_reg_dealloc<N>()
+//                                        setmaxnreg (sm_90a): the warpgroup's registers a thread
+//                                        grow to / shrink to N (warp specialization)
 // A barrier is a 64-bit word in shared memory (std::uint64_t, 8-byte aligned). Phases alternate
 // parity 0, 1, 0, ...: a waiter tracks the parity it expects and flips it after each wait. Built
 // for an architecture below sm_90, a use fails to compile.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "tessera/arch/util.hpp"
 #include "tessera/core/error.hpp"
@@ -141,6 +145,33 @@ TESSERA_HOST_DEVICE bool elect_one_sync() {
   return false;
 #else
   detail::device_only("elect_one_sync");
+#endif
+}
+
+// warpgroup_reg_alloc<N>() / warpgroup_reg_dealloc<N>(): setmaxnreg.inc / .dec: every thread of
+// the warpgroup may use N registers from here on. Pre: the kernel has a register cap at entry
+// (__launch_bounds__(threads, 1)); N a multiple of 8 in [24, 256]; all threads of the warpgroup
+// execute it; the increases of all warpgroups fit the registers the decreases free.
+template <int N>
+TESSERA_HOST_DEVICE void warpgroup_reg_alloc() {
+  static_assert(N % 8 == 0 && N >= 24 && N <= 256, "warpgroup_reg_alloc<N>: N must be a multiple of 8 in [24, 256]");
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
+#elif defined(__CUDA_ARCH__)
+  static_assert(detail::always_false<std::integral_constant<int, N>>, "warpgroup_reg_alloc: setmaxnreg needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+  detail::device_only("warpgroup_reg_alloc (setmaxnreg.inc)");
+#endif
+}
+template <int N>
+TESSERA_HOST_DEVICE void warpgroup_reg_dealloc() {
+  static_assert(N % 8 == 0 && N >= 24 && N <= 256, "warpgroup_reg_dealloc<N>: N must be a multiple of 8 in [24, 256]");
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
+#elif defined(__CUDA_ARCH__)
+  static_assert(detail::always_false<std::integral_constant<int, N>>, "warpgroup_reg_dealloc: setmaxnreg needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+  detail::device_only("warpgroup_reg_dealloc (setmaxnreg.dec)");
 #endif
 }
 

@@ -1,13 +1,18 @@
-// Hopper GEMM, step 1 of the ladder (docs/performance.md, "Hopper GEMM"): TMA loads into a ring
-// of shared-memory stages completing on mbarriers, wgmma from shared memory, one warpgroup.
-//   gemm_sm90<T, TOut>(problem, stream)        the default configuration (GemmSm90Default)
-//   gemm_sm90<Cfg, T, TOut>(problem, stream)   any GemmSm90Config
+// Hopper GEMMs (docs/performance.md, "Hopper GEMM"), a ladder kept step by step:
+//   gemm_sm90_tma<Cfg, T, TOut>(problem, stream)  step 1: TMA loads into a ring of shared-memory
+//                                                 stages completing on mbarriers, wgmma from shared
+//                                                 memory, one warpgroup (GemmSm90Config)
+//   gemm_sm90_ws<Cfg, T, TOut>(problem, stream)   step 2: warp-specialized: a producer warpgroup
+//                                                 (few registers, setmaxnreg) issues the TMA loads,
+//                                                 BM/64 consumer warpgroups the wgmmas; full and
+//                                                 empty barriers per stage (GemmSm90WsConfig)
+//   gemm_sm90<T, TOut>(problem, stream)           the fastest: gemm_sm90_ws with GemmSm90WsDefault
 // D = alpha A B + beta C for T = half_t or bfloat16_t, fp32 accumulation, TOut = float, half_t or
 // bfloat16_t; any M, N, K >= 1 (TMA reads zeros outside the matrices, the epilogue stores only
 // inside D); A and B row- or column-major. Operands TMA cannot address (not 16-byte aligned, or a
 // row pitch that is not a multiple of 16 bytes) are first packed into aligned buffers.
 //
-// The block (one warpgroup, 128 threads) computes a BM x BN tile of D:
+// Step 1's block (one warpgroup, 128 threads) computes a BM x BN tile of D:
 //   * stage s holds A's BM x BK and B's BN x BK tiles in the canonical 128-byte-swizzled layouts
 //     of atom/mma_traits_sm90.hpp (K-major or MN-major after the operand's major), written by TMA
 //     boxes of 64 contiguous elements (one swizzle span) and completing on full[s];
@@ -16,6 +21,11 @@
 //   * per k-tile, BK/16 x BM/64 wgmma m64nBNk16 with descriptors from make_gmma_desc;
 //   * the accumulators are partitioned by the tiled MMA of the wgmma atom (partition_C), which
 //     gives each thread's (m, n) for the epilogue.
+// Step 2's block (1 + BM/64 warpgroups) computes a BM x BN tile: warpgroup 0 drops to 40
+// registers and one of its threads loads k-tile kt into stage kt % Stages once empty[stage] says
+// the consumers are done with it; consumer warpgroup w (232 registers) owns rows 64 (w-1) ..,
+// waits on full[stage], issues BK/16 wgmma m64nBNk16, and after warpgroup_wait<1> releases the
+// previous k-tile's stage (one arrival per consumer warpgroup on its empty barrier).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -46,6 +56,20 @@ struct GemmSm90Config {
 };
 
 using GemmSm90Default = GemmSm90Config<128, 128, 64, 4>;
+
+// GemmSm90WsConfig<BM, BN, BK, Stages>: step 2's tile; BM/64 consumer warpgroups of 64 x BN each.
+template <int BM_, int BN_, int BK_, int Stages_>
+struct GemmSm90WsConfig {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
+  static constexpr int kConsumers = BM / 64;
+  static constexpr int kThreads = 128 * (1 + kConsumers);
+  static_assert(BM % 64 == 0 && BM >= 64 && BM <= 128, "GemmSm90WsConfig: BM must be 64 or 128 (one or two consumer warpgroups)");
+  static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90WsConfig: BN must be 64, 128, 192 or 256");
+  static_assert(BK == 64, "GemmSm90WsConfig: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
+  static_assert(Stages >= 2, "GemmSm90WsConfig: at least two stages");
+};
+
+using GemmSm90WsDefault = GemmSm90WsConfig<128, 256, 64, 4>;
 
 namespace detail {
 
@@ -79,6 +103,43 @@ TESSERA_HOST_DEVICE constexpr auto gemm_sm90_stage_layout() {
   }
 }
 
+// One thread: k-tile kt of the block (bm, bn) into the stage (a, b), completing on `bar`: A then B,
+// in TMA boxes of 64 contiguous elements (one swizzle span) as gemm_sm90_stage_layout lays them out.
+template <class Cfg, class T, bool AKMajor, bool BKMajor>
+__device__ void gemm_sm90_load_stage(TmaDescriptor const* tma_a, TmaDescriptor const* tma_b, std::uint64_t* bar, T* a, T* b,
+                                     int kt, int bm, int bn) {
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
+  mbarrier_arrive_expect_tx(bar, std::uint32_t((BM + BN) * BK) * sizeof(T));
+  if constexpr (AKMajor) {
+    SM90_TMA_LOAD_2D::copy(tma_a, bar, a, kt * BK, bm * BM);
+  } else {
+    TESSERA_UNROLL
+    for (int c = 0; c < BM / 64; ++c) SM90_TMA_LOAD_2D::copy(tma_a, bar, a + c * 64 * BK, bm * BM + 64 * c, kt * BK);
+  }
+  if constexpr (BKMajor) {
+    SM90_TMA_LOAD_2D::copy(tma_b, bar, b, kt * BK, bn * BN);
+  } else {
+    TESSERA_UNROLL
+    for (int c = 0; c < BN / 64; ++c) SM90_TMA_LOAD_2D::copy(tma_b, bar, b + c * 64 * BK, bn * BN + 64 * c, kt * BK);
+  }
+}
+
+// D = alpha acc + beta C for one thread's accumulators: acc[v] is value v of the thread's partition
+// tCcD (v) -> (m, n) of D's coordinates; only elements inside D are stored.
+template <int NV, class TOut, class Coords>
+__device__ void gemm_sm90_store(float const (&acc)[NV], Coords const& tCcD, int M, int N, float alpha, float beta,
+                                TOut const* C, int ldc, TOut* D, int ldd) {
+  TESSERA_UNROLL
+  for (int v = 0; v < NV; ++v) {
+    auto c = tCcD(v);
+    int const m = get<0>(c), n = get<1>(c);
+    if (m >= M || n >= N) continue;
+    float x = alpha * acc[v];
+    if (beta != 0.0f) x += beta * float(C[std::int64_t(m) * ldc + n]);
+    D[std::int64_t(m) * ldd + n] = from_float<TOut>(x);
+  }
+}
+
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(128, 1)
     gemm_sm90_kernel(int M, int N, int K, float alpha, float beta, TOut const* C, int ldc, TOut* D, int ldd,
@@ -90,7 +151,6 @@ __global__ void __launch_bounds__(128, 1)
   constexpr auto sA_layout = gemm_sm90_stage_layout<BM, BK, AKMajor>();  // (BM,BK) -> offset
   constexpr auto sB_layout = gemm_sm90_stage_layout<BN, BK, BKMajor>();  // (BN,BK) -> offset
   constexpr int kStageA = BM * BK, kStageB = BN * BK;                    // elements
-  constexpr std::uint32_t kStageBytes = std::uint32_t(kStageA + kStageB) * sizeof(T);
   constexpr int MB_ = BM / 64;  // wgmmas along M
 
   int const tid = int(threadIdx.x);
@@ -113,23 +173,9 @@ __global__ void __launch_bounds__(128, 1)
   }
   __syncthreads();
 
-  // Thread 0: k-tile kt into stage s (A then B, in boxes of 64 contiguous elements).
+  // Thread 0: k-tile kt into stage s.
   auto load = [&](int kt, int s) {
-    mbarrier_arrive_expect_tx(&full[s], kStageBytes);
-    T* a = sA + s * kStageA;
-    T* b = sB + s * kStageB;
-    if constexpr (AKMajor) {
-      SM90_TMA_LOAD_2D::copy(&tma_a, &full[s], a, kt * BK, bm * BM);
-    } else {
-      TESSERA_UNROLL
-      for (int c = 0; c < BM / 64; ++c) SM90_TMA_LOAD_2D::copy(&tma_a, &full[s], a + c * 64 * BK, bm * BM + 64 * c, kt * BK);
-    }
-    if constexpr (BKMajor) {
-      SM90_TMA_LOAD_2D::copy(&tma_b, &full[s], b, kt * BK, bn * BN);
-    } else {
-      TESSERA_UNROLL
-      for (int c = 0; c < BN / 64; ++c) SM90_TMA_LOAD_2D::copy(&tma_b, &full[s], b + c * 64 * BK, bn * BN + 64 * c, kt * BK);
-    }
+    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sA + s * kStageA, sB + s * kStageB, kt, bm, bn);
   };
   if (tid == 0) {
     for (int s = 0; s < Stages && s < k_tiles; ++s) load(s, s);
@@ -183,22 +229,102 @@ __global__ void __launch_bounds__(128, 1)
   static_assert(decltype(size<0>(tCcD.layout()))::value == BN / 2 && decltype(size<1>(tCcD.layout()))::value == MB_,
                 "gemm_sm90_kernel: the tiled MMA's partition of C must match the wgmma accumulators");
   TESSERA_UNROLL
-  for (int mi = 0; mi < MB_; ++mi) {
-    TESSERA_UNROLL
-    for (int v = 0; v < BN / 2; ++v) {
-      auto c = tCcD(v, mi, 0);
-      int const m = get<0>(c), n = get<1>(c);
-      if (m >= M || n >= N) continue;
-      float x = alpha * acc[mi][v];
-      if (beta != 0.0f) x += beta * float(C[std::int64_t(m) * ldc + n]);
-      D[std::int64_t(m) * ldd + n] = from_float<TOut>(x);
+  for (int mi = 0; mi < MB_; ++mi) gemm_sm90_store(acc[mi], tCcD(_, mi, 0), M, N, alpha, beta, C, ldc, D, ldd);
+}
+
+// Step 2: warp-specialized (see the file comment). Block: 128 (1 + BM/64) threads.
+template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_sm90_ws_kernel(int M, int N, int K, float alpha, float beta, TOut const* C, int ldc, TOut* D, int ldd,
+                        __grid_constant__ TmaDescriptor const tma_a, __grid_constant__ TmaDescriptor const tma_b) {
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages, kConsumers = Cfg::kConsumers;
+  constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
+  constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
+  using Op = typename GemmSm90Op<T, BN, MA, MB>::type;
+  constexpr auto sA_layout = gemm_sm90_stage_layout<BM, BK, AKMajor>();
+  constexpr auto sB_layout = gemm_sm90_stage_layout<BN, BK, BKMajor>();
+  constexpr int kStageA = BM * BK, kStageB = BN * BK;
+
+  int const tid = int(threadIdx.x);
+  int const warpgroup = tid / 128;
+  int const tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+  int bm = 0, bn = 0;
+  gemm_block_coord(int(blockIdx.x), tiles_m, tiles_n, bm, bn);
+  int const k_tiles = (K + BK - 1) / BK;
+
+  extern __shared__ unsigned char gemm_sm90_smem[];
+  auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(gemm_sm90_smem) + 1023) & ~std::uintptr_t(1023));
+  T* sA = reinterpret_cast<T*>(base);
+  T* sB = sA + Stages * kStageA;
+  auto* full = reinterpret_cast<std::uint64_t*>(sB + Stages * kStageB);
+  std::uint64_t* empty = full + Stages;
+  if (tid == 0) {
+    tma_prefetch_desc(&tma_a);
+    tma_prefetch_desc(&tma_b);
+    for (int s = 0; s < Stages; ++s) {
+      mbarrier_init(&full[s], 1);            // the producer's arrival (+ the TMA bytes)
+      mbarrier_init(&empty[s], kConsumers);  // one arrival per consumer warpgroup
     }
+    fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    // ---- producer ----------------------------------------------------------------------------
+    warpgroup_reg_dealloc<40>();
+    if (tid == 0) {
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        int const s = kt % Stages;
+        // A fresh barrier counts as having completed the phase before its first: the first
+        // Stages waits (parity 1) pass at once.
+        mbarrier_wait(&empty[s], std::uint32_t(((kt / Stages) & 1) ^ 1));
+        gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sA + s * kStageA, sB + s * kStageB, kt, bm, bn);
+      }
+    }
+  } else {
+    // ---- consumers: warpgroup w owns rows 64 (w - 1) .. 64 w - 1 of the tile -----------------
+    warpgroup_reg_alloc<232>();
+    int const row0 = 64 * (warpgroup - 1);
+    float acc[BN / 2];
+    auto fence_acc = [&] {
+      TESSERA_UNROLL
+      for (int j = 0; j < BN / 2; ++j) warpgroup_fence_operand(acc[j]);
+    };
+    std::uint32_t const a_base = smem_address(sA), b_base = smem_address(sB);
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      int const s = kt % Stages;
+      mbarrier_wait(&full[s], std::uint32_t((kt / Stages) & 1));
+      fence_acc();
+      warpgroup_arrive();
+      TESSERA_UNROLL
+      for (int kb = 0; kb < BK / 16; ++kb) {
+        std::uint64_t const da = make_gmma_desc<MA, 64>(a_base + std::uint32_t(s * kStageA * sizeof(T)), sA_layout, row0, 16 * kb);
+        std::uint64_t const db = make_gmma_desc<MB, BN>(b_base + std::uint32_t(s * kStageB * sizeof(T)), sB_layout, 0, 16 * kb);
+        Op::fma(da, db, acc, kt == 0 && kb == 0 ? GmmaScale::zero : GmmaScale::one);
+      }
+      warpgroup_commit_batch();
+      fence_acc();
+      warpgroup_wait<1>();  // k-tile kt-1's wgmmas have retired: release its stage
+      if (kt >= 1 && tid % 128 == 0) mbarrier_arrive(&empty[(kt - 1) % Stages]);
+    }
+    warpgroup_wait<0>();
+    fence_acc();
+
+    // ---- epilogue --------------------------------------------------------------------------------
+    auto mma = make_tiled_mma(MMA_Atom<Op>{}, Layout<Shape<Int<kConsumers>, _1, _1>>{});
+    auto thr_mma = mma.get_slice(tid - 128);
+    auto cD = make_identity_tensor(make_shape(M, N));
+    auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
+    auto tCcD = thr_mma.partition_C(gcD);  // (V,1,1) -> (m,n)
+    static_assert(decltype(size(tCcD.layout()))::value == BN / 2,
+                  "gemm_sm90_ws_kernel: the tiled MMA's partition of C must match the wgmma accumulators");
+    gemm_sm90_store(acc, tCcD(_, 0, 0), M, N, alpha, beta, C, ldc, D, ldd);
   }
 }
 
 template <class Cfg, class T>
 constexpr int gemm_sm90_smem_bytes() {
-  return Cfg::Stages * (Cfg::BM + Cfg::BN) * Cfg::BK * int(sizeof(T)) + Cfg::Stages * 8 + 1024;
+  return Cfg::Stages * (Cfg::BM + Cfg::BN) * Cfg::BK * int(sizeof(T)) + 2 * Cfg::Stages * 8 + 1024;
 }
 
 // TMA addresses an operand directly when it starts 16-byte aligned and its row pitch is a multiple
@@ -208,6 +334,9 @@ bool gemm_sm90_tma_addressable(T const* p, int ld) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (std::size_t(ld) * sizeof(T)) % 16 == 0;
 }
 
+template <class Cfg>
+inline constexpr bool is_ws_config = Cfg::kThreads > 128;
+
 template <class Cfg, class T, class TOut, bool AK, bool BK>
 cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream) {
   // A (M,K): K-major = row-major rows of K; MN-major = column-major, rows of M. B (K,N) seen as (N,K).
@@ -215,7 +344,13 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream)
                               : make_tma_desc_2d(p.a, sizeof(T), p.m, p.k, p.lda, 64, Cfg::BK, TmaSwizzle::b128);
   TmaDescriptor const tb = BK ? make_tma_desc_2d(p.b, sizeof(T), p.k, p.n, p.ldb, Cfg::BK, Cfg::BN, TmaSwizzle::b128)
                               : make_tma_desc_2d(p.b, sizeof(T), p.n, p.k, p.ldb, 64, Cfg::BK, TmaSwizzle::b128);
-  auto kernel = gemm_sm90_kernel<Cfg, T, TOut, AK, BK>;
+  auto kernel = [] {
+    if constexpr (is_ws_config<Cfg>) {
+      return gemm_sm90_ws_kernel<Cfg, T, TOut, AK, BK>;
+    } else {
+      return gemm_sm90_kernel<Cfg, T, TOut, AK, BK>;
+    }
+  }();
   constexpr int smem = gemm_sm90_smem_bytes<Cfg, T>();
   if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem); e != cudaSuccess)
     return e;
@@ -224,27 +359,24 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream)
   return cudaGetLastError();
 }
 
-}  // namespace detail
-
-// gemm_sm90<Cfg, T, TOut>(problem, stream): D = alpha A B + beta C (see the file comment).
-// Pre: the problem passes check_gemm_problem; a device of compute capability 9.0 (sm_90a build).
+// The launchers' common part: checks, row-major D, packing, dispatch on the operands' majors.
 template <class Cfg, class T, class TOut>
-cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
+cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, cudaStream_t stream) {
   static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>, "gemm_sm90: A and B must be half_t or bfloat16_t");
   static_assert(std::is_same_v<TOut, float> || std::is_same_v<TOut, half_t> || std::is_same_v<TOut, bfloat16_t>,
                 "gemm_sm90: C and D must be float, half_t or bfloat16_t");
-  detail::check_gemm_problem("gemm_sm90", problem);
-  GemmProblem<T, TOut> p = detail::gemm_as_row_major_d(problem);
+  check_gemm_problem(fn, problem);
+  GemmProblem<T, TOut> p = gemm_as_row_major_d(problem);
   T* packed[2] = {nullptr, nullptr};
   // Operands TMA cannot address are packed into aligned buffers with rows padded to 8 elements.
   auto pack = [&](T const*& ptr, int& ld, Major major, int rows, int cols, T*& out) -> cudaError_t {
-    if (detail::gemm_sm90_tma_addressable(ptr, ld)) return cudaSuccess;
+    if (gemm_sm90_tma_addressable(ptr, ld)) return cudaSuccess;
     int const contiguous = major == Major::row ? cols : rows;
     int const lines = major == Major::row ? rows : cols;
     int const ld_packed = (contiguous + 7) / 8 * 8;
     std::size_t const count = std::size_t(lines) * std::size_t(ld_packed);
     if (cudaError_t const e = cudaMallocAsync(reinterpret_cast<void**>(&out), count * sizeof(T), stream); e != cudaSuccess) return e;
-    detail::gemm_pack_kernel<T><<<unsigned((count + 255) / 256), 256, 0, stream>>>(ptr, ld, lines, contiguous, out, ld_packed);
+    gemm_pack_kernel<T><<<unsigned((count + 255) / 256), 256, 0, stream>>>(ptr, ld, lines, contiguous, out, ld_packed);
     ptr = out;
     ld = ld_packed;
     return cudaGetLastError();
@@ -254,19 +386,35 @@ cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream =
   if (e == cudaSuccess) {
     bool const ak = p.a_major == Major::row;  // A (M,K) K-major
     bool const bk = p.b_major == Major::col;  // B (K,N) as (N,K): K-major when column-major
-    if (ak && bk) e = detail::gemm_sm90_launch<Cfg, T, TOut, true, true>(p, stream);
-    else if (ak) e = detail::gemm_sm90_launch<Cfg, T, TOut, true, false>(p, stream);
-    else if (bk) e = detail::gemm_sm90_launch<Cfg, T, TOut, false, true>(p, stream);
-    else e = detail::gemm_sm90_launch<Cfg, T, TOut, false, false>(p, stream);
+    if (ak && bk) e = gemm_sm90_launch<Cfg, T, TOut, true, true>(p, stream);
+    else if (ak) e = gemm_sm90_launch<Cfg, T, TOut, true, false>(p, stream);
+    else if (bk) e = gemm_sm90_launch<Cfg, T, TOut, false, true>(p, stream);
+    else e = gemm_sm90_launch<Cfg, T, TOut, false, false>(p, stream);
   }
   for (T* q : packed)
     if (q != nullptr) (void)cudaFreeAsync(q, stream);
   return e;
 }
 
+}  // namespace detail
+
+// gemm_sm90_tma<Cfg, T, TOut>(problem, stream), gemm_sm90_ws<Cfg, T, TOut>(problem, stream):
+// D = alpha A B + beta C by step 1 / step 2 of the ladder (see the file comment); gemm_sm90 is the
+// fastest. Pre: the problem passes check_gemm_problem (else invalid_argument naming the problem);
+// a device of compute capability 9.0 (the sm_90a build).
+template <class Cfg = GemmSm90Default, class T, class TOut>
+cudaError_t gemm_sm90_tma(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
+  static_assert(!detail::is_ws_config<Cfg>, "gemm_sm90_tma: give a GemmSm90Config");
+  return detail::gemm_sm90_run<Cfg>("gemm_sm90_tma", problem, stream);
+}
+template <class Cfg = GemmSm90WsDefault, class T, class TOut>
+cudaError_t gemm_sm90_ws(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
+  static_assert(detail::is_ws_config<Cfg>, "gemm_sm90_ws: give a GemmSm90WsConfig");
+  return detail::gemm_sm90_run<Cfg>("gemm_sm90_ws", problem, stream);
+}
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
-  return gemm_sm90<GemmSm90Default>(problem, stream);
+  return detail::gemm_sm90_run<GemmSm90WsDefault>("gemm_sm90", problem, stream);
 }
 
 }  // namespace tessera::kernels

@@ -25,7 +25,7 @@ for t in $(find "$B/tests" -type f -perm -u+x -name 'tessera_*tests' | sort); do
   echo "=== $t" >> "$L"; "$t" > "$O/one.txt" 2>&1; rc=$?; cat "$O/one.txt" >> "$L"
   echo "$(basename "$t"): exit $rc :: $(grep -E '^\[  (PASSED|FAILED) ' "$O/one.txt" | tr '\n' ' ')$(grep -c '^\[  SKIPPED \]' "$O/one.txt") skipped"
 done
-for tool in memcheck racecheck; do
+for tool in memcheck racecheck synccheck; do
   for t in tessera_kernel_add_tests tessera_kernel_tile_copy_tests tessera_sgemm_tests tessera_example_sgemm_ladder_tests tessera_bench_tests tessera_gemm_sm80_tests tessera_gemm_sm90_tests tessera_arch_cuda_tests; do
     p=$(find "$B/tests" -type f -name "$t" | head -1)
     [ -n "$p" ] || continue

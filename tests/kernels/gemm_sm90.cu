@@ -1,7 +1,7 @@
 // Device tests of include/tessera/kernels/gemm_sm90.cuh against cublasGemmEx (the sweep and the
-// tolerance: gemm_check.hpp): gemm_sm90 (= step 2, gemm_sm90_ws) on the whole sweep, step 1
-// (gemm_sm90_tma) on the small sizes and one large type pair; and the host-side refusal of invalid
-// problems.
+// tolerance: gemm_check.hpp): gemm_sm90 (= step 3, gemm_sm90_persistent) on the whole sweep, steps
+// 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small sizes and one large type pair; and the
+// host-side refusal of invalid problems.
 #include "gemm_check.hpp"
 #include "tessera/kernels/gemm_sm90.cuh"
 
@@ -23,6 +23,13 @@ struct Sm90Tma {
   }
 };
 using GemmSm90Tma = GemmDeviceTest<Sm90Tma>;
+struct Sm90Ws {
+  template <class T, class TOut>
+  static cudaError_t run(GemmProblem<T, TOut> const& p) {
+    return tessera::kernels::gemm_sm90_ws(p);
+  }
+};
+using GemmSm90Ws = GemmDeviceTest<Sm90Ws>;
 
 // Small sizes: every variant (compute-sanitizer runs these: --gtest_filter='*Small*').
 TEST_F(GemmSm90, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
@@ -33,9 +40,19 @@ TEST_F(GemmSm90, SmallFp16ToFp32) { this->template sweep<half_t, float>(kSmall, 
 TEST_F(GemmSm90, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
 TEST_F(GemmSm90, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, false); }
 
+// More tiles than SMs: the persistent blocks walk several tiles each (the ring's phases run on
+// across tiles, the producer loads the next tile during the epilogue).
+TEST_F(GemmSm90, ManyTilesPerBlock) {
+  std::vector<Shape> const shapes = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}};
+  this->template sweep<bfloat16_t, bfloat16_t>(shapes, false);
+}
+
 TEST_F(GemmSm90Tma, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Tma, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
 TEST_F(GemmSm90Tma, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
+TEST_F(GemmSm90Ws, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
+TEST_F(GemmSm90Ws, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
+TEST_F(GemmSm90Ws, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
 
 // Invalid problems are refused before any launch, with a message naming the violation.
 TEST(GemmSm90Host, InvalidProblemsAreRefused) {

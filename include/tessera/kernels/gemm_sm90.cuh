@@ -6,7 +6,10 @@
 //                                                 (few registers, setmaxnreg) issues the TMA loads,
 //                                                 BM/64 consumer warpgroups the wgmmas; full and
 //                                                 empty barriers per stage (GemmSm90WsConfig)
-//   gemm_sm90<T, TOut>(problem, stream)           the fastest: gemm_sm90_ws with GemmSm90WsDefault
+//   gemm_sm90_persistent<Cfg, T, TOut>(...)       step 3 (first part): step 2 with one block per SM
+//                                                 walking the tiles; the producer runs on into the
+//                                                 next tile while the consumers store the last
+//   gemm_sm90<T, TOut>(problem, stream)           the fastest: gemm_sm90_persistent
 // D = alpha A B + beta C for T = half_t or bfloat16_t, fp32 accumulation, TOut = float, half_t or
 // bfloat16_t; any M, N, K >= 1 (TMA reads zeros outside the matrices, the epilogue stores only
 // inside D); A and B row- or column-major. Operands TMA cannot address (not 16-byte aligned, or a
@@ -30,6 +33,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -57,10 +61,13 @@ struct GemmSm90Config {
 
 using GemmSm90Default = GemmSm90Config<128, 128, 64, 4>;
 
-// GemmSm90WsConfig<BM, BN, BK, Stages>: step 2's tile; BM/64 consumer warpgroups of 64 x BN each.
-template <int BM_, int BN_, int BK_, int Stages_>
+// GemmSm90WsConfig<BM, BN, BK, Stages, Persistent>: the warp-specialized kernel's tile; BM/64
+// consumer warpgroups of 64 x BN each. Persistent: one block per SM walks the tiles (step 3),
+// else one block per tile (step 2).
+template <int BM_, int BN_, int BK_, int Stages_, bool Persistent_ = false>
 struct GemmSm90WsConfig {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
+  static constexpr bool Persistent = Persistent_;
   static constexpr int kConsumers = BM / 64;
   static constexpr int kThreads = 128 * (1 + kConsumers);
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 128, "GemmSm90WsConfig: BM must be 64 or 128 (one or two consumer warpgroups)");
@@ -70,6 +77,7 @@ struct GemmSm90WsConfig {
 };
 
 using GemmSm90WsDefault = GemmSm90WsConfig<128, 256, 64, 4>;
+using GemmSm90PersistentDefault = GemmSm90WsConfig<128, 256, 64, 4, true>;
 
 namespace detail {
 
@@ -125,18 +133,35 @@ __device__ void gemm_sm90_load_stage(TmaDescriptor const* tma_a, TmaDescriptor c
 }
 
 // D = alpha acc + beta C for one thread's accumulators: acc[v] is value v of the thread's partition
-// tCcD (v) -> (m, n) of D's coordinates; only elements inside D are stored.
+// tCcD (v) -> (m, n) of D's coordinates; values 2j and 2j+1 are neighbouring columns of one row
+// (the wgmma accumulator layout), stored as one pair where both are inside D and the pair is
+// aligned, element by element otherwise; only elements inside D are stored.
 template <int NV, class TOut, class Coords>
 __device__ void gemm_sm90_store(float const (&acc)[NV], Coords const& tCcD, int M, int N, float alpha, float beta,
                                 TOut const* C, int ldc, TOut* D, int ldd) {
+  struct alignas(2 * sizeof(TOut)) Pair {
+    TOut x, y;
+  };
+  bool const pairs_aligned = ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(D) % sizeof(Pair) == 0;
   TESSERA_UNROLL
-  for (int v = 0; v < NV; ++v) {
+  for (int v = 0; v < NV; v += 2) {
     auto c = tCcD(v);
     int const m = get<0>(c), n = get<1>(c);
     if (m >= M || n >= N) continue;
-    float x = alpha * acc[v];
-    if (beta != 0.0f) x += beta * float(C[std::int64_t(m) * ldc + n]);
-    D[std::int64_t(m) * ldd + n] = from_float<TOut>(x);
+    float x0 = alpha * acc[v], x1 = alpha * acc[v + 1];
+    bool const both = n + 1 < N;
+    if (beta != 0.0f) {
+      TOut const* crow = C + std::int64_t(m) * ldc + n;
+      x0 += beta * float(crow[0]);
+      if (both) x1 += beta * float(crow[1]);
+    }
+    TOut* d = D + std::int64_t(m) * ldd + n;
+    if (both && pairs_aligned) {
+      *reinterpret_cast<Pair*>(d) = Pair{from_float<TOut>(x0), from_float<TOut>(x1)};
+    } else {
+      d[0] = from_float<TOut>(x0);
+      if (both) d[1] = from_float<TOut>(x1);
+    }
   }
 }
 
@@ -247,9 +272,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   int const tid = int(threadIdx.x);
   int const warpgroup = tid / 128;
-  int const tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-  int bm = 0, bn = 0;
-  gemm_block_coord(int(blockIdx.x), tiles_m, tiles_n, bm, bn);
+  int const tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN, tiles = tiles_m * tiles_n;
   int const k_tiles = (K + BK - 1) / BK;
 
   extern __shared__ unsigned char gemm_sm90_smem[];
@@ -269,20 +292,27 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   __syncthreads();
 
+  // The ring runs on across the block's tiles: its it-th k-tile (over all tiles) uses stage
+  // it % Stages in phase (it / Stages) & 1.
   if (warpgroup == 0) {
-    // ---- producer ----------------------------------------------------------------------------
+    // ---- producer: runs ahead into the next tile while the consumers store the last ----------
     warpgroup_reg_dealloc<40>();
     if (tid == 0) {
-      for (int kt = 0; kt < k_tiles; ++kt) {
-        int const s = kt % Stages;
-        // A fresh barrier counts as having completed the phase before its first: the first
-        // Stages waits (parity 1) pass at once.
-        mbarrier_wait(&empty[s], std::uint32_t(((kt / Stages) & 1) ^ 1));
-        gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sA + s * kStageA, sB + s * kStageB, kt, bm, bn);
+      int it = 0;
+      for (int tile = int(blockIdx.x); tile < tiles; tile += int(gridDim.x)) {
+        int bm = 0, bn = 0;
+        gemm_block_coord(tile, tiles_m, tiles_n, bm, bn);
+        for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+          int const s = it % Stages;
+          // A fresh barrier counts as having completed the phase before its first: the first
+          // Stages waits (parity 1) pass at once.
+          mbarrier_wait(&empty[s], std::uint32_t(((it / Stages) & 1) ^ 1));
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sA + s * kStageA, sB + s * kStageB, kt, bm, bn);
+        }
       }
     }
   } else {
-    // ---- consumers: warpgroup w owns rows 64 (w - 1) .. 64 w - 1 of the tile -----------------
+    // ---- consumers: warpgroup w owns rows 64 (w - 1) .. 64 w - 1 of each tile ----------------
     warpgroup_reg_alloc<232>();
     int const row0 = 64 * (warpgroup - 1);
     float acc[BN / 2];
@@ -291,34 +321,40 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int j = 0; j < BN / 2; ++j) warpgroup_fence_operand(acc[j]);
     };
     std::uint32_t const a_base = smem_address(sA), b_base = smem_address(sB);
-    for (int kt = 0; kt < k_tiles; ++kt) {
-      int const s = kt % Stages;
-      mbarrier_wait(&full[s], std::uint32_t((kt / Stages) & 1));
-      fence_acc();
-      warpgroup_arrive();
-      TESSERA_UNROLL
-      for (int kb = 0; kb < BK / 16; ++kb) {
-        std::uint64_t const da = make_gmma_desc<MA, 64>(a_base + std::uint32_t(s * kStageA * sizeof(T)), sA_layout, row0, 16 * kb);
-        std::uint64_t const db = make_gmma_desc<MB, BN>(b_base + std::uint32_t(s * kStageB * sizeof(T)), sB_layout, 0, 16 * kb);
-        Op::fma(da, db, acc, kt == 0 && kb == 0 ? GmmaScale::zero : GmmaScale::one);
-      }
-      warpgroup_commit_batch();
-      fence_acc();
-      warpgroup_wait<1>();  // k-tile kt-1's wgmmas have retired: release its stage
-      if (kt >= 1 && tid % 128 == 0) mbarrier_arrive(&empty[(kt - 1) % Stages]);
-    }
-    warpgroup_wait<0>();
-    fence_acc();
-
-    // ---- epilogue --------------------------------------------------------------------------------
     auto mma = make_tiled_mma(MMA_Atom<Op>{}, Layout<Shape<Int<kConsumers>, _1, _1>>{});
     auto thr_mma = mma.get_slice(tid - 128);
     auto cD = make_identity_tensor(make_shape(M, N));
-    auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
-    auto tCcD = thr_mma.partition_C(gcD);  // (V,1,1) -> (m,n)
-    static_assert(decltype(size(tCcD.layout()))::value == BN / 2,
-                  "gemm_sm90_ws_kernel: the tiled MMA's partition of C must match the wgmma accumulators");
-    gemm_sm90_store(acc, tCcD(_, 0, 0), M, N, alpha, beta, C, ldc, D, ldd);
+    int it = 0;
+    for (int tile = int(blockIdx.x); tile < tiles; tile += int(gridDim.x)) {
+      int bm = 0, bn = 0;
+      gemm_block_coord(tile, tiles_m, tiles_n, bm, bn);
+      for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+        int const s = it % Stages;
+        mbarrier_wait(&full[s], std::uint32_t((it / Stages) & 1));
+        fence_acc();
+        warpgroup_arrive();
+        TESSERA_UNROLL
+        for (int kb = 0; kb < BK / 16; ++kb) {
+          std::uint64_t const da = make_gmma_desc<MA, 64>(a_base + std::uint32_t(s * kStageA * sizeof(T)), sA_layout, row0, 16 * kb);
+          std::uint64_t const db = make_gmma_desc<MB, BN>(b_base + std::uint32_t(s * kStageB * sizeof(T)), sB_layout, 0, 16 * kb);
+          Op::fma(da, db, acc, kt == 0 && kb == 0 ? GmmaScale::zero : GmmaScale::one);
+        }
+        warpgroup_commit_batch();
+        fence_acc();
+        warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
+        if (kt >= 1 && tid % 128 == 0) mbarrier_arrive(&empty[(it - 1) % Stages]);
+      }
+      warpgroup_wait<0>();
+      fence_acc();
+      if (tid % 128 == 0) mbarrier_arrive(&empty[(it - 1) % Stages]);  // the tile's last stage
+
+      // ---- epilogue (the producer is already loading the next tile) -----------------------------
+      auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
+      auto tCcD = thr_mma.partition_C(gcD);  // (V,1,1) -> (m,n)
+      static_assert(decltype(size(tCcD.layout()))::value == BN / 2,
+                    "gemm_sm90_ws_kernel: the tiled MMA's partition of C must match the wgmma accumulators");
+      gemm_sm90_store(acc, tCcD(_, 0, 0), M, N, alpha, beta, C, ldc, D, ldd);
+    }
   }
 }
 
@@ -354,7 +390,15 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream)
   constexpr int smem = gemm_sm90_smem_bytes<Cfg, T>();
   if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem); e != cudaSuccess)
     return e;
-  unsigned const blocks = unsigned((p.m + Cfg::BM - 1) / Cfg::BM) * unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
+  unsigned blocks = unsigned((p.m + Cfg::BM - 1) / Cfg::BM) * unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
+  if constexpr (is_ws_config<Cfg>) {
+    if constexpr (Cfg::Persistent) {  // one block per SM (at most one per tile)
+      int device = 0, sms = 0;
+      if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
+      if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
+      blocks = std::min(blocks, unsigned(sms));
+    }
+  }
   kernel<<<blocks, Cfg::kThreads, smem, stream>>>(p.m, p.n, p.k, p.alpha, p.beta, p.c, p.ldc, p.d, p.ldd, ta, tb);
   return cudaGetLastError();
 }
@@ -409,12 +453,17 @@ cudaError_t gemm_sm90_tma(GemmProblem<T, TOut> const& problem, cudaStream_t stre
 }
 template <class Cfg = GemmSm90WsDefault, class T, class TOut>
 cudaError_t gemm_sm90_ws(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
-  static_assert(detail::is_ws_config<Cfg>, "gemm_sm90_ws: give a GemmSm90WsConfig");
+  static_assert(detail::is_ws_config<Cfg> && !Cfg::Persistent, "gemm_sm90_ws: give a GemmSm90WsConfig (not persistent)");
   return detail::gemm_sm90_run<Cfg>("gemm_sm90_ws", problem, stream);
+}
+template <class Cfg = GemmSm90PersistentDefault, class T, class TOut>
+cudaError_t gemm_sm90_persistent(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
+  static_assert(detail::is_ws_config<Cfg> && Cfg::Persistent, "gemm_sm90_persistent: give a GemmSm90WsConfig<..., true>");
+  return detail::gemm_sm90_run<Cfg>("gemm_sm90_persistent", problem, stream);
 }
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
-  return detail::gemm_sm90_run<GemmSm90WsDefault>("gemm_sm90", problem, stream);
+  return detail::gemm_sm90_run<GemmSm90PersistentDefault>("gemm_sm90", problem, stream);
 }
 
 }  // namespace tessera::kernels

@@ -1,7 +1,7 @@
 // Device tests of include/tessera/kernels/gemm_sm90.cuh against cublasGemmEx (the sweep and the
-// tolerance: gemm_check.hpp): gemm_sm90 (= step 3, gemm_sm90_persistent) on the whole sweep, steps
-// 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small sizes and one large type pair; and the
-// host-side refusal of invalid problems.
+// tolerance: gemm_check.hpp): gemm_sm90 (= gemm_sm90_persistent) and gemm_sm90_cluster on the whole
+// sweep and on several tiles per block, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small
+// sizes and one large type pair; and the host-side refusal of invalid problems.
 #include "gemm_check.hpp"
 #include "tessera/kernels/gemm_sm90.cuh"
 
@@ -30,6 +30,13 @@ struct Sm90Ws {
   }
 };
 using GemmSm90Ws = GemmDeviceTest<Sm90Ws>;
+struct Sm90Cluster {
+  template <class T, class TOut>
+  static cudaError_t run(GemmProblem<T, TOut> const& p) {
+    return tessera::kernels::gemm_sm90_cluster(p);
+  }
+};
+using GemmSm90Cluster = GemmDeviceTest<Sm90Cluster>;
 
 // Small sizes: every variant (compute-sanitizer runs these: --gtest_filter='*Small*').
 TEST_F(GemmSm90, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
@@ -42,10 +49,15 @@ TEST_F(GemmSm90, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, 
 
 // More tiles than SMs: the persistent blocks walk several tiles each (the ring's phases run on
 // across tiles, the producer loads the next tile during the epilogue).
-TEST_F(GemmSm90, ManyTilesPerBlock) {
-  std::vector<Shape> const shapes = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}};
-  this->template sweep<bfloat16_t, bfloat16_t>(shapes, false);
-}
+// With clusters of two blocks along M, an odd number of block rows leaves the last cluster's second
+// block outside D (1537 rows: 13 block rows).
+std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}};
+TEST_F(GemmSm90, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
+TEST_F(GemmSm90Cluster, ManyTilesPerBlock) { this->template sweep<half_t, float>(kManyTiles, false); }
+TEST_F(GemmSm90Cluster, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
+TEST_F(GemmSm90Cluster, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
+TEST_F(GemmSm90Cluster, SmallBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kSmall, true); }
+TEST_F(GemmSm90Cluster, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, false); }
 
 TEST_F(GemmSm90Tma, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Tma, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }

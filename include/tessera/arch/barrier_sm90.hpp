@@ -9,6 +9,10 @@
 //   fence_view_async_shared()            fence.proxy.async.shared::cta: shared memory written by
 //                                        ordinary stores, read next by TMA or wgmma
 //   elect_one_sync()                     true in exactly one lane of the warp
+//   cluster_ctarank(), cluster_sync()    the block's rank in its cluster; all threads of all the
+//                                        cluster's blocks meet (barrier.cluster arrive + wait)
+//   mbarrier_arrive_cluster(bar, cta)    one arrival on the barrier at bar's offset in block `cta`
+//                                        of the cluster (the peer's copy of this block's barrier)
 //   warpgroup_reg_alloc<N>() / warpgroup_reg_dealloc<N>()
 //                                        setmaxnreg (sm_90a): the warpgroup's registers a thread
 //                                        grow to / shrink to N (warp specialization)
@@ -145,6 +149,55 @@ TESSERA_HOST_DEVICE bool elect_one_sync() {
   return false;
 #else
   detail::device_only("elect_one_sync");
+#endif
+}
+
+// cluster_ctarank(): this block's rank in its thread-block cluster (0 without a cluster launch).
+template <class Unused = void>
+TESSERA_HOST_DEVICE std::uint32_t cluster_ctarank() {
+#if defined(TESSERA_SM90_AVAILABLE)
+  std::uint32_t r = 0;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("cluster_ctarank");
+  return 0;
+#else
+  detail::device_only("cluster_ctarank");
+#endif
+}
+
+// cluster_sync(): every thread of every block of the cluster arrives, then waits for all (release
+// / acquire: shared-memory writes before it are visible cluster-wide after it).
+template <class Unused = void>
+TESSERA_HOST_DEVICE void cluster_sync() {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("cluster_sync");
+#else
+  detail::device_only("cluster_sync");
+#endif
+}
+
+// mbarrier_arrive_cluster(bar, cta): one arrival on the barrier at the same shared-memory offset
+// as `bar` in block `cta` of the cluster (cta may be this block). The arrival has the default
+// (CTA-scope) release semantics: a cluster-scope release would first wait for all of the thread's
+// outstanding memory operations (Nsight Compute: "membar" stalls), and a consumer that releases a
+// stage has already waited for the reads (the wgmmas) the release orders.
+template <class Unused = void>
+TESSERA_HOST_DEVICE void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta) {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile(
+      "{\n.reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_address(bar)),
+      "r"(cta)
+      : "memory");
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("mbarrier_arrive_cluster");
+#else
+  detail::device_only("mbarrier_arrive_cluster", bar, cta);
 #endif
 }
 

@@ -9,6 +9,8 @@
 //                                    one thread loads the box at element coordinates (c0 inner,
 //                                    c1 outer) into shared memory; the bytes complete on `bar`;
 //                                    elements outside the matrix are zero
+//   SM90_TMA_LOAD_MULTICAST_2D::copy(desc, bar, dst, c0, c1, mask)
+//                                    the same into every block of the cluster in mask
 //   tma_prefetch_desc(desc)          fetch the tensor map into the cache ahead of the first copy
 // Shared-memory boxes are written row by row (the inner dimension contiguous), swizzled by the
 // tensor map's mode: TmaSwizzle::b128 writes exactly the K-major 128-byte-swizzled atom of
@@ -114,6 +116,28 @@ struct SM90_TMA_LOAD_2D {
     static_assert(detail::always_false<Unused>, "SM90_TMA_LOAD_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
 #else
     (void)desc, (void)bar, (void)dst, (void)c0, (void)c1;
+#endif
+  }
+};
+
+// SM90_TMA_LOAD_MULTICAST_2D: the same box written to the same shared-memory offset of every block
+// of the cluster in `mask` (bit i: block rank i), each completing on its barrier at bar's offset.
+struct SM90_TMA_LOAD_MULTICAST_2D {
+  // copy(desc, bar, dst, c0, c1, mask): as SM90_TMA_LOAD_2D::copy, into every block of mask. Pre:
+  // each receiving block's barrier expects the box's bytes; the blocks of mask are running (a
+  // cluster launch).
+  template <class Unused = void>
+  __device__ static void copy(TmaDescriptor const* desc, std::uint64_t* bar, void* dst, int c0, int c1, std::uint16_t mask) {
+#if defined(TESSERA_SM90_AVAILABLE)
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(smem_address(dst)),
+        "l"(reinterpret_cast<std::uint64_t>(desc)), "r"(smem_address(bar)), "r"(c0), "r"(c1), "h"(mask)
+        : "memory");
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>, "SM90_TMA_LOAD_MULTICAST_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+#else
+    (void)desc, (void)bar, (void)dst, (void)c0, (void)c1, (void)mask;
 #endif
   }
 };

@@ -9,7 +9,12 @@
 //   gemm_sm90_persistent<Cfg, T, TOut>(...)       step 3 (first part): step 2 with one block per SM
 //                                                 walking the tiles; the producer runs on into the
 //                                                 next tile while the consumers store the last
-//   gemm_sm90<T, TOut>(problem, stream)           the fastest: gemm_sm90_persistent
+//   gemm_sm90_cluster<Cfg, T, TOut>(...)          step 3 (second part): clusters of 2 x 1 blocks
+//                                                 along M share B's tile: each block loads half of
+//                                                 it and multicasts it to both; a stage is refilled
+//                                                 once the consumers of both blocks released it
+//   gemm_sm90<T, TOut>(problem, stream)           gemm_sm90_persistent (as fast as the cluster kernel
+//                                                 in the measured runs, and simpler)
 // D = alpha A B + beta C for T = half_t or bfloat16_t, fp32 accumulation, TOut = float, half_t or
 // bfloat16_t; any M, N, K >= 1 (TMA reads zeros outside the matrices, the epilogue stores only
 // inside D); A and B row- or column-major. Operands TMA cannot address (not 16-byte aligned, or a
@@ -64,10 +69,14 @@ using GemmSm90Default = GemmSm90Config<128, 128, 64, 4>;
 // GemmSm90WsConfig<BM, BN, BK, Stages, Persistent>: the warp-specialized kernel's tile; BM/64
 // consumer warpgroups of 64 x BN each. Persistent: one block per SM walks the tiles (step 3),
 // else one block per tile (step 2).
-template <int BM_, int BN_, int BK_, int Stages_, bool Persistent_ = false>
+// ClusterM: blocks of a cluster along M (1 or 2); they share B's tile, each loading 1/ClusterM of
+// it and multicasting it to all (step 3).
+template <int BM_, int BN_, int BK_, int Stages_, bool Persistent_ = false, int ClusterM_ = 1>
 struct GemmSm90WsConfig {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
   static constexpr bool Persistent = Persistent_;
+  static constexpr int ClusterM = ClusterM_;
+  static_assert(ClusterM == 1 || ClusterM == 2, "GemmSm90WsConfig: ClusterM must be 1 or 2");
   static constexpr int kConsumers = BM / 64;
   static constexpr int kThreads = 128 * (1 + kConsumers);
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 128, "GemmSm90WsConfig: BM must be 64 or 128 (one or two consumer warpgroups)");
@@ -78,6 +87,7 @@ struct GemmSm90WsConfig {
 
 using GemmSm90WsDefault = GemmSm90WsConfig<128, 256, 64, 4>;
 using GemmSm90PersistentDefault = GemmSm90WsConfig<128, 256, 64, 4, true>;
+using GemmSm90ClusterDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 2>;
 
 namespace detail {
 
@@ -113,11 +123,31 @@ TESSERA_HOST_DEVICE constexpr auto gemm_sm90_stage_layout() {
 
 // One thread: k-tile kt of the block (bm, bn) into the stage (a, b), completing on `bar`: A then B,
 // in TMA boxes of 64 contiguous elements (one swizzle span) as gemm_sm90_stage_layout lays them out.
-template <class Cfg, class T, bool AKMajor, bool BKMajor>
+// With a cluster (CM > 1) the block loads only its share of B (of BN/64 chunks, or of the rows of a
+// K-major tile), multicast to every block of the cluster; its barrier still expects the whole stage.
+template <class Cfg, class T, bool AKMajor, bool BKMajor, int CM = 1>
 __device__ void gemm_sm90_load_stage(TmaDescriptor const* tma_a, TmaDescriptor const* tma_b, std::uint64_t* bar, T* a, T* b,
-                                     int kt, int bm, int bn) {
+                                     int kt, int bm, int bn, std::uint32_t rank = 0) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
   mbarrier_arrive_expect_tx(bar, std::uint32_t((BM + BN) * BK) * sizeof(T));
+  if constexpr (CM > 1) {
+    constexpr std::uint16_t mask = (1u << CM) - 1;
+    if constexpr (AKMajor) {
+      SM90_TMA_LOAD_2D::copy(tma_a, bar, a, kt * BK, bm * BM);
+    } else {
+      TESSERA_UNROLL
+      for (int c = 0; c < BM / 64; ++c) SM90_TMA_LOAD_2D::copy(tma_a, bar, a + c * 64 * BK, bm * BM + 64 * c, kt * BK);
+    }
+    if constexpr (BKMajor) {  // rows rank * BN/CM .. of the (BN, BK) tile: one box of BN/CM rows
+      constexpr int rows = BN / CM;
+      SM90_TMA_LOAD_MULTICAST_2D::copy(tma_b, bar, b + int(rank) * rows * BK, kt * BK, bn * BN + int(rank) * rows, mask);
+    } else {  // chunks rank, rank + CM, ... of 64 N-elements
+      TESSERA_UNROLL
+      for (int c = int(rank); c < BN / 64; c += CM)
+        SM90_TMA_LOAD_MULTICAST_2D::copy(tma_b, bar, b + c * 64 * BK, bn * BN + 64 * c, kt * BK, mask);
+    }
+    return;
+  }
   if constexpr (AKMajor) {
     SM90_TMA_LOAD_2D::copy(tma_a, bar, a, kt * BK, bm * BM);
   } else {
@@ -263,6 +293,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_sm90_ws_kernel(int M, int N, int K, float alpha, float beta, TOut const* C, int ldc, TOut* D, int ldd,
                         __grid_constant__ TmaDescriptor const tma_a, __grid_constant__ TmaDescriptor const tma_b) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages, kConsumers = Cfg::kConsumers;
+  constexpr int CM = Cfg::ClusterM;
   constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
   constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
   using Op = typename GemmSm90Op<T, BN, MA, MB>::type;
@@ -272,7 +303,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   int const tid = int(threadIdx.x);
   int const warpgroup = tid / 128;
-  int const tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN, tiles = tiles_m * tiles_n;
+  // Tiles of CM x 1 blocks: the cluster's blocks take rows bm = CM bmc + rank (a block past the
+  // last row reads zeros and stores nothing, but still loads its share of B for the others).
+  std::uint32_t const rank = CM > 1 ? cluster_ctarank() : 0u;
+  int const tiles_m = (M + BM - 1) / BM, tiles_mc = (tiles_m + CM - 1) / CM, tiles_n = (N + BN - 1) / BN;
+  int const tiles = tiles_mc * tiles_n;
+  int const first_tile = int(blockIdx.x) / CM, tile_step = int(gridDim.x) / CM;
   int const k_tiles = (K + BK - 1) / BK;
 
   extern __shared__ unsigned char gemm_sm90_smem[];
@@ -285,12 +321,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     tma_prefetch_desc(&tma_a);
     tma_prefetch_desc(&tma_b);
     for (int s = 0; s < Stages; ++s) {
-      mbarrier_init(&full[s], 1);            // the producer's arrival (+ the TMA bytes)
-      mbarrier_init(&empty[s], kConsumers);  // one arrival per consumer warpgroup
+      mbarrier_init(&full[s], 1);                 // the producer's arrival (+ the TMA bytes)
+      mbarrier_init(&empty[s], kConsumers * CM);  // one arrival per consumer warpgroup of the cluster
     }
     fence_barrier_init();
   }
-  __syncthreads();
+  if constexpr (CM > 1) {
+    cluster_sync();  // the peers' barriers are initialized before any multicast or remote arrival
+  } else {
+    __syncthreads();
+  }
 
   // The ring runs on across the block's tiles: its it-th k-tile (over all tiles) uses stage
   // it % Stages in phase (it / Stages) & 1.
@@ -299,15 +339,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     warpgroup_reg_dealloc<40>();
     if (tid == 0) {
       int it = 0;
-      for (int tile = int(blockIdx.x); tile < tiles; tile += int(gridDim.x)) {
-        int bm = 0, bn = 0;
-        gemm_block_coord(tile, tiles_m, tiles_n, bm, bn);
+      for (int tile = first_tile; tile < tiles; tile += tile_step) {
+        int bmc = 0, bn = 0;
+        gemm_block_coord(tile, tiles_mc, tiles_n, bmc, bn);
+        int const bm = bmc * CM + int(rank);
         for (int kt = 0; kt < k_tiles; ++kt, ++it) {
           int const s = it % Stages;
           // A fresh barrier counts as having completed the phase before its first: the first
-          // Stages waits (parity 1) pass at once.
+          // Stages waits (parity 1) pass at once. With a cluster, the peers' consumers must also
+          // be done with the stage: the multicast writes into their shared memory too.
           mbarrier_wait(&empty[s], std::uint32_t(((it / Stages) & 1) ^ 1));
-          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sA + s * kStageA, sB + s * kStageB, kt, bm, bn);
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor, CM>(&tma_a, &tma_b, &full[s], sA + s * kStageA, sB + s * kStageB, kt,
+                                                              bm, bn, rank);
         }
       }
     }
@@ -324,10 +367,22 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     auto mma = make_tiled_mma(MMA_Atom<Op>{}, Layout<Shape<Int<kConsumers>, _1, _1>>{});
     auto thr_mma = mma.get_slice(tid - 128);
     auto cD = make_identity_tensor(make_shape(M, N));
+    // Release stage s: one arrival per consumer warpgroup on the stage's empty barrier in every
+    // block of the cluster.
+    auto release = [&](int s) {
+      if (tid % 128 != 0) return;
+      if constexpr (CM > 1) {
+        TESSERA_UNROLL
+        for (int c = 0; c < CM; ++c) mbarrier_arrive_cluster(&empty[s], std::uint32_t(c));
+      } else {
+        mbarrier_arrive(&empty[s]);
+      }
+    };
     int it = 0;
-    for (int tile = int(blockIdx.x); tile < tiles; tile += int(gridDim.x)) {
-      int bm = 0, bn = 0;
-      gemm_block_coord(tile, tiles_m, tiles_n, bm, bn);
+    for (int tile = first_tile; tile < tiles; tile += tile_step) {
+      int bmc = 0, bn = 0;
+      gemm_block_coord(tile, tiles_mc, tiles_n, bmc, bn);
+      int const bm = bmc * CM + int(rank);
       for (int kt = 0; kt < k_tiles; ++kt, ++it) {
         int const s = it % Stages;
         mbarrier_wait(&full[s], std::uint32_t((it / Stages) & 1));
@@ -342,11 +397,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         warpgroup_commit_batch();
         fence_acc();
         warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
-        if (kt >= 1 && tid % 128 == 0) mbarrier_arrive(&empty[(it - 1) % Stages]);
+        if (kt >= 1) release((it - 1) % Stages);
       }
       warpgroup_wait<0>();
       fence_acc();
-      if (tid % 128 == 0) mbarrier_arrive(&empty[(it - 1) % Stages]);  // the tile's last stage
+      release((it - 1) % Stages);  // the tile's last stage
 
       // ---- epilogue (the producer is already loading the next tile) -----------------------------
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
@@ -356,6 +411,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       gemm_sm90_store(acc, tCcD(_, 0, 0), M, N, alpha, beta, C, ldc, D, ldd);
     }
   }
+  // No block of a cluster leaves while a peer may still arrive on its barriers.
+  if constexpr (CM > 1) cluster_sync();
 }
 
 template <class Cfg, class T>
@@ -378,7 +435,11 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream)
   // A (M,K): K-major = row-major rows of K; MN-major = column-major, rows of M. B (K,N) seen as (N,K).
   TmaDescriptor const ta = AK ? make_tma_desc_2d(p.a, sizeof(T), p.k, p.m, p.lda, Cfg::BK, Cfg::BM, TmaSwizzle::b128)
                               : make_tma_desc_2d(p.a, sizeof(T), p.m, p.k, p.lda, 64, Cfg::BK, TmaSwizzle::b128);
-  TmaDescriptor const tb = BK ? make_tma_desc_2d(p.b, sizeof(T), p.k, p.n, p.ldb, Cfg::BK, Cfg::BN, TmaSwizzle::b128)
+  constexpr int cm = [] {
+    if constexpr (is_ws_config<Cfg>) return Cfg::ClusterM;
+    return 1;
+  }();
+  TmaDescriptor const tb = BK ? make_tma_desc_2d(p.b, sizeof(T), p.k, p.n, p.ldb, Cfg::BK, Cfg::BN / cm, TmaSwizzle::b128)
                               : make_tma_desc_2d(p.b, sizeof(T), p.n, p.k, p.ldb, 64, Cfg::BK, TmaSwizzle::b128);
   auto kernel = [] {
     if constexpr (is_ws_config<Cfg>) {
@@ -390,17 +451,38 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream)
   constexpr int smem = gemm_sm90_smem_bytes<Cfg, T>();
   if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem); e != cudaSuccess)
     return e;
-  unsigned blocks = unsigned((p.m + Cfg::BM - 1) / Cfg::BM) * unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
+  unsigned const tiles_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM), tiles_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
+  unsigned blocks = (tiles_m + cm - 1) / cm * cm * tiles_n;  // whole clusters
   if constexpr (is_ws_config<Cfg>) {
-    if constexpr (Cfg::Persistent) {  // one block per SM (at most one per tile)
+    if constexpr (Cfg::Persistent) {  // one block per SM (at most one per tile), whole clusters
       int device = 0, sms = 0;
       if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
       if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
-      blocks = std::min(blocks, unsigned(sms));
+      blocks = std::min(blocks, unsigned(sms) / cm * cm);
     }
   }
-  kernel<<<blocks, Cfg::kThreads, smem, stream>>>(p.m, p.n, p.k, p.alpha, p.beta, p.c, p.ldc, p.d, p.ldd, ta, tb);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(Cfg::kThreads);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = cm;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = cm > 1 ? 1 : 0;
+  if constexpr (is_ws_config<Cfg>) {
+    if constexpr (Cfg::Persistent && cm > 1) {
+      // Not every SM can hold a block of a cluster (the GPCs' SM counts need not be multiples of
+      // the cluster size): a persistent grid is only as large as the clusters that fit at once.
+      int clusters = 0;
+      if (cudaError_t const e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config); e != cudaSuccess) return e;
+      if (clusters > 0) config.gridDim = dim3(std::min(blocks, unsigned(clusters) * cm));
+    }
+  }
+  return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, p.alpha, p.beta, p.c, p.ldc, p.d, p.ldd, ta, tb);
 }
 
 // The launchers' common part: checks, row-major D, packing, dispatch on the operands' majors.
@@ -458,8 +540,15 @@ cudaError_t gemm_sm90_ws(GemmProblem<T, TOut> const& problem, cudaStream_t strea
 }
 template <class Cfg = GemmSm90PersistentDefault, class T, class TOut>
 cudaError_t gemm_sm90_persistent(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
-  static_assert(detail::is_ws_config<Cfg> && Cfg::Persistent, "gemm_sm90_persistent: give a GemmSm90WsConfig<..., true>");
+  static_assert(detail::is_ws_config<Cfg> && Cfg::Persistent && Cfg::ClusterM == 1,
+                "gemm_sm90_persistent: give a GemmSm90WsConfig<..., true>");
   return detail::gemm_sm90_run<Cfg>("gemm_sm90_persistent", problem, stream);
+}
+template <class Cfg = GemmSm90ClusterDefault, class T, class TOut>
+cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
+  static_assert(detail::is_ws_config<Cfg> && Cfg::Persistent && Cfg::ClusterM > 1,
+                "gemm_sm90_cluster: give a GemmSm90WsConfig<..., true, 2>");
+  return detail::gemm_sm90_run<Cfg>("gemm_sm90_cluster", problem, stream);
 }
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {

@@ -1,6 +1,6 @@
 // gemm_cases.cu -- the tensor-core GEMM cases of `tessera bench`: kernels::gemm_sm80 (gemm_sm80_*)
 // and the Hopper ladder (kernels/gemm_sm90.cuh: step 1 gemm_sm90_tma_*, step 2 gemm_sm90_ws_*,
-// step 3 gemm_sm90_persistent_* and gemm_sm90_cluster_*) against cublasGemmEx (fp32
+// step 3 gemm_sm90_persistent_*, gemm_sm90_cluster_*, gemm_sm90_pingpong_*) against cublasGemmEx (fp32
 // compute) on the same inputs in the same run. Problem: D = A B, M = N = K,
 // A and B row-major (the layout of a row-major framework's A @ B), bf16 or fp16 in, the same type out.
 //
@@ -122,6 +122,13 @@ struct Sm90Cluster {  // step 3 (second part)
     return kernels::gemm_sm90_cluster(p, st);
   }
 };
+struct Sm90Pingpong {  // step 3c
+  static constexpr char const* name = "gemm_sm90_pingpong_";
+  template <class T>
+  static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
+    return kernels::gemm_sm90_pingpong(p, st);
+  }
+};
 struct Sm90Persistent {  // step 3 (first part)
   static constexpr char const* name = "gemm_sm90_persistent_";
   template <class T>
@@ -196,6 +203,8 @@ std::vector<Case> gemm_cases(bool full) {
   add_cases<Sm90Persistent, half_t>(cases, sizes, "fp16");
   add_cases<Sm90Cluster, bfloat16_t>(cases, sizes, "bf16");
   add_cases<Sm90Cluster, half_t>(cases, sizes, "fp16");
+  add_cases<Sm90Pingpong, bfloat16_t>(cases, sizes, "bf16");
+  add_cases<Sm90Pingpong, half_t>(cases, sizes, "fp16");
   return cases;
 }
 

@@ -1,7 +1,8 @@
 // Device tests of include/tessera/kernels/gemm_sm90.cuh against cublasGemmEx (the sweep and the
 // tolerance: gemm_check.hpp): gemm_sm90 (= gemm_sm90_persistent) and gemm_sm90_cluster on the whole
 // sweep and on several tiles per block, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small
-// sizes and one large type pair; and the host-side refusal of invalid problems.
+// sizes and one large type pair, step 3c (gemm_sm90_pingpong) on the small, large and many-tile
+// sizes; and the host-side refusal of invalid problems.
 #include "gemm_check.hpp"
 #include "tessera/kernels/gemm_sm90.cuh"
 
@@ -37,6 +38,13 @@ struct Sm90Cluster {
   }
 };
 using GemmSm90Cluster = GemmDeviceTest<Sm90Cluster>;
+struct Sm90Pingpong {
+  template <class T, class TOut>
+  static cudaError_t run(GemmProblem<T, TOut> const& p) {
+    return tessera::kernels::gemm_sm90_pingpong(p);
+  }
+};
+using GemmSm90Pingpong = GemmDeviceTest<Sm90Pingpong>;
 
 // Small sizes: every variant (compute-sanitizer runs these: --gtest_filter='*Small*').
 TEST_F(GemmSm90, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
@@ -51,13 +59,19 @@ TEST_F(GemmSm90, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, 
 // across tiles, the producer loads the next tile during the epilogue).
 // With clusters of two blocks along M, an odd number of block rows leaves the last cluster's second
 // block outside D (1537 rows: 13 block rows).
-std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}};
+// K longer than the ring (16 k-tiles) with several tiles a block: the ping-pong warpgroups skip
+// each other's tiles in the ring.
+std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}, {2304, 2560, 1024}};
 TEST_F(GemmSm90, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
 TEST_F(GemmSm90Cluster, ManyTilesPerBlock) { this->template sweep<half_t, float>(kManyTiles, false); }
 TEST_F(GemmSm90Cluster, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Cluster, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
 TEST_F(GemmSm90Cluster, SmallBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kSmall, true); }
 TEST_F(GemmSm90Cluster, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, false); }
+TEST_F(GemmSm90Pingpong, ManyTilesPerBlock) { this->template sweep<bfloat16_t, float>(kManyTiles, false); }
+TEST_F(GemmSm90Pingpong, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
+TEST_F(GemmSm90Pingpong, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
+TEST_F(GemmSm90Pingpong, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
 
 TEST_F(GemmSm90Tma, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Tma, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }

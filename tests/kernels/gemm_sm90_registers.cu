@@ -12,6 +12,7 @@ void instantiate() {
   (void)tessera::kernels::gemm_sm90_ws(p);
   (void)tessera::kernels::gemm_sm90_persistent(p);
   (void)tessera::kernels::gemm_sm90_cluster(p);
+  (void)tessera::kernels::gemm_sm90_pingpong(p);
 }
 }  // namespace
 

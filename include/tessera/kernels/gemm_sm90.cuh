@@ -13,6 +13,9 @@
 //                                                 along M share B's tile: each block loads half of
 //                                                 it and multicasts it to both; a stage is refilled
 //                                                 once the consumers of both blocks released it
+//   gemm_sm90_pingpong<Cfg, T, TOut>(...)         step 3c: persistent, two consumer warpgroups
+//                                                 each owning whole 128 x 128 tiles in turn: one
+//                                                 stores while the other multiplies
 //   gemm_sm90<T, TOut>(problem, stream)           gemm_sm90_persistent (as fast as the cluster kernel
 //                                                 in the measured runs, and simpler)
 // D = alpha A B + beta C for T = half_t or bfloat16_t, fp32 accumulation, TOut = float, half_t or
@@ -88,6 +91,22 @@ struct GemmSm90WsConfig {
 using GemmSm90WsDefault = GemmSm90WsConfig<128, 256, 64, 4>;
 using GemmSm90PersistentDefault = GemmSm90WsConfig<128, 256, 64, 4, true>;
 using GemmSm90ClusterDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 2>;
+
+// GemmSm90PingpongConfig<BM, BN, BK, Stages>: persistent, a producer and two consumer warpgroups
+// each owning whole BM x BN tiles, taking the block's tiles in turn (step 3c).
+template <int BM_, int BN_, int BK_, int Stages_>
+struct GemmSm90PingpongConfig {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
+  static constexpr bool Persistent = true, Pingpong = true;
+  static constexpr int ClusterM = 1;
+  static constexpr int kThreads = 384;
+  static_assert(BM % 64 == 0 && BM / 64 * BN / 2 <= 128, "GemmSm90PingpongConfig: a warpgroup's accumulators exceed 128 registers");
+  static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90PingpongConfig: BN must be 64, 128, 192 or 256");
+  static_assert(BK == 64, "GemmSm90PingpongConfig: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
+  static_assert(Stages >= 2, "GemmSm90PingpongConfig: at least two stages");
+};
+
+using GemmSm90PingpongDefault = GemmSm90PingpongConfig<128, 128, 64, 6>;
 
 namespace detail {
 
@@ -415,9 +434,121 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (CM > 1) cluster_sync();
 }
 
+// Step 3c: ping-pong. The producer loads the block's tiles one after the other through the ring;
+// consumer warpgroup w takes the block's tiles j with j % 2 == w - 1, so that while one runs its
+// main loop the other stores its last tile. The main loops take turns (turn[w]: the other
+// warpgroup has waited for all k-tiles of the block's previous tile): a warpgroup that skipped a
+// tile must not wait on a stage's full barrier two phases ahead, where the barrier's parity
+// would answer for the wrong phase.
+template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
+__global__ void __launch_bounds__(384, 1)
+    gemm_sm90_pingpong_kernel(int M, int N, int K, float alpha, float beta, TOut const* C, int ldc, TOut* D, int ldd,
+                              __grid_constant__ TmaDescriptor const tma_a, __grid_constant__ TmaDescriptor const tma_b) {
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
+  constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
+  constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
+  using Op = typename GemmSm90Op<T, BN, MA, MB>::type;
+  constexpr auto sA_layout = gemm_sm90_stage_layout<BM, BK, AKMajor>();
+  constexpr auto sB_layout = gemm_sm90_stage_layout<BN, BK, BKMajor>();
+  constexpr int kStageA = BM * BK, kStageB = BN * BK;
+  constexpr int MB_ = BM / 64;
+
+  int const tid = int(threadIdx.x);
+  int const warpgroup = tid / 128;
+  int const tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN, tiles = tiles_m * tiles_n;
+  int const k_tiles = (K + BK - 1) / BK;
+
+  extern __shared__ unsigned char gemm_sm90_smem[];
+  auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(gemm_sm90_smem) + 1023) & ~std::uintptr_t(1023));
+  T* sA = reinterpret_cast<T*>(base);
+  T* sB = sA + Stages * kStageA;
+  auto* full = reinterpret_cast<std::uint64_t*>(sB + Stages * kStageB);
+  std::uint64_t* empty = full + Stages;
+  std::uint64_t* turn = empty + Stages;  // turn[w]: consumer warpgroup w may start its next main loop
+  if (tid == 0) {
+    tma_prefetch_desc(&tma_a);
+    tma_prefetch_desc(&tma_b);
+    for (int s = 0; s < Stages; ++s) {
+      mbarrier_init(&full[s], 1);
+      mbarrier_init(&empty[s], 1);  // the one consumer warpgroup that used the stage
+    }
+    mbarrier_init(&turn[0], 1);
+    mbarrier_init(&turn[1], 1);
+    fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    warpgroup_reg_dealloc<40>();
+    if (tid == 0) {
+      int it = 0;
+      for (int tile = int(blockIdx.x); tile < tiles; tile += int(gridDim.x)) {
+        int bm = 0, bn = 0;
+        gemm_block_coord(tile, tiles_m, tiles_n, bm, bn);
+        for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+          int const s = it % Stages;
+          mbarrier_wait(&empty[s], std::uint32_t(((it / Stages) & 1) ^ 1));
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sA + s * kStageA, sB + s * kStageB, kt, bm, bn);
+        }
+      }
+    }
+  } else {
+    warpgroup_reg_alloc<232>();
+    int const me = warpgroup - 1;  // 0 or 1
+    float acc[MB_][BN / 2];
+    auto fence_acc = [&] {
+      TESSERA_UNROLL
+      for (int i = 0; i < MB_; ++i) {
+        TESSERA_UNROLL
+        for (int j = 0; j < BN / 2; ++j) warpgroup_fence_operand(acc[i][j]);
+      }
+    };
+    std::uint32_t const a_base = smem_address(sA), b_base = smem_address(sB);
+    auto mma = make_tiled_mma(MMA_Atom<Op>{});
+    auto thr_mma = mma.get_slice(tid % 128);
+    auto cD = make_identity_tensor(make_shape(M, N));
+    int j = me;  // the block's tile index
+    std::uint32_t turns = 0;
+    for (int tile = int(blockIdx.x) + me * int(gridDim.x); tile < tiles; tile += 2 * int(gridDim.x), j += 2) {
+      int bm = 0, bn = 0;
+      gemm_block_coord(tile, tiles_m, tiles_n, bm, bn);
+      if (j >= 1) mbarrier_wait(&turn[me], (turns++) & 1);  // the other's main loop of tile j-1 is past its waits
+      int it = j * k_tiles;  // the ring's index of this tile's first k-tile
+      for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+        int const s = it % Stages;
+        mbarrier_wait(&full[s], std::uint32_t((it / Stages) & 1));
+        fence_acc();
+        warpgroup_arrive();
+        TESSERA_UNROLL
+        for (int kb = 0; kb < BK / 16; ++kb) {
+          std::uint64_t const db = make_gmma_desc<MB, BN>(b_base + std::uint32_t(s * kStageB * sizeof(T)), sB_layout, 0, 16 * kb);
+          TESSERA_UNROLL
+          for (int mi = 0; mi < MB_; ++mi) {
+            std::uint64_t const da = make_gmma_desc<MA, 64>(a_base + std::uint32_t(s * kStageA * sizeof(T)), sA_layout, 64 * mi, 16 * kb);
+            Op::fma(da, db, acc[mi], kt == 0 && kb == 0 ? GmmaScale::zero : GmmaScale::one);
+          }
+        }
+        warpgroup_commit_batch();
+        fence_acc();
+        warpgroup_wait<1>();
+        if (kt >= 1 && tid % 128 == 0) mbarrier_arrive(&empty[(it - 1) % Stages]);
+      }
+      if (tid % 128 == 0) mbarrier_arrive(&turn[1 - me]);  // the other warpgroup's turn
+      warpgroup_wait<0>();
+      fence_acc();
+      if (tid % 128 == 0) mbarrier_arrive(&empty[(it - 1) % Stages]);
+
+      auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
+      auto tCcD = thr_mma.partition_C(gcD);  // (V,MB_,1) -> (m,n)
+      TESSERA_UNROLL
+      for (int mi = 0; mi < MB_; ++mi) gemm_sm90_store(acc[mi], tCcD(_, mi, 0), M, N, alpha, beta, C, ldc, D, ldd);
+    }
+  }
+}
+
 template <class Cfg, class T>
 constexpr int gemm_sm90_smem_bytes() {
-  return Cfg::Stages * (Cfg::BM + Cfg::BN) * Cfg::BK * int(sizeof(T)) + 2 * Cfg::Stages * 8 + 1024;
+  return Cfg::Stages * (Cfg::BM + Cfg::BN) * Cfg::BK * int(sizeof(T)) + (2 * Cfg::Stages + 2) * 8 + 1024;
 }
 
 // TMA addresses an operand directly when it starts 16-byte aligned and its row pitch is a multiple
@@ -428,7 +559,9 @@ bool gemm_sm90_tma_addressable(T const* p, int ld) {
 }
 
 template <class Cfg>
-inline constexpr bool is_ws_config = Cfg::kThreads > 128;
+inline constexpr bool is_pingpong_config = requires { Cfg::Pingpong; };
+template <class Cfg>
+inline constexpr bool is_ws_config = Cfg::kThreads > 128 && !is_pingpong_config<Cfg>;
 
 template <class Cfg, class T, class TOut, bool AK, bool BK>
 cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream) {
@@ -442,7 +575,9 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream)
   TmaDescriptor const tb = BK ? make_tma_desc_2d(p.b, sizeof(T), p.k, p.n, p.ldb, Cfg::BK, Cfg::BN / cm, TmaSwizzle::b128)
                               : make_tma_desc_2d(p.b, sizeof(T), p.n, p.k, p.ldb, 64, Cfg::BK, TmaSwizzle::b128);
   auto kernel = [] {
-    if constexpr (is_ws_config<Cfg>) {
+    if constexpr (is_pingpong_config<Cfg>) {
+      return gemm_sm90_pingpong_kernel<Cfg, T, TOut, AK, BK>;
+    } else if constexpr (is_ws_config<Cfg>) {
       return gemm_sm90_ws_kernel<Cfg, T, TOut, AK, BK>;
     } else {
       return gemm_sm90_kernel<Cfg, T, TOut, AK, BK>;
@@ -453,6 +588,12 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream)
     return e;
   unsigned const tiles_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM), tiles_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
   unsigned blocks = (tiles_m + cm - 1) / cm * cm * tiles_n;  // whole clusters
+  if constexpr (is_pingpong_config<Cfg>) {  // one block per SM, two tiles in flight each
+    int device = 0, sms = 0;
+    if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
+    if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
+    blocks = std::min(blocks, unsigned(sms));
+  }
   if constexpr (is_ws_config<Cfg>) {
     if constexpr (Cfg::Persistent) {  // one block per SM (at most one per tile), whole clusters
       int device = 0, sms = 0;
@@ -543,6 +684,11 @@ cudaError_t gemm_sm90_persistent(GemmProblem<T, TOut> const& problem, cudaStream
   static_assert(detail::is_ws_config<Cfg> && Cfg::Persistent && Cfg::ClusterM == 1,
                 "gemm_sm90_persistent: give a GemmSm90WsConfig<..., true>");
   return detail::gemm_sm90_run<Cfg>("gemm_sm90_persistent", problem, stream);
+}
+template <class Cfg = GemmSm90PingpongDefault, class T, class TOut>
+cudaError_t gemm_sm90_pingpong(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
+  static_assert(detail::is_pingpong_config<Cfg>, "gemm_sm90_pingpong: give a GemmSm90PingpongConfig");
+  return detail::gemm_sm90_run<Cfg>("gemm_sm90_pingpong", problem, stream);
 }
 template <class Cfg = GemmSm90ClusterDefault, class T, class TOut>
 cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {

@@ -31,8 +31,12 @@ std::vector<NamedSgemm> sgemm_ladder();
 // The ladder at 4096^3 and 8192^3 when full, else 1024^3.
 std::vector<Case> sgemm_cases(bool full);
 
-// The tensor-core GEMM (kernels::gemm_sm80, bf16 and fp16, row-major) against cublasGemmEx: 4096^3
-// and 8192^3 when full, else 2048^3.
+// The tensor-core GEMMs (kernels::gemm_sm80 and the Hopper ladder of kernels/gemm_sm90.cuh, bf16 and
+// fp16, row-major) against cublasGemmEx: 4096^3 and 8192^3 when full, else 2048^3.
 std::vector<Case> gemm_cases(bool full);
+
+// The sweep of the fastest Hopper GEMM (gemm_sm90_persistent): squares 1024^3 .. 16384^3 and the
+// skinny M = 128 .. 1024, N = K = 8192.
+std::vector<Case> gemm_sweep_cases();
 
 }  // namespace tessera::bench

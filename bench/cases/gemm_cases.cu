@@ -12,6 +12,7 @@
 // |A|, |B| in fp32); a NaN never passes.
 #include <cublas_v2.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -56,15 +57,20 @@ __global__ void compare_gemm(TOut const* d, float const* ref, float const* scale
   }
 }
 
-// The buffers and cuBLAS handle of one square problem, shared by its cases.
+// One problem shape M x N x K.
+struct GemmShape {
+  int m, n, k;
+};
+
+// The buffers and cuBLAS handle of one problem, shared by the cases of every kernel on it.
 template <class T>
 struct GemmBuffers {
-  int n;
+  GemmShape s;
   DeviceBuffer<T> a, b, d;
   DeviceBuffer<float> abs_a, abs_b;
   cublasHandle_t handle = nullptr;
-  explicit GemmBuffers(int n_)
-      : n(n_), a(std::size_t(n_) * n_), b(std::size_t(n_) * n_), d(std::size_t(n_) * n_), abs_a(a.size()),
+  explicit GemmBuffers(GemmShape s_)
+      : s(s_), a(std::size_t(s_.m) * s_.k), b(std::size_t(s_.k) * s_.n), d(std::size_t(s_.m) * s_.n), abs_a(a.size()),
         abs_b(b.size()) {
     fill_uniform<T><<<1024, 256>>>(a.get(), a.size(), 0x1234, abs_a.get());
     fill_uniform<T><<<1024, 256>>>(b.get(), b.size(), 0x5678, abs_b.get());
@@ -82,13 +88,15 @@ struct GemmBuffers {
   template <class TOut>
   GemmProblem<T, TOut> problem(TOut* out) const {
     GemmProblem<T, TOut> p;
-    p.m = p.n = p.k = n;
+    p.m = s.m;
+    p.n = s.n;
+    p.k = s.k;
     p.a = a.get();
-    p.lda = n;
+    p.lda = s.k;
     p.b = b.get();
-    p.ldb = n;
+    p.ldb = s.n;
     p.d = out;
-    p.ldd = n;
+    p.ldd = s.n;
     return p;
   }
 };
@@ -139,7 +147,7 @@ struct Sm90Persistent {  // step 3 (first part)
 
 template <class Launch, class T>
 bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
-  std::uint64_t const count = std::uint64_t(buf.n) * buf.n;
+  std::uint64_t const count = std::uint64_t(buf.s.m) * buf.s.n;
   check(cudaMemset(buf.d.get(), 0xff, buf.d.bytes()), "poison D");
   check(Launch::run(buf.template problem<T>(buf.d.get()), nullptr), "kernel launch");
   check(cudaDeviceSynchronize(), "kernel");
@@ -148,16 +156,18 @@ bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
   check(cublasSetStream(buf.handle, nullptr), "cublasSetStream");
   check(cublas_gemm(buf.handle, buf.template problem<float>(ref.get())), "cublasGemmEx (reference)");
   kernels::SgemmProblem sp;  // the scale sum_k |A_ik B_kj| in fp32
-  sp.m = sp.n = sp.k = buf.n;
+  sp.m = buf.s.m;
+  sp.n = buf.s.n;
+  sp.k = buf.s.k;
   sp.a = buf.abs_a.get();
-  sp.lda = buf.n;
+  sp.lda = buf.s.k;
   sp.b = buf.abs_b.get();
-  sp.ldb = buf.n;
+  sp.ldb = buf.s.n;
   sp.c = scale.get();
-  sp.ldc = buf.n;
+  sp.ldc = buf.s.n;
   check(cublas_sgemm(buf.handle, sp), "cublasSgemm (scale)");
   check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
-  compare_gemm<T><<<1024, 256>>>(buf.d.get(), ref.get(), scale.get(), count, gemm_tolerance_factor(buf.n),
+  compare_gemm<T><<<1024, 256>>>(buf.d.get(), ref.get(), scale.get(), count, gemm_tolerance_factor(buf.s.k),
                                  unit_roundoff<T>(), underflow_roundoff<T>(), bad.get());
   check(cudaGetLastError(), "compare");
   unsigned long long const mismatches = bad.download()[0];
@@ -168,43 +178,57 @@ bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
   return true;
 }
 
-template <class Launch, class T>
-void add_cases(std::vector<Case>& cases, std::vector<int> const& sizes, char const* type) {
-  for (int s : sizes) {
-    auto buf = std::make_shared<GemmBuffers<T>>(s);
-    Case c;
-    c.kernel = std::string(Launch::name) + type;
-    c.shape = std::to_string(s) + "x" + std::to_string(s) + "x" + std::to_string(s);
-    c.group = "gemm";
-    c.flops = 2.0 * s * double(s) * s;
-    c.bytes = 3.0 * s * double(s) * sizeof(T);
-    c.run = [buf](cudaStream_t st) { check(Launch::run(buf->template problem<T>(buf->d.get()), st), Launch::name); };
-    c.reference = [buf](cudaStream_t st) {
-      check(cublasSetStream(buf->handle, st), "cublasSetStream");
-      check(cublas_gemm(buf->handle, buf->template problem<T>(buf->d.get())), "cublasGemmEx");
+// One case per (shape, kernel) of Launches..., the kernels of a shape sharing its buffers.
+template <class T, class... Launches>
+void add_cases(std::vector<Case>& cases, std::vector<GemmShape> const& shapes, char const* type) {
+  for (GemmShape const sh : shapes) {
+    auto buf = std::make_shared<GemmBuffers<T>>(sh);
+    auto one = [&]<class Launch>() {
+      Case c;
+      c.kernel = std::string(Launch::name) + type;
+      c.shape = std::to_string(sh.m) + "x" + std::to_string(sh.n) + "x" + std::to_string(sh.k);
+      c.group = "gemm";
+      c.flops = 2.0 * sh.m * double(sh.n) * sh.k;
+      c.bytes = (double(sh.m) * sh.k + double(sh.k) * sh.n + double(sh.m) * sh.n) * sizeof(T);
+      c.run = [buf](cudaStream_t st) { check(Launch::run(buf->template problem<T>(buf->d.get()), st), Launch::name); };
+      c.reference = [buf](cudaStream_t st) {
+        check(cublasSetStream(buf->handle, st), "cublasSetStream");
+        check(cublas_gemm(buf->handle, buf->template problem<T>(buf->d.get())), "cublasGemmEx");
+      };
+      c.verify = [buf](std::string& msg) { return verify_gemm<Launch>(*buf, msg); };
+      cases.push_back(std::move(c));
     };
-    c.verify = [buf](std::string& msg) { return verify_gemm<Launch>(*buf, msg); };
-    cases.push_back(std::move(c));
+    (one.template operator()<Launches>(), ...);
   }
 }
 
 }  // namespace
 
 std::vector<Case> gemm_cases(bool full) {
-  std::vector<int> const sizes = full ? std::vector<int>{4096, 8192} : std::vector<int>{2048};
+  std::vector<GemmShape> const shapes =
+      full ? std::vector<GemmShape>{{4096, 4096, 4096}, {8192, 8192, 8192}} : std::vector<GemmShape>{{2048, 2048, 2048}};
   std::vector<Case> cases;
-  add_cases<Sm80, bfloat16_t>(cases, sizes, "bf16");
-  add_cases<Sm80, half_t>(cases, sizes, "fp16");
-  add_cases<Sm90Tma, bfloat16_t>(cases, sizes, "bf16");
-  add_cases<Sm90Tma, half_t>(cases, sizes, "fp16");
-  add_cases<Sm90Ws, bfloat16_t>(cases, sizes, "bf16");
-  add_cases<Sm90Ws, half_t>(cases, sizes, "fp16");
-  add_cases<Sm90Persistent, bfloat16_t>(cases, sizes, "bf16");
-  add_cases<Sm90Persistent, half_t>(cases, sizes, "fp16");
-  add_cases<Sm90Cluster, bfloat16_t>(cases, sizes, "bf16");
-  add_cases<Sm90Cluster, half_t>(cases, sizes, "fp16");
-  add_cases<Sm90Pingpong, bfloat16_t>(cases, sizes, "bf16");
-  add_cases<Sm90Pingpong, half_t>(cases, sizes, "fp16");
+  add_cases<bfloat16_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong>(cases, shapes, "bf16");
+  add_cases<half_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong>(cases, shapes, "fp16");
+  // Order: the ladder's order of kernels, each with bf16 then fp16, each by size.
+  auto rank = [](Case const& c) {
+    char const* const order[] = {Sm80::name, Sm90Tma::name, Sm90Ws::name, Sm90Persistent::name, Sm90Cluster::name,
+                                 Sm90Pingpong::name};
+    for (int i = 0; i < 6; ++i)
+      if (c.kernel.rfind(order[i], 0) == 0) return 2 * i + (c.kernel.find("fp16") != std::string::npos ? 1 : 0);
+    return 12;
+  };
+  std::stable_sort(cases.begin(), cases.end(), [&](Case const& x, Case const& y) { return rank(x) < rank(y); });
+  return cases;
+}
+
+std::vector<Case> gemm_sweep_cases() {
+  std::vector<GemmShape> shapes;
+  for (int s : {1024, 2048, 4096, 8192, 16384}) shapes.push_back({s, s, s});
+  for (int m : {128, 256, 512, 1024}) shapes.push_back({m, 8192, 8192});
+  std::vector<Case> cases;
+  add_cases<bfloat16_t, Sm90Persistent>(cases, shapes, "bf16");
+  add_cases<half_t, Sm90Persistent>(cases, shapes, "fp16");
   return cases;
 }
 

@@ -1,7 +1,7 @@
 // `tessera bench`: run the GPU kernels (elementwise add, tile copy, the SGEMM ladder, the
 // tensor-core GEMM) with
 // verification, warm-up and CUDA-event timing against an in-run reference (bench/harness.hpp).
-//   tessera bench [--kernels REGEX] [--sizes small|full] [--repeats N] [--iters N] [--warmup N]
+//   tessera bench [--kernels REGEX] [--sizes small|full|sweep] [--repeats N] [--iters N] [--warmup N]
 //                 [--sustained N] [--json FILE] [--svg FILE]
 // Built only when CUDA is present (TESSERA_WITH_CUDA); see docs/performance.md.
 #include <CLI/CLI.hpp>
@@ -31,12 +31,13 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
     return 2;
   }
   bool const full = o.sizes == "full";
+  bool const sweep = o.sizes == "sweep";
   std::regex const re(o.kernels);
   RunInfo const info = make_run_info(o.run, o.sizes);
   std::vector<Result> results;
   // One group at a time, so that one group's buffers are freed before the next one's exist.
-  for (int g = 0; g < 3; ++g) {
-    std::vector<Case> all = g == 0 ? memory_cases(full) : g == 1 ? sgemm_cases(full) : gemm_cases(full);
+  for (int g = sweep ? 2 : 0; g < 3; ++g) {
+    std::vector<Case> all = g == 0 ? memory_cases(full) : g == 1 ? sgemm_cases(full) : sweep ? gemm_sweep_cases() : gemm_cases(full);
     std::vector<Case> picked;
     for (auto& c : all)
       if (std::regex_search(c.kernel, re)) picked.push_back(std::move(c));
@@ -73,8 +74,10 @@ void register_bench(CLI::App& app) {
   opts->run.progress = true;
   CLI::App* cmd = app.add_subcommand("bench", "Verify and time the GPU kernels against cudaMemcpy / cuBLAS");
   cmd->add_option("--kernels", opts->kernels, "regular expression selecting kernels by name (e.g. 'add_tv|sgemm')");
-  cmd->add_option("--sizes", opts->sizes, "small (quick) or full (32768x32768 add/copy, 4096^3 and 8192^3 SGEMM)")
-      ->check(CLI::IsMember({"small", "full"}));
+  cmd->add_option("--sizes", opts->sizes,
+                  "small (quick), full (32768x32768 add/copy, 4096^3 and 8192^3 GEMMs) or sweep (the fastest Hopper "
+                  "GEMM on 1024^3..16384^3 and M = 128..1024 with N = K = 8192)")
+      ->check(CLI::IsMember({"small", "full", "sweep"}));
   cmd->add_option("--repeats", opts->run.repeats, "timed repeats (the median is reported)")->check(CLI::Range(1, 1000));
   cmd->add_option("--iters", opts->run.iters, "launches per timed repeat")->check(CLI::Range(1, 10000));
   cmd->add_option("--warmup", opts->run.warmup, "untimed warm-up launches")->check(CLI::Range(0, 1000));

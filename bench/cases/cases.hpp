@@ -35,8 +35,8 @@ std::vector<Case> sgemm_cases(bool full);
 // fp16, row-major) against cublasGemmEx: 4096^3 and 8192^3 when full, else 2048^3.
 std::vector<Case> gemm_cases(bool full);
 
-// The sweep of the fastest Hopper GEMM (gemm_sm90_persistent): squares 1024^3 .. 16384^3 and the
-// skinny M = 128 .. 1024, N = K = 8192.
+// The sweep of the Hopper GEMM: gemm_sm90_persistent (128x256 tiles) and gemm_sm90 (the tile chosen
+// for the shape) on squares 1024^3 .. 16384^3 and the skinny M = 128 .. 1024, N = K = 8192.
 std::vector<Case> gemm_sweep_cases();
 
 }  // namespace tessera::bench

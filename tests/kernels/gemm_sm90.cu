@@ -1,6 +1,8 @@
 // Device tests of include/tessera/kernels/gemm_sm90.cuh against cublasGemmEx (the sweep and the
-// tolerance: gemm_check.hpp): gemm_sm90 (= gemm_sm90_persistent) and gemm_sm90_cluster on the whole
-// sweep and on several tiles per block, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small
+// tolerance: gemm_check.hpp): gemm_sm90 (gemm_sm90_persistent with the tile chosen for the shape:
+// the small and large sizes take the 64x128 and 128x128 tiles, the many-tile sizes 128x256) and
+// gemm_sm90_cluster on the whole sweep and on several tiles per block, gemm_sm90_persistent with
+// its 128x256 tiles on all sizes, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small
 // sizes and one large type pair, step 3c (gemm_sm90_pingpong) on the small, large and many-tile
 // sizes; and the host-side refusal of invalid problems.
 #include "gemm_check.hpp"
@@ -38,6 +40,13 @@ struct Sm90Cluster {
   }
 };
 using GemmSm90Cluster = GemmDeviceTest<Sm90Cluster>;
+struct Sm90Persistent {
+  template <class T, class TOut>
+  static cudaError_t run(GemmProblem<T, TOut> const& p) {
+    return tessera::kernels::gemm_sm90_persistent(p);
+  }
+};
+using GemmSm90Persistent = GemmDeviceTest<Sm90Persistent>;
 struct Sm90Pingpong {
   template <class T, class TOut>
   static cudaError_t run(GemmProblem<T, TOut> const& p) {
@@ -61,13 +70,18 @@ TEST_F(GemmSm90, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, 
 // block outside D (1537 rows: 13 block rows).
 // K longer than the ring (16 k-tiles) with several tiles a block: the ping-pong warpgroups skip
 // each other's tiles in the ring.
-std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}, {2304, 2560, 1024}};
+// 1536 x 1536 has 72 tiles of 128x256 and 144 of 128x128: gemm_sm90 takes the 128x128 kernel.
+std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}, {2304, 2560, 1024},
+                                       {1536, 1536, 256}};
 TEST_F(GemmSm90, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
 TEST_F(GemmSm90Cluster, ManyTilesPerBlock) { this->template sweep<half_t, float>(kManyTiles, false); }
 TEST_F(GemmSm90Cluster, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Cluster, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
 TEST_F(GemmSm90Cluster, SmallBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kSmall, true); }
 TEST_F(GemmSm90Cluster, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, false); }
+TEST_F(GemmSm90Persistent, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
+TEST_F(GemmSm90Persistent, LargeFp16ToFp16) { this->template sweep<half_t, half_t>(kLarge, false); }
+TEST_F(GemmSm90Persistent, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
 TEST_F(GemmSm90Pingpong, ManyTilesPerBlock) { this->template sweep<bfloat16_t, float>(kManyTiles, false); }
 TEST_F(GemmSm90Pingpong, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Pingpong, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }

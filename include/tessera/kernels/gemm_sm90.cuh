@@ -17,7 +17,9 @@
 //                                                 each owning whole 128 x 128 tiles in turn: one
 //                                                 stores while the other multiplies
 //   gemm_sm90<T, TOut>(problem, stream)           gemm_sm90_persistent (as fast as the cluster kernel
-//                                                 in the measured runs, and simpler)
+//                                                 in the measured runs, and simpler) with the
+//                                                 largest of 128x256, 128x128, 64x128 tiles that
+//                                                 keeps every SM busy
 // D = alpha A B + beta C for T = half_t or bfloat16_t, fp32 accumulation, TOut = float, half_t or
 // bfloat16_t; any M, N, K >= 1 (TMA reads zeros outside the matrices, the epilogue stores only
 // inside D); A and B row- or column-major. Operands TMA cannot address (not 16-byte aligned, or a
@@ -91,6 +93,9 @@ struct GemmSm90WsConfig {
 using GemmSm90WsDefault = GemmSm90WsConfig<128, 256, 64, 4>;
 using GemmSm90PersistentDefault = GemmSm90WsConfig<128, 256, 64, 4, true>;
 using GemmSm90ClusterDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 2>;
+// Smaller tiles for problems with fewer 128x256 tiles than SMs (gemm_sm90 picks them).
+using GemmSm90PersistentMedium = GemmSm90WsConfig<128, 128, 64, 6, true>;
+using GemmSm90PersistentSmall = GemmSm90WsConfig<64, 128, 64, 8, true>;
 
 // GemmSm90PingpongConfig<BM, BN, BK, Stages>: persistent, a producer and two consumer warpgroups
 // each owning whole BM x BN tiles, taking the block's tiles in turn (step 3c).
@@ -696,9 +701,22 @@ cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t 
                 "gemm_sm90_cluster: give a GemmSm90WsConfig<..., true, 2>");
   return detail::gemm_sm90_run<Cfg>("gemm_sm90_cluster", problem, stream);
 }
+// gemm_sm90(problem, stream): gemm_sm90_persistent with the largest tile of 128x256, 128x128 and
+// 64x128 that still gives (nearly: 90 %) every SM a tile; the last when none does. On the H200's
+// sweep (docs/performance.md) this took 1024^3 from 37 % of cuBLAS to 79-105 %, M = 128 (N = K =
+// 8192) from 39 % to 94 %.
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
-  return detail::gemm_sm90_run<GemmSm90PersistentDefault>("gemm_sm90", problem, stream);
+  int device = 0, sms = 0;
+  if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
+  // the tiles of D as the kernel computes it (row-major: a column-major D is computed transposed)
+  long long const m = problem.cd_major == Major::row ? problem.m : problem.n;
+  long long const n = problem.cd_major == Major::row ? problem.n : problem.m;
+  auto enough = [&](int bm, int bn) { return ((m + bm - 1) / bm) * ((n + bn - 1) / bn) * 10 >= 9LL * sms; };
+  if (enough(128, 256)) return detail::gemm_sm90_run<GemmSm90PersistentDefault>("gemm_sm90", problem, stream);
+  if (enough(128, 128)) return detail::gemm_sm90_run<GemmSm90PersistentMedium>("gemm_sm90", problem, stream);
+  return detail::gemm_sm90_run<GemmSm90PersistentSmall>("gemm_sm90", problem, stream);
 }
 
 }  // namespace tessera::kernels

@@ -707,6 +707,7 @@ cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t 
 // 8192) from 39 % to 94 %.
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
+  detail::check_gemm_problem("gemm_sm90", problem);  // invalid problems throw before the device is asked
   int device = 0, sms = 0;
   if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;

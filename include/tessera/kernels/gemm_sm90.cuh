@@ -219,6 +219,60 @@ __device__ void gemm_sm90_store(float const (&acc)[NV], Coords const& tCcD, int 
   }
 }
 
+// The block's dynamic shared memory: Stages x A (BM x BK), Stages x B (BN x BK), 1024-byte aligned
+// (the swizzle atoms' alignment), then the barriers (gemm_sm90_smem_bytes reserves 2 Stages + 2).
+template <class Cfg, class T>
+struct GemmSm90Smem {
+  static constexpr int kStageA = Cfg::BM * Cfg::BK, kStageB = Cfg::BN * Cfg::BK;  // elements
+  T* a;
+  T* b;
+  std::uint64_t* bars;
+
+  __device__ static GemmSm90Smem carve() {
+    extern __shared__ unsigned char gemm_sm90_smem[];
+    auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(gemm_sm90_smem) + 1023) & ~std::uintptr_t(1023));
+    T* a = reinterpret_cast<T*>(base);
+    T* b = a + Cfg::Stages * kStageA;
+    return {a, b, reinterpret_cast<std::uint64_t*>(b + Cfg::Stages * kStageB)};
+  }
+  __device__ T* stage_a(int s) const { return a + s * kStageA; }
+  __device__ T* stage_b(int s) const { return b + s * kStageB; }
+};
+
+// The wgmma accumulators of a warpgroup: MBLK tiles of 64 x BN, BN/2 registers each. Kept in
+// registers across the asynchronous wgmmas by warpgroup_fence_operand on every one of them.
+template <int MBLK, int BN>
+__device__ void gemm_sm90_fence_acc(float (&acc)[MBLK][BN / 2]) {
+  TESSERA_UNROLL
+  for (int i = 0; i < MBLK; ++i) {
+    TESSERA_UNROLL
+    for (int j = 0; j < BN / 2; ++j) warpgroup_fence_operand(acc[i][j]);
+  }
+}
+
+// One k-tile of a warpgroup's wgmmas, committed as one batch: for each k-block of 16 and each of
+// the MBLK row blocks (rows row0 + 64 i of the stage's A), acc[i] (+)= A_i B. `first`: the
+// accumulators are overwritten by the first k-block (scale-d = 0) instead of being zeroed before,
+// which would make ptxas serialize the wgmmas (warning C7515). a_stage, b_stage: the stage's
+// shared-window byte addresses.
+template <class Op, GmmaMajor MA, GmmaMajor MB, int BK, int BN, int MBLK, class LA, class LB>
+__device__ void gemm_sm90_mma_ktile(float (&acc)[MBLK][BN / 2], std::uint32_t a_stage, std::uint32_t b_stage, LA const& sA_layout,
+                                    LB const& sB_layout, int row0, bool first) {
+  gemm_sm90_fence_acc<MBLK, BN>(acc);
+  warpgroup_arrive();
+  TESSERA_UNROLL
+  for (int kb = 0; kb < BK / 16; ++kb) {
+    std::uint64_t const db = make_gmma_desc<MB, BN>(b_stage, sB_layout, 0, 16 * kb);
+    TESSERA_UNROLL
+    for (int i = 0; i < MBLK; ++i) {
+      std::uint64_t const da = make_gmma_desc<MA, 64>(a_stage, sA_layout, row0 + 64 * i, 16 * kb);
+      Op::fma(da, db, acc[i], first && kb == 0 ? GmmaScale::zero : GmmaScale::one);
+    }
+  }
+  warpgroup_commit_batch();
+  gemm_sm90_fence_acc<MBLK, BN>(acc);
+}
+
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(128, 1)
     gemm_sm90_kernel(int M, int N, int K, float alpha, float beta, TOut const* C, int ldc, TOut* D, int ldd,
@@ -238,12 +292,9 @@ __global__ void __launch_bounds__(128, 1)
   gemm_block_coord(int(blockIdx.x), tiles_m, tiles_n, bm, bn);
   int const k_tiles = (K + BK - 1) / BK;
 
-  // ---- shared memory: Stages x (A, B), 1024-byte aligned, and the barriers ----------------------
-  extern __shared__ unsigned char gemm_sm90_smem[];
-  auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(gemm_sm90_smem) + 1023) & ~std::uintptr_t(1023));
-  T* sA = reinterpret_cast<T*>(base);
-  T* sB = sA + Stages * kStageA;
-  auto* full = reinterpret_cast<std::uint64_t*>(sB + Stages * kStageB);
+  // ---- shared memory: Stages x (A, B) and the barriers ------------------------------------------
+  auto const sm = GemmSm90Smem<Cfg, T>::carve();
+  std::uint64_t* full = sm.bars;
   if (tid == 0) {
     tma_prefetch_desc(&tma_a);
     tma_prefetch_desc(&tma_b);
@@ -254,42 +305,22 @@ __global__ void __launch_bounds__(128, 1)
 
   // Thread 0: k-tile kt into stage s.
   auto load = [&](int kt, int s) {
-    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sA + s * kStageA, sB + s * kStageB, kt, bm, bn);
+    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sm.stage_a(s), sm.stage_b(s), kt, bm, bn);
   };
   if (tid == 0) {
     for (int s = 0; s < Stages && s < k_tiles; ++s) load(s, s);
   }
 
   // ---- the accumulators: BM/64 wgmma tiles of 64 x BN, BN/2 registers each -------------------
-  // Not initialized: the first k-block's wgmmas overwrite them (GmmaScale::zero). Instructions
-  // that wrote them between wgmmas would make ptxas serialize the wgmmas (warning C7515).
-  float acc[MB_][BN / 2];
-  auto fence_acc = [&] {
-    TESSERA_UNROLL
-    for (int i = 0; i < MB_; ++i) {
-      TESSERA_UNROLL
-      for (int j = 0; j < BN / 2; ++j) warpgroup_fence_operand(acc[i][j]);
-    }
-  };
-  std::uint32_t const a_base = smem_address(sA), b_base = smem_address(sB);
+  float acc[MB_][BN / 2];  // not initialized: the first k-block overwrites them
+  std::uint32_t const a_base = smem_address(sm.a), b_base = smem_address(sm.b);
 
   // ---- main loop -----------------------------------------------------------------------------
   for (int kt = 0; kt < k_tiles; ++kt) {
     int const s = kt % Stages;
     mbarrier_wait(&full[s], std::uint32_t((kt / Stages) & 1));
-    fence_acc();
-    warpgroup_arrive();
-    TESSERA_UNROLL
-    for (int kb = 0; kb < BK / 16; ++kb) {
-      std::uint64_t const db = make_gmma_desc<MB, BN>(b_base + std::uint32_t(s * kStageB * sizeof(T)), sB_layout, 0, 16 * kb);
-      TESSERA_UNROLL
-      for (int mi = 0; mi < MB_; ++mi) {
-        std::uint64_t const da = make_gmma_desc<MA, 64>(a_base + std::uint32_t(s * kStageA * sizeof(T)), sA_layout, 64 * mi, 16 * kb);
-        Op::fma(da, db, acc[mi], kt == 0 && kb == 0 ? GmmaScale::zero : GmmaScale::one);
-      }
-    }
-    warpgroup_commit_batch();
-    fence_acc();
+    gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(s * kStageA * sizeof(T)),
+                                           b_base + std::uint32_t(s * kStageB * sizeof(T)), sA_layout, sB_layout, 0, kt == 0);
     warpgroup_wait<1>();  // k-tile kt-1's wgmmas have retired: its stage may be refilled
     if (kt >= 1 && kt - 1 + Stages < k_tiles) {
       __syncthreads();  // every warp of the warpgroup is past its wait
@@ -297,7 +328,7 @@ __global__ void __launch_bounds__(128, 1)
     }
   }
   warpgroup_wait<0>();
-  fence_acc();
+  gemm_sm90_fence_acc<MB_, BN>(acc);
 
   // ---- epilogue: D = alpha acc + beta C, each thread its (m, n) from the tiled MMA ------------
   auto mma = make_tiled_mma(MMA_Atom<Op>{});
@@ -335,11 +366,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   int const first_tile = int(blockIdx.x) / CM, tile_step = int(gridDim.x) / CM;
   int const k_tiles = (K + BK - 1) / BK;
 
-  extern __shared__ unsigned char gemm_sm90_smem[];
-  auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(gemm_sm90_smem) + 1023) & ~std::uintptr_t(1023));
-  T* sA = reinterpret_cast<T*>(base);
-  T* sB = sA + Stages * kStageA;
-  auto* full = reinterpret_cast<std::uint64_t*>(sB + Stages * kStageB);
+  auto const sm = GemmSm90Smem<Cfg, T>::carve();
+  std::uint64_t* full = sm.bars;
   std::uint64_t* empty = full + Stages;
   if (tid == 0) {
     tma_prefetch_desc(&tma_a);
@@ -373,8 +401,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           // Stages waits (parity 1) pass at once. With a cluster, the peers' consumers must also
           // be done with the stage: the multicast writes into their shared memory too.
           mbarrier_wait(&empty[s], std::uint32_t(((it / Stages) & 1) ^ 1));
-          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor, CM>(&tma_a, &tma_b, &full[s], sA + s * kStageA, sB + s * kStageB, kt,
-                                                              bm, bn, rank);
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor, CM>(&tma_a, &tma_b, &full[s], sm.stage_a(s), sm.stage_b(s), kt, bm,
+                                                              bn, rank);
         }
       }
     }
@@ -382,12 +410,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // ---- consumers: warpgroup w owns rows 64 (w - 1) .. 64 w - 1 of each tile ----------------
     warpgroup_reg_alloc<232>();
     int const row0 = 64 * (warpgroup - 1);
-    float acc[BN / 2];
-    auto fence_acc = [&] {
-      TESSERA_UNROLL
-      for (int j = 0; j < BN / 2; ++j) warpgroup_fence_operand(acc[j]);
-    };
-    std::uint32_t const a_base = smem_address(sA), b_base = smem_address(sB);
+    float acc[1][BN / 2];  // not initialized: each tile's first k-block overwrites them
+    std::uint32_t const a_base = smem_address(sm.a), b_base = smem_address(sm.b);
     auto mma = make_tiled_mma(MMA_Atom<Op>{}, Layout<Shape<Int<kConsumers>, _1, _1>>{});
     auto thr_mma = mma.get_slice(tid - 128);
     auto cD = make_identity_tensor(make_shape(M, N));
@@ -410,21 +434,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int kt = 0; kt < k_tiles; ++kt, ++it) {
         int const s = it % Stages;
         mbarrier_wait(&full[s], std::uint32_t((it / Stages) & 1));
-        fence_acc();
-        warpgroup_arrive();
-        TESSERA_UNROLL
-        for (int kb = 0; kb < BK / 16; ++kb) {
-          std::uint64_t const da = make_gmma_desc<MA, 64>(a_base + std::uint32_t(s * kStageA * sizeof(T)), sA_layout, row0, 16 * kb);
-          std::uint64_t const db = make_gmma_desc<MB, BN>(b_base + std::uint32_t(s * kStageB * sizeof(T)), sB_layout, 0, 16 * kb);
-          Op::fma(da, db, acc, kt == 0 && kb == 0 ? GmmaScale::zero : GmmaScale::one);
-        }
-        warpgroup_commit_batch();
-        fence_acc();
+        gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(s * kStageA * sizeof(T)),
+                                               b_base + std::uint32_t(s * kStageB * sizeof(T)), sA_layout, sB_layout, row0, kt == 0);
         warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
         if (kt >= 1) release((it - 1) % Stages);
       }
       warpgroup_wait<0>();
-      fence_acc();
+      gemm_sm90_fence_acc<1, BN>(acc);
       release((it - 1) % Stages);  // the tile's last stage
 
       // ---- epilogue (the producer is already loading the next tile) -----------------------------
@@ -432,7 +448,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       auto tCcD = thr_mma.partition_C(gcD);  // (V,1,1) -> (m,n)
       static_assert(decltype(size(tCcD.layout()))::value == BN / 2,
                     "gemm_sm90_ws_kernel: the tiled MMA's partition of C must match the wgmma accumulators");
-      gemm_sm90_store(acc, tCcD(_, 0, 0), M, N, alpha, beta, C, ldc, D, ldd);
+      gemm_sm90_store(acc[0], tCcD(_, 0, 0), M, N, alpha, beta, C, ldc, D, ldd);
     }
   }
   // No block of a cluster leaves while a peer may still arrive on its barriers.
@@ -463,11 +479,8 @@ __global__ void __launch_bounds__(384, 1)
   int const tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN, tiles = tiles_m * tiles_n;
   int const k_tiles = (K + BK - 1) / BK;
 
-  extern __shared__ unsigned char gemm_sm90_smem[];
-  auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(gemm_sm90_smem) + 1023) & ~std::uintptr_t(1023));
-  T* sA = reinterpret_cast<T*>(base);
-  T* sB = sA + Stages * kStageA;
-  auto* full = reinterpret_cast<std::uint64_t*>(sB + Stages * kStageB);
+  auto const sm = GemmSm90Smem<Cfg, T>::carve();
+  std::uint64_t* full = sm.bars;
   std::uint64_t* empty = full + Stages;
   std::uint64_t* turn = empty + Stages;  // turn[w]: consumer warpgroup w may start its next main loop
   if (tid == 0) {
@@ -493,22 +506,15 @@ __global__ void __launch_bounds__(384, 1)
         for (int kt = 0; kt < k_tiles; ++kt, ++it) {
           int const s = it % Stages;
           mbarrier_wait(&empty[s], std::uint32_t(((it / Stages) & 1) ^ 1));
-          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sA + s * kStageA, sB + s * kStageB, kt, bm, bn);
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sm.stage_a(s), sm.stage_b(s), kt, bm, bn);
         }
       }
     }
   } else {
     warpgroup_reg_alloc<232>();
     int const me = warpgroup - 1;  // 0 or 1
-    float acc[MB_][BN / 2];
-    auto fence_acc = [&] {
-      TESSERA_UNROLL
-      for (int i = 0; i < MB_; ++i) {
-        TESSERA_UNROLL
-        for (int j = 0; j < BN / 2; ++j) warpgroup_fence_operand(acc[i][j]);
-      }
-    };
-    std::uint32_t const a_base = smem_address(sA), b_base = smem_address(sB);
+    float acc[MB_][BN / 2];  // not initialized: each tile's first k-block overwrites them
+    std::uint32_t const a_base = smem_address(sm.a), b_base = smem_address(sm.b);
     auto mma = make_tiled_mma(MMA_Atom<Op>{});
     auto thr_mma = mma.get_slice(tid % 128);
     auto cD = make_identity_tensor(make_shape(M, N));
@@ -522,25 +528,14 @@ __global__ void __launch_bounds__(384, 1)
       for (int kt = 0; kt < k_tiles; ++kt, ++it) {
         int const s = it % Stages;
         mbarrier_wait(&full[s], std::uint32_t((it / Stages) & 1));
-        fence_acc();
-        warpgroup_arrive();
-        TESSERA_UNROLL
-        for (int kb = 0; kb < BK / 16; ++kb) {
-          std::uint64_t const db = make_gmma_desc<MB, BN>(b_base + std::uint32_t(s * kStageB * sizeof(T)), sB_layout, 0, 16 * kb);
-          TESSERA_UNROLL
-          for (int mi = 0; mi < MB_; ++mi) {
-            std::uint64_t const da = make_gmma_desc<MA, 64>(a_base + std::uint32_t(s * kStageA * sizeof(T)), sA_layout, 64 * mi, 16 * kb);
-            Op::fma(da, db, acc[mi], kt == 0 && kb == 0 ? GmmaScale::zero : GmmaScale::one);
-          }
-        }
-        warpgroup_commit_batch();
-        fence_acc();
+        gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(s * kStageA * sizeof(T)),
+                                               b_base + std::uint32_t(s * kStageB * sizeof(T)), sA_layout, sB_layout, 0, kt == 0);
         warpgroup_wait<1>();
         if (kt >= 1 && tid % 128 == 0) mbarrier_arrive(&empty[(it - 1) % Stages]);
       }
       if (tid % 128 == 0) mbarrier_arrive(&turn[1 - me]);  // the other warpgroup's turn
       warpgroup_wait<0>();
-      fence_acc();
+      gemm_sm90_fence_acc<MB_, BN>(acc);
       if (tid % 128 == 0) mbarrier_arrive(&empty[(it - 1) % Stages]);
 
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));

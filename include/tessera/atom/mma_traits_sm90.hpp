@@ -118,7 +118,9 @@ TESSERA_HOST_DEVICE constexpr std::uint64_t gmma_desc_bits(std::uint32_t address
 // of a 16-bit operand whose stage layout (without its swizzle) is L: (MN,K) -> element offset,
 // base the stage's shared-window byte address (1024-byte aligned). L must be the canonical
 // 128-byte-swizzled form (tile_to_shape of GmmaLayout{K,MN}Sw128Atom's inner layout); its strides
-// are checked at compile time.
+// are checked at compile time (a static_assert naming the expected form). Example: for the K-major
+// (_128,_64) stage ((_8,_16),(_64,_1)):((_64,_512),(_1,_0)), make_gmma_desc<GmmaMajor::K, 64>(0, L,
+// 64, 16) == gmma_desc_bits(8224, 16, 1024) (tests/atom/mma_traits_sm90.cpp).
 template <GmmaMajor Major, int MNBlock, class L>
 TESSERA_HOST_DEVICE constexpr std::uint64_t make_gmma_desc(std::uint32_t base, L const& l, int mn0, int k0) {
   static_assert(is_static_v<L>, "make_gmma_desc: the stage layout must be static");

@@ -54,7 +54,9 @@ inline Layout val_layout_dst(const CopyAtom& a) { return val_layout(a, a.dst); }
 inline Layout val_layout_ref(const CopyAtom& a) { return val_layout(a, a.ref); }
 
 // make_copy_atom(op, T): Copy_Atom<op, T>. Pre: op has no type yet; T is one of type_bits()'s
-// names and divides the instruction's registers (each thread moves whole elements).
+// names and divides the instruction's registers (each thread moves whole elements); else
+// layout_error naming the type. Post: name "Copy_Atom<op,T>", layouts in elements of T.
+// Example: val_layout_src(make_copy_atom(SM75_U32x4_LDSM_N, "half_t")) == (_32,_8):(_8,_1).
 inline CopyAtom make_copy_atom(const CopyAtom& op, const std::string& type) {
   if (op.value_bits > 0) fail("Copy_Atom: " + op.name + " already has an element type; give the instruction");
   const int bits = type_bits(type);
@@ -116,7 +118,9 @@ inline Layout ref2dst(const CopyAtom& a) { return composition(right_inverse(val_
 }  // namespace detail
 
 // make_tiled_copy(atom, thr, val): Pre: atom has an element type; thr and val static; the threads
-// a multiple of the atom's, each thread's values a multiple of what the atom moves a thread.
+// a multiple of the atom's, each thread's values a multiple of what the atom moves a thread (each a
+// layout_error naming it). Example: make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,
+// half_t>, (_32,_4):(_4,_1), (_1,_8)) has tiler (_32,_32) and layout_s_tv ((_4,_32),(_8,_1)):((_256,_1),(_32,_0)).
 inline TiledCopy make_tiled_copy(const CopyAtom& atom, const Layout& thr, const Layout& val) {
   detail::require_static("make_tiled_copy", "thread layout", thr);
   detail::require_static("make_tiled_copy", "value layout", val);

@@ -20,10 +20,14 @@ HEAD = """\
 // sm_90a warpgroup tensor-core multiply-accumulates (PTX wgmma.mma_async): the 128 threads of a
 // warpgroup (4 consecutive warps, the first with an index divisible by 4) together compute
 // D = A * B (+ D) for a 64 x N x 16 tile. A and B are read from shared memory through matrix
-// descriptors (arch/mma_sm90_desc.hpp: GmmaDescriptor); the f32 accumulators D are N/2 registers
-// of each thread (which element each holds: the CLayout of atom/mma_traits_sm90.hpp).
+// descriptors (atom/mma_traits_sm90.hpp: make_gmma_desc), or A from registers; the f32
+// accumulators D are N/2 registers of each thread (which element each holds: the CLayout of
+// atom/mma_traits_sm90.hpp).
 //   SM90_64xNx16_F32BF16BF16_SS<MajorA, MajorB>   bf16 inputs, f32 accumulators, N = 8, 16, ..., 256
 //   SM90_64xNx16_F32F16F16_SS<MajorA, MajorB>     f16 inputs, f32 accumulators
+//   SM90_64xNx16_F32BF16BF16_RS<MajorA, MajorB>   A from registers: four 32-bit registers a thread,
+//   SM90_64xNx16_F32F16F16_RS<MajorA, MajorB>     two 16-bit elements each (the ALayout of the
+//                                                 traits); MajorA must be K
 // MajorA, MajorB (GmmaMajor::K or GmmaMajor::MN) say which mode of A (M x K) and B (N x K) is
 // contiguous in shared memory; the descriptor must describe that canonical layout.
 //
@@ -34,7 +38,8 @@ HEAD = """\
 //   warpgroup_commit_batch()  wgmma.commit_group: the wgmmas issued so far form one group
 //   warpgroup_wait<N>()       wgmma.wait_group N: at most N groups still pending; only then may
 //                             the accumulators be read or the operands' shared memory be reused
-// fma(desc_a, desc_b, d, scale_d): d = A * B + (scale_d == GmmaScale::one ? d : 0).
+// fma(desc_a, desc_b, d, scale_d): d = A * B + (scale_d == GmmaScale::one ? d : 0); the RS forms
+// take fma(a0, a1, a2, a3, desc_b, d, scale_d).
 // Pre: all 128 threads of the warpgroup execute it with the same descriptors; warpgroup_arrive()
 // since the accumulators were last touched by other instructions. Built for an architecture other
 // than sm_90a, a use fails to compile (wgmma exists only in the sm_90a feature set).
@@ -141,6 +146,39 @@ struct SM90_64x{n}x16_F32{T}_SS {{
 }};
 """
 
+STRUCT_RS = """
+// SM90_64x{n}x16_F32{T}_RS: 64x{n} f32 += (64x16 {ty}, registers) * ({n}x16 {ty}, shared memory);
+// {r} f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x{n}x16_F32{T}_RS {{
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x{n}x16_F32{T}_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[{r}];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[{r}];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[{r}],
+                                      GmmaScale scale_d = GmmaScale::one) {{
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{ps}, 0;\\n"
+        "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ptx}.{ptx} "
+        "{{{dl}}}, {{%{a0}, %{a1}, %{a2}, %{a3}}}, %{db}, p, 1, 1, %{tb};\\n}}\\n"
+        : {outs}
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x{n}x16_F32{T}_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x{n}x16_F32{T}_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }}
+}};
+"""
+
 TAIL = """
 }  // namespace tessera
 """
@@ -167,6 +205,12 @@ def generate():
             dl = ", ".join("%%%d" % i for i in range(r))
             out.append(STRUCT.format(n=n, T=tname, ty=ty, ptx=ptx, r=r, dl=dl, da=r, db=r + 1, ps=r + 2,
                                      ta=r + 3, tb=r + 4, outs=operands(r)))
+    for tname, ptx, ty in TYPES:
+        for n in NS:
+            r = n // 2
+            dl = ", ".join("%%%d" % i for i in range(r))
+            out.append(STRUCT_RS.format(n=n, T=tname, ty=ty, ptx=ptx, r=r, dl=dl, a0=r, a1=r + 1, a2=r + 2, a3=r + 3,
+                                        db=r + 4, ps=r + 5, tb=r + 6, outs=operands(r)))
     out.append(TAIL)
     return "".join(out)
 

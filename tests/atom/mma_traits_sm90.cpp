@@ -38,6 +38,38 @@ void expect_accumulators_match_ptx() {
   EXPECT_EQ(int(size<1>(c)), int(std::extent_v<typename Op::CRegisters>)) << "values a thread = its f32 registers";
 }
 
+// The ISA's register fragment of A for wgmma with A in registers (16-bit, m64k16): register j
+// (two elements, value 2j + e) of thread t holds row 16 w + l/4 + 8 (j%2), column 2 (l%4) + e + 8 (j/2).
+template <class Op>
+void expect_register_a_matches_ptx() {
+  using T = MMA_Traits<Op>;
+  typename T::ALayout const a{};
+  std::set<int> seen;
+  for (int t = 0; t < 128; ++t)
+    for (int j = 0; j < 4; ++j)
+      for (int e = 0; e < 2; ++e) {
+        int const w = t / 32, l = t % 32;
+        int const m = 16 * w + l / 4 + 8 * (j % 2), k = 2 * (l % 4) + e + 8 * (j / 2);
+        int const idx = int(a(t, 2 * j + e));
+        ASSERT_EQ(idx, m + 64 * k) << "thread " << t << ", register " << j << ", element " << e;
+        seen.insert(idx);
+      }
+  EXPECT_EQ(int(seen.size()), 64 * 16) << "ALayout is not a bijection onto the 64 x 16 tile of A";
+  EXPECT_EQ(int(size<1>(a)), 2 * int(std::extent_v<typename Op::ARegisters>)) << "values a thread = two a register";
+}
+
+TEST(MmaTraitsSm90, RegisterALayoutMatchesPtxFragment) {
+  using T = MMA_Traits<SM90_64x128x16_F32BF16BF16_RS<>>;
+  EXPECT_EQ(to_string(T::ALayout{}), "((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))");
+  EXPECT_EQ(to_string(T::BLayout{}), "(_128,(_128,_16)):(_0,(_1,_128))");
+  EXPECT_EQ(to_string(T::CLayout{}), "((_4,_8,_4),(_2,_2,_16)):((_128,_1,_16),(_64,_8,_512))");
+  static_assert(std::is_same_v<MMA_Traits<SM90_64x64x16_F32F16F16_RS<>>::ValTypeA, half_t>);
+  static_assert(MMA_Traits<SM90_64x64x16_F32F16F16_RS<GmmaMajor::K, GmmaMajor::MN>>::MajorB == GmmaMajor::MN);
+  expect_register_a_matches_ptx<SM90_64x8x16_F32BF16BF16_RS<>>();
+  expect_register_a_matches_ptx<SM90_64x256x16_F32F16F16_RS<>>();
+  expect_accumulators_match_ptx<SM90_64x96x16_F32F16F16_RS<>>();
+}
+
 TEST(MmaTraitsSm90, LayoutsPrintAsCuTe) {
   using T = MMA_Traits<SM90_64x128x16_F32BF16BF16_SS<>>;
   // The example, from CuTe's traits.

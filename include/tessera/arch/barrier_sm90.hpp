@@ -13,6 +13,8 @@
 //                                        cluster's blocks meet (barrier.cluster arrive + wait)
 //   mbarrier_arrive_cluster(bar, cta)    one arrival on the barrier at bar's offset in block `cta`
 //                                        of the cluster (the peer's copy of this block's barrier)
+//   named_barrier_sync(id, n)           bar.sync: the n threads (a multiple of 32) that use
+//                                        barrier id (1..15; 0 is __syncthreads's) meet
 //   warpgroup_reg_alloc<N>() / warpgroup_reg_dealloc<N>()
 //                                        setmaxnreg (sm_90a): the warpgroup's registers a thread
 //                                        grow to / shrink to N (warp specialization)
@@ -129,6 +131,18 @@ TESSERA_HOST_DEVICE void fence_view_async_shared() {
   TESSERA_SM90_ONLY("fence_view_async_shared");
 #else
   detail::device_only("fence_view_async_shared");
+#endif
+}
+
+// named_barrier_sync(id, n): waits until n threads have arrived at barrier `id` (bar.sync id, n):
+// a subset of the block (e.g. one warpgroup, n = 128) meets without stopping the others. Pre:
+// 1 <= id <= 15 (id 0 is __syncthreads's), n a multiple of 32, every warp of the subset arrives.
+template <class Unused = void>
+TESSERA_HOST_DEVICE void named_barrier_sync(std::uint32_t id, std::uint32_t n) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+#else
+  detail::device_only("named_barrier_sync", id, n);
 #endif
 }
 

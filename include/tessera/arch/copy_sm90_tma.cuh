@@ -1,5 +1,6 @@
 // sm_90 tensor memory accelerator (TMA): bulk tensor copies global -> shared memory described by a
-// tensor map, completing on an mbarrier (arch/barrier_sm90.hpp).
+// tensor map, completing on an mbarrier (arch/barrier_sm90.hpp), and shared -> global stores
+// tracked by bulk groups.
 //   TmaDescriptor                    the 128-byte tensor map (CUtensorMap), passed to a kernel by
 //                                    value as a __grid_constant__ parameter
 //   make_tma_desc_2d(...)            host: the tensor map of a 2-D row-major matrix and a box,
@@ -11,6 +12,15 @@
 //                                    elements outside the matrix are zero
 //   SM90_TMA_LOAD_MULTICAST_2D::copy(desc, bar, dst, c0, c1, mask)
 //                                    the same into every block of the cluster in mask
+//   SM90_TMA_STORE_2D::copy(desc, src, c0, c1)
+//                                    one thread stores a box from shared memory to the matrix at
+//                                    (c0, c1); elements outside the matrix are not written; the
+//                                    store joins the thread's open bulk group
+//   tma_store_commit()               closes the thread's bulk group (cp.async.bulk.commit_group)
+//   tma_store_wait_read<N>()         waits until at most N of the thread's groups still read
+//                                    shared memory (their sources may be overwritten)
+//   tma_store_wait<N>()              waits until at most N of the thread's groups are incomplete
+//                                    (their writes are done)
 //   tma_prefetch_desc(desc)          fetch the tensor map into the cache ahead of the first copy
 // Shared-memory boxes are written row by row (the inner dimension contiguous), swizzled by the
 // tensor map's mode: TmaSwizzle::b128 writes exactly the K-major 128-byte-swizzled atom of
@@ -141,6 +151,59 @@ struct SM90_TMA_LOAD_MULTICAST_2D {
 #endif
   }
 };
+
+// SM90_TMA_STORE_2D: cp.async.bulk.tensor.2d shared -> global, tracked by bulk groups.
+struct SM90_TMA_STORE_2D {
+  // copy(desc, src, c0, c1): the box at src (laid out as the tensor map's box and swizzle say)
+  // into the matrix at (c0 inner, c1 outer); the parts outside the matrix are dropped. Pre: src
+  // aligned to 128 bytes (1024 with a 128-byte swizzle); every thread that wrote src ran
+  // fence_view_async_shared() and then met this thread at a barrier (the async proxy reads src).
+  template <class Unused = void>
+  __device__ static void copy(TmaDescriptor const* desc, void const* src, int c0, int c1) {
+#if defined(TESSERA_SM90_AVAILABLE)
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                     reinterpret_cast<std::uint64_t>(desc)),
+                 "r"(smem_address(src)), "r"(c0), "r"(c1)
+                 : "memory");
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>, "SM90_TMA_STORE_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+#else
+    (void)desc, (void)src, (void)c0, (void)c1;
+#endif
+  }
+};
+
+// tma_store_commit(): the bulk stores this thread issued since the last commit form one group.
+template <class Unused = void>
+__device__ void tma_store_commit() {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#elif defined(__CUDA_ARCH__)
+  static_assert(detail::always_false<Unused>, "tma_store_commit: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+#endif
+}
+
+// tma_store_wait_read<N>(): at most N of this thread's committed groups still read their shared
+// memory sources (the others' sources may be overwritten).
+template <int N>
+__device__ void tma_store_wait_read() {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+#elif defined(__CUDA_ARCH__)
+  static_assert(N < 0, "tma_store_wait_read: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+#endif
+}
+
+// tma_store_wait<N>(): at most N of this thread's committed groups are incomplete (the others'
+// writes to global memory are done). A block waits for all (N = 0) before it exits.
+template <int N>
+__device__ void tma_store_wait() {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
+#elif defined(__CUDA_ARCH__)
+  static_assert(N < 0, "tma_store_wait: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+#endif
+}
 
 // tma_prefetch_desc(desc): brings the tensor map into the cache. Pre: desc is a kernel parameter
 // (__grid_constant__) or in global memory.

@@ -3,10 +3,14 @@
 // sm_90a warpgroup tensor-core multiply-accumulates (PTX wgmma.mma_async): the 128 threads of a
 // warpgroup (4 consecutive warps, the first with an index divisible by 4) together compute
 // D = A * B (+ D) for a 64 x N x 16 tile. A and B are read from shared memory through matrix
-// descriptors (arch/mma_sm90_desc.hpp: GmmaDescriptor); the f32 accumulators D are N/2 registers
-// of each thread (which element each holds: the CLayout of atom/mma_traits_sm90.hpp).
+// descriptors (atom/mma_traits_sm90.hpp: make_gmma_desc), or A from registers; the f32
+// accumulators D are N/2 registers of each thread (which element each holds: the CLayout of
+// atom/mma_traits_sm90.hpp).
 //   SM90_64xNx16_F32BF16BF16_SS<MajorA, MajorB>   bf16 inputs, f32 accumulators, N = 8, 16, ..., 256
 //   SM90_64xNx16_F32F16F16_SS<MajorA, MajorB>     f16 inputs, f32 accumulators
+//   SM90_64xNx16_F32BF16BF16_RS<MajorA, MajorB>   A from registers: four 32-bit registers a thread,
+//   SM90_64xNx16_F32F16F16_RS<MajorA, MajorB>     two 16-bit elements each (the ALayout of the
+//                                                 traits); MajorA must be K
 // MajorA, MajorB (GmmaMajor::K or GmmaMajor::MN) say which mode of A (M x K) and B (N x K) is
 // contiguous in shared memory; the descriptor must describe that canonical layout.
 //
@@ -17,7 +21,8 @@
 //   warpgroup_commit_batch()  wgmma.commit_group: the wgmmas issued so far form one group
 //   warpgroup_wait<N>()       wgmma.wait_group N: at most N groups still pending; only then may
 //                             the accumulators be read or the operands' shared memory be reused
-// fma(desc_a, desc_b, d, scale_d): d = A * B + (scale_d == GmmaScale::one ? d : 0).
+// fma(desc_a, desc_b, d, scale_d): d = A * B + (scale_d == GmmaScale::one ? d : 0); the RS forms
+// take fma(a0, a1, a2, a3, desc_b, d, scale_d).
 // Pre: all 128 threads of the warpgroup execute it with the same descriptors; warpgroup_arrive()
 // since the accumulators were last touched by other instructions. Built for an architecture other
 // than sm_90a, a use fails to compile (wgmma exists only in the sm_90a feature set).
@@ -2606,6 +2611,2652 @@ struct SM90_64x256x16_F32F16F16_SS {
                   "SM90_64x256x16_F32F16F16_SS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
 #else
     detail::device_only("SM90_64x256x16_F32F16F16_SS::fma (wgmma.mma_async)", desc_a, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x8x16_F32BF16BF16_RS: 64x8 f32 += (64x16 bfloat16, registers) * (8x16 bfloat16, shared memory);
+// 4 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x8x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x8x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[4];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[4];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[4],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %9, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, %8, p, 1, 1, %10;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x8x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x8x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x16x16_F32BF16BF16_RS: 64x16 f32 += (64x16 bfloat16, registers) * (16x16 bfloat16, shared memory);
+// 8 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x16x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x16x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[8];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[8];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[8],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, p, 1, 1, %14;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x16x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x16x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x24x16_F32BF16BF16_RS: 64x24 f32 += (64x16 bfloat16, registers) * (24x16 bfloat16, shared memory);
+// 12 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x24x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x24x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[12];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[12];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[12],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %17, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n24k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, %16, p, 1, 1, %18;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x24x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x24x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x32x16_F32BF16BF16_RS: 64x32 f32 += (64x16 bfloat16, registers) * (32x16 bfloat16, shared memory);
+// 16 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x32x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x32x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[16];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[16];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[16],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, {%16, %17, %18, %19}, %20, p, 1, 1, %22;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x32x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x32x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x40x16_F32BF16BF16_RS: 64x40 f32 += (64x16 bfloat16, registers) * (40x16 bfloat16, shared memory);
+// 20 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x40x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x40x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[20];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[20];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[20],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %25, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n40k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19}, {%20, %21, %22, %23}, %24, p, 1, 1, %26;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x40x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x40x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x48x16_F32BF16BF16_RS: 64x48 f32 += (64x16 bfloat16, registers) * (48x16 bfloat16, shared memory);
+// 24 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x48x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x48x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[24];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[24];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[24],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %29, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n48k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23}, {%24, %25, %26, %27}, %28, p, 1, 1, %30;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x48x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x48x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x56x16_F32BF16BF16_RS: 64x56 f32 += (64x16 bfloat16, registers) * (56x16 bfloat16, shared memory);
+// 28 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x56x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x56x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[28];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[28];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[28],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %33, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n56k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27}, {%28, %29, %30, %31}, %32, p, 1, 1, %34;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x56x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x56x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x64x16_F32BF16BF16_RS: 64x64 f32 += (64x16 bfloat16, registers) * (64x16 bfloat16, shared memory);
+// 32 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x64x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x64x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[32];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[32];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[32],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1, %38;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x64x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x64x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x72x16_F32BF16BF16_RS: 64x72 f32 += (64x16 bfloat16, registers) * (72x16 bfloat16, shared memory);
+// 36 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x72x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x72x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[36];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[36];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[36],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %41, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n72k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35}, {%36, %37, %38, %39}, %40, p, 1, 1, %42;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x72x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x72x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x80x16_F32BF16BF16_RS: 64x80 f32 += (64x16 bfloat16, registers) * (80x16 bfloat16, shared memory);
+// 40 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x80x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x80x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[40];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[40];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[40],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %45, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n80k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39}, {%40, %41, %42, %43}, %44, p, 1, 1, %46;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x80x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x80x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x88x16_F32BF16BF16_RS: 64x88 f32 += (64x16 bfloat16, registers) * (88x16 bfloat16, shared memory);
+// 44 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x88x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x88x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[44];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[44];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[44],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %49, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n88k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43}, {%44, %45, %46, %47}, %48, p, 1, 1, %50;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x88x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x88x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x96x16_F32BF16BF16_RS: 64x96 f32 += (64x16 bfloat16, registers) * (96x16 bfloat16, shared memory);
+// 48 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x96x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x96x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[48];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[48];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[48],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n96k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, {%48, %49, %50, %51}, %52, p, 1, 1, %54;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x96x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x96x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x104x16_F32BF16BF16_RS: 64x104 f32 += (64x16 bfloat16, registers) * (104x16 bfloat16, shared memory);
+// 52 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x104x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x104x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[52];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[52];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[52],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %57, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n104k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51}, {%52, %53, %54, %55}, %56, p, 1, 1, %58;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x104x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x104x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x112x16_F32BF16BF16_RS: 64x112 f32 += (64x16 bfloat16, registers) * (112x16 bfloat16, shared memory);
+// 56 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x112x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x112x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[56];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[56];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[56],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %61, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n112k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55}, {%56, %57, %58, %59}, %60, p, 1, 1, %62;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x112x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x112x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x120x16_F32BF16BF16_RS: 64x120 f32 += (64x16 bfloat16, registers) * (120x16 bfloat16, shared memory);
+// 60 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x120x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x120x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[60];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[60];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[60],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %65, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n120k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59}, {%60, %61, %62, %63}, %64, p, 1, 1, %66;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x120x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x120x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x128x16_F32BF16BF16_RS: 64x128 f32 += (64x16 bfloat16, registers) * (128x16 bfloat16, shared memory);
+// 64 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x128x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x128x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[64];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[64];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[64],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1, %70;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x128x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x128x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x136x16_F32BF16BF16_RS: 64x136 f32 += (64x16 bfloat16, registers) * (136x16 bfloat16, shared memory);
+// 68 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x136x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x136x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[68];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[68];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[68],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %73, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n136k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67}, {%68, %69, %70, %71}, %72, p, 1, 1, %74;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x136x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x136x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x144x16_F32BF16BF16_RS: 64x144 f32 += (64x16 bfloat16, registers) * (144x16 bfloat16, shared memory);
+// 72 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x144x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x144x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[72];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[72];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[72],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %77, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n144k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71}, {%72, %73, %74, %75}, %76, p, 1, 1, %78;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x144x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x144x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x152x16_F32BF16BF16_RS: 64x152 f32 += (64x16 bfloat16, registers) * (152x16 bfloat16, shared memory);
+// 76 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x152x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x152x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[76];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[76];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[76],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %81, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n152k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75}, {%76, %77, %78, %79}, %80, p, 1, 1, %82;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x152x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x152x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x160x16_F32BF16BF16_RS: 64x160 f32 += (64x16 bfloat16, registers) * (160x16 bfloat16, shared memory);
+// 80 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x160x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x160x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[80];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[80];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[80],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %85, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n160k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79}, {%80, %81, %82, %83}, %84, p, 1, 1, %86;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x160x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x160x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x168x16_F32BF16BF16_RS: 64x168 f32 += (64x16 bfloat16, registers) * (168x16 bfloat16, shared memory);
+// 84 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x168x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x168x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[84];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[84];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[84],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %89, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n168k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83}, {%84, %85, %86, %87}, %88, p, 1, 1, %90;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x168x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x168x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x176x16_F32BF16BF16_RS: 64x176 f32 += (64x16 bfloat16, registers) * (176x16 bfloat16, shared memory);
+// 88 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x176x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x176x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[88];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[88];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[88],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %93, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87}, {%88, %89, %90, %91}, %92, p, 1, 1, %94;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x176x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x176x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x184x16_F32BF16BF16_RS: 64x184 f32 += (64x16 bfloat16, registers) * (184x16 bfloat16, shared memory);
+// 92 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x184x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x184x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[92];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[92];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[92],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %97, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n184k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91}, {%92, %93, %94, %95}, %96, p, 1, 1, %98;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x184x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x184x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x192x16_F32BF16BF16_RS: 64x192 f32 += (64x16 bfloat16, registers) * (192x16 bfloat16, shared memory);
+// 96 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x192x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x192x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[96];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[96];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[96],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, {%96, %97, %98, %99}, %100, p, 1, 1, %102;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x192x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x192x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x200x16_F32BF16BF16_RS: 64x200 f32 += (64x16 bfloat16, registers) * (200x16 bfloat16, shared memory);
+// 100 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x200x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x200x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[100];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[100];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[100],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %105, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n200k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99}, {%100, %101, %102, %103}, %104, p, 1, 1, %106;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x200x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x200x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x208x16_F32BF16BF16_RS: 64x208 f32 += (64x16 bfloat16, registers) * (208x16 bfloat16, shared memory);
+// 104 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x208x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x208x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[104];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[104];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[104],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %109, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n208k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103}, {%104, %105, %106, %107}, %108, p, 1, 1, %110;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x208x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x208x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x216x16_F32BF16BF16_RS: 64x216 f32 += (64x16 bfloat16, registers) * (216x16 bfloat16, shared memory);
+// 108 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x216x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x216x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[108];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[108];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[108],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %113, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n216k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107}, {%108, %109, %110, %111}, %112, p, 1, 1, %114;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x216x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x216x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x224x16_F32BF16BF16_RS: 64x224 f32 += (64x16 bfloat16, registers) * (224x16 bfloat16, shared memory);
+// 112 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x224x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x224x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[112];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[112];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[112],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %117, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n224k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111}, {%112, %113, %114, %115}, %116, p, 1, 1, %118;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x224x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x224x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x232x16_F32BF16BF16_RS: 64x232 f32 += (64x16 bfloat16, registers) * (232x16 bfloat16, shared memory);
+// 116 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x232x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x232x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[116];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[116];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[116],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %121, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n232k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115}, {%116, %117, %118, %119}, %120, p, 1, 1, %122;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+          "+f"(d[114]), "+f"(d[115])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x232x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x232x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x240x16_F32BF16BF16_RS: 64x240 f32 += (64x16 bfloat16, registers) * (240x16 bfloat16, shared memory);
+// 120 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x240x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x240x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[120];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[120];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[120],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %125, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n240k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119}, {%120, %121, %122, %123}, %124, p, 1, 1, %126;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+          "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x240x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x240x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x248x16_F32BF16BF16_RS: 64x248 f32 += (64x16 bfloat16, registers) * (248x16 bfloat16, shared memory);
+// 124 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x248x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x248x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[124];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[124];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[124],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %129, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n248k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123}, {%124, %125, %126, %127}, %128, p, 1, 1, %130;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+          "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x248x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x248x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x256x16_F32BF16BF16_RS: 64x256 f32 += (64x16 bfloat16, registers) * (256x16 bfloat16, shared memory);
+// 128 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x256x16_F32BF16BF16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x256x16_F32BF16BF16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[128];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[128];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[128],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, {%128, %129, %130, %131}, %132, p, 1, 1, %134;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+          "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),
+          "+f"(d[126]), "+f"(d[127])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x256x16_F32BF16BF16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x256x16_F32BF16BF16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x8x16_F32F16F16_RS: 64x8 f32 += (64x16 half, registers) * (8x16 half, shared memory);
+// 4 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x8x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x8x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[4];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[4];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[4],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %9, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, %8, p, 1, 1, %10;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x8x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x8x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x16x16_F32F16F16_RS: 64x16 f32 += (64x16 half, registers) * (16x16 half, shared memory);
+// 8 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x16x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x16x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[8];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[8];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[8],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, p, 1, 1, %14;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x16x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x16x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x24x16_F32F16F16_RS: 64x24 f32 += (64x16 half, registers) * (24x16 half, shared memory);
+// 12 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x24x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x24x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[12];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[12];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[12],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %17, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n24k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, %16, p, 1, 1, %18;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x24x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x24x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x32x16_F32F16F16_RS: 64x32 f32 += (64x16 half, registers) * (32x16 half, shared memory);
+// 16 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x32x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x32x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[16];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[16];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[16],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, {%16, %17, %18, %19}, %20, p, 1, 1, %22;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x32x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x32x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x40x16_F32F16F16_RS: 64x40 f32 += (64x16 half, registers) * (40x16 half, shared memory);
+// 20 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x40x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x40x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[20];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[20];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[20],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %25, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n40k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19}, {%20, %21, %22, %23}, %24, p, 1, 1, %26;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x40x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x40x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x48x16_F32F16F16_RS: 64x48 f32 += (64x16 half, registers) * (48x16 half, shared memory);
+// 24 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x48x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x48x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[24];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[24];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[24],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %29, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n48k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23}, {%24, %25, %26, %27}, %28, p, 1, 1, %30;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x48x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x48x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x56x16_F32F16F16_RS: 64x56 f32 += (64x16 half, registers) * (56x16 half, shared memory);
+// 28 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x56x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x56x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[28];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[28];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[28],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %33, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n56k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27}, {%28, %29, %30, %31}, %32, p, 1, 1, %34;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x56x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x56x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x64x16_F32F16F16_RS: 64x64 f32 += (64x16 half, registers) * (64x16 half, shared memory);
+// 32 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x64x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x64x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[32];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[32];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[32],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1, %38;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x64x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x64x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x72x16_F32F16F16_RS: 64x72 f32 += (64x16 half, registers) * (72x16 half, shared memory);
+// 36 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x72x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x72x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[36];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[36];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[36],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %41, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n72k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35}, {%36, %37, %38, %39}, %40, p, 1, 1, %42;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x72x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x72x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x80x16_F32F16F16_RS: 64x80 f32 += (64x16 half, registers) * (80x16 half, shared memory);
+// 40 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x80x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x80x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[40];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[40];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[40],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %45, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39}, {%40, %41, %42, %43}, %44, p, 1, 1, %46;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x80x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x80x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x88x16_F32F16F16_RS: 64x88 f32 += (64x16 half, registers) * (88x16 half, shared memory);
+// 44 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x88x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x88x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[44];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[44];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[44],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %49, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n88k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43}, {%44, %45, %46, %47}, %48, p, 1, 1, %50;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x88x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x88x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x96x16_F32F16F16_RS: 64x96 f32 += (64x16 half, registers) * (96x16 half, shared memory);
+// 48 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x96x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x96x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[48];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[48];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[48],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, {%48, %49, %50, %51}, %52, p, 1, 1, %54;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x96x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x96x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x104x16_F32F16F16_RS: 64x104 f32 += (64x16 half, registers) * (104x16 half, shared memory);
+// 52 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x104x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x104x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[52];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[52];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[52],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %57, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n104k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51}, {%52, %53, %54, %55}, %56, p, 1, 1, %58;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x104x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x104x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x112x16_F32F16F16_RS: 64x112 f32 += (64x16 half, registers) * (112x16 half, shared memory);
+// 56 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x112x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x112x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[56];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[56];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[56],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %61, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n112k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55}, {%56, %57, %58, %59}, %60, p, 1, 1, %62;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x112x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x112x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x120x16_F32F16F16_RS: 64x120 f32 += (64x16 half, registers) * (120x16 half, shared memory);
+// 60 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x120x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x120x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[60];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[60];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[60],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %65, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n120k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59}, {%60, %61, %62, %63}, %64, p, 1, 1, %66;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x120x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x120x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x128x16_F32F16F16_RS: 64x128 f32 += (64x16 half, registers) * (128x16 half, shared memory);
+// 64 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x128x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x128x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[64];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[64];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[64],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, {%64, %65, %66, %67}, %68, p, 1, 1, %70;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x128x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x128x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x136x16_F32F16F16_RS: 64x136 f32 += (64x16 half, registers) * (136x16 half, shared memory);
+// 68 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x136x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x136x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[68];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[68];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[68],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %73, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n136k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67}, {%68, %69, %70, %71}, %72, p, 1, 1, %74;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x136x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x136x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x144x16_F32F16F16_RS: 64x144 f32 += (64x16 half, registers) * (144x16 half, shared memory);
+// 72 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x144x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x144x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[72];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[72];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[72],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %77, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n144k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71}, {%72, %73, %74, %75}, %76, p, 1, 1, %78;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x144x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x144x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x152x16_F32F16F16_RS: 64x152 f32 += (64x16 half, registers) * (152x16 half, shared memory);
+// 76 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x152x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x152x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[76];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[76];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[76],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %81, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n152k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75}, {%76, %77, %78, %79}, %80, p, 1, 1, %82;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x152x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x152x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x160x16_F32F16F16_RS: 64x160 f32 += (64x16 half, registers) * (160x16 half, shared memory);
+// 80 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x160x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x160x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[80];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[80];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[80],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %85, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n160k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79}, {%80, %81, %82, %83}, %84, p, 1, 1, %86;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x160x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x160x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x168x16_F32F16F16_RS: 64x168 f32 += (64x16 half, registers) * (168x16 half, shared memory);
+// 84 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x168x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x168x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[84];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[84];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[84],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %89, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n168k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83}, {%84, %85, %86, %87}, %88, p, 1, 1, %90;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x168x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x168x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x176x16_F32F16F16_RS: 64x176 f32 += (64x16 half, registers) * (176x16 half, shared memory);
+// 88 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x176x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x176x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[88];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[88];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[88],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %93, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n176k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87}, {%88, %89, %90, %91}, %92, p, 1, 1, %94;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x176x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x176x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x184x16_F32F16F16_RS: 64x184 f32 += (64x16 half, registers) * (184x16 half, shared memory);
+// 92 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x184x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x184x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[92];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[92];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[92],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %97, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n184k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91}, {%92, %93, %94, %95}, %96, p, 1, 1, %98;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x184x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x184x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x192x16_F32F16F16_RS: 64x192 f32 += (64x16 half, registers) * (192x16 half, shared memory);
+// 96 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x192x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x192x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[96];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[96];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[96],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, {%96, %97, %98, %99}, %100, p, 1, 1, %102;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x192x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x192x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x200x16_F32F16F16_RS: 64x200 f32 += (64x16 half, registers) * (200x16 half, shared memory);
+// 100 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x200x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x200x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[100];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[100];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[100],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %105, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n200k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99}, {%100, %101, %102, %103}, %104, p, 1, 1, %106;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x200x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x200x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x208x16_F32F16F16_RS: 64x208 f32 += (64x16 half, registers) * (208x16 half, shared memory);
+// 104 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x208x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x208x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[104];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[104];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[104],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %109, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n208k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103}, {%104, %105, %106, %107}, %108, p, 1, 1, %110;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x208x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x208x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x216x16_F32F16F16_RS: 64x216 f32 += (64x16 half, registers) * (216x16 half, shared memory);
+// 108 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x216x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x216x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[108];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[108];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[108],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %113, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n216k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107}, {%108, %109, %110, %111}, %112, p, 1, 1, %114;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x216x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x216x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x224x16_F32F16F16_RS: 64x224 f32 += (64x16 half, registers) * (224x16 half, shared memory);
+// 112 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x224x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x224x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[112];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[112];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[112],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %117, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n224k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111}, {%112, %113, %114, %115}, %116, p, 1, 1, %118;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x224x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x224x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x232x16_F32F16F16_RS: 64x232 f32 += (64x16 half, registers) * (232x16 half, shared memory);
+// 116 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x232x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x232x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[116];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[116];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[116],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %121, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n232k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115}, {%116, %117, %118, %119}, %120, p, 1, 1, %122;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+          "+f"(d[114]), "+f"(d[115])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x232x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x232x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x240x16_F32F16F16_RS: 64x240 f32 += (64x16 half, registers) * (240x16 half, shared memory);
+// 120 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x240x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x240x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[120];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[120];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[120],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %125, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n240k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119}, {%120, %121, %122, %123}, %124, p, 1, 1, %126;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+          "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x240x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x240x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x248x16_F32F16F16_RS: 64x248 f32 += (64x16 half, registers) * (248x16 half, shared memory);
+// 124 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x248x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x248x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[124];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[124];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[124],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %129, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n248k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123}, {%124, %125, %126, %127}, %128, p, 1, 1, %130;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+          "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x248x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x248x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
+#endif
+  }
+};
+
+// SM90_64x256x16_F32F16F16_RS: 64x256 f32 += (64x16 half, registers) * (256x16 half, shared memory);
+// 128 f32 accumulators a thread.
+template <GmmaMajor MajorA = GmmaMajor::K, GmmaMajor MajorB = GmmaMajor::K>
+struct SM90_64x256x16_F32F16F16_RS {
+  static_assert(MajorA == GmmaMajor::K, "SM90_64x256x16_F32F16F16_RS: A in registers is K-major (MajorA = GmmaMajor::K)");
+  using DRegisters = float[128];
+  using ARegisters = std::uint32_t[4];
+  using BRegisters = std::uint64_t[1];
+  using CRegisters = float[128];
+
+  template <class Unused = void>
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t const& a0, std::uint32_t const& a1, std::uint32_t const& a2,
+                                      std::uint32_t const& a3, std::uint64_t const& desc_b, float (&d)[128],
+                                      GmmaScale scale_d = GmmaScale::one) {
+#if defined(TESSERA_WGMMA_AVAILABLE)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, {%128, %129, %130, %131}, %132, p, 1, 1, %134;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+          "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+          "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+          "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+          "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+          "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+          "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+          "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+          "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+          "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+          "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+          "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+          "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+          "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),
+          "+f"(d[126]), "+f"(d[127])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(static_cast<int>(scale_d)),
+          "n"(static_cast<int>(MajorB)));
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_64x256x16_F32F16F16_RS: wgmma needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+#else
+    detail::device_only("SM90_64x256x16_F32F16F16_RS::fma (wgmma.mma_async)", a0, a1, a2, a3, desc_b, d, scale_d);
 #endif
   }
 };

@@ -1,7 +1,7 @@
 // MMA_Traits of the sm_90a warpgroup MMAs (arch/mma_sm90.hpp), the canonical shared-memory
 // layouts their operands must have, and the matrix descriptors built from them.
 //
-// Layouts, for SM90_64xNx16_F32{BF16BF16,F16F16}_SS (CuTe's names and layouts):
+// Layouts, for SM90_64xNx16_F32{BF16BF16,F16F16}_SS and _RS (CuTe's names and layouts):
 //   ThrID    _128:_1                       the 128 threads of a warpgroup
 //   ALayout  (_128,(_64,_16)):(_0,(_1,_64)) every thread "holds" all of A: it is read from shared
 //   BLayout  (_128,(_N,_16)):(_0,(_1,_N))   memory by the instruction, not held in registers
@@ -9,6 +9,10 @@
 //            thread t = (t0,t1,t2) = (t%4, t/4%8, t/32), value (v0,v1,v2) -> m + 64 n with
 //            m = t1 + 8 v1 + 16 t2 (warp t2 owns rows 16 t2 .. 16 t2 + 15), n = 2 t0 + v0 + 8 v2
 //            (N = 8: value (v0,v1) only, ((_4,_8,_4),(_2,_2)):((_128,_1,_16),(_64,_8))).
+//   _RS (A from registers) differs in ALayout only:
+//   ALayout  ((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))   thread t, value (v0,v1,v2)
+//            -> m + 64 k with m = t1 + 8 v1 + 16 t2, k = 2 t0 + v0 + 8 v2: register a_j of the
+//            instruction holds values 2j, 2j+1 (the accumulator pattern of a 64 x 16 tile).
 // tests/atom/mma_traits_sm90.cpp checks CLayout against the PTX ISA's accumulator fragment
 // (row = warp*16 + lane/4 + 8*(i%4/2), column = 2*(lane%4) + i%2 + 8*(i/4) for register i).
 //
@@ -54,6 +58,10 @@ struct SM90_SS_Traits {
   using BLayout = SM90_SmemABLayout<N, 16>;
   using CLayout = typename SM90_CLayout<N>::type;
 };
+template <int N, class TAB>
+struct SM90_RS_Traits : SM90_SS_Traits<N, TAB> {
+  using ALayout = typename SM90_CLayout<16>::type;  // the 64 x 16 A tile in registers
+};
 }  // namespace detail
 
 #define TESSERA_SM90_SS_TRAITS(N)                                                                   \
@@ -63,6 +71,14 @@ struct SM90_SS_Traits {
   };                                                                                                \
   template <GmmaMajor A, GmmaMajor B>                                                               \
   struct MMA_Traits<SM90_64x##N##x16_F32F16F16_SS<A, B>> : detail::SM90_SS_Traits<N, half_t> {      \
+    static constexpr GmmaMajor MajorA = A, MajorB = B;                                              \
+  };                                                                                                \
+  template <GmmaMajor A, GmmaMajor B>                                                               \
+  struct MMA_Traits<SM90_64x##N##x16_F32BF16BF16_RS<A, B>> : detail::SM90_RS_Traits<N, bfloat16_t> { \
+    static constexpr GmmaMajor MajorA = A, MajorB = B;                                              \
+  };                                                                                                \
+  template <GmmaMajor A, GmmaMajor B>                                                               \
+  struct MMA_Traits<SM90_64x##N##x16_F32F16F16_RS<A, B>> : detail::SM90_RS_Traits<N, half_t> {      \
     static constexpr GmmaMajor MajorA = A, MajorB = B;                                              \
   };
 TESSERA_SM90_SS_TRAITS(8)

@@ -7,8 +7,8 @@
 //     == "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"
 //
 // The wgmma atoms SM90_64xNx16_F32BF16BF16_SS and SM90_64xNx16_F32F16F16_SS, N = 8, 16, ..., 256
-// (the layouts are those of every operand major). Templated instructions appear once per register
-// type they take: UniversalCopy<uint8_t> ..
+// (the layouts are those of every operand major), and their _RS forms (A from registers).
+// Templated instructions appear once per register type they take: UniversalCopy<uint8_t> ..
 // UniversalCopy<uint128_t>, SM80_CP_ASYNC_CACHEALWAYS<uint32_t|uint64_t|uint128_t> (and _ZFILL),
 // SM80_CP_ASYNC_CACHEGLOBAL<uint128_t> (and _ZFILL), UniversalFMA<float|double>.
 #pragma once
@@ -30,7 +30,7 @@
 namespace tessera {
 
 namespace detail {
-// SM90_64xNx16_..._SS<> by N.
+// SM90_64xNx16_..._SS<> and _RS<> by N.
 template <int N>
 struct GemmSm90Name;
 #define TESSERA_SM90_NAME(N)                                  \
@@ -38,6 +38,8 @@ struct GemmSm90Name;
   struct GemmSm90Name<N> {                                    \
     using bf16 = SM90_64x##N##x16_F32BF16BF16_SS<>;           \
     using f16 = SM90_64x##N##x16_F32F16F16_SS<>;              \
+    using bf16_rs = SM90_64x##N##x16_F32BF16BF16_RS<>;        \
+    using f16_rs = SM90_64x##N##x16_F32F16F16_RS<>;           \
   };
 TESSERA_SM90_NAME(8)
 TESSERA_SM90_NAME(16)
@@ -99,8 +101,8 @@ rt::CopyAtom rt_copy_atom(std::string name) {
                       to_rt_layout(typename T::DstLayout{}), to_rt_layout(typename T::RefLayout{})};
 }
 
-// The wgmma atoms SM90_64xNx16_F32{BF16BF16,F16F16}_SS (K-major operands; the layouts do not depend
-// on the majors) for N = 8, 16, ..., 256.
+// The wgmma atoms SM90_64xNx16_F32{BF16BF16,F16F16}_SS and _RS (K-major operands; the layouts do not
+// depend on the majors) for N = 8, 16, ..., 256.
 template <int N>
 void add_sm90(rt::Names& n) {
   const std::string bf = "SM90_64x" + std::to_string(N) + "x16_F32BF16BF16_SS";
@@ -109,6 +111,10 @@ void add_sm90(rt::Names& n) {
   using MmaF = typename detail::GemmSm90Name<N>::f16;
   n.emplace(bf, rt_mma_atom<MmaBF>(bf));
   n.emplace(f, rt_mma_atom<MmaF>(f));
+  const std::string bf_rs = "SM90_64x" + std::to_string(N) + "x16_F32BF16BF16_RS";
+  const std::string f_rs = "SM90_64x" + std::to_string(N) + "x16_F32F16F16_RS";
+  n.emplace(bf_rs, rt_mma_atom<typename detail::GemmSm90Name<N>::bf16_rs>(bf_rs));
+  n.emplace(f_rs, rt_mma_atom<typename detail::GemmSm90Name<N>::f16_rs>(f_rs));
 }
 
 template <template <class, class> class Op, class T>

@@ -35,8 +35,12 @@ std::vector<Case> sgemm_cases(bool full);
 // fp16, row-major) against cublasGemmEx: 4096^3 and 8192^3 when full, else 2048^3.
 std::vector<Case> gemm_cases(bool full);
 
-// The sweep of the Hopper GEMM: gemm_sm90_persistent (128x256 tiles) and gemm_sm90 (the tile chosen
-// for the shape) on squares 1024^3 .. 16384^3 and the skinny M = 128 .. 1024, N = K = 8192.
+// The Hopper ladder (steps 1, 2, 3: tma, ws, persistent, cluster, pingpong; bf16 and fp16) on squares
+// of the given sizes (examples/04_gemm_sm90_ladder.cu).
+std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes);
+
+// The sweep of the Hopper GEMM: gemm_sm90_persistent (128x256 tiles), gemm_sm90_pingpong (128x128)
+// and gemm_sm90 (the tile chosen for the shape) on squares 1024^3 .. 16384^3 and the skinny M = 128 .. 1024, N = K = 8192.
 std::vector<Case> gemm_sweep_cases();
 
 }  // namespace tessera::bench

@@ -229,13 +229,22 @@ std::vector<Case> gemm_cases(bool full) {
   return cases;
 }
 
+std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes) {
+  std::vector<GemmShape> shapes;
+  for (int s : sizes) shapes.push_back({s, s, s});
+  std::vector<Case> cases;
+  add_cases<bfloat16_t, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong>(cases, shapes, "bf16");
+  add_cases<half_t, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong>(cases, shapes, "fp16");
+  return cases;
+}
+
 std::vector<Case> gemm_sweep_cases() {
   std::vector<GemmShape> shapes;
   for (int s : {1024, 2048, 4096, 8192, 16384}) shapes.push_back({s, s, s});
   for (int m : {128, 256, 512, 1024}) shapes.push_back({m, 8192, 8192});
   std::vector<Case> cases;
-  add_cases<bfloat16_t, Sm90Persistent, Sm90>(cases, shapes, "bf16");
-  add_cases<half_t, Sm90Persistent, Sm90>(cases, shapes, "fp16");
+  add_cases<bfloat16_t, Sm90Persistent, Sm90Pingpong, Sm90>(cases, shapes, "bf16");
+  add_cases<half_t, Sm90Persistent, Sm90Pingpong, Sm90>(cases, shapes, "fp16");
   return cases;
 }
 

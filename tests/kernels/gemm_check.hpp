@@ -1,13 +1,17 @@
-// The device checks of the tensor-core GEMMs (gemm_sm80.cu, gemm_sm90.cu): D = alpha A B + beta C against cublasGemmEx
-// (fp32 compute, fp32 output) on the same inputs, for bf16 and fp16 inputs with fp32 and 16-bit
-// outputs.
+// The device checks of the tensor-core GEMMs (gemm_sm80.cu, gemm_sm90.cu): D = act(alpha A B + beta C + bias)
+// against cublasGemmEx (fp32 compute, fp32 output) on the same inputs, the bias and the activation
+// applied on the host in double, for bf16 and fp16 inputs with fp32 and 16-bit outputs.
 //
 // Sweep: sizes with 1, primes and non-multiples of every tile (1x1x1 ... 1000x1000x1000); A, B and
 // C/D each row- or column-major; leading dimensions tight or padded by one element (rows not
 // 16-byte aligned: the packed path) and pointers offset by one element; beta = 0 over a poisoned D
-// (C is not read, every element is written) and beta != 0 with C separate from D. Tolerance, per
-// element (bench/gemm_reference.hpp):
-//   |D - D_ref| <= 2 (K + 2) eps_fp32 (|alpha| sum_k |A_ik B_kj| + |beta C_ij|) + u_out |D_ref| + underflow_out
+// (C is not read, every element is written) and beta != 0 with C separate from D; a per-column bias
+// with each activation in turn (relu, gelu, gelu_tanh). Tolerance, per element
+// (bench/gemm_reference.hpp), for z = alpha A B + beta C + bias and D_ref = act(z):
+//   e_z = 2 (K + 2) eps_fp32 (|alpha| sum_k |A_ik B_kj| + |beta C_ij|) + 2 eps_fp32 |bias_j|
+//   |D - D_ref| <= L e_z + 8 eps_fp32 (|z| + |D_ref|) + u_out |D_ref| + underflow_out
+// with L = 1 without an activation, 1.13 with one (the largest slope of gelu; relu's is 1); the
+// 8 eps_fp32 term covers the activations' own error (within 2e-7 absolute, gemm_epilogue.cuh).
 // Elements of the padding between rows of D must stay untouched.
 //
 // Launch is the GEMM under test: Launch::run(problem) returns its cudaError_t. Without a GPU every
@@ -47,7 +51,21 @@ struct Variant {
   int pad;     // leading-dimension padding (elements)
   int offset;  // pointer offset (elements): 1 = not 16-byte aligned
   float beta;
+  bool bias = false;
+  tessera::kernels::GemmActivation act = tessera::kernels::GemmActivation::none;
 };
+
+// The activation in double (GemmActivation's definitions).
+inline double activate_reference(tessera::kernels::GemmActivation a, double z) {
+  using tessera::kernels::GemmActivation;
+  switch (a) {
+    case GemmActivation::relu: return z > 0.0 ? z : 0.0;
+    case GemmActivation::gelu: return 0.5 * z * (1.0 + std::erf(z / std::sqrt(2.0)));
+    case GemmActivation::gelu_tanh: return 0.5 * z * (1.0 + std::tanh(std::sqrt(2.0 / 3.14159265358979323846) * (z + 0.044715 * z * z * z)));
+    case GemmActivation::none: break;
+  }
+  return z;
+}
 
 // Storage of an (R,C) matrix: its major and a padded leading dimension.
 struct Storage {
@@ -74,7 +92,7 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
                            std::to_string(s.n) + "x" + std::to_string(s.k) + " A=" + (v.a == Major::row ? "row" : "col") +
                            " B=" + (v.b == Major::row ? "row" : "col") + " CD=" + (v.cd == Major::row ? "row" : "col") +
                            " pad=" + std::to_string(v.pad) + " offset=" + std::to_string(v.offset) +
-                           " beta=" + std::to_string(v.beta);
+                           " beta=" + std::to_string(v.beta) + (v.bias ? " bias" : "") + " act=" + to_string(v.act);
   SCOPED_TRACE(what);
   Storage const sa = make_storage(s.m, s.k, v.a, v.pad);
   Storage const sb = make_storage(s.k, s.n, v.b, v.pad);
@@ -100,7 +118,10 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
     ref[i] = v.beta != 0.0f && !sd.is_padding(i) ? float(hc[i]) : 0.0f;
     scale_c[i] = std::fabs(v.beta) * std::fabs(ref[i]);
   }
+  std::vector<TOut> hbias(std::size_t(s.n));
+  for (TOut& x : hbias) x = TOut(dist(gen));
   std::size_t const off = std::size_t(v.offset);
+  DeviceBuffer<TOut> dbias(hbias.size());
   DeviceBuffer<T> da(ha.size() + off), db(hb.size() + off);
   DeviceBuffer<TOut> dc(hc.size() + off), dd(hd.size() + off);
   DeviceBuffer<float> dabs_a(abs_a.size()), dabs_b(abs_b.size()), dref(ref.size()), dscale(ref.size());
@@ -115,6 +136,7 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
   upload(dabs_b, abs_b, 0);
   upload(dref, ref, 0);
   upload(dscale, scale_c, 0);
+  upload(dbias, hbias, 0);
 
   GemmProblem<T, TOut> p;
   p.m = s.m;
@@ -133,6 +155,8 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
   p.d = dd.get() + off;
   p.ldd = sd.ld;
   p.cd_major = v.cd;
+  p.bias = v.bias ? dbias.get() : nullptr;
+  p.activation = v.act;
   ASSERT_EQ(Launch::run(p), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 
@@ -179,21 +203,32 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
   double const tol = tessera::bench::gemm_tolerance_factor(s.k);
   double const u_out = tessera::bench::unit_roundoff<TOut>();
   double const underflow_out = tessera::bench::underflow_roundoff<TOut>();
+  double const eps32 = std::ldexp(1.0, -24);
+  double const slope = v.act == tessera::kernels::GemmActivation::none ? 1.0 : 1.13;
   std::size_t bad = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (sd.is_padding(i)) {
       if (std::memcmp(&got[i], &poison, sizeof(TOut)) != 0 && bad++ < 5) ADD_FAILURE() << "padding element " << i << " was written";
       continue;
     }
+    int const col = int(sd.major == Major::row ? i % std::size_t(sd.ld) : i / std::size_t(sd.ld));  // n of element i
+    double const b = v.bias ? double(float(hbias[std::size_t(col)])) : 0.0;
+    double const z = double(want[i]) + b;
+    double const r = activate_reference(v.act, z);
     double const g = float(got[i]);
-    double const err = std::fabs(g - double(want[i]));
-    double const bound = tol * double(scale[i]) + u_out * std::fabs(double(want[i])) + underflow_out + 1e-30;
+    double const err = std::fabs(g - r);
+    double const ez = tol * double(scale[i]) + 2 * eps32 * std::fabs(b);
+    double const bound = slope * ez + 8 * eps32 * (std::fabs(z) + std::fabs(r)) + u_out * std::fabs(r) + underflow_out + 1e-30;
     if (!(err <= bound) && bad++ < 5) {
-      ADD_FAILURE() << "element " << i << ": got " << g << ", cuBLAS " << want[i] << ", |diff| " << err << " > " << bound;
+      ADD_FAILURE() << "element " << i << ": got " << g << ", reference " << r << " (cuBLAS " << want[i] << " + bias " << b
+                    << "), |diff| " << err << " > " << bound;
     }
   }
   EXPECT_EQ(bad, 0u);
 }
+
+inline tessera::kernels::GemmActivation const kActivations[3] = {
+    tessera::kernels::GemmActivation::relu, tessera::kernels::GemmActivation::gelu, tessera::kernels::GemmActivation::gelu_tanh};
 
 template <class Launch>
 class GemmDeviceTest : public ::testing::Test {
@@ -216,6 +251,10 @@ class GemmDeviceTest : public ::testing::Test {
             if (!all_variants) continue;
             check_gemm<Launch, T, TOut>(handle_, s, Variant{a, b, cd, 1, 0, -0.5f}, seed++);
             check_gemm<Launch, T, TOut>(handle_, s, Variant{a, b, cd, 0, 1, 0.75f}, seed++);
+            // bias and an activation, D TMA-addressable (pad 0) and not (pad 1) in turn
+            auto const act = kActivations[seed % 3];
+            check_gemm<Launch, T, TOut>(handle_, s, Variant{a, b, cd, int(seed % 2), 0, seed % 4 == 0 ? 0.5f : 0.0f, true, act},
+                                        seed++);
           }
         }
       }

@@ -120,6 +120,14 @@ TEST(GemmSm90Host, InvalidProblemsAreRefused) {
   p.k = 8;
   p.beta = 1.0f;  // C needed but null
   EXPECT_THROW((void)tessera::kernels::gemm_sm90(p), std::invalid_argument);
+  p.beta = 0.0f;
+  p.activation = static_cast<tessera::kernels::GemmActivation>(7);
+  try {
+    (void)tessera::kernels::gemm_sm90(p);
+    ADD_FAILURE() << "activation 7 was accepted";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_EQ(std::string(e.what()), "gemm_sm90: activation 7 is not a GemmActivation (none, relu, gelu, gelu_tanh)");
+  }
 }
 
 }  // namespace

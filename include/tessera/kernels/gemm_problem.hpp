@@ -1,7 +1,8 @@
-// GemmProblem: one mixed-precision GEMM, D = alpha A B + beta C, with A (M,K) and B (K,N) of the
-// input type T, C and D (M,N) of the output type TOut, each row- or column-major with its own
-// leading dimension; its validation, and the transform that lets a kernel assume a row-major D.
-// Shared by the tensor-core kernels (gemm_sm80.cuh) and the benchmark.
+// GemmProblem: one mixed-precision GEMM, D = act(alpha A B + beta C + bias), with A (M,K) and B (K,N)
+// of the input type T, C and D (M,N) of the output type TOut, each row- or column-major with its
+// own leading dimension, an optional per-column bias and activation; its validation, and the
+// transform that lets a kernel assume a row-major D. Shared by the tensor-core kernels
+// (gemm_sm80.cuh, gemm_sm90.cuh, their epilogue gemm_epilogue.cuh) and the benchmark.
 #pragma once
 
 #include <stdexcept>
@@ -11,10 +12,30 @@
 
 namespace tessera::kernels {
 
-// One GEMM call: D = alpha A B + beta C, A (M,K), B (K,N), C and D (M,N).
+// The activation of the epilogue, applied last (in fp32, before the conversion to TOut):
+//   none        x
+//   relu        max(x, 0)
+//   gelu        x Phi(x) = x (1 + erf(x / sqrt 2)) / 2          (PyTorch's gelu, approximate='none')
+//   gelu_tanh   x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2  (approximate='tanh')
+enum class GemmActivation { none, relu, gelu, gelu_tanh };
+
+inline char const* to_string(GemmActivation a) {
+  switch (a) {
+    case GemmActivation::none: return "none";
+    case GemmActivation::relu: return "relu";
+    case GemmActivation::gelu: return "gelu";
+    case GemmActivation::gelu_tanh: return "gelu_tanh";
+  }
+  return "invalid";
+}
+
+// One GEMM call: D = act(alpha A B + beta C + bias), A (M,K), B (K,N), C and D (M,N), bias a vector
+// of N elements added to every row (bias[n] to column n; none when null).
 // Pre: m, n, k >= 1; lda >= the contiguous extent of A (K when row-major, M when column-major),
-// likewise ldb, ldc, ldd; a, b, d non-null; c non-null when beta != 0 (C may alias D);
-// every matrix has fewer than 2^31 elements.
+// likewise ldb, ldc, ldd; a, b, d non-null; c non-null when beta != 0 (C may alias D); bias, when
+// given, has N elements; every matrix has fewer than 2^31 elements.
+// Example: m = n = 2, k = 1, A = (1, 2)^T, B = (3, -4), alpha = 1, beta = 0, bias = (0, 5),
+// activation relu: alpha A B = ((3, -4), (6, -8)), + bias = ((3, 1), (6, -3)), D = ((3, 1), (6, 0)).
 template <class T, class TOut>
 struct GemmProblem {
   int m = 0, n = 0, k = 0;
@@ -31,6 +52,8 @@ struct GemmProblem {
   TOut* d = nullptr;
   int ldd = 0;
   Major cd_major = Major::row;  // C and D
+  TOut const* bias = nullptr;   // N elements, bias[n] added to column n of D; null: no bias
+  GemmActivation activation = GemmActivation::none;
 };
 
 namespace detail {
@@ -58,9 +81,13 @@ void check_gemm_problem(char const* fn, GemmProblem<T, TOut> const& p) {
   check_matrix("B", "ldb", p.k, p.n, p.ldb, p.b_major, p.b);
   check_matrix("D", "ldd", p.m, p.n, p.ldd, p.cd_major, p.d);
   if (p.beta != 0.0f) check_matrix("C", "ldc", p.m, p.n, p.ldc, p.cd_major, p.c);
+  need(p.activation == GemmActivation::none || p.activation == GemmActivation::relu || p.activation == GemmActivation::gelu ||
+           p.activation == GemmActivation::gelu_tanh,
+       "activation " + std::to_string(static_cast<int>(p.activation)) + " is not a GemmActivation (none, relu, gelu, gelu_tanh)");
 }
 
-// The row-major-D form of p: a column-major D is computed as D^T = B^T A^T.
+// The row-major-D form of p: a column-major D is computed as D^T = B^T A^T (the bias then runs
+// along the rows of the computed D: the kernels' epilogue is told so, gemm_epilogue.cuh).
 template <class T, class TOut>
 GemmProblem<T, TOut> gemm_as_row_major_d(GemmProblem<T, TOut> p) {
   if (p.cd_major == Major::row) return p;

@@ -1,5 +1,5 @@
 // A tensor-core GEMM written with Tessera's atoms (sm_80 instructions; runs on sm_80 and later):
-//   D = alpha * A * B + beta * C
+//   D = act(alpha * A * B + beta * C + bias)   (bias per column, activation: GemmProblem)
 // with A (M,K) and B (K,N) of half_t or bfloat16_t, each row- or column-major, fp32 accumulation,
 // and C, D (M,N) of float, half_t or bfloat16_t (same type and major for both).
 //
@@ -12,7 +12,8 @@
 //                  a TiledCopy made from the TiledMMA (make_tiled_copy_A/B), one k-block ahead;
 //   math           mma.sync m16n8k16 (SM80_16x8x16_F32F16F16F32_TN / ..._F32BF16BF16F32_TN), warps in a
 //                  (WarpsM, WarpsN) grid, each warp two n8 atoms wide per step;
-//   epilogue       alpha * acc + beta * C, converted and stored with predicates.
+//   epilogue       act(alpha * acc + beta * C + bias), converted and stored with predicates
+//                  (GemmEpilogue, gemm_epilogue.cuh).
 // No tensor is indexed by hand: every partition comes from a TiledCopy or the TiledMMA.
 //
 // Host API (asynchronous on a stream; std::invalid_argument for arguments outside the contract,
@@ -35,6 +36,7 @@
 #include "tessera/atom/copy_traits_sm80.hpp"
 #include "tessera/atom/mma_traits_sm80.hpp"
 #include "tessera/kernels/common.cuh"
+#include "tessera/kernels/gemm_epilogue.cuh"
 #include "tessera/kernels/gemm_problem.hpp"
 
 namespace tessera::kernels {
@@ -116,27 +118,9 @@ TESSERA_HOST_DEVICE constexpr auto gemm_sm80_g2s_copy() {
 template <class T, bool KMajor>
 using GemmSm80S2RAtom = std::conditional_t<KMajor, Copy_Atom<SM75_U32x4_LDSM_N, T>, Copy_Atom<SM75_U16x8_LDSM_T, T>>;
 
-template <class T>
-TESSERA_HOST_DEVICE T from_float(float x) {
-  return T(x);
-}
-
-// The (m,n) -> block tile of block `bid`: groups of 8 block rows sweep the columns together, so
-// consecutive blocks share their A tiles and a group's B tiles stay in L2.
-TESSERA_HOST_DEVICE void gemm_block_coord(int bid, int tiles_m, int tiles_n, int& bm, int& bn) {
-  constexpr int kGroup = 8;
-  int const group = bid / (kGroup * tiles_n);
-  int const first_m = group * kGroup;
-  int const rows = min(tiles_m - first_m, kGroup);
-  int const in_group = bid % (kGroup * tiles_n);
-  bm = first_m + in_group % rows;
-  bn = in_group / rows;
-}
-
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(Cfg::kThreads)
-    gemm_sm80_kernel(int M, int N, int K, float alpha, T const* A, int lda, T const* B, int ldb, float beta,
-                     TOut const* C, int ldc, TOut* D, int ldd) {
+    gemm_sm80_kernel(int M, int N, int K, T const* A, int lda, T const* B, int ldb, GemmEpilogue<TOut> const ep) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages, NT = Cfg::kThreads;
   using Mma = typename GemmSm80Mma<T>::type;
 
@@ -307,43 +291,17 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   }
   cp_async_wait<0>();
 
-  // ---- epilogue: D = alpha acc + beta C ------------------------------------------------------
-  // D's tiles are made here, not before the loop, so that nothing of them is live through it.
-  auto mD = make_tensor(make_gmem_ptr(D), make_matrix_layout<true>(M, N, ldd));      // (M,N)
-  auto cD = make_identity_tensor(make_shape(M, N));                                  // (M,N) -> (m,n)
-  auto gD = local_tile(mD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));    // (BM,BN)
-  auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));   // (BM,BN) -> (m,n)
-  auto tCgD = thr_mma.partition_C(gD);                                                // (MMA,MMA_M,MMA_N)
-  auto tCcD = thr_mma.partition_C(gcD);                                               // (MMA,MMA_M,MMA_N) -> (m,n)
+  // ---- epilogue: D = act(alpha acc + beta C + bias) ----------------------------------------
+  auto cD = make_identity_tensor(make_shape(M, N));                                 // (M,N) -> (m,n)
+  auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));  // (BM,BN) -> (m,n)
+  auto tCcD = thr_mma.partition_C(gcD);                                              // (MMA,MMA_M,MMA_N) -> (m,n)
   // Values 2j and 2j+1 of a thread are neighbouring columns of one row (the accumulator layout's
-  // first value mode, stride 1 in the row-major D): stored as one pair where both are inside D
-  // and the pair is aligned, element by element otherwise.
+  // first value mode has stride 1 along N): stored as one pair (GemmEpilogue::store_pair).
+  auto tCgD = thr_mma.partition_C(local_tile(make_tensor(make_gmem_ptr(ep.d), make_matrix_layout<true>(M, N, ep.ldd)),
+                                                make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn)));  // (MMA,MMA_M,MMA_N)
   static_assert(decltype(get<0>(tCgD.layout())(_1{}) - get<0>(tCgD.layout())(_0{}))::value == 1,
                 "gemm_sm80_kernel: accumulator values 2j, 2j+1 must be neighbouring columns of D");
-  struct alignas(2 * sizeof(TOut)) Pair {
-    TOut x, y;
-  };
-  bool const pairs_aligned = ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(D) % sizeof(Pair) == 0;
-  TESSERA_UNROLL
-  for (int i = 0; i < int(decltype(size(acc))::value); i += 2) {
-    auto c = tCcD(i);  // (m,n); value i + 1 is (m,n+1)
-    int const m = get<0>(c), n = get<1>(c);
-    if (m >= M || n >= N) continue;
-    float v0 = alpha * acc(i), v1 = alpha * acc(i + 1);
-    bool const both = n + 1 < N;
-    if (beta != 0.0f) {
-      TOut const* crow = C + std::int64_t(m) * ldc + n;
-      v0 += beta * float(crow[0]);
-      if (both) v1 += beta * float(crow[1]);
-    }
-    TOut* d = &tCgD(i);
-    if (both && pairs_aligned) {
-      *reinterpret_cast<Pair*>(d) = Pair{from_float<TOut>(v0), from_float<TOut>(v1)};
-    } else {
-      d[0] = from_float<TOut>(v0);
-      if (both) d[1] = from_float<TOut>(v1);
-    }
-  }
+  ep.template store<int(decltype(size(acc))::value)>([&](int v) { return acc(v); }, [&](int v) { return tCcD(v); }, M, N);
 }
 
 // The kernel's dynamic shared memory: the stages of both operands plus the alignment slack.
@@ -360,18 +318,8 @@ bool gemm_operand_vectorizable(T const* p, int ld, int contiguous_extent) {
   return aligned16(p) && ld % 8 == 0 && contiguous_extent % 8 == 0;
 }
 
-// dst (rows, ld_dst) = src (rows, cols) with ld_src, zero-padded to ld_dst columns: the packed,
-// aligned copy of a misaligned operand (one thread per destination element).
-template <class T>
-__global__ void gemm_pack_kernel(T const* src, int ld_src, int rows, int cols, T* dst, int ld_dst) {
-  long long const i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= static_cast<long long>(rows) * ld_dst) return;
-  int const r = int(i / ld_dst), c = int(i % ld_dst);
-  dst[i] = c < cols ? src[static_cast<long long>(r) * ld_src + c] : T(0.0f);
-}
-
 template <class Cfg, class T, class TOut, bool AK, bool BK>
-cudaError_t gemm_sm80_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream) {
+cudaError_t gemm_sm80_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> const& ep, cudaStream_t stream) {
   auto kernel = gemm_sm80_kernel<Cfg, T, TOut, AK, BK>;
   constexpr int smem = gemm_sm80_smem_bytes<Cfg, T>();
   if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
@@ -379,25 +327,24 @@ cudaError_t gemm_sm80_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream)
     return e;
   }
   unsigned const blocks = unsigned((p.m + Cfg::BM - 1) / Cfg::BM) * unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
-  kernel<<<blocks, Cfg::kThreads, smem, stream>>>(p.m, p.n, p.k, p.alpha, p.a, p.lda, p.b, p.ldb, p.beta, p.c, p.ldc,
-                                                  p.d, p.ldd);
+  kernel<<<blocks, Cfg::kThreads, smem, stream>>>(p.m, p.n, p.k, p.a, p.lda, p.b, p.ldb, ep);
   return cudaGetLastError();
 }
 
 // Dispatches a row-major-D, vectorizable problem to the kernel for its operand majors.
 template <class Cfg, class T, class TOut>
-cudaError_t gemm_sm80_dispatch(GemmProblem<T, TOut> const& p, cudaStream_t stream) {
+cudaError_t gemm_sm80_dispatch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> const& ep, cudaStream_t stream) {
   bool const ak = p.a_major == Major::row;  // A (M,K) K-major
   bool const bk = p.b_major == Major::col;  // B (K,N) seen as (N,K): K-major when column-major
-  if (ak && bk) return gemm_sm80_launch<Cfg, T, TOut, true, true>(p, stream);
-  if (ak) return gemm_sm80_launch<Cfg, T, TOut, true, false>(p, stream);
-  if (bk) return gemm_sm80_launch<Cfg, T, TOut, false, true>(p, stream);
-  return gemm_sm80_launch<Cfg, T, TOut, false, false>(p, stream);
+  if (ak && bk) return gemm_sm80_launch<Cfg, T, TOut, true, true>(p, ep, stream);
+  if (ak) return gemm_sm80_launch<Cfg, T, TOut, true, false>(p, ep, stream);
+  if (bk) return gemm_sm80_launch<Cfg, T, TOut, false, true>(p, ep, stream);
+  return gemm_sm80_launch<Cfg, T, TOut, false, false>(p, ep, stream);
 }
 
 }  // namespace detail
 
-// gemm_sm80<Cfg, T, TOut>(problem, stream): D = alpha A B + beta C (see the file comment).
+// gemm_sm80<Cfg, T, TOut>(problem, stream): D = act(alpha A B + beta C + bias) (see the file comment).
 template <class Cfg, class T, class TOut>
 cudaError_t gemm_sm80(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
   static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>, "gemm_sm80: A and B must be half_t or bfloat16_t");
@@ -425,7 +372,7 @@ cudaError_t gemm_sm80(GemmProblem<T, TOut> const& problem, cudaStream_t stream =
   };
   cudaError_t e = pack(p.a, p.lda, p.a_major, p.m, p.k, pa);
   if (e == cudaSuccess) e = pack(p.b, p.ldb, p.b_major, p.k, p.n, pb);
-  if (e == cudaSuccess) e = detail::gemm_sm80_dispatch<Cfg>(p, stream);
+  if (e == cudaSuccess) e = detail::gemm_sm80_dispatch<Cfg>(p, detail::make_gemm_epilogue(problem, p), stream);
   if (pa.ptr != nullptr) (void)cudaFreeAsync(pa.ptr, stream);
   if (pb.ptr != nullptr) (void)cudaFreeAsync(pb.ptr, stream);
   return e;

@@ -8,7 +8,9 @@
 //                                                 empty barriers per stage (GemmSm90WsConfig)
 //   gemm_sm90_persistent<Cfg, T, TOut>(...)       step 3 (first part): step 2 with one block per SM
 //                                                 walking the tiles; the producer runs on into the
-//                                                 next tile while the consumers store the last
+//                                                 next tile while the consumers store the last,
+//                                                 through shared memory (stmatrix) and TMA stores
+//                                                 that run on into the next tile's main loop
 //   gemm_sm90_cluster<Cfg, T, TOut>(...)          step 3 (second part): clusters of 2 x 1 blocks
 //                                                 along M share B's tile: each block loads half of
 //                                                 it and multicasts it to both; a stage is refilled
@@ -20,10 +22,13 @@
 //                                                 in the measured runs, and simpler) with the
 //                                                 largest of 128x256, 128x128, 64x128 tiles that
 //                                                 keeps every SM busy
-// D = alpha A B + beta C for T = half_t or bfloat16_t, fp32 accumulation, TOut = float, half_t or
-// bfloat16_t; any M, N, K >= 1 (TMA reads zeros outside the matrices, the epilogue stores only
-// inside D); A and B row- or column-major. Operands TMA cannot address (not 16-byte aligned, or a
-// row pitch that is not a multiple of 16 bytes) are first packed into aligned buffers.
+// D = act(alpha A B + beta C + bias) (GemmProblem) for T = half_t or bfloat16_t, fp32 accumulation,
+// TOut = float, half_t or bfloat16_t; any M, N, K >= 1 (TMA reads zeros outside the matrices, the
+// epilogue stores only inside D); A and B row- or column-major. Operands TMA cannot address (not
+// 16-byte aligned, or a row pitch or row length that is not a multiple of 16 bytes:
+// gemm_sm90_tma_addressable) are first packed into aligned buffers; a D that TMA cannot address is
+// stored from registers (GemmEpilogue::store_pair).
+// Every kernel runs on one TmaPipeline (algorithm/pipeline.hpp): full and empty barriers per stage.
 //
 // Step 1's block (one warpgroup, 128 threads) computes a BM x BN tile of D:
 //   * stage s holds A's BM x BK and B's BN x BK tiles in the canonical 128-byte-swizzled layouts
@@ -39,6 +44,10 @@
 // the consumers are done with it; consumer warpgroup w (232 registers) owns rows 64 (w-1) ..,
 // waits on full[stage], issues BK/16 wgmma m64nBNk16, and after warpgroup_wait<1> releases the
 // previous k-tile's stage (one arrival per consumer warpgroup on its empty barrier).
+// Step 3's epilogue (gemm_sm90_store_tma): each consumer warpgroup writes its 64 x BN accumulators,
+// converted, chunk by chunk (64 rows x 128 bytes) into one of its two shared-memory buffers with
+// stmatrix, and one thread stores the chunk with a TMA store; the warpgroup goes on to its next
+// tile without waiting for the stores, and reuses a buffer once the store from it has read it.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -46,13 +55,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
+#include "tessera/algorithm/pipeline.hpp"
 #include "tessera/arch/barrier_sm90.hpp"
 #include "tessera/arch/copy_sm90_tma.cuh"
+#include "tessera/atom/copy_traits_sm90_tma.cuh"
 #include "tessera/atom/mma_atom.hpp"
 #include "tessera/atom/mma_traits_sm90.hpp"
+#include "tessera/arch/copy_sm90.hpp"
+#include "tessera/kernels/gemm_epilogue.cuh"
 #include "tessera/kernels/gemm_problem.hpp"
-#include "tessera/kernels/gemm_sm80.cuh"
 #include "tessera/tensor/tensor.hpp"
 
 namespace tessera::kernels {
@@ -62,6 +75,7 @@ template <int BM_, int BN_, int BK_, int Stages_>
 struct GemmSm90Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
   static constexpr int kThreads = 128;  // one warpgroup
+  static constexpr int kEpilogueBytes = 0;  // stores D from registers
   static_assert(BM % 64 == 0 && BM <= 256, "GemmSm90Config: BM must be a multiple of 64 (the wgmma's M), at most 256");
   static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90Config: BN must be 64, 128, 192 or 256 (whole 64-element swizzle spans)");
   static_assert(BK == 64, "GemmSm90Config: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
@@ -84,6 +98,9 @@ struct GemmSm90WsConfig {
   static_assert(ClusterM == 1 || ClusterM == 2, "GemmSm90WsConfig: ClusterM must be 1 or 2");
   static constexpr int kConsumers = BM / 64;
   static constexpr int kThreads = 128 * (1 + kConsumers);
+  // The persistent kernels store D through shared memory (two 8 KB chunk buffers per consumer
+  // warpgroup) and TMA where D is TMA-addressable; step 2 stores from registers.
+  static constexpr int kEpilogueBytes = Persistent ? kConsumers * 2 * 8192 : 0;
   static_assert(BM % 64 == 0 && BM >= 64 && BM <= 128, "GemmSm90WsConfig: BM must be 64 or 128 (one or two consumer warpgroups)");
   static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90WsConfig: BN must be 64, 128, 192 or 256");
   static_assert(BK == 64, "GemmSm90WsConfig: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
@@ -105,6 +122,7 @@ struct GemmSm90PingpongConfig {
   static constexpr bool Persistent = true, Pingpong = true;
   static constexpr int ClusterM = 1;
   static constexpr int kThreads = 384;
+  static constexpr int kEpilogueBytes = 2 * 2 * 8192;  // two 8 KB chunk buffers per consumer warpgroup
   static_assert(BM % 64 == 0 && BM / 64 * BN / 2 <= 128, "GemmSm90PingpongConfig: a warpgroup's accumulators exceed 128 registers");
   static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90PingpongConfig: BN must be 64, 128, 192 or 256");
   static_assert(BK == 64, "GemmSm90PingpongConfig: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
@@ -145,15 +163,38 @@ TESSERA_HOST_DEVICE constexpr auto gemm_sm90_stage_layout() {
   }
 }
 
-// One thread: k-tile kt of the block (bm, bn) into the stage (a, b), completing on `bar`: A then B,
-// in TMA boxes of 64 contiguous elements (one swizzle span) as gemm_sm90_stage_layout lays them out.
-// With a cluster (CM > 1) the block loads only its share of B (of BN/64 chunks, or of the rows of a
-// K-major tile), multicast to every block of the cluster; its barrier still expects the whole stage.
+// The shared-memory box of one TMA load of an operand tile (BP x BK) as TMA writes it (the stage
+// layout with its 128-byte swizzle, copy_traits_sm90_tma.cuh): K-major, BP rows of 64 K-elements
+// (the whole tile, or a cluster block's share of its rows); MN-major, one 64-wide P chunk of BK
+// K-rows. The host builds the tensor maps from these, the kernel's descriptors from the same stage
+// layouts.
+template <int BP, int BK, bool KMajor>
+TESSERA_HOST_DEVICE constexpr auto gemm_sm90_load_box() {
+  return make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, gemm_sm90_stage_layout<KMajor ? BP : 64, BK, KMajor>());
+}
+
+// The shared-memory box of one TMA store of the epilogue: 64 rows x 128 bytes of D, row-major,
+// 128-byte swizzled ((64, 64) of 16-bit elements, (64, 32) of fp32), (row, column) -> element offset.
+template <class TOut>
+TESSERA_HOST_DEVICE constexpr auto gemm_sm90_epilogue_box() {
+  constexpr int CW = 128 / int(sizeof(TOut));
+  constexpr int M = sizeof(TOut) == 2 ? 3 : 2;  // 16-byte units
+  return make_composed_layout(Swizzle<3, M, 3>{}, _0{}, Layout<Shape<_64, Int<CW>>, Stride<Int<CW>, _1>>{});
+}
+
+// The bytes of one stage (A's BM x BK and B's BN x BK tiles): what its full barrier waits for.
+template <class Cfg, class T>
+inline constexpr std::uint32_t kGemmSm90StageBytes = std::uint32_t((Cfg::BM + Cfg::BN) * Cfg::BK * sizeof(T));
+
+// One thread: k-tile kt of the block (bm, bn) into the stage (a, b), completing on `bar` (which
+// expects kGemmSm90StageBytes: TmaPipeline::producer_expect): A then B, in TMA boxes of 64
+// contiguous elements (one swizzle span) as gemm_sm90_stage_layout lays them out. With a cluster
+// (CM > 1) the block loads only its share of B (of BN/64 chunks, or of the rows of a K-major tile),
+// multicast to every block of the cluster; its barrier still expects the whole stage.
 template <class Cfg, class T, bool AKMajor, bool BKMajor, int CM = 1>
 __device__ void gemm_sm90_load_stage(TmaDescriptor const* tma_a, TmaDescriptor const* tma_b, std::uint64_t* bar, T* a, T* b,
                                      int kt, int bm, int bn, std::uint32_t rank = 0) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
-  mbarrier_arrive_expect_tx(bar, std::uint32_t((BM + BN) * BK) * sizeof(T));
   if constexpr (CM > 1) {
     constexpr std::uint16_t mask = (1u << CM) - 1;
     if constexpr (AKMajor) {
@@ -186,46 +227,109 @@ __device__ void gemm_sm90_load_stage(TmaDescriptor const* tma_a, TmaDescriptor c
   }
 }
 
-// D = alpha acc + beta C for one thread's accumulators: acc[v] is value v of the thread's partition
-// tCcD (v) -> (m, n) of D's coordinates; values 2j and 2j+1 are neighbouring columns of one row
-// (the wgmma accumulator layout), stored as one pair where both are inside D and the pair is
-// aligned, element by element otherwise; only elements inside D are stored.
+// The epilogue of one thread's accumulators from registers: acc[v] is value v of the thread's
+// partition tCcD (v) -> (m, n) of D's coordinates; values 2j and 2j+1 are neighbouring columns of
+// one row (the wgmma accumulator layout), stored as one pair (GemmEpilogue::store_pair); only
+// elements inside D are stored.
 template <int NV, class TOut, class Coords>
-__device__ void gemm_sm90_store(float const (&acc)[NV], Coords const& tCcD, int M, int N, float alpha, float beta,
-                                TOut const* C, int ldc, TOut* D, int ldd) {
-  struct alignas(2 * sizeof(TOut)) Pair {
-    TOut x, y;
-  };
-  bool const pairs_aligned = ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(D) % sizeof(Pair) == 0;
+__device__ __forceinline__ void gemm_sm90_store(float const (&acc)[NV], Coords const& tCcD, int M, int N, GemmEpilogue<TOut> const& ep) {
+  ep.template store<NV>([&](int v) { return acc[v]; }, [&](int v) { return tCcD(v); }, M, N);
+}
+
+// The epilogue through shared memory: a warpgroup's accumulators, MBLK tiles of 64 x BN at rows
+// m0 + 64 i, columns n0 .., are written step by step into the warpgroup's two 8 KB buffers (`buf`),
+// each holding one TMA box of 64 rows x 128 bytes (64 columns of a 16-bit TOut, 32 of fp32) in the
+// box's 128-byte-swizzled layout (gemm_sm90_epilogue_box), and stored by one TMA store per box; the
+// TMA clips what lies outside D. A step is 64 columns: one box of a 16-bit TOut (written by
+// stmatrix.x4, 16 x 16 elements a warp; the buffers alternate) or two boxes of fp32 (8-byte
+// stores; both buffers). The stores run on while the warpgroup goes on (to the next tile's main
+// loop); a buffer is rewritten only once the store issued from it has read it (`count`: steps this
+// warpgroup has stored so far). lt: the thread's index in the warpgroup; bar_id: a named barrier of
+// the warpgroup's 128 threads. The steps are one loop of few iterations that the compiler unrolls
+// (the accumulators must be indexed by constants: a run-time index would put them in local memory).
+// Accumulator fragment (wgmma m64nN, fp32): value 4j + r of lane l in warp w of the warpgroup is
+// (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2) of the 64 x N tile (the CLayout of
+// atom/mma_traits_sm90.hpp).
+template <class TOut, int MBLK, int BN>
+__device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN / 2], GemmEpilogue<TOut> const& ep, TmaDescriptor const* tma_d,
+                                    unsigned char* buf, int m0, int n0, int M, int N, int lt, std::uint32_t bar_id, int& count) {
+  constexpr int CW = 128 / int(sizeof(TOut));  // columns of a box
+  constexpr int P = sizeof(TOut) == 2 ? 1 : 2;  // boxes a step
+  constexpr int SW = CW * P;                    // columns of a step: 64
+  static_assert(SW == 64 && BN % SW == 0, "gemm_sm90_store_tma: BN must be a multiple of 64");
+  constexpr auto box = gemm_sm90_epilogue_box<TOut>();  // (row, column) of a box -> element offset in a buffer
+  int const w = lt / 32, l = lt % 32;
   TESSERA_UNROLL
-  for (int v = 0; v < NV; v += 2) {
-    auto c = tCcD(v);
-    int const m = get<0>(c), n = get<1>(c);
-    if (m >= M || n >= N) continue;
-    float x0 = alpha * acc[v], x1 = alpha * acc[v + 1];
-    bool const both = n + 1 < N;
-    if (beta != 0.0f) {
-      TOut const* crow = C + std::int64_t(m) * ldc + n;
-      x0 += beta * float(crow[0]);
-      if (both) x1 += beta * float(crow[1]);
+  for (int step = 0; step < MBLK * (BN / SW); ++step) {
+    int const i = step / (BN / SW), c = step % (BN / SW);
+    int const mr = m0 + 64 * i;  // D's row of the step's row 0
+    unsigned char* b = P == 1 ? buf + (count & 1) * 8192 : buf;
+    if (lt == 0) {  // the buffers about to be written have been read by their last stores
+      if constexpr (P == 1) {
+        if (count >= 2) tma_store_wait_read<1>();
+      } else {
+        if (count >= 1) tma_store_wait_read<0>();
+      }
     }
-    TOut* d = D + std::int64_t(m) * ldd + n;
-    if (both && pairs_aligned) {
-      *reinterpret_cast<Pair*>(d) = Pair{from_float<TOut>(x0), from_float<TOut>(x1)};
+    named_barrier_sync(bar_id, 128);
+    // D's values of the step: accumulators 32 c .. 32 c + 31 of block i (columns 64 c .. 64 c + 63)
+    float x[32];
+    auto const coord = [&](int k) {  // value 32 c + k = 4 j + r: (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2)
+      int const v = 32 * c + k, j = v / 4, r = v % 4;
+      return make_coord(mr + 16 * w + l / 4 + 8 * (r / 2), n0 + 8 * j + 2 * (l % 4) + r % 2);
+    };
+    ep.values(x, [&](int k) { return acc[i][32 * c + k]; }, coord, M, N);
+    if constexpr (sizeof(TOut) == 2) {
+      TESSERA_UNROLL
+      for (int bb = 0; bb < 4; ++bb) {  // 16 x 16 blocks of the warp's 16 rows
+        std::uint32_t r[4];
+        TESSERA_UNROLL
+        for (int q = 0; q < 4; ++q) {  // matrix q: rows 8 (q%2) .., columns 8 (q/2) .. of the block: x[4 (2 bb + q/2) + 2 (q%2) + e]
+          int const k = 4 * (2 * bb + q / 2) + 2 * (q % 2);
+          TOut const x0 = from_float<TOut>(x[k]), x1 = from_float<TOut>(x[k + 1]);
+          r[q] = std::uint32_t(__builtin_bit_cast(std::uint16_t, x0)) | (std::uint32_t(__builtin_bit_cast(std::uint16_t, x1)) << 16);
+        }
+        int const q = l / 8;  // this lane gives the address of row l%8 of matrix q: 8 elements, 16 bytes
+        int const row = 16 * w + 8 * (q % 2) + l % 8, col = 16 * bb + 8 * (q / 2);
+        auto* dst = reinterpret_cast<uint128_t*>(b + int(box(row, col)) * int(sizeof(TOut)));
+        SM90_U32x4_STSM_N::copy(r[0], r[1], r[2], r[3], *dst);
+      }
     } else {
-      d[0] = from_float<TOut>(x0);
-      if (both) d[1] = from_float<TOut>(x1);
+      TESSERA_UNROLL
+      for (int p = 0; p < P; ++p) {
+        TESSERA_UNROLL
+        for (int g = 0; g < CW / 8; ++g) {
+          TESSERA_UNROLL
+          for (int h = 0; h < 2; ++h) {
+            int const k = 4 * (p * CW / 8 + g) + 2 * h;                          // x[k], x[k + 1]: row 8 h .., columns 2 (l%4) ..
+            int const row = 16 * w + l / 4 + 8 * h, col = 8 * g + 2 * (l % 4);  // col: in the box
+            *reinterpret_cast<float2*>(b + p * 8192 + int(box(row, col)) * int(sizeof(TOut))) = float2{x[k], x[k + 1]};
+          }
+        }
+      }
     }
+    fence_view_async_shared();  // the writes above are read next by the TMA (async proxy)
+    named_barrier_sync(bar_id, 128);
+    if (lt == 0) {
+      TESSERA_UNROLL
+      for (int p = 0; p < P; ++p) SM90_TMA_STORE_2D::copy(tma_d, b + p * 8192, n0 + c * SW + p * CW, mr);
+      tma_store_commit();
+    }
+    ++count;
   }
 }
 
 // The block's dynamic shared memory: Stages x A (BM x BK), Stages x B (BN x BK), 1024-byte aligned
-// (the swizzle atoms' alignment), then the barriers (gemm_sm90_smem_bytes reserves 2 Stages + 2).
+// (the swizzle atoms' alignment), the epilogue's chunk buffers (Cfg::kEpilogueBytes, 8 KB each), then
+// the barriers (gemm_sm90_smem_bytes reserves 2 Stages + 2).
 template <class Cfg, class T>
 struct GemmSm90Smem {
   static constexpr int kStageA = Cfg::BM * Cfg::BK, kStageB = Cfg::BN * Cfg::BK;  // elements
+  static_assert(kStageA * sizeof(T) % 1024 == 0 && kStageB * sizeof(T) % 1024 == 0,
+                "GemmSm90Smem: a stage must keep the 1024-byte alignment of the swizzle atoms");
   T* a;
   T* b;
+  unsigned char* epilogue;  // Cfg::kEpilogueBytes: 8 KB buffers, two per consumer warpgroup
   std::uint64_t* bars;
 
   __device__ static GemmSm90Smem carve() {
@@ -233,10 +337,13 @@ struct GemmSm90Smem {
     auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(gemm_sm90_smem) + 1023) & ~std::uintptr_t(1023));
     T* a = reinterpret_cast<T*>(base);
     T* b = a + Cfg::Stages * kStageA;
-    return {a, b, reinterpret_cast<std::uint64_t*>(b + Cfg::Stages * kStageB)};
+    auto* epilogue = reinterpret_cast<unsigned char*>(b + Cfg::Stages * kStageB);
+    return {a, b, epilogue, reinterpret_cast<std::uint64_t*>(epilogue + Cfg::kEpilogueBytes)};
   }
   __device__ T* stage_a(int s) const { return a + s * kStageA; }
   __device__ T* stage_b(int s) const { return b + s * kStageB; }
+  // Consumer warpgroup w's (0-based) two chunk buffers.
+  __device__ unsigned char* epilogue_buffers(int w) const { return epilogue + w * 2 * 8192; }
 };
 
 // The wgmma accumulators of a warpgroup: MBLK tiles of 64 x BN, BN/2 registers each. Kept in
@@ -275,8 +382,8 @@ __device__ void gemm_sm90_mma_ktile(float (&acc)[MBLK][BN / 2], std::uint32_t a_
 
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(128, 1)
-    gemm_sm90_kernel(int M, int N, int K, float alpha, float beta, TOut const* C, int ldc, TOut* D, int ldd,
-                     __grid_constant__ TmaDescriptor const tma_a, __grid_constant__ TmaDescriptor const tma_b) {
+    gemm_sm90_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ TmaDescriptor const tma_a,
+                     __grid_constant__ TmaDescriptor const tma_b) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
   constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
   constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
@@ -292,23 +399,27 @@ __global__ void __launch_bounds__(128, 1)
   gemm_block_coord(int(blockIdx.x), tiles_m, tiles_n, bm, bn);
   int const k_tiles = (K + BK - 1) / BK;
 
-  // ---- shared memory: Stages x (A, B) and the barriers ------------------------------------------
+  // ---- shared memory: Stages x (A, B) and the ring's barriers -----------------------------------
+  // The one warpgroup both loads and multiplies: thread 0 releases a stage (one consumer arrival)
+  // once every warp is past the wgmmas that read it, then refills it.
   auto const sm = GemmSm90Smem<Cfg, T>::carve();
-  std::uint64_t* full = sm.bars;
+  TmaPipeline<Stages> const pipe{sm.bars};
   if (tid == 0) {
     tma_prefetch_desc(&tma_a);
     tma_prefetch_desc(&tma_b);
-    for (int s = 0; s < Stages; ++s) mbarrier_init(&full[s], 1);
-    fence_barrier_init();
+    pipe.init(1);
   }
   __syncthreads();
 
-  // Thread 0: k-tile kt into stage s.
-  auto load = [&](int kt, int s) {
-    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sm.stage_a(s), sm.stage_b(s), kt, bm, bn);
+  // Thread 0: k-tile kt into its stage.
+  auto load = [&](int kt) {
+    auto const st = PipelineState<Stages>::at(kt);
+    pipe.producer_acquire(st);
+    std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
+    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt, bm, bn);
   };
   if (tid == 0) {
-    for (int s = 0; s < Stages && s < k_tiles; ++s) load(s, s);
+    for (int kt = 0; kt < Stages && kt < k_tiles; ++kt) load(kt);
   }
 
   // ---- the accumulators: BM/64 wgmma tiles of 64 x BN, BN/2 registers each -------------------
@@ -316,21 +427,24 @@ __global__ void __launch_bounds__(128, 1)
   std::uint32_t const a_base = smem_address(sm.a), b_base = smem_address(sm.b);
 
   // ---- main loop -----------------------------------------------------------------------------
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    int const s = kt % Stages;
-    mbarrier_wait(&full[s], std::uint32_t((kt / Stages) & 1));
-    gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(s * kStageA * sizeof(T)),
-                                           b_base + std::uint32_t(s * kStageB * sizeof(T)), sA_layout, sB_layout, 0, kt == 0);
+  PipelineState<Stages> st;
+  for (int kt = 0; kt < k_tiles; ++kt, ++st) {
+    pipe.consumer_wait(st);
+    gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(st.index * kStageA * sizeof(T)),
+                                           b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout, sB_layout, 0, kt == 0);
     warpgroup_wait<1>();  // k-tile kt-1's wgmmas have retired: its stage may be refilled
     if (kt >= 1 && kt - 1 + Stages < k_tiles) {
       __syncthreads();  // every warp of the warpgroup is past its wait
-      if (tid == 0) load(kt - 1 + Stages, (kt - 1) % Stages);
+      if (tid == 0) {
+        pipe.consumer_release(PipelineState<Stages>::at(kt - 1));
+        load(kt - 1 + Stages);
+      }
     }
   }
   warpgroup_wait<0>();
   gemm_sm90_fence_acc<MB_, BN>(acc);
 
-  // ---- epilogue: D = alpha acc + beta C, each thread its (m, n) from the tiled MMA ------------
+  // ---- epilogue: D = act(alpha acc + beta C + bias), each thread its (m, n) from the tiled MMA --
   auto mma = make_tiled_mma(MMA_Atom<Op>{});
   auto thr_mma = mma.get_slice(tid);
   auto cD = make_identity_tensor(make_shape(M, N));                                 // (M,N) -> (m,n)
@@ -339,14 +453,19 @@ __global__ void __launch_bounds__(128, 1)
   static_assert(decltype(size<0>(tCcD.layout()))::value == BN / 2 && decltype(size<1>(tCcD.layout()))::value == MB_,
                 "gemm_sm90_kernel: the tiled MMA's partition of C must match the wgmma accumulators");
   TESSERA_UNROLL
-  for (int mi = 0; mi < MB_; ++mi) gemm_sm90_store(acc[mi], tCcD(_, mi, 0), M, N, alpha, beta, C, ldc, D, ldd);
+  for (int mi = 0; mi < MB_; ++mi) gemm_sm90_store(acc[mi], tCcD(_, mi, 0), M, N, ep);
 }
 
-// Step 2: warp-specialized (see the file comment). Block: 128 (1 + BM/64) threads.
+// Step 2: warp-specialized (see the file comment). Block: 128 (1 + BM/64) threads. tma_store_d: the
+// consumers store D through shared memory and TMA (gemm_sm90_store_tma: configs with epilogue
+// buffers, where D is TMA-addressable), else from registers (a run-time choice: one kernel, not
+// two, to compile).
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
-    gemm_sm90_ws_kernel(int M, int N, int K, float alpha, float beta, TOut const* C, int ldc, TOut* D, int ldd,
-                        __grid_constant__ TmaDescriptor const tma_a, __grid_constant__ TmaDescriptor const tma_b) {
+    gemm_sm90_ws_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ TmaDescriptor const tma_a,
+                        __grid_constant__ TmaDescriptor const tma_b, __grid_constant__ TmaDescriptor const tma_d,
+                        bool const tma_store_d) {
+  constexpr bool TmaStoreD = Cfg::kEpilogueBytes > 0;  // whether the kernel has the TMA-store path
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages, kConsumers = Cfg::kConsumers;
   constexpr int CM = Cfg::ClusterM;
   constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
@@ -355,6 +474,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   constexpr auto sA_layout = gemm_sm90_stage_layout<BM, BK, AKMajor>();
   constexpr auto sB_layout = gemm_sm90_stage_layout<BN, BK, BKMajor>();
   constexpr int kStageA = BM * BK, kStageB = BN * BK;
+  static_assert(!TmaStoreD || Cfg::kEpilogueBytes >= kConsumers * 2 * 8192,
+                "gemm_sm90_ws_kernel: too little shared memory for the TMA-store epilogue");
 
   int const tid = int(threadIdx.x);
   int const warpgroup = tid / 128;
@@ -366,17 +487,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   int const first_tile = int(blockIdx.x) / CM, tile_step = int(gridDim.x) / CM;
   int const k_tiles = (K + BK - 1) / BK;
 
+  // The ring: full[s] on the producer's loads, empty[s] on one arrival per consumer warpgroup of
+  // every block of the cluster (the multicast writes into all of them).
   auto const sm = GemmSm90Smem<Cfg, T>::carve();
-  std::uint64_t* full = sm.bars;
-  std::uint64_t* empty = full + Stages;
+  TmaPipeline<Stages, CM> const pipe{sm.bars};
   if (tid == 0) {
     tma_prefetch_desc(&tma_a);
     tma_prefetch_desc(&tma_b);
-    for (int s = 0; s < Stages; ++s) {
-      mbarrier_init(&full[s], 1);                 // the producer's arrival (+ the TMA bytes)
-      mbarrier_init(&empty[s], kConsumers * CM);  // one arrival per consumer warpgroup of the cluster
-    }
-    fence_barrier_init();
+    if (TmaStoreD && tma_store_d) tma_prefetch_desc(&tma_d);
+    pipe.init(kConsumers);
   }
   if constexpr (CM > 1) {
     cluster_sync();  // the peers' barriers are initialized before any multicast or remote arrival
@@ -384,25 +503,22 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     __syncthreads();
   }
 
-  // The ring runs on across the block's tiles: its it-th k-tile (over all tiles) uses stage
-  // it % Stages in phase (it / Stages) & 1.
+  // The ring runs on across the block's tiles: its i-th k-tile (over all tiles) is
+  // PipelineState::at(i).
   if (warpgroup == 0) {
     // ---- producer: runs ahead into the next tile while the consumers store the last ----------
     warpgroup_reg_dealloc<40>();
     if (tid == 0) {
-      int it = 0;
+      PipelineState<Stages> st;
       for (int tile = first_tile; tile < tiles; tile += tile_step) {
         int bmc = 0, bn = 0;
         gemm_block_coord(tile, tiles_mc, tiles_n, bmc, bn);
         int const bm = bmc * CM + int(rank);
-        for (int kt = 0; kt < k_tiles; ++kt, ++it) {
-          int const s = it % Stages;
-          // A fresh barrier counts as having completed the phase before its first: the first
-          // Stages waits (parity 1) pass at once. With a cluster, the peers' consumers must also
-          // be done with the stage: the multicast writes into their shared memory too.
-          mbarrier_wait(&empty[s], std::uint32_t(((it / Stages) & 1) ^ 1));
-          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor, CM>(&tma_a, &tma_b, &full[s], sm.stage_a(s), sm.stage_b(s), kt, bm,
-                                                              bn, rank);
+        for (int kt = 0; kt < k_tiles; ++kt, ++st) {
+          pipe.producer_acquire(st);
+          std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor, CM>(&tma_a, &tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt,
+                                                              bm, bn, rank);
         }
       }
     }
@@ -410,46 +526,46 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // ---- consumers: warpgroup w owns rows 64 (w - 1) .. 64 w - 1 of each tile ----------------
     warpgroup_reg_alloc<232>();
     int const row0 = 64 * (warpgroup - 1);
+    int const lt = tid % 128;  // the thread in its warpgroup
     float acc[1][BN / 2];  // not initialized: each tile's first k-block overwrites them
     std::uint32_t const a_base = smem_address(sm.a), b_base = smem_address(sm.b);
     auto mma = make_tiled_mma(MMA_Atom<Op>{}, Layout<Shape<Int<kConsumers>, _1, _1>>{});
     auto thr_mma = mma.get_slice(tid - 128);
     auto cD = make_identity_tensor(make_shape(M, N));
-    // Release stage s: one arrival per consumer warpgroup on the stage's empty barrier in every
-    // block of the cluster.
-    auto release = [&](int s) {
-      if (tid % 128 != 0) return;
-      if constexpr (CM > 1) {
-        TESSERA_UNROLL
-        for (int c = 0; c < CM; ++c) mbarrier_arrive_cluster(&empty[s], std::uint32_t(c));
-      } else {
-        mbarrier_arrive(&empty[s]);
-      }
-    };
-    int it = 0;
+    int stored = 0;  // chunks this warpgroup has stored through TMA
+    PipelineState<Stages> st, prev;
     for (int tile = first_tile; tile < tiles; tile += tile_step) {
       int bmc = 0, bn = 0;
       gemm_block_coord(tile, tiles_mc, tiles_n, bmc, bn);
       int const bm = bmc * CM + int(rank);
-      for (int kt = 0; kt < k_tiles; ++kt, ++it) {
-        int const s = it % Stages;
-        mbarrier_wait(&full[s], std::uint32_t((it / Stages) & 1));
-        gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(s * kStageA * sizeof(T)),
-                                               b_base + std::uint32_t(s * kStageB * sizeof(T)), sA_layout, sB_layout, row0, kt == 0);
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        pipe.consumer_wait(st);
+        gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(st.index * kStageA * sizeof(T)),
+                                               b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout, sB_layout, row0,
+                                               kt == 0);
         warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
-        if (kt >= 1) release((it - 1) % Stages);
+        if (kt >= 1 && lt == 0) pipe.consumer_release(prev);
+        prev = st;
+        ++st;
       }
       warpgroup_wait<0>();
       gemm_sm90_fence_acc<1, BN>(acc);
-      release((it - 1) % Stages);  // the tile's last stage
+      if (lt == 0) pipe.consumer_release(prev);  // the tile's last stage
 
       // ---- epilogue (the producer is already loading the next tile) -----------------------------
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
       auto tCcD = thr_mma.partition_C(gcD);  // (V,1,1) -> (m,n)
       static_assert(decltype(size(tCcD.layout()))::value == BN / 2,
                     "gemm_sm90_ws_kernel: the tiled MMA's partition of C must match the wgmma accumulators");
-      gemm_sm90_store(acc[0], tCcD(_, 0, 0), M, N, alpha, beta, C, ldc, D, ldd);
+      if (TmaStoreD && tma_store_d) {
+        if constexpr (TmaStoreD)
+          gemm_sm90_store_tma<TOut, 1, BN>(acc, ep, &tma_d, sm.epilogue_buffers(warpgroup - 1), bm * BM + row0, bn * BN, M, N, lt,
+                                           std::uint32_t(warpgroup), stored);
+      } else {
+        gemm_sm90_store(acc[0], tCcD(_, 0, 0), M, N, ep);
+      }
     }
+    if (TmaStoreD && tma_store_d && lt == 0) tma_store_wait<0>();  // the last stores are complete before the block exits
   }
   // No block of a cluster leaves while a peer may still arrive on its barriers.
   if constexpr (CM > 1) cluster_sync();
@@ -463,8 +579,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 // would answer for the wrong phase.
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(384, 1)
-    gemm_sm90_pingpong_kernel(int M, int N, int K, float alpha, float beta, TOut const* C, int ldc, TOut* D, int ldd,
-                              __grid_constant__ TmaDescriptor const tma_a, __grid_constant__ TmaDescriptor const tma_b) {
+    gemm_sm90_pingpong_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ TmaDescriptor const tma_a,
+                              __grid_constant__ TmaDescriptor const tma_b, __grid_constant__ TmaDescriptor const tma_d,
+                              bool const tma_store_d) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
   constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
   constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
@@ -480,16 +597,13 @@ __global__ void __launch_bounds__(384, 1)
   int const k_tiles = (K + BK - 1) / BK;
 
   auto const sm = GemmSm90Smem<Cfg, T>::carve();
-  std::uint64_t* full = sm.bars;
-  std::uint64_t* empty = full + Stages;
-  std::uint64_t* turn = empty + Stages;  // turn[w]: consumer warpgroup w may start its next main loop
+  TmaPipeline<Stages> const pipe{sm.bars};  // empty[s]: the one consumer warpgroup that used the stage
+  std::uint64_t* turn = sm.bars + TmaPipeline<Stages>::kBarriers;  // turn[w]: warpgroup w may start its next main loop
   if (tid == 0) {
     tma_prefetch_desc(&tma_a);
     tma_prefetch_desc(&tma_b);
-    for (int s = 0; s < Stages; ++s) {
-      mbarrier_init(&full[s], 1);
-      mbarrier_init(&empty[s], 1);  // the one consumer warpgroup that used the stage
-    }
+    if (tma_store_d) tma_prefetch_desc(&tma_d);
+    pipe.init(1);
     mbarrier_init(&turn[0], 1);
     mbarrier_init(&turn[1], 1);
     fence_barrier_init();
@@ -499,63 +613,77 @@ __global__ void __launch_bounds__(384, 1)
   if (warpgroup == 0) {
     warpgroup_reg_dealloc<40>();
     if (tid == 0) {
-      int it = 0;
+      PipelineState<Stages> st;
       for (int tile = int(blockIdx.x); tile < tiles; tile += int(gridDim.x)) {
         int bm = 0, bn = 0;
         gemm_block_coord(tile, tiles_m, tiles_n, bm, bn);
-        for (int kt = 0; kt < k_tiles; ++kt, ++it) {
-          int const s = it % Stages;
-          mbarrier_wait(&empty[s], std::uint32_t(((it / Stages) & 1) ^ 1));
-          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, &full[s], sm.stage_a(s), sm.stage_b(s), kt, bm, bn);
+        for (int kt = 0; kt < k_tiles; ++kt, ++st) {
+          pipe.producer_acquire(st);
+          std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt, bm, bn);
         }
       }
     }
   } else {
     warpgroup_reg_alloc<232>();
     int const me = warpgroup - 1;  // 0 or 1
+    int const lt = tid % 128;
     float acc[MB_][BN / 2];  // not initialized: each tile's first k-block overwrites them
     std::uint32_t const a_base = smem_address(sm.a), b_base = smem_address(sm.b);
     auto mma = make_tiled_mma(MMA_Atom<Op>{});
-    auto thr_mma = mma.get_slice(tid % 128);
+    auto thr_mma = mma.get_slice(lt);
     auto cD = make_identity_tensor(make_shape(M, N));
     int j = me;  // the block's tile index
     std::uint32_t turns = 0;
+    int stored = 0;
     for (int tile = int(blockIdx.x) + me * int(gridDim.x); tile < tiles; tile += 2 * int(gridDim.x), j += 2) {
       int bm = 0, bn = 0;
       gemm_block_coord(tile, tiles_m, tiles_n, bm, bn);
       if (j >= 1) mbarrier_wait(&turn[me], (turns++) & 1);  // the other's main loop of tile j-1 is past its waits
-      int it = j * k_tiles;  // the ring's index of this tile's first k-tile
-      for (int kt = 0; kt < k_tiles; ++kt, ++it) {
-        int const s = it % Stages;
-        mbarrier_wait(&full[s], std::uint32_t((it / Stages) & 1));
-        gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(s * kStageA * sizeof(T)),
-                                               b_base + std::uint32_t(s * kStageB * sizeof(T)), sA_layout, sB_layout, 0, kt == 0);
+      auto st = PipelineState<Stages>::at(j * k_tiles);  // the ring's position of this tile's first k-tile
+      PipelineState<Stages> prev;
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        pipe.consumer_wait(st);
+        gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(st.index * kStageA * sizeof(T)),
+                                               b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout, sB_layout, 0, kt == 0);
         warpgroup_wait<1>();
-        if (kt >= 1 && tid % 128 == 0) mbarrier_arrive(&empty[(it - 1) % Stages]);
+        if (kt >= 1 && lt == 0) pipe.consumer_release(prev);
+        prev = st;
+        ++st;
       }
-      if (tid % 128 == 0) mbarrier_arrive(&turn[1 - me]);  // the other warpgroup's turn
+      if (lt == 0) mbarrier_arrive(&turn[1 - me]);  // the other warpgroup's turn
       warpgroup_wait<0>();
       gemm_sm90_fence_acc<MB_, BN>(acc);
-      if (tid % 128 == 0) mbarrier_arrive(&empty[(it - 1) % Stages]);
+      if (lt == 0) pipe.consumer_release(prev);
 
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
       auto tCcD = thr_mma.partition_C(gcD);  // (V,MB_,1) -> (m,n)
-      TESSERA_UNROLL
-      for (int mi = 0; mi < MB_; ++mi) gemm_sm90_store(acc[mi], tCcD(_, mi, 0), M, N, alpha, beta, C, ldc, D, ldd);
+          if (tma_store_d) {
+        gemm_sm90_store_tma<TOut, MB_, BN>(acc, ep, &tma_d, sm.epilogue_buffers(me), bm * BM, bn * BN, M, N, lt, std::uint32_t(1 + me),
+                                           stored);
+      } else {
+        TESSERA_UNROLL
+        for (int mi = 0; mi < MB_; ++mi) gemm_sm90_store(acc[mi], tCcD(_, mi, 0), M, N, ep);
+      }
     }
+    if (tma_store_d && lt == 0) tma_store_wait<0>();
   }
 }
 
 template <class Cfg, class T>
 constexpr int gemm_sm90_smem_bytes() {
-  return Cfg::Stages * (Cfg::BM + Cfg::BN) * Cfg::BK * int(sizeof(T)) + (2 * Cfg::Stages + 2) * 8 + 1024;
+  return Cfg::Stages * (Cfg::BM + Cfg::BN) * Cfg::BK * int(sizeof(T)) + Cfg::kEpilogueBytes + (2 * Cfg::Stages + 2) * 8 + 1024;
 }
 
-// TMA addresses an operand directly when it starts 16-byte aligned and its row pitch is a multiple
-// of 16 bytes.
+// TMA addresses a matrix directly when it starts 16-byte aligned and both its row pitch and its
+// row length (the contiguous extent) are multiples of 16 bytes. The row length because a TMA store
+// bounds a row in whole 16-byte units: on the H200 a store into a row that ends inside a unit also
+// wrote the rest of that unit (the padding after the row); loads are held to the same rule (a
+// packed operand's rows are padded with zeros to whole units).
 template <class T>
-bool gemm_sm90_tma_addressable(T const* p, int ld) {
-  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (std::size_t(ld) * sizeof(T)) % 16 == 0;
+bool gemm_sm90_tma_addressable(T const* p, int ld, int contiguous) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (std::size_t(ld) * sizeof(T)) % 16 == 0 &&
+         (std::size_t(contiguous) * sizeof(T)) % 16 == 0;
 }
 
 template <class Cfg>
@@ -564,16 +692,22 @@ template <class Cfg>
 inline constexpr bool is_ws_config = Cfg::kThreads > 128 && !is_pingpong_config<Cfg>;
 
 template <class Cfg, class T, class TOut, bool AK, bool BK>
-cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream) {
-  // A (M,K): K-major = row-major rows of K; MN-major = column-major, rows of M. B (K,N) seen as (N,K).
-  TmaDescriptor const ta = AK ? make_tma_desc_2d(p.a, sizeof(T), p.k, p.m, p.lda, Cfg::BK, Cfg::BM, TmaSwizzle::b128)
-                              : make_tma_desc_2d(p.a, sizeof(T), p.m, p.k, p.lda, 64, Cfg::BK, TmaSwizzle::b128);
+cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> const& ep, cudaStream_t stream) {
+  // The epilogue through shared memory and TMA where the config has the buffers and D is
+  // TMA-addressable, else from registers.
+  bool const tma_store_d = Cfg::kEpilogueBytes > 0 && gemm_sm90_tma_addressable(p.d, p.ldd, p.n);
+  // The tensor maps from the operands' layouts and the boxes the kernel reads and writes
+  // (gemm_sm90_load_box, gemm_sm90_epilogue_box): A (M,K), B seen as (N,K), D (M,N).
   constexpr int cm = [] {
     if constexpr (is_ws_config<Cfg>) return Cfg::ClusterM;
     return 1;
   }();
-  TmaDescriptor const tb = BK ? make_tma_desc_2d(p.b, sizeof(T), p.k, p.n, p.ldb, Cfg::BK, Cfg::BN / cm, TmaSwizzle::b128)
-                              : make_tma_desc_2d(p.b, sizeof(T), p.n, p.k, p.ldb, 64, Cfg::BK, TmaSwizzle::b128);
+  auto const gA = AK ? make_layout(make_shape(p.m, p.k), make_stride(p.lda, 1)) : make_layout(make_shape(p.m, p.k), make_stride(1, p.lda));
+  auto const gB = BK ? make_layout(make_shape(p.n, p.k), make_stride(p.ldb, 1)) : make_layout(make_shape(p.n, p.k), make_stride(1, p.ldb));
+  TmaDescriptor const ta = make_tma_desc(p.a, gA, gemm_sm90_load_box<Cfg::BM, Cfg::BK, AK>());
+  TmaDescriptor const tb = make_tma_desc(p.b, gB, gemm_sm90_load_box<Cfg::BN / cm, Cfg::BK, BK>());
+  auto const gD = make_layout(make_shape(p.m, p.n), make_stride(p.ldd, 1));
+  TmaDescriptor const td = tma_store_d ? make_tma_desc(p.d, gD, gemm_sm90_epilogue_box<TOut>()) : TmaDescriptor{};
   auto kernel = [] {
     if constexpr (is_pingpong_config<Cfg>) {
       return gemm_sm90_pingpong_kernel<Cfg, T, TOut, AK, BK>;
@@ -588,19 +722,17 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream)
     return e;
   unsigned const tiles_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM), tiles_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
   unsigned blocks = (tiles_m + cm - 1) / cm * cm * tiles_n;  // whole clusters
-  if constexpr (is_pingpong_config<Cfg>) {  // one block per SM, two tiles in flight each
+  constexpr bool persistent = [] {
+    if constexpr (is_pingpong_config<Cfg>) return true;
+    else if constexpr (is_ws_config<Cfg>) return Cfg::Persistent;
+    else return false;
+  }();
+  if constexpr (persistent) {
+    // one block per SM (at most one per tile; whole clusters)
     int device = 0, sms = 0;
     if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
     if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
-    blocks = std::min(blocks, unsigned(sms));
-  }
-  if constexpr (is_ws_config<Cfg>) {
-    if constexpr (Cfg::Persistent) {  // one block per SM (at most one per tile), whole clusters
-      int device = 0, sms = 0;
-      if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
-      if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
-      blocks = std::min(blocks, unsigned(sms) / cm * cm);
-    }
+    blocks = std::min(blocks, unsigned(sms) / cm * cm);
   }
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(blocks);
@@ -623,7 +755,11 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, cudaStream_t stream)
       if (clusters > 0) config.gridDim = dim3(std::min(blocks, unsigned(clusters) * cm));
     }
   }
-  return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, p.alpha, p.beta, p.c, p.ldc, p.d, p.ldd, ta, tb);
+  if constexpr (is_pingpong_config<Cfg> || is_ws_config<Cfg>) {
+    return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d);
+  } else {
+    return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb);
+  }
 }
 
 // The launchers' common part: checks, row-major D, packing, dispatch on the operands' majors.
@@ -637,8 +773,8 @@ cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, c
   T* packed[2] = {nullptr, nullptr};
   // Operands TMA cannot address are packed into aligned buffers with rows padded to 8 elements.
   auto pack = [&](T const*& ptr, int& ld, Major major, int rows, int cols, T*& out) -> cudaError_t {
-    if (gemm_sm90_tma_addressable(ptr, ld)) return cudaSuccess;
     int const contiguous = major == Major::row ? cols : rows;
+    if (gemm_sm90_tma_addressable(ptr, ld, contiguous)) return cudaSuccess;
     int const lines = major == Major::row ? rows : cols;
     int const ld_packed = (contiguous + 7) / 8 * 8;
     std::size_t const count = std::size_t(lines) * std::size_t(ld_packed);
@@ -653,10 +789,11 @@ cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, c
   if (e == cudaSuccess) {
     bool const ak = p.a_major == Major::row;  // A (M,K) K-major
     bool const bk = p.b_major == Major::col;  // B (K,N) as (N,K): K-major when column-major
-    if (ak && bk) e = gemm_sm90_launch<Cfg, T, TOut, true, true>(p, stream);
-    else if (ak) e = gemm_sm90_launch<Cfg, T, TOut, true, false>(p, stream);
-    else if (bk) e = gemm_sm90_launch<Cfg, T, TOut, false, true>(p, stream);
-    else e = gemm_sm90_launch<Cfg, T, TOut, false, false>(p, stream);
+    GemmEpilogue<TOut> const ep = make_gemm_epilogue(problem, p);
+    if (ak && bk) e = gemm_sm90_launch<Cfg, T, TOut, true, true>(p, ep, stream);
+    else if (ak) e = gemm_sm90_launch<Cfg, T, TOut, true, false>(p, ep, stream);
+    else if (bk) e = gemm_sm90_launch<Cfg, T, TOut, false, true>(p, ep, stream);
+    else e = gemm_sm90_launch<Cfg, T, TOut, false, false>(p, ep, stream);
   }
   for (T* q : packed)
     if (q != nullptr) (void)cudaFreeAsync(q, stream);

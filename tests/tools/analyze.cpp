@@ -301,4 +301,25 @@ TEST(AnalyzeErrors, MessagesNameTheProblemAndTheFix) {
   EXPECT_NE(error_of("(_32,_32):(_32,_1)", "(_32,_30):(_1,_32)", 4, 4).find("not a multiple of the vector width 4"), std::string::npos);
 }
 
+// Offsets that fit int64 but whose byte addresses (offset * element width) do not: an error
+// naming the address, never a wrapped address (which fell into a negative bank and corrupted
+// memory, or counted 3 sectors for two 4-byte accesses).
+TEST(AnalyzeErrors, ByteAddressOverflowIsAnError) {
+  const std::string fits = "does not fit in int64";
+  EXPECT_NE(error_of("(2,1):(576460752303423488,1)", "(2,1):(1,0)", 16, 1).find("byte address of element offset 576460752303423488"),
+            std::string::npos);
+  EXPECT_NE(error_of("(_32,_32):(288230376151711744,_1)", "(_32,_32):(_1,_32)", 16, 1).find(fits), std::string::npos);
+  try {
+    (void)global("(2,1):(576460752303423488,1)", "(2,1):(1,0)", 16);
+    ADD_FAILURE() << "the global model accepted a wrapped byte address";
+  } catch (const tessera::layout_error& e) {
+    EXPECT_NE(std::string(e.what()).find(fits), std::string::npos) << e.what();
+  }
+  // The largest offsets that do fit still work: 2^58 * 16 bytes = 2^62.
+  const Report r = global("(2,1):(288230376151711744,1)", "(2,1):(1,0)", 16);
+  ASSERT_EQ(r.instructions.size(), 1u);
+  EXPECT_EQ(r.instructions[0].sectors, 2);
+  EXPECT_EQ(r.instructions[0].useful_bytes, 32);
+}
+
 }  // namespace

@@ -195,8 +195,9 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
   if (nval % opt.vector != 0)
     rt::fail("analyze: the value mode " + rt::to_string(val) + " has " + std::to_string(nval) +
              " values, not a multiple of the vector width " + std::to_string(opt.vector) + "; use a vector width that divides it");
-  if (nthr * nval > (std::int64_t{1} << 22))
-    rt::fail("analyze: the access layout makes " + std::to_string(nthr * nval) + " accesses; the model handles at most 4194304");
+  const std::int64_t accesses = rt::checked_mul(nthr, nval, "analyze: the number of accesses of " + r.access_text);
+  if (accesses > (std::int64_t{1} << 22))
+    rt::fail("analyze: the access layout makes " + std::to_string(accesses) + " accesses; the model handles at most 4194304");
   const std::int64_t groups = nval / opt.vector, warps = (nthr + 31) / 32;
 
   r.cell_heat.assign(static_cast<std::size_t>(tile), 0);
@@ -228,7 +229,8 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
             rt::fail("analyze: tile index " + std::to_string(cell) + " has the negative offset " + std::to_string(off) +
                      "; the model needs non-negative offsets");
           if (e == 0) first = off;
-          if (off != first + e || (opt.vector > 1 && first % opt.vector != 0))
+          const auto vector_text = [&] { return "analyze: the offset of thread " + std::to_string(t) + "'s vector"; };
+          if (off != rt::checked_add(first, e, vector_text) || (opt.vector > 1 && first % opt.vector != 0))
             rt::fail("analyze: thread " + std::to_string(t) + "'s vector " + std::to_string(k) + " (values " +
                      std::to_string(k * opt.vector) + ".." + std::to_string(k * opt.vector + opt.vector - 1) +
                      ") is not " + std::to_string(opt.vector) + " contiguous, aligned elements in memory (value " +
@@ -236,7 +238,14 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
                      "); use a smaller --vector or an access layout whose vector values are contiguous");
           a.cells.push_back(cell);
         }
-        a.address = first * opt.elem_bytes;
+        // Byte addresses: the offset times the element width, and the last byte of the vector,
+        // must fit int64 (a wrapped address would fall into a wrong bank or sector).
+        const auto where = [&] {
+          return "analyze: the byte address of element offset " + std::to_string(first) + " (" +
+                 std::to_string(opt.elem_bytes) + "-byte elements) of " + r.layout_text;
+        };
+        a.address = rt::checked_mul(first, opt.elem_bytes, where);
+        (void)rt::checked_add(a.address, a.bytes - 1, where);
         ins.lanes.push_back(std::move(a));
       }
       const auto active = static_cast<std::int64_t>(ins.lanes.size());

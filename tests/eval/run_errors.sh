@@ -27,4 +27,13 @@ atom=$("$tessera" eval 'layout_c(SM80_16x8x16_F32F16F16F32_TN)') || fail "layout
 [ "$atom" = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))" ] || fail "layout_c(SM80_16x8x16_F32F16F16F32_TN) printed $atom"
 unknown=$("$tessera" eval 'layout_c(SM80_16x8x16_F32F16F16F32_NT)')
 [[ "$unknown" == "error: unknown name 'SM80_16x8x16_F32F16F16F32_NT'"*" at column 10" ]] || fail "unknown atom: $unknown"
+# A line past the input limit (1 MiB) is one error line and the run goes on; the reader keeps at
+# most the limit of it, so memory stays bounded (a 3 MB line of 1.5 million integers).
+long=$( { printf '('; yes '1,' | head -n 1500000 | tr -d '\n'; printf '1)\nsize(4)\n'; } | "$tessera" eval)
+status=$?
+[ "$status" -eq 1 ] || fail "long line: exit status $status, expected 1"
+mapfile -t lines <<< "$long"
+[ "${#lines[@]}" -eq 2 ] || fail "long line: expected 2 output lines, got ${#lines[@]}"
+[[ "${lines[0]}" == "error: expression too long (more than 1048576 bytes"* ]] || fail "long line: ${lines[0]:0:200}"
+[ "${lines[1]}" = "4" ] || fail "line after the long line: ${lines[1]:0:200}"
 echo "run_errors: ok"

@@ -182,5 +182,36 @@ TEST(RuntimeEval, DeepNestingIsAnError) {
   EXPECT_FALSE(eval_line(calls).ok);
 }
 
+// The limits of one expression hold while parsing (docs/eval.md, "Limits"): a parse stops at the
+// first integer, term or byte past its limit, so no input builds a large syntax tree first.
+TEST(RuntimeEval, LimitsHoldWhileParsing) {
+  // 400,000 integers: the error names the integer limit at the column of integer 65537 (k-th integer
+  // at byte 1 + 2k), not a result that was built whole and then found too large.
+  std::string many = "(";
+  for (int i = 0; i < 400000; ++i) many += "1,";
+  many += "1)";
+  EvalResult r = eval_line(many);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.text.find("more than 65536 integers"), std::string::npos) << r.text.substr(0, 200);
+  EXPECT_NE(r.text.find("column " + std::to_string(2 + 2 * 65536)), std::string::npos) << r.text.substr(0, 200);
+  // Terms without integers: ((),(),...) past 131072 terms.
+  std::string empties = "(";
+  for (int i = 0; i < 200000; ++i) empties += "(),";
+  empties += "())";
+  r = eval_line(empties);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.text.find("more than 131072 terms"), std::string::npos) << r.text.substr(0, 200);
+  // Input length: more than 1 MiB is refused before parsing.
+  const std::string long_line = std::string(std::size_t{1} << 20, ' ') + "1";
+  r = eval_line(long_line);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.text.find("expression too long (more than 1048576 bytes, the limit of one expression)"), std::string::npos) << r.text;
+  // At the limits an expression still works: 65536 integers in one tuple.
+  std::string at_limit = "size((";
+  for (int i = 0; i < 65535; ++i) at_limit += "1,";
+  at_limit += "1))";
+  EXPECT_EQ(eval_line(at_limit).text, "1");
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

@@ -23,10 +23,25 @@ bool run_line(const std::string& line) {
   return r.ok;
 }
 
+// Reads one line of `in` into `line` (without its '\n'); false at the end of the input. Keeps at
+// most limit + 1 bytes and skips the rest of a longer line, so that memory stays bounded whatever
+// the input: the evaluator then refuses the too-long line (docs/eval.md, "Limits").
+bool read_line(std::istream& in, std::string& line, std::size_t limit) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  bool any = false;
+  for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc()) {
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() <= limit) line.push_back(static_cast<char>(c));
+  }
+  return any;
+}
+
 int run_stdin() {
   bool ok = true;
   std::string line;
-  while (std::getline(std::cin, line)) ok = run_line(line) && ok;
+  while (read_line(std::cin, line, tessera::rt::Parser::kMaxInputBytes)) ok = run_line(line) && ok;
   std::cout.flush();
   return ok ? 0 : 1;
 }

@@ -47,12 +47,22 @@ struct Node {
 
 class Parser {
  public:
+  // Limits of one expression, enforced while parsing, so that the syntax tree of any input stays
+  // small (docs/eval.md, "Limits"): bytes of input, integer literals, terms (every integer, `_`,
+  // name, call, tuple and tiler), and nesting.
+  static constexpr std::size_t kMaxInputBytes = std::size_t{1} << 20;  // 1 MiB
+  static constexpr std::size_t kMaxIntegers = std::size_t{1} << 16;    // as a result's limit
+  static constexpr std::size_t kMaxTerms = std::size_t{1} << 17;
   static constexpr int kMaxDepth = 128;  // about 64 levels of brackets
 
   explicit Parser(std::string_view text) : text_(text) {}
 
   // parse(): the whole line as one expression. Throws eval_error with the column.
   Node parse() {
+    if (text_.size() > kMaxInputBytes)
+      throw eval_error("expression too long (more than " + std::to_string(kMaxInputBytes) +
+                           " bytes, the limit of one expression); split it into smaller expressions",
+                       kMaxInputBytes + 1);
     skip_space();
     if (pos_ == text_.size()) throw eval_error("empty expression", column());
     Node n = expr();
@@ -65,6 +75,19 @@ class Parser {
   std::string_view text_;
   std::size_t pos_ = 0;
   int depth_ = 0;
+  std::size_t integers_ = 0, terms_ = 0;
+
+  // Counts one term (and one integer literal): an error past the limits, at the term's column.
+  void count_term(bool integer) {
+    if (++terms_ > kMaxTerms)
+      throw eval_error("expression has more than " + std::to_string(kMaxTerms) +
+                           " terms (the limit of one expression); split it into smaller expressions",
+                       column());
+    if (integer && ++integers_ > kMaxIntegers)
+      throw eval_error("expression has more than " + std::to_string(kMaxIntegers) +
+                           " integers (the limit of one expression); split it into smaller expressions",
+                       column());
+  }
 
   std::size_t column() const { return pos_ + 1; }
 
@@ -199,6 +222,8 @@ class Parser {
     n.column = column();
     if (pos_ >= text_.size()) throw eval_error("unexpected end of input, expected a value", column());
     const char c = text_[pos_];
+    count_term(is_digit(c) || c == '-' || (c == '_' && pos_ + 1 < text_.size() &&
+                                           (is_digit(text_[pos_ + 1]) || text_[pos_ + 1] == '-')));
     if (is_digit(c) || c == '-') {
       n.kind = Node::Kind::integer;
       n.value = D(integer_literal());

@@ -322,4 +322,22 @@ TEST(AnalyzeErrors, ByteAddressOverflowIsAnError) {
   EXPECT_EQ(r.instructions[0].useful_bytes, 32);
 }
 
+// Heat maps are capped at 65,536 cells like `tessera show`'s pictures (a 2048x2048 tile wrote
+// 868 MB of SVG); the report of a large tile still works, and 256x256 is still drawn.
+TEST(AnalyzeHeatmap, LargeTilesAreRefused) {
+  const Report big = global("(_2048,_2048):(_2048,_1)", "(_32,_1):(_1,_0)", 4);
+  EXPECT_EQ(big.rows * big.cols, 2048 * 2048);
+  for (auto* render : {&tessera::tools::heatmap_ascii, &tessera::tools::heatmap_svg}) {
+    try {
+      (void)render(big);
+      ADD_FAILURE() << "a 2048x2048 heat map was drawn";
+    } catch (const tessera::layout_error& e) {
+      EXPECT_NE(std::string(e.what()).find("2048x2048 cells, more than 65536"), std::string::npos) << e.what();
+    }
+  }
+  const Report at_limit = global("(_256,_256):(_256,_1)", "(_32,_1):(_1,_0)", 4);
+  EXPECT_NE(tessera::tools::heatmap_svg(at_limit).find("</svg>"), std::string::npos);
+  EXPECT_THROW((void)tessera::tools::heatmap_ascii(global("(_1,_65537):(_0,_1)", "(_32,_1):(_1,_0)", 4)), tessera::layout_error);
+}
+
 }  // namespace

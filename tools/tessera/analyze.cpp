@@ -64,8 +64,13 @@ int run_analyze(const AnalyzeArgs& a) {
   }
   const std::string text = tt::to_text(report);
   std::string heat;
-  if (a.heatmap == "ascii") heat = tt::heatmap_ascii(report);
-  if (a.heatmap == "svg") heat = tt::heatmap_svg(report);
+  try {
+    if (a.heatmap == "ascii") heat = tt::heatmap_ascii(report);
+    if (a.heatmap == "svg") heat = tt::heatmap_svg(report);
+  } catch (const tessera::layout_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
 
   // Without -o: the report (and an ascii heat map) on stdout; an SVG heat map alone on stdout.
   // With -o: the heat map (or, without one, the report) goes to FILE; the report to stdout.

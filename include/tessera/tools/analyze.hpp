@@ -428,11 +428,26 @@ inline std::string to_text(const Report& r, std::size_t max_lines = 64) {
 
 // ---- heat maps -------------------------------------------------------------------------------
 
+// Heat maps hold at most this many cells (a 256x256 tile), as `tessera show`'s pictures: a larger
+// tile is an error naming the fix (the report itself has no such limit).
+inline constexpr std::int64_t kMaxHeatmapCells = std::int64_t{1} << 16;
+
+namespace analyze_detail {
+inline void check_heatmap_cells(const Report& r) {
+  if (r.rows > kMaxHeatmapCells || r.cols > kMaxHeatmapCells || r.rows * r.cols > kMaxHeatmapCells)
+    rt::fail("analyze: a heat map of " + r.layout_text + " would have " + std::to_string(r.rows) + "x" +
+             std::to_string(r.cols) + " cells, more than " + std::to_string(kMaxHeatmapCells) +
+             "; leave out --heatmap, or analyze a smaller tile (e.g. a 256x256 slice of the layout)");
+}
+}  // namespace analyze_detail
+
 // ascii heat map: the tile's rank-2 view (rows x cols) in print_layout's grid, each cell the
 // ways of its access (shared) or the sectors of its request (global), `.` if never accessed;
 // shared adds one line per bank: word accesses and worst ways.
+// Pre: rows*cols <= kMaxHeatmapCells.
 inline std::string heatmap_ascii(const Report& r) {
   using namespace analyze_detail;
+  check_heatmap_cells(r);
   const bool sh = r.memory == MemoryKind::shared;
   std::int64_t top = 0;
   for (auto h : r.cell_heat) top = std::max(top, h);
@@ -481,8 +496,10 @@ inline std::string heat_color(std::int64_t h, std::int64_t best, std::int64_t to
 // Standalone SVG heat map (no scripts, no external fonts): the tile grid colored from green
 // (conflict-free / fewest sectors) to red (worst), each cell labeled and titled with its
 // coordinate and value; shared adds a bar per bank (word accesses).
+// Pre: rows*cols <= kMaxHeatmapCells.
 inline std::string heatmap_svg(const Report& r) {
   using namespace analyze_detail;
+  check_heatmap_cells(r);
   const bool sh = r.memory == MemoryKind::shared;
   const int cell = 24, margin = 40;
   std::int64_t top = 0, best = 0;

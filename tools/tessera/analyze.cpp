@@ -2,9 +2,9 @@
 // (docs/analyze.md; the model is include/tessera/tools/analyze.hpp).
 //   tessera analyze --smem '(_32,_32):(_32,_1)' --elem-bytes 4 --access '(_32,_32):(_1,_32)'
 //   tessera analyze --gmem '(_32,_32):(_32,_1)' --access '(_32,_32):(_32,_1)' --heatmap svg -o heat.svg
-//   tessera analyze --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' \
+//   tessera analyze --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)'
 //     --access 'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))'
-// Exit status: 0 on success, 1 on a bad expression or an access the model rejects.
+// Exit status: 0 on success, 1 on a bad expression, an access the model rejects or a failed write.
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
@@ -16,6 +16,7 @@
 #include "tessera/atom/names.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
+#include "output.hpp"
 
 namespace {
 
@@ -84,6 +85,7 @@ int run_analyze(const AnalyzeArgs& a) {
   if (!a.output.empty()) {
     std::ofstream f(a.output, std::ios::binary);
     f << to_file;
+    f.close();
     if (!f) {
       std::cerr << "error: cannot write " << a.output << "\n";
       return 1;
@@ -118,7 +120,6 @@ void register_analyze(CLI::App& app) {
     args->given_elem_bytes = cmd->count("--elem-bytes") > 0;
     args->given_vector = cmd->count("--vector") > 0;
     const int status = run_analyze(*args);
-    std::cout.flush();
-    std::exit(status);
+    std::exit(tessera::cli::finish_stdout(status));
   });
 }

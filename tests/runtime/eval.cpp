@@ -105,7 +105,7 @@ TEST(RuntimeEval, ErrorsCarryColumns) {
       {"(4000000000,4000000000,4000000000):(1,1,1)", "does not fit in int64", 1},
       {"upcast((_4,_8):(_3,_1), 2)", "upcast", 1},
       {"downcast((4,8):(8,1), 2)", "make that stride static _1", 1},
-      {"complement((2,2):(1,1))", "not injective", 1},
+      {"complement((2,2):(1,1))", "overlap in stride order", 1},
       {"tile_to_shape((_3,_3):(_1,_3), (_8,_9))", "does not divide", 1},
       {"#", "unexpected '#'", 1},
   };

@@ -10,10 +10,26 @@
 
 namespace tessera::rt {
 
+namespace detail {
+// Every leaf of a codomain size M is >= 1: complement(A, 0) has no layout to give (its shape
+// would hold a 0), so it is an error, never `_0:_4`.
+inline void check_cotarget(const char* fn, const Layout& a, const IntTuple& cotarget) {
+  std::vector<IntTuple> leaves;
+  leaves_into(cotarget, leaves);
+  for (const auto& m : leaves)
+    if (m.is_underscore() || m.as_int().value < 1)
+      fail(std::string(fn) + ": the codomain size " + to_string(cotarget) + " of " + to_string(a) +
+           " has a leaf below 1; give a codomain size >= 1 (e.g. cosize(A))");
+}
+}  // namespace detail
+
 // complement(A, M): R strictly increasing, image disjoint from A's (except 0), (A,R) covers [0,M).
-// Pre: A injective on its non-zero strides, strides divisible as docs/algebra.md says.
-// complement(_4:_2, _24) = (_2,_3):(_1,_8).
+// Pre: A injective on its non-zero strides, strides divisible as docs/algebra.md says; every leaf
+// of M >= 1. Modes of size 1 (static or dynamic) hold only offset 0 and do not count for
+// injectivity: a size-1 mode that fits no place in the stride order is skipped.
+// complement(_4:_2, _24) = (_2,_3):(_1,_8); complement((4,1):(1,1), 8) = 2:4; complement(4:1, 0) throws.
 inline Layout complement(const Layout& a, const IntTuple& cotarget) {
+  detail::check_cotarget("complement", a, cotarget);
   Layout f = filter(a);
   auto ms = detail::flat_modes(f);
   if (ms.size() == 1 && is_static_value(ms[0].d, 0)) return coalesce(make_layout(cotarget));
@@ -26,9 +42,20 @@ inline Layout complement(const Layout& a, const IntTuple& cotarget) {
   Int cur = dynamic ? D(1) : S(1);
   std::vector<detail::Mode> out;
   for (const auto& m : ms) {
-    if (m.d.value < cur.value || m.d.value <= 0)
-      fail("complement: " + to_string(a) + " is not injective (stride " + to_string(m.d) +
-           " overlaps the modes below it); complement needs an injective layout, filter or fix its strides");
+    const bool fits = m.d.value > 0 && m.d.value >= cur.value && divides(cur, m.d);
+    if (!fits && m.s.value == 1) continue;  // a size-1 mode overlaps nothing
+    if (m.d.value == 0)
+      fail("complement: " + to_string(a) + " has stride 0 in a mode of size " + to_string(m.s) +
+           ", so it is not injective (that mode repeats offset 0); complement needs an injective layout "
+           "(a static _0 stride is filtered away; make the stride static or remove the mode)");
+    if (m.d.value < 0)
+      fail("complement: " + to_string(a) + " has the negative stride " + to_string(m.d) + " in a mode of size " +
+           to_string(m.s) + "; complement needs positive strides (reverse that mode first)");
+    if (m.d.value < cur.value)
+      fail("complement: the modes of " + to_string(a) + " overlap in stride order: stride " + to_string(m.d) +
+           " is below " + to_string(cur) + ", the extent (size * stride) of the modes below it, so the layout "
+           "is not injective or its gaps are not a layout; complement needs each stride >= the extent of the "
+           "smaller modes (filter the layout or fix its strides)");
     if (!divides(cur, m.d))
       fail("complement: stride " + to_string(m.d) + " of " + to_string(a) + " is not divisible by " + to_string(cur) +
            " (the extent of the smaller modes); use strides that are multiples of the smaller modes' extents");
@@ -93,13 +120,29 @@ inline Layout left_inverse(const Layout& l) {
   auto f = detail::flat_modes(coalesce(l));
   if (f.size() == 1 && is_static_value(f[0].s, 1)) return Layout{S(1), S(0)};
   auto r = detail::prefix_products(f);
-  std::vector<std::size_t> order(f.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f[i].s.value == 1 && f[i].d.value <= 0) continue;  // size 1: holds only offset 0, any stride
+    if (f[i].d.value == 0)
+      fail("left_inverse: " + to_string(l) + " has a mode of size " + to_string(f[i].s) +
+           " with stride 0, so it is not injective (that mode repeats offsets); left_inverse needs an injective layout");
+    if (f[i].d.value < 0)
+      fail("left_inverse: " + to_string(l) + " has the negative stride " + to_string(f[i].d) +
+           "; the layout may be injective, but its offsets go below 0 and no layout (whose domain starts at 0) "
+           "maps them back; left_inverse needs positive strides (reverse that mode first)");
+    order.push_back(i);
+  }
+  if (order.empty()) return Layout{S(1), S(0)};
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return f[x].d.value < f[y].d.value; });
-  for (auto i : order)
-    if (f[i].d.value <= 0)
-      fail("left_inverse: " + to_string(l) + " has stride " + to_string(f[i].d) +
-           " <= 0, so it is not injective; left_inverse needs an injective layout with positive strides");
+  // A size-1 mode that fits no place in the order (between two others) holds only offset 0: skip it.
+  for (std::size_t k = 0; k + 1 < order.size();) {
+    const auto& a = f[order[k]];
+    const auto& b = f[order[k + 1]];
+    const bool fits = divides(a.d, b.d) && b.d.value >= (a.s * a.d).value;
+    if (!fits && b.s.value == 1) order.erase(order.begin() + static_cast<std::ptrdiff_t>(k + 1));
+    else if (!fits && a.s.value == 1) order.erase(order.begin() + static_cast<std::ptrdiff_t>(k));
+    else ++k;
+  }
   std::vector<detail::Mode> out{detail::Mode{f[order[0]].d, S(0)}};
   for (std::size_t k = 0; k + 1 < order.size(); ++k) {
     const auto& a = f[order[k]];

@@ -87,32 +87,49 @@ inline std::vector<Int> prefix_products(const std::vector<Mode>& f) {
 }
 }  // namespace detail
 
-// right_inverse(L): the largest R with L(R(i)) == i, from the modes chained by static strides from
-// |d| == 1 (a negative stride gives a negative stride in R).
-// right_inverse((_4,_2):(_1,_16)) = _4:_1; right_inverse(_4:_-1) = _4:_-1.
-inline Layout right_inverse(const Layout& l) {
-  auto f = detail::flat_modes(coalesce(l));
-  auto r = detail::prefix_products(f);
-  std::vector<detail::Mode> out;
-  std::optional<std::size_t> cur;
-  // As the core: the chain starts at the mode whose stride is static with |d| == 1 and goes on to
-  // the mode whose static |d| is s*|d| of the previous one, while that shape is static.
+namespace detail {
+// The chain of right_inverse: it starts at the mode with |d| == 1 and goes on to the mode whose
+// |d| is s*|d| of the previous one. by_value: every stride and shape counts by its value (the
+// twin knows them); otherwise only static ones, as the compile-time algebra, which cannot follow a
+// stride it does not know at compile time (it returns _1:_0 for 4:1).
+inline Layout right_inverse_chain(const Layout& l, bool by_value) {
+  auto f = flat_modes(coalesce(l));
+  auto r = prefix_products(f);
+  std::vector<Mode> out;
+  // By value, a dynamic size-1 mode holds only offset 0: it adds nothing to the chain (and would
+  // match its own s*|d| again), so it is skipped, as coalesce drops a static one.
   const auto find = [&](std::int64_t next) {
     std::optional<std::size_t> at;
     for (std::size_t j = 0; j < f.size() && !at; ++j)
-      if (f[j].d.is_static && (f[j].d.value < 0 ? -f[j].d.value : f[j].d.value) == next) at = j;
+      if ((by_value ? f[j].s.value != 1 : f[j].d.is_static) && (f[j].d.value < 0 ? -f[j].d.value : f[j].d.value) == next)
+        at = j;
     return at;
   };
-  cur = find(1);
+  std::optional<std::size_t> cur = find(1);
   while (cur) {
     const auto& m = f[*cur];
-    out.push_back(detail::Mode{m.s, signum(m.d) * r[*cur]});
-    if (!m.s.is_static || out.size() >= f.size()) break;  // the next stride would be dynamic
-    cur = find((m.s * abs(m.d)).value);
+    out.push_back(Mode{m.s, signum(m.d) * r[*cur]});
+    if ((!by_value && !m.s.is_static) || out.size() >= f.size()) break;  // the next stride would be dynamic
+    std::int64_t next;
+    if (__builtin_mul_overflow(m.s.value, m.d.value < 0 ? -m.d.value : m.d.value, &next)) break;
+    cur = find(next);
   }
   if (out.empty()) return Layout{S(1), S(0)};
-  return detail::from_modes(out);
+  return from_modes(out);
 }
+}  // namespace detail
+
+// right_inverse(L): the largest R with L(R(i)) == i (docs/algebra.md), from the modes chained
+// from |d| == 1 by |d_next| == s*|d| (a negative stride gives a negative stride in R). The twin
+// knows every value, so it follows dynamic strides too: right_inverse(4:1) = 4:_1, where the
+// compile-time algebra (right_inverse_static) gives _1:_0. Post: L(R(i)) == i for i < size(R).
+// right_inverse((_4,_2):(_1,_16)) = _4:_1; right_inverse(_4:_-1) = _4:_-1.
+inline Layout right_inverse(const Layout& l) { return detail::right_inverse_chain(l, true); }
+
+// right_inverse_static(L): the compile-time algebra's right_inverse, which follows only static
+// strides and static shapes (right_inverse_static(4:1) = _1:_0): for max_common_layout and
+// max_common_vector, whose answers are static vectors.
+inline Layout right_inverse_static(const Layout& l) { return detail::right_inverse_chain(l, false); }
 
 // left_inverse(L): R with R(L(i)) == i. Pre: L injective, each sorted stride divides the next
 // and the next is >= size*stride of the previous. left_inverse((_4,_2):(_1,_16)) = (_16,_2):(_1,_4).

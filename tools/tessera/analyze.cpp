@@ -22,6 +22,7 @@ namespace {
 
 struct AnalyzeArgs {
   std::string smem, gmem, access, heatmap, output, side;
+  bool shared = false;  // --smem was given (even as ''), so errors name --smem
   int elem_bytes = 4;
   int vector = 1;
   bool given_elem_bytes = false, given_vector = false;
@@ -33,8 +34,7 @@ bool evaluate_option(const char* option, const std::string& text, tessera::rt::V
     out = tessera::rt::evaluate(text, tessera::atom_names());
     return true;
   } catch (const tessera::rt::eval_error& e) {
-    std::cerr << "error: " << option << ": " << e.what() << "\n  " << text << "\n  "
-              << std::string(e.column() > 0 ? e.column() - 1 : 0, ' ') << "^\n";
+    std::cerr << "error: " << option << ": " << e.what() << "\n" << tessera::rt::caret_lines(text, e.column());
   } catch (const tessera::layout_error& e) {
     std::cerr << "error: " << option << ": " << e.what() << "\n";
   }
@@ -43,7 +43,7 @@ bool evaluate_option(const char* option, const std::string& text, tessera::rt::V
 
 int run_analyze(const AnalyzeArgs& a) {
   namespace tt = tessera::tools;
-  const bool shared = !a.smem.empty();
+  const bool shared = a.shared;
   tessera::rt::Value memory, access;
   if (!evaluate_option(shared ? "--smem" : "--gmem", shared ? a.smem : a.gmem, memory)) return 1;
   if (!evaluate_option("--access", a.access, access)) return 1;
@@ -117,6 +117,7 @@ void register_analyze(CLI::App& app) {
       std::cerr << "error: give exactly one of --smem LAYOUT or --gmem LAYOUT\n";
       std::exit(1);
     }
+    args->shared = cmd->count("--smem") > 0;
     args->given_elem_bytes = cmd->count("--elem-bytes") > 0;
     args->given_vector = cmd->count("--vector") > 0;
     const int status = run_analyze(*args);

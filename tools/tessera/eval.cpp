@@ -2,7 +2,7 @@
 //   tessera eval 'composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))'   -> ((_2,_2),_3):((_24,_2),_8)
 //   tessera eval 'layout_c(SM80_16x8x16_F32F16F16F32_TN)'           -> ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))
 //   tessera eval < lines.txt    one output line per input line (blank in, blank out);
-//                               a bad line prints "error: <what> at column N" and the run goes on.
+//                               a bad line prints "error: <what> at input column N" and the run goes on.
 // Exit status: 1 if any expression failed or standard output could not be written, else 0.
 #include <CLI/CLI.hpp>
 

@@ -239,6 +239,9 @@ inline Grid make_grid(const rt::Value& value, const ShowOptions& opt = {}) {
     rt::fail("show: cannot draw the tuple " + rt::to_string(value) +
              "; give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
   }
+  if (opt.tile && !opt.tv)  // a tile without --tv would be silently ignored
+    rt::fail("show: --tile M,N is the tile of a TV picture; add --tv (EXPR is then a (thread,value) -> index layout) "
+             "or leave out --tile to draw " + rt::to_string(value) + " as it is");
   if (value.is<rt::ComposedLayout>()) {
     if (opt.tv) rt::fail("show: --tv needs a (thread,value) -> index layout, not the swizzled layout " + rt::to_string(value));
     return make_grid(value.as<rt::ComposedLayout>());

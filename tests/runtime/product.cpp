@@ -64,6 +64,7 @@ TEST(RuntimeProduct, MakeLayoutTvDynamicIsTheStaticAnswer) {
   EXPECT_EQ(str(right_inverse(L("4:1"))), "4:1");
   EXPECT_EQ(str(right_inverse(L("(2,4):(4,1)"))), "(4,2):(2,1)");
   EXPECT_EQ(str(right_inverse_static(L("4:1"))), "_1:_0");  // the compile-time algebra's answer
+  EXPECT_THROW((void)make_layout_tv(L("(4,8):(1,-4)"), L("2:1")), layout_error);  // offsets below 0
   // thr not a bijection onto [0, size): refused, with the reason.
   try {
     (void)make_layout_tv(L("((_2,_2),(_2,_2)):((_4,_64),(_16,_1))"), L("(_2):(_1)"));

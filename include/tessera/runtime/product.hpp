@@ -148,6 +148,12 @@ inline Layout tile_to_shape(const Layout& block, const IntTuple& shape, const st
 inline std::pair<IntTuple, Layout> make_layout_tv(const Layout& thr, const Layout& val) {
   Layout mn = raked_product(thr, val);
   IntTuple tiler = product_each(mn.shape);
+  // A negative stride takes mn below 0, so it is no bijection onto [0, size(mn)) (and
+  // right_inverse's chain through it can leave the domain): refused before inverting.
+  for (const auto& m : detail::flat_modes(mn))
+    if (m.d.value < 0 && m.s.value > 1)
+      fail("make_layout_tv: raked_product(thr, val) = " + to_string(mn) + " has the negative stride " + to_string(m.d) +
+           ", so it is no bijection onto [0, " + std::to_string(size(mn).value) + "); use thr and val with non-negative strides");
   const Layout inv = right_inverse(mn);
   // L(R(i)) == i for i < size(R) (right_inverse's postcondition): size(R) == size(mn) means mn
   // reaches every index of [0, size(mn)), so, with size(mn) cells, it is a bijection.

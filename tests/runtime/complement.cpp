@@ -59,6 +59,10 @@ TEST(RuntimeAlgebra, ComplementCodomainBelowOneIsAnError) {
     }
   }
   EXPECT_EQ(str(complement(L("4:1"), T("1"))), "(1,1):(_1,4)");  // 1 is a valid (tiny) codomain
+  // Without M, a negative stride makes the default codomain cosize(filter(A)) < 1: the error names
+  // the stride, not a codomain the caller never gave.
+  const std::string e = error_of([] { (void)complement(L("_4:_-1")); });
+  EXPECT_NE(e.find("has negative strides (its default codomain cosize(filter(A)) = _-2 is below 1)"), std::string::npos) << e;
 }
 
 // Size-1 modes hold only offset 0, so they never make a layout non-injective: complement and

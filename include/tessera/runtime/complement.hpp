@@ -27,7 +27,8 @@ inline void check_cotarget(const char* fn, const Layout& a, const IntTuple& cota
 // Pre: A injective on its non-zero strides, strides divisible as docs/algebra.md says; every leaf
 // of M >= 1. Modes of size 1 (static or dynamic) hold only offset 0 and do not count for
 // injectivity: a size-1 mode that fits no place in the stride order is skipped.
-// complement(_4:_2, _24) = (_2,_3):(_1,_8); complement((4,1):(1,1), 8) = 2:4; complement(4:1, 0) throws.
+// complement(_4:_2, _24) = (_2,_3):(_1,_8); complement((4,1):(1,1), 8) = (1,2):(1,4) (dynamic: its 1s
+// stay); complement(4:1, 0) throws.
 inline Layout complement(const Layout& a, const IntTuple& cotarget) {
   detail::check_cotarget("complement", a, cotarget);
   Layout f = filter(a);
@@ -65,19 +66,20 @@ inline Layout complement(const Layout& a, const IntTuple& cotarget) {
   IntTuple rest = ceil_div(cotarget, IntTuple(cur));
   Layout tail{rest, compact_col_major(rest, cur)};
   for (const auto& m : detail::flat_modes(tail)) out.push_back(m);
-  const Layout pre = detail::from_modes(out);
-  // As the core, which builds this layout with make_layout: with a dynamic integer it is checked
-  // (a codomain size below 1 leaves an empty mode), a static one is not.
-  bool empty_mode = false;
-  for (const auto& m : detail::flat_modes(tail)) empty_mode = empty_mode || m.s.value < 1;
-  if (empty_mode && !(detail::all_static(pre.shape) && detail::all_static(pre.stride)))
-    fail("complement: the codomain size " + to_string(cotarget) + " leaves an empty mode after " + to_string(a) +
-         " (shape " + to_string(rest) + "); give a codomain size >= 1");
-  return coalesce(pre);
+  // Every leaf of M is >= 1 and cur >= 1, so every mode of `rest` is >= 1: no empty mode.
+  return coalesce(detail::from_modes(out));
 }
 
 // complement(A) = complement(A, cosize(filter(A))). complement((_2,_2):(_1,_6)) = _3:_2.
-inline Layout complement(const Layout& a) { return complement(a, cosize(filter(a))); }
+// A negative stride can make that default codomain < 1: then the error names the stride, not a
+// codomain the caller never gave.
+inline Layout complement(const Layout& a) {
+  const Int m = cosize(filter(a));
+  if (m.value < 1)
+    fail("complement: " + to_string(a) + " has negative strides (its default codomain cosize(filter(A)) = " +
+         to_string(m) + " is below 1); complement needs positive strides (reverse those modes first)");
+  return complement(a, m);
+}
 
 namespace detail {
 inline std::vector<Int> prefix_products(const std::vector<Mode>& f) {

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,10 @@ namespace tessera::test {
 // What the comparisons of one eval function found.
 struct Tally {
   long long agreed = 0, refused_both = 0, disagreed = 0;
+  // Cases where the core gives its compile-time convention (it cannot follow a dynamic stride,
+  // e.g. right_inverse(4:1) = _1:_0) and the twin, which knows the values, the exact answer; each
+  // is checked by the operation's law (check_exact).
+  long long twin_exact = 0;
   Coverage cases;                       // operand draws by kind (static, mixed, dynamic)
   std::vector<std::string> examples;    // the first disagreements, for the failure message
 };
@@ -46,6 +51,92 @@ void check(Tally& t, std::string const& expr, F&& core) {
     c = kRefused;
   }
   record(t, expr, c);
+}
+
+// The law that makes a twin answer exact where it differs from the core's: exact(twin, core)
+// with the twin's value (nullopt: the twin refused) and the core's printed result (or kRefused).
+using Exact = std::function<bool(std::optional<rt::Value> const& twin, std::string const& core)>;
+
+// The right-inverse law: L(R(i)) == i for every i < size(R).
+inline bool right_inverse_law(rt::Layout const& l, rt::Layout const& r) {
+  const std::int64_t n = rt::size(r).value;
+  if (n > (std::int64_t{1} << 16)) return false;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (rt::evaluate(l, rt::IntTuple(rt::evaluate(r, rt::IntTuple(rt::D(i))))).value != i) return false;
+  return true;
+}
+
+// right_inverse(l): the twin's inverse obeys the law and is at least as large as the core's (which
+// obeys it too, but stops at the first dynamic stride; a dynamic size-1 mode may make two equally
+// large answers, 1:1 and _1:_0).
+inline Exact exact_right_inverse(std::string const& l_text) {
+  return [l_text](std::optional<rt::Value> const& twin, std::string const& core) {
+    if (!twin || core == kRefused || !twin->is<rt::Layout>()) return false;
+    const rt::Layout l = rt::evaluate(l_text).as<rt::Layout>();
+    const rt::Layout c = rt::evaluate(core).as<rt::Layout>();
+    const rt::Layout& r = twin->as<rt::Layout>();
+    return right_inverse_law(l, r) && right_inverse_law(l, c) && rt::size(r).value >= rt::size(c).value;
+  };
+}
+
+// make_layout_tv's (tiler, tv): tv maps [0, size(tv)) one to one onto the tile [0, size(tiler)).
+inline bool tv_bijection(rt::Value const& v) {
+  if (!v.is<rt::ValueTuple>() || v.as<rt::ValueTuple>().items.size() != 2) return false;
+  const auto& items = v.as<rt::ValueTuple>().items;
+  if (!items[0].is<rt::IntTuple>() || !items[1].is<rt::Layout>()) return false;
+  const rt::Layout& tv = items[1].as<rt::Layout>();
+  const std::int64_t n = rt::size(tv).value;
+  if (n != rt::size(items[0].as<rt::IntTuple>()).value || n > (std::int64_t{1} << 16)) return false;
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t o = rt::evaluate(tv, rt::IntTuple(rt::D(i))).value;
+    if (o < 0 || o >= n || seen[static_cast<std::size_t>(o)]) return false;
+    seen[static_cast<std::size_t>(o)] = true;
+  }
+  return true;
+}
+
+// A layout that maps [0, size) one to one onto [0, size).
+inline bool is_bijection(rt::Layout const& l) {
+  const std::int64_t n = rt::size(l).value;
+  if (n > (std::int64_t{1} << 16)) return false;
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t o = rt::evaluate(l, rt::IntTuple(rt::D(i))).value;
+    if (o < 0 || o >= n || seen[static_cast<std::size_t>(o)]) return false;
+    seen[static_cast<std::size_t>(o)] = true;
+  }
+  return true;
+}
+
+// make_layout_tv(thr, val): either the core's TV layout is not a bijection onto its tile (its
+// right_inverse stopped at a dynamic stride) and the twin's is one, or the twin refuses because
+// its precondition fails: raked_product(thr, val) is not a bijection onto [0, size) (the core
+// does not check it).
+inline Exact exact_tv(std::string const& thr_text, std::string const& val_text) {
+  return [thr_text, val_text](std::optional<rt::Value> const& twin, std::string const& core) {
+    if (!twin)
+      return !is_bijection(rt::raked_product(rt::evaluate(thr_text).as<rt::Layout>(), rt::evaluate(val_text).as<rt::Layout>()));
+    if (core == kRefused || tv_bijection(rt::evaluate(core))) return false;
+    return tv_bijection(*twin);
+  };
+}
+
+// record_exact(t, expr, core, exact): as record(), but a twin result that differs from the core's
+// counts as twin_exact when exact(twin, core) holds. Defined in eval_table.cpp.
+void record_exact(Tally& t, std::string const& expr, std::string const& core, Exact const& exact);
+
+// check_exact(t, expr, core, exact): check() for operations where the core may answer by its
+// compile-time convention and the twin exactly (right_inverse, make_layout_tv).
+template <class F>
+void check_exact(Tally& t, std::string const& expr, F&& core, Exact const& exact) {
+  std::string c;
+  try {
+    c = core();
+  } catch (layout_error const&) {
+    c = kRefused;
+  }
+  record_exact(t, expr, c, exact);
 }
 
 // check_refused(t, expr): the core refuses these operands at compile time (the call would not

@@ -22,6 +22,23 @@ void record(Tally& t, std::string const& expr, std::string const& core) {
   if (t.examples.size() < 8) t.examples.push_back(expr + "\n    core: " + core + "\n    twin: " + r.text);
 }
 
+void record_exact(Tally& t, std::string const& expr, std::string const& core, Exact const& exact) {
+  const rt::EvalResult r = rt::eval_line(expr, atom_names());
+  if (r.ok ? r.text != core : core != kRefused) {
+    bool is_exact = false;
+    try {
+      is_exact = exact(r.ok ? std::optional<rt::Value>(rt::evaluate(expr, atom_names())) : std::nullopt, core);
+    } catch (layout_error const&) {
+      is_exact = false;
+    }
+    if (is_exact) {
+      ++t.twin_exact;
+      return;
+    }
+  }
+  record(t, expr, core);
+}
+
 namespace {
 
 // Eval functions that are not compared with the core, each with the reason. Every function of
@@ -66,8 +83,8 @@ TEST_P(EvalFunction, CoreAndTwinAgree) {
                             "counterpart";
   Tally t;
   for (auto it = first; it != last; ++it) t.cases = t.cases + it->second(t);
-  std::printf("[ diff ] %-20s agreed %lld, both refused %lld, disagreed %lld\n", name.c_str(), t.agreed,
-              t.refused_both, t.disagreed);
+  std::printf("[ diff ] %-20s agreed %lld, both refused %lld, disagreed %lld, twin exact by its law %lld\n", name.c_str(),
+              t.agreed, t.refused_both, t.disagreed, t.twin_exact);
   std::string examples;
   for (const auto& e : t.examples) examples += "\n  " + e;
   EXPECT_EQ(t.disagreed, 0) << name << ": the core and the run-time twin disagree, e.g." << examples;

@@ -83,7 +83,11 @@ const Register reg_tile_to_shape{"tile_to_shape", [](Tally& t) {
 
 const Register reg_make_layout_tv{"make_layout_tv", [](Tally& t) {
   return run_binary<Family::Injective, 1, Family::Injective, 1, kProduct>([&](auto const& thr, auto const& val) {
-    check(t, call("make_layout_tv", thr, val), [&] { return str(make_layout_tv(thr, val)); });
+    // Where the core's TV layout is not a bijection (its right_inverse stops at a dynamic
+    // stride), the twin's must be one; the twin refuses when raked_product(thr, val) is not a
+    // bijection onto [0, size), which the core does not check (check_exact).
+    check_exact(t, call("make_layout_tv", thr, val), [&] { return str(make_layout_tv(thr, val)); },
+                exact_tv(text(thr), text(val)));
     return true;
   });
 }};

@@ -272,7 +272,7 @@ TEST(Tour, Runtime) {
   EXPECT_EQ(ok.text, "((_4,_8),((_4,_2),(_2,_2)):((_8,_2),(_4,_1)))");
   rt::EvalResult bad = rt::eval_line("size((2,3");                    // never throws
   EXPECT_FALSE(bad.ok);
-  EXPECT_EQ(bad.text, "error: expected ',' or ')', got end of input at column 10");
+  EXPECT_EQ(bad.text, "error: expected ',' or ')', got end of input at input column 10");
   // [end-snippet]
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_errors.sh TESSERA: bad lines print `error: ... at column N` in place, the run goes on,
+# run_errors.sh TESSERA: bad lines print `error: ... at input column N` in place, the run goes on,
 # and the exit status is 1; a single bad expression argument also exits 1; atoms are known by name.
 set -u
 tessera=$1
@@ -11,11 +11,11 @@ status=$?
 mapfile -t lines <<< "$out"
 [ "${#lines[@]}" -eq 7 ] || fail "expected 7 output lines, got ${#lines[@]}: $out"
 [ "${lines[0]}" = "_4:_1" ] || fail "line 1: ${lines[0]}"
-[[ "${lines[1]}" == "error: "*" at column 5" ]] || fail "line 2: ${lines[1]}"
+[[ "${lines[1]}" == "error: "*" at input column 5" ]] || fail "line 2: ${lines[1]}"
 [ "${lines[2]}" = "6" ] || fail "line 3: ${lines[2]}"
-[[ "${lines[3]}" == "error: composition: "*" at column 1" ]] || fail "line 4: ${lines[3]}"
+[[ "${lines[3]}" == "error: composition: "*" at input column 1" ]] || fail "line 4: ${lines[3]}"
 [ "${lines[4]}" = "" ] || fail "line 5 should be blank: ${lines[4]}"
-[[ "${lines[5]}" == "error: unknown function 'nosuch'"*" at column 1" ]] || fail "line 6: ${lines[5]}"
+[[ "${lines[5]}" == "error: unknown function 'nosuch'"*" at input column 1" ]] || fail "line 6: ${lines[5]}"
 [ "${lines[6]}" = "_8:_1" ] || fail "line 7: ${lines[6]}"
 
 single=$("$tessera" eval 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))') || fail "single good expression failed"
@@ -26,5 +26,14 @@ single=$("$tessera" eval 'coalesce((_2,(_1,_6)):(_1,(_6,_2)))') || fail "single 
 atom=$("$tessera" eval 'layout_c(SM80_16x8x16_F32F16F16F32_TN)') || fail "layout_c of an atom failed"
 [ "$atom" = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))" ] || fail "layout_c(SM80_16x8x16_F32F16F16F32_TN) printed $atom"
 unknown=$("$tessera" eval 'layout_c(SM80_16x8x16_F32F16F16F32_NT)')
-[[ "$unknown" == "error: unknown name 'SM80_16x8x16_F32F16F16F32_NT'"*" at column 10" ]] || fail "unknown atom: $unknown"
+[[ "$unknown" == "error: unknown name 'SM80_16x8x16_F32F16F16F32_NT'"*" at input column 10" ]] || fail "unknown atom: $unknown"
+# A line past the input limit (1 MiB) is one error line and the run goes on; the reader keeps at
+# most the limit of it, so memory stays bounded (a 3 MB line of 1.5 million integers).
+long=$( { printf '('; yes '1,' | head -n 1500000 | tr -d '\n'; printf '1)\nsize(4)\n'; } | "$tessera" eval)
+status=$?
+[ "$status" -eq 1 ] || fail "long line: exit status $status, expected 1"
+mapfile -t lines <<< "$long"
+[ "${#lines[@]}" -eq 2 ] || fail "long line: expected 2 output lines, got ${#lines[@]}"
+[[ "${lines[0]}" == "error: expression too long (more than 1048576 bytes"* ]] || fail "long line: ${lines[0]:0:200}"
+[ "${lines[1]}" = "4" ] || fail "line after the long line: ${lines[1]:0:200}"
 echo "run_errors: ok"

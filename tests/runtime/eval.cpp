@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <algorithm>
+
 #include "helpers.hpp"
 #include "tessera/atom/names.hpp"
 
@@ -105,7 +107,7 @@ TEST(RuntimeEval, ErrorsCarryColumns) {
       {"(4000000000,4000000000,4000000000):(1,1,1)", "does not fit in int64", 1},
       {"upcast((_4,_8):(_3,_1), 2)", "upcast", 1},
       {"downcast((4,8):(8,1), 2)", "make that stride static _1", 1},
-      {"complement((2,2):(1,1))", "not injective", 1},
+      {"complement((2,2):(1,1))", "overlap in stride order", 1},
       {"tile_to_shape((_3,_3):(_1,_3), (_8,_9))", "does not divide", 1},
       {"#", "unexpected '#'", 1},
   };
@@ -120,7 +122,7 @@ TEST(RuntimeEval, ErrorsCarryColumns) {
     const EvalResult r = eval_line(c.expr);
     EXPECT_FALSE(r.ok);
     EXPECT_EQ(r.text.rfind("error: ", 0), 0u) << r.text;
-    EXPECT_NE(r.text.find(" at column " + std::to_string(c.column)), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find(" at input column " + std::to_string(c.column)), std::string::npos) << r.text;
   }
 }
 
@@ -162,7 +164,7 @@ TEST(RuntimeEval, AtomNames) {
     const EvalResult r = eval_line(c.expr, names);
     EXPECT_FALSE(r.ok) << c.expr;
     EXPECT_NE(r.text.find(c.contains), std::string::npos) << c.expr << " -> " << r.text;
-    EXPECT_NE(r.text.find(" at column " + std::to_string(c.column)), std::string::npos) << c.expr << " -> " << r.text;
+    EXPECT_NE(r.text.find(" at input column " + std::to_string(c.column)), std::string::npos) << c.expr << " -> " << r.text;
   }
   // Without a table no name is known.
   const EvalResult bare = eval_line("layout_c(SM80_16x8x16_F32F16F16F32_TN)");
@@ -180,6 +182,87 @@ TEST(RuntimeEval, DeepNestingIsAnError) {
   for (int i = 0; i < 300; ++i) calls += "flatten(";
   calls += "_4:_1" + std::string(300, ')');
   EXPECT_FALSE(eval_line(calls).ok);
+}
+
+// The limits of one expression hold while parsing (docs/eval.md, "Limits"): a parse stops at the
+// first integer, term or byte past its limit, so no input builds a large syntax tree first.
+TEST(RuntimeEval, LimitsHoldWhileParsing) {
+  // 400,000 integers: the error names the integer limit at the column of integer 65537 (k-th integer
+  // at byte 1 + 2k), not a result that was built whole and then found too large.
+  std::string many = "(";
+  for (int i = 0; i < 400000; ++i) many += "1,";
+  many += "1)";
+  EvalResult r = eval_line(many);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.text.find("more than 65536 integers"), std::string::npos) << r.text.substr(0, 200);
+  EXPECT_NE(r.text.find("column " + std::to_string(2 + 2 * 65536)), std::string::npos) << r.text.substr(0, 200);
+  // Terms without integers: ((),(),...) past 131072 terms.
+  std::string empties = "(";
+  for (int i = 0; i < 200000; ++i) empties += "(),";
+  empties += "())";
+  r = eval_line(empties);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.text.find("more than 131072 terms"), std::string::npos) << r.text.substr(0, 200);
+  // Input length: more than 1 MiB is refused before parsing.
+  const std::string long_line = std::string(std::size_t{1} << 20, ' ') + "1";
+  r = eval_line(long_line);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.text.find("expression too long (more than 1048576 bytes, the limit of one expression)"), std::string::npos) << r.text;
+  // At the limits an expression still works: 65536 integers in one tuple.
+  std::string at_limit = "size((";
+  for (int i = 0; i < 65535; ++i) at_limit += "1,";
+  at_limit += "1))";
+  EXPECT_EQ(eval_line(at_limit).text, "1");
+}
+
+// Messages show the input's bytes printably and boundedly, say "input column", and speak of the
+// call the user made (issue 13, item 10): a NUL byte cut the message short, ESC and UTF-8 bytes
+// reached the terminal raw, a 1 MB name was echoed whole, and a step's own function was named as
+// if the user had called it.
+bool all_printable(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+}
+
+TEST(RuntimeEval, MessagesArePrintableBoundedAndNameTheUsersCall) {
+  const std::string nul("size(\0)", 7);
+  EvalResult r = eval_line(nul);
+  EXPECT_EQ(r.text, "error: unexpected '\\x00' at input column 6");
+  r = eval_line("size(\x1b[2J)");
+  EXPECT_EQ(r.text, "error: unexpected '\\x1b' at input column 6");
+  r = eval_line("size(\xc3\xa9)");
+  EXPECT_EQ(r.text, "error: unexpected '\\xc3' at input column 6");
+  const std::string name(1000000, 'a');
+  r = eval_line(name + "(1)");
+  EXPECT_TRUE(all_printable(r.text));
+  EXPECT_LT(r.text.size(), 400u) << r.text.substr(0, 400);
+  EXPECT_NE(r.text.find("aaaa... (1000000 bytes)' (see docs/eval.md"), std::string::npos) << r.text.substr(0, 400);
+  // A step of logical_divide (its complement) is named as a step of the user's call.
+  r = eval_line("logical_divide(_8:_1, (2,2):(1,1))");
+  EXPECT_EQ(r.text.rfind("error: logical_divide: in its step complement: ", 0), 0u) << r.text;
+  // The user's own call keeps its message.
+  EXPECT_EQ(eval_line("size((2,3), (4,5))").text.rfind("error: size: takes 1 argument", 0), 0u);
+}
+
+TEST(RuntimeEval, CaretLinesPointAtTheInputColumn) {
+  EXPECT_EQ(caret_lines("size((2,3", 10), "  size((2,3\n           ^\n");
+  // Escaped bytes widen the line; the caret stays under the byte it names.
+  EXPECT_EQ(caret_lines("a\xc3#", 3), "  a\\xc3#\n       ^\n");
+  // A long line is cut around the column.
+  const std::string text = std::string(1000, 'x') + "#" + std::string(1000, 'y');
+  const std::string lines = caret_lines(text, 1001);
+  const std::size_t nl = lines.find('\n');
+  ASSERT_NE(nl, std::string::npos);
+  EXPECT_LT(nl, 120u);
+  const std::size_t caret = lines.find('^') - (nl + 1);
+  EXPECT_EQ(lines[caret], '#') << lines;
+}
+
+// X(c) evaluates any layout-valued X (docs/eval.md), a composed layout in parentheses too (it
+// was "cannot apply a value tuple"); without them the coordinate binds to the last term.
+TEST(RuntimeEval, ApplyingAParenthesizedComposedLayout) {
+  EXPECT_EQ(eval_line("(Sw<3,3,3> o (_8,_64):(_64,_1))(9)").text, eval_line("composition(Sw<3,3,3>, (_8,_64):(_64,_1))(9)").text);
+  EXPECT_EQ(eval_line("(Sw<3,3,3> o (_8,_64):(_64,_1))(9)").text, "73");  // L(9) = 65, swizzled
+  EXPECT_EQ(eval_line("((_8,_64):(_64,_1))(9)").text, "65");
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
 // tests/runtime/int_tuple.cpp -- IntTuples of the run-time twin (runtime/int_tuple.hpp).
+#include <chrono>
+
 #include "helpers.hpp"
 
 namespace tessera::rt::test {
@@ -127,6 +129,20 @@ TEST(RuntimeIntTuple, DivisionAndPaddingFollowTheCore) {
   EXPECT_EQ(to_string(append(T("2"), T("_1"), 1)), "(2)");
   EXPECT_EQ(to_string(append(T("(2,3)"), T("_1"), 1)), "(2,3)");
   EXPECT_EQ(to_string(prepend(T("2"), T("_1"), 1)), "(2)");
+}
+
+// prepend<N> pads in linear time: prepend((1,2),3,65536) took 4.5 s when each pad was inserted
+// at the front (quadratic); linear it takes milliseconds, so one second is a wide margin.
+TEST(RuntimeIntTuple, PrependPadsInLinearTime) {
+  const auto start = std::chrono::steady_clock::now();
+  const IntTuple p = prepend(T("(1,2)"), T("3"), 65536);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(p.children().size(), 65536u);
+  EXPECT_EQ(to_string(p.children()[0]), "3");
+  EXPECT_EQ(to_string(p.children()[65533]), "3");
+  EXPECT_EQ(to_string(p.children()[65534]), "1");
+  EXPECT_EQ(to_string(p.children()[65535]), "2");
+  EXPECT_LT(seconds, 1.0) << "prepend<65536> is not linear";
 }
 
 }  // namespace

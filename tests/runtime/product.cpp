@@ -42,5 +42,37 @@ TEST(RuntimeAlgebra, OrderedLayoutsFollowTheCore) {
   EXPECT_EQ(str(tile_to_shape(L("_2:_1"), T("_8"))), "((_2,_4)):((_1,_2))");
 }
 
+// make_layout_tv with dynamic integers gives the TV layout the static spelling gives (it gave
+// ((16,256),(128,32):(_0,_0)): right_inverse stopped at the first dynamic stride), and a TV layout
+// that is not a bijection onto its tile is never returned.
+TEST(RuntimeProduct, MakeLayoutTvDynamicIsTheStaticAnswer) {
+  const auto [tiler, tv] = make_layout_tv(L("(4,32):(32,1)"), L("(4,8):(8,1)"));
+  const auto [s_tiler, s_tv] = make_layout_tv(L("(_4,_32):(_32,_1)"), L("(_4,_8):(_8,_1)"));
+  EXPECT_TRUE(same_values(tiler, s_tiler)) << to_string(tiler);
+  // Dynamic composition keeps its size-1 modes (docs/algebra.md), so the text differs from the
+  // static ((_32,_4),(_8,_4)):((_128,_4),(_16,_1)); the function is the same.
+  EXPECT_EQ(str(tv), "((32,4,1,1),(1,1,8,4)):((128,4,16,1),(4096,16,16,1))");
+  // tv is the static answer at every (thread, value), a bijection onto the 16x256 tile.
+  std::vector<bool> seen(4096, false);
+  for (std::int64_t i = 0; i < 4096; ++i) {
+    const std::int64_t o = evaluate(tv, D(i)).value;
+    ASSERT_EQ(o, evaluate(s_tv, D(i)).value) << i;
+    ASSERT_TRUE(o >= 0 && o < 4096 && !seen[static_cast<std::size_t>(o)]) << i << " -> " << o;
+    seen[static_cast<std::size_t>(o)] = true;
+  }
+  // right_inverse follows dynamic strides by value: the largest R with L(R(i)) == i.
+  EXPECT_EQ(str(right_inverse(L("4:1"))), "4:1");
+  EXPECT_EQ(str(right_inverse(L("(2,4):(4,1)"))), "(4,2):(2,1)");
+  EXPECT_EQ(str(right_inverse_static(L("4:1"))), "_1:_0");  // the compile-time algebra's answer
+  EXPECT_THROW((void)make_layout_tv(L("(4,8):(1,-4)"), L("2:1")), layout_error);  // offsets below 0
+  // thr not a bijection onto [0, size): refused, with the reason.
+  try {
+    (void)make_layout_tv(L("((_2,_2),(_2,_2)):((_4,_64),(_16,_1))"), L("(_2):(_1)"));
+    ADD_FAILURE() << "a TV layout over a non-bijective raked product was returned";
+  } catch (const layout_error& e) {
+    EXPECT_NE(std::string(e.what()).find("does not reach every index of [0, 32) exactly once"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

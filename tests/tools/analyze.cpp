@@ -301,4 +301,43 @@ TEST(AnalyzeErrors, MessagesNameTheProblemAndTheFix) {
   EXPECT_NE(error_of("(_32,_32):(_32,_1)", "(_32,_30):(_1,_32)", 4, 4).find("not a multiple of the vector width 4"), std::string::npos);
 }
 
+// Offsets that fit int64 but whose byte addresses (offset * element width) do not: an error
+// naming the address, never a wrapped address (which fell into a negative bank and corrupted
+// memory, or counted 3 sectors for two 4-byte accesses).
+TEST(AnalyzeErrors, ByteAddressOverflowIsAnError) {
+  const std::string fits = "does not fit in int64";
+  EXPECT_NE(error_of("(2,1):(576460752303423488,1)", "(2,1):(1,0)", 16, 1).find("byte address of element offset 576460752303423488"),
+            std::string::npos);
+  EXPECT_NE(error_of("(_32,_32):(288230376151711744,_1)", "(_32,_32):(_1,_32)", 16, 1).find(fits), std::string::npos);
+  try {
+    (void)global("(2,1):(576460752303423488,1)", "(2,1):(1,0)", 16);
+    ADD_FAILURE() << "the global model accepted a wrapped byte address";
+  } catch (const tessera::layout_error& e) {
+    EXPECT_NE(std::string(e.what()).find(fits), std::string::npos) << e.what();
+  }
+  // The largest offsets that do fit still work: 2^58 * 16 bytes = 2^62.
+  const Report r = global("(2,1):(288230376151711744,1)", "(2,1):(1,0)", 16);
+  ASSERT_EQ(r.instructions.size(), 1u);
+  EXPECT_EQ(r.instructions[0].sectors, 2);
+  EXPECT_EQ(r.instructions[0].useful_bytes, 32);
+}
+
+// Heat maps are capped at 65,536 cells like `tessera show`'s pictures (a 2048x2048 tile wrote
+// 868 MB of SVG); the report of a large tile still works, and 256x256 is still drawn.
+TEST(AnalyzeHeatmap, LargeTilesAreRefused) {
+  const Report big = global("(_2048,_2048):(_2048,_1)", "(_32,_1):(_1,_0)", 4);
+  EXPECT_EQ(big.rows * big.cols, 2048 * 2048);
+  for (auto* render : {&tessera::tools::heatmap_ascii, &tessera::tools::heatmap_svg}) {
+    try {
+      (void)render(big);
+      ADD_FAILURE() << "a 2048x2048 heat map was drawn";
+    } catch (const tessera::layout_error& e) {
+      EXPECT_NE(std::string(e.what()).find("2048x2048 cells, more than 65536"), std::string::npos) << e.what();
+    }
+  }
+  const Report at_limit = global("(_256,_256):(_256,_1)", "(_32,_1):(_1,_0)", 4);
+  EXPECT_NE(tessera::tools::heatmap_svg(at_limit).find("</svg>"), std::string::npos);
+  EXPECT_THROW((void)tessera::tools::heatmap_ascii(global("(_1,_65537):(_0,_1)", "(_32,_1):(_1,_0)", 4)), tessera::layout_error);
+}
+
 }  // namespace

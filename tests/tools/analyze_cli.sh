@@ -48,13 +48,13 @@ check svg_stdout "</svg>" "$W/s.svg"
 
 "$T" analyze --smem '(_32,_32):(_32,_1' --access '(_32,_32):(_1,_32)' >"$W/e1.txt" 2>&1
 status parse_error 1 $?
-check parse_error "error: --smem: expected ',' or ')', got end of input at column 18" "$W/e1.txt"
+check parse_error "error: --smem: expected ',' or ')', got end of input at input column 18" "$W/e1.txt"
 check parse_caret "                   ^" "$W/e1.txt"
 
 "$T" analyze --smem '(_32,_32):(_32,_1)' --access 'foo((_32,_32))' >"$W/e2.txt" 2>&1
 status eval_error 1 $?
 check eval_error "error: --access: " "$W/e2.txt"
-check eval_error_column "at column 1" "$W/e2.txt"
+check eval_error_column "at input column 1" "$W/e2.txt"
 
 "$T" analyze --smem '(_32,_32):(_32,_1)' --access '(_32,_32):(_32,_1)' --vector 2 >"$W/e3.txt" 2>&1
 status model_error 1 $?
@@ -63,6 +63,13 @@ check model_error "error: analyze: thread 0's vector 0" "$W/e3.txt"
 "$T" analyze --access '(_32,_32):(_1,_32)' >"$W/e4.txt" 2>&1
 status no_memory 1 $?
 check no_memory "give exactly one of --smem LAYOUT or --gmem LAYOUT" "$W/e4.txt"
+
+# An empty --smem is an error of --smem (it was reported under --gmem).
+"$T" analyze --smem '' --access '(_32,_32):(_1,_32)' >"$W/e5.txt" 2>&1
+status empty_smem 1 $?
+check empty_smem "error: --smem: empty expression" "$W/e5.txt"
+"$T" analyze --gmem '' --access '(_32,_32):(_1,_32)' >"$W/e6.txt" 2>&1
+check empty_gmem "error: --gmem: empty expression" "$W/e6.txt"
 
 [ $fails -eq 0 ] && echo "analyze_cli: all checks passed"
 exit $fails

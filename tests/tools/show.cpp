@@ -265,6 +265,23 @@ TEST(ShowFigure, ACopyAtomAloneIsAnErrorNamingTheFix) {
   EXPECT_FALSE(tt::make_figure(rt::evaluate("(_2,_2):(_1,_2)")).has_value());
 }
 
+// --tile without --tv was silently ignored for plain and swizzled layouts: it is an error naming
+// the fix; make_layout_tv's pair takes --tile as its tile, with or without --tv.
+TEST(ShowGrid, TileWithoutTvIsAnError) {
+  tessera::tools::ShowOptions opt;
+  opt.tile = std::make_pair(std::int64_t{4}, std::int64_t{8});
+  for (const char* expr : {"(_4,_8):(_1,_4)", "Sw<3,3,3> o (_8,_64):(_64,_1)"}) {
+    try {
+      (void)tessera::tools::make_grid(tessera::rt::evaluate(expr), opt);
+      ADD_FAILURE() << expr << ": --tile without --tv was accepted";
+    } catch (const tessera::layout_error& e) {
+      EXPECT_NE(std::string(e.what()).find("--tile M,N is the tile of a TV picture; add --tv"), std::string::npos) << e.what();
+    }
+  }
+  opt.tile = std::make_pair(std::int64_t{16}, std::int64_t{256});
+  EXPECT_EQ(tessera::tools::make_grid(tessera::rt::evaluate("make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1))"), opt).rows, 16);
+}
+
 TEST(XmlEscape, EscapesMarkupCharacters) {
   EXPECT_EQ(tessera::tools::xml_escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
   EXPECT_EQ(tessera::tools::xml_escape("(_2,4):(4,_1)"), "(_2,4):(4,_1)");

@@ -26,19 +26,19 @@ check ascii "(_2,(_2,_2)):(_4,(_2,_1))
 rc=0" "$actual"
 
 actual=$("$tessera" show 'coalesce((2,4):(1,2)' 2>&1; echo "rc=$?")
-check parse_error "error: expected ',' or ')', got end of input at column 21
+check parse_error "error: expected ',' or ')', got end of input at input column 21
   coalesce((2,4):(1,2)
                       ^
 rc=1" "$actual"
 
 actual=$("$tessera" show 'size((2,3)) + 1' 2>&1; echo "rc=$?")
-check trailing_error "error: unexpected '+' after the expression at column 13
+check trailing_error "error: unexpected '+' after the expression at input column 13
   size((2,3)) + 1
               ^
 rc=1" "$actual"
 
 actual=$("$tessera" show 'composition((4,8):(1,100), 2:3)' 2>&1; echo "rc=$?")
-check algebra_error "error: composition: stride 3 of B = 2:3 and mode size 4 of A = (4,8):(1,100) do not divide one another; use a B whose stride divides (or is a multiple of) the mode sizes of A at column 1
+check algebra_error "error: composition: stride 3 of B = 2:3 and mode size 4 of A = (4,8):(1,100) do not divide one another; use a B whose stride divides (or is a multiple of) the mode sizes of A at input column 1
   composition((4,8):(1,100), 2:3)
   ^
 rc=1" "$actual"

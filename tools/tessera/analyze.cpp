@@ -2,9 +2,9 @@
 // (docs/analyze.md; the model is include/tessera/tools/analyze.hpp).
 //   tessera analyze --smem '(_32,_32):(_32,_1)' --elem-bytes 4 --access '(_32,_32):(_1,_32)'
 //   tessera analyze --gmem '(_32,_32):(_32,_1)' --access '(_32,_32):(_32,_1)' --heatmap svg -o heat.svg
-//   tessera analyze --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' \
+//   tessera analyze --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)'
 //     --access 'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))'
-// Exit status: 0 on success, 1 on a bad expression or an access the model rejects.
+// Exit status: 0 on success, 1 on a bad expression, an access the model rejects or a failed write.
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
@@ -16,11 +16,13 @@
 #include "tessera/atom/names.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
+#include "output.hpp"
 
 namespace {
 
 struct AnalyzeArgs {
   std::string smem, gmem, access, heatmap, output, side;
+  bool shared = false;  // --smem was given (even as ''), so errors name --smem
   int elem_bytes = 4;
   int vector = 1;
   bool given_elem_bytes = false, given_vector = false;
@@ -32,8 +34,7 @@ bool evaluate_option(const char* option, const std::string& text, tessera::rt::V
     out = tessera::rt::evaluate(text, tessera::atom_names());
     return true;
   } catch (const tessera::rt::eval_error& e) {
-    std::cerr << "error: " << option << ": " << e.what() << "\n  " << text << "\n  "
-              << std::string(e.column() > 0 ? e.column() - 1 : 0, ' ') << "^\n";
+    std::cerr << "error: " << option << ": " << e.what() << "\n" << tessera::rt::caret_lines(text, e.column());
   } catch (const tessera::layout_error& e) {
     std::cerr << "error: " << option << ": " << e.what() << "\n";
   }
@@ -42,7 +43,7 @@ bool evaluate_option(const char* option, const std::string& text, tessera::rt::V
 
 int run_analyze(const AnalyzeArgs& a) {
   namespace tt = tessera::tools;
-  const bool shared = !a.smem.empty();
+  const bool shared = a.shared;
   tessera::rt::Value memory, access;
   if (!evaluate_option(shared ? "--smem" : "--gmem", shared ? a.smem : a.gmem, memory)) return 1;
   if (!evaluate_option("--access", a.access, access)) return 1;
@@ -64,8 +65,13 @@ int run_analyze(const AnalyzeArgs& a) {
   }
   const std::string text = tt::to_text(report);
   std::string heat;
-  if (a.heatmap == "ascii") heat = tt::heatmap_ascii(report);
-  if (a.heatmap == "svg") heat = tt::heatmap_svg(report);
+  try {
+    if (a.heatmap == "ascii") heat = tt::heatmap_ascii(report);
+    if (a.heatmap == "svg") heat = tt::heatmap_svg(report);
+  } catch (const tessera::layout_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
 
   // Without -o: the report (and an ascii heat map) on stdout; an SVG heat map alone on stdout.
   // With -o: the heat map (or, without one, the report) goes to FILE; the report to stdout.
@@ -79,6 +85,7 @@ int run_analyze(const AnalyzeArgs& a) {
   if (!a.output.empty()) {
     std::ofstream f(a.output, std::ios::binary);
     f << to_file;
+    f.close();
     if (!f) {
       std::cerr << "error: cannot write " << a.output << "\n";
       return 1;
@@ -110,10 +117,10 @@ void register_analyze(CLI::App& app) {
       std::cerr << "error: give exactly one of --smem LAYOUT or --gmem LAYOUT\n";
       std::exit(1);
     }
+    args->shared = cmd->count("--smem") > 0;
     args->given_elem_bytes = cmd->count("--elem-bytes") > 0;
     args->given_vector = cmd->count("--vector") > 0;
     const int status = run_analyze(*args);
-    std::cout.flush();
-    std::exit(status);
+    std::exit(tessera::cli::finish_stdout(status));
   });
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tessera/tessera.hpp"
+#include "output.hpp"
 
 #if defined(TESSERA_WITH_CUDA)
 int tessera_demo_bench(std::ostream& os);  // bench.cpp: a short verified `tessera bench`
@@ -218,5 +219,6 @@ void register_demo(CLI::App& app) {
     section_sgemm();
     section_pictures();
     section_gpu();
+    std::exit(tessera::cli::finish_stdout(0));
   });
 }

@@ -4,7 +4,12 @@
 //   tessera show 'EXPR'   draw a layout (docs/show.md)
 //   tessera analyze ...   bank conflicts / coalescing of an access pattern (docs/analyze.md)
 //   tessera bench         verify and time the GPU kernels (CUDA builds only; bench.cpp)
+//   tessera --version     the version
+// Exit statuses (output.hpp, README): 0 success, 1 a failed expression, model or write, 2 a wrong
+// command line (CLI11's message; --help and --version exit 0).
 #include <CLI/CLI.hpp>
+
+#include "output.hpp"
 
 void register_eval(CLI::App& app);  // eval.cpp
 void register_demo(CLI::App& app);  // demo.cpp
@@ -16,6 +21,7 @@ void register_bench(CLI::App& app);  // bench.cpp
 
 int main(int argc, char** argv) {
   CLI::App app{"tessera: the Tessera layout-algebra toolbox", "tessera"};
+  app.set_version_flag("--version", "tessera " TESSERA_VERSION);
   app.require_subcommand(1);
   register_eval(app);
   register_demo(app);
@@ -24,6 +30,12 @@ int main(int argc, char** argv) {
 #if defined(TESSERA_WITH_CUDA)
   register_bench(app);
 #endif
-  CLI11_PARSE(app, argc, argv);
-  return 0;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version are "successes" (exit code 0); every other parse error is a usage error.
+    const int code = app.exit(e);
+    return code == 0 ? 0 : tessera::cli::kExitUsage;
+  }
+  return tessera::cli::finish_stdout(0);
 }

@@ -3,8 +3,8 @@
 //   tessera show 'make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1))' --format html -o tv.html
 //   tessera show '((_32,_4),(_8,_4)):((_128,_4),(_16,_1))' --tv --tile 16,256 --format svg
 //   tessera show 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1))' --format svg   A, B, C panels
-// A malformed expression prints "error: <what> at column N", the expression and a caret under
-// column N (on stderr); exit status 1 on any error, else 0.
+// A malformed expression prints "error: <what> at input column N", the expression and a caret under
+// column N (on stderr); exit status 1 on any error (a failed write too), else 0.
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
@@ -17,6 +17,7 @@
 #include "tessera/atom/names.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/show_html.hpp"
+#include "output.hpp"
 
 namespace {
 
@@ -45,13 +46,8 @@ std::pair<std::int64_t, std::int64_t> parse_tile(const std::string& text) {
   return {mn[0], mn[1]};
 }
 
-// The expression with tabs as spaces, so that the caret lines up under column `column`.
-void print_caret(const std::string& expr, std::size_t column) {
-  std::string line = expr;
-  for (char& ch : line)
-    if (ch == '\t' || ch == '\r' || ch == '\n') ch = ' ';
-  std::cerr << "  " << line << "\n  " << std::string(column > 0 ? column - 1 : 0, ' ') << "^\n";
-}
+// The expression (printable, cut around the column when long) and a caret under column `column`.
+void print_caret(const std::string& expr, std::size_t column) { std::cerr << tessera::rt::caret_lines(expr, column); }
 
 int run_show(const ShowArgs& a) {
   namespace rt = tessera::rt;
@@ -82,8 +78,7 @@ int run_show(const ShowArgs& a) {
   }
   if (a.output.empty()) {
     std::cout << picture;
-    std::cout.flush();
-    return std::cout ? 0 : 1;
+    return 0;  // finish_stdout reports a failed write
   }
   std::ofstream file(a.output, std::ios::binary);
   file << picture;
@@ -107,7 +102,6 @@ void register_show(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "write the picture to FILE instead of standard output");
   cmd->callback([args] {
     const int status = run_show(*args);
-    std::cout.flush();
-    std::exit(status);
+    std::exit(tessera::cli::finish_stdout(status));
   });
 }

@@ -10,10 +10,27 @@
 
 namespace tessera::rt {
 
+namespace detail {
+// Every leaf of a codomain size M is >= 1: complement(A, 0) has no layout to give (its shape
+// would hold a 0), so it is an error, never `_0:_4`.
+inline void check_cotarget(const char* fn, const Layout& a, const IntTuple& cotarget) {
+  std::vector<IntTuple> leaves;
+  leaves_into(cotarget, leaves);
+  for (const auto& m : leaves)
+    if (m.is_underscore() || m.as_int().value < 1)
+      fail(std::string(fn) + ": the codomain size " + to_string(cotarget) + " of " + to_string(a) +
+           " has a leaf below 1; give a codomain size >= 1 (e.g. cosize(A))");
+}
+}  // namespace detail
+
 // complement(A, M): R strictly increasing, image disjoint from A's (except 0), (A,R) covers [0,M).
-// Pre: A injective on its non-zero strides, strides divisible as docs/algebra.md says.
-// complement(_4:_2, _24) = (_2,_3):(_1,_8).
+// Pre: A injective on its non-zero strides, strides divisible as docs/algebra.md says; every leaf
+// of M >= 1. Modes of size 1 (static or dynamic) hold only offset 0 and do not count for
+// injectivity: a size-1 mode that fits no place in the stride order is skipped.
+// complement(_4:_2, _24) = (_2,_3):(_1,_8); complement((4,1):(1,1), 8) = (1,2):(1,4) (dynamic: its 1s
+// stay); complement(4:1, 0) throws.
 inline Layout complement(const Layout& a, const IntTuple& cotarget) {
+  detail::check_cotarget("complement", a, cotarget);
   Layout f = filter(a);
   auto ms = detail::flat_modes(f);
   if (ms.size() == 1 && is_static_value(ms[0].d, 0)) return coalesce(make_layout(cotarget));
@@ -26,9 +43,20 @@ inline Layout complement(const Layout& a, const IntTuple& cotarget) {
   Int cur = dynamic ? D(1) : S(1);
   std::vector<detail::Mode> out;
   for (const auto& m : ms) {
-    if (m.d.value < cur.value || m.d.value <= 0)
-      fail("complement: " + to_string(a) + " is not injective (stride " + to_string(m.d) +
-           " overlaps the modes below it); complement needs an injective layout, filter or fix its strides");
+    const bool fits = m.d.value > 0 && m.d.value >= cur.value && divides(cur, m.d);
+    if (!fits && m.s.value == 1) continue;  // a size-1 mode overlaps nothing
+    if (m.d.value == 0)
+      fail("complement: " + to_string(a) + " has stride 0 in a mode of size " + to_string(m.s) +
+           ", so it is not injective (that mode repeats offset 0); complement needs an injective layout "
+           "(a static _0 stride is filtered away; make the stride static or remove the mode)");
+    if (m.d.value < 0)
+      fail("complement: " + to_string(a) + " has the negative stride " + to_string(m.d) + " in a mode of size " +
+           to_string(m.s) + "; complement needs positive strides (reverse that mode first)");
+    if (m.d.value < cur.value)
+      fail("complement: the modes of " + to_string(a) + " overlap in stride order: stride " + to_string(m.d) +
+           " is below " + to_string(cur) + ", the extent (size * stride) of the modes below it, so the layout "
+           "is not injective or its gaps are not a layout; complement needs each stride >= the extent of the "
+           "smaller modes (filter the layout or fix its strides)");
     if (!divides(cur, m.d))
       fail("complement: stride " + to_string(m.d) + " of " + to_string(a) + " is not divisible by " + to_string(cur) +
            " (the extent of the smaller modes); use strides that are multiples of the smaller modes' extents");
@@ -38,19 +66,20 @@ inline Layout complement(const Layout& a, const IntTuple& cotarget) {
   IntTuple rest = ceil_div(cotarget, IntTuple(cur));
   Layout tail{rest, compact_col_major(rest, cur)};
   for (const auto& m : detail::flat_modes(tail)) out.push_back(m);
-  const Layout pre = detail::from_modes(out);
-  // As the core, which builds this layout with make_layout: with a dynamic integer it is checked
-  // (a codomain size below 1 leaves an empty mode), a static one is not.
-  bool empty_mode = false;
-  for (const auto& m : detail::flat_modes(tail)) empty_mode = empty_mode || m.s.value < 1;
-  if (empty_mode && !(detail::all_static(pre.shape) && detail::all_static(pre.stride)))
-    fail("complement: the codomain size " + to_string(cotarget) + " leaves an empty mode after " + to_string(a) +
-         " (shape " + to_string(rest) + "); give a codomain size >= 1");
-  return coalesce(pre);
+  // Every leaf of M is >= 1 and cur >= 1, so every mode of `rest` is >= 1: no empty mode.
+  return coalesce(detail::from_modes(out));
 }
 
 // complement(A) = complement(A, cosize(filter(A))). complement((_2,_2):(_1,_6)) = _3:_2.
-inline Layout complement(const Layout& a) { return complement(a, cosize(filter(a))); }
+// A negative stride can make that default codomain < 1: then the error names the stride, not a
+// codomain the caller never gave.
+inline Layout complement(const Layout& a) {
+  const Int m = cosize(filter(a));
+  if (m.value < 1)
+    fail("complement: " + to_string(a) + " has negative strides (its default codomain cosize(filter(A)) = " +
+         to_string(m) + " is below 1); complement needs positive strides (reverse those modes first)");
+  return complement(a, m);
+}
 
 namespace detail {
 inline std::vector<Int> prefix_products(const std::vector<Mode>& f) {
@@ -60,32 +89,49 @@ inline std::vector<Int> prefix_products(const std::vector<Mode>& f) {
 }
 }  // namespace detail
 
-// right_inverse(L): the largest R with L(R(i)) == i, from the modes chained by static strides from
-// |d| == 1 (a negative stride gives a negative stride in R).
-// right_inverse((_4,_2):(_1,_16)) = _4:_1; right_inverse(_4:_-1) = _4:_-1.
-inline Layout right_inverse(const Layout& l) {
-  auto f = detail::flat_modes(coalesce(l));
-  auto r = detail::prefix_products(f);
-  std::vector<detail::Mode> out;
-  std::optional<std::size_t> cur;
-  // As the core: the chain starts at the mode whose stride is static with |d| == 1 and goes on to
-  // the mode whose static |d| is s*|d| of the previous one, while that shape is static.
+namespace detail {
+// The chain of right_inverse: it starts at the mode with |d| == 1 and goes on to the mode whose
+// |d| is s*|d| of the previous one. by_value: every stride and shape counts by its value (the
+// twin knows them); otherwise only static ones, as the compile-time algebra, which cannot follow a
+// stride it does not know at compile time (it returns _1:_0 for 4:1).
+inline Layout right_inverse_chain(const Layout& l, bool by_value) {
+  auto f = flat_modes(coalesce(l));
+  auto r = prefix_products(f);
+  std::vector<Mode> out;
+  // By value, a dynamic size-1 mode holds only offset 0: it adds nothing to the chain (and would
+  // match its own s*|d| again), so it is skipped, as coalesce drops a static one.
   const auto find = [&](std::int64_t next) {
     std::optional<std::size_t> at;
     for (std::size_t j = 0; j < f.size() && !at; ++j)
-      if (f[j].d.is_static && (f[j].d.value < 0 ? -f[j].d.value : f[j].d.value) == next) at = j;
+      if ((by_value ? f[j].s.value != 1 : f[j].d.is_static) && (f[j].d.value < 0 ? -f[j].d.value : f[j].d.value) == next)
+        at = j;
     return at;
   };
-  cur = find(1);
+  std::optional<std::size_t> cur = find(1);
   while (cur) {
     const auto& m = f[*cur];
-    out.push_back(detail::Mode{m.s, signum(m.d) * r[*cur]});
-    if (!m.s.is_static || out.size() >= f.size()) break;  // the next stride would be dynamic
-    cur = find((m.s * abs(m.d)).value);
+    out.push_back(Mode{m.s, signum(m.d) * r[*cur]});
+    if ((!by_value && !m.s.is_static) || out.size() >= f.size()) break;  // the next stride would be dynamic
+    std::int64_t next;
+    if (__builtin_mul_overflow(m.s.value, m.d.value < 0 ? -m.d.value : m.d.value, &next)) break;
+    cur = find(next);
   }
   if (out.empty()) return Layout{S(1), S(0)};
-  return detail::from_modes(out);
+  return from_modes(out);
 }
+}  // namespace detail
+
+// right_inverse(L): the largest R with L(R(i)) == i (docs/algebra.md), from the modes chained
+// from |d| == 1 by |d_next| == s*|d| (a negative stride gives a negative stride in R). The twin
+// knows every value, so it follows dynamic strides too: right_inverse(4:1) = 4:_1, where the
+// compile-time algebra (right_inverse_static) gives _1:_0. Post: L(R(i)) == i for i < size(R).
+// right_inverse((_4,_2):(_1,_16)) = _4:_1; right_inverse(_4:_-1) = _4:_-1.
+inline Layout right_inverse(const Layout& l) { return detail::right_inverse_chain(l, true); }
+
+// right_inverse_static(L): the compile-time algebra's right_inverse, which follows only static
+// strides and static shapes (right_inverse_static(4:1) = _1:_0): for max_common_layout and
+// max_common_vector, whose answers are static vectors.
+inline Layout right_inverse_static(const Layout& l) { return detail::right_inverse_chain(l, false); }
 
 // left_inverse(L): R with R(L(i)) == i. Pre: L injective, each sorted stride divides the next
 // and the next is >= size*stride of the previous. left_inverse((_4,_2):(_1,_16)) = (_16,_2):(_1,_4).
@@ -93,13 +139,29 @@ inline Layout left_inverse(const Layout& l) {
   auto f = detail::flat_modes(coalesce(l));
   if (f.size() == 1 && is_static_value(f[0].s, 1)) return Layout{S(1), S(0)};
   auto r = detail::prefix_products(f);
-  std::vector<std::size_t> order(f.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f[i].s.value == 1 && f[i].d.value <= 0) continue;  // size 1: holds only offset 0, any stride
+    if (f[i].d.value == 0)
+      fail("left_inverse: " + to_string(l) + " has a mode of size " + to_string(f[i].s) +
+           " with stride 0, so it is not injective (that mode repeats offsets); left_inverse needs an injective layout");
+    if (f[i].d.value < 0)
+      fail("left_inverse: " + to_string(l) + " has the negative stride " + to_string(f[i].d) +
+           "; the layout may be injective, but its offsets go below 0 and no layout (whose domain starts at 0) "
+           "maps them back; left_inverse needs positive strides (reverse that mode first)");
+    order.push_back(i);
+  }
+  if (order.empty()) return Layout{S(1), S(0)};
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return f[x].d.value < f[y].d.value; });
-  for (auto i : order)
-    if (f[i].d.value <= 0)
-      fail("left_inverse: " + to_string(l) + " has stride " + to_string(f[i].d) +
-           " <= 0, so it is not injective; left_inverse needs an injective layout with positive strides");
+  // A size-1 mode that fits no place in the order (between two others) holds only offset 0: skip it.
+  for (std::size_t k = 0; k + 1 < order.size();) {
+    const auto& a = f[order[k]];
+    const auto& b = f[order[k + 1]];
+    const bool fits = divides(a.d, b.d) && b.d.value >= (a.s * a.d).value;
+    if (!fits && b.s.value == 1) order.erase(order.begin() + static_cast<std::ptrdiff_t>(k + 1));
+    else if (!fits && a.s.value == 1) order.erase(order.begin() + static_cast<std::ptrdiff_t>(k));
+    else ++k;
+  }
   std::vector<detail::Mode> out{detail::Mode{f[order[0]].d, S(0)}};
   for (std::size_t k = 0; k + 1 < order.size(); ++k) {
     const auto& a = f[order[k]];

@@ -14,12 +14,16 @@ namespace tessera::rt {
 // ---- coalesce / filter --------------------------------------------------------------------------
 
 namespace detail {
-// s * d == d0 is statically true (s*d static: both static, or one of them _0).
+// s * d == d0 is statically true (s*d static: both static, or one of them _0). A product that
+// does not fit int64 cannot equal d0 (which does): no merge, and no overflow error for a value
+// the result never holds. merges(_2, _4611686018427387904, _1) = false.
 inline bool merges(Int s, Int d, Int d0) {
   if (!d0.is_static) return false;
   bool prod_static = (s.is_static && d.is_static) || is_static_value(s, 0) || is_static_value(d, 0);
   if (!prod_static) return false;
-  return (s * d).value == d0.value;
+  std::int64_t prod;
+  if (__builtin_mul_overflow(s.value, d.value, &prod)) return false;
+  return prod == d0.value;
 }
 
 // Backward coalesce of `ms` onto the result that starts as `start` (docs/algebra.md, coalesce).

@@ -2,7 +2,7 @@
 // docs/eval.md) with the run-time algebra and prints results in the library's format.
 //
 //   evaluate("composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))")  -> ((_2,_2),_3):((_24,_2),_8)
-//   eval_line("size((2,3")                                      -> {false, "error: ... at column 10"}
+//   eval_line("size((2,3")                                      -> {false, "error: ... at input column 10"}
 #pragma once
 
 #include <functional>
@@ -18,8 +18,15 @@ namespace tessera::rt {
 
 namespace eval_detail {
 
-// What a value is, with its article, for messages: "an integer 4", "a layout _4:_1", "an MMA atom ...".
+// What a value is, with its article, for messages: "an integer 4", "a layout _4:_1", "an MMA atom ...";
+// a long value shows its first 200 bytes (detail::shown).
+inline std::string kind_name_full(const Value& v);
 inline std::string kind_name(const Value& v) {
+  const std::string k = kind_name_full(v);
+  return k.size() <= 240 ? k : detail::shown(k, 240);
+}
+
+inline std::string kind_name_full(const Value& v) {
   if (v.is<IntTuple>()) {
     const auto& t = v.as<IntTuple>();
     return t.is_int() ? "an integer " + to_string(t) : (t.is_underscore() ? "`_`" : "a tuple " + to_string(t));
@@ -438,6 +445,21 @@ inline std::vector<std::string> function_names() {
 
 namespace eval_detail {
 
+// in_step(fn, message): the message of a failure inside the user's call fn. A message that names
+// another function, a step of fn the user never called ("complement: ..." inside logical_divide,
+// "ceil_div: ..."), is said as a step of fn: "logical_divide: in its step complement: ...".
+// in_step("size", "size: takes 1 argument, got 2") is unchanged.
+inline std::string in_step(const std::string& fn, const std::string& message) {
+  std::size_t e = 0;
+  while (e < message.size() && (std::islower(static_cast<unsigned char>(message[e])) != 0 || message[e] == '_' ||
+                                std::isdigit(static_cast<unsigned char>(message[e])) != 0))
+    ++e;
+  if (e == 0 || e + 1 >= message.size() || message[e] != ':' || message[e + 1] != ' ') return message;
+  const std::string inner = message.substr(0, e);
+  if (inner == fn || inner == "layout") return message;  // its own message; an operand that is no layout
+  return fn + ": in its step " + inner + ": " + message.substr(e + 2);
+}
+
 inline IntTuple coordinate(const std::vector<Value>& args) {
   std::vector<IntTuple> parts;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -474,6 +496,11 @@ inline Value copy_atom_by_name(const std::string& name, const Names& names) {
 // callee(args): evaluation or slicing of a layout, a composed layout, or a swizzle applied to an integer.
 inline Value apply(const Value& callee, const std::vector<Value>& args) {
   if (args.empty()) fail("evaluation: a layout needs a coordinate, e.g. L(3) or L(1,_)");
+  // Parentheses around one function group it: (Sw<3,3,3> o L)(9) applies the composed layout.
+  if (callee.is<ValueTuple>() && callee.as<ValueTuple>().items.size() == 1) {
+    const Value& inner = callee.as<ValueTuple>().items[0];
+    if (inner.is<Layout>() || inner.is<ComposedLayout>() || inner.is<Swizzle>()) return apply(inner, args);
+  }
   const IntTuple c = coordinate(args);
   if (callee.is<Swizzle>()) {
     if (!c.is_int()) fail("evaluation: a swizzle takes one integer, got " + to_string(c));
@@ -546,8 +573,12 @@ inline Value evaluate(const Node& n, const Names& names = no_names()) {
       case K::call: {
         const auto& table = eval_detail::functions();
         auto it = table.find(n.name);
-        if (it == table.end()) fail("unknown function '" + n.name + "' (see docs/eval.md for the list)");
-        out = it->second(eval_detail::Args{n.name, kids});
+        if (it == table.end()) fail("unknown function '" + detail::shown(n.name) + "' (see docs/eval.md for the list)");
+        try {
+          out = it->second(eval_detail::Args{n.name, kids});
+        } catch (const layout_error& e) {
+          fail(eval_detail::in_step(n.name, e.what()));
+        }
         break;
       }
       case K::apply: {
@@ -563,8 +594,8 @@ inline Value evaluate(const Node& n, const Names& names = no_names()) {
           break;
         }
         if (it == names.end()) {
-          if (names.empty()) fail("unknown name '" + n.name + "' (this evaluator knows no names; functions are called as f(...))");
-          fail("unknown name '" + n.name + "' (the atoms `tessera eval` knows are listed in docs/eval.md)");
+          if (names.empty()) fail("unknown name '" + detail::shown(n.name) + "' (this evaluator knows no names; functions are called as f(...))");
+          fail("unknown name '" + detail::shown(n.name) + "' (the atoms `tessera eval` knows are listed in docs/eval.md)");
         }
         out = it->second;
         break;
@@ -585,7 +616,7 @@ inline Value evaluate(std::string_view text, const Names& names = no_names()) { 
 
 struct EvalResult {
   bool ok = false;
-  std::string text;  // the printed value, or "error: <what> at column N"
+  std::string text;  // the printed value, or "error: <what> at input column N"
 };
 
 // eval_line(text): one line of `tessera eval`: the printed result, or an error line; never throws

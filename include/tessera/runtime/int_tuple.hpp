@@ -476,8 +476,11 @@ inline IntTuple prepend(const IntTuple& t, const IntTuple& x) {
 // has no prepend<N>; this is the twin's mirror image of append<N>). prepend<3>(2, _1) = (_1,_1,2).
 inline IntTuple prepend(const IntTuple& t, const IntTuple& x, std::int64_t n) {
   detail::check_pad_rank("prepend", n);
-  std::vector<IntTuple> kids = t.is_tuple() ? t.children() : std::vector<IntTuple>{t};
-  while (static_cast<std::int64_t>(kids.size()) < n) kids.insert(kids.begin(), x);
+  const std::vector<IntTuple> old = t.is_tuple() ? t.children() : std::vector<IntTuple>{t};
+  // The padding first, then t's modes: linear in n (inserting at the front one by one was quadratic).
+  const std::size_t pad = n > static_cast<std::int64_t>(old.size()) ? static_cast<std::size_t>(n) - old.size() : 0;
+  std::vector<IntTuple> kids(pad, x);
+  kids.insert(kids.end(), old.begin(), old.end());
   return make_tuple(std::move(kids));
 }
 

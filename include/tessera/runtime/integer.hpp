@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "tessera/core/error.hpp"
 
@@ -59,6 +60,39 @@ inline std::string arith_message(const char* op, Int a, Int b) {
          " does not fit in int64; use smaller extents";
 }
 }  // namespace detail
+
+// checked_mul(a, b, what) / checked_add(a, b, what): a * b and a + b of raw int64 offsets, sizes
+// and byte counts, or a layout_error "<what>: a * b does not fit in int64; ..." when the exact
+// result does not fit. The one helper for every such product in the twin and the tools (analyze,
+// show): no product of offsets wraps around silently. `what` is a string, or a function returning
+// one (built only on overflow, for hot loops).
+// checked_mul(3, 4, "x") = 12; checked_mul(576460752303423488, 16, "analyze: byte address") throws.
+namespace detail {
+template <class What>
+std::string what_text(const What& what) {
+  if constexpr (std::is_invocable_v<const What&>) return what();
+  else return std::string(what);
+}
+template <class What>
+[[noreturn]] void overflow(const What& what, std::int64_t a, const char* op, std::int64_t b) {
+  fail(what_text(what) + ": " + std::to_string(a) + " " + op + " " + std::to_string(b) +
+       " does not fit in int64 (integer overflow); use smaller offsets, strides or extents");
+}
+}  // namespace detail
+
+template <class What>
+std::int64_t checked_mul(std::int64_t a, std::int64_t b, const What& what) {
+  std::int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) detail::overflow(what, a, "*", b);
+  return r;
+}
+
+template <class What>
+std::int64_t checked_add(std::int64_t a, std::int64_t b, const What& what) {
+  std::int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) detail::overflow(what, a, "+", b);
+  return r;
+}
 
 inline Int operator+(Int a, Int b) {
   std::int64_t r;

@@ -8,9 +8,10 @@
 //                                                   SM75_U32x4_LDSM_N, UniversalCopy<uint32_t>
 //   targs   := '<' NAME targs? (',' NAME targs?)* '>'   Copy_Atom<SM75_U32x4_LDSM_N,half_t>
 //   args    := (expr (',' expr)*)?
-// Columns are 1-based byte offsets into the line.
+// Columns are 1-based byte offsets into the line ("at input column N" in messages).
 #pragma once
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <string_view>
@@ -20,12 +21,54 @@
 
 namespace tessera::rt {
 
-// An error of `tessera eval`: message plus the 1-based column it refers to. A layout_error, so
-// one handler catches both a bad expression and a failed precondition.
+namespace detail {
+// How a message shows bytes of the input: printable ASCII as is, every other byte as \xNN (a NUL,
+// an ESC, each byte of a UTF-8 character: "\xc3\xa9"), so that a message is one line of plain
+// ASCII that no terminal interprets and no NUL cuts short. printable("a\x1b[2J") = "a\x1b[2J"
+// with the ESC written as the four characters \x1b.
+inline std::string printable(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size());
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+// A piece of the input (a name, a value) inside a message: printable, and at most `max` bytes of
+// it: shown("abc") = "abc"; a 1 MB name shows its first 60 bytes, "...", and its length.
+inline std::string shown(std::string_view s, std::size_t max = 64) {
+  if (s.size() <= max) return printable(s);
+  return printable(s.substr(0, max - 4)) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+
+// A whole message, printable and at most about 2000 bytes: a longer one keeps its start and its
+// end (where the fix is named) around " ... ".
+inline std::string bounded_message(const std::string& what) {
+  std::string p = printable(what);
+  if (p.size() <= 2000) return p;
+  return p.substr(0, 1500) + " ... " + p.substr(p.size() - 400);
+}
+}  // namespace detail
+
+// An error of `tessera eval`: message plus the 1-based column of the input it refers to ("at
+// input column N": a byte offset into the expression, not a column of a layout). A layout_error,
+// so one handler catches both a bad expression and a failed precondition. The message is printable
+// ASCII and bounded (detail::bounded_message).
 class eval_error : public layout_error {
  public:
   eval_error(const std::string& what, std::size_t column)
-      : layout_error(what + " at column " + std::to_string(column)), message_(what), column_(column) {}
+      : layout_error(detail::bounded_message(what) + " at input column " + std::to_string(column)),
+        message_(detail::bounded_message(what)),
+        column_(column) {}
   const std::string& message() const { return message_; }
   std::size_t column() const { return column_; }
 
@@ -47,12 +90,22 @@ struct Node {
 
 class Parser {
  public:
+  // Limits of one expression, enforced while parsing, so that the syntax tree of any input stays
+  // small (docs/eval.md, "Limits"): bytes of input, integer literals, terms (every integer, `_`,
+  // name, call, tuple and tiler), and nesting.
+  static constexpr std::size_t kMaxInputBytes = std::size_t{1} << 20;  // 1 MiB
+  static constexpr std::size_t kMaxIntegers = std::size_t{1} << 16;    // as a result's limit
+  static constexpr std::size_t kMaxTerms = std::size_t{1} << 17;
   static constexpr int kMaxDepth = 128;  // about 64 levels of brackets
 
   explicit Parser(std::string_view text) : text_(text) {}
 
   // parse(): the whole line as one expression. Throws eval_error with the column.
   Node parse() {
+    if (text_.size() > kMaxInputBytes)
+      throw eval_error("expression too long (more than " + std::to_string(kMaxInputBytes) +
+                           " bytes, the limit of one expression); split it into smaller expressions",
+                       kMaxInputBytes + 1);
     skip_space();
     if (pos_ == text_.size()) throw eval_error("empty expression", column());
     Node n = expr();
@@ -65,6 +118,19 @@ class Parser {
   std::string_view text_;
   std::size_t pos_ = 0;
   int depth_ = 0;
+  std::size_t integers_ = 0, terms_ = 0;
+
+  // Counts one term (and one integer literal): an error past the limits, at the term's column.
+  void count_term(bool integer) {
+    if (++terms_ > kMaxTerms)
+      throw eval_error("expression has more than " + std::to_string(kMaxTerms) +
+                           " terms (the limit of one expression); split it into smaller expressions",
+                       column());
+    if (integer && ++integers_ > kMaxIntegers)
+      throw eval_error("expression has more than " + std::to_string(kMaxIntegers) +
+                           " integers (the limit of one expression); split it into smaller expressions",
+                       column());
+  }
 
   std::size_t column() const { return pos_ + 1; }
 
@@ -199,6 +265,8 @@ class Parser {
     n.column = column();
     if (pos_ >= text_.size()) throw eval_error("unexpected end of input, expected a value", column());
     const char c = text_[pos_];
+    count_term(is_digit(c) || c == '-' || (c == '_' && pos_ + 1 < text_.size() &&
+                                           (is_digit(text_[pos_ + 1]) || text_[pos_ + 1] == '-')));
     if (is_digit(c) || c == '-') {
       n.kind = Node::Kind::integer;
       n.value = D(integer_literal());
@@ -229,14 +297,14 @@ class Parser {
   // '<' NAME targs? (',' NAME targs?)* '>' after `outer`, as "<A,B<C>>" (no spaces): the template
   // arguments of a name, e.g. Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>.
   std::string template_arguments(const std::string& outer, int depth) {
-    if (depth >= 8) throw eval_error("template arguments nested more than 8 deep in '" + outer + "'", column());
+    if (depth >= 8) throw eval_error("template arguments nested more than 8 deep in '" + detail::shown(outer) + "'", column());
     ++pos_;
     std::string out = "<";
     for (bool first = true;; first = false) {
       if (!first) out += ',';
       skip_space();
       std::string arg(peek_name());
-      if (arg.empty()) throw eval_error("expected a type name in '" + outer + out + "...>'", column());
+      if (arg.empty()) throw eval_error("expected a type name in '" + detail::shown(outer + out) + "...>'", column());
       pos_ += arg.size();
       if (peek('<')) arg += template_arguments(outer + out + arg, depth + 1);
       out += arg;
@@ -272,7 +340,7 @@ class Parser {
       n.kind = Node::Kind::name;
       return n;
     }
-    if (name.find('<') != std::string::npos) throw eval_error("'" + name + "' is a name, not a function", column());
+    if (name.find('<') != std::string::npos) throw eval_error("'" + detail::shown(name) + "' is a name, not a function", column());
     n.kind = Node::Kind::call;
     ++pos_;
     n.kids = args(')');
@@ -282,5 +350,24 @@ class Parser {
 
 // parse(text): the syntax tree of one expression line. Throws eval_error with a column.
 inline Node parse(std::string_view text) { return Parser(text).parse(); }
+
+// caret_lines(text, column): how the tools show where an error is: the input line (bytes as
+// messages show them, tabs and line breaks as spaces, at most about 100 bytes around `column`,
+// "..." where cut) and a caret under the byte at `column`, each line indented by two spaces and
+// ended by '\n'. caret_lines("size((2,3", 10) = "  size((2,3\n           ^\n".
+inline std::string caret_lines(std::string_view text, std::size_t column) {
+  const std::size_t at = column > 0 ? column - 1 : 0;
+  const std::size_t begin = at > 60 ? at - 60 : 0;
+  const std::size_t end = std::min(text.size(), begin + 100);
+  const auto show = [](std::string_view part) {
+    std::string out;
+    for (const char ch : part) out += (ch == '\t' || ch == '\r' || ch == '\n') ? std::string(1, ' ') : detail::printable(std::string_view(&ch, 1));
+    return out;
+  };
+  const std::string head = begin > 0 ? "..." : "";
+  const std::string line = head + show(text.substr(begin, end - begin)) + (end < text.size() ? "..." : "");
+  const std::size_t caret = head.size() + show(text.substr(begin, std::min(at, text.size()) - begin)).size();
+  return "  " + line + "\n  " + std::string(caret, ' ') + "^\n";
+}
 
 }  // namespace tessera::rt

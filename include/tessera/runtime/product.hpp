@@ -140,11 +140,29 @@ inline Layout tile_to_shape(const Layout& block, const IntTuple& shape, const st
 
 // make_layout_tv(thr, val): mn = raked_product(thr, val); returns (tiler, tv) with
 // tiler = product_each(shape(mn)), tv = right_inverse(mn) o make_layout((size(thr), size(val))).
-// make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1)) = ((_16,_256),((_32,_4),(_8,_4)):((_128,_4),(_16,_1))).
+// Pre: mn is a bijection from the tile onto [0, size(mn)) (thr and val compact, as in the
+// examples), else an error: a TV layout that is not a bijection onto its tile is never returned.
+// The twin inverts mn by its values, so dynamic thr and val give the TV layout the static ones do.
+// make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1)) = ((_16,_256),((_32,_4),(_8,_4)):((_128,_4),(_16,_1)));
+// make_layout_tv((4,32):(32,1), (4,8):(8,1)) = ((16,256),((32,4),(8,4)):((128,4),(16,1))).
 inline std::pair<IntTuple, Layout> make_layout_tv(const Layout& thr, const Layout& val) {
   Layout mn = raked_product(thr, val);
   IntTuple tiler = product_each(mn.shape);
-  Layout tv = composition(right_inverse(mn), make_layout(make_tuple({size(thr), size(val)})));
+  // A negative stride takes mn below 0, so it is no bijection onto [0, size(mn)) (and
+  // right_inverse's chain through it can leave the domain): refused before inverting.
+  for (const auto& m : detail::flat_modes(mn))
+    if (m.d.value < 0 && m.s.value > 1)
+      fail("make_layout_tv: raked_product(thr, val) = " + to_string(mn) + " has the negative stride " + to_string(m.d) +
+           ", so it is no bijection onto [0, " + std::to_string(size(mn).value) + "); use thr and val with non-negative strides");
+  const Layout inv = right_inverse(mn);
+  // L(R(i)) == i for i < size(R) (right_inverse's postcondition): size(R) == size(mn) means mn
+  // reaches every index of [0, size(mn)), so, with size(mn) cells, it is a bijection.
+  if (size(inv).value != size(mn).value)
+    fail("make_layout_tv: the (m,n) -> (thread,value) layout raked_product(thr, val) = " + to_string(mn) +
+         " does not reach every index of [0, " + std::to_string(size(mn).value) + ") exactly once (its inverse " +
+         to_string(inv) + " covers " + std::to_string(size(inv).value) + "), so no TV layout tiles it; use thr and val "
+         "that are bijections onto [0, size), e.g. (_4,_32):(_32,_1) and (_4,_8):(_8,_1)");
+  Layout tv = composition(inv, make_layout(make_tuple({size(thr), size(val)})));
   return {tiler, tv};
 }
 

@@ -82,11 +82,11 @@ inline Layout recast(const Layout& l, std::int64_t from_bits, std::int64_t to_bi
 
 // ---- common vectors -----------------------------------------------------------------------------
 
-// max_common_layout(A, B): inv = right_inverse(B), C = coalesce(A o inv); inv o layout<0>(C)
+// max_common_layout(A, B): inv = right_inverse_static(B) (static strides only, as the core), C = coalesce(A o inv); inv o layout<0>(C)
 // when layout<0>(C) has static shape and static stride _1, else _1:_0.
 // max_common_layout((_4,_8):(_1,_4), (_4,_8):(_1,_8)) = _4:_1.
 inline Layout max_common_layout(const Layout& a, const Layout& b) {
-  Layout inv = right_inverse(b);
+  Layout inv = right_inverse_static(b);
   Layout c = coalesce(composition(a, inv));
   Layout c0 = layout(c, 0);
   if (c0.shape.is_int() && c0.shape.as_int().is_static && is_static_value(c0.stride.as_int(), 1)) return composition(inv, c0);
@@ -98,7 +98,7 @@ inline Layout max_common_layout(const Layout& a, const Layout& b) {
 inline Int max_common_vector(const Layout& a, const Layout& b) {
   for (const auto* t : {&a.shape, &a.stride, &b.shape, &b.stride})
     if (!detail::all_static(*t)) return S(1);
-  Layout c = coalesce(composition(a, right_inverse(b)));
+  Layout c = coalesce(composition(a, right_inverse_static(b)));
   Layout c0 = layout(c, 0);
   if (c0.shape.is_int() && c0.shape.as_int().is_static && is_static_value(c0.stride.as_int(), 1)) return c0.shape.as_int();
   return S(1);

@@ -195,8 +195,9 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
   if (nval % opt.vector != 0)
     rt::fail("analyze: the value mode " + rt::to_string(val) + " has " + std::to_string(nval) +
              " values, not a multiple of the vector width " + std::to_string(opt.vector) + "; use a vector width that divides it");
-  if (nthr * nval > (std::int64_t{1} << 22))
-    rt::fail("analyze: the access layout makes " + std::to_string(nthr * nval) + " accesses; the model handles at most 4194304");
+  const std::int64_t accesses = rt::checked_mul(nthr, nval, "analyze: the number of accesses of " + r.access_text);
+  if (accesses > (std::int64_t{1} << 22))
+    rt::fail("analyze: the access layout makes " + std::to_string(accesses) + " accesses; the model handles at most 4194304");
   const std::int64_t groups = nval / opt.vector, warps = (nthr + 31) / 32;
 
   r.cell_heat.assign(static_cast<std::size_t>(tile), 0);
@@ -228,7 +229,8 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
             rt::fail("analyze: tile index " + std::to_string(cell) + " has the negative offset " + std::to_string(off) +
                      "; the model needs non-negative offsets");
           if (e == 0) first = off;
-          if (off != first + e || (opt.vector > 1 && first % opt.vector != 0))
+          const auto vector_text = [&] { return "analyze: the offset of thread " + std::to_string(t) + "'s vector"; };
+          if (off != rt::checked_add(first, e, vector_text) || (opt.vector > 1 && first % opt.vector != 0))
             rt::fail("analyze: thread " + std::to_string(t) + "'s vector " + std::to_string(k) + " (values " +
                      std::to_string(k * opt.vector) + ".." + std::to_string(k * opt.vector + opt.vector - 1) +
                      ") is not " + std::to_string(opt.vector) + " contiguous, aligned elements in memory (value " +
@@ -236,7 +238,14 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
                      "); use a smaller --vector or an access layout whose vector values are contiguous");
           a.cells.push_back(cell);
         }
-        a.address = first * opt.elem_bytes;
+        // Byte addresses: the offset times the element width, and the last byte of the vector,
+        // must fit int64 (a wrapped address would fall into a wrong bank or sector).
+        const auto where = [&] {
+          return "analyze: the byte address of element offset " + std::to_string(first) + " (" +
+                 std::to_string(opt.elem_bytes) + "-byte elements) of " + r.layout_text;
+        };
+        a.address = rt::checked_mul(first, opt.elem_bytes, where);
+        (void)rt::checked_add(a.address, a.bytes - 1, where);
         ins.lanes.push_back(std::move(a));
       }
       const auto active = static_cast<std::int64_t>(ins.lanes.size());
@@ -419,11 +428,26 @@ inline std::string to_text(const Report& r, std::size_t max_lines = 64) {
 
 // ---- heat maps -------------------------------------------------------------------------------
 
+// Heat maps hold at most this many cells (a 256x256 tile), as `tessera show`'s pictures: a larger
+// tile is an error naming the fix (the report itself has no such limit).
+inline constexpr std::int64_t kMaxHeatmapCells = std::int64_t{1} << 16;
+
+namespace analyze_detail {
+inline void check_heatmap_cells(const Report& r) {
+  if (r.rows > kMaxHeatmapCells || r.cols > kMaxHeatmapCells || r.rows * r.cols > kMaxHeatmapCells)
+    rt::fail("analyze: a heat map of " + r.layout_text + " would have " + std::to_string(r.rows) + "x" +
+             std::to_string(r.cols) + " cells, more than " + std::to_string(kMaxHeatmapCells) +
+             "; leave out --heatmap, or analyze a smaller tile (e.g. a 256x256 slice of the layout)");
+}
+}  // namespace analyze_detail
+
 // ascii heat map: the tile's rank-2 view (rows x cols) in print_layout's grid, each cell the
 // ways of its access (shared) or the sectors of its request (global), `.` if never accessed;
 // shared adds one line per bank: word accesses and worst ways.
+// Pre: rows*cols <= kMaxHeatmapCells.
 inline std::string heatmap_ascii(const Report& r) {
   using namespace analyze_detail;
+  check_heatmap_cells(r);
   const bool sh = r.memory == MemoryKind::shared;
   std::int64_t top = 0;
   for (auto h : r.cell_heat) top = std::max(top, h);
@@ -472,8 +496,10 @@ inline std::string heat_color(std::int64_t h, std::int64_t best, std::int64_t to
 // Standalone SVG heat map (no scripts, no external fonts): the tile grid colored from green
 // (conflict-free / fewest sectors) to red (worst), each cell labeled and titled with its
 // coordinate and value; shared adds a bar per bank (word accesses).
+// Pre: rows*cols <= kMaxHeatmapCells.
 inline std::string heatmap_svg(const Report& r) {
   using namespace analyze_detail;
+  check_heatmap_cells(r);
   const bool sh = r.memory == MemoryKind::shared;
   const int cell = 24, margin = 40;
   std::int64_t top = 0, best = 0;

@@ -202,7 +202,7 @@ inline Grid make_tv_grid(const rt::Layout& tv, std::int64_t m_extent, std::int64
   for (std::int64_t t = 0; t < threads; ++t)
     for (std::int64_t val = 0; val < values; ++val) {
       const std::int64_t idx = rt::evaluate(v, show_detail::crd(t, val)).value;
-      if (idx < 0 || idx >= m_extent * n_extent)
+      if (idx < 0 || idx >= rt::checked_mul(m_extent, n_extent, "show: the cells of the tile"))
         rt::fail("show: TV layout " + rt::to_string(tv) + " maps (thread " + std::to_string(t) + ", value " +
                  std::to_string(val) + ") to " + std::to_string(idx) + ", outside the " + std::to_string(m_extent) +
                  "x" + std::to_string(n_extent) + " tile; give the tile the layout indexes (--tile M,N)");
@@ -239,6 +239,9 @@ inline Grid make_grid(const rt::Value& value, const ShowOptions& opt = {}) {
     rt::fail("show: cannot draw the tuple " + rt::to_string(value) +
              "; give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
   }
+  if (opt.tile && !opt.tv)  // a tile without --tv would be silently ignored
+    rt::fail("show: --tile M,N is the tile of a TV picture; add --tv (EXPR is then a (thread,value) -> index layout) "
+             "or leave out --tile to draw " + rt::to_string(value) + " as it is");
   if (value.is<rt::ComposedLayout>()) {
     if (opt.tv) rt::fail("show: --tv needs a (thread,value) -> index layout, not the swizzled layout " + rt::to_string(value));
     return make_grid(value.as<rt::ComposedLayout>());

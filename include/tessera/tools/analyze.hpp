@@ -263,7 +263,7 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
           std::map<std::int64_t, std::set<std::int64_t>> words;  // bank -> words
           for (const auto& a : ins.lanes)
             if (a.lane >= p0 && a.lane < p0 + phase)
-              for (std::int64_t word = a.address / 4; word <= (a.address + a.bytes - 1) / 4; ++word)
+              for (std::int64_t word = a.address / 4; word <= (a.address + (a.bytes - 1)) / 4; ++word)
                 words[word % 32].insert(word);
           std::int64_t worst = 0;
           for (const auto& [bank, ws] : words) {
@@ -276,7 +276,7 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
           for (std::size_t i = 0; i < ins.lanes.size(); ++i) {
             const auto& a = ins.lanes[i];
             if (a.lane < p0 || a.lane >= p0 + phase) continue;
-            for (std::int64_t word = a.address / 4; word <= (a.address + a.bytes - 1) / 4; ++word)
+            for (std::int64_t word = a.address / 4; word <= (a.address + (a.bytes - 1)) / 4; ++word)
               lane_ways[i] = std::max(lane_ways[i], static_cast<std::int64_t>(words[word % 32].size()));
           }
         }

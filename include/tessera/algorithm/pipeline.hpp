@@ -32,7 +32,9 @@
 
 namespace tessera {
 
-// The position of a k-tile in a ring of Stages stages: index = i % Stages, phase = (i / Stages) & 1.
+// The position of a k-tile in a ring of Stages stages: index = i % Stages, phase = (i / Stages) & 1;
+// ++ moves to k-tile i + 1 (at(i + 1) == ++at(i)). Example: PipelineState<4>::at(5) is stage 1 in
+// phase 1 (the second lap).
 template <int Stages>
 struct PipelineState {
   static_assert(Stages >= 1, "PipelineState: at least one stage");

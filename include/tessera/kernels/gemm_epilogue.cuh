@@ -51,6 +51,8 @@ __global__ void gemm_pack_kernel(T const* src, int ld_src, int rows, int cols, T
 // The epilogue of a GEMM whose D is row-major (M,N) (the kernels' form, gemm_as_row_major_d):
 // D(m,n) = act(alpha acc + beta C(m,n) + bias), bias = bias[n], or bias[m] when bias_per_row (the
 // problem's D was column-major and is computed transposed). Everything in fp32, then converted.
+// Example: alpha = 2, beta = 0, bias[n] = 1, act = relu: acc = -3 gives relu(-6 + 1) = 0, acc = 1
+// gives 3. The device tests (tests/kernels/gemm_check.hpp) check it against a double reference.
 // A kernel turns its accumulators into D's values a group at a time (values: alpha acc alone when
 // `plain`, the whole expression otherwise) and stores them (store, store_pair, or its own path
 // through shared memory).

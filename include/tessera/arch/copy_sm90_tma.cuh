@@ -60,8 +60,11 @@ inline TensorMapEncodeTiled tensor_map_encode_tiled() {
   return fn;
 }
 
-inline void tma_require(bool ok, std::string const& what) {
-  if (!ok) throw std::invalid_argument("make_tma_desc_2d: " + what);
+// Throws invalid_argument("make_tma_desc_2d: " + what()) unless ok; the message is built only then
+// (the checks run on every launch).
+template <class What>
+void tma_require(bool ok, What const& what) {
+  if (!ok) throw std::invalid_argument("make_tma_desc_2d: " + std::string(what()));
 }
 }  // namespace detail
 
@@ -76,20 +79,24 @@ inline TmaDescriptor make_tma_desc_2d(void const* ptr, int elem_bytes, std::uint
                                       TmaSwizzle swizzle) {
   using detail::tma_require;
   tma_require(ptr != nullptr && reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0,
-              "the matrix must start at a 16-byte aligned address");
-  tma_require(elem_bytes == 1 || elem_bytes == 2 || elem_bytes == 4, "elements must be 1, 2 or 4 bytes, got " + std::to_string(elem_bytes));
-  tma_require(inner >= 1 && outer >= 1, "the matrix is empty");
-  tma_require(ld >= inner, "ld = " + std::to_string(ld) + " is smaller than the row length " + std::to_string(inner));
-  tma_require(ld * elem_bytes % 16 == 0, "the row pitch ld * elem_bytes = " + std::to_string(ld * elem_bytes) +
-                                             " bytes is not a multiple of 16 (TMA strides); pad the rows");
+              [&] { return "the matrix must start at a 16-byte aligned address"; });
+  tma_require(elem_bytes == 1 || elem_bytes == 2 || elem_bytes == 4,
+              [&] { return "elements must be 1, 2 or 4 bytes, got " + std::to_string(elem_bytes); });
+  tma_require(inner >= 1 && outer >= 1, [&] { return "the matrix is empty"; });
+  tma_require(ld >= inner, [&] { return "ld = " + std::to_string(ld) + " is smaller than the row length " + std::to_string(inner); });
+  tma_require(ld * elem_bytes % 16 == 0, [&] {
+    return "the row pitch ld * elem_bytes = " + std::to_string(ld * elem_bytes) +
+           " bytes is not a multiple of 16 (TMA strides); pad the rows";
+  });
   tma_require(box_inner >= 1 && box_inner <= 256 && box_outer >= 1 && box_outer <= 256,
-              "box sizes must be in [1, 256], got " + std::to_string(box_inner) + " x " + std::to_string(box_outer));
+              [&] { return "box sizes must be in [1, 256], got " + std::to_string(box_inner) + " x " + std::to_string(box_outer); });
   tma_require(box_inner * elem_bytes % 16 == 0,
-              "the box's inner extent " + std::to_string(box_inner * elem_bytes) + " bytes is not a multiple of 16");
+              [&] { return "the box's inner extent " + std::to_string(box_inner * elem_bytes) + " bytes is not a multiple of 16"; });
   const std::uint32_t span = swizzle == TmaSwizzle::b128 ? 128 : swizzle == TmaSwizzle::b64 ? 64 : swizzle == TmaSwizzle::b32 ? 32 : 0;
-  tma_require(span == 0 || box_inner * elem_bytes <= span,
-              "a " + std::to_string(span) + "-byte swizzle needs a box inner extent of at most " + std::to_string(span) +
-                  " bytes, got " + std::to_string(box_inner * elem_bytes));
+  tma_require(span == 0 || box_inner * elem_bytes <= span, [&] {
+    return "a " + std::to_string(span) + "-byte swizzle needs a box inner extent of at most " + std::to_string(span) + " bytes, got " +
+           std::to_string(box_inner * elem_bytes);
+  });
   const CUtensorMapDataType type = elem_bytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                    : elem_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
                                                      : CU_TENSOR_MAP_DATA_TYPE_UINT32;
@@ -105,7 +112,7 @@ inline TmaDescriptor make_tma_desc_2d(void const* ptr, int elem_bytes, std::uint
   const CUresult r = detail::tensor_map_encode_tiled()(&desc, type, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides,
                                                        CU_TENSOR_MAP_INTERLEAVE_NONE, sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  tma_require(r == CUDA_SUCCESS, "cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)));
+  tma_require(r == CUDA_SUCCESS, [&] { return "cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)); });
   return desc;
 }
 
@@ -195,7 +202,9 @@ __device__ void tma_store_wait_read() {
 }
 
 // tma_store_wait<N>(): at most N of this thread's committed groups are incomplete (the others'
-// writes to global memory are done). A block waits for all (N = 0) before it exits.
+// writes to global memory are done). Not needed before a block exits: tma_store_wait_read<0>()
+// there keeps the shared-memory sources alive until read, and the writes are visible to what runs
+// after the grid.
 template <int N>
 __device__ void tma_store_wait() {
 #if defined(TESSERA_SM90_AVAILABLE)

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "tessera/arch/copy_sm90_tma.cuh"
 #include "tessera/core/layout.hpp"
@@ -43,8 +44,11 @@ struct TmaBoxParams {
 };
 
 namespace detail {
-inline void tma_layout_require(bool ok, std::string const& what) {
-  if (!ok) throw std::invalid_argument("make_tma_desc: " + what);
+// Throws invalid_argument("make_tma_desc: " + what()) unless ok; the message is built only then
+// (tensor maps are made on every launch).
+template <class What>
+void tma_layout_require(bool ok, What const& what) {
+  if (!ok) throw std::invalid_argument("make_tma_desc: " + std::string(what()));
 }
 
 template <class Box>
@@ -88,13 +92,14 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
   // The box's contiguous mode is TMA's inner dimension; the global matrix must be contiguous there.
   p.inner_mode = int(size<0>(inner_layout)) > 1 && (long long)inner_layout(1, 0) == 1 ? 0 : 1;
   long long const s_inner = p.inner_mode == 0 ? s0 : s1, g_inner = p.inner_mode == 0 ? g0 : g1;
-  detail::tma_layout_require(s_inner == 1 || g_inner == 1,
-                             "the box is contiguous along mode " + std::to_string(p.inner_mode) + " but the global layout " +
-                                 to_string(gmem) + " has stride " + std::to_string(s_inner) +
-                                 " there (TMA reads rows of contiguous elements)");
+  detail::tma_layout_require(s_inner == 1 || g_inner == 1, [&] {
+    return "the box is contiguous along mode " + std::to_string(p.inner_mode) + " but the global layout " + to_string(gmem) +
+           " has stride " + std::to_string(s_inner) + " there (TMA reads rows of contiguous elements)";
+  });
   long long const inner = p.inner_mode == 0 ? g0 : g1, outer = p.inner_mode == 0 ? g1 : g0;
   long long const pitch = p.inner_mode == 0 ? s1 : s0;
-  detail::tma_layout_require(outer == 1 || pitch > 0, "the row pitch of " + to_string(gmem) + " must be positive, got " + std::to_string(pitch));
+  detail::tma_layout_require(outer == 1 || pitch > 0,
+                             [&] { return "the row pitch of " + to_string(gmem) + " must be positive, got " + std::to_string(pitch); });
   p.inner = std::uint64_t(inner);
   p.outer = std::uint64_t(outer);
   // one row: the pitch is never used; the smallest that TMA accepts
@@ -108,27 +113,38 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
 
   if constexpr (Sw::composed) {
     int const unit = Sw::base + (elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3);
-    detail::tma_layout_require(unit == 4 && Sw::shift == 3 && Sw::bits >= 1 && Sw::bits <= 3,
-                               "the box's swizzle Sw<" + std::to_string(Sw::bits) + "," + std::to_string(Sw::base) + "," +
-                                   std::to_string(Sw::shift) + "> on " + std::to_string(elem_bytes) +
-                                   "-byte elements is not a TMA swizzle (16-byte units permuted within 32-, 64- or "
-                                   "128-byte rows: Sw<1..3," + std::to_string(4 - (unit - Sw::base)) + ",3>)");
+    detail::tma_layout_require(unit == 4 && Sw::shift == 3 && Sw::bits >= 1 && Sw::bits <= 3, [&] {
+      return "the box's swizzle Sw<" + std::to_string(Sw::bits) + "," + std::to_string(Sw::base) + "," + std::to_string(Sw::shift) +
+             "> on " + std::to_string(elem_bytes) +
+             "-byte elements is not a TMA swizzle (16-byte units permuted within 32-, 64- or "
+             "128-byte rows: Sw<1..3," +
+             std::to_string(4 - (unit - Sw::base)) + ",3>)";
+    });
     p.swizzle = Sw::bits == 3 ? TmaSwizzle::b128 : Sw::bits == 2 ? TmaSwizzle::b64 : TmaSwizzle::b32;
   }
-  // TMA's row order: element (x inner, y outer) at y * box_inner + x before the swizzle.
-  for (int y = 0; y < b_outer; ++y)
-    for (int x = 0; x < b_inner; ++x) {
-      long long const got = p.inner_mode == 0 ? (long long)inner_layout(x, y) : (long long)inner_layout(y, x);
-      long long const want = (long long)y * b_inner + x;
-      if (got != want) {
-        std::string const coord = p.inner_mode == 0 ? "(" + std::to_string(x) + "," + std::to_string(y) + ")"
-                                                    : "(" + std::to_string(y) + "," + std::to_string(x) + ")";
-        detail::tma_layout_require(false, "the box layout " + to_string(inner_layout) + " puts element " + coord + " at offset " +
-                                              std::to_string(got) + ", TMA writes it at " + std::to_string(want) +
-                                              " (rows of " + std::to_string(b_inner) +
-                                              " elements along the global unit-stride mode, one after the other)");
-      }
-    }
+  // TMA's row order: element (x inner, y outer) at y * box_inner + x before the swizzle. The box
+  // layout is static, so this is checked once per box type (the first element out of order, or -1).
+  static long long const out_of_order = [] {
+    using InnerLayout = std::remove_cvref_t<decltype(inner_layout)>;
+    InnerLayout const il{};
+    int const mode = int(size<0>(il)) > 1 && (long long)il(1, 0) == 1 ? 0 : 1;
+    int const bi = mode == 0 ? int(size<0>(il)) : int(size<1>(il)), bo = mode == 0 ? int(size<1>(il)) : int(size<0>(il));
+    for (int y = 0; y < bo; ++y)
+      for (int x = 0; x < bi; ++x)
+        if ((mode == 0 ? (long long)il(x, y) : (long long)il(y, x)) != (long long)y * bi + x) return (long long)y * bi + x;
+    return -1LL;
+  }();
+  if (out_of_order >= 0) {
+    int const x = int(out_of_order % b_inner), y = int(out_of_order / b_inner);
+    long long const got = p.inner_mode == 0 ? (long long)inner_layout(x, y) : (long long)inner_layout(y, x);
+    detail::tma_layout_require(false, [&] {
+      std::string const coord = p.inner_mode == 0 ? "(" + std::to_string(x) + "," + std::to_string(y) + ")"
+                                                  : "(" + std::to_string(y) + "," + std::to_string(x) + ")";
+      return "the box layout " + to_string(inner_layout) + " puts element " + coord + " at offset " + std::to_string(got) +
+             ", TMA writes it at " + std::to_string(out_of_order) + " (rows of " + std::to_string(b_inner) +
+             " elements along the global unit-stride mode, one after the other)";
+    });
+  }
   return p;
 }
 

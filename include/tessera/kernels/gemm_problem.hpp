@@ -61,21 +61,26 @@ namespace detail {
 // e.g. "gemm_sm80: lda = 3 is too small for the row-major 4x8 matrix A; ld must be >= 8".
 template <class T, class TOut>
 void check_gemm_problem(char const* fn, GemmProblem<T, TOut> const& p) {
-  auto need = [fn](bool ok, std::string const& what) {
-    if (!ok) throw std::invalid_argument(std::string(fn) + ": " + what);
+  // Messages are built only for a failed check (this runs on every launch).
+  auto need = [fn](bool ok, auto const& what) {
+    if (!ok) throw std::invalid_argument(std::string(fn) + ": " + std::string(what()));
   };
-  need(p.m >= 1 && p.n >= 1 && p.k >= 1, "m, n and k must be >= 1, got " + std::to_string(p.m) + ", " +
-                                             std::to_string(p.n) + ", " + std::to_string(p.k));
+  need(p.m >= 1 && p.n >= 1 && p.k >= 1,
+       [&] { return "m, n and k must be >= 1, got " + std::to_string(p.m) + ", " + std::to_string(p.n) + ", " + std::to_string(p.k); });
   auto check_matrix = [&](char const* name, char const* ld_name, int r, int c, int ld, Major major, void const* ptr) {
     long long const minor = major == Major::row ? c : r;
     long long const major_extent = major == Major::row ? r : c;
-    std::string const what = std::string(major == Major::row ? "row" : "column") + "-major " + std::to_string(r) +
-                             "x" + std::to_string(c) + " matrix " + name;
-    need(ptr != nullptr, std::string(name) + " is null");
-    need(ld >= minor, std::string(ld_name) + " = " + std::to_string(ld) + " is too small for the " + what +
-                          "; ld must be >= " + std::to_string(minor));
+    auto const what = [&] {
+      return std::string(major == Major::row ? "row" : "column") + "-major " + std::to_string(r) + "x" + std::to_string(c) + " matrix " +
+             name;
+    };
+    need(ptr != nullptr, [&] { return std::string(name) + " is null"; });
+    need(ld >= minor, [&] {
+      return std::string(ld_name) + " = " + std::to_string(ld) + " is too small for the " + what() +
+             "; ld must be >= " + std::to_string(minor);
+    });
     need(major_extent * static_cast<long long>(ld) < (1LL << 31),
-         "the " + what + " spans 2^31 or more elements; offsets are 32-bit: split the problem");
+         [&] { return "the " + what() + " spans 2^31 or more elements; offsets are 32-bit: split the problem"; });
   };
   check_matrix("A", "lda", p.m, p.k, p.lda, p.a_major, p.a);
   check_matrix("B", "ldb", p.k, p.n, p.ldb, p.b_major, p.b);
@@ -83,7 +88,9 @@ void check_gemm_problem(char const* fn, GemmProblem<T, TOut> const& p) {
   if (p.beta != 0.0f) check_matrix("C", "ldc", p.m, p.n, p.ldc, p.cd_major, p.c);
   need(p.activation == GemmActivation::none || p.activation == GemmActivation::relu || p.activation == GemmActivation::gelu ||
            p.activation == GemmActivation::gelu_tanh,
-       "activation " + std::to_string(static_cast<int>(p.activation)) + " is not a GemmActivation (none, relu, gelu, gelu_tanh)");
+       [&] {
+         return "activation " + std::to_string(static_cast<int>(p.activation)) + " is not a GemmActivation (none, relu, gelu, gelu_tanh)";
+       });
 }
 
 // The row-major-D form of p: a column-major D is computed as D^T = B^T A^T (the bias then runs

@@ -53,6 +53,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -563,7 +564,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         gemm_sm90_store(acc[0], tCcD(_, 0, 0), M, N, ep);
       }
     }
-    if (TmaStoreD && tma_store_d && lt == 0) tma_store_wait<0>();  // the last stores are complete before the block exits
+    // Before the block exits (and its shared memory goes), the last stores have read their
+    // sources; their writes to D need not be waited for (they are visible when the grid ends).
+    if (TmaStoreD && tma_store_d && lt == 0) tma_store_wait_read<0>();
   }
   // No block of a cluster leaves while a peer may still arrive on its barriers.
   if constexpr (CM > 1) cluster_sync();
@@ -656,7 +659,7 @@ __global__ void __launch_bounds__(384, 1)
 
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
       auto tCcD = thr_mma.partition_C(gcD);  // (V,MB_,1) -> (m,n)
-          if (tma_store_d) {
+      if (tma_store_d) {
         gemm_sm90_store_tma<TOut, MB_, BN>(acc, ep, &tma_d, sm.epilogue_buffers(me), bm * BM, bn * BN, M, N, lt, std::uint32_t(1 + me),
                                            stored);
       } else {
@@ -664,7 +667,7 @@ __global__ void __launch_bounds__(384, 1)
         for (int mi = 0; mi < MB_; ++mi) gemm_sm90_store(acc[mi], tCcD(_, mi, 0), M, N, ep);
       }
     }
-    if (tma_store_d && lt == 0) tma_store_wait<0>();
+    if (tma_store_d && lt == 0) tma_store_wait_read<0>();  // as in gemm_sm90_ws_kernel
   }
 }
 
@@ -682,6 +685,17 @@ template <class T>
 bool gemm_sm90_tma_addressable(T const* p, int ld, int contiguous) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (std::size_t(ld) * sizeof(T)) % 16 == 0 &&
          (std::size_t(contiguous) * sizeof(T)) % 16 == 0;
+}
+
+// The current device and its SM count, asked of the runtime once per device (every launch needs
+// them; the attribute query is not free).
+inline cudaError_t gemm_sm90_device(int& device, int& sms) {
+  static std::atomic<int> cached[64] = {};  // SM counts of devices 0..63; 0: not asked yet
+  if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (device >= 0 && device < 64 && (sms = cached[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
+  if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
+  if (device >= 0 && device < 64) cached[device].store(sms, std::memory_order_relaxed);
+  return cudaSuccess;
 }
 
 template <class Cfg>
@@ -716,8 +730,16 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
     }
   }();
   constexpr int smem = gemm_sm90_smem_bytes<Cfg, T>();
-  if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem); e != cudaSuccess)
-    return e;
+  int device = 0, sms = 0;
+  if (cudaError_t const e = gemm_sm90_device(device, sms); e != cudaSuccess) return e;
+  // The kernel's shared-memory limit, raised once per device (bit d of `raised`).
+  static std::atomic<std::uint64_t> raised{0};
+  std::uint64_t const bit = device >= 0 && device < 64 ? std::uint64_t(1) << device : 0;
+  if (bit == 0 || (raised.load(std::memory_order_relaxed) & bit) == 0) {
+    if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem); e != cudaSuccess)
+      return e;
+    raised.fetch_or(bit, std::memory_order_relaxed);
+  }
   unsigned const tiles_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM), tiles_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
   unsigned blocks = (tiles_m + cm - 1) / cm * cm * tiles_n;  // whole clusters
   constexpr bool persistent = [] {
@@ -727,9 +749,6 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
   }();
   if constexpr (persistent) {
     // one block per SM (at most one per tile; whole clusters)
-    int device = 0, sms = 0;
-    if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
-    if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
     blocks = std::min(blocks, unsigned(sms) / cm * cm);
   }
   cudaLaunchConfig_t config{};
@@ -839,8 +858,7 @@ template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
   detail::check_gemm_problem("gemm_sm90", problem);  // invalid problems throw before the device is asked
   int device = 0, sms = 0;
-  if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
+  if (cudaError_t const e = detail::gemm_sm90_device(device, sms); e != cudaSuccess) return e;
   // the tiles of D as the kernel computes it (row-major: a column-major D is computed transposed)
   long long const m = problem.cd_major == Major::row ? problem.m : problem.n;
   long long const n = problem.cd_major == Major::row ? problem.n : problem.m;

@@ -9,6 +9,7 @@
 #include "tessera/atom/copy_traits_sm90_tma.cuh"
 #include "tessera/atom/mma_traits_sm90.hpp"
 #include "tessera/tensor/tensor.hpp"  // make_shape, make_stride
+#include "tessera/tensor/tiling.hpp"  // local_tile
 
 namespace {
 
@@ -88,6 +89,121 @@ TEST(TmaBoxParams, MismatchesAreErrors) {
   EXPECT_EQ(error_of([&] { (void)tma_box_params(make_layout(make_shape(64, 64), make_stride(64, 1)), wrong, 2); }),
             "make_tma_desc: the box's swizzle Sw<3,4,3> on 2-byte elements is not a TMA swizzle (16-byte units permuted within "
             "32-, 64- or 128-byte rows: Sw<1..3,3,3>)");
+}
+
+// ---- TmaCopy and tma_partition (host: coordinates and shared-memory addresses only) ---------------
+
+// The stage tile of an operand, (BP,BK) -> element offset, unswizzled: K-major rows of 64 K, or
+// MN-major K-rows of 64 P with the K-rows of one 64-wide P chunk together (gemm_sm90.cuh's stages).
+template <int BP, bool KMajor>
+auto stage_tile() {
+  if constexpr (KMajor) {
+    return tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<Int<BP>, _64>{});
+  } else {
+    return tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<Int<BP>, _64>{}, LayoutRight{});
+  }
+}
+// Stages of a stage tile one after the other: (BP,BK,PIPE) -> element offset.
+template <int BP, bool KMajor, int Pipe>
+auto stages() {
+  auto const t = stage_tile<BP, KMajor>();
+  return make_layout(layout<0>(t), layout<1>(t), Layout<Int<Pipe>, Int<BP * 64>>{});
+}
+template <int BP, bool KMajor>
+auto box_of() {  // one TMA box: the whole K-major tile, or one 64-wide P chunk
+  return make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, stage_tile<KMajor ? BP : 64, KMajor>());
+}
+
+TEST(TmaPartition, KMajorTileIsOneBox) {
+  using Box = decltype(box_of<128, true>());
+  TmaCopy<SM90_TMA_LOAD, bfloat16_t, Box> const tma{};
+  static_assert(decltype(tma)::kInnerMode == 1 && decltype(tma)::kBoxBytes == 128 * 64 * 2);
+  static bfloat16_t smem[4 * 128 * 64];
+  auto const sA = make_tensor(make_smem_ptr(smem), stages<128, true, 4>());                      // (128,64,PIPE)
+  auto const gA = local_tile(tma.get_tma_tensor(make_shape(1000, 700)), Shape<_128, _64>{}, make_coord(3, _));  // (128,64,k)
+  auto const [tAgA, tAsA] = tma_partition(tma, sA, gA);
+  EXPECT_EQ(int(size<1>(tAsA)), 1);            // BOXES
+  EXPECT_EQ(int(size<2>(tAgA)), (700 + 63) / 64);  // k tiles
+  EXPECT_EQ(int(size<2>(tAsA)), 4);            // stages
+  for (int kt = 0; kt < int(size<2>(tAgA)); ++kt) {
+    auto const c = tAgA(0, 0, kt);
+    EXPECT_EQ(int(get<0>(c)), 3 * 128);
+    EXPECT_EQ(int(get<1>(c)), kt * 64);
+  }
+  for (int s = 0; s < 4; ++s) EXPECT_EQ(&tAsA(0, 0, s), smem + s * 128 * 64);
+}
+
+TEST(TmaPartition, MnMajorTileIsChunksOf64) {
+  using Box = decltype(box_of<128, false>());  // (64,64): 64 M-elements by 64 K-rows
+  TmaCopy<SM90_TMA_LOAD, half_t, Box> const tma{};
+  static_assert(decltype(tma)::kInnerMode == 0 && decltype(tma)::kBoxBytes == 64 * 64 * 2);
+  static half_t smem[2 * 128 * 64];
+  auto const sA = make_tensor(make_smem_ptr(smem), stages<128, false, 2>());
+  auto const gA = local_tile(tma.get_tma_tensor(make_shape(512, 256)), Shape<_128, _64>{}, make_coord(2, _));
+  auto const [tAgA, tAsA] = tma_partition(tma, sA, gA);
+  ASSERT_EQ(int(size<1>(tAsA)), 2);  // two 64-wide chunks of M
+  for (int j = 0; j < 2; ++j) {
+    for (int kt = 0; kt < 4; ++kt) {
+      EXPECT_EQ(int(get<0>(tAgA(0, j, kt))), 2 * 128 + 64 * j);
+      EXPECT_EQ(int(get<1>(tAgA(0, j, kt))), 64 * kt);
+    }
+    for (int s = 0; s < 2; ++s) EXPECT_EQ(&tAsA(0, j, s), smem + s * 128 * 64 + j * 64 * 64);
+  }
+}
+
+TEST(TmaPartition, MulticastSharesTheBoxesAmongBlocks) {
+  // K-major B (256,64) tile loaded by a cluster of 2 blocks: boxes of 128 rows, one each.
+  {
+    using Box = decltype(box_of<128, true>());
+    TmaCopy<SM90_TMA_LOAD_MULTICAST, bfloat16_t, Box> const tma{};
+    static bfloat16_t smem[256 * 64];
+    auto const sB = make_tensor(make_smem_ptr(smem), stages<256, true, 1>());
+    auto const gB = local_tile(tma.get_tma_tensor(make_shape(1024, 512)), Shape<_256, _64>{}, make_coord(1, _));
+    for (int rank = 0; rank < 2; ++rank) {
+      auto const [tBgB, tBsB] = tma_partition(tma, sB, gB, rank, Int<2>{});
+      ASSERT_EQ(int(size<1>(tBsB)), 1);
+      EXPECT_EQ(int(get<0>(tBgB(0, 0, 5))), 256 + 128 * rank);
+      EXPECT_EQ(int(get<1>(tBgB(0, 0, 5))), 5 * 64);
+      EXPECT_EQ(&tBsB(0, 0, 0), smem + rank * 128 * 64);
+    }
+  }
+  // MN-major B (256,64): four 64-wide chunks; block r of 2 loads chunks r and r + 2.
+  {
+    using Box = decltype(box_of<256, false>());
+    TmaCopy<SM90_TMA_LOAD_MULTICAST, bfloat16_t, Box> const tma{};
+    static bfloat16_t smem[256 * 64];
+    auto const sB = make_tensor(make_smem_ptr(smem), stages<256, false, 1>());
+    auto const gB = local_tile(tma.get_tma_tensor(make_shape(1024, 512)), Shape<_256, _64>{}, make_coord(0, _));
+    for (int rank = 0; rank < 2; ++rank) {
+      auto const [tBgB, tBsB] = tma_partition(tma, sB, gB, rank, Int<2>{});
+      ASSERT_EQ(int(size<1>(tBsB)), 2);
+      for (int i = 0; i < 2; ++i) {
+        int const chunk = rank + 2 * i;
+        EXPECT_EQ(int(get<0>(tBgB(0, i, 1))), 64 * chunk);
+        EXPECT_EQ(int(get<1>(tBgB(0, i, 1))), 64);
+        EXPECT_EQ(&tBsB(0, i, 0), smem + chunk * 64 * 64);
+      }
+    }
+  }
+}
+
+TEST(TmaPartition, StoreBoxesOfAnEpilogueRow) {
+  // D row-major, stored in boxes of 64 rows x 64 bf16 columns (128 bytes, 128-byte swizzle) from
+  // a (64,128) staging tile of two boxes side by side.
+  using Box = decltype(make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, Layout<Shape<_64, _64>, Stride<_64, _1>>{}));
+  TmaCopy<SM90_TMA_STORE, bfloat16_t, Box> const tma{};
+  static_assert(decltype(tma)::kInnerMode == 1);
+  static bfloat16_t smem[64 * 128];
+  // (64,128) -> smem: the two boxes 4096 elements apart
+  auto const sD = make_tensor(make_smem_ptr(smem), Layout<Shape<_64, Shape<_64, _2>>, Stride<_64, Stride<_1, Int<4096>>>>{});
+  auto const gD = local_tile(tma.get_tma_tensor(make_shape(300, 1000)), Shape<_64, _128>{}, make_coord(1, 2));
+  auto const [tDgD, tDsD] = tma_partition(tma, sD, gD);
+  ASSERT_EQ(int(size<1>(tDsD)), 2);
+  for (int j = 0; j < 2; ++j) {
+    EXPECT_EQ(int(get<0>(tDgD(0, j))), 64);
+    EXPECT_EQ(int(get<1>(tDgD(0, j))), 256 + 64 * j);
+    EXPECT_EQ(&tDsD(0, j), smem + 4096 * j);
+  }
 }
 
 }  // namespace

@@ -24,3 +24,13 @@ TEST(Tuple, TransformFoldConcatenate) {
   for_each(t, [&](int x) { n += x; });
   EXPECT_EQ(n, 6);
 }
+
+TEST(Tuple, StructuredBindings) {
+  // auto [a, b, c] = t binds the elements in order, static ones keeping their types.
+  auto const t = tessera::make_tuple(3, tessera::_4{}, tessera::make_tuple(5, 6));
+  auto const [a, b, c] = t;
+  EXPECT_EQ(a, 3);
+  static_assert(std::is_same_v<std::remove_cv_t<decltype(b)>, tessera::_4>);
+  EXPECT_EQ(tessera::get<1>(c), 6);
+  static_assert(std::tuple_size_v<decltype(t)> == 3);
+}

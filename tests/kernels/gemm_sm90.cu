@@ -1,6 +1,6 @@
 // Device tests of include/tessera/kernels/gemm_sm90.cuh against cublasGemmEx (the sweep and the
-// tolerance: gemm_check.hpp): gemm_sm90 (gemm_sm90_persistent with the tile chosen for the shape:
-// the small and large sizes take the 64x128 and 128x128 tiles, the many-tile sizes 128x256) and
+// tolerance: gemm_check.hpp): gemm_sm90 (the kernel chosen for the shape: the small and large
+// sizes take the persistent 64x128 and 128x128 tiles, the many-tile sizes 128x256) and
 // gemm_sm90_cluster on the whole sweep and on several tiles per block, gemm_sm90_persistent with
 // its 128x256 tiles on all sizes, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small
 // sizes and one large type pair, step 3c (gemm_sm90_pingpong) on the small, large and many-tile

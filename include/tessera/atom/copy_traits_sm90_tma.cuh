@@ -5,6 +5,14 @@
 //
 //   tma_box_params(gmem, box, elem_bytes)   host: what the tensor map needs (TmaBoxParams), checked
 //   make_tma_desc(ptr, gmem, box)           host: the tensor map (TmaDescriptor) of ptr's matrix
+//   make_tma_copy(Op, ptr, gmem, box)       host: a TmaCopy<Op, T, Box>, the tensor map with its box
+//                                           as types (Op: SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST or
+//                                           SM90_TMA_STORE); a kernel parameter (__grid_constant__)
+//   tma_partition(tma, sX, gX[, rank, n])   device or host: shared-memory tiles and the global
+//                                           coordinates of their boxes, (BOX,BOXES,rest...) each;
+//                                           with (rank, n), block `rank` of n keeps every n-th box
+//   copy(tma.with(bar[, mask]), tXgX, tXsX) one TMA load per box (multicast to `mask`'s blocks)
+//   copy(tma, tXsX, tXgX)                   one TMA store per box
 //
 // The box layout maps the box's coordinates, in the global layout's mode order, to element offsets
 // in shared memory. TMA writes the box row by row along the global unit-stride mode ("inner"),
@@ -26,11 +34,13 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "tessera/arch/copy_sm90_tma.cuh"
 #include "tessera/core/layout.hpp"
 #include "tessera/core/print.hpp"
 #include "tessera/core/swizzle.hpp"
+#include "tessera/tensor/tensor.hpp"
 
 namespace tessera {
 
@@ -156,6 +166,208 @@ template <class T, class GShape, class GStride, class Box>
 TmaDescriptor make_tma_desc(T const* ptr, Layout<GShape, GStride> const& gmem, Box const& box) {
   TmaBoxParams const p = tma_box_params(gmem, box, int(sizeof(T)));
   return make_tma_desc_2d(ptr, int(sizeof(T)), p.inner, p.outer, p.ld, p.box_inner, p.box_outer, p.swizzle);
+}
+
+
+// ---- TMA atoms and tma_partition ------------------------------------------------------------------
+//
+// A TmaCopy is a tensor map together with the box it moves, as types: the box layout (static) says
+// which element of the box lands where in shared memory, so the kernel's tiles are cut into boxes by
+// the layout algebra instead of by hand. Example (a K-major bf16 operand A (M,K), 128 x 64 tiles, a
+// ring of Stages stages; gemm_sm90.cuh loads this way):
+//   host:   auto tma_a = make_tma_copy(SM90_TMA_LOAD{}, a, make_layout(make_shape(M, K), make_stride(K, _1{})), box);
+//   kernel: auto gA = local_tile(tma_a.get_tma_tensor(make_shape(M, K)), Shape<_128, _64>{}, make_coord(bm, _));
+//                                                                        // (128,64,k) -> (m,k)
+//           auto sA = make_tensor(make_smem_ptr(a_smem), stages_layout); // (128,64,PIPE) -> smem
+//           auto [tAgA, tAsA] = tma_partition(tma_a, sA, gA);            // (BOX,BOXES,k), (BOX,BOXES,PIPE)
+//           copy(tma_a.with(bar), tAgA(_, _, kt), tAsA(_, _, stage));    // one box here: BOXES = 1
+
+// The TMA operations as atoms: the instruction a TmaCopy issues, and its direction.
+struct SM90_TMA_LOAD {
+  using Instr = SM90_TMA_LOAD_2D;
+  static constexpr bool kLoad = true, kMulticast = false;
+};
+struct SM90_TMA_LOAD_MULTICAST {  // the box is written to the same offset of every block in the mask
+  using Instr = SM90_TMA_LOAD_MULTICAST_2D;
+  static constexpr bool kLoad = true, kMulticast = true;
+};
+struct SM90_TMA_STORE {
+  using Instr = SM90_TMA_STORE_2D;
+  static constexpr bool kLoad = false, kMulticast = false;
+};
+
+template <class Op>
+concept TmaOp = std::is_same_v<Op, SM90_TMA_LOAD> || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || std::is_same_v<Op, SM90_TMA_STORE>;
+
+namespace detail {
+// The box layout without its swizzle: (p,q) -> element offset in the box.
+template <class Box>
+TESSERA_HOST_DEVICE constexpr auto tma_box_inner(Box const& box) {
+  if constexpr (TmaBoxSwizzle<Box>::composed) {
+    return box.inner();
+  } else {
+    return box;
+  }
+}
+
+// Whether two static layouts are the same function of the linear index: their coalesced forms are
+// the same type (coalesce merges every mode that continues the one before it and drops size-1
+// modes, so equal functions have equal forms).
+template <class A, class B>
+inline constexpr bool tma_same_function = std::is_same_v<decltype(coalesce(A{})), decltype(coalesce(B{}))>;
+}  // namespace detail
+
+template <class Op, class T, class Box>
+struct TmaCopy;
+
+// TmaLoad<Op, T, Box>: a TmaCopy's load with its barrier (TmaCopy::with).
+template <class Op, class T, class Box>
+struct TmaLoad {
+  TmaCopy<Op, T, Box> const* tma;
+  std::uint64_t* bar;
+  std::uint16_t mask;
+};
+
+// TmaCopy<Op, T, Box>: the tensor map of one matrix of T, moving boxes laid out in shared memory as
+// Box (a static rank-2 layout in the global layout's mode order, or a TMA swizzle composed with
+// one: tma_box_params). Trivially copyable: pass it to a kernel as a __grid_constant__ parameter
+// (TMA reads the map from the parameter space).
+template <class Op, class T, class Box>
+struct TmaCopy {
+  static_assert(TmaOp<Op>, "TmaCopy: Op must be SM90_TMA_LOAD, SM90_TMA_LOAD_MULTICAST or SM90_TMA_STORE");
+  using op_type = Op;
+  using value_type = T;
+  using box_type = Box;
+  using box_inner_type = decltype(detail::tma_box_inner(Box{}));
+
+  TmaDescriptor desc;
+
+  // The box's contiguous mode (TMA's inner dimension): 0 or 1.
+  static constexpr int kInnerMode = [] {
+    constexpr box_inner_type b{};
+    return int(decltype(size<0>(b))::value) > 1 && (long long)b(1, 0) == 1 ? 0 : 1;
+  }();
+  // The bytes one box moves (what a load's barrier expects per box).
+  static constexpr std::uint32_t kBoxBytes = std::uint32_t(decltype(size(box_inner_type{}))::value * sizeof(T));
+
+  // box_layout(): (p,q) -> element offset in the box, before the swizzle.
+  TESSERA_HOST_DEVICE static constexpr auto box_layout() { return box_inner_type{}; }
+  // box_shape(): (P,Q) of one box, the sizes of the box layout's two modes.
+  TESSERA_HOST_DEVICE static constexpr auto box_shape() { return make_shape(size<0>(box_inner_type{}), size<1>(box_inner_type{})); }
+  TESSERA_HOST_DEVICE TmaDescriptor const* get_tma_descriptor() const { return &desc; }
+  // get_tma_tensor(shape): what tma_partition cuts the global matrix with, (m,n) -> (m,n): TMA
+  // addresses the matrix by coordinates, not pointers.
+  template <class Shape>
+  TESSERA_HOST_DEVICE static constexpr auto get_tma_tensor(Shape const& s) {
+    return make_identity_tensor(s);
+  }
+
+  // with(bar[, mask]): a load issued on `bar` (which expects the bytes: kBoxBytes a box); a
+  // multicast one to the blocks of the cluster in `mask`. For copy(tma.with(bar), src, dst).
+  TESSERA_HOST_DEVICE TmaLoad<Op, T, Box> with(std::uint64_t* bar, std::uint16_t mask = 0) const {
+    static_assert(Op::kLoad, "TmaCopy::with: a TMA store needs no barrier; copy(tma, src, dst)");
+    return {this, bar, mask};
+  }
+};
+
+// make_tma_copy(op, ptr, gmem, box): the TmaCopy of the matrix at ptr (device memory) laid out as
+// `gmem`, moving boxes laid out as `box` (make_tma_desc's preconditions and errors).
+template <class Op, class T, class GShape, class GStride, class Box>
+  requires TmaOp<Op>
+TmaCopy<Op, std::remove_const_t<T>, Box> make_tma_copy(Op, T* ptr, Layout<GShape, GStride> const& gmem, Box const& box) {
+  return {make_tma_desc(ptr, gmem, box)};
+}
+
+// tma_partition(tma, sX, gX): the boxes of shared-memory tiles sX (P,Q,rest...) -> smem and of
+// coordinate tiles gX (P,Q,rest...) -> (m,n) (slices of tma.get_tma_tensor). Returns (tXgX, tXsX):
+// (BOX,BOXES,rest...) each, BOX the box's (p,q) and BOXES the boxes of one (P,Q) tile
+// (tiled_divide by the box's shape). Pre (static_assert): the box's shape divides (P,Q), and every
+// box of sX is laid out as the box layout (before the swizzle, which TMA applies to the address:
+// sX's boxes start at multiples of the swizzle's span times 8). Post: tXsX(0, j, r...) is box j's
+// first element and tXgX(0, j, r...) its coordinate in the matrix.
+// tma_partition(tma, sX, gX, rank, Int<N>{}): block `rank` of N keeps boxes rank, rank + N, ... (a
+// multicast load, where each block of a cluster loads its share of a tile shared by all).
+template <class Op, class T, class Box, class SE, class SL, class GE, class GL>
+TESSERA_HOST_DEVICE constexpr auto tma_partition(TmaCopy<Op, T, Box> const&, Tensor<SE, SL> const& sX, Tensor<GE, GL> const& gX) {
+  using Tma = TmaCopy<Op, T, Box>;
+  constexpr int R = Tensor<SE, SL>::rank;
+  static_assert(R >= 2 && Tensor<GE, GL>::rank == R, "tma_partition: sX and gX must be (P,Q,rest...) tensors of the same rank");
+  constexpr auto box = Tma::box_shape();
+  static_assert(decltype(size<0>(sX.layout()))::value % decltype(get<0>(box))::value == 0 &&
+                    decltype(size<1>(sX.layout()))::value % decltype(get<1>(box))::value == 0,
+                "tma_partition: the box's shape must divide the shared-memory tile's (P,Q)");
+  auto const sD = group_modes<1, 3>(tiled_divide(sX, box));  // (BOX,BOXES,rest...) -> smem
+  auto const gD = group_modes<1, 3>(tiled_divide(gX, box));  // (BOX,BOXES,rest...) -> (m,n)
+  using SBox = std::remove_cvref_t<decltype(layout<0>(sD.layout()))>;
+  static_assert(is_static_v<SBox>, "tma_partition: the shared-memory tile's layout must be static");
+  static_assert(detail::tma_same_function<SBox, typename Tma::box_inner_type>,
+                "tma_partition: a box of the shared-memory tile is not laid out as the TmaCopy's box (before its "
+                "swizzle); build the tile from the box layout (e.g. tile_to_shape of the box's atom)");
+  return make_tuple(gD, sD);
+}
+
+template <class Op, class T, class Box, class SE, class SL, class GE, class GL, int N>
+TESSERA_HOST_DEVICE constexpr auto tma_partition(TmaCopy<Op, T, Box> const& tma, Tensor<SE, SL> const& sX, Tensor<GE, GL> const& gX,
+                                                 int rank, Int<N>) {
+  auto const [gD, sD] = tma_partition(tma, sX, gX);
+  constexpr int boxes = int(decltype(size<1>(sD.layout()))::value);
+  static_assert(boxes % N == 0, "tma_partition: the blocks must share the boxes of a tile evenly (BOXES a multiple of N)");
+  // BOXES -> (N,BOXES/N): (r,i) -> box r + N i; then r = rank.
+  using Split = Layout<Shape<Int<N>, Int<boxes / N>>, Stride<_1, Int<N>>>;
+  auto split = [&](auto const& t) {
+    constexpr int R = std::remove_cvref_t<decltype(t)>::rank;
+    return [&]<std::size_t... Js>(std::index_sequence<Js...>) {
+      auto const l = t.layout();
+      auto const shared = make_tensor(t.data(), make_layout(layout<0>(l), composition(layout<1>(l), Split{}), layout<int(2 + Js)>(l)...));
+      return shared(_, make_coord(rank, _), ((void)Js, _)...);
+    }(std::make_index_sequence<R - 2>{});
+  };
+  return make_tuple(split(gD), split(sD));
+}
+
+namespace detail {
+// Box j's coordinate (TMA's (inner, outer) order) and its shared-memory address.
+template <class Tma, class G, class S>
+TESSERA_HOST_DEVICE auto tma_box_at(G const& g, S const& s, int j) {
+  auto const crd = g(0, j);
+  int const c0 = int(get<Tma::kInnerMode>(crd)), c1 = int(get<1 - Tma::kInnerMode>(crd));
+  return make_tuple(c0, c1, &s(0, j));
+}
+}  // namespace detail
+
+// copy(tma.with(bar[, mask]), tXgX, tXsX): loads every box of (BOX,BOXES) slices of tma_partition's
+// tensors, completing on bar (which expects kBoxBytes a box). One thread issues it.
+template <class Op, class T, class Box, class G, class S>
+  requires(is_tensor_v<G> && is_tensor_v<std::remove_cvref_t<S>>)
+__device__ void copy(TmaLoad<Op, T, Box> const& load, G const& src, S&& dst) {
+  using Tma = TmaCopy<Op, T, Box>;
+  static_assert(G::rank == 2 && std::remove_cvref_t<S>::rank == 2, "copy(tma.with(bar), src, dst): give (BOX,BOXES) slices");
+  constexpr int boxes = int(decltype(size<1>(dst.layout()))::value);
+  TESSERA_UNROLL
+  for (int j = 0; j < boxes; ++j) {
+    auto const [c0, c1, p] = detail::tma_box_at<Tma>(src, dst, j);
+    if constexpr (Op::kMulticast) {
+      Op::Instr::copy(load.tma->get_tma_descriptor(), load.bar, p, c0, c1, load.mask);
+    } else {
+      Op::Instr::copy(load.tma->get_tma_descriptor(), load.bar, p, c0, c1);
+    }
+  }
+}
+
+// copy(tma, tXsX, tXgX): stores every box of a (BOX,BOXES) slice of shared memory to its
+// coordinates; the stores join the thread's bulk group (tma_store_commit, tma_store_wait*).
+// Pre: the box's shared memory was written and made visible to TMA (fence_view_async_shared).
+template <class T, class Box, class S, class G>
+  requires(is_tensor_v<S> && is_tensor_v<G>)
+__device__ void copy(TmaCopy<SM90_TMA_STORE, T, Box> const& tma, S const& src, G const& dst) {
+  using Tma = TmaCopy<SM90_TMA_STORE, T, Box>;
+  static_assert(S::rank == 2 && G::rank == 2, "copy(tma, src, dst): give (BOX,BOXES) slices");
+  constexpr int boxes = int(decltype(size<1>(src.layout()))::value);
+  TESSERA_UNROLL
+  for (int j = 0; j < boxes; ++j) {
+    auto const [c0, c1, p] = detail::tma_box_at<Tma>(dst, src, j);
+    SM90_TMA_STORE_2D::copy(tma.get_tma_descriptor(), p, c0, c1);
+  }
 }
 
 }  // namespace tessera

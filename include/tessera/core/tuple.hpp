@@ -174,3 +174,11 @@ TESSERA_HOST_DEVICE constexpr auto tuple_cat(tuple<As...> const& a) {
 }
 
 }  // namespace tessera
+
+// Structured bindings over tuples: auto [a, b] = t (get<I> is found by argument-dependent lookup).
+template <class... Ts>
+struct std::tuple_size<tessera::tuple<Ts...>> : std::integral_constant<std::size_t, sizeof...(Ts)> {};
+template <std::size_t I, class... Ts>
+struct std::tuple_element<I, tessera::tuple<Ts...>> {
+  using type = tessera::tuple_element_t<I, tessera::tuple<Ts...>>;
+};

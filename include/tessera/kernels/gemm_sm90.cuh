@@ -187,44 +187,38 @@ TESSERA_HOST_DEVICE constexpr auto gemm_sm90_epilogue_box() {
 template <class Cfg, class T>
 inline constexpr std::uint32_t kGemmSm90StageBytes = std::uint32_t((Cfg::BM + Cfg::BN) * Cfg::BK * sizeof(T));
 
+// The kernels' TMA atoms: A's tile (BM x BK) and B's (BN x BK, a cluster block's share of it when
+// ClusterM > 1, multicast) in the boxes of gemm_sm90_load_box; D in the epilogue's boxes.
+template <class Cfg, class T, bool KMajor>
+using GemmSm90TmaA = TmaCopy<SM90_TMA_LOAD, T, decltype(gemm_sm90_load_box<Cfg::BM, Cfg::BK, KMajor>())>;
+template <class Cfg, class T, bool KMajor, int CM = 1>
+using GemmSm90TmaB = TmaCopy<std::conditional_t<(CM > 1), SM90_TMA_LOAD_MULTICAST, SM90_TMA_LOAD>, T,
+                             decltype(gemm_sm90_load_box<Cfg::BN / CM, Cfg::BK, KMajor>())>;
+template <class TOut>
+using GemmSm90TmaD = TmaCopy<SM90_TMA_STORE, TOut, decltype(gemm_sm90_epilogue_box<TOut>())>;
+
 // One thread: k-tile kt of the block (bm, bn) into the stage (a, b), completing on `bar` (which
-// expects kGemmSm90StageBytes: TmaPipeline::producer_expect): A then B, in TMA boxes of 64
-// contiguous elements (one swizzle span) as gemm_sm90_stage_layout lays them out. With a cluster
-// (CM > 1) the block loads only its share of B (of BN/64 chunks, or of the rows of a K-major tile),
-// multicast to every block of the cluster; its barrier still expects the whole stage.
+// expects kGemmSm90StageBytes: TmaPipeline::producer_expect). tma_partition cuts each stage tile
+// into the atoms' boxes (one K-major box, or 64-wide chunks of an MN-major tile). With a cluster
+// (CM > 1) the block loads only its share of B's boxes, multicast to every block of the cluster;
+// its barrier still expects the whole stage.
 template <class Cfg, class T, bool AKMajor, bool BKMajor, int CM = 1>
-__device__ void gemm_sm90_load_stage(TmaDescriptor const* tma_a, TmaDescriptor const* tma_b, std::uint64_t* bar, T* a, T* b,
-                                     int kt, int bm, int bn, std::uint32_t rank = 0) {
+__device__ void gemm_sm90_load_stage(GemmSm90TmaA<Cfg, T, AKMajor> const& tma_a, GemmSm90TmaB<Cfg, T, BKMajor, CM> const& tma_b,
+                                     std::uint64_t* bar, T* a, T* b, int kt, int bm, int bn, int M, int N, int K,
+                                     std::uint32_t rank = 0) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
+  auto const gA = local_tile(tma_a.get_tma_tensor(make_shape(M, K)), Shape<Int<BM>, Int<BK>>{}, make_coord(bm, kt));  // (BM,BK) -> (m,k)
+  auto const gB = local_tile(tma_b.get_tma_tensor(make_shape(N, K)), Shape<Int<BN>, Int<BK>>{}, make_coord(bn, kt));  // (BN,BK) -> (n,k)
+  auto const sA = make_tensor(make_smem_ptr(a), gemm_sm90_stage_layout<BM, BK, AKMajor>());  // (BM,BK) -> smem
+  auto const sB = make_tensor(make_smem_ptr(b), gemm_sm90_stage_layout<BN, BK, BKMajor>());  // (BN,BK) -> smem
+  auto const [tAgA, tAsA] = tma_partition(tma_a, sA, gA);                                  // (BOX,BOXES)
+  copy(tma_a.with(bar), tAgA, tAsA);
   if constexpr (CM > 1) {
-    constexpr std::uint16_t mask = (1u << CM) - 1;
-    if constexpr (AKMajor) {
-      SM90_TMA_LOAD_2D::copy(tma_a, bar, a, kt * BK, bm * BM);
-    } else {
-      TESSERA_UNROLL
-      for (int c = 0; c < BM / 64; ++c) SM90_TMA_LOAD_2D::copy(tma_a, bar, a + c * 64 * BK, bm * BM + 64 * c, kt * BK);
-    }
-    if constexpr (BKMajor) {  // rows rank * BN/CM .. of the (BN, BK) tile: one box of BN/CM rows
-      constexpr int rows = BN / CM;
-      SM90_TMA_LOAD_MULTICAST_2D::copy(tma_b, bar, b + int(rank) * rows * BK, kt * BK, bn * BN + int(rank) * rows, mask);
-    } else {  // chunks rank, rank + CM, ... of 64 N-elements
-      TESSERA_UNROLL
-      for (int c = int(rank); c < BN / 64; c += CM)
-        SM90_TMA_LOAD_MULTICAST_2D::copy(tma_b, bar, b + c * 64 * BK, bn * BN + 64 * c, kt * BK, mask);
-    }
-    return;
-  }
-  if constexpr (AKMajor) {
-    SM90_TMA_LOAD_2D::copy(tma_a, bar, a, kt * BK, bm * BM);
+    auto const [tBgB, tBsB] = tma_partition(tma_b, sB, gB, int(rank), Int<CM>{});  // (BOX,BOXES/CM): this block's share
+    copy(tma_b.with(bar, std::uint16_t((1u << CM) - 1)), tBgB, tBsB);
   } else {
-    TESSERA_UNROLL
-    for (int c = 0; c < BM / 64; ++c) SM90_TMA_LOAD_2D::copy(tma_a, bar, a + c * 64 * BK, bm * BM + 64 * c, kt * BK);
-  }
-  if constexpr (BKMajor) {
-    SM90_TMA_LOAD_2D::copy(tma_b, bar, b, kt * BK, bn * BN);
-  } else {
-    TESSERA_UNROLL
-    for (int c = 0; c < BN / 64; ++c) SM90_TMA_LOAD_2D::copy(tma_b, bar, b + c * 64 * BK, bn * BN + 64 * c, kt * BK);
+    auto const [tBgB, tBsB] = tma_partition(tma_b, sB, gB);
+    copy(tma_b.with(bar), tBgB, tBsB);
   }
 }
 
@@ -252,7 +246,7 @@ __device__ __forceinline__ void gemm_sm90_store(float const (&acc)[NV], Coords c
 // (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2) of the 64 x N tile (the CLayout of
 // atom/mma_traits_sm90.hpp).
 template <class TOut, int MBLK, int BN>
-__device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN / 2], GemmEpilogue<TOut> const& ep, TmaDescriptor const* tma_d,
+__device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN / 2], GemmEpilogue<TOut> const& ep, GemmSm90TmaD<TOut> const& tma_d,
                                     unsigned char* buf, int m0, int n0, int M, int N, int lt, std::uint32_t bar_id, int& count) {
   constexpr int CW = 128 / int(sizeof(TOut));  // columns of a box
   constexpr int P = sizeof(TOut) == 2 ? 1 : 2;  // boxes a step
@@ -312,8 +306,12 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
     fence_view_async_shared();  // the writes above are read next by the TMA (async proxy)
     named_barrier_sync(bar_id, 128);
     if (lt == 0) {
-      TESSERA_UNROLL
-      for (int p = 0; p < P; ++p) SM90_TMA_STORE_2D::copy(tma_d, b + p * 8192, n0 + c * SW + p * CW, mr);
+      // the step's 64 x 64 of D: P boxes of 64 x CW, 8 KB apart
+      using StepLayout = Layout<Shape<_64, Shape<Int<CW>, Int<P>>>, Stride<Int<CW>, Stride<_1, Int<8192 / int(sizeof(TOut))>>>>;
+      auto const sD = make_tensor(make_smem_ptr(reinterpret_cast<TOut*>(b)), StepLayout{});  // (64,64) -> smem
+      auto const gD = local_tile(tma_d.get_tma_tensor(make_shape(M, N)), Shape<_64, _64>{}, make_coord(mr / 64, n0 / SW + c));
+      auto const [tDgD, tDsD] = tma_partition(tma_d, sD, gD);  // (BOX,P)
+      copy(tma_d, tDsD, tDgD);
       tma_store_commit();
     }
     ++count;
@@ -383,8 +381,8 @@ __device__ void gemm_sm90_mma_ktile(float (&acc)[MBLK][BN / 2], std::uint32_t a_
 
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(128, 1)
-    gemm_sm90_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ TmaDescriptor const tma_a,
-                     __grid_constant__ TmaDescriptor const tma_b) {
+    gemm_sm90_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
+                     __grid_constant__ GemmSm90TmaB<Cfg, T, BKMajor> const tma_b) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
   constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
   constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
@@ -408,8 +406,8 @@ __global__ void __launch_bounds__(128, 1)
   auto const sm = GemmSm90Smem<Cfg, T>::carve();
   TmaPipeline<Stages> const pipe{sm.bars};
   if (tid == 0) {
-    tma_prefetch_desc(&tma_a);
-    tma_prefetch_desc(&tma_b);
+    tma_prefetch_desc(tma_a.get_tma_descriptor());
+    tma_prefetch_desc(tma_b.get_tma_descriptor());
     pipe.init(1);
   }
   __syncthreads();
@@ -418,7 +416,7 @@ __global__ void __launch_bounds__(128, 1)
   auto load = [&](int kt) {
     auto const st = PipelineState<Stages>::at(kt);
     std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
-    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt, bm, bn);
+    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(tma_a, tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt, bm, bn, M, N, K);
   };
   if (tid == 0) {
     for (int kt = 0; kt < Stages && kt < k_tiles; ++kt) load(kt);
@@ -461,8 +459,9 @@ __global__ void __launch_bounds__(128, 1)
 // two, to compile).
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
-    gemm_sm90_ws_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ TmaDescriptor const tma_a,
-                        __grid_constant__ TmaDescriptor const tma_b, __grid_constant__ TmaDescriptor const tma_d,
+    gemm_sm90_ws_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
+                        __grid_constant__ GemmSm90TmaB<Cfg, T, BKMajor, Cfg::ClusterM> const tma_b,
+                        __grid_constant__ GemmSm90TmaD<TOut> const tma_d,
                         bool const tma_store_d) {
   constexpr bool TmaStoreD = Cfg::kEpilogueBytes > 0;  // whether the kernel has the TMA-store path
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages, kConsumers = Cfg::kConsumers;
@@ -491,9 +490,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   auto const sm = GemmSm90Smem<Cfg, T>::carve();
   TmaPipeline<Stages, CM> const pipe{sm.bars};
   if (tid == 0) {
-    tma_prefetch_desc(&tma_a);
-    tma_prefetch_desc(&tma_b);
-    if (TmaStoreD && tma_store_d) tma_prefetch_desc(&tma_d);
+    tma_prefetch_desc(tma_a.get_tma_descriptor());
+    tma_prefetch_desc(tma_b.get_tma_descriptor());
+    if (TmaStoreD && tma_store_d) tma_prefetch_desc(tma_d.get_tma_descriptor());
     pipe.init(kConsumers);
   }
   if constexpr (CM > 1) {
@@ -516,8 +515,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         for (int kt = 0; kt < k_tiles; ++kt, ++st) {
           pipe.producer_acquire(st);
           std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
-          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor, CM>(&tma_a, &tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt,
-                                                              bm, bn, rank);
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor, CM>(tma_a, tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt,
+                                                              bm, bn, M, N, K, rank);
         }
       }
     }
@@ -558,7 +557,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                     "gemm_sm90_ws_kernel: the tiled MMA's partition of C must match the wgmma accumulators");
       if (TmaStoreD && tma_store_d) {
         if constexpr (TmaStoreD)
-          gemm_sm90_store_tma<TOut, 1, BN>(acc, ep, &tma_d, sm.epilogue_buffers(warpgroup - 1), bm * BM + row0, bn * BN, M, N, lt,
+          gemm_sm90_store_tma<TOut, 1, BN>(acc, ep, tma_d, sm.epilogue_buffers(warpgroup - 1), bm * BM + row0, bn * BN, M, N, lt,
                                            std::uint32_t(warpgroup), stored);
       } else {
         gemm_sm90_store(acc[0], tCcD(_, 0, 0), M, N, ep);
@@ -580,8 +579,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 // would answer for the wrong phase.
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(384, 1)
-    gemm_sm90_pingpong_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ TmaDescriptor const tma_a,
-                              __grid_constant__ TmaDescriptor const tma_b, __grid_constant__ TmaDescriptor const tma_d,
+    gemm_sm90_pingpong_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep,
+                              __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
+                              __grid_constant__ GemmSm90TmaB<Cfg, T, BKMajor> const tma_b, __grid_constant__ GemmSm90TmaD<TOut> const tma_d,
                               bool const tma_store_d) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
   constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
@@ -601,9 +601,9 @@ __global__ void __launch_bounds__(384, 1)
   TmaPipeline<Stages> const pipe{sm.bars};  // empty[s]: the one consumer warpgroup that used the stage
   std::uint64_t* turn = sm.bars + TmaPipeline<Stages>::kBarriers;  // turn[w]: warpgroup w may start its next main loop
   if (tid == 0) {
-    tma_prefetch_desc(&tma_a);
-    tma_prefetch_desc(&tma_b);
-    if (tma_store_d) tma_prefetch_desc(&tma_d);
+    tma_prefetch_desc(tma_a.get_tma_descriptor());
+    tma_prefetch_desc(tma_b.get_tma_descriptor());
+    if (tma_store_d) tma_prefetch_desc(tma_d.get_tma_descriptor());
     pipe.init(1);
     mbarrier_init(&turn[0], 1);
     mbarrier_init(&turn[1], 1);
@@ -621,7 +621,7 @@ __global__ void __launch_bounds__(384, 1)
         for (int kt = 0; kt < k_tiles; ++kt, ++st) {
           pipe.producer_acquire(st);
           std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
-          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(&tma_a, &tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt, bm, bn);
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(tma_a, tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt, bm, bn, M, N, K);
         }
       }
     }
@@ -660,7 +660,7 @@ __global__ void __launch_bounds__(384, 1)
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
       auto tCcD = thr_mma.partition_C(gcD);  // (V,MB_,1) -> (m,n)
       if (tma_store_d) {
-        gemm_sm90_store_tma<TOut, MB_, BN>(acc, ep, &tma_d, sm.epilogue_buffers(me), bm * BM, bn * BN, M, N, lt, std::uint32_t(1 + me),
+        gemm_sm90_store_tma<TOut, MB_, BN>(acc, ep, tma_d, sm.epilogue_buffers(me), bm * BM, bn * BN, M, N, lt, std::uint32_t(1 + me),
                                            stored);
       } else {
         TESSERA_UNROLL
@@ -716,10 +716,10 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
   }();
   auto const gA = AK ? make_layout(make_shape(p.m, p.k), make_stride(p.lda, 1)) : make_layout(make_shape(p.m, p.k), make_stride(1, p.lda));
   auto const gB = BK ? make_layout(make_shape(p.n, p.k), make_stride(p.ldb, 1)) : make_layout(make_shape(p.n, p.k), make_stride(1, p.ldb));
-  TmaDescriptor const ta = make_tma_desc(p.a, gA, gemm_sm90_load_box<Cfg::BM, Cfg::BK, AK>());
-  TmaDescriptor const tb = make_tma_desc(p.b, gB, gemm_sm90_load_box<Cfg::BN / cm, Cfg::BK, BK>());
+  GemmSm90TmaA<Cfg, T, AK> const ta{make_tma_desc(p.a, gA, gemm_sm90_load_box<Cfg::BM, Cfg::BK, AK>())};
+  GemmSm90TmaB<Cfg, T, BK, cm> const tb{make_tma_desc(p.b, gB, gemm_sm90_load_box<Cfg::BN / cm, Cfg::BK, BK>())};
   auto const gD = make_layout(make_shape(p.m, p.n), make_stride(p.ldd, 1));
-  TmaDescriptor const td = tma_store_d ? make_tma_desc(p.d, gD, gemm_sm90_epilogue_box<TOut>()) : TmaDescriptor{};
+  GemmSm90TmaD<TOut> const td{tma_store_d ? make_tma_desc(p.d, gD, gemm_sm90_epilogue_box<TOut>()) : TmaDescriptor{}};
   auto kernel = [] {
     if constexpr (is_pingpong_config<Cfg>) {
       return gemm_sm90_pingpong_kernel<Cfg, T, TOut, AK, BK>;
@@ -853,7 +853,8 @@ cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t 
 // gemm_sm90(problem, stream): gemm_sm90_persistent with the largest tile of 128x256, 128x128 and
 // 64x128 that still gives (nearly: 90 %) every SM a tile; the last when none does. On the H200's
 // sweep (docs/performance.md) this took 1024^3 from 37 % of cuBLAS to 79-105 %, M = 128 (N = K =
-// 8192) from 39 % to 94 %.
+// 8192) from 39 % to 94 %. (The ping-pong kernel is as fast power-capped but 2-5 % slower at full
+// clock, in bursts from rest: it is not chosen.)
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
   detail::check_gemm_problem("gemm_sm90", problem);  // invalid problems throw before the device is asked

@@ -7,11 +7,13 @@
 # Logs go to $OUT (or ./device-out), at most 8 files. The binaries are built on the development
 # machine for sm_90a (Release) and carried.
 #   KERNELS   bench case regex (default: all)      SUSTAINED  sustained launches (default 200)
+#   REST      idle ms before each burst sample of the first run (default 500: bursts from rest)
 set -u
 B=${1:-build-device}
 O=${OUT:-device-out}
 K=${KERNELS:-.}
 S=${SUSTAINED:-200}
+R=${REST:-500}
 P=${2:-all}
 mkdir -p "$O"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv | tee "$O/gpu.txt"
@@ -30,7 +32,7 @@ for tool in memcheck racecheck synccheck; do
     p=$(find "$B/tests" -type f -name "$t" | head -1)
     [ -n "$p" ] || continue
     echo "=== $tool $t" >> "$L"
-    compute-sanitizer --tool $tool "$p" --gtest_filter='ElementwiseAdd.Small*:TileCopy.Small*:*RunCases*:*SmallSizesAllLayouts/sgemm:*SmallSizesAllLayouts/sgemm_v1*:*EmptyK/sgemm:GemmSm80.SmallBf16ToFp32:GemmSm90.SmallBf16ToFp32:GemmSm90Cluster.SmallBf16ToFp32:GemmSm90Pingpong.SmallFp16ToFp16:Arch*' > "$O/one.txt" 2>&1; rc=$?
+    compute-sanitizer --tool $tool "$p" --gtest_filter='ElementwiseAdd.Small*:TileCopy.Small*:*RunCases*:*SmallSizesAllLayouts/sgemm:*SmallSizesAllLayouts/sgemm_v1*:*EmptyK/sgemm:GemmSm80.SmallBf16ToFp32:GemmSm90.SmallBf16ToFp32:GemmSm90Cluster.SmallBf16ToFp32:GemmSm90Pingpong.SmallFp16ToFp16:Arch*:TmaCopyDevice*' > "$O/one.txt" 2>&1; rc=$?
     cat "$O/one.txt" >> "$L"
     echo "$tool $t: exit $rc :: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED' "$O/one.txt" | tr '\n' ' ')"
   done
@@ -40,7 +42,7 @@ fi
 [ "$P" = tests ] && exit 0
 for e in "$B"/bin/example_*; do "$e" >> "$O/examples.txt" 2>&1; echo "$(basename "$e"): exit $?"; done
 "$B/bin/tessera" demo > "$O/demo.txt" 2>&1; echo "demo: exit $?"; sed -n '/== 6/,$p' "$O/demo.txt"
-"$B/bin/tessera" bench --sizes full --kernels "$K" --sustained "$S" --json "$O/bench_full.json" --svg "$O/bench_full.svg" > "$O/bench_full.txt" 2>> "$L"
+"$B/bin/tessera" bench --sizes full --kernels "$K" --rest "$R" --sustained "$S" --json "$O/bench_full.json" --svg "$O/bench_full.svg" > "$O/bench_full.txt" 2>> "$L"
 echo "bench full run 1: exit $?"; cat "$O/bench_full.txt"
 "$B/bin/tessera" bench --sizes full --kernels "$K" > "$O/bench_full2.txt" 2>> "$L"
 echo "bench full run 2: exit $?"; cat "$O/bench_full2.txt"

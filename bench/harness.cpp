@@ -3,6 +3,7 @@
 #include "bench/harness.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "bench/cuda_check.hpp"
 #include "tessera/tools/xml.hpp"
@@ -40,24 +42,57 @@ struct Events {
   }
 };
 
-// `repeats` samples of `iters` back-to-back launches each, per-launch time = sample / iters.
-Timing time_launches(std::function<void(cudaStream_t)> const& f, cudaStream_t s, int repeats, int iters) {
-  Events ev(2);
-  std::vector<double> samples;
-  for (int r = 0; r < repeats; ++r) {
-    check(cudaEventRecord(ev.e[0], s), "cudaEventRecord");
-    for (int i = 0; i < iters; ++i) f(s);
-    check(cudaEventRecord(ev.e[1], s), "cudaEventRecord");
-    check(cudaEventSynchronize(ev.e[1]), "cudaEventSynchronize");
-    samples.push_back(double(ev.ms(0, 1)) / iters);
-  }
-  check(cudaGetLastError(), "a timed launch");
+// One sample: `iters` back-to-back launches of f, the per-launch time in ms.
+double sample_launches(std::function<void(cudaStream_t)> const& f, cudaStream_t s, int iters, Events& ev) {
+  check(cudaEventRecord(ev.e[0], s), "cudaEventRecord");
+  for (int i = 0; i < iters; ++i) f(s);
+  check(cudaEventRecord(ev.e[1], s), "cudaEventRecord");
+  check(cudaEventSynchronize(ev.e[1]), "cudaEventSynchronize");
+  return double(ev.ms(0, 1)) / iters;
+}
+
+Timing summarize(std::vector<double> samples) {
   std::sort(samples.begin(), samples.end());
   Timing t;
   std::size_t n = samples.size();
   t.median_ms = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
   t.best_ms = samples.front();
   return t;
+}
+
+// `repeats` samples of `iters` back-to-back launches each, per-launch time = sample / iters.
+Timing time_launches(std::function<void(cudaStream_t)> const& f, cudaStream_t s, int repeats, int iters) {
+  Events ev(2);
+  std::vector<double> samples;
+  for (int r = 0; r < repeats; ++r) samples.push_back(sample_launches(f, s, iters, ev));
+  check(cudaGetLastError(), "a timed launch");
+  return summarize(std::move(samples));
+}
+
+// Burst with a reference: `repeats` samples of each, kernel and reference alternating in the order
+// K R R K K R ..., so that neither is always timed first (on the cooler GPU) nor always second.
+// With rest_ms > 0 each sample starts after that long idle (the GPU's clock and power back at rest).
+std::pair<Timing, Timing> time_burst(Case const& c, cudaStream_t s, int repeats, int iters, int rest_ms) {
+  Events ev(2);
+  std::vector<double> kernel, reference;
+  auto sample = [&](std::function<void(cudaStream_t)> const& f, std::vector<double>& out) {
+    if (rest_ms > 0) {
+      check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+      std::this_thread::sleep_for(std::chrono::milliseconds(rest_ms));
+    }
+    out.push_back(sample_launches(f, s, iters, ev));
+  };
+  for (int r = 0; r < repeats; ++r) {
+    if (r % 2 == 0) {
+      sample(c.run, kernel);
+      sample(c.reference, reference);
+    } else {
+      sample(c.reference, reference);
+      sample(c.run, kernel);
+    }
+  }
+  check(cudaGetLastError(), "a timed launch");
+  return {summarize(std::move(kernel)), summarize(std::move(reference))};
 }
 
 // Sustained run: `launches` of the kernel and of the reference, interleaved in blocks of up to
@@ -171,12 +206,12 @@ std::vector<Result> run_cases(std::vector<Case>& cases, Options const& o) {
     check(cudaStreamSynchronize(s), "warm-up");
     check(cudaGetLastError(), "warm-up");
     r.before = read_gpu_state(o.device);
-    Timing k = time_launches(c.run, s, o.repeats, o.iters);
+    auto const [k, ref] = c.reference ? time_burst(c, s, o.repeats, o.iters, o.rest_ms)
+                                      : std::pair<Timing, Timing>{time_launches(c.run, s, o.repeats, o.iters), Timing{}};
     r.median_ms = k.median_ms;
     r.best_ms = k.best_ms;
     r.value = rate(c, k.median_ms);
     if (c.reference) {
-      Timing ref = time_launches(c.reference, s, o.repeats, o.iters);
       r.ref_value = rate(c, ref.median_ms);
       r.percent_of_ref = percent(r.value, r.ref_value);
     }
@@ -255,7 +290,7 @@ void write_json(RunInfo const& info, std::vector<Result> const& rs, std::string 
   Options const& o = info.options;
   f << "{\n  \"device\": \"" << json_escape(info.device_name) << "\", \"sm_count\": " << info.sm_count
     << ", \"sizes\": \"" << json_escape(info.sizes) << "\",\n  \"options\": {\"warmup\": " << o.warmup
-    << ", \"repeats\": " << o.repeats << ", \"iters\": " << o.iters
+    << ", \"repeats\": " << o.repeats << ", \"iters\": " << o.iters << ", \"rest_ms\": " << o.rest_ms
     << ", \"sustained_launches\": " << o.sustained_launches << "},\n  \"gpu_at_start\": " << json_state(info.at_start)
     << ",\n  \"results\": [\n";
   for (std::size_t i = 0; i < rs.size(); ++i) {

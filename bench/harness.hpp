@@ -6,7 +6,9 @@
 //   memory cases: GB/s = bytes / time; reference = cudaMemcpyAsync D2D moving the same bytes;
 //   GEMM cases:   TFLOP/s = flops / time (a case with flops > 0); reference = cuBLAS.
 // Rules (docs/performance.md): a case that fails `verify` is never timed. Burst figure: the median
-// of `repeats` samples of `iters` back-to-back launches after `warmup` launches. Sustained figure
+// of `repeats` samples of `iters` back-to-back launches after `warmup` launches, the kernel's and
+// the reference's samples alternating (K R R K K R ...), each after a pause of `rest_ms` when set
+// (a burst from rest, as the GPU runs a short job). Sustained figure
 // (Options::sustained_launches = N > 0): N launches of the kernel and N of the reference,
 // interleaved in blocks of 10, so both see the same clocks when a long run is power-capped; the GPU's
 // SM clock and power are sampled throughout (gpu_state.hpp).
@@ -51,6 +53,7 @@ struct Options {
   int warmup = 3;
   int repeats = 10;               // burst samples; the median is reported
   int iters = 10;                 // back-to-back launches per sample
+  int rest_ms = 0;                // idle pause before each burst sample (the GPU back at its idle clocks and power)
   int sustained_launches = 0;     // 0: no sustained run; otherwise >= 1 (200 or more to see power capping)
   bool progress = false;          // one line per phase on stderr
   int device = 0;                 // the CUDA device whose state is recorded

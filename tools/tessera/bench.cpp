@@ -2,7 +2,7 @@
 // tensor-core GEMM) with
 // verification, warm-up and CUDA-event timing against an in-run reference (bench/harness.hpp).
 //   tessera bench [--kernels REGEX] [--sizes small|full|sweep] [--repeats N] [--iters N] [--warmup N]
-//                 [--sustained N] [--json FILE] [--svg FILE]
+//                 [--rest MS] [--sustained N] [--json FILE] [--svg FILE]
 // Built only when CUDA is present (TESSERA_WITH_CUDA); see docs/performance.md.
 #include <CLI/CLI.hpp>
 
@@ -47,6 +47,7 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   }
   os << "device: " << info.device_name << " (" << info.sm_count << " SMs), sizes: " << o.sizes << ", median of "
      << o.run.repeats << " x " << o.run.iters << " launches";
+  if (o.run.rest_ms > 0) os << " (each after " << o.run.rest_ms << " ms idle)";
   if (o.run.sustained_launches > 0) os << ", sustained: " << o.run.sustained_launches << " + " << o.run.sustained_launches << " interleaved";
   os << "\nat start: " << describe(info.at_start) << "\n";
   print_table(results, os);
@@ -81,6 +82,9 @@ void register_bench(CLI::App& app) {
   cmd->add_option("--repeats", opts->run.repeats, "timed repeats (the median is reported)")->check(CLI::Range(1, 1000));
   cmd->add_option("--iters", opts->run.iters, "launches per timed repeat")->check(CLI::Range(1, 10000));
   cmd->add_option("--warmup", opts->run.warmup, "untimed warm-up launches")->check(CLI::Range(0, 1000));
+  cmd->add_option("--rest", opts->run.rest_ms,
+                  "idle milliseconds before each burst sample, so each starts from rest (e.g. 500); 0: back to back")
+      ->check(CLI::Range(0, 60000));
   cmd->add_option("--sustained", opts->run.sustained_launches,
                   "also time N launches of each kernel and N of its reference, interleaved (power-capped clocks; "
                   "200 or more), recording SM clock and power")

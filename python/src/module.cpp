@@ -5,7 +5,8 @@
 // `tessera analyze` compute.
 //
 //   Python value                        rt::Value
-//   int / tessera.S(8)                  dynamic 8 / static _8 (an IntTuple leaf)
+//   int / tessera.S(8)                  dynamic 8 / static _8 (an IntTuple leaf); any other
+//                                       integer (__index__, e.g. numpy's) is dynamic
 //   tuple of integers (nested), None    IntTuple, `_`
 //   tuple holding a non-integer, list   ValueTuple (a tiler [L0,L1], a pair)
 //   tessera.Bool, bool                  Bool (static or not; a Python bool is dynamic)
@@ -95,6 +96,11 @@ rt::Value to_value(py::handle h) {
   if (py::isinstance<py::bool_>(h)) return rt::Bool{h.cast<bool>(), false};
   if (py::isinstance(h, t.Bool)) return rt::Bool{py::bool_(h.attr("value")).cast<bool>(), py::bool_(h.attr("is_static")).cast<bool>()};
   if (py::isinstance<py::int_>(h)) return rt::IntTuple(to_int(h));
+  if (PyIndex_Check(h.ptr()) != 0) {  // other integers (numpy's): their index, a dynamic integer
+    const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
+    if (!i) throw py::error_already_set();
+    return rt::IntTuple(to_int(i));
+  }
   if (py::isinstance(h, t.Text)) return rt::Text{h.cast<std::string>()};
   if (py::isinstance<py::str>(h)) return rt::evaluate(h.cast<std::string>(), tessera::atom_names());
   bool ints = false;

@@ -211,6 +211,18 @@ def test_values_the_algebra_has_no_use_for_are_type_errors(value):
         tessera.size(value)
 
 
+def test_other_integers_are_dynamic_integers():
+    class Index:  # an integer type of another library (numpy's int64 is one)
+        def __init__(self, v):
+            self.v = v
+
+        def __index__(self):
+            return self.v
+
+    L = tessera.make_layout((Index(8), Index(4)), (Index(1), S(8)))
+    assert str(L) == "(8,4):(1,_8)" and L(Index(3), 1) == 11
+
+
 def test_bools_are_not_integers():
     with pytest.raises(tessera.LayoutError, match="boolean"):
         tessera.make_layout(True)

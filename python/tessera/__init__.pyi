@@ -1002,7 +1002,7 @@ def shape(x: IntTupleLike | LayoutLike | ComposedLayout, *index: int) -> IntTupl
 def shape_div(a: IntTupleLike, b: IntTupleLike) -> IntTuple:
     """shape_div(a: IntTupleLike, b: IntTupleLike) -> IntTuple
 
-    a divided by b leaf by leaf, where one of each pair divides the other (an integer b divides the leaves of a from the left, carrying the remainder).
+    a divided by b leaf by leaf: a / b where b divides a, else +-1 where a divides b (an integer b divides the leaves of a from the left, carrying what is left).
 
     Precondition: each divisor and dividend divide one another. A violated one raises tessera.LayoutError with the C++ message.
     Postcondition: congruent with a.
@@ -1184,10 +1184,10 @@ def tiled_product(A: LayoutLike | ComposedLayout, B: TilerLike) -> Layout | Comp
 def upcast(L: LayoutLike, n: int) -> Layout:
     """upcast(L: LayoutLike, n: int) -> Layout
 
-    L in elements n times wider: a stride-1 mode shrinks by n, other strides divide by n.
+    L in elements n times wider (C++ upcast<N>): each leaf s:d becomes shape_div(s, shape_div(n, |d|)) : shape_div(d, n); stride-0 leaves stay.
 
-    Precondition: n >= 1; the shapes and strides divide as needed. A violated one raises tessera.LayoutError with the C++ message.
-    Postcondition: the offsets of the result are L's offsets / n.
+    Precondition: n >= 1; each stride and n divide one another (and the shape the quotient). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: offsets of the result are L's offsets divided by n, one per group of n contiguous elements.
 
     Example:
         >>> print(tessera.upcast('(_4,_8):(_8,_1)', 2))

@@ -56,8 +56,8 @@ FUNCTIONS = {
         "inner_product((2, 3), (4, 5))", "23"),
     "shape_div": (
         "(a: IntTupleLike, b: IntTupleLike) -> IntTuple",
-        "a divided by b leaf by leaf, where one of each pair divides the other (an integer b divides the "
-        "leaves of a from the left, carrying the remainder).",
+        "a divided by b leaf by leaf: a / b where b divides a, else +-1 where a divides b (an integer b "
+        "divides the leaves of a from the left, carrying what is left).",
         "each divisor and dividend divide one another.",
         "congruent with a.",
         "shape_div((S(12), 4), (S(3), 2))", "(_4,2)"),
@@ -342,9 +342,10 @@ FUNCTIONS = {
         "make_layout_tv('(_4,_32):(_32,_1)', '(_4,_8):(_8,_1)')", "((_16,_256),((_32,_4),(_8,_4)):((_128,_4),(_16,_1)))"),
     "upcast": (
         "(L: LayoutLike, n: int) -> Layout",
-        "L in elements n times wider: a stride-1 mode shrinks by n, other strides divide by n.",
-        "n >= 1; the shapes and strides divide as needed.",
-        "the offsets of the result are L's offsets / n.",
+        "L in elements n times wider (C++ upcast<N>): each leaf s:d becomes shape_div(s, shape_div(n, |d|)) : "
+        "shape_div(d, n); stride-0 leaves stay.",
+        "n >= 1; each stride and n divide one another (and the shape the quotient).",
+        "offsets of the result are L's offsets divided by n, one per group of n contiguous elements.",
         "upcast('(_4,_8):(_8,_1)', 2)", "(_4,_4):(_4,_1)"),
     "downcast": (
         "(L: LayoutLike, n: int) -> Layout",

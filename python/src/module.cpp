@@ -57,7 +57,20 @@ const PyTypes& types() {
 
 // ---- Python -> rt::Value ---------------------------------------------------------------------------
 
-rt::Value to_value(py::handle h);
+// The limits of one converted argument, those of one expression (parser.hpp): nesting and integers,
+// so that no Python value builds a deeper or larger value than an expression can.
+struct Budget {
+  int depth = 0;
+  std::size_t integers = 0;
+};
+constexpr int kMaxDepth = 64;
+constexpr std::size_t kMaxIntegers = rt::Parser::kMaxIntegers;
+
+rt::Value to_value(py::handle h, Budget& budget);
+rt::Value to_value(py::handle h) {
+  Budget budget;
+  return to_value(h, budget);
+}
 
 // A Python int as an rt::Int (static when it is a tessera.S). Out of int64: a LayoutError, as the
 // parser refuses such a literal.
@@ -73,17 +86,20 @@ rt::Int to_int(py::handle h) {
 
 // Items of a sequence as values; `ints` tells whether every one is an IntTuple (so that a Python
 // tuple of them is an IntTuple, as `(a,b)` is in an expression).
-std::vector<rt::Value> items_of(py::handle seq, bool& ints) {
+std::vector<rt::Value> items_of(py::handle seq, bool& ints, Budget& budget) {
+  if (++budget.depth > kMaxDepth)
+    rt::fail("tessera: a tuple or list nested more than " + std::to_string(kMaxDepth) + " levels deep; the algebra's values nest less");
   std::vector<rt::Value> out;
   ints = true;
   for (py::handle item : seq) {
-    out.push_back(to_value(item));
+    out.push_back(to_value(item, budget));
     ints = ints && out.back().is<rt::IntTuple>();
   }
+  --budget.depth;
   return out;
 }
 
-rt::Value to_value(py::handle h) {
+rt::Value to_value(py::handle h, Budget& budget) {
   if (py::isinstance<rt::Layout>(h)) return h.cast<rt::Layout>();
   if (py::isinstance<rt::ComposedLayout>(h)) return h.cast<rt::ComposedLayout>();
   if (py::isinstance<rt::Swizzle>(h)) return h.cast<rt::Swizzle>();
@@ -95,6 +111,10 @@ rt::Value to_value(py::handle h) {
   if (h.is_none() || h.is(t.underscore)) return rt::IntTuple::underscore();
   if (py::isinstance<py::bool_>(h)) return rt::Bool{h.cast<bool>(), false};
   if (py::isinstance(h, t.Bool)) return rt::Bool{py::bool_(h.attr("value")).cast<bool>(), py::bool_(h.attr("is_static")).cast<bool>()};
+  if (py::isinstance<py::int_>(h) || PyIndex_Check(h.ptr()) != 0) {
+    if (++budget.integers > kMaxIntegers)
+      rt::fail("tessera: a value of more than " + std::to_string(kMaxIntegers) + " integers; an expression holds at most that many");
+  }
   if (py::isinstance<py::int_>(h)) return rt::IntTuple(to_int(h));
   if (PyIndex_Check(h.ptr()) != 0) {  // other integers (numpy's): their index, a dynamic integer
     const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
@@ -107,10 +127,10 @@ rt::Value to_value(py::handle h) {
   if (py::isinstance(h, t.ValueTuple) || py::isinstance<py::list>(h)) {
     // A tessera.ValueTuple stays one (a tiler of integers [_4,_8] is not the shape (_4,_8)); a
     // list is a tiler, as `[...]` is in an expression.
-    return rt::ValueTuple{items_of(h, ints)};
+    return rt::ValueTuple{items_of(h, ints, budget)};
   }
   if (py::isinstance<py::tuple>(h)) {
-    std::vector<rt::Value> items = items_of(h, ints);
+    std::vector<rt::Value> items = items_of(h, ints, budget);
     if (!ints) return rt::ValueTuple{std::move(items)};
     std::vector<rt::IntTuple> kids;
     for (auto& v : items) kids.push_back(v.as<rt::IntTuple>());
@@ -124,7 +144,8 @@ rt::Value to_value(py::handle h) {
 
 std::vector<rt::Value> to_values(const py::args& args) {
   std::vector<rt::Value> out;
-  for (py::handle a : args) out.push_back(to_value(a));
+  Budget budget;  // shared by the arguments of one call, as by the terms of one expression
+  for (py::handle a : args) out.push_back(to_value(a, budget));
   return out;
 }
 

@@ -211,6 +211,17 @@ def test_values_the_algebra_has_no_use_for_are_type_errors(value):
         tessera.size(value)
 
 
+def test_values_are_bounded_as_expressions_are():
+    deep = 1
+    for _ in range(100):
+        deep = (deep,)
+    with pytest.raises(tessera.LayoutError, match="nested more than 64 levels"):
+        tessera.size(deep)
+    with pytest.raises(tessera.LayoutError, match="more than 65536 integers"):
+        tessera.size((1,) * 70000)
+    assert tessera.size((1,) * 60000) == 1
+
+
 def test_other_integers_are_dynamic_integers():
     class Index:  # an integer type of another library (numpy's int64 is one)
         def __init__(self, v):

@@ -37,6 +37,23 @@ TEST(Inverse, ReferenceExamples) {
   EXPECT_PRINTS(left_inverse(make_layout(_4{}, _2{})), "(_2,_4):(_0,_1)");
 }
 
+// A negative stride is taken only as the whole chain, so that L(R(i)) == i (the twin's test:
+// tests/runtime/complement.cpp). Before, (_2,_4):(_-4,_1) gave (_4,_2):(_2,_-1), with L(R(5)) == -4.
+TEST(Inverse, RightInverseTakesANegativeStrideOnlyAlone) {
+  auto a = make_layout(S<2, 4>(), S<-4, 1>());
+  auto ra = right_inverse(a);
+  EXPECT_PRINTS(ra, "_4:_2");
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(a(ra(i)), i);
+  auto b = make_layout(S<2, 4>(), S<4, -1>());
+  auto rb = right_inverse(b);
+  EXPECT_PRINTS(rb, "_4:_-2");
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(b(rb(i)), i);
+  auto c = make_layout(S<3, 3>(), S<-1, 3>());
+  auto rc = right_inverse(c);
+  EXPECT_PRINTS(rc, "_3:_-1");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(c(rc(i)), i);
+}
+
 TEST(Nullspace, ReferenceExample) {
   EXPECT_PRINTS(nullspace(make_layout(S<2, 4, 3>(), S<0, 1, 0>())), "(_2,_3):(_1,_8)");
   EXPECT_PRINTS(nullspace(make_layout(S<2, 4>(), S<1, 2>())), "_1:_0");

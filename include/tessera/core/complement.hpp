@@ -181,7 +181,12 @@ constexpr auto inverse_chain() {
       }
     }
     if (found < 0) break;
+    // A negative stride is taken only as the whole chain (an R mixing it with other modes sends
+    // some i to an index that L decodes into other coordinates): stop before such a mode, and
+    // after one the chain started with.
+    if (dv[found] < 0 && res.n > 0) break;
     res.idx[res.n++] = found;
+    if (dv[found] < 0) break;
     if (!sst[found]) break;  // the next stride would be dynamic: stop after this mode
     next = sv[found] * (dv[found] < 0 ? -dv[found] : dv[found]);
     if (res.n >= R) break;
@@ -195,8 +200,9 @@ template <class FS, class FD, std::size_t I>
 inline constexpr int inverse_chain_index = inverse_chain<FS, FD>().idx[I];
 }  // namespace detail
 
-// right_inverse(L): the largest layout R (built from L's statically chained modes) with
-// L(R(i)) == i for all i < size(R). right_inverse((_4,_2):(_1,_16)) == _4:_1.
+// right_inverse(L): the largest layout R (built from L's statically chained modes; a negative
+// stride only alone) with L(R(i)) == i for all i < size(R). right_inverse((_4,_2):(_1,_16)) == _4:_1;
+// right_inverse((_2,_4):(_-4,_1)) == _4:_2.
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto right_inverse(Layout<S, D> const& l) {
   auto f = coalesce(l);

@@ -110,7 +110,13 @@ inline Layout right_inverse_chain(const Layout& l, bool by_value) {
   std::optional<std::size_t> cur = find(1);
   while (cur) {
     const auto& m = f[*cur];
+    // A negative stride is taken only as the whole chain: an R mixing it with other modes sends
+    // some i to an index that L decodes into other coordinates (right_inverse((_2,_4):(_-4,_1))
+    // would be (_4,_2):(_2,_-1), with L(R(5)) == -4), so the chain stops before such a mode, and
+    // after one it started with (R = s:-r, whose offsets -i*r decode into that mode alone).
+    if (m.d.value < 0 && !out.empty()) break;
     out.push_back(Mode{m.s, signum(m.d) * r[*cur]});
+    if (m.d.value < 0) break;
     if ((!by_value && !m.s.is_static) || out.size() >= f.size()) break;  // the next stride would be dynamic
     std::int64_t next;
     if (__builtin_mul_overflow(m.s.value, m.d.value < 0 ? -m.d.value : m.d.value, &next)) break;
@@ -125,7 +131,9 @@ inline Layout right_inverse_chain(const Layout& l, bool by_value) {
 // from |d| == 1 by |d_next| == s*|d| (a negative stride gives a negative stride in R). The twin
 // knows every value, so it follows dynamic strides too: right_inverse(4:1) = 4:_1, where the
 // compile-time algebra (right_inverse_static) gives _1:_0. Post: L(R(i)) == i for i < size(R).
-// right_inverse((_4,_2):(_1,_16)) = _4:_1; right_inverse(_4:_-1) = _4:_-1.
+// A negative stride is taken only alone (see right_inverse_chain).
+// right_inverse((_4,_2):(_1,_16)) = _4:_1; right_inverse(_4:_-1) = _4:_-1;
+// right_inverse((_2,_4):(_-4,_1)) = _4:_2; right_inverse((_2,_4):(_4,_-1)) = _4:_-2.
 inline Layout right_inverse(const Layout& l) { return detail::right_inverse_chain(l, true); }
 
 // right_inverse_static(L): the compile-time algebra's right_inverse, which follows only static

@@ -539,6 +539,55 @@ inline Value composed(const std::vector<Value>& terms) {
 
 }  // namespace eval_detail
 
+namespace eval_detail {
+// bounded(v): v, or a layout_error when it holds more integers than a result may (docs/eval.md, "Limits").
+inline Value bounded(Value v) {
+  if (value_leaves(v) > detail::kMaxLeaves)
+    fail("result too large (more than " + std::to_string(detail::kMaxLeaves) + " integers)");
+  return v;
+}
+}  // namespace eval_detail
+
+// The three steps of evaluation that other front ends (the Python module) take one at a time, on
+// values they built themselves; evaluate() below is made of them, so both compute the same thing.
+// Each throws layout_error with `tessera eval`'s message (without the input column).
+
+// call(fn, args): the call fn(args...) of a function of the table (function_names()), a failure
+// inside a step of fn named as that step (in_step), the result bounded. call("size", {(2,3)}) = 6;
+// call("composition", {(4,8):(1,100), 2:3}) throws "composition: stride 3 of B = 2:3 ...".
+inline Value call(const std::string& fn, const std::vector<Value>& args) {
+  const auto& table = eval_detail::functions();
+  auto it = table.find(fn);
+  if (it == table.end()) fail("unknown function '" + detail::shown(fn) + "' (see docs/eval.md for the list)");
+  Value out;
+  try {
+    out = it->second(eval_detail::Args{fn, args});
+  } catch (const layout_error& e) {
+    fail(eval_detail::in_step(fn, e.what()));
+  }
+  return eval_detail::bounded(std::move(out));
+}
+
+// apply_value(callee, args): X(c0, c1, ...): evaluation, or slicing where a coordinate holds `_`, of a
+// layout, a composed layout or a swizzle, result bounded. apply_value((_4,_8):(_8,_1), {3}) = 24;
+// apply_value((_4,_8):(_8,_1), {_, 2}) = (_4):(_8).
+inline Value apply_value(const Value& callee, const std::vector<Value>& args) {
+  return eval_detail::bounded(eval_detail::apply(callee, args));
+}
+
+// lookup_name(name, names): the value a name stands for (an atom), including the copy atoms
+// Copy_Atom<OP,T> of the instructions in names. lookup_name("SM75_U32x4_LDSM_N", atom_names()) is
+// that copy atom; an unknown name throws "unknown name ...".
+inline Value lookup_name(const std::string& name, const Names& names) {
+  auto it = names.find(name);
+  if (it == names.end() && name.rfind("Copy_Atom<", 0) == 0 && !names.empty()) return eval_detail::copy_atom_by_name(name, names);
+  if (it == names.end()) {
+    if (names.empty()) fail("unknown name '" + detail::shown(name) + "' (this evaluator knows no names; functions are called as f(...))");
+    fail("unknown name '" + detail::shown(name) + "' (the atoms `tessera eval` knows are listed in docs/eval.md)");
+  }
+  return it->second;
+}
+
 // evaluate(node): the value of a parsed expression. Throws eval_error (message + column of the
 // offending call) for every failure.
 inline Value evaluate(const Node& n, const Names& names = no_names()) {
@@ -570,40 +619,16 @@ inline Value evaluate(const Node& n, const Names& names = no_names()) {
         out = make_layout(kids[0].as<IntTuple>(), kids[1].as<IntTuple>());
         break;
       }
-      case K::call: {
-        const auto& table = eval_detail::functions();
-        auto it = table.find(n.name);
-        if (it == table.end()) fail("unknown function '" + detail::shown(n.name) + "' (see docs/eval.md for the list)");
-        try {
-          out = it->second(eval_detail::Args{n.name, kids});
-        } catch (const layout_error& e) {
-          fail(eval_detail::in_step(n.name, e.what()));
-        }
-        break;
-      }
+      case K::call: out = call(n.name, kids); break;
       case K::apply: {
         std::vector<Value> args(kids.begin() + 1, kids.end());
-        out = eval_detail::apply(kids[0], args);
+        out = apply_value(kids[0], args);
         break;
       }
       case K::composed: out = eval_detail::composed(kids); break;
-      case K::name: {
-        auto it = names.find(n.name);
-        if (it == names.end() && n.name.rfind("Copy_Atom<", 0) == 0 && !names.empty()) {
-          out = eval_detail::copy_atom_by_name(n.name, names);
-          break;
-        }
-        if (it == names.end()) {
-          if (names.empty()) fail("unknown name '" + detail::shown(n.name) + "' (this evaluator knows no names; functions are called as f(...))");
-          fail("unknown name '" + detail::shown(n.name) + "' (the atoms `tessera eval` knows are listed in docs/eval.md)");
-        }
-        out = it->second;
-        break;
-      }
+      case K::name: out = lookup_name(n.name, names); break;
     }
-    if (eval_detail::value_leaves(out) > detail::kMaxLeaves)
-      fail("result too large (more than " + std::to_string(detail::kMaxLeaves) + " integers)");
-    return out;
+    return eval_detail::bounded(std::move(out));
   } catch (const eval_error&) {
     throw;
   } catch (const layout_error& e) {

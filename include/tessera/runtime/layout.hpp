@@ -151,7 +151,7 @@ inline Int rank(const Layout& l) { return rank(l.shape); }    // rank((2,(3,4)):
 inline Int depth(const Layout& l) { return depth(l.shape); }  // depth(8:1) = _0
 inline Int size(const Layout& l) { return size(l.shape); }    // size((2,4):(4,1)) = 8
 
-// Evaluation L(c): crd2idx(c, shape, stride). ((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))(2,1) = 15.
+// Evaluation L(c): crd2idx(c, shape, stride). ((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))(2,1) = 10.
 inline Int evaluate(const Layout& l, const IntTuple& crd) { return crd2idx(crd, l.shape, l.stride); }
 
 // cosize(L) = L(size(L) - 1) + 1 (non-negative strides). cosize((_2,_4):(_4,_1)) = _8.

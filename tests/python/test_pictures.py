@@ -1,0 +1,94 @@
+"""Pictures and analysis from Python are those of `tessera show` and `tessera analyze`."""
+
+import pytest
+
+import tessera
+from conftest import run_cli
+
+DRAWN = [
+    "(_2,(_2,_2)):(_4,(_2,_1))",
+    "make_layout_tv((_4,_4):(_4,_1), (_2,_2):(_2,_1))",
+    "composition(Sw<3,0,3>, (_8,_8):(_8,_1))",
+    "SM80_16x8x16_F32F16F16F32_TN",
+    "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1))",
+    "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))",
+]
+
+
+@pytest.mark.parametrize("expr", DRAWN)
+def test_repr_svg_is_tessera_show_svg(cli, expr):
+    value = tessera.parse(expr)
+    status, out, err = run_cli(cli, ["show", expr, "--format", "svg"])
+    assert status == 0, err
+    assert value._repr_svg_() == out
+    assert out.startswith("<?xml") and "<svg" in out
+
+
+@pytest.mark.parametrize("fmt", ["ascii", "svg", "html", "latex"])
+@pytest.mark.parametrize("expr", [DRAWN[0], DRAWN[1], DRAWN[4]])
+def test_show_formats_are_tessera_show(cli, expr, fmt):
+    status, out, err = run_cli(cli, ["show", expr, "--format", fmt])
+    assert status == 0, err
+    assert tessera.show(tessera.parse(expr), fmt) == out
+    assert tessera.show(expr, format=fmt) == out
+
+
+def test_show_tv_on_a_tile_is_tessera_show(cli):
+    tv = "((_32,_4),(_8,_4)):((_128,_4),(_16,_1))"
+    status, out, err = run_cli(cli, ["show", tv, "--tv", "--tile", "16,256", "--format", "html"])
+    assert status == 0, err
+    page = tessera.show(tessera.layout(tv), "html", tv=True, tile=(16, 256))
+    assert page == out and page.startswith("<!DOCTYPE html>") and "data-tv=\"1\"" in page
+
+
+def test_repr_svg_is_none_where_nothing_can_be_drawn():
+    assert tessera.atom("Copy_Atom<SM75_U32x4_LDSM_N,half_t>")._repr_svg_() is None  # draw it through a tiled copy
+    assert tessera.layout("(_512,_512):(_1,_512)")._repr_svg_() is None          # over 65536 cells
+    with pytest.raises(tessera.LayoutError, match="through a tiled copy"):
+        tessera.show(tessera.atom("Copy_Atom<SM75_U32x4_LDSM_N,half_t>"))
+    with pytest.raises(tessera.LayoutError, match="unknown format"):
+        tessera.show("_8:_1", "png")
+
+
+ANALYSES = [
+    (["--smem", "(_32,_32):(_32,_1)", "--access", "(_32,_32):(_1,_32)"], dict(smem="(_32,_32):(_32,_1)"), "(_32,_32):(_1,_32)"),
+    (["--smem", "(_32,_32):(_1,_32)", "--access", "(_32,_32):(_32,_1)", "--elem-bytes", "2", "--vector", "2"],
+     dict(smem="(_32,_32):(_1,_32)", elem_bytes=2, vector=2), "(_32,_32):(_32,_1)"),
+    (["--gmem", "(_32,_32):(_32,_1)", "--access", "(_32,_32):(_32,_1)"], dict(gmem="(_32,_32):(_32,_1)"), "(_32,_32):(_32,_1)"),
+    (["--smem", "Sw<3,3,3> o (_64,_64):(_64,_1)", "--access",
+      "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))"],
+     dict(smem="Sw<3,3,3> o (_64,_64):(_64,_1)"),
+     "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))"),
+]
+
+
+@pytest.mark.parametrize("args, kwargs, access", ANALYSES)
+def test_analyze_is_tessera_analyze(cli, args, kwargs, access):
+    status, out, err = run_cli(cli, ["analyze"] + args)
+    assert status == 0, err
+    r = tessera.analyze(access, **kwargs)
+    assert r["text"] == out
+    # The totals are the sums over the instructions.
+    key = "wavefronts" if r["memory"] == "shared" else "sectors"
+    assert r["totals"][key] == sum(i[key] for i in r["instructions"])
+    assert r["totals"]["ideal"] == sum(i["ideal"] for i in r["instructions"])
+    assert r["totals"]["instructions"] == len(r["instructions"])
+    assert len(r["cell_heat"]) == r["rows"] * r["cols"]
+
+
+def test_analyze_heatmaps_are_tessera_analyze(cli):
+    for kind in ("ascii", "svg"):
+        status, out, err = run_cli(cli, ["analyze", "--smem", "(_32,_32):(_32,_1)", "--access", "(_32,_32):(_1,_32)", "--heatmap", kind])
+        assert status == 0, err
+        r = tessera.analyze("(_32,_32):(_1,_32)", smem="(_32,_32):(_32,_1)", heatmap=kind)
+        assert (r["text"] + r["heatmap"] if kind == "ascii" else r["heatmap"]) == out
+
+
+def test_analyze_refusals():
+    copy = "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))"
+    with pytest.raises(tessera.LayoutError, match="leave out elem_bytes and vector"):
+        tessera.analyze(copy, smem="(_64,_64):(_64,_1)", elem_bytes=2)
+    with pytest.raises(tessera.LayoutError, match="side is for a tiled copy"):
+        tessera.analyze("(_32,_32):(_1,_32)", smem="(_32,_32):(_32,_1)", side="src")
+    with pytest.raises(tessera.LayoutError, match="element width 3 bytes"):
+        tessera.analyze("(_32,_32):(_1,_32)", smem="(_32,_32):(_32,_1)", elem_bytes=3)

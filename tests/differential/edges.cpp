@@ -1,7 +1,7 @@
 // Core vs twin on hand-picked operands that the random families never produce: negative strides,
 // extents that are not powers of two, dynamic size-1 modes, a single element composed with a
-// stride that divides nothing, a codomain size below 1. Further comparisons for names
-// compared on random operands in the other files of this test.
+// stride that divides nothing, a codomain size below 1, a product by a B of cosize < 1. Further
+// comparisons for names compared on random operands in the other files of this test.
 #include "differential.hpp"
 #include "static_spelling.hpp"
 
@@ -107,6 +107,27 @@ const Register reg_complement{"complement", [](Tally& t) {
   c.static_cases += 5;
   c.mixed_cases += 1;
   c.dynamic_cases += 3;
+  return c;
+}};
+
+// logical_product with a B whose negative strides make cosize(B) < 1: refused by both (static
+// operands at compile time: tests/compile_fail/logical_product_negative_stride.cpp); one whose
+// cosize stays >= 1 gives the same layout on both sides.
+const Register reg_logical_product{"logical_product", [](Tally& t) {
+  Coverage c;
+  auto s = make_layout(_4{}, _1{});
+  check_refused(t, call("logical_product", s, make_layout(_2{}, C<-1>{})));
+  check_refused(t, call("logical_product", s, make_layout(make_tuple(_2{}, _2{}), make_tuple(_1{}, C<-2>{}))));
+  auto one = [&](auto const& a, auto const& b) {
+    check(t, call("logical_product", a, b), [&] { return str(logical_product(a, b)); });
+  };
+  one(s, make_layout(2, -1));
+  one(make_layout(4, 1), make_layout(make_tuple(2, 2), make_tuple(1, -2)));
+  one(s, make_layout(make_tuple(_2{}, _2{}), make_tuple(C<-1>{}, _2{})));
+  one(make_layout(4, 1), make_layout(make_tuple(2, 2), make_tuple(-1, 2)));
+  c.static_cases += 3;
+  c.mixed_cases += 1;
+  c.dynamic_cases += 2;
   return c;
 }};
 

@@ -54,6 +54,32 @@ TEST(Inverse, RightInverseTakesANegativeStrideOnlyAlone) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(c(rc(i)), i);
 }
 
+// The law fuzzer's open case (docs/robustness.md), static: the chain stops before the negative
+// mode of |d| == 2, so R = _2:_3 and L(R(i)) == i.
+TEST(Inverse, RightInverseOfTheLawFuzzersNegativeStrideCase) {
+  auto l = make_layout(make_tuple(_3{}, S<2, 5>()), make_tuple(C<-2>{}, S<1, -6>()));
+  auto r = right_inverse(l);
+  EXPECT_PRINTS(r, "_2:_3");
+  for (int i = 0; i < size(r); ++i) EXPECT_EQ(l(r(i)), i);
+}
+
+// A codomain size below 1 is an error (the twin's rule, docs/algebra.md): a static one at compile
+// time (tests/compile_fail/complement_codomain_below_one.cpp), a dynamic one by an exception.
+TEST(Complement, CodomainBelowOneIsAnError) {
+  for (long long m : {0LL, -4LL}) {
+    try {
+      (void)complement(make_layout(_4{}, _1{}), m);
+      ADD_FAILURE() << "complement(_4:_1, " << m << ") did not throw";
+    } catch (layout_error const& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "complement: the codomain size M has a leaf below 1, so the complement would hold an empty mode; "
+                "give a codomain size >= 1 (e.g. cosize(A)) (got _4:_1, " + std::to_string(m) + ")");
+    }
+  }
+  EXPECT_THROW((void)complement(make_layout(_1{}, _0{}), make_tuple(_2{}, 0)), layout_error);
+  EXPECT_PRINTS(complement(make_layout(_4{}, _1{}), _1{}), "_1:_0");  // 1 is a valid (tiny) codomain
+}
+
 TEST(Nullspace, ReferenceExample) {
   EXPECT_PRINTS(nullspace(make_layout(S<2, 4, 3>(), S<0, 1, 0>())), "(_2,_3):(_1,_8)");
   EXPECT_PRINTS(nullspace(make_layout(S<2, 4>(), S<1, 2>())), "_1:_0");

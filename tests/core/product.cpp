@@ -19,6 +19,21 @@ TEST(Product, TileToShapeRejectsNonMultiples) {
   EXPECT_THROW(tile_to_shape(make_layout(S<8, 8>(), S<8, 1>()), make_tuple(64, 30)), layout_error);
 }
 
+// A B whose negative strides make cosize(B) < 1 leaves no room for the copies of A: refused with a
+// message that names B and the fix (static operands: tests/compile_fail/logical_product_negative_stride.cpp).
+TEST(Product, LogicalProductOfANegativeStrideNamesTheFix) {
+  try {
+    (void)logical_product(make_layout(_4{}, _1{}), make_layout(2, -1));
+    ADD_FAILURE() << "logical_product(_4:_1, 2:-1) did not throw";
+  } catch (layout_error const& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "logical_product: B has cosize < 1 (its negative strides reach below offset 0), so the copies of A have "
+              "no room (the codomain size(A)*cosize(B) is empty); give B non-negative strides (reverse its negative "
+              "modes, e.g. _2:_-1 -> _2:_1) (got 2:-1, _4:_1)");
+  }
+  EXPECT_PRINTS(logical_product(make_layout(_4{}, _1{}), make_layout(2, 1)), "(_4,2):(_1,4)");
+}
+
 TEST(LayoutTV, SeedThreadValueLayout) {
   auto thr = make_layout(S<4, 32>(), S<32, 1>());
   auto val = make_layout(S<4, 8>(), S<8, 1>());

@@ -1,7 +1,7 @@
 // Core vs twin on hand-picked operands that the random families never produce: negative strides,
 // extents that are not powers of two, dynamic size-1 modes, a single element composed with a
-// stride that divides nothing. Further comparisons for names compared on random operands in the
-// other files of this test.
+// stride that divides nothing, a codomain size below 1, a product by a B of cosize < 1. Further
+// comparisons for names compared on random operands in the other files of this test.
 #include "differential.hpp"
 #include "static_spelling.hpp"
 
@@ -85,6 +85,49 @@ const Register reg_composition{"composition", [](Tally& t) {
   c.static_cases += 1;
   c.mixed_cases += 4;
   c.dynamic_cases += 3;
+  return c;
+}};
+
+// complement with a codomain size below 1: refused by both, never _0:_4. Static operands with a
+// static M are refused at compile time (tests/compile_fail/complement_codomain_below_one.cpp), so
+// the harness does not make that call; a dynamic M is refused by an exception. M = 1 is valid.
+const Register reg_complement{"complement", [](Tally& t) {
+  Coverage c;
+  auto s = make_layout(_4{}, _1{});
+  auto d = make_layout(4, 1);
+  check_refused(t, call("complement", s, _0{}));
+  check_refused(t, call("complement", s, C<-4>{}));
+  check_refused(t, call("complement", s, make_tuple(_8{}, C<-1>{})));
+  check_refused(t, call("complement", make_layout(_1{}, _0{}), _0{}));
+  check(t, call("complement", s, 0LL), [&] { return str(complement(s, 0LL)); });
+  check(t, call("complement", d, 0LL), [&] { return str(complement(d, 0LL)); });
+  check(t, call("complement", d, -4LL), [&] { return str(complement(d, -4LL)); });
+  check(t, call("complement", s, _1{}), [&] { return str(complement(s, _1{})); });
+  check(t, call("complement", d, 1LL), [&] { return str(complement(d, 1LL)); });
+  c.static_cases += 5;
+  c.mixed_cases += 1;
+  c.dynamic_cases += 3;
+  return c;
+}};
+
+// logical_product with a B whose negative strides make cosize(B) < 1: refused by both (static
+// operands at compile time: tests/compile_fail/logical_product_negative_stride.cpp); one whose
+// cosize stays >= 1 gives the same layout on both sides.
+const Register reg_logical_product{"logical_product", [](Tally& t) {
+  Coverage c;
+  auto s = make_layout(_4{}, _1{});
+  check_refused(t, call("logical_product", s, make_layout(_2{}, C<-1>{})));
+  check_refused(t, call("logical_product", s, make_layout(make_tuple(_2{}, _2{}), make_tuple(_1{}, C<-2>{}))));
+  auto one = [&](auto const& a, auto const& b) {
+    check(t, call("logical_product", a, b), [&] { return str(logical_product(a, b)); });
+  };
+  one(s, make_layout(2, -1));
+  one(make_layout(4, 1), make_layout(make_tuple(2, 2), make_tuple(1, -2)));
+  one(s, make_layout(make_tuple(_2{}, _2{}), make_tuple(C<-1>{}, _2{})));
+  one(make_layout(4, 1), make_layout(make_tuple(2, 2), make_tuple(-1, 2)));
+  c.static_cases += 3;
+  c.mixed_cases += 1;
+  c.dynamic_cases += 2;
   return c;
 }};
 

@@ -27,6 +27,11 @@ atom=$("$tessera" eval 'layout_c(SM80_16x8x16_F32F16F16F32_TN)') || fail "layout
 [ "$atom" = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))" ] || fail "layout_c(SM80_16x8x16_F32F16F16F32_TN) printed $atom"
 unknown=$("$tessera" eval 'layout_c(SM80_16x8x16_F32F16F16F32_NT)')
 [[ "$unknown" == "error: unknown name 'SM80_16x8x16_F32F16F16F32_NT'"*" at input column 10" ]] || fail "unknown atom: $unknown"
+# A failing step is named by the user's call and its operand, with the fix: logical_product by a B
+# of cosize < 1 names B and B with its strides reversed (not "complement: the codomain size _0").
+lp=$("$tessera" eval 'logical_product(_4:_1,_2:_-1)')
+[ "$lp" = "error: logical_product: B = _2:_-1 has cosize _0 < 1 (its negative strides reach below offset 0), so the copies of A = _4:_1 have no room (the codomain size(A)*cosize(B) is empty); give B non-negative strides, e.g. _2:_1 (its negative strides reversed) at input column 1" ] ||
+  fail "logical_product by a negative stride: $lp"
 # A line past the input limit (1 MiB) is one error line and the run goes on; the reader keeps at
 # most the limit of it, so memory stays bounded (a 3 MB line of 1.5 million integers).
 long=$( { printf '('; yes '1,' | head -n 1500000 | tr -d '\n'; printf '1)\nsize(4)\n'; } | "$tessera" eval)

@@ -5,7 +5,9 @@
 // true. A broken law aborts with the operation, its operands and the result.
 //   composition   R(i) == A(B(i)) for every i < size(B)
 //   complement    R strictly increasing, R(i) != A(j) for i >= 1, (A,R) reaches [0, M) at least
-//   right_inverse L(R(i)) == i (non-negative strides);  left_inverse R(L(i)) == i (L injective)
+//   right_inverse L(R(i)) == i, negative strides included (R(i) may then be < 0; also
+//                 right_inverse_static, the core's rule)
+//   left_inverse  R(L(i)) == i (L injective)
 //   coalesce      same size and values;  logical_divide: layout<0>(zipped_divide(A,T)) == A o T
 //   logical_product  layout<0>(logical_product(A,B)) == A
 //   make_layout_tv   tv is a bijection from [0, size(tv)) onto the tile [0, size(tiler))
@@ -135,15 +137,20 @@ bool has_negative_stride(const rt::Layout& l) {
 }
 
 void check_inverses(const rt::Layout& l) {
-  // right_inverse's chain through negative strides can reach indices below 0, where the law fails
-  // for the core and the twin alike ((3,(2,5)):(-2,(1,-6))): checked on non-negative strides only.
-  if (!has_negative_stride(l)) {
+  // Negative strides included: right_inverse takes a negative stride only as the whole chain, so
+  // that R never reaches an index that L decodes into other coordinates ((3,(2,5)):(-2,(1,-6))
+  // once gave an R with L(R(i)) != i; docs/robustness.md). With a negative stride R(i) may be
+  // below 0, where L is evaluated as at any index (right_inverse(_4:_-1) = _4:_-1: R(1) = -1,
+  // L(-1) = 1, docs/algebra.md); with none, R(i) must lie in [0, size(L)).
+  // right_inverse_static is the compile-time algebra's rule (static strides only), the same law.
+  const bool negative = has_negative_stride(l);
+  for (const bool by_value : {true, false}) {
     try {
-      const rt::Layout r = rt::right_inverse(l);
+      const rt::Layout r = by_value ? rt::right_inverse(l) : rt::right_inverse_static(l);
       for (std::int64_t i = 0; i < rt::size(r).value; ++i) {
         const std::int64_t ri = at(r, i);
-        if (ri < 0 || ri >= rt::size(l).value || at(l, ri) != i)
-          broken("right_inverse", str(l) + " -> " + str(r) + " at " + std::to_string(i));
+        if ((!negative && (ri < 0 || ri >= rt::size(l).value)) || at(l, ri) != i)
+          broken(by_value ? "right_inverse" : "right_inverse_static", str(l) + " -> " + str(r) + " at " + std::to_string(i));
       }
     } catch (const tessera::layout_error&) {
     }

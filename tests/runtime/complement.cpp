@@ -46,6 +46,22 @@ TEST(RuntimeAlgebra, RightInverseWithNegativeStridesObeysItsLaw) {
   EXPECT_EQ(str(right_inverse(L("(4,2):(1,-4)"))), "4:1");  // stops before the negative mode
 }
 
+// The law fuzzer's open case (docs/robustness.md): negative strides in several modes, where the
+// chain through a negative mode reached indices below 0. The chain now stops before the
+// negative mode of |d| == 2, so R = 2:3 (static: _2:_3) and L(R(i)) == i.
+TEST(RuntimeAlgebra, RightInverseOfTheLawFuzzersNegativeStrideCase) {
+  for (const char* text : {"(3,(2,5)):(-2,(1,-6))", "(_3,(_2,_5)):(_-2,(_1,_-6))"}) {
+    const Layout l = L(text);
+    for (const Layout& r : {right_inverse(l), right_inverse_static(l)}) {
+      for (std::int64_t i = 0; i < size(r).value; ++i) EXPECT_EQ(evaluate(l, evaluate(r, D(i))).value, i) << text << " ; " << str(r);
+    }
+  }
+  EXPECT_EQ(str(right_inverse(L("(3,(2,5)):(-2,(1,-6))"))), "2:3");
+  EXPECT_EQ(str(right_inverse_static(L("(3,(2,5)):(-2,(1,-6))"))), "_1:_0");  // no static stride to follow
+  EXPECT_EQ(str(right_inverse(L("(_3,(_2,_5)):(_-2,(_1,_-6))"))), "_2:_3");
+  EXPECT_EQ(str(right_inverse_static(L("(_3,(_2,_5)):(_-2,(_1,_-6))"))), "_2:_3");
+}
+
 // Drift from the core found by reading both side by side; each case prints what the core prints.
 TEST(RuntimeAlgebra, InversesAndComplementFollowTheCore) {
   // right_inverse starts at the static stride with |d| == 1 (the twin needed +1 and gave _1:_0).

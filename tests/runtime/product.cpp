@@ -17,6 +17,31 @@ TEST(RuntimeAlgebra, ProductExamples) {
   EXPECT_THROW(tile_to_shape(L("(_3,_3):(_1,_3)"), T("(_8,_9)")), layout_error);
 }
 
+// A B whose negative strides make cosize(B) < 1 leaves no room for the copies of A: the error
+// names B and the fix (B with its strides reversed), not the complement step inside (which said
+// "the codomain size _0 of _4:_1 has a leaf below 1", a codomain the user never gave).
+TEST(RuntimeAlgebra, LogicalProductOfANegativeStrideNamesTheFix) {
+  const auto error_of = [](const Layout& a, const Layout& b) -> std::string {
+    try {
+      (void)logical_product(a, b);
+    } catch (const layout_error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error_of(L("_4:_1"), L("_2:_-1")),
+            "logical_product: B = _2:_-1 has cosize _0 < 1 (its negative strides reach below offset 0), so the copies "
+            "of A = _4:_1 have no room (the codomain size(A)*cosize(B) is empty); give B non-negative strides, e.g. "
+            "_2:_1 (its negative strides reversed)");
+  EXPECT_EQ(error_of(L("4:1"), L("(2,2):(1,-2)")),
+            "logical_product: B = (2,2):(1,-2) has cosize 0 < 1 (its negative strides reach below offset 0), so the "
+            "copies of A = 4:1 have no room (the codomain size(A)*cosize(B) is empty); give B non-negative strides, "
+            "e.g. (2,2):(1,2) (its negative strides reversed)");
+  // The suggested B works, and a negative stride that keeps cosize(B) >= 1 is taken as before.
+  EXPECT_EQ(str(logical_product(L("_4:_1"), L("_2:_1"))), "(_4,_2):(_1,_4)");
+  EXPECT_EQ(str(logical_product(L("_4:_1"), L("(_2,_2):(_-1,_2)"))), "(_4,(_2,_2)):(_1,(_-4,_8))");
+}
+
 TEST(RuntimeAlgebra, MakeLayoutTv) {
   const Layout thr = L("(_4,_32):(_32,_1)"), val = L("(_4,_8):(_8,_1)");
   EXPECT_EQ(str(raked_product(thr, val)), "((_4,_4),(_8,_32)):((_1024,_32),(_128,_1))");

@@ -106,10 +106,18 @@ TESSERA_HOST_DEVICE constexpr auto complement_sorted(SS const& ss, SD const& sd,
 
 // complement(A, M): the layout R, strictly increasing, whose image is disjoint from A's (but 0),
 // such that (A, R) covers [0, M). M is an integer or a tuple (the codomain shape); by default
-// cosize(filter(A)). Pre: A injective, strides multiples of one another. Post: see the laws.
+// cosize(filter(A)). Pre: A injective, strides multiples of one another; every leaf of M >= 1
+// (complement(_4:_1, _0) is a compile-time error, as the twin's complement(4:1, 0) is an error:
+// its shape would hold a 0). Post: see the laws.
 // complement(4:2, 24) == (_2,_3):(_1,_8); complement((2,2):(1,6), 24) == (_3,_2):(_2,_12).
 template <class S, class D, class M>
 TESSERA_HOST_DEVICE constexpr auto complement(Layout<S, D> const& a, M const& cotarget) {
+  for_each(flatten_to_tuple(cotarget), [&](auto const& m) {
+    TESSERA_REQUIRE(m >= _1{},
+                    "complement: the codomain size M has a leaf below 1, so the complement would "
+                    "hold an empty mode; give a codomain size >= 1 (e.g. cosize(A))",
+                    a, cotarget);
+  });
   auto f = filter(a);
   using FD = std::remove_cvref_t<decltype(f.stride())>;
   if constexpr (is_constant_v<0, FD>) {

@@ -7,11 +7,23 @@
 namespace tessera {
 
 // logical_product(A, B) = (A, complement(A, size(A)*cosize(B)) o B): B's layout of copies of A.
-// Per mode for a tuple B. logical_product((_2,_2):(_4,_1), _6:_1) == ((_2,_2),(_2,_3)):((_4,_1),(_2,_8)).
+// Per mode for a tuple B. Pre: cosize(B) >= 1 (only negative strides make it smaller:
+// logical_product(_4:_1, _2:_-1) is an error whose fix is B with non-negative strides, _2:_1).
+// logical_product((_2,_2):(_4,_1), _6:_1) == ((_2,_2),(_2,_3)):((_4,_1),(_2,_8)).
 template <class S, class D, class B>
 TESSERA_HOST_DEVICE constexpr auto logical_product(Layout<S, D> const& a, B const& b) {
   if constexpr (is_layout_v<B>) {
-    return make_layout(a, composition(complement(a, size(a) * cosize(b)), b));
+    TESSERA_REQUIRE(cosize(b) >= _1{},
+                    "logical_product: B has cosize < 1 (its negative strides reach below offset 0), "
+                    "so the copies of A have no room (the codomain size(A)*cosize(B) is empty); give "
+                    "B non-negative strides (reverse its negative modes, e.g. _2:_-1 -> _2:_1)",
+                    b, a);
+    using room_t = decltype(cosize(b) >= _1{});
+    if constexpr (is_static_v<room_t> && !detail::static_truth<room_t>()) {
+      return a;  // not reached: the static_assert above failed; this keeps complement's from repeating it
+    } else {
+      return make_layout(a, composition(complement(a, size(a) * cosize(b)), b));
+    }
   } else if constexpr (is_tuple_v<B>) {
     return detail::per_mode(a, b, [](auto const& m, auto const& t) { return logical_product(m, t); }, "logical_product");
   } else {

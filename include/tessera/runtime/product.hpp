@@ -43,10 +43,19 @@ inline Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order) 
   return make_layout(shape, stride);
 }
 
-// logical_product(A, B) = (A, complement(A, size(A)*cosize(B)) o B).
+// logical_product(A, B) = (A, complement(A, size(A)*cosize(B)) o B). Pre: cosize(B) >= 1 (only
+// negative strides make it smaller: logical_product(_4:_1, _2:_-1) is an error that names B with
+// its strides reversed, _2:_1, as the fix).
 // logical_product((_2,_2):(_4,_1), _6:_1) = ((_2,_2),(_2,_3)):((_4,_1),(_2,_8)).
 inline Layout logical_product(const Layout& a, const Layout& b) {
-  IntTuple m = size(a) * cosize(b);
+  const Int cb = cosize(b);
+  if (cb.value < 1)
+    fail("logical_product: B = " + to_string(b) + " has cosize " + to_string(cb) +
+         " < 1 (its negative strides reach below offset 0), so the copies of A = " + to_string(a) +
+         " have no room (the codomain size(A)*cosize(B) is empty); give B non-negative strides, e.g. " +
+         to_string(Layout{b.shape, detail::transform_leaves(b.stride, [](Int d) { return abs(d); })}) +
+         " (its negative strides reversed)");
+  IntTuple m = size(a) * cb;
   return make_layout(std::vector<Layout>{a, composition(complement(a, m), b)});
 }
 

@@ -15,6 +15,7 @@
 #include "tessera/atom/copy_traits_sm90_tma.cuh"
 #include "tessera/atom/mma_traits_sm90.hpp"
 #include "tessera/tensor/tiling.hpp"
+#include "tma_layouts.hpp"
 #include "warp_test.hpp"
 
 namespace {
@@ -25,19 +26,11 @@ constexpr int kM = 200, kK = 136;  // the matrix; tiles of 128 x 64 at (1, 2) re
 
 template <bool KMajor>
 TESSERA_HOST_DEVICE constexpr auto stage_tile() {  // (128,64) -> element offset, unswizzled
-  if constexpr (KMajor) {
-    return tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_128, _64>{});
-  } else {
-    return tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<_128, _64>{}, LayoutRight{});
-  }
+  return test::stage_tile<128, KMajor>();
 }
 template <bool KMajor>
 TESSERA_HOST_DEVICE constexpr auto box_of() {  // the whole K-major tile, or 64 M-elements of an MN-major one
-  if constexpr (KMajor) {
-    return make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, stage_tile<true>());
-  } else {
-    return make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<_64, _64>{}, LayoutRight{}));
-  }
+  return test::box_of<128, KMajor>();
 }
 template <bool KMajor>
 using Tma = TmaCopy<SM90_TMA_LOAD, std::uint16_t, decltype(box_of<KMajor>())>;

@@ -10,19 +10,17 @@
 #include "tessera/atom/mma_traits_sm90.hpp"
 #include "tessera/tensor/tensor.hpp"  // make_shape, make_stride
 #include "tessera/tensor/tiling.hpp"  // local_tile
+#include "tma_layouts.hpp"
 
 namespace {
 
 using namespace tessera;
 
+using test::box_of;
+using test::stages;
 // The canonical wgmma stage tiles, swizzled as TMA writes them.
-auto k_major_box() {  // (m,k) 128 x 64, rows of 64 K-elements
-  return make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_128, _64>{}));
-}
-auto mn_major_box() {  // (m,k) 64 x 64, K-rows of 64 M-elements
-  return make_composed_layout(Swizzle<3, 3, 3>{}, _0{},
-                              tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<_64, _64>{}, LayoutRight{}));
-}
+auto k_major_box() { return box_of<128, true>(); }   // (m,k) 128 x 64, rows of 64 K-elements
+auto mn_major_box() { return box_of<128, false>(); }  // (m,k) 64 x 64, K-rows of 64 M-elements
 
 std::string error_of(auto&& f) {
   try {
@@ -92,27 +90,6 @@ TEST(TmaBoxParams, MismatchesAreErrors) {
 }
 
 // ---- TmaCopy and tma_partition (host: coordinates and shared-memory addresses only) ---------------
-
-// The stage tile of an operand, (BP,BK) -> element offset, unswizzled: K-major rows of 64 K, or
-// MN-major K-rows of 64 P with the K-rows of one 64-wide P chunk together (gemm_sm90.cuh's stages).
-template <int BP, bool KMajor>
-auto stage_tile() {
-  if constexpr (KMajor) {
-    return tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<Int<BP>, _64>{});
-  } else {
-    return tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<Int<BP>, _64>{}, LayoutRight{});
-  }
-}
-// Stages of a stage tile one after the other: (BP,BK,PIPE) -> element offset.
-template <int BP, bool KMajor, int Pipe>
-auto stages() {
-  auto const t = stage_tile<BP, KMajor>();
-  return make_layout(layout<0>(t), layout<1>(t), Layout<Int<Pipe>, Int<BP * 64>>{});
-}
-template <int BP, bool KMajor>
-auto box_of() {  // one TMA box: the whole K-major tile, or one 64-wide P chunk
-  return make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, stage_tile<KMajor ? BP : 64, KMajor>());
-}
 
 TEST(TmaPartition, KMajorTileIsOneBox) {
   using Box = decltype(box_of<128, true>());

@@ -91,6 +91,10 @@ TEST(TmaBoxParams, MismatchesAreErrors) {
 
 // ---- TmaCopy and tma_partition (host: coordinates and shared-memory addresses only) ---------------
 
+// The box's contiguous mode (TMA's inner dimension), the examples of its contract.
+static_assert(tessera::detail::tma_box_inner_mode<Layout<Shape<_64, _8>, Stride<_1, _64>>> == 0);
+static_assert(tessera::detail::tma_box_inner_mode<Layout<Shape<_8, _64>, Stride<_64, _1>>> == 1);
+
 TEST(TmaPartition, KMajorTileIsOneBox) {
   using Box = decltype(box_of<128, true>());
   TmaCopy<SM90_TMA_LOAD, bfloat16_t, Box> const tma{};

@@ -71,6 +71,14 @@ struct TmaBoxSwizzle<ComposedLayout<Swizzle<B, M, S>, Offset, Inner>> {
   static constexpr int bits = B, base = M, shift = S;
   static constexpr bool composed = true;
 };
+
+// The contiguous mode of a static rank-2 box layout, TMA's inner dimension: 0 when the box's
+// element (1,0) is at offset 1, else 1. E.g. (_64,_8):(_1,_64) -> 0, (_8,_64):(_64,_1) -> 1.
+template <class InnerLayout>
+inline constexpr int tma_box_inner_mode = [] {
+  constexpr InnerLayout b{};
+  return int(decltype(size<0>(b))::value) > 1 && (long long)b(1, 0) == 1 ? 0 : 1;
+}();
 }  // namespace detail
 
 // tma_box_params(gmem, box, elem_bytes): the tensor map's parameters for boxes laid out as `box`
@@ -100,7 +108,7 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
   long long const s0 = stride<0>(gmem), s1 = stride<1>(gmem);
   TmaBoxParams p;
   // The box's contiguous mode is TMA's inner dimension; the global matrix must be contiguous there.
-  p.inner_mode = int(size<0>(inner_layout)) > 1 && (long long)inner_layout(1, 0) == 1 ? 0 : 1;
+  p.inner_mode = detail::tma_box_inner_mode<std::remove_cvref_t<decltype(inner_layout)>>;
   long long const s_inner = p.inner_mode == 0 ? s0 : s1, g_inner = p.inner_mode == 0 ? g0 : g1;
   detail::tma_layout_require(s_inner == 1 || g_inner == 1, [&] {
     return "the box is contiguous along mode " + std::to_string(p.inner_mode) + " but the global layout " + to_string(gmem) +
@@ -137,7 +145,7 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
   static long long const out_of_order = [] {
     using InnerLayout = std::remove_cvref_t<decltype(inner_layout)>;
     InnerLayout const il{};
-    int const mode = int(size<0>(il)) > 1 && (long long)il(1, 0) == 1 ? 0 : 1;
+    int const mode = detail::tma_box_inner_mode<InnerLayout>;
     int const bi = mode == 0 ? int(size<0>(il)) : int(size<1>(il)), bo = mode == 0 ? int(size<1>(il)) : int(size<0>(il));
     for (int y = 0; y < bo; ++y)
       for (int x = 0; x < bi; ++x)
@@ -243,10 +251,7 @@ struct TmaCopy {
   TmaDescriptor desc;
 
   // The box's contiguous mode (TMA's inner dimension): 0 or 1.
-  static constexpr int kInnerMode = [] {
-    constexpr box_inner_type b{};
-    return int(decltype(size<0>(b))::value) > 1 && (long long)b(1, 0) == 1 ? 0 : 1;
-  }();
+  static constexpr int kInnerMode = detail::tma_box_inner_mode<box_inner_type>;
   // The bytes one box moves (what a load's barrier expects per box).
   static constexpr std::uint32_t kBoxBytes = std::uint32_t(decltype(size(box_inner_type{}))::value * sizeof(T));
 

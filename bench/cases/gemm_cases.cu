@@ -10,12 +10,16 @@
 //   |D - D_ref| <= gemm_tolerance_factor(K) sum_k |A_ik B_kj| + u_out |D_ref| + underflow_out
 // (u_out and underflow_out the output type's unit and subnormal roundoff; the scale from cuBLAS on
 // |A|, |B| in fp32); a NaN never passes.
+#include <cublasLt.h>
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "bench/cases/cases.hpp"
 #include "bench/cuda_check.hpp"
@@ -209,6 +213,153 @@ void add_cases(std::vector<Case>& cases, std::vector<GemmShape> const& shapes, c
   }
 }
 
+// ---- the fused epilogue: D = gelu_tanh(A B + bias) against cublasLt's GELU_BIAS epilogue --------
+
+// ref[i] = gelu_tanh(acc[i] + bias[n]) in fp32 (row-major M x N, n = i % N): the verification's
+// reference from cuBLAS's fp32 product.
+template <class TOut>
+__global__ void gelu_bias_reference(float* ref, float const* acc, TOut const* bias, std::uint64_t n_cols, std::uint64_t n) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    double const z = double(acc[i]) + double(float(bias[i % n_cols]));
+    ref[i] = float(0.5 * z * (1.0 + tanh(0.7978845608028654 * (z + 0.044715 * z * z * z))));
+  }
+}
+
+// bad += #{i : !(|d - ref| <= 1.13 tol scale + 8 eps32 |ref| + u_out |ref|)} (1.13: gelu's
+// largest slope; 8 eps32: the activation's own error).
+template <class TOut>
+__global__ void compare_gelu(TOut const* d, float const* ref, float const* scale, std::uint64_t n, double tol, double u_out,
+                             double underflow_out, unsigned long long* bad) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    double const r = ref[i];
+    double const err = fabs(double(float(d[i])) - r);
+    double const bound = 1.13 * tol * double(scale[i]) + (8.0 * 1.1920929e-7 + u_out) * (fabs(r) + 1e-3) + underflow_out;
+    if (!(err <= bound)) atomicAdd(bad, 1ULL);
+  }
+}
+
+void check_lt(cublasStatus_t s, char const* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + ": cublasLt status " + std::to_string(int(s)));
+}
+
+// cublasLtMatmul with the GELU_BIAS epilogue (tanh-approximated GELU, bias per column of the
+// row-major D) on a GemmBuffers' row-major D = A B, its best heuristic's algorithm and 32 MiB of
+// workspace. cublasLt is column-major: it computes D^T (N x M) = B^T A^T, bias per row of D^T.
+template <class T>
+struct LtGeluBias {
+  static constexpr cudaDataType_t kType = std::is_same_v<T, half_t> ? CUDA_R_16F : CUDA_R_16BF;
+  cublasLtHandle_t lt = nullptr;
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
+  cublasLtMatmulPreference_t pref = nullptr;
+  cublasLtMatmulAlgo_t algo{};
+  DeviceBuffer<unsigned char> workspace{std::size_t(32) << 20};
+  LtGeluBias(GemmShape s, T const* bias) {
+    check_lt(cublasLtCreate(&lt), "cublasLtCreate");
+    check_lt(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+    cublasOperation_t const no = CUBLAS_OP_N;
+    check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &no, sizeof(no)), "TRANSA");
+    check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &no, sizeof(no)), "TRANSB");
+    cublasLtEpilogue_t const epi = CUBLASLT_EPILOGUE_GELU_BIAS;
+    check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi)), "EPILOGUE");
+    check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)), "BIAS_POINTER");
+    cudaDataType_t const bt = kType;
+    check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt, sizeof(bt)), "BIAS_DATA_TYPE");
+    check_lt(cublasLtMatrixLayoutCreate(&la, kType, s.n, s.k, s.n), "layout B^T");  // B row-major K x N: N x K col-major
+    check_lt(cublasLtMatrixLayoutCreate(&lb, kType, s.k, s.m, s.k), "layout A^T");  // A row-major M x K: K x M col-major
+    check_lt(cublasLtMatrixLayoutCreate(&ld, kType, s.n, s.m, s.n), "layout D^T");
+    check_lt(cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate");
+    std::size_t const ws = workspace.bytes();
+    check_lt(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)), "workspace");
+    cublasLtMatmulHeuristicResult_t best{};
+    int found = 0;
+    check_lt(cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, ld, ld, pref, 1, &best, &found), "cublasLtMatmulAlgoGetHeuristic");
+    if (found < 1) throw std::runtime_error("cublasLt: no algorithm for the GELU_BIAS epilogue");
+    algo = best.algo;
+  }
+  ~LtGeluBias() {
+    cublasLtMatmulPreferenceDestroy(pref);
+    cublasLtMatrixLayoutDestroy(ld);
+    cublasLtMatrixLayoutDestroy(lb);
+    cublasLtMatrixLayoutDestroy(la);
+    cublasLtMatmulDescDestroy(op);
+    cublasLtDestroy(lt);
+  }
+  LtGeluBias(LtGeluBias const&) = delete;
+  LtGeluBias& operator=(LtGeluBias const&) = delete;
+  void run(T const* a, T const* b, T* d, cudaStream_t st) const {
+    float const one = 1.0f, zero = 0.0f;
+    check_lt(cublasLtMatmul(lt, op, &one, b, la, a, lb, &zero, d, ld, d, ld, &algo, workspace.get(), workspace.bytes(), st),
+             "cublasLtMatmul");
+  }
+};
+
+// The fused-epilogue case of one shape: gemm_sm90 with a per-column bias and gelu_tanh against
+// cublasLt's GELU_BIAS. Both are verified against gelu_tanh(cuBLAS's fp32 A B + bias).
+template <class T>
+void add_gelu_bias_case(std::vector<Case>& cases, GemmShape sh, char const* type) {
+  auto buf = std::make_shared<GemmBuffers<T>>(sh);
+  auto bias = std::make_shared<DeviceBuffer<T>>(std::size_t(sh.n));
+  auto abs_bias = std::make_shared<DeviceBuffer<float>>(std::size_t(sh.n));
+  fill_uniform<T><<<64, 256>>>(bias->get(), bias->size(), 0x9abc, abs_bias->get());
+  check(cudaGetLastError(), "fill bias");
+  check(cudaDeviceSynchronize(), "fill bias");
+  auto lt = std::make_shared<LtGeluBias<T>>(sh, bias->get());
+  auto problem = [buf, bias] {
+    GemmProblem<T, T> p = buf->template problem<T>(buf->d.get());
+    p.bias = bias->get();
+    p.activation = kernels::GemmActivation::gelu_tanh;
+    return p;
+  };
+  Case c;
+  c.kernel = std::string("gemm_sm90_bias_gelu_") + type;
+  c.shape = std::to_string(sh.m) + "x" + std::to_string(sh.n) + "x" + std::to_string(sh.k);
+  c.group = "gemm_epilogue";
+  c.flops = 2.0 * sh.m * double(sh.n) * sh.k;
+  c.bytes = (double(sh.m) * sh.k + double(sh.k) * sh.n + double(sh.m) * sh.n + sh.n) * sizeof(T);
+  c.run = [problem](cudaStream_t st) { check(kernels::gemm_sm90(problem(), st), "gemm_sm90 (bias, gelu_tanh)"); };
+  c.reference = [buf, lt](cudaStream_t st) { lt->run(buf->a.get(), buf->b.get(), buf->d.get(), st); };
+  c.verify = [buf, bias, lt, problem](std::string& msg) {
+    std::uint64_t const count = std::uint64_t(buf->s.m) * buf->s.n;
+    DeviceBuffer<float> acc(count), ref(count), scale(count);
+    DeviceBuffer<unsigned long long> bad(1);
+    check(cublasSetStream(buf->handle, nullptr), "cublasSetStream");
+    check(cublas_gemm(buf->handle, buf->template problem<float>(acc.get())), "cublasGemmEx (reference)");
+    gelu_bias_reference<T><<<1024, 256>>>(ref.get(), acc.get(), bias->get(), std::uint64_t(buf->s.n), count);
+    kernels::SgemmProblem sp;  // the scale sum_k |A_ik B_kj| in fp32
+    sp.m = buf->s.m;
+    sp.n = buf->s.n;
+    sp.k = buf->s.k;
+    sp.a = buf->abs_a.get();
+    sp.lda = buf->s.k;
+    sp.b = buf->abs_b.get();
+    sp.ldb = buf->s.n;
+    sp.c = scale.get();
+    sp.ldc = buf->s.n;
+    check(cublas_sgemm(buf->handle, sp), "cublasSgemm (scale)");
+    // the kernel, then the reference library, each against gelu_tanh(A B + bias)
+    for (int who = 0; who < 2; ++who) {
+      check(cudaMemset(buf->d.get(), 0xff, buf->d.bytes()), "poison D");
+      if (who == 0) check(kernels::gemm_sm90(problem(), nullptr), "gemm_sm90 (bias, gelu_tanh)");
+      else lt->run(buf->a.get(), buf->b.get(), buf->d.get(), nullptr);
+      check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
+      compare_gelu<T><<<1024, 256>>>(buf->d.get(), ref.get(), scale.get(), count, gemm_tolerance_factor(buf->s.k), unit_roundoff<T>(),
+                                     underflow_roundoff<T>(), bad.get());
+      check(cudaGetLastError(), "compare");
+      unsigned long long const mismatches = bad.download()[0];
+      if (mismatches != 0) {
+        msg = std::to_string(mismatches) + " of " + std::to_string(count) + " elements of " +
+              (who == 0 ? "the kernel" : "cublasLt (the reference)") + " differ from gelu_tanh(A B + bias) beyond the tolerance";
+        return false;
+      }
+    }
+    return true;
+  };
+  cases.push_back(std::move(c));
+}
+
 }  // namespace
 
 std::vector<Case> gemm_cases(bool full) {
@@ -226,6 +377,9 @@ std::vector<Case> gemm_cases(bool full) {
     return 12;
   };
   std::stable_sort(cases.begin(), cases.end(), [&](Case const& x, Case const& y) { return rank(x) < rank(y); });
+  // The fused epilogue against cublasLt's, after the ladder.
+  for (GemmShape const sh : shapes) add_gelu_bias_case<bfloat16_t>(cases, sh, "bf16");
+  for (GemmShape const sh : shapes) add_gelu_bias_case<half_t>(cases, sh, "fp16");
   return cases;
 }
 

@@ -67,54 +67,106 @@ struct GemmEpilogue {
   bool bias_per_row = false;
   bool pairs_aligned = false;  // D(m,n), D(m,n+1) can be stored as one pair for every even n
   bool plain = true;           // beta == 0, no bias, no activation: D = alpha acc
+  int last_m = 0, last_n = 0;  // D's last row and column (M - 1, N - 1): where C and bias are read at the latest
   GemmActivation act = GemmActivation::none;
 
-  // The activation of x, branch-free (every element of a tile takes the same straight-line code):
-  // erf and tanh from exp, within 2e-7 absolute of the exact functions (erf: the rational
-  // approximation of Abramowitz and Stegun 7.1.26, |error| <= 1.5e-7; tanh(u) = 1 - 2 / (e^{2u} + 1)).
-  __device__ static float activate(GemmActivation a, float x) {
-    bool const is_gelu = a == GemmActivation::gelu;
-    // gelu: 1 + erf(x / sqrt 2); gelu_tanh: 1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))
-    float const u = is_gelu ? x * 0.70710678118654752f : 0.79788456080286536f * (x + 0.044715f * x * x * x);
+  // The activations, each straight-line code (a kernel branches once per group on `act`, which
+  // every thread shares). Both GELUs as x times a factor in [0, 1] computed without cancellation,
+  // from exp and a reciprocal, within 2e-7 absolute of the exact factor:
+  //   gelu       (1 + erf(u)) / 2, u = x / sqrt 2: erf(|u|) = 1 - q, q = poly(t) e^{-u^2},
+  //              t = 1 / (1 + 0.3275911 |u|) (Abramowitz and Stegun 7.1.26, |error| <= 1.5e-7), so
+  //              (1 + erf(u)) / 2 = 1 - q/2 for u >= 0 and q/2 for u < 0
+  //   gelu_tanh  (1 + tanh(u)) / 2 = 1 / (1 + e^{-2u}), u = sqrt(2/pi) (x + 0.044715 x^3)
+  __device__ static float gelu(float x) {
+    float const u = x * 0.70710678118654752f;
     float const z = fabsf(u);
     float const t = __frcp_rn(1.0f + 0.3275911f * z);
     float const poly = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t;
-    float const erf_u = copysignf(1.0f - poly * __expf(-z * z), u);
-    float const tanh_u = 1.0f - 2.0f / (__expf(2.0f * u) + 1.0f);
-    float const gelu = 0.5f * x * (1.0f + (is_gelu ? erf_u : tanh_u));
-    return a == GemmActivation::none ? x : a == GemmActivation::relu ? fmaxf(x, 0.0f) : gelu;
+    float const half_q = 0.5f * poly * __expf(-z * z);
+    return x * (u >= 0.0f ? 1.0f - half_q : half_q);
   }
-
-  // The value of D(m,n) for the accumulator `acc` (before the conversion to TOut).
-  __device__ float value(float acc, int m, int n) const {
-    float x = alpha * acc;
+  __device__ static float gelu_tanh(float x) {
+    float const u = 0.79788456080286536f * (x + 0.044715f * x * x * x);
+    return x * __frcp_rn(1.0f + __expf(-2.0f * u));
+  }
+  // D(m,n)'s value from alpha acc = x (before the conversion to TOut); (m, n) inside D.
+  __device__ float value(float x, int m, int n) const {
     if (beta != 0.0f) x += beta * float(c[std::int64_t(m) * ldc + n]);
     if (bias != nullptr) x += float(bias[bias_per_row ? m : n]);
-    return activate(act, x);
+    switch (act) {
+      case GemmActivation::relu: return fmaxf(x, 0.0f);
+      case GemmActivation::gelu: return gelu(x);
+      case GemmActivation::gelu_tanh: return gelu_tanh(x);
+      default: return x;
+    }
   }
-
-  // x[k] = D's value of the accumulator src(k) of element coord(k) = (m, n), for k < K; 0 outside
-  // the M x N matrix D (nothing outside it is read). When `plain`, alpha src(k), unrolled: x stays
-  // in registers. Otherwise the whole expression, in a loop that is not unrolled, over a copy in
-  // local memory: the expression is compiled once, not once per element (compile time and code
-  // size), and the accumulators are only ever read with constant indices (they stay in registers).
-  template <int K, class Src, class Coord>
+  // x[k] = D's value of the accumulator src(k) of element coord(k) = (m, n), for k < K. Unrolled,
+  // one term of the expression at a time, branch-free: C and bias are read at the coordinates
+  // clamped into D (the values of elements outside D are computed from a neighbour's and never
+  // stored), in batches of kBatch loads issued before the first is used (more would not fit in
+  // registers beside a large tile's accumulators); each activation is a loop of its own under one
+  // branch on `act`. The values stay in registers; the accumulators are read with constant
+  // indices only.
+  // Compact: for a kernel whose accumulators leave almost no registers free (gemm_sm80's 128 x 256
+  // tile), the expression in a loop that is not unrolled, over a copy of the values in local
+  // memory (elements outside D get 0): slower, but it takes few registers and compiles once.
+  static constexpr int kBatch = 8;
+  template <bool Compact = false, int K, class Src, class Coord>
   __device__ __forceinline__ void values(float (&x)[K], Src const& src, Coord const& coord, int M, int N) const {
-    if (plain) {
-      TESSERA_UNROLL
-      for (int k = 0; k < K; ++k) x[k] = alpha * src(k);
-    } else {
-      float u[K];
-      TESSERA_UNROLL
-      for (int k = 0; k < K; ++k) u[k] = src(k);
+    TESSERA_UNROLL
+    for (int k = 0; k < K; ++k) x[k] = alpha * src(k);
+    if (plain) return;
+    if constexpr (Compact) {
 #pragma unroll 1
       for (int k = 0; k < K; ++k) {
         auto const mn = coord(k);
         int const m = get<0>(mn), n = get<1>(mn);
-        u[k] = m < M && n < N ? value(u[k], m, n) : 0.0f;
+        x[k] = m < M && n < N ? value(x[k], m, n) : 0.0f;
       }
+      return;
+    }
+    int const lm = last_m, ln = last_n;
+    if (beta != 0.0f) {
       TESSERA_UNROLL
-      for (int k = 0; k < K; ++k) x[k] = u[k];
+      for (int k0 = 0; k0 < K; k0 += kBatch) {
+        float cv[kBatch];
+        TESSERA_UNROLL
+        for (int k = k0; k < k0 + kBatch && k < K; ++k) {
+          auto const mn = coord(k);
+          int const m = min(int(get<0>(mn)), lm), n = min(int(get<1>(mn)), ln);
+          cv[k - k0] = float(c[std::int64_t(m) * ldc + n]);
+        }
+        TESSERA_UNROLL
+        for (int k = k0; k < k0 + kBatch && k < K; ++k) x[k] += beta * cv[k - k0];
+      }
+    }
+    if (bias != nullptr) {
+      TESSERA_UNROLL
+      for (int k0 = 0; k0 < K; k0 += kBatch) {
+        float bv[kBatch];
+        TESSERA_UNROLL
+        for (int k = k0; k < k0 + kBatch && k < K; ++k) {
+          auto const mn = coord(k);
+          bv[k - k0] = float(bias[bias_per_row ? min(int(get<0>(mn)), lm) : min(int(get<1>(mn)), ln)]);
+        }
+        TESSERA_UNROLL
+        for (int k = k0; k < k0 + kBatch && k < K; ++k) x[k] += bv[k - k0];
+      }
+    }
+    switch (act) {
+      case GemmActivation::relu:
+        TESSERA_UNROLL
+        for (int k = 0; k < K; ++k) x[k] = fmaxf(x[k], 0.0f);
+        break;
+      case GemmActivation::gelu:
+        TESSERA_UNROLL
+        for (int k = 0; k < K; ++k) x[k] = gelu(x[k]);
+        break;
+      case GemmActivation::gelu_tanh:
+        TESSERA_UNROLL
+        for (int k = 0; k < K; ++k) x[k] = gelu_tanh(x[k]);
+        break;
+      default: break;
     }
   }
 
@@ -137,15 +189,17 @@ struct GemmEpilogue {
   }
 
   // The register epilogue of NV accumulators: acc(v) is the element coord(v) = (m, n); values 2j
-  // and 2j+1 are neighbouring columns of one row (stored as one pair). In groups of 32 values.
-  template <int NV, class Acc, class Coord>
+  // and 2j+1 are neighbouring columns of one row (stored as one pair). In groups of 8 values (few
+  // registers live beside the accumulators while C and bias are read), or 32 when Compact (values).
+  template <int NV, bool Compact = false, class Acc, class Coord>
   __device__ __forceinline__ void store(Acc const& acc, Coord const& coord, int M, int N) const {
-    constexpr int G = NV % 32 == 0 ? 32 : NV;
+    constexpr int Group = Compact ? 32 : 8;
+    constexpr int G = NV % Group == 0 ? Group : NV;
     static_assert(NV % G == 0 && G % 2 == 0, "GemmEpilogue::store: an even number of values");
     TESSERA_UNROLL
     for (int g = 0; g < NV / G; ++g) {
       float x[G];
-      values(x, [&](int k) { return acc(g * G + k); }, [&](int k) { return coord(g * G + k); }, M, N);
+      values<Compact>(x, [&](int k) { return acc(g * G + k); }, [&](int k) { return coord(g * G + k); }, M, N);
       TESSERA_UNROLL
       for (int k = 0; k < G; k += 2) {
         auto const mn = coord(g * G + k);
@@ -169,6 +223,8 @@ GemmEpilogue<TOut> make_gemm_epilogue(GemmProblem<T, TOut> const& problem, GemmP
   e.bias_per_row = problem.cd_major == Major::col;
   e.pairs_aligned = p.ldd % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.d) % (2 * sizeof(TOut)) == 0;
   e.act = p.activation;
+  e.last_m = p.m - 1;
+  e.last_n = p.n - 1;
   e.plain = p.beta == 0.0f && p.bias == nullptr && p.activation == GemmActivation::none;
   return e;
 }

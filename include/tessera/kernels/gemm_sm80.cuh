@@ -301,7 +301,8 @@ __global__ void __launch_bounds__(Cfg::kThreads)
                                                 make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn)));  // (MMA,MMA_M,MMA_N)
   static_assert(decltype(get<0>(tCgD.layout())(_1{}) - get<0>(tCgD.layout())(_0{}))::value == 1,
                 "gemm_sm80_kernel: accumulator values 2j, 2j+1 must be neighbouring columns of D");
-  ep.template store<int(decltype(size(acc))::value)>([&](int v) { return acc(v); }, [&](int v) { return tCcD(v); }, M, N);
+  // Compact (GemmEpilogue::values): the 128 x 256 tile's accumulators leave few registers free.
+  ep.template store<int(decltype(size(acc))::value), true>([&](int v) { return acc(v); }, [&](int v) { return tCcD(v); }, M, N);
 }
 
 // The kernel's dynamic shared memory: the stages of both operands plus the alignment slack.

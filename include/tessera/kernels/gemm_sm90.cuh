@@ -267,20 +267,25 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
       }
     }
     named_barrier_sync(bar_id, 128);
-    // D's values of the step: accumulators 32 c .. 32 c + 31 of block i (columns 64 c .. 64 c + 63)
-    float x[32];
+    // D's values of the step are accumulators 32 c .. 32 c + 31 of block i (columns 64 c .. 64 c + 63),
+    // computed a few at a time just before they are stored (x: values k0 .., few registers live
+    // beside the accumulators when the epilogue has terms to load).
     auto const coord = [&](int k) {  // value 32 c + k = 4 j + r: (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2)
       int const v = 32 * c + k, j = v / 4, r = v % 4;
       return make_coord(mr + 16 * w + l / 4 + 8 * (r / 2), n0 + 8 * j + 2 * (l % 4) + r % 2);
     };
-    ep.values(x, [&](int k) { return acc[i][32 * c + k]; }, coord, M, N);
+    auto const values = [&](auto& x, int k0) {
+      ep.values(x, [&](int k) { return acc[i][32 * c + k0 + k]; }, [&](int k) { return coord(k0 + k); }, M, N);
+    };
     if constexpr (sizeof(TOut) == 2) {
       TESSERA_UNROLL
-      for (int bb = 0; bb < 4; ++bb) {  // 16 x 16 blocks of the warp's 16 rows
+      for (int bb = 0; bb < 4; ++bb) {  // 16 x 16 blocks of the warp's 16 rows: values 8 bb .. 8 bb + 7
+        float x[8];
+        values(x, 8 * bb);
         std::uint32_t r[4];
         TESSERA_UNROLL
-        for (int q = 0; q < 4; ++q) {  // matrix q: rows 8 (q%2) .., columns 8 (q/2) .. of the block: x[4 (2 bb + q/2) + 2 (q%2) + e]
-          int const k = 4 * (2 * bb + q / 2) + 2 * (q % 2);
+        for (int q = 0; q < 4; ++q) {  // matrix q: rows 8 (q%2) .., columns 8 (q/2) .. of the block: value 4 (2 bb + q/2) + 2 (q%2) + e
+          int const k = 4 * (q / 2) + 2 * (q % 2);
           TOut const x0 = from_float<TOut>(x[k]), x1 = from_float<TOut>(x[k + 1]);
           r[q] = std::uint32_t(__builtin_bit_cast(std::uint16_t, x0)) | (std::uint32_t(__builtin_bit_cast(std::uint16_t, x1)) << 16);
         }
@@ -293,10 +298,12 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
       TESSERA_UNROLL
       for (int p = 0; p < P; ++p) {
         TESSERA_UNROLL
-        for (int g = 0; g < CW / 8; ++g) {
+        for (int g = 0; g < CW / 8; ++g) {  // values 4 (p CW/8 + g) .. + 3
+          float x[4];
+          values(x, 4 * (p * CW / 8 + g));
           TESSERA_UNROLL
           for (int h = 0; h < 2; ++h) {
-            int const k = 4 * (p * CW / 8 + g) + 2 * h;                          // x[k], x[k + 1]: row 8 h .., columns 2 (l%4) ..
+            int const k = 2 * h;                                                 // x[k], x[k + 1]: row 8 h .., columns 2 (l%4) ..
             int const row = 16 * w + l / 4 + 8 * h, col = 8 * g + 2 * (l % 4);  // col: in the box
             *reinterpret_cast<float2*>(b + p * 8192 + int(box(row, col)) * int(sizeof(TOut))) = float2{x[k], x[k + 1]};
           }

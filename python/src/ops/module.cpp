@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <numeric>
@@ -267,9 +268,17 @@ class DeviceGuard {
   DeviceGuard(char const* fn, int device) {
     check_cuda(cudaGetDevice(&previous_), fn, "cudaGetDevice");
     if (previous_ != device) check_cuda(cudaSetDevice(device), fn, "cudaSetDevice");
+    // Devices 0..63 found to be sm_90 (asked once: every call passes here).
+    static std::atomic<std::uint64_t> checked{0};
+    std::uint64_t const bit = device >= 0 && device < 64 ? std::uint64_t(1) << device : 0;
+    if (bit != 0 && (checked.load(std::memory_order_relaxed) & bit) != 0) {
+      restore_ = previous_ != device;
+      return;
+    }
     int major = 0, minor = 0;
     check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), fn, "cudaDeviceGetAttribute");
     check_cuda(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), fn, "cudaDeviceGetAttribute");
+    if (major == 9 && minor == 0) checked.fetch_or(bit, std::memory_order_relaxed);
     if (major != 9 || minor != 0) {
       if (previous_ != device) (void)cudaSetDevice(previous_);
       throw std::runtime_error(std::string(fn) + ": cuda:" + std::to_string(device) + " has compute capability " + std::to_string(major) +

@@ -379,8 +379,9 @@ def _reference(a, b):
 
 def _assert_close(d, ref, scale, k, unit_out, extra=0.0):
     # fp32 accumulation: |error| <= k * 2^-24 * sum |a b| (a factor 2 of slack); one rounding to the
-    # output type: unit_out * |ref|; `extra`: relative error of an epilogue function in fp32.
-    bound = 2 * k * 2.0 ** -24 * scale + (unit_out + extra) * ref.abs() + 1e-30
+    # output type: unit_out * |ref| (and half the spacing of float16's subnormals, 2^-25, near 0);
+    # `extra`: relative error of an epilogue function in fp32.
+    bound = 2 * k * 2.0 ** -24 * scale + (unit_out + extra) * ref.abs() + 2.0 ** -24
     err = (d.double() - ref).abs()
     worst = (err - bound).max().item()
     assert worst <= 0, "max error exceeds the bound by %g (max error %g)" % (worst, err.max().item())
@@ -518,8 +519,8 @@ class TestGemm:
             (ValueError, r"c is column-major and out row-major; they must share one storage order",
              lambda: tessera.ops.gemm(a, b, torch.randn(24, 8, device="cuda").t(), out=torch.empty(8, 24, device="cuda"))),
             (ValueError, r"out overlaps c without being the same elements",
-             lambda: tessera.ops.gemm(a, b, c32[:, :12], out=c32[:, 1:13])),
-            (ValueError, r"a has shape \(8, 8\) and strides \(32, 2\)", lambda: tessera.ops.gemm(a[:, ::2], b[:8])),
+             lambda: tessera.ops.gemm(a, b[:, :12], c32[:, :12], out=c32[:, 1:13])),
+            (ValueError, r"a has shape \(8, 8\) and strides \(16, 2\)", lambda: tessera.ops.gemm(a[:, ::2], b[:8])),
         ]
         for error, message, call in cases:
             with pytest.raises(error, match=message):
@@ -547,6 +548,11 @@ def test_docstring_examples(name):
     for part in ("Precondition:", "Postcondition:", "Example"):
         assert part in obj.__doc__, (name, part)
     assert _run_doctest(obj, name, {"tessera": tessera, "torch": torch}) >= 1
+
+
+@needs_gpu
+def test_module_docstring_examples():
+    assert _run_doctest(tessera.ops, "tessera.ops", {"tessera": tessera}) >= 3
 
 
 @needs_gpu

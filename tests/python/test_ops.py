@@ -185,6 +185,14 @@ def test_valid_arguments_reach_the_device_on_the_callers_stream():
     with pytest.raises(RuntimeError, match=r"tessera.ops.sgemm: cudaGetDevice failed"):
         tessera.ops.sgemm(FakeCuda((8, 6), (1, 8)), FakeCuda((6, 1), (5, 3), address=1 << 24),
                           out=FakeCuda((8, 1), (1, 1), address=1 << 28))
+    if tessera.ops._ops.have_gemm():
+        # c updated in place (out=c), column-major, float32 out of bfloat16 inputs, bias, activation
+        h = FakeCuda((8, 16), (1, 8), dtype="bfloat16")
+        g = FakeCuda((16, 24), dtype="bfloat16", address=1 << 24)
+        c = FakeCuda((8, 24), (1, 8), address=1 << 28)
+        with pytest.raises(RuntimeError, match=r"tessera.ops.gemm: cudaGetDevice failed"):
+            tessera.ops.gemm(h, g, c, alpha=2.0, out=c, bias=FakeCuda((24,), address=1 << 29), activation="gelu_tanh")
+        assert c.streams == [1, 1]  # exported once as c, once as out
 
 
 # ---- with PyTorch and a Hopper GPU ---------------------------------------------------------------

@@ -26,9 +26,11 @@ Results and streams:
   PyTorch inputs (``torch.cuda.current_stream()``), so it is ordered like a torch op; the legacy
   default stream for other inputs; or any stream handle given as ``stream=`` (an int, or an
   object with ``.cuda_stream`` such as ``torch.cuda.Stream`` or ``.ptr`` such as
-  ``cupy.cuda.Stream``). Every argument is exported with ``__dlpack__(stream=that stream)``, so its
-  producer makes it ready for work on that stream (DLPack's rule). The call returns once the
-  kernel is queued (asynchronous, like a torch op).
+  ``cupy.cuda.Stream``). On PyTorch's current stream, torch.Tensor arguments are read directly
+  (as a torch op reads them, ordered after PyTorch's work on that stream); otherwise every argument
+  is exported with ``__dlpack__(stream=that stream)``, so its producer makes it ready for work on
+  that stream (DLPack's rule). The call returns once the kernel is queued (asynchronous, like a
+  torch op). Tensors that require grad are refused (no autograd graph is recorded).
 """
 
 import sys
@@ -94,24 +96,48 @@ def _torch_of(x):
     return None
 
 
-def _context(first, stream):
-    """(stream handle, allocate(shape, strides, dtype, device)) for an op whose first input is `first`."""
-    torch = _torch_of(first)
-    if torch is not None:
-        if stream is None:
-            stream = torch.cuda.current_stream(first.device).cuda_stream if first.is_cuda else 0
-        handle = _stream_handle(stream)
+_torch_state = {}  # "stream": torch's current raw stream of a device index; "allocate": torch's allocator
+
+
+def _torch_setup(torch):
+    """Registers torch's types with _ops (once) and returns the cached helpers."""
+    if not _torch_state:
+        _ops._register_torch(torch.Tensor, torch.float32, torch.float16, torch.bfloat16)
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # torch's own fast path, when it has one
+        if raw is None:
+            def raw(index):
+                return torch.cuda.current_stream(index).cuda_stream
+        dtypes = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+        empty_strided = torch.empty_strided
 
         def allocate(shape, strides, dtype, device):
-            return torch.empty_strided(shape, strides, dtype=getattr(torch, dtype), device=torch.device("cuda", device))
+            return empty_strided(shape, strides, dtype=dtypes[dtype], device=device)
 
-        return handle, allocate
-    handle = _stream_handle(0 if stream is None else stream)
+        _torch_state.update(stream=raw, allocate=allocate)
+    return _torch_state
 
+
+def _device_array_allocator(handle):
     def allocate(shape, strides, dtype, device):
         return _ops.DeviceArray(shape, strides, dtype, device, handle)
 
-    return handle, allocate
+    return allocate
+
+
+def _context(first, stream):
+    """(stream handle, allocate(shape, strides, dtype, device), fast) for an op whose first input is
+    `first`. fast: torch.Tensor arguments may be read directly instead of through DLPack, which is
+    sound when the kernel runs on PyTorch's current stream (stream=None), where PyTorch's own work
+    on them is ordered; with another stream, DLPack's exports make them ready for it."""
+    torch = _torch_of(first)
+    if torch is not None:
+        state = _torch_setup(torch)
+        if stream is None:
+            index = first.get_device()
+            return (state["stream"](index) if index >= 0 else 0), state["allocate"], True
+        return _stream_handle(stream), state["allocate"], False
+    handle = _stream_handle(0 if stream is None else stream)
+    return handle, _device_array_allocator(handle), False
 
 
 def add(a, b, out=None, *, stream=None):
@@ -130,8 +156,8 @@ def add(a, b, out=None, *, stream=None):
         [[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]]
     """
     ops = _module()
-    handle, allocate = _context(a, stream)
-    return ops.add(a, b, out, handle, allocate)
+    handle, allocate, fast = _context(a, stream)
+    return ops.add(a, b, out, handle, allocate, fast)
 
 
 def sgemm(a, b, out=None, *, stream=None):
@@ -152,8 +178,8 @@ def sgemm(a, b, out=None, *, stream=None):
         [[11.0]]
     """
     ops = _module()
-    handle, allocate = _context(a, stream)
-    return ops.sgemm(a, b, out, handle, allocate)
+    handle, allocate, fast = _context(a, stream)
+    return ops.sgemm(a, b, out, handle, allocate, fast)
 
 
 def gemm(a, b, c=None, alpha=1.0, beta=None, out=None, out_dtype=None, *, bias=None, activation=None, stream=None):
@@ -185,5 +211,6 @@ def gemm(a, b, c=None, alpha=1.0, beta=None, out=None, out_dtype=None, *, bias=N
         raise TypeError("tessera.ops.gemm: activation must be None, 'relu', 'gelu' or 'gelu_tanh', got " + type(activation).__name__)
     if out_dtype is not None and not isinstance(out_dtype, str):
         out_dtype = str(out_dtype).rsplit(".", 1)[-1]  # torch.float32 -> "float32"
-    handle, allocate = _context(a, stream)
-    return ops.gemm(a, b, c, float(alpha), None if beta is None else float(beta), bias, activation, out, out_dtype, handle, allocate)
+    handle, allocate, fast = _context(a, stream)
+    return ops.gemm(a, b, c, float(alpha), None if beta is None else float(beta), bias, activation, out, out_dtype, handle, allocate,
+                    fast)

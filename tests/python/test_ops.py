@@ -195,6 +195,70 @@ def test_valid_arguments_reach_the_device_on_the_callers_stream():
         assert c.streams == [1, 1]  # exported once as c, once as out
 
 
+class _FakeDtype:
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return "torch." + self.name
+
+
+class FakeTorchTensor:
+    """The attributes tessera._ops reads from a torch.Tensor when it may skip DLPack (registered in
+    place of torch's types for one test)."""
+
+    F32, F16, BF16, F64 = _FakeDtype("float32"), _FakeDtype("float16"), _FakeDtype("bfloat16"), _FakeDtype("float64")
+
+    def __init__(self, shape, strides, dtype, address=1 << 20, device=0, requires_grad=False):
+        self.shape, self._strides, self.dtype = tuple(shape), tuple(strides), dtype
+        self._address, self._device, self.requires_grad = address, device, requires_grad
+        self.device = "cuda:%d" % device if device >= 0 else "cpu"
+
+    def get_device(self):
+        return self._device
+
+    def stride(self):
+        return self._strides
+
+    def data_ptr(self):
+        return self._address
+
+
+@pytest.fixture
+def fake_torch_types():
+    ops = tessera.ops._ops
+    ops._register_torch(FakeTorchTensor, FakeTorchTensor.F32, FakeTorchTensor.F16, FakeTorchTensor.BF16)
+    yield
+    tessera.ops._torch_state.clear()  # the next torch.Tensor registers torch's own types again
+    ops._register_torch(None, None, None, None)
+
+
+@needs_ops
+def test_torch_tensors_read_without_dlpack_get_the_same_checks(fake_torch_types):
+    T = FakeTorchTensor
+    ops = tessera.ops._ops
+
+    def add(a, b, out=None):
+        return ops.add(a, b, out, 0, None, True)
+
+    a = T((4, 6), (6, 1), T.F32)
+    cases = [
+        (ValueError, r"a is on cpu; .*a\.cuda\(\)", lambda: add(T((4, 6), (6, 1), T.F32, device=-1), a)),
+        (ValueError, r"b requires grad; .*b\.detach\(\)", lambda: add(a, T((4, 6), (6, 1), T.F32, requires_grad=True))),
+        (TypeError, r"b is float64; it must be float32, float16 or bfloat16", lambda: add(a, T((4, 6), (6, 1), T.F64))),
+        (TypeError, r"a is float32 and b bfloat16", lambda: add(a, T((4, 6), (6, 1), T.BF16))),
+        (ValueError, r"a has strides \(6, 1\) and b \(1, 4\)", lambda: add(a, T((4, 6), (1, 4), T.F32))),
+        (ValueError, r"out overlaps b", lambda: add(a, T((4, 6), (6, 1), T.F32, address=1 << 24),
+                                                    T((4, 6), (6, 1), T.F32, address=(1 << 24) + 4))),
+    ]
+    for error, message, call in cases:
+        with pytest.raises(error, match=message):
+            call()
+    if ops.device_count() == 0:
+        with pytest.raises(RuntimeError, match=r"cudaGetDevice failed"):
+            add(a, T((4, 6), (6, 1), T.F32, address=1 << 24), T((4, 6), (6, 1), T.F32, address=1 << 28))
+
+
 # ---- with PyTorch and a Hopper GPU ---------------------------------------------------------------
 
 
@@ -365,6 +429,17 @@ def test_add_errors():
     for error, message, call in cases:
         with pytest.raises(error, match=message):
             call()
+
+
+@needs_gpu
+def test_torch_tensors_are_read_directly_on_torchs_stream_and_through_dlpack_on_another():
+    a = torch.randn(16, device="cuda", requires_grad=True)
+    with pytest.raises(ValueError, match=r"a requires grad; tessera.ops records no autograd graph: pass a\.detach\(\)"):
+        tessera.ops.add(a, a)  # read directly: tessera's message
+    with pytest.raises(RuntimeError, match=r"detach"):
+        tessera.ops.add(a, a, stream=torch.cuda.current_stream())  # through DLPack: torch's export refuses it
+    x = a.detach()
+    assert torch.equal(tessera.ops.add(x, x, stream=torch.cuda.current_stream()), x + x)
 
 
 @needs_gpu

@@ -144,13 +144,31 @@ int element_bytes(ops::DType t) { return t == ops::DType::f32 ? 4 : 2; }
 cudaStream_t as_stream(std::uintptr_t handle) { return reinterpret_cast<cudaStream_t>(handle); }
 std::uintptr_t dlpack_stream(std::uintptr_t handle) { return handle == 0 ? 1 : handle; }
 
+// ---- PyTorch's types, for reading torch.Tensor arguments directly ------------------------------
+
+// torch.Tensor and the dtypes of the kernels, registered by tessera/ops.py the first time it meets
+// a torch.Tensor (this module never imports torch). Held for the life of the process.
+struct TorchTypes {
+  py::object tensor, f32, f16, bf16;
+};
+TorchTypes& torch_types() {
+  static TorchTypes* t = new TorchTypes;  // never destroyed: no Python object outlives the interpreter
+  return *t;
+}
+
 // ---- a consumed DLPack tensor ----------------------------------------------------------------------
 
 // One argument of an op, imported with __dlpack__(stream=...): its DLTensor stays valid while this
 // object lives (the producer's deleter runs in the destructor).
 class Imported {
  public:
-  Imported(char const* fn, char const* name, py::handle obj, std::uintptr_t stream) : name_(name) {
+  // fast: obj may be read as a torch.Tensor (TorchTypes) instead of through DLPack: the caller
+  // launches on PyTorch's current stream, on which PyTorch's own work on the tensor is ordered.
+  Imported(char const* fn, char const* name, py::handle obj, std::uintptr_t stream, bool fast = false) : name_(name) {
+    if (fast && torch_types().tensor && py::isinstance(obj, torch_types().tensor)) {
+      read_torch(fn, obj);
+      return;
+    }
     if (!py::hasattr(obj, "__dlpack__") || !py::hasattr(obj, "__dlpack_device__")) {
       type_error(std::string(fn) + ": " + name + " must be a DLPack tensor (with __dlpack__ and __dlpack_device__: a torch.Tensor, "
                  "cupy.ndarray, jax.Array, ...), got " + std::string(py::str(py::type::handle_of(obj).attr("__name__"))));
@@ -178,7 +196,8 @@ class Imported {
     }
     data_ = static_cast<char*>(t.data) + t.byte_offset;
     device_ = t.device.device_id;
-    dl_dtype_ = t.dtype;
+    dtype_ = kernel_dtype(t.dtype);
+    dtype_text_ = dtype_name(t.dtype);
   }
   ~Imported() {
     if (managed_ != nullptr && managed_->deleter != nullptr) managed_->deleter(managed_);
@@ -192,7 +211,8 @@ class Imported {
   int ndim() const { return int(shape_.size()); }
   int device() const { return device_; }
   void* data() const { return data_; }
-  DLDataType dl_dtype() const { return dl_dtype_; }
+  std::optional<ops::DType> dtype() const { return dtype_; }  // none: not a kernel's type
+  std::string const& dtype_text() const { return dtype_text_; }
   std::int64_t numel() const {
     return std::accumulate(shape_.begin(), shape_.end(), std::int64_t(1), std::multiplies<>());
   }
@@ -206,22 +226,50 @@ class Imported {
   }
 
  private:
+  // What __dlpack__ would give, read from the torch.Tensor's attributes (a few hundred nanoseconds
+  // instead of microseconds); the same refusals: CPU tensors, tensors that require grad.
+  void read_torch(char const* fn, py::handle obj) {
+    TorchTypes const& tt = torch_types();
+    device_ = obj.attr("get_device")().cast<int>();
+    if (device_ < 0) {
+      value_error(std::string(fn) + ": " + name_ + " is on " + std::string(py::str(obj.attr("device"))) +
+                  "; tessera.ops runs on CUDA device memory (DLPack device type 2): move it to the GPU first, e.g. " + name_ + ".cuda()");
+    }
+    if (obj.attr("requires_grad").cast<bool>()) {
+      value_error(std::string(fn) + ": " + name_ + " requires grad; tessera.ops records no autograd graph: pass " + name_ + ".detach()");
+    }
+    py::object const dt = obj.attr("dtype");
+    if (dt.is(tt.f32)) dtype_ = ops::DType::f32;
+    else if (dt.is(tt.f16)) dtype_ = ops::DType::f16;
+    else if (dt.is(tt.bf16)) dtype_ = ops::DType::bf16;
+    if (dtype_) {
+      dtype_text_ = dtype_name(*dtype_);
+    } else {
+      dtype_text_ = py::str(dt).cast<std::string>();
+      if (dtype_text_.rfind("torch.", 0) == 0) dtype_text_ = dtype_text_.substr(6);
+    }
+    shape_ = obj.attr("shape").cast<std::vector<std::int64_t>>();
+    strides_ = obj.attr("stride")().cast<std::vector<std::int64_t>>();
+    data_ = reinterpret_cast<void*>(obj.attr("data_ptr")().cast<std::uintptr_t>());
+  }
+
   char const* name_;
   DLManagedTensor* managed_ = nullptr;
   std::vector<std::int64_t> shape_, strides_;
   void* data_ = nullptr;
   int device_ = 0;
-  DLDataType dl_dtype_{};
+  std::optional<ops::DType> dtype_;
+  std::string dtype_text_;
 };
 
 // The element type of t, which must be one of `allowed` (else TypeError naming them).
 ops::DType require_dtype(char const* fn, Imported const& t, std::vector<ops::DType> const& allowed, std::string const& hint = "") {
-  auto const d = kernel_dtype(t.dl_dtype());
+  auto const d = t.dtype();
   if (!d || std::find(allowed.begin(), allowed.end(), *d) == allowed.end()) {
     std::string names;
     for (std::size_t i = 0; i < allowed.size(); ++i)
       names += std::string(i == 0 ? "" : (i + 1 == allowed.size() ? " or " : ", ")) + dtype_name(allowed[i]);
-    type_error(std::string(fn) + ": " + t.name() + " is " + dtype_name(t.dl_dtype()) + "; it must be " + names +
+    type_error(std::string(fn) + ": " + t.name() + " is " + t.dtype_text() + "; it must be " + names +
                (hint.empty() ? ": convert it, e.g. " + std::string(t.name()) + ".to(torch." + dtype_name(allowed[0]) + ")" : hint));
   }
   return *d;
@@ -503,15 +551,15 @@ bool same_strides(Imported const& t, Imported const& u) {
   return true;
 }
 
-py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate) {
+py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate, bool fast) {
   char const* fn = "tessera.ops.add";
-  Imported a(fn, "a", a_obj, stream);
-  Imported b(fn, "b", b_obj, stream);
+  Imported a(fn, "a", a_obj, stream, fast);
+  Imported b(fn, "b", b_obj, stream, fast);
   std::vector<ops::DType> const types = {ops::DType::f32, ops::DType::f16, ops::DType::bf16};
   ops::DType const dt = require_dtype(fn, a, types);
   require_dtype(fn, b, types);
-  if (kernel_dtype(b.dl_dtype()) != dt)
-    type_error(std::string(fn) + ": a is " + dtype_name(dt) + " and b " + dtype_name(b.dl_dtype()) +
+  if (b.dtype() != dt)
+    type_error(std::string(fn) + ": a is " + dtype_name(dt) + " and b " + b.dtype_text() +
                "; both must have one dtype (no type promotion): convert one, e.g. b.to(a.dtype)");
   require_same_device(fn, a, b);
   if (a.shape() != b.shape())
@@ -527,9 +575,9 @@ py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uint
     value_error(std::string(fn) + ": a has strides " + tuple_text(a.strides()) + " and b " + tuple_text(b.strides()) +
                 "; a, b and out must be stored alike (the kernel adds flat arrays): pass b.contiguous() and a.contiguous()");
   if (out_obj.is_none()) out_obj = make_result(allocate, a.shape(), a.strides(), dt, a.device());
-  Imported out(fn, "out", out_obj, stream);
-  if (kernel_dtype(out.dl_dtype()) != dt)
-    type_error(std::string(fn) + ": out is " + dtype_name(out.dl_dtype()) + " and a " + dtype_name(dt) + "; out must have the inputs' dtype");
+  Imported out(fn, "out", out_obj, stream, fast);
+  if (out.dtype() != dt)
+    type_error(std::string(fn) + ": out is " + out.dtype_text() + " and a " + dtype_name(dt) + "; out must have the inputs' dtype");
   require_same_device(fn, a, out);
   require_shape(fn, out, a.shape(), "the inputs' shape");
   require_element_aligned(fn, out, esize);
@@ -549,10 +597,10 @@ py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uint
 
 // ---- sgemm -------------------------------------------------------------------------------------
 
-py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate) {
+py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate, bool fast) {
   char const* fn = "tessera.ops.sgemm";
-  Imported a(fn, "a", a_obj, stream);
-  Imported b(fn, "b", b_obj, stream);
+  Imported a(fn, "a", a_obj, stream, fast);
+  Imported b(fn, "b", b_obj, stream, fast);
   std::string const hint = "; sgemm is fp32 (tessera.ops.gemm takes float16 and bfloat16)";
   require_dtype(fn, a, {ops::DType::f32}, hint);
   require_dtype(fn, b, {ops::DType::f32}, hint);
@@ -567,7 +615,7 @@ py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::ui
   require_element_aligned(fn, b, 4);
   ops::Matrix const ma = as_matrix(fn, a), mb = as_matrix(fn, b);
   if (out_obj.is_none()) out_obj = make_result(allocate, {m, n}, {n, 1}, ops::DType::f32, a.device());
-  Imported out(fn, "out", out_obj, stream);
+  Imported out(fn, "out", out_obj, stream, fast);
   require_dtype(fn, out, {ops::DType::f32}, "; the result of sgemm is float32");
   require_same_device(fn, a, out);
   require_2d(fn, out);
@@ -600,17 +648,17 @@ int activation_code(char const* fn, py::object const& activation) {
 }
 
 py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alpha, py::object beta_obj, py::object bias_obj,
-                py::object activation, py::object out_obj, py::object out_dtype_obj, std::uintptr_t stream, py::object allocate) {
+                py::object activation, py::object out_obj, py::object out_dtype_obj, std::uintptr_t stream, py::object allocate, bool fast) {
   char const* fn = "tessera.ops.gemm";
   if (!ops::have_gemm()) ops::gemm({}, nullptr);  // throws: how to build it
   int const act = activation_code(fn, activation);
-  Imported a(fn, "a", a_obj, stream);
-  Imported b(fn, "b", b_obj, stream);
+  Imported a(fn, "a", a_obj, stream, fast);
+  Imported b(fn, "b", b_obj, stream, fast);
   std::string const hint = "; gemm takes float16 or bfloat16 inputs (tessera.ops.sgemm is fp32): convert, e.g. a.to(torch.bfloat16)";
   ops::DType const in = require_dtype(fn, a, {ops::DType::f16, ops::DType::bf16}, hint);
   require_dtype(fn, b, {ops::DType::f16, ops::DType::bf16}, hint);
-  if (kernel_dtype(b.dl_dtype()) != in)
-    type_error(std::string(fn) + ": a is " + dtype_name(in) + " and b " + dtype_name(b.dl_dtype()) + "; a and b must have one dtype: convert one");
+  if (b.dtype() != in)
+    type_error(std::string(fn) + ": a is " + dtype_name(in) + " and b " + b.dtype_text() + "; a and b must have one dtype: convert one");
   require_same_device(fn, a, b);
   require_2d(fn, a);
   require_2d(fn, b);
@@ -625,8 +673,8 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   ops::Matrix const ma = as_matrix(fn, a), mb = as_matrix(fn, b);
 
   std::optional<Imported> c, bias;
-  if (!c_obj.is_none()) c.emplace(fn, "c", c_obj, stream);
-  if (!bias_obj.is_none()) bias.emplace(fn, "bias", bias_obj, stream);
+  if (!c_obj.is_none()) c.emplace(fn, "c", c_obj, stream, fast);
+  if (!bias_obj.is_none()) bias.emplace(fn, "bias", bias_obj, stream, fast);
   // The output type: out_dtype, else out's, else c's, else the inputs'.
   std::optional<ops::DType> out_type;
   if (!out_dtype_obj.is_none()) {
@@ -638,7 +686,7 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   std::vector<ops::DType> const outs = {in, ops::DType::f32};
   std::string const out_hint = std::string("; the output type is the inputs' (") + dtype_name(in) + ") or float32";
   std::optional<Imported> out;
-  if (!out_obj.is_none()) out.emplace(fn, "out", out_obj, stream);
+  if (!out_obj.is_none()) out.emplace(fn, "out", out_obj, stream, fast);
   if (!out_type && out) out_type = require_dtype(fn, *out, outs, out_hint);
   if (!out_type && c) out_type = require_dtype(fn, *c, outs, out_hint);
   ops::DType const tout = out_type.value_or(in);
@@ -649,8 +697,8 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   std::optional<ops::Matrix> mc;
   if (c) {
     require_same_device(fn, a, *c);
-    if (kernel_dtype(c->dl_dtype()) != tout)
-      type_error(std::string(fn) + ": c is " + dtype_name(c->dl_dtype()) + " but the output is " + dtype_name(tout) +
+    if (c->dtype() != tout)
+      type_error(std::string(fn) + ": c is " + c->dtype_text() + " but the output is " + dtype_name(tout) +
                  "; c must have the output's dtype: convert it, e.g. c.to(torch." + dtype_name(tout) + ")");
     require_2d(fn, *c);
     require_shape(fn, *c, {m, n}, "a's rows by b's columns");
@@ -659,8 +707,8 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   }
   if (bias) {
     require_same_device(fn, a, *bias);
-    if (kernel_dtype(bias->dl_dtype()) != tout)
-      type_error(std::string(fn) + ": bias is " + dtype_name(bias->dl_dtype()) + " but the output is " + dtype_name(tout) +
+    if (bias->dtype() != tout)
+      type_error(std::string(fn) + ": bias is " + bias->dtype_text() + " but the output is " + dtype_name(tout) +
                  "; bias must have the output's dtype: convert it, e.g. bias.to(torch." + dtype_name(tout) + ")");
     require_shape(fn, *bias, {n}, "one element per column of the output");
     require_element_aligned(fn, *bias, ob);
@@ -670,11 +718,11 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   if (out_obj.is_none()) {
     bool const row = !mc || mc->row_major;
     out_obj = make_result(allocate, {m, n}, row ? std::vector<std::int64_t>{n, 1} : std::vector<std::int64_t>{1, m}, tout, a.device());
-    out.emplace(fn, "out", out_obj, stream);
+    out.emplace(fn, "out", out_obj, stream, fast);
   }
-  if (kernel_dtype(out->dl_dtype()) != tout)
-    type_error(std::string(fn) + ": out is " + dtype_name(out->dl_dtype()) + " but the output type is " + dtype_name(tout) +
-               "; pass an out of that dtype or out_dtype=" + dtype_name(out->dl_dtype()));
+  if (out->dtype() != tout)
+    type_error(std::string(fn) + ": out is " + out->dtype_text() + " but the output type is " + dtype_name(tout) +
+               "; pass an out of that dtype or out_dtype=" + out->dtype_text());
   require_same_device(fn, a, *out);
   require_2d(fn, *out);
   require_shape(fn, *out, {m, n}, "a's rows by b's columns");
@@ -749,10 +797,18 @@ PYBIND11_MODULE(_ops, m) {
         return "DeviceArray(shape=" + tuple_text(a.shape()) + ", dtype=" + a.dtype() + ", device=cuda:" + std::to_string(a.device()) + ")";
       });
 
-  m.def("add", &add, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"));
-  m.def("sgemm", &sgemm, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"));
+  // fast: torch.Tensor arguments may be read directly (the caller launches on PyTorch's current stream)
+  m.def("add", &add, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
+  m.def("sgemm", &sgemm, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
   m.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"), py::arg("beta"), py::arg("bias"),
-        py::arg("activation"), py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"));
+        py::arg("activation"), py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
+  m.def(
+      "_register_torch",
+      [](py::object tensor, py::object f32, py::object f16, py::object bf16) {
+        if (tensor.is_none()) tensor = py::object();  // None: forget (tensor tests against nothing)
+        torch_types() = TorchTypes{std::move(tensor), std::move(f32), std::move(f16), std::move(bf16)};
+      },
+      "Registers torch.Tensor and torch.float32, float16, bfloat16 (tessera/ops.py does, on meeting a torch.Tensor).");
   m.def("have_gemm", &ops::have_gemm, "Whether the tensor-core GEMM was built (TESSERA_PYTHON_OPS_GEMM).");
   m.def("device_count", [] {
     int n = 0;

@@ -46,14 +46,14 @@ step() {
 } >"$out/env.txt"
 
 if ! step build "$out/build.log" timeout 400 python3 -m pip install --no-build-isolation --no-deps -v ./python -t "$site" \
-    -Cbuild-dir="$work/build"; then
+    --config-settings=build-dir="$work/build"; then
   echo "build failed: see $out/build.log" | tee -a "$summary"
   exit 1
 fi
-grep -q "_ops" <(ls "$site/tessera") || echo "warning: the installed package has no tessera._ops (was nvcc found?)" | tee -a "$summary"
 
 export PYTHONPATH="$site"
 export PYTHONPYCACHEPREFIX="$work/pycache"
+(cd "$work" && python3 -c 'import tessera.ops as o; print("tessera.ops available:", o.available(), "gemm:", o.available() and o._ops.have_gemm(), "devices:", o.available() and o._ops.device_count())' 2>&1 | tee -a "$summary")
 # From a folder outside the repository, so that `import tessera` finds the installed package.
 (cd "$work" && step pytest "$out/pytest.log" timeout 300 python3 -m pytest -q -rs -p no:cacheprovider \
   --junitxml="$out/pytest.xml" "$repo/tests/python")

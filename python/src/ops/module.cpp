@@ -571,7 +571,7 @@ py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uint
   if (!dense(a.shape(), a.strides()))
     value_error(std::string(fn) + ": a (shape " + tuple_text(a.shape()) + ", strides " + tuple_text(a.strides()) +
                 ") is not densely stored; the kernel reads one flat array: pass a.contiguous()");
-  if (!same_strides(a, b))
+  if (a.numel() != 0 && !same_strides(a, b))
     value_error(std::string(fn) + ": a has strides " + tuple_text(a.strides()) + " and b " + tuple_text(b.strides()) +
                 "; a, b and out must be stored alike (the kernel adds flat arrays): pass b.contiguous() and a.contiguous()");
   if (out_obj.is_none()) out_obj = make_result(allocate, a.shape(), a.strides(), dt, a.device());
@@ -581,7 +581,7 @@ py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uint
   require_same_device(fn, a, out);
   require_shape(fn, out, a.shape(), "the inputs' shape");
   require_element_aligned(fn, out, esize);
-  if (!same_strides(a, out))
+  if (a.numel() != 0 && !same_strides(a, out))
     value_error(std::string(fn) + ": out has strides " + tuple_text(out.strides()) + " and a " + tuple_text(a.strides()) +
                 "; out must be stored like the inputs: allocate it with torch.empty_like(a)");
   for (Imported const* in : {&a, &b})

@@ -243,7 +243,7 @@ def test_torch_tensors_read_without_dlpack_get_the_same_checks(fake_torch_types)
 
     a = T((4, 6), (6, 1), T.F32)
     cases = [
-        (ValueError, r"a is on cpu; .*a\.cuda\(\)", lambda: add(T((4, 6), (6, 1), T.F32, device=-1), a)),
+        (ValueError, r"a is on the CPU; .*a\.cuda\(\)", lambda: add(T((4, 6), (6, 1), T.F32, device=-1), a)),
         (ValueError, r"b requires grad; .*b\.detach\(\)", lambda: add(a, T((4, 6), (6, 1), T.F32, requires_grad=True))),
         (TypeError, r"b is float64; it must be float32, float16 or bfloat16", lambda: add(a, T((4, 6), (6, 1), T.F64))),
         (TypeError, r"a is float32 and b bfloat16", lambda: add(a, T((4, 6), (6, 1), T.BF16))),

@@ -232,7 +232,9 @@ class Imported {
     TorchTypes const& tt = torch_types();
     device_ = obj.attr("get_device")().cast<int>();
     if (device_ < 0) {
-      value_error(std::string(fn) + ": " + name_ + " is on " + std::string(py::str(obj.attr("device"))) +
+      std::string where = py::str(obj.attr("device")).cast<std::string>();
+      if (where == "cpu") where = "the CPU";
+      value_error(std::string(fn) + ": " + name_ + " is on " + where +
                   "; tessera.ops runs on CUDA device memory (DLPack device type 2): move it to the GPU first, e.g. " + name_ + ".cuda()");
     }
     if (obj.attr("requires_grad").cast<bool>()) {

@@ -1,6 +1,8 @@
 // fill, clear, axpby, transform, reduce and gemm on host tensors.
 #include "tensor_test_util.hpp"
 
+#include <cmath>
+#include <limits>
 #include <vector>
 
 using namespace tessera;
@@ -72,4 +74,24 @@ TEST(Gemm, AllModesAgainstLoops) {
   // Mismatched K on dynamic extents is an error naming gemm.
   auto tA2 = make_tensor(A.data(), make_shape(M, K - 1));
   EXPECT_THROW(gemm(tA2, tB, tC), layout_error);
+}
+
+// axpby with b == 0 does not read y (BLAS's beta = 0): an output never initialized, NaN included,
+// becomes a*x; with b != 0 it reads y and propagates what it reads.
+TEST(Functional, AxpbyWithBetaZeroDoesNotReadY) {
+  float const nan = std::numeric_limits<float>::quiet_NaN();
+  auto x = make_tensor<float>(make_shape(_4{}));
+  for (int i = 0; i < 4; ++i) x(i) = float(i);
+  std::vector<float> y(4, nan);  // never initialized output
+  auto ty = make_tensor(make_gmem_ptr(y.data()), make_shape(4));
+  axpby(2.0f, x, 0.0f, ty);  // dynamic beta = 0
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(y[i], 2.0f * float(i));
+  std::fill(y.begin(), y.end(), nan);
+  axpby(3.0f, x, _0{}, ty);  // static beta = 0
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(y[i], 3.0f * float(i));
+  axpby(1.0f, x, 0.5f, ty);  // beta != 0 reads y
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(y[i], float(i) + 1.5f * float(i));
+  std::fill(y.begin(), y.end(), nan);
+  axpby(1.0f, x, 1.0f, ty);  // and propagates what it reads
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(std::isnan(y[i]));
 }

@@ -76,6 +76,41 @@ TEST(Gemm, AllModesAgainstLoops) {
   EXPECT_THROW(gemm(tA2, tB, tC), layout_error);
 }
 
+// gemm reads its operands through their layouts: the modes say which is M, N or K, the strides may
+// be anything. M-major A and N-major B (the tutorial's NT shared-memory tiles), K-major A and B
+// (TN), and a mix, all against the same loops.
+TEST(Gemm, AnyOperandMajorness) {
+  const int M = 6, N = 4, K = 5;
+  std::vector<float> a(M * K), b(N * K);
+  for (int i = 0; i < M * K; ++i) a[std::size_t(i)] = float(i % 7 - 3);
+  for (int i = 0; i < N * K; ++i) b[std::size_t(i)] = float(i % 5 - 1);
+  // The same logical A (m,k) = a[m + M k] and B (n,k) = b[n + N k], stored both ways.
+  std::vector<float> at(M * K), bt(N * K);
+  for (int m = 0; m < M; ++m)
+    for (int k = 0; k < K; ++k) at[std::size_t(m * K + k)] = a[std::size_t(m + M * k)];
+  for (int n = 0; n < N; ++n)
+    for (int k = 0; k < K; ++k) bt[std::size_t(n * K + k)] = b[std::size_t(n + N * k)];
+  auto aM = make_tensor(a.data(), make_shape(M, K), make_stride(_1{}, M));   // (M,K) M-major
+  auto aK = make_tensor(at.data(), make_shape(M, K), make_stride(K, _1{}));  // (M,K) K-major
+  auto bN = make_tensor(b.data(), make_shape(N, K), make_stride(_1{}, N));   // (N,K) N-major
+  auto bK = make_tensor(bt.data(), make_shape(N, K), make_stride(K, _1{}));  // (N,K) K-major
+  auto check = [&](auto const& tA, auto const& tB) {
+    auto c = make_tensor<float>(make_layout(make_shape(Int<M>{}, Int<N>{})));
+    clear(c);
+    gemm(tA, tB, c);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        float ref = 0;
+        for (int k = 0; k < K; ++k) ref += a[std::size_t(m + M * k)] * b[std::size_t(n + N * k)];
+        EXPECT_EQ(c(m, n), ref) << "m=" << m << " n=" << n;
+      }
+  };
+  check(aM, bN);  // NT
+  check(aK, bK);  // TN
+  check(aM, bK);
+  check(aK, bN);
+}
+
 // axpby with b == 0 does not read y (BLAS's beta = 0): an output never initialized, NaN included,
 // becomes a*x; with b != 0 it reads y and propagates what it reads.
 TEST(Functional, AxpbyWithBetaZeroDoesNotReadY) {

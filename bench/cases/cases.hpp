@@ -22,13 +22,25 @@ std::vector<Case> memory_cases(bool full);
 using SgemmLauncher = std::function<cudaError_t(kernels::SgemmProblem const&, cudaStream_t)>;
 using NamedSgemm = std::pair<std::string, SgemmLauncher>;
 
-// One case per (size, kernel): square row-major C = A B of size^3 against cublasSgemm.
-std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<NamedSgemm> const& kernels_to_run);
+// The majors of A, B and C in an SGEMM case (row-major by default).
+struct SgemmMajors {
+  Major a = Major::row, b = Major::row, c = Major::row;
+};
+
+// One case per (size, kernel): square C = A B of size^3 (row-major unless mj says otherwise)
+// against cublasSgemm.
+std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<NamedSgemm> const& kernels_to_run,
+                                  SgemmMajors mj = {});
+
+// The CuTe tutorial's SGEMM ported to Tessera (examples/sgemm/tutorial.cuh): sgemm_tutorial_nt and
+// sgemm_tutorial_tn, C column-major, on squares of the given sizes (multiples of 128).
+std::vector<Case> sgemm_tutorial_cases(std::vector<int> const& sizes);
 
 // The example ladder v1..v5 (examples/sgemm/ladder.cuh); v5 is kernels::sgemm.
 std::vector<NamedSgemm> sgemm_ladder();
 
-// The ladder at 4096^3 and 8192^3 when full, else 1024^3.
+// The ladder at 4096^3 and 8192^3 when full, else 1024^3; the tutorial's kernels at 1024^3 and
+// 4096^3 when full, else 1024^3.
 std::vector<Case> sgemm_cases(bool full);
 
 // The tensor-core GEMMs (kernels::gemm_sm80 and the Hopper ladder of kernels/gemm_sm90.cuh, bf16 and

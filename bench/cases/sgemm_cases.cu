@@ -1,5 +1,7 @@
 // sgemm_cases.cu -- the SGEMM cases of `tessera bench`: every step of the example ladder
 // (examples/sgemm/ladder.cuh) against cublasSgemm (default math mode, no TF32) in the same run. Problem: C = A B, M = N = K, A, B and C row-major, alpha = 1, beta = 0.
+// Also the CuTe tutorial's kernel ported to Tessera (examples/sgemm/tutorial.cuh), NT and TN, with
+// its own majors (C column-major).
 //
 // Inputs are uniform in [-1, 1), generated on the device from a hash of the offset. verify poisons
 // C (NaN), runs the kernel once, runs cuBLAS on the same inputs, and counts on the device the
@@ -15,6 +17,7 @@
 #include "bench/cuda_check.hpp"
 #include "bench/gemm_reference.hpp"
 #include "examples/sgemm/ladder.cuh"
+#include "examples/sgemm/tutorial.cuh"
 
 namespace tessera::bench {
 
@@ -69,8 +72,9 @@ struct SgemmBuffers {
   SgemmBuffers(SgemmBuffers const&) = delete;
   SgemmBuffers& operator=(SgemmBuffers const&) = delete;
 
-  // Row-major C = alpha A B + beta C with the given operands.
-  kernels::SgemmProblem problem(float* out, float const* pa, float const* pb) const {
+  // C = alpha A B + beta C with the given operands, each matrix of the given major (row-major by
+  // default); the leading dimensions are the compact ones.
+  kernels::SgemmProblem problem(float* out, float const* pa, float const* pb, SgemmMajors mj = {}) const {
     kernels::SgemmProblem p;
     p.m = m;
     p.n = n;
@@ -78,31 +82,34 @@ struct SgemmBuffers {
     p.alpha = 1.0f;
     p.beta = 0.0f;
     p.a = pa;
-    p.lda = k;
+    p.a_major = mj.a;
+    p.lda = mj.a == Major::row ? k : m;
     p.b = pb;
-    p.ldb = n;
+    p.b_major = mj.b;
+    p.ldb = mj.b == Major::row ? n : k;
     p.c = out;
-    p.ldc = n;
+    p.c_major = mj.c;
+    p.ldc = mj.c == Major::row ? n : m;
     return p;
   }
-  void cublas(cudaStream_t s, float* out, float const* pa, float const* pb) const {
+  void cublas(cudaStream_t s, float* out, float const* pa, float const* pb, SgemmMajors mj = {}) const {
     check(cublasSetStream(handle, s), "cublasSetStream");
-    check(cublas_sgemm(handle, problem(out, pa, pb)), "cublasSgemm");
+    check(cublas_sgemm(handle, problem(out, pa, pb, mj)), "cublasSgemm");
   }
 };
 
-bool verify_case(SgemmBuffers& buf, SgemmLauncher const& launch, std::string& msg) {
+bool verify_case(SgemmBuffers& buf, SgemmLauncher const& launch, SgemmMajors mj, std::string& msg) {
   std::uint64_t const count = std::uint64_t(buf.m) * buf.n;
   check(cudaMemset(buf.c.get(), 0xff, buf.c.bytes()), "poison C");
-  check(launch(buf.problem(buf.c.get(), buf.a.get(), buf.b.get()), nullptr), "kernel launch");
+  check(launch(buf.problem(buf.c.get(), buf.a.get(), buf.b.get(), mj), nullptr), "kernel launch");
   check(cudaDeviceSynchronize(), "kernel");
-  buf.cublas(nullptr, buf.ref.get(), buf.a.get(), buf.b.get());
+  buf.cublas(nullptr, buf.ref.get(), buf.a.get(), buf.b.get(), mj);
   // The scale sum_k |A_ik B_kj|, from cuBLAS on |A| and |B|.
   DeviceBuffer<float> abs_a(buf.a.size()), abs_b(buf.b.size()), scale(buf.c.size());
   DeviceBuffer<unsigned long long> bad(1);
   abs_kernel<<<1024, 256>>>(buf.a.get(), abs_a.get(), abs_a.size());
   abs_kernel<<<1024, 256>>>(buf.b.get(), abs_b.get(), abs_b.size());
-  buf.cublas(nullptr, scale.get(), abs_a.get(), abs_b.get());
+  buf.cublas(nullptr, scale.get(), abs_a.get(), abs_b.get(), mj);
   check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
   compare_kernel<<<1024, 256>>>(buf.c.get(), buf.ref.get(), scale.get(), count, gemm_tolerance_factor(buf.k), bad.get());
   check(cudaGetLastError(), "compare");
@@ -117,7 +124,8 @@ bool verify_case(SgemmBuffers& buf, SgemmLauncher const& launch, std::string& ms
 
 }  // namespace
 
-std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<NamedSgemm> const& kernels_to_run) {
+std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<NamedSgemm> const& kernels_to_run,
+                                  SgemmMajors mj) {
   std::vector<Case> cases;
   for (int s : sizes) {
     auto buf = std::make_shared<SgemmBuffers>(s, s, s);
@@ -130,9 +138,11 @@ std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<Nam
       c.flops = 2.0 * s * double(s) * s;
       c.bytes = 3.0 * s * double(s) * sizeof(float);  // A, B read once, C written once
       SgemmLauncher const l = launch;
-      c.run = [buf, l](cudaStream_t st) { check(l(buf->problem(buf->c.get(), buf->a.get(), buf->b.get()), st), "kernel launch"); };
-      c.reference = [buf](cudaStream_t st) { buf->cublas(st, buf->ref.get(), buf->a.get(), buf->b.get()); };
-      c.verify = [buf, l](std::string& msg) { return verify_case(*buf, l, msg); };
+      c.run = [buf, l, mj](cudaStream_t st) {
+        check(l(buf->problem(buf->c.get(), buf->a.get(), buf->b.get(), mj), st), "kernel launch");
+      };
+      c.reference = [buf, mj](cudaStream_t st) { buf->cublas(st, buf->ref.get(), buf->a.get(), buf->b.get(), mj); };
+      c.verify = [buf, l, mj](std::string& msg) { return verify_case(*buf, l, mj, msg); };
       cases.push_back(std::move(c));
     }
   }
@@ -148,8 +158,25 @@ std::vector<NamedSgemm> sgemm_ladder() {
   return out;
 }
 
+std::vector<Case> sgemm_tutorial_cases(std::vector<int> const& sizes) {
+  using examples::TutorialVariant;
+  auto launcher = [](TutorialVariant v) -> SgemmLauncher {
+    return [v](kernels::SgemmProblem const& p, cudaStream_t s) { return examples::launch_sgemm_tutorial(p, v, s); };
+  };
+  // The tutorial's C is column-major; NT: A column-major, B row-major; TN: A row-major, B column-major.
+  auto cases = sgemm_cases_for(sizes, {{"sgemm_tutorial_nt", launcher(TutorialVariant::nt)}},
+                               SgemmMajors{Major::col, Major::row, Major::col});
+  auto tn = sgemm_cases_for(sizes, {{"sgemm_tutorial_tn", launcher(TutorialVariant::tn)}},
+                            SgemmMajors{Major::row, Major::col, Major::col});
+  for (auto& c : tn) cases.push_back(std::move(c));
+  return cases;
+}
+
 std::vector<Case> sgemm_cases(bool full) {
-  return sgemm_cases_for(full ? std::vector<int>{4096, 8192} : std::vector<int>{1024}, sgemm_ladder());
+  std::vector<int> const sizes = full ? std::vector<int>{4096, 8192} : std::vector<int>{1024};
+  auto cases = sgemm_cases_for(sizes, sgemm_ladder());
+  for (auto& c : sgemm_tutorial_cases(full ? std::vector<int>{1024, 4096} : sizes)) cases.push_back(std::move(c));
+  return cases;
 }
 
 }  // namespace tessera::bench

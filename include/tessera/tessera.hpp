@@ -1,5 +1,7 @@
-// Tessera: the layout algebra, tensors and the tensor algorithms. Include this, or the one header
-// you need. (The run-time twin, include/tessera/runtime, and the tools are separate.)
+// Tessera: the layout algebra, tensors and the tensor algorithms, and cp.async's group fences
+// (cp_async_fence, cp_async_wait<N>) that a copy into shared memory pairs with. Include this, or
+// the one header you need. (The run-time twin, include/tessera/runtime, the other instructions
+// (arch/), atoms (atom/) and the tools are separate.)
 #pragma once
 
 #include "tessera/core/config.hpp"
@@ -24,3 +26,4 @@
 #include "tessera/algorithm/copy.hpp"
 #include "tessera/algorithm/functional.hpp"
 #include "tessera/algorithm/gemm.hpp"
+#include "tessera/arch/copy_sm80.hpp"

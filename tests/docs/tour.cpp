@@ -341,3 +341,26 @@ TEST(Atoms, TiledCopy) {
   EXPECT_EQ(tAgA(0), 40);  // thread 5: row 1, elements 8..15
   // [end-snippet]
 }
+
+// ---- docs/from-cute.md -------------------------------------------------------------------------
+
+TEST(FromCute, Conveniences) {
+  // [snippet:from_cute_conveniences]
+  using SmemLayoutA = Layout<Shape<_128, _8>>;               // default stride: (_1,_128)
+  float smemA[cosize_v<SmemLayoutA>];                        // a static bound, as in CuTe
+  auto cta_tiler = make_shape(_128{}, _128{}, _8{});         // (BLK_M,BLK_N,BLK_K)
+  TESSERA_STATIC_ASSERT_V(size<0>(SmemLayoutA{}) == size<0>(cta_tiler), "BLK_M");
+  auto sA = make_tensor(make_smem_ptr(smemA), SmemLayoutA{});  // (BLK_M,BLK_K)
+  EXPECT_EQ(to_string(rank(sA)), "_2");                      // rank, depth, size, cosize, shape,
+  EXPECT_EQ(to_string(get<1>(sA.layout())), "_8:_128");      // stride, get<I> on layouts and tensors
+  auto tA = make_layout(make_shape(_32{}, _8{}), LayoutRight{});  // (m,k) -> thread, K-major
+  auto tAsA = local_partition(sA, tA, 9);                    // (THR_M,THR_K) of thread 9 = (1,1)
+  EXPECT_EQ(to_string(tAsA.layout()), "(_4,_1):(_32,_0)");
+  EXPECT_EQ(raw_pointer(tAsA.data()) - smemA, 1 + 1 * 128);  // starts at (m,k) = (1,1)
+  if (thread0()) {                                           // true on the host
+    print("tAsA: ");
+    print(tAsA.layout());
+    print("\n");
+  }
+  // [end-snippet]
+}

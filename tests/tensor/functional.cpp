@@ -1,6 +1,8 @@
 // fill, clear, axpby, transform, reduce and gemm on host tensors.
 #include "tensor_test_util.hpp"
 
+#include <cmath>
+#include <limits>
 #include <vector>
 
 using namespace tessera;
@@ -72,4 +74,59 @@ TEST(Gemm, AllModesAgainstLoops) {
   // Mismatched K on dynamic extents is an error naming gemm.
   auto tA2 = make_tensor(A.data(), make_shape(M, K - 1));
   EXPECT_THROW(gemm(tA2, tB, tC), layout_error);
+}
+
+// gemm reads its operands through their layouts: the modes say which is M, N or K, the strides may
+// be anything. M-major A and N-major B (the tutorial's NT shared-memory tiles), K-major A and B
+// (TN), and a mix, all against the same loops.
+TEST(Gemm, AnyOperandMajorness) {
+  const int M = 6, N = 4, K = 5;
+  std::vector<float> a(M * K), b(N * K);
+  for (int i = 0; i < M * K; ++i) a[std::size_t(i)] = float(i % 7 - 3);
+  for (int i = 0; i < N * K; ++i) b[std::size_t(i)] = float(i % 5 - 1);
+  // The same logical A (m,k) = a[m + M k] and B (n,k) = b[n + N k], stored both ways.
+  std::vector<float> at(M * K), bt(N * K);
+  for (int m = 0; m < M; ++m)
+    for (int k = 0; k < K; ++k) at[std::size_t(m * K + k)] = a[std::size_t(m + M * k)];
+  for (int n = 0; n < N; ++n)
+    for (int k = 0; k < K; ++k) bt[std::size_t(n * K + k)] = b[std::size_t(n + N * k)];
+  auto aM = make_tensor(a.data(), make_shape(M, K), make_stride(_1{}, M));   // (M,K) M-major
+  auto aK = make_tensor(at.data(), make_shape(M, K), make_stride(K, _1{}));  // (M,K) K-major
+  auto bN = make_tensor(b.data(), make_shape(N, K), make_stride(_1{}, N));   // (N,K) N-major
+  auto bK = make_tensor(bt.data(), make_shape(N, K), make_stride(K, _1{}));  // (N,K) K-major
+  auto check = [&](auto const& tA, auto const& tB) {
+    auto c = make_tensor<float>(make_layout(make_shape(Int<M>{}, Int<N>{})));
+    clear(c);
+    gemm(tA, tB, c);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        float ref = 0;
+        for (int k = 0; k < K; ++k) ref += a[std::size_t(m + M * k)] * b[std::size_t(n + N * k)];
+        EXPECT_EQ(c(m, n), ref) << "m=" << m << " n=" << n;
+      }
+  };
+  check(aM, bN);  // NT
+  check(aK, bK);  // TN
+  check(aM, bK);
+  check(aK, bN);
+}
+
+// axpby with b == 0 does not read y (BLAS's beta = 0): an output never initialized, NaN included,
+// becomes a*x; with b != 0 it reads y and propagates what it reads.
+TEST(Functional, AxpbyWithBetaZeroDoesNotReadY) {
+  float const nan = std::numeric_limits<float>::quiet_NaN();
+  auto x = make_tensor<float>(make_shape(_4{}));
+  for (int i = 0; i < 4; ++i) x(i) = float(i);
+  std::vector<float> y(4, nan);  // never initialized output
+  auto ty = make_tensor(make_gmem_ptr(y.data()), make_shape(4));
+  axpby(2.0f, x, 0.0f, ty);  // dynamic beta = 0
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(y[i], 2.0f * float(i));
+  std::fill(y.begin(), y.end(), nan);
+  axpby(3.0f, x, _0{}, ty);  // static beta = 0
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(y[i], 3.0f * float(i));
+  axpby(1.0f, x, 0.5f, ty);  // beta != 0 reads y
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(y[i], float(i) + 1.5f * float(i));
+  std::fill(y.begin(), y.end(), nan);
+  axpby(1.0f, x, 1.0f, ty);  // and propagates what it reads
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(std::isnan(y[i]));
 }

@@ -214,3 +214,27 @@ TEST(Partition, InnerOuterAgainstEnumeration) {
     EXPECT_EQ(v(nested(make_coord(get<0>(c), get<1>(c)))), i);
   }
 }
+
+// A tiler that does not divide the extent rounds the tile count up; the last tiles overhang (their
+// coordinates past the extent are the caller's to predicate). 100 x 37 by 32 x 16: 4 x 3 tiles.
+TEST(Partition, NonDividingTilersRoundTheTileCountUp) {
+  auto t = offsets(make_layout(make_shape(100, 37)));  // (m,n) -> m + 100 n
+  auto all = local_tile(t, make_shape(_32{}, _16{}), make_coord(Underscore{}, Underscore{}));  // (32,16,4,3)
+  EXPECT_EQ(v(size<0>(all)), 32);
+  EXPECT_EQ(v(size<1>(all)), 16);
+  EXPECT_EQ(v(size<2>(all)), 4);
+  EXPECT_EQ(v(size<3>(all)), 3);
+  for (int bm = 0; bm < 4; ++bm)
+    for (int bn = 0; bn < 3; ++bn)
+      for (int i = 0; i < 32; ++i)
+        for (int j = 0; j < 16; ++j)
+          if (32 * bm + i < 100 && 16 * bn + j < 37) ASSERT_EQ(all(i, j, bm, bn), t(32 * bm + i, 16 * bn + j));
+  // local_partition likewise: 10 x 6 among (4,4) threads gives each thread ceil(10/4) x ceil(6/4).
+  auto s = offsets(make_layout(make_shape(10, 6)));
+  auto part = local_partition(s, make_layout(make_shape(_4{}, _4{})), 5);  // thread 5 = (1,1)
+  EXPECT_EQ(v(size<0>(part)), 3);
+  EXPECT_EQ(v(size<1>(part)), 2);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j)
+      if (1 + 4 * i < 10 && 1 + 4 * j < 6) ASSERT_EQ(part(i, j), s(1 + 4 * i, 1 + 4 * j));
+}

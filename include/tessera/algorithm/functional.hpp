@@ -43,12 +43,19 @@ TESSERA_HOST_DEVICE constexpr void clear(Tn&& t) {
   fill(t, typename std::remove_cvref_t<Tn>::value_type{});
 }
 
-// axpby(a, x, b, y): y(i) = a*x(i) + b*y(i) for every i. Pre: size(x) == size(y).
+// axpby(a, x, b, y): y(i) = a*x(i) + b*y(i) for every i; when b == 0, y(i) = a*x(i) and y is not
+// read (as BLAS's beta = 0: y may hold garbage, NaN included, e.g. an output never initialized).
+// Pre: size(x) == size(y).
 template <class A, class Tx, class B, class Ty>
   requires(is_tensor_v<Tx> && is_tensor_v<Ty>)
 TESSERA_HOST_DEVICE constexpr void axpby(A const& a, Tx const& x, B const& b, Ty&& y) {
   detail::require_same_size(x, y);
-  detail::loop(size(y), [&](auto i) { y(i) = a * x(i) + b * y(i); });
+  if constexpr (is_constant_v<0, B>) {
+    detail::loop(size(y), [&](auto i) { y(i) = a * x(i); });
+  } else {
+    bool const b_zero = b == B(0);
+    detail::loop(size(y), [&](auto i) { y(i) = b_zero ? a * x(i) : a * x(i) + b * y(i); });
+  }
 }
 
 // transform(t, f): t(i) = f(t(i)) in place. transform(in, out, f): out(i) = f(in(i)).

@@ -4,8 +4,9 @@
 //   (M)x(N)=>(M,N)               C(m,n)   += A(m) * B(n)            (outer product)
 //   (M,K)x(N,K)=>(M,N)           C(m,n)   += sum_k A(m,k) * B(n,k)
 //   (M,K,L)x(N,K,L)=>(M,N,L)     C(m,n,l) += sum_k A(m,k,l) * B(n,k,l)
-// B is given as (N,K) (K-major for both operands); a (K,N) tensor is passed as a view with its
-// modes swapped (select<1,0> of its layout).
+// The modes name the roles, whatever the strides: A is (M,K) and B is (N,K), each M-, N- or K-major
+// or anything else its layout says (a (K,N) tensor is passed as a view with its modes swapped,
+// select<1,0> of its layout).
 #pragma once
 
 #include "tessera/algorithm/functional.hpp"

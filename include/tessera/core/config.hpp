@@ -54,3 +54,13 @@
       }                                                                                     \
     }                                                                                       \
   } while (0)
+
+// TESSERA_STATIC_ASSERT_V(cond[, "message"]) checks at compile time a condition that Tessera
+// computes as a static boolean (its type is C<true> or C<false>), e.g.
+//   TESSERA_STATIC_ASSERT_V(size<0>(sA_layout) == size<0>(cta_tiler), "BLK_M");
+// (plain static_assert(cond) does not compile there: cond is an object whose type holds the
+// answer). A dynamic condition is a compile-time error saying so (check it at run time instead).
+// A macro so that the condition's text is in the message. Needs tessera/core/error.hpp.
+#define TESSERA_STATIC_ASSERT_V(cond, ...)                                   \
+  static_assert(::tessera::detail::static_condition<decltype(cond)>(),       \
+                "TESSERA_STATIC_ASSERT_V(" #cond ") is false" __VA_OPT__(": " __VA_ARGS__))

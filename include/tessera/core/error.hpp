@@ -40,6 +40,20 @@ TESSERA_HOST_DEVICE constexpr bool static_truth() {
   }
 }
 
+// The value of the static boolean type T, for TESSERA_STATIC_ASSERT_V (config.hpp); a dynamic T
+// is an error.
+template <class T>
+TESSERA_HOST_DEVICE constexpr bool static_condition() {
+  static_assert(std::is_empty_v<T>,
+                "TESSERA_STATIC_ASSERT_V: the condition is not static (it depends on run-time values); "
+                "build it from static integers (_8, Int<N>) or check it at run time");
+  if constexpr (std::is_empty_v<T>) {
+    return static_cast<bool>(T::value);
+  } else {
+    return true;
+  }
+}
+
 // ---- the reference notation, written to a sink -------------------------------------------------
 // `_8` static, `8` dynamic, `_true`/`true` booleans, `(a,b)` tuples; other types print themselves through a member
 // `template <class Sink> void write_to(Sink&) const` (layouts, `_`, basis strides, swizzles,

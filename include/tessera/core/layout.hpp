@@ -195,9 +195,19 @@ template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto size(Layout<S, D> const& l) {
   return product(l.shape());
 }
-template <int I, class S, class D>
+// rank<I...>(L) / depth<I...>(L) / size<I...>(L): of the (nested) mode I...:
+// size<1, 0>((2,(3,4)):(_1,(2,6))) == 3; rank<1>(...) == _2.
+template <int I0, int... Is, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto rank(Layout<S, D> const& l) {
+  return rank(get<I0, Is...>(l.shape()));
+}
+template <int I0, int... Is, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto depth(Layout<S, D> const& l) {
+  return depth(get<I0, Is...>(l.shape()));
+}
+template <int I0, int... Is, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto size(Layout<S, D> const& l) {
-  return product(get<I>(l.shape()));
+  return product(get<I0, Is...>(l.shape()));
 }
 template <int I, class T>
   requires IntTuple<T>
@@ -229,11 +239,45 @@ TESSERA_HOST_DEVICE constexpr auto layout(Layout<S, D> const& l) {
     return make_layout(get<Is...>(l.shape()), get<Is...>(l.stride()));
   }
 }
+// get<I...>(L): the same sub-layout as layout<I...>(L). get<1>((2,(3,4)):(_1,(2,6))) == (3,4):(2,6).
+template <std::size_t I, class L>
+  requires is_layout_v<L>
+TESSERA_HOST_DEVICE constexpr auto get(L&& l) {
+  return layout<int(I)>(l);
+}
 // cosize(L) = L(size(L) - 1) + 1: one past the largest offset (non-negative strides).
+// cosize<I...>(L) is the cosize of the sub-layout at mode I...
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto cosize(Layout<S, D> const& l) {
   return l(size(l) - _1{}) + _1{};
 }
+template <int I0, int... Is, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto cosize(Layout<S, D> const& l) {
+  return cosize(layout<I0, Is...>(l));
+}
+
+// size_v<L> / cosize_v<L> / depth_v<L>: the size, cosize and depth of a static layout type L (or of
+// a composed layout, for size and cosize) as constants, e.g. for an array bound:
+// float smem[cosize_v<decltype(sA_layout)>]. cosize_v<Layout<Shape<_8,_4>, Stride<_1,_16>>> == 56.
+namespace detail {
+template <class L>
+TESSERA_HOST_DEVICE constexpr long long static_query_value(auto q) {
+  static_assert(is_static_int_v<decltype(q)>,
+                "size_v/cosize_v/depth_v<L>: the value is not static; L must be a layout type built from "
+                "static integers (_8, Int<N>); for a dynamic layout call size(l) / cosize(l) at run time");
+  if constexpr (is_static_int_v<decltype(q)>) {
+    return decltype(q)::value;
+  } else {
+    return 0;
+  }
+}
+}  // namespace detail
+template <class L>
+inline constexpr auto size_v = detail::static_query_value<L>(decltype(size(std::declval<L const&>())){});
+template <class L>
+inline constexpr auto cosize_v = detail::static_query_value<L>(decltype(cosize(std::declval<L const&>())){});
+template <class L>
+inline constexpr int depth_v = int(detail::static_query_value<L>(decltype(depth(std::declval<L const&>())){}));
 
 template <class S0, class D0, class S1, class D1>
 TESSERA_HOST_DEVICE constexpr auto operator==(Layout<S0, D0> const& a, Layout<S1, D1> const& b) {

@@ -3,6 +3,7 @@
 // device (print, through printf). The notation writer itself is in error.hpp (messages use it).
 #pragma once
 
+#include <cstdio>
 #include <ostream>
 #include <string>
 
@@ -15,6 +16,26 @@ template <class T>
 TESSERA_HOST_DEVICE void print(T const& x) {
   detail::printf_sink k;
   detail::write(k, x);
+}
+
+// print("text"): prints a string as it is, e.g. print("sA: "); print(sA); print("\n");
+TESSERA_HOST_DEVICE void print(char const* s) { printf("%s", s); }
+
+// thread0() / block0(): whether the calling thread is thread 0 of block 0 / is in block 0 (on the
+// host, always true): the guard for printing from one thread, if (thread0()) { print(tAgA); }.
+TESSERA_HOST_DEVICE bool block0() {
+#if defined(__CUDA_ARCH__)
+  return blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0;
+#else
+  return true;
+#endif
+}
+TESSERA_HOST_DEVICE bool thread0() {
+#if defined(__CUDA_ARCH__)
+  return block0() && threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+#else
+  return true;
+#endif
 }
 
 // to_string(x): the reference notation of x, e.g. "(_2,4):(4,_1)".

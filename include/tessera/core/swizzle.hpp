@@ -118,19 +118,52 @@ TESSERA_HOST_DEVICE constexpr auto composition(ComposedLayout<O, F, I> const& c,
   return make_composed_layout(c.outer(), c.offset(), composition(c.inner(), b));
 }
 
-// size/rank/cosize of a composed layout are those of its inner layout. (cosize assumes the
-// outer function keeps offsets below the inner cosize, as a swizzle of an aligned block does.)
-template <class O, class F, class I>
-TESSERA_HOST_DEVICE constexpr auto size(ComposedLayout<O, F, I> const& c) {
-  return size(c.inner());
+// shape/size/rank/depth/cosize of a composed layout are those of its inner layout, with indices
+// those of the inner layout's mode (size<1>(Sw<3,3,3> o _0 o (_8,_64):(_64,_1)) == _64). (cosize
+// assumes the outer function keeps offsets below the inner cosize, as a swizzle of an aligned
+// block does.) A composed layout has no stride: its offsets are not a linear function.
+template <int... Is, class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr decltype(auto) shape(ComposedLayout<O, F, I> const& c) {
+  return shape<Is...>(c.inner());
 }
-template <class O, class F, class I>
+template <int... Is, class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto size(ComposedLayout<O, F, I> const& c) {
+  if constexpr (sizeof...(Is) == 0) {
+    return size(c.inner());
+  } else {
+    return size<Is...>(c.inner());
+  }
+}
+template <int... Is, class O, class F, class I>
 TESSERA_HOST_DEVICE constexpr auto rank(ComposedLayout<O, F, I> const& c) {
-  return rank(c.inner());
+  if constexpr (sizeof...(Is) == 0) {
+    return rank(c.inner());
+  } else {
+    return rank<Is...>(c.inner());
+  }
+}
+template <int... Is, class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto depth(ComposedLayout<O, F, I> const& c) {
+  if constexpr (sizeof...(Is) == 0) {
+    return depth(c.inner());
+  } else {
+    return depth<Is...>(c.inner());
+  }
 }
 template <class O, class F, class I>
 TESSERA_HOST_DEVICE constexpr auto cosize(ComposedLayout<O, F, I> const& c) {
   return cosize(c.inner());
+}
+// layout<I...>(c) / get<I...>(c): outer o offset o (mode I... of the inner layout), the composed
+// layout of one mode (the other modes at coordinate 0).
+template <int... Is, class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto layout(ComposedLayout<O, F, I> const& c) {
+  return make_composed_layout(c.outer(), c.offset(), layout<Is...>(c.inner()));
+}
+template <std::size_t J, class CL>
+  requires is_composed_layout<std::remove_cvref_t<CL>>::value
+TESSERA_HOST_DEVICE constexpr auto get(CL&& c) {
+  return layout<int(J)>(c);
 }
 
 // Divides, products and tile_to_shape of a composed layout act on its inner layout:

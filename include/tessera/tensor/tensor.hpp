@@ -241,19 +241,31 @@ TESSERA_HOST_DEVICE constexpr auto make_identity_tensor(Shape const& shape) {
 
 // ---- queries ---------------------------------------------------------------------------------
 
-// size / rank / shape / stride / layout of a tensor are those of its layout; size<I>(t) and
-// shape<I>(t) address modes.
+// size / rank / depth / shape / stride / layout / cosize of a tensor are those of its layout;
+// with indices (size<I...>(t), rank<I...>(t), shape<I...>(t), ...) those of a (nested) mode.
 template <class E, class L>
 TESSERA_HOST_DEVICE constexpr auto size(Tensor<E, L> const& t) {
   return size(t.layout());
 }
-template <int I, class E, class L>
+template <int I0, int... Is, class E, class L>
 TESSERA_HOST_DEVICE constexpr auto size(Tensor<E, L> const& t) {
-  return size<I>(t.layout());
+  return size<I0, Is...>(t.layout());
 }
 template <class E, class L>
 TESSERA_HOST_DEVICE constexpr auto rank(Tensor<E, L> const& t) {
   return rank(t.layout());
+}
+template <int I0, int... Is, class E, class L>
+TESSERA_HOST_DEVICE constexpr auto rank(Tensor<E, L> const& t) {
+  return rank<I0, Is...>(t.layout());
+}
+template <class E, class L>
+TESSERA_HOST_DEVICE constexpr auto depth(Tensor<E, L> const& t) {
+  return depth(t.layout());
+}
+template <int I0, int... Is, class E, class L>
+TESSERA_HOST_DEVICE constexpr auto depth(Tensor<E, L> const& t) {
+  return depth<I0, Is...>(t.layout());
 }
 template <int... Is, class E, class L>
 TESSERA_HOST_DEVICE constexpr decltype(auto) shape(Tensor<E, L> const& t) {
@@ -270,6 +282,10 @@ TESSERA_HOST_DEVICE constexpr auto layout(Tensor<E, L> const& t) {
 template <class E, class L>
 TESSERA_HOST_DEVICE constexpr auto cosize(Tensor<E, L> const& t) {
   return cosize(t.layout());
+}
+template <int I0, int... Is, class E, class L>
+TESSERA_HOST_DEVICE constexpr auto cosize(Tensor<E, L> const& t) {
+  return cosize<I0, Is...>(t.layout());
 }
 
 // ---- the layout algebra on tensors -----------------------------------------------------------

@@ -52,7 +52,9 @@ TESSERA_HOST_DEVICE constexpr auto as_tiler(T const& tiler) {
 
 // inner_partition(t, tiler, c): the tile at tile-coordinate c of zipped_divide(t, tiler), with
 // the tile's modes flattened first and the modes that c leaves open (`_`, and t's modes beyond
-// the tiler) after them. Pre: the tiler's modes divide t's (otherwise the divide's error).
+// the tiler) after them. A tile size that does not divide its mode rounds the tile count up: the
+// last tiles overhang the extent, and their coordinates past it are the caller's to predicate
+// (docs/tensor.md, "Partial tiles"); 100 x 37 by 32 x 16 gives 4 x 3 tiles.
 // t over (m,k), tiler (BM,BK), c = (bm,_) -> the view (BM,BK,k/BK) whose element (i,j,kb) is
 // t(bm*BM + i, kb*BK + j).
 template <class E, class L, class Tiler, class Crd>
@@ -69,7 +71,8 @@ TESSERA_HOST_DEVICE constexpr auto inner_partition(Tensor<E, L> const& t, Tiler 
 }
 
 // outer_partition(t, tiler, c): the element at coordinate c inside every tile of
-// zipped_divide(t, tiler): the view over the (rest..., trailing...) modes.
+// zipped_divide(t, tiler): the view over the (rest..., trailing...) modes (tile counts rounded up,
+// as for inner_partition).
 // t over (64,8), tiler (8,8), c = (r,s) -> the view (8,1) whose element (i,j) is t(r + 8i, s + 8j).
 template <class E, class L, class Tiler, class Crd>
 TESSERA_HOST_DEVICE constexpr auto outer_partition(Tensor<E, L> const& t, Tiler const& tiler, Crd const& c) {

@@ -212,6 +212,61 @@ TEST(RuntimeAlgebraLaws, SizeOneModesKeepTheirStride) {
             "((_2,_1),(_4,_4),(_1,(_2,_4))):((_8,_512),(_1,_64),(_0,(_4,_16)))");
 }
 
+// A rank-1 tuple stays a tuple: tiled and flat divide/product split a mode of the zipped result
+// only when its rank is above 1 and keep a mode of rank 1 (an integer or a rank-1 tuple) whole;
+// values are those of the zipped result in the same order.
+// tiled_divide((_8):(_1),(_4)) = ((_4),(_2)):((_1),(_4)); flat_divide((_2):(_1),(_1)) = ((_1),(_2)):((_0),(_1)).
+TEST(RuntimeAlgebraLaws, RankOneTuplesStayTuples) {
+  Gen g;
+  int checked = 0;
+  auto rank_of_layout = [](const Layout& l) { return l.shape.is_tuple() ? l.shape.children().size() : std::size_t{1}; };
+  for (int k = 0; k < 2000; ++k) {
+    Layout a = g.layout(false);
+    if (g.pick(0, 1)) a = make_layout(std::vector<Layout>{a});  // a rank-1 tuple around it
+    const auto am = modes(a);
+    Tiler t;
+    for (std::size_t i = 0; i < am.size() && (i == 0 || g.pick(0, 1)); ++i) {
+      const std::int64_t n = size(am[i]).value;
+      std::int64_t d = g.pick(1, n);
+      while (n % d != 0) --d;
+      const Layout tile{Int{d, true}, S(1)};
+      if (g.pick(0, 1)) t.emplace_back(make_layout(std::vector<Layout>{tile}));  // (d):(_1)
+      else t.emplace_back(tile);
+    }
+    for (int product = 0; product < 2; ++product) {
+      Layout z, td, fd;
+      try {
+        z = product ? zipped_product(a, t) : zipped_divide(a, t);
+        td = product ? tiled_product(a, t) : tiled_divide(a, t);
+        fd = product ? flat_product(a, t) : flat_divide(a, t);
+      } catch (const layout_error&) {
+        continue;
+      }
+      ++checked;
+      const Layout z0 = layout(z, 0), z1 = layout(z, 1);
+      std::vector<Layout> want_t{z0}, want_f;
+      for (const Layout& part : {z0, z1}) {
+        const auto ms = rank_of_layout(part) == 1 ? std::vector<Layout>{part} : modes(part);
+        want_f.insert(want_f.end(), ms.begin(), ms.end());
+      }
+      const auto m1 = rank_of_layout(z1) == 1 ? std::vector<Layout>{z1} : modes(z1);
+      want_t.insert(want_t.end(), m1.begin(), m1.end());
+      ASSERT_EQ(str(td), str(make_layout(want_t))) << str(a);
+      ASSERT_EQ(str(fd), str(make_layout(want_f))) << str(a);
+      for (std::int64_t i = 0; i < size(z).value; ++i) {
+        ASSERT_EQ(at(td, i), at(z, i)) << str(a);
+        ASSERT_EQ(at(fd, i), at(z, i)) << str(a);
+      }
+      ASSERT_EQ(rank_of_layout(z0), t.size()) << str(a);  // one tile per tiler mode, a rank-1 tuple for one
+    }
+  }
+  EXPECT_GT(checked, 1000);
+  EXPECT_EQ(E("tiled_divide((_8):(_1),(_4))"), "((_4),(_2)):((_1),(_4))");
+  EXPECT_EQ(E("flat_divide((_2):(_1),(_1))"), "((_1),(_2)):((_0),(_1))");
+  EXPECT_EQ(E("flat_divide((_8):(_1),[(_8):(_1)])"), "(((_8)),(_1)):(((_1)),(_0))");
+  EXPECT_EQ(E("tiled_product((_3):(_1),(_2):(_1))"), "((_3),(_2)):((_1),(_3))");
+}
+
 TEST(RuntimeAlgebraLaws, CoalesceAndFilter) {
   Gen g;
   for (int k = 0; k < 2000; ++k) {

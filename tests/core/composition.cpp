@@ -52,11 +52,12 @@ TEST(Composition, InvalidDynamicCompositionThrowsWithContext) {
     EXPECT_NE(m.find("composition"), std::string::npos) << m;
     EXPECT_NE(m.find("shape divisibility"), std::string::npos) << m;
   }
-  // Stride 3 against a mode of size 4: neither divides the other.
-  EXPECT_THROW(composition(a, make_layout(2, 3)), layout_error);
-  // A single element is always representable (whatever the stride).
-  EXPECT_PRINTS(composition(a, make_layout(_1{}, 3)), "(1,1):(4,100)");
-  EXPECT_PRINTS(composition(a, make_layout(1, 3)), "(1,1):(4,100)");  // also when the 1 is dynamic
+  // Stride 3 against a mode of size 4: neither divides the other, and offset 6 leaves mode 0.
+  EXPECT_THROW(composition(a, make_layout(3, 3)), layout_error);
+  // A single element is always representable (whatever the stride); a static size _1 takes no
+  // mode of A, a dynamic 1 takes a size-1 mode of each.
+  EXPECT_PRINTS(composition(a, make_layout(_1{}, 3)), "_1:100");
+  EXPECT_PRINTS(composition(a, make_layout(1, 3)), "(1,1):(3,100)");
 }
 
 TEST(Composition, NegativeStrideOverSeveralModesIsAnError) {
@@ -72,4 +73,23 @@ TEST(Composition, NegativeStrideOverSeveralModesIsAnError) {
   }
   // One mode of A: A(B(i)) = -4*i is a layout, as before.
   EXPECT_PRINTS(composition(make_layout(32, 1), make_layout(4, -4)), "4:-4");
+}
+
+// CuTe's results, text for text (docs/algebra.md, composition): A beyond its domain as written,
+// size-1 modes with their computed strides, a B whose elements fit inside one mode of A accepted.
+TEST(Composition, AgreesWithTheReferenceAtTheEdges) {
+  EXPECT_PRINTS(composition(make_layout(S<4, 1>(), S<2, 1>()),
+                            make_layout(make_tuple(_4{}, S<2, 4, 2>()), make_tuple(C<16>{}, S<4, 1, 8>()))),
+                "(_4,(_2,_4,_2)):(_4,(_1,_2,_2))");
+  EXPECT_PRINTS(detail::coalesce_x(make_layout(S<4, 1>(), S<2, 1>())), "(_4,_2):(_2,_1)");
+  EXPECT_PRINTS(composition(make_layout(make_tuple(S<2, 5, 6>(), _8{}), make_tuple(make_tuple(_8{}, C<192>{}, C<16>{}), _1{})),
+                            make_layout(make_tuple(_2{}), make_tuple(_4{}))),
+                "(_2):(_384)");
+  auto a = make_layout(S<4, 8>(), make_tuple(_1{}, C<100>{}));
+  EXPECT_PRINTS(composition(a, make_layout(_2{}, _3{})), "_2:_3");  // offsets 0 and 3 lie in mode 0
+  EXPECT_PRINTS(composition(make_layout(_1{}, C<16>{}), _1{}), "_1:_16");  // an integer n is n:_1
+  EXPECT_PRINTS(composition(a, make_layout(_1{}, _2{})), "_1:_100");       // a size-1 B keeps its stride
+  auto d = make_layout(make_tuple(4, 8), make_tuple(1, 100));
+  EXPECT_PRINTS(composition(d, make_layout(2, 3)), "(2,1):(3,100)");
+  EXPECT_THROW((void)composition(d, make_layout(3, 3)), layout_error);  // offset 6 leaves mode 0
 }

@@ -88,7 +88,7 @@ inline void expect_coverage(Coverage const& c, const char* op) {
 // and B's modes carry into one another in A): such a call would not compile.
 template <class A, class B>
 constexpr bool composition_refused_statically() {
-  using OK = decltype(detail::check_distributes(wrap(coalesce(A{}).shape()), wrap(coalesce(A{}).stride()),
+  using OK = decltype(detail::check_distributes(wrap(detail::coalesce_x(A{}).shape()), wrap(detail::coalesce_x(A{}).stride()),
                                                 flatten_to_tuple(B{}.shape()), flatten_to_tuple(B{}.stride())));
   if constexpr (is_static_v<OK>) {
     return !OK::value;

@@ -51,3 +51,14 @@ TEST(LayoutTV, SeedThreadValueLayout) {
   EXPECT_PRINTS(tidfrg, "((_32,_4),(_8,_4)):((_8,8192),(_1,2048))");
   EXPECT_PRINTS(tidfrg(5, _), "((_8,_4)):((_1,2048))");
 }
+
+// Size-1 modes keep their computed strides, rank-1 tuples stay tuples (docs/algebra.md, products).
+TEST(Product, AgreesWithTheReferenceAtTheEdges) {
+  EXPECT_PRINTS(blocked_product(make_layout(S<2, 4>(), S<8, 1>()), make_layout(S<1, 4, 8>(), make_tuple(C<64>{}, _8{}, _1{}))),
+                "((_2,_1),(_4,_4),(_1,(_2,_4))):((_8,_512),(_1,_64),(_0,(_4,_16)))");
+  EXPECT_PRINTS(tiled_product(make_layout(make_tuple(_3{}), make_tuple(_1{})), make_layout(make_tuple(_2{}), make_tuple(_1{}))),
+                "((_3),(_2)):((_1),(_3))");
+  EXPECT_PRINTS(raked_product(make_layout(make_tuple(S<4, 1, 2>()), make_tuple(S<2, 2, 8>())), make_layout(_2{}, _1{})),
+                "((_2,((_4,_1,_2)))):((_1,((_2,_2,_8))))");
+  EXPECT_PRINTS(blocked_product(make_layout(_1{}, _1{}), make_layout(make_tuple(_1{}), make_tuple(_1{}))), "((_1,(_1))):((_1,(_0)))");
+}

@@ -242,15 +242,16 @@ TEST(Tour, Errors) {
   auto a = make_layout(make_tuple(4, 8), make_tuple(1, 100));  // dynamic: checked at run time
   std::string message;
   try {
-    auto r = composition(a, make_layout(2, 3));
+    auto r = composition(a, make_layout(3, 3));
     (void)r;
   } catch (layout_error const& e) {
     message = e.what();
   }
   EXPECT_EQ(message,
             "composition: B's stride and a mode size of A do not divide one another (stride "
-            "divisibility), so A o B is not a layout; choose a B whose stride divides A's mode "
-            "sizes or is a multiple of them (got (4,8), (1,100), 2, 3)");
+            "divisibility) and B's elements do not fit in that mode, so A o B is not a layout; "
+            "choose a B whose stride divides A's mode sizes or is a multiple of them (got (4,8), "
+            "(1,100), 3, 3)");
   // [end-snippet]
 }
 

@@ -98,7 +98,7 @@ void check_composition(const rt::Layout& a, const rt::Layout& b) {
   if (rt::size(r).value != rt::size(b).value) broken("composition size", str(a) + " o " + str(b) + " = " + str(r));
   for (std::int64_t i = 0; i < rt::size(b).value; ++i) {
     const std::int64_t bi = at(b, i);
-    if (bi < 0 || bi >= rt::size(a).value) return;  // A(B(i)) outside A's domain: no law to check
+    if (bi < 0) return;  // A(B(i)) below A's domain: no law to check (beyond it, A is as written)
     if (at(r, i) != at(a, bi)) broken("composition", str(a) + " o " + str(b) + " = " + str(r) + " at " + std::to_string(i));
   }
 }

@@ -22,9 +22,10 @@ TEST(RuntimeAlgebra, DivideExamples) {
 
 
 TEST(RuntimeAlgebra, NestedTilersDivideSubModes) {
-  // As the core: mode 1 is divided per sub-mode by the nested tiler (_2,_4).
+  // As the core: mode 1 is divided per sub-mode by the nested tiler (_2,_4), and zipped regroups
+  // that mode's (tile, rest) pairs first: tiles ((_2,_4)), rests ((_2,_2)) (CuTe's zip2_by).
   EXPECT_EQ(E("zipped_divide((_4,(_4,_8)):(_1,(_4,_16)), (_2,(_2,_4)))"),
-            "((_2,(_2,_2)),(_2,(_4,_2))):((_1,(_4,_8)),(_2,(_16,_64)))");
+            "((_2,(_2,_4)),(_2,(_2,_2))):((_1,(_4,_16)),(_2,(_8,_64)))");
   EXPECT_THROW(logical_divide(L("(_4,_8):(_1,_4)"), Tiler{std::nullopt, L("_2:_1")}), layout_error);  // no `_`
 }
 

@@ -53,7 +53,7 @@ TEST(RuntimeAlgebra, MakeLayoutTv) {
   // dynamic size-1 modes (only static _1 modes are dropped by coalesce), see the report/docs.
   EXPECT_EQ(str(composition(L("(_16,_256):(2048,_1)"), tv)), "((_32,_4),(_8,_4)):((_8,8192),(_1,2048))");
   EXPECT_EQ(str(composition(L("(16,256):(2048,1)"), tv)),
-            "(((1,32),(4,1)),((1,8),(4,1))):(((32768,8),(8192,1)),((32768,1),(2048,1)))");
+            "(((1,32),(4,1)),((1,8),(4,1))):(((262144,8),(8192,1)),((32768,1),(2048,1)))");
 }
 
 
@@ -76,7 +76,7 @@ TEST(RuntimeProduct, MakeLayoutTvDynamicIsTheStaticAnswer) {
   EXPECT_TRUE(same_values(tiler, s_tiler)) << to_string(tiler);
   // Dynamic composition keeps its size-1 modes (docs/algebra.md), so the text differs from the
   // static ((_32,_4),(_8,_4)):((_128,_4),(_16,_1)); the function is the same.
-  EXPECT_EQ(str(tv), "((32,4,1,1),(1,1,8,4)):((128,4,16,1),(4096,16,16,1))");
+  EXPECT_EQ(str(tv), "((32,4,1,1),(1,1,8,4)):((128,4,16,1),(16384,16,16,1))");
   // tv is the static answer at every (thread, value), a bijection onto the 16x256 tile.
   std::vector<bool> seen(4096, false);
   for (std::int64_t i = 0; i < 4096; ++i) {

@@ -37,9 +37,9 @@ check trailing_error "error: unexpected '+' after the expression at input column
               ^
 rc=1" "$actual"
 
-actual=$("$tessera" show 'composition((4,8):(1,100), 2:3)' 2>&1; echo "rc=$?")
-check algebra_error "error: composition: stride 3 of B = 2:3 and mode size 4 of A = (4,8):(1,100) do not divide one another; use a B whose stride divides (or is a multiple of) the mode sizes of A at input column 1
-  composition((4,8):(1,100), 2:3)
+actual=$("$tessera" show 'composition((4,8):(1,100), 3:3)' 2>&1; echo "rc=$?")
+check algebra_error "error: composition: stride 3 of B = 3:3 and mode size 4 of A = (4,8):(1,100) do not divide one another and B's 3 remaining elements do not fit in that mode; use a B whose stride divides (or is a multiple of) the mode sizes of A at input column 1
+  composition((4,8):(1,100), 3:3)
   ^
 rc=1" "$actual"
 

@@ -89,92 +89,118 @@ TESSERA_HOST_DEVICE constexpr auto filter(Layout<S, D> const& l) {
 }
 
 namespace detail {
-// True when a and b divide one another (static when both are static).
-template <class A, class B>
-TESSERA_HOST_DEVICE constexpr auto divide_one_another(A const& a, B const& b) {
-  if constexpr (is_static_int_v<A> && is_static_int_v<B>) {
-    return C<(B::value != 0 && A::value % B::value == 0) || (A::value != 0 && B::value % A::value == 0)>{};
+// coalesce_x(L): coalesce that keeps L's function outside its domain too. coalesce drops a last
+// mode of static size _1 and with it the stride that L's unreduced last coordinate uses beyond
+// size(L); here that mode stands as unbounded (a placeholder size _2) so its stride stays.
+// coalesce_x((_4,_1):(_2,_1)) == (_4,_2):(_2,_1); coalesce_x((_4,_1):(_1,_4)) == _8:_1.
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto coalesce_x(Layout<S, D> const& l) {
+  auto fs = flatten_to_tuple(l.shape());
+  auto fd = flatten_to_tuple(l.stride());
+  constexpr int R = tuple_size_v<decltype(fs)>;
+  if constexpr (R == 0) {
+    return Layout<_1, _0>{};
+  } else if constexpr (is_constant_v<1, std::remove_cvref_t<decltype(get<R - 1>(fs))>>) {
+    return bw_coalesce<R - 2>(fs, fd, _2{}, get<R - 1>(fd));
   } else {
-    long long x = static_cast<long long>(a), y = static_cast<long long>(b);
-    return (y != 0 && x % y == 0) || (x != 0 && y % x == 0);
+    return bw_coalesce<R - 2>(fs, fd, get<R - 1>(fs), get<R - 1>(fd));
   }
 }
-// shape_div without the divisibility check (the caller checks, or the values are irrelevant).
+
+// One step of the general composition: mode s of A, B's remaining stride r and size m. The
+// elements r*j (j < m) are right when r and s divide one another, or when they all lie inside this
+// mode (m <= ceil(s/r)); the size splits when m <= ceil(s/r) or ceil(s/r) divides m. One element
+// (m <= 1) or a zero stride always fits.
+TESSERA_HOST_DEVICE constexpr bool step_stride_fits(long long s, long long r, long long m) {
+  if (m <= 1 || r == 0) return true;
+  return r % s == 0 || s % r == 0 || m <= (s + r - 1) / r;
+}
+TESSERA_HOST_DEVICE constexpr bool step_shape_fits(long long s, long long r, long long m) {
+  if (m <= 1 || r == 0) return true;
+  long long const ns = (s + r - 1) / r;
+  return m <= ns || m % ns == 0;
+}
+template <bool Stride, class S, class Rr, class M>
+TESSERA_HOST_DEVICE constexpr auto step_fits(S const& s, Rr const& r, M const& m) {
+  if constexpr (is_static_int_v<S> && is_static_int_v<Rr> && is_static_int_v<M>) {
+    if constexpr (Stride) {
+      return C<step_stride_fits(S::value, Rr::value, M::value)>{};
+    } else {
+      return C<step_shape_fits(S::value, Rr::value, M::value)>{};
+    }
+  } else {
+    auto const x = static_cast<long long>(s), y = static_cast<long long>(r), z = static_cast<long long>(m);
+    return Stride ? step_stride_fits(x, y, z) : step_shape_fits(x, y, z);
+  }
+}
+// ceil_div(a, b) for b >= 0 where a dynamic b == 0 gives 1 (a dynamic stride 0: one element).
 template <class A, class B>
-TESSERA_HOST_DEVICE constexpr auto shape_div_unchecked(A const& a, B const& b) {
+TESSERA_HOST_DEVICE constexpr auto ceil_div_or_one(A const& a, B const& b) {
   if constexpr (is_static_int_v<A> && is_static_int_v<B>) {
-    constexpr auto q = B::value == 0 ? 0 : A::value / B::value;
-    return C<(q != 0 ? q : ((A::value < 0) != (B::value < 0) ? -1 : 1))>{};
+    return C<(A::value + B::value - 1) / B::value>{};
   } else {
     using R = std::common_type_t<decltype(value_of(a)), decltype(value_of(b))>;
-    R const x = R(a), y = R(b);
-    R const q = y == 0 ? R(0) : R(x / y);
-    return q != 0 ? q : R((x < 0) != (y < 0) ? -1 : 1);
-  }
-}
-// m <= a ? 1 : m / a, static when both are.
-template <class M, class A>
-TESSERA_HOST_DEVICE constexpr auto rest_after(M const& m, A const& a) {
-  if constexpr (is_static_int_v<M> && is_static_int_v<A>) {
-    return C<(M::value <= A::value ? 1 : M::value / A::value)>{};
-  } else {
-    using R = std::common_type_t<decltype(value_of(m)), decltype(value_of(a))>;
-    return R(m) <= R(a) ? R(1) : R(R(m) / R(a));
+    return R(b) == 0 ? R(1) : R((R(a) + R(b) - 1) / R(b));
   }
 }
 
 template <class LS, class LD, class RS, class RD>
 TESSERA_HOST_DEVICE constexpr auto composition_impl(LS const& ls, LD const& ld, RS const& rs, RD const& rd);
 
-// The general case: A = (s0..sk):(d0..dk) flat and coalesced, B = n:r.
+// The general case: A = (s0..sk):(d0..dk) flat (coalesce_x), B = n:r. One pass over A's modes
+// but the last, with B's remaining size m (from n) and stride r: the mode takes
+// new = min(ceil(s/r), m) elements of stride r*d, then m = m/new and r = ceil(r/s); a mode with
+// a static size _1 to take (ceil(s/r) or m) is skipped. The rest m goes to A's last mode, which is
+// unbounded: m : r*dk, left out when m is static _1 (one mode left: an integer layout).
 template <class LS, class LD, class N, class Rr>
 TESSERA_HOST_DEVICE constexpr auto composition_general(LS const& ls, LD const& ld, N const& n, Rr const& r) {
   constexpr int R = tuple_size_v<LS>;
-  auto s_front = take<0, R - 1>(ls);
-  auto d_front = take<0, R - 1>(ld);
   TESSERA_REQUIRE(r >= _0{},
                   "composition: B's stride is negative and A has several modes, so B's elements would "
                   "be split over A's modes in the wrong order; compose with a non-negative stride",
                   ls, ld, n, r);
-  // Stride phase: divide B's stride out of A's leading modes.
-  auto p1 = fold(s_front, make_tuple(tuple<>{}, r), [&](auto const& acc, auto const& si) {
-    auto rest = get<1>(acc);
-    if constexpr (!is_static_int_v<decltype(rest)>) {
-      if (rest == 0) {  // dynamic stride 0: every element maps to offset 0
-        using T = std::common_type_t<decltype(value_of(si)), decltype(rest)>;
-        return make_tuple(append(get<0>(acc), T(1)), T(0));
-      }
-    }
-    TESSERA_REQUIRE(or_(n == _1{}, divide_one_another(si, rest)),
+  auto acc = fold(make_seq_tuple<R - 1>(), make_tuple(tuple<>{}, tuple<>{}, n, r), [&](auto const& st, auto i) {
+    constexpr int I = decltype(i)::value;
+    auto const& s = get<I>(ls);
+    auto const m = get<2>(st);
+    auto const rest = get<3>(st);
+    TESSERA_REQUIRE(step_fits<true>(s, rest, m),
                     "composition: B's stride and a mode size of A do not divide one another (stride "
-                    "divisibility), so A o B is not a layout; choose a B whose stride divides A's "
-                    "mode sizes or is a multiple of them",
+                    "divisibility) and B's elements do not fit in that mode, so A o B is not a layout; "
+                    "choose a B whose stride divides A's mode sizes or is a multiple of them",
                     ls, ld, n, r);
-    using T = std::common_type_t<decltype(shape_div_unchecked(si, rest)), decltype(shape_div_unchecked(rest, si))>;
-    if constexpr (is_static_int_v<decltype(rest)>) {
-      return make_tuple(append(get<0>(acc), shape_div_unchecked(si, rest)), shape_div_unchecked(rest, si));
-    } else {
-      return make_tuple(append(get<0>(acc), T(shape_div_unchecked(si, rest))), T(shape_div_unchecked(rest, si)));
-    }
-  });
-  auto a = get<0>(p1);
-  auto rest_stride = get<1>(p1);
-  // Shape phase: distribute B's size over the remaining extents.
-  auto p2 = fold(a, make_tuple(tuple<>{}, n), [&](auto const& acc, auto const& ai) {
-    auto m = get<1>(acc);
-    TESSERA_REQUIRE(or_(m <= ai, m % ai == _0{}),
+    TESSERA_REQUIRE(step_fits<false>(s, rest, m),
                     "composition: B's size does not split evenly over A's modes (shape "
                     "divisibility), so A o B is not a layout; choose a B whose size is a multiple "
                     "of A's mode sizes it spans",
                     ls, ld, n, r);
-    return make_tuple(append(get<0>(acc), min(ai, m)), rest_after(m, ai));
+    auto const next_shape = ceil_div_or_one(s, rest);
+    auto const next_stride = [&] {
+      if constexpr (is_static_int_v<std::remove_cvref_t<decltype(rest)>>) {
+        return ceil_div_or_one(rest, s);
+      } else {
+        using T = std::common_type_t<decltype(value_of(rest)), decltype(value_of(s))>;
+        return T(rest) == 0 ? T(0) : T(ceil_div_or_one(rest, s));  // a dynamic stride 0 stays 0
+      }
+    }();
+    if constexpr (is_constant_v<1, std::remove_cvref_t<decltype(next_shape)>> || is_constant_v<1, std::remove_cvref_t<decltype(m)>>) {
+      return make_tuple(get<0>(st), get<1>(st), m, next_stride);
+    } else {
+      auto const taken = min(next_shape, m);
+      return make_tuple(append(get<0>(st), taken), append(get<1>(st), rest * get<I>(ld)), m / taken, next_stride);
+    }
   });
-  auto b = get<0>(p2);
-  auto m = get<1>(p2);
-  auto e = transform(d_front, s_front, a, [](auto const& di, auto const& si, auto const& ai) {
-    return di * shape_div_unchecked(si, ai);
-  });
-  return bw_coalesce<R - 2>(b, e, m, rest_stride * get<R - 1>(ld));
+  auto const result_shape = get<0>(acc);
+  auto const result_stride = get<1>(acc);
+  auto const m = get<2>(acc);
+  auto const last = get<3>(acc) * get<R - 1>(ld);
+  if constexpr (tuple_size_v<std::remove_cvref_t<decltype(result_shape)>> == 0) {
+    return make_layout(m, last);
+  } else if constexpr (is_constant_v<1, std::remove_cvref_t<decltype(m)>>) {
+    return make_layout(unwrap(result_shape), unwrap(result_stride));
+  } else {
+    return make_layout(append(result_shape, m), append(result_stride, last));
+  }
 }
 
 template <class LS, class LD, class RS, class RD>
@@ -269,12 +295,14 @@ TESSERA_HOST_DEVICE constexpr auto check_distributes(AS const& as, AD const& ad,
 // composition(A, B) = A o B: the layout R with R(i) == A(B(i)) for all i < size(B) and
 // compatible(B, R). B may be a layout, a tiler (tuple of layouts/shapes, one per mode of A,
 // trailing modes of A kept) or a shape (n means n:_1 per mode).
-// Pre: the stride and shape divisibility conditions (docs/algebra.md); otherwise a compile-time
-// error (static) or tessera::layout_error (dynamic), never a wrong layout.
-// (_6,_2):(_8,_2) o (_4,_3):(_3,_1) == ((_2,_2),_3):((_24,_2),_8).
+// A is read as written beyond its domain (its last coordinate unreduced): coalesce_x, not coalesce.
+// Pre: B's elements fit A's modes (stride and shape divisibility, docs/algebra.md); otherwise a
+// compile-time error (static) or tessera::layout_error (dynamic), never a wrong layout.
+// (_6,_2):(_8,_2) o (_4,_3):(_3,_1) == ((_2,_2),_3):((_24,_2),_8);
+// (_4,_1):(_2,_1) o _4:_16 == _4:_4 (A(16) == 4).
 template <class LS, class LD, class RS, class RD>
 TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& a, Layout<RS, RD> const& b) {
-  auto flat = coalesce(a);
+  auto flat = detail::coalesce_x(a);
   auto fs = wrap(flat.shape());
   auto fd = wrap(flat.stride());
   TESSERA_REQUIRE(detail::check_distributes(fs, fd, flatten_to_tuple(b.shape()), flatten_to_tuple(b.stride())),
@@ -301,7 +329,7 @@ TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& a, T const&
     }(std::make_index_sequence<RT>{}, std::make_index_sequence<rank_v<LS> - RT>{});
   } else {
     static_assert(Integer<T>, "composition: B must be a layout, a tiler (tuple) or an integer");
-    return composition(a, make_layout(tiler));
+    return composition(a, make_layout(tiler, _1{}));  // n composes as n:_1 (even a static _1)
   }
 }
 

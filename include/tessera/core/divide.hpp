@@ -18,14 +18,6 @@ TESSERA_HOST_DEVICE constexpr auto per_mode(Layout<S, D> const& a, T const& tile
   }(std::make_index_sequence<RT>{}, std::make_index_sequence<rank_v<S> - RT>{});
 }
 
-// ((tile modes...), (rest modes..., trailing...)) from a per-mode divided/producted layout.
-template <int RT, class S, class D>
-TESSERA_HOST_DEVICE constexpr auto unzip_tiles(Layout<S, D> const& l) {
-  return [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) {
-    return make_tuple(make_layout(layout<int(Is), 0>(l)...),
-                      make_tuple(layout<int(Is), 1>(l)...), make_tuple(layout<int(RT + Js)>(l)...));
-  }(std::make_index_sequence<RT>{}, std::make_index_sequence<rank_v<S> - RT>{});
-}
 template <class... Ls>
 TESSERA_HOST_DEVICE constexpr auto layouts_to_layout(tuple<Ls...> const& t) {
   return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
@@ -33,6 +25,23 @@ TESSERA_HOST_DEVICE constexpr auto layouts_to_layout(tuple<Ls...> const& t) {
   }(std::index_sequence_for<Ls...>{});
 }
 TESSERA_HOST_DEVICE constexpr auto layouts_to_layout(tuple<> const&) { return make_layout(tuple<>{}, tuple<>{}); }
+// zip2_by(L, guide): L divided (or producted) per mode by the tiler `guide`, each mode guided by a
+// layout or integer a (tile, rest) pair, regrouped as ((tiles...), (rests..., trailing...)); a
+// nested tiler regroups its mode the same way first. A guide that is no tuple leaves L (a pair) as
+// it is. zip2_by(((_4,_2)):((_1,_4)), (_4)) == ((_4),(_2)):((_1),(_4)).
+template <class S, class D, class G>
+TESSERA_HOST_DEVICE constexpr auto zip2_by(Layout<S, D> const& l, G const& guide) {
+  if constexpr (is_tuple_v<G>) {
+    constexpr int GR = tuple_size_v<G>;
+    return [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) {
+      auto split = make_tuple(zip2_by(layout<int(Is)>(l), get<Is>(guide))...);
+      return make_layout(make_layout(layout<0>(get<Is>(split))...),
+                         make_layout(layout<1>(get<Is>(split))..., layout<int(GR + Js)>(l)...));
+    }(std::make_index_sequence<GR>{}, std::make_index_sequence<rank_v<S> - GR>{});
+  } else {
+    return l;
+  }
+}
 }  // namespace detail
 
 // logical_divide(A, T) = A o (T, complement(T, size(A))) for a layout T; per mode for a tiler
@@ -54,12 +63,7 @@ TESSERA_HOST_DEVICE constexpr auto logical_divide(Layout<S, D> const& a, T const
 // zipped_divide((2048,2048):(2048,_1), (_1,_4)) == ((_1,_4),(2048,512)):((_0,_1),(2048,_4)).
 template <class S, class D, class T>
 TESSERA_HOST_DEVICE constexpr auto zipped_divide(Layout<S, D> const& a, T const& tiler) {
-  if constexpr (is_tuple_v<T>) {
-    auto parts = detail::unzip_tiles<tuple_size_v<T>>(logical_divide(a, tiler));
-    return make_layout(get<0>(parts), detail::layouts_to_layout(tuple_cat(get<1>(parts), get<2>(parts))));
-  } else {
-    return logical_divide(a, tiler);
-  }
+  return detail::zip2_by(logical_divide(a, tiler), tiler);
 }
 namespace detail {
 // The top-level modes of a layout as a tuple of layouts (an integer layout is one mode).
@@ -73,14 +77,24 @@ TESSERA_HOST_DEVICE constexpr auto modes_of(Layout<S, D> const& l) {
     return make_tuple(l);
   }
 }
-// tiled: mode 1 of z split into its modes; flat: both modes split.
+// The modes of a layout of rank > 1; a layout of rank 1 (an integer or a rank-1 tuple) stays one
+// mode as it is, so a rank-1 tuple keeps its parentheses.
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto modes_or_whole(Layout<S, D> const& l) {
+  if constexpr (rank_v<S> != 1) {
+    return modes_of(l);
+  } else {
+    return make_tuple(l);
+  }
+}
+// tiled: mode 1 of z split into its modes; flat: both modes split (a mode of rank 1 kept whole).
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto split_tiled(Layout<S, D> const& z) {
-  return layouts_to_layout(tuple_cat(make_tuple(layout<0>(z)), modes_of(layout<1>(z))));
+  return layouts_to_layout(tuple_cat(make_tuple(layout<0>(z)), modes_or_whole(layout<1>(z))));
 }
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto split_flat(Layout<S, D> const& z) {
-  return layouts_to_layout(tuple_cat(modes_of(layout<0>(z)), modes_of(layout<1>(z))));
+  return layouts_to_layout(tuple_cat(modes_or_whole(layout<0>(z)), modes_or_whole(layout<1>(z))));
 }
 }  // namespace detail
 

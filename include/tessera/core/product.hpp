@@ -35,12 +35,7 @@ TESSERA_HOST_DEVICE constexpr auto logical_product(Layout<S, D> const& a, B cons
 // zipped_product(A, B) = ((A modes...), (products..., trailing...)); tiled_ and flat_ likewise.
 template <class S, class D, class B>
 TESSERA_HOST_DEVICE constexpr auto zipped_product(Layout<S, D> const& a, B const& b) {
-  if constexpr (is_tuple_v<B>) {
-    auto parts = detail::unzip_tiles<tuple_size_v<B>>(logical_product(a, b));
-    return make_layout(get<0>(parts), detail::layouts_to_layout(tuple_cat(get<1>(parts), get<2>(parts))));
-  } else {
-    return logical_product(a, b);
-  }
+  return detail::zip2_by(logical_product(a, b), b);
 }
 // tiled_product(A, B) = ((A modes...), products..., trailing...); flat_product(A, B) = (A modes...,
 // products..., trailing...): zipped_product with its modes split like tiled/flat_divide.
@@ -58,7 +53,13 @@ template <bool Raked, class SA, class DA, class SB, class DB>
 TESSERA_HOST_DEVICE constexpr auto zip_product(Layout<SA, DA> const& a, Layout<SB, DB> const& b) {
   constexpr int R = rank_v<SA> > rank_v<SB> ? rank_v<SA> : rank_v<SB>;
   auto p = logical_product(append<R>(a), append<R>(b));
-  return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+  // At R == 1 with an integer first part (B's copies for raked, A for blocked) unpadded, the
+  // result is the one mode (first, second), the second part kept whole (a tuple stays one).
+  using First = std::remove_cvref_t<decltype(layout<Raked ? 1 : 0>(logical_product(a, b)))>;
+  if constexpr (R == 1 && !is_tuple_v<typename First::shape_type>) {
+    auto q = logical_product(a, b);
+    return make_layout(make_layout(layout<Raked ? 1 : 0>(q), layout<Raked ? 0 : 1>(q)));
+  } else return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
     if constexpr (Raked) {
       return make_layout(make_layout(layout<1, int(Is)>(p), layout<0, int(Is)>(p))...);
     } else {

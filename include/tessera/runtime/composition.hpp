@@ -56,6 +56,20 @@ inline Layout coalesce(const Layout& l) {
   return detail::bw_coalesce(ms, last);
 }
 
+namespace detail {
+// coalesce_x(L): coalesce that keeps L's function outside its domain too: a last mode of static
+// size _1 stands as unbounded (a placeholder size _2) so that its stride stays (core twin:
+// detail::coalesce_x). coalesce_x((_4,_1):(_2,_1)) = (_4,_2):(_2,_1).
+inline Layout coalesce_x(const Layout& l) {
+  auto ms = flat_modes(l);
+  if (ms.empty()) return Layout{S(1), S(0)};
+  Mode last = ms.back();
+  ms.pop_back();
+  if (is_static_value(last.s, 1)) last.s = S(2);
+  return bw_coalesce(ms, last);
+}
+}  // namespace detail
+
 // coalesce(L, profile): a tuple profile coalesces mode i with profile i (trailing modes kept),
 // an integer profile coalesces the whole layout.
 // coalesce((_2,(_1,_6)):(_1,(_6,_2)), (_1,_1)) = (_2,_6):(_1,_2).
@@ -97,25 +111,32 @@ struct Tile {
   Kind kind = Kind::keep;
   Layout layout;            // kind == layout
   std::vector<Tile> modes;  // kind == tiler
+  bool integer = false;     // kind == layout made from an integer n: make_layout(n), but n:_1 in composition
 
   Tile(std::nullopt_t) {}                                            // NOLINT: `_`, keep the mode
   Tile(Layout l) : kind(Kind::layout), layout(std::move(l)) {}      // NOLINT: a layout is a tile
   explicit Tile(Tiler t) : kind(Kind::tiler), modes(std::move(t)) {}
+  // An integer n as a tile: make_layout(n) (_1:_0 for a static _1), composition takes it as n:_1.
+  static Tile of_integer(const IntTuple& n) {
+    Tile t(make_layout(n));
+    t.integer = true;
+    return t;
+  }
 };
 
-// make_tiler(shape): a shape used as a tiler: an integer n is n:_1 (make_layout), a tuple mode a
+// make_tiler(shape): a shape used as a tiler: an integer n is make_layout(n) (n:_1 in composition), a tuple mode a
 // nested tiler, `_` keeps the mode. make_tiler((_3,_8)) = [_3:_1, _8:_1];
 // make_tiler((_3,(_2,_4))) = [_3:_1, [_2:_1, _4:_1]].
 inline Tiler make_tiler(const IntTuple& shape) {
   Tiler t;
   if (!shape.is_tuple()) {
-    t.emplace_back(make_layout(shape));
+    t.push_back(Tile::of_integer(shape));
     return t;
   }
   for (const auto& s : shape.children()) {
     if (s.is_underscore()) t.emplace_back(std::nullopt);
     else if (s.is_tuple()) t.emplace_back(make_tiler(s));
-    else t.emplace_back(make_layout(s));
+    else t.push_back(Tile::of_integer(s));
   }
   return t;
 }
@@ -130,54 +151,54 @@ inline void check_result_size(const char* fn, std::size_t leaves) {
          " modes; simplify the operands (coalesce them) first");
 }
 
-// shape_div without the divisibility check, as the core's shape_div_unchecked: a / b when that is
-// not 0, else the sign of a / b; static iff both are. Used where the check is done separately or
-// the value does not matter (B of size 1).
-inline Int shape_div_unchecked(Int a, Int b) {
-  const std::int64_t q = (b.value == 0 || (a.value == INT64_MIN && b.value == -1)) ? 0 : a.value / b.value;
-  return Int{q != 0 ? q : ((a.value < 0) != (b.value < 0) ? -1 : 1), a.is_static && b.is_static};
-}
-
 inline std::string b_text(Int n, Int r) { return to_string(n) + ":" + to_string(r); }
 
+// ceil_div(a, b) for b >= 0, static iff both are; a b of 0 gives 1 (a dynamic stride 0: one element).
+inline Int ceil_div_or_one(Int a, Int b) {
+  if (b.value == 0) return Int{1, a.is_static && b.is_static};
+  return Int{a.value / b.value + (a.value % b.value != 0 ? 1 : 0), a.is_static && b.is_static};
+}
+
 // General case of composition, step by step as the core's composition_general: A = (s0..sk):(d0..dk)
-// flat and coalesced (a tuple shape), B = n:r.
+// flat (coalesce_x, a tuple shape), B = n:r. Each mode of A but the last takes
+// new = min(ceil(s/r), m) of B's remaining m elements with stride r*d (skipped when ceil(s/r) or m
+// is static _1); then m = m/new, r = ceil(r/s). The rest goes to the unbounded last mode.
 inline Layout compose_general(const Layout& a, Int n, Int r) {
   const auto f = flat_modes(a);
   if (r.value < 0)
     fail("composition: stride " + to_string(r) + " of B = " + b_text(n, r) + " is negative (A = " + to_string(a) +
          "); compose with a non-negative stride");
-  // Stride phase: divide B's stride out of A's leading modes. A B of one element (n == 1, static
-  // or not) needs no divisibility: its only offset is 0.
-  std::vector<Int> as;
-  Int rest = r;
+  std::vector<Mode> out;
+  Int m = n, rest = r;
   for (std::size_t i = 0; i + 1 < f.size(); ++i) {
     const Int s = f[i].s;
-    if (!rest.is_static && rest.value == 0) {  // dynamic stride 0: every element maps to offset 0
-      as.push_back(D(1));
-      rest = D(0);
-      continue;
+    const std::int64_t sv = s.value, rv = rest.value, mv = m.value;
+    if (mv > 1 && rv != 0) {
+      const std::int64_t ns = sv / rv + (sv % rv != 0 ? 1 : 0);
+      if (rv % sv != 0 && sv % rv != 0 && mv > ns)
+        fail("composition: " + std::string(i ? "remaining stride " : "stride ") + to_string(rest) + " of B = " +
+             b_text(n, r) + " and mode size " + to_string(s) + " of A = " + to_string(a) +
+             " do not divide one another and B's " + to_string(m) +
+             " remaining elements do not fit in that mode; use a B whose stride divides (or is a multiple of) the "
+             "mode sizes of A");
+      if (mv > ns && mv % ns != 0)
+        fail("composition: remaining size " + to_string(m) + " of B = " + b_text(n, r) + " is not divisible by " +
+             std::to_string(ns) + ", the extent it covers in mode " + std::to_string(i) + " of A = " + to_string(a) +
+             "; use a B whose size divides the shape of A");
     }
-    if (n.value != 1 && !divides(s, rest) && !divides(rest, s))
-      fail("composition: " + std::string(i ? "remaining stride " : "stride ") + to_string(rest) + " of B = " + b_text(n, r) +
-           " and mode size " + to_string(s) + " of A = " + to_string(a) +
-           " do not divide one another; use a B whose stride divides (or is a multiple of) the mode sizes of A");
-    as.push_back(shape_div_unchecked(s, rest));
-    rest = shape_div_unchecked(rest, s);
+    const Int next_shape = ceil_div_or_one(s, rest);
+    const Int next_stride = (!rest.is_static && rest.value == 0) ? D(0) : ceil_div_or_one(rest, s);
+    if (!is_static_value(next_shape, 1) && !is_static_value(m, 1)) {
+      const Int taken = min(next_shape, m);
+      out.push_back(Mode{taken, rest * f[i].d});
+      m = m / taken;
+    }
+    rest = next_stride;
   }
-  // Shape phase: distribute B's size over the extents a_i that remain.
-  std::vector<Mode> out;
-  Int m = n;
-  for (std::size_t i = 0; i + 1 < f.size(); ++i) {
-    const Int ai = as[i];
-    if (m.value > ai.value && m.value % ai.value != 0)
-      fail("composition: remaining size " + to_string(m) + " of B = " + b_text(n, r) + " is not divisible by " +
-           to_string(ai) + ", the extent it covers in mode " + std::to_string(i) + " of A = " + to_string(a) +
-           "; use a B whose size divides the shape of A");
-    out.push_back(Mode{min(ai, m), f[i].d * shape_div_unchecked(f[i].s, ai)});
-    m = Int{m.value <= ai.value ? 1 : m.value / ai.value, m.is_static && ai.is_static};
-  }
-  return bw_coalesce(out, Mode{m, rest * f.back().d});
+  const Mode last{m, rest * f.back().d};
+  if (out.empty()) return Layout{last.s, last.d};
+  if (!is_static_value(m, 1)) out.push_back(last);
+  return from_modes(out);
 }
 
 // Right distributivity A o (B0,B1,...) == (A o B0, A o B1, ...) holds only when the offsets of
@@ -245,7 +266,7 @@ inline Layout composition(const Layout& a, const Layout& b) {
   const std::size_t la = leaf_count(a.shape), lb = leaf_count(b.shape);
   if (la > detail::kMaxLeaves || lb > detail::kMaxLeaves) detail::check_result_size("composition", la * lb);
   detail::check_result_size("composition", la * lb / 16);
-  const Layout flat = coalesce(a);
+  const Layout flat = detail::coalesce_x(a);
   if (!detail::modes_do_not_carry(detail::flat_modes(flat), b))
     fail("composition: the modes of B = " + to_string(b) + " overlap in the index space of A = " + to_string(a) +
          " (their offsets carry into one another), so A o B is not the mode-by-mode composition; compose with each "
@@ -264,6 +285,7 @@ inline Layout composition(const Layout& a, const Tiler& t) {
   std::vector<Layout> out;
   for (std::size_t i = 0; i < ms.size(); ++i) {
     if (i >= t.size() || t[i].kind == Tile::Kind::keep) out.push_back(ms[i]);
+    else if (t[i].kind == Tile::Kind::layout && t[i].integer) out.push_back(composition(ms[i], Layout{t[i].layout.shape, S(1)}));
     else if (t[i].kind == Tile::Kind::layout) out.push_back(composition(ms[i], t[i].layout));
     else out.push_back(composition(ms[i], t[i].modes));
   }
@@ -273,7 +295,7 @@ inline Layout composition(const Layout& a, const Tiler& t) {
 // composition(A, shape): the shape as a tiler (make_tiler). (_12,(_4,_8)):(_59,(_13,_1)) o (_3,_8) =
 // (_3,(_4,_2)):(_59,(_13,_1)).
 inline Layout composition(const Layout& a, const IntTuple& shape) {
-  if (!shape.is_tuple()) return composition(a, make_layout(shape));
+  if (!shape.is_tuple()) return composition(a, Layout{shape, S(1)});
   return composition(a, make_tiler(shape));
 }
 

@@ -50,26 +50,48 @@ inline std::vector<Layout> concat(std::vector<Layout> a, const std::vector<Layou
   return a;
 }
 
-// Rearrange per-mode (first, second) pairs plus trailing modes like the divides.
-inline Layout arrange(Arrange how, const std::vector<Layout>& pairs, const std::vector<Layout>& trailing) {
-  if (how == Arrange::logical) return make_layout(concat(pairs, trailing));
+// zip2_by(L, guide) as the core's: mode i of L (a (tile, rest) pair, or for a nested tiler the
+// pairs of its sub-modes, regrouped first) gives its tile to mode 0 and its rest to mode 1; L's
+// modes beyond the guide follow in mode 1.
+inline Layout zip2_by(const Layout& l, const Tiler& guide) {
+  const auto ms = modes(l);
   std::vector<Layout> firsts, seconds;
-  for (const auto& p : pairs) {
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    if (i >= guide.size()) {
+      seconds.push_back(ms[i]);
+      continue;
+    }
+    const Layout p = guide[i].kind == Tile::Kind::tiler ? zip2_by(ms[i], guide[i].modes) : ms[i];
     firsts.push_back(layout(p, 0));
     seconds.push_back(layout(p, 1));
   }
-  if (how == Arrange::zipped)
-    return make_layout(std::vector<Layout>{make_layout(firsts), make_layout(concat(seconds, trailing))});
-  if (how == Arrange::tiled) return make_layout(concat(std::vector<Layout>{make_layout(firsts)}, concat(seconds, trailing)));
-  return make_layout(concat(concat(firsts, seconds), trailing));
+  return make_layout(std::vector<Layout>{make_layout(firsts), make_layout(seconds)});
+}
+
+// The modes of a layout of rank > 1; a layout of rank 1 (an integer or a rank-1 tuple) stays one
+// mode as it is.
+inline std::vector<Layout> modes_or_whole(const Layout& l) {
+  if (l.shape.is_tuple() && l.shape.children().size() != 1) return modes(l);
+  return {l};
+}
+
+// zipped: Z = zip2_by(per-mode result, tiler); tiled: (Z0, modes of Z1...); flat: (modes of Z0...,
+// modes of Z1...), a mode of rank 1 kept whole (docs/algebra.md).
+inline Layout arrange(Arrange how, const std::vector<Layout>& pairs, const std::vector<Layout>& trailing, const Tiler& t) {
+  const Layout logical = make_layout(concat(pairs, trailing));
+  if (how == Arrange::logical) return logical;
+  const Layout z = zip2_by(logical, t);
+  if (how == Arrange::zipped) return z;
+  if (how == Arrange::tiled) return make_layout(concat(std::vector<Layout>{layout(z, 0)}, modes_or_whole(layout(z, 1))));
+  return make_layout(concat(modes_or_whole(layout(z, 0)), modes_or_whole(layout(z, 1))));
 }
 
 // For a single layout operand: zipped is the two-mode result itself, tiled splits mode 1 into
-// its top-level modes, flat splits both (docs/algebra.md).
+// its top-level modes, flat splits both (a mode of rank 1 kept whole).
 inline Layout arrange_single(Arrange how, const Layout& two) {
-  if (how == Arrange::tiled) return make_layout(concat(std::vector<Layout>{layout(two, 0)}, modes(layout(two, 1))));
+  if (how == Arrange::tiled) return make_layout(concat(std::vector<Layout>{layout(two, 0)}, modes_or_whole(layout(two, 1))));
   if (how != Arrange::flat) return two;
-  return make_layout(concat(modes(layout(two, 0)), modes(layout(two, 1))));
+  return make_layout(concat(modes_or_whole(layout(two, 0)), modes_or_whole(layout(two, 1))));
 }
 }  // namespace detail
 
@@ -78,26 +100,26 @@ inline Layout arrange_single(Arrange how, const Layout& two) {
 //   = ((_3,_3),((_2,_4),(_2,_2))):((_177,_59),((_13,_2),(_26,_1))).
 inline Layout logical_divide(const Layout& a, const Tiler& t) {
   auto [done, trailing] = detail::per_mode("logical_divide", a, t, detail::divide_mode);
-  return detail::arrange(detail::Arrange::logical, done, trailing);
+  return detail::arrange(detail::Arrange::logical, done, trailing, t);
 }
 
 // zipped_divide: ((tiles...), (rests..., trailing...)). For the A, T above:
 // ((_3,(_2,_4)),(_3,(_2,_2))):((_177,(_13,_2)),(_59,(_26,_1))).
 inline Layout zipped_divide(const Layout& a, const Tiler& t) {
   auto [done, trailing] = detail::per_mode("zipped_divide", a, t, detail::divide_mode);
-  return detail::arrange(detail::Arrange::zipped, done, trailing);
+  return detail::arrange(detail::Arrange::zipped, done, trailing, t);
 }
 
 // tiled_divide: ((tiles...), rests..., trailing...). ((_3,(_2,_4)),_3,(_2,_2)):((_177,(_13,_2)),_59,(_26,_1)).
 inline Layout tiled_divide(const Layout& a, const Tiler& t) {
   auto [done, trailing] = detail::per_mode("tiled_divide", a, t, detail::divide_mode);
-  return detail::arrange(detail::Arrange::tiled, done, trailing);
+  return detail::arrange(detail::Arrange::tiled, done, trailing, t);
 }
 
 // flat_divide: (tiles..., rests..., trailing...). (_3,(_2,_4),_3,(_2,_2)):(_177,(_13,_2),_59,(_26,_1)).
 inline Layout flat_divide(const Layout& a, const Tiler& t) {
   auto [done, trailing] = detail::per_mode("flat_divide", a, t, detail::divide_mode);
-  return detail::arrange(detail::Arrange::flat, done, trailing);
+  return detail::arrange(detail::Arrange::flat, done, trailing, t);
 }
 
 // Single-layout tilers: zipped is logical_divide; tiled/flat split its modes.

@@ -131,7 +131,7 @@ struct Args {
       if (item.is<Layout>()) out.emplace_back(item.as<Layout>());
       else if (item.is<IntTuple>() && item.as<IntTuple>().is_underscore()) out.emplace_back(std::nullopt);
       else if (item.is<IntTuple>() && item.as<IntTuple>().is_tuple()) out.emplace_back(make_tiler(item.as<IntTuple>()));
-      else if (item.is<IntTuple>()) out.emplace_back(make_layout(item.as<IntTuple>()));
+      else if (item.is<IntTuple>()) out.push_back(Tile::of_integer(item.as<IntTuple>()));
       else if (item.is<ValueTuple>()) out.emplace_back(tiler(item.as<ValueTuple>()));
       else fail(fn + ": tiler element " + kind_name(item) + " is not a layout, shape, tiler or `_`");
     }
@@ -208,6 +208,10 @@ inline Value make_layout_call(const Args& a) {
 inline Value composition_call(const Args& a) {
   a.arity(2, 2);
   if (a.v[0].is<Swizzle>()) return composition(a.v[0].as<Swizzle>(), a.layout(1));
+  if (a.v[1].is<IntTuple>() && a.v[1].as<IntTuple>().is_int()) {  // an integer n composes as n:_1
+    const Layout b{a.v[1].as<IntTuple>(), S(1)};
+    return on_left(a, 0, [&](const Layout& l) { return composition(l, b); });
+  }
   return binary(a, [](const Layout& l, const Layout& r) { return composition(l, r); },
                 [](const Layout& l, const Tiler& t) { return composition(l, t); });
 }

@@ -70,21 +70,21 @@ inline auto product_mode = [](const Layout& x, const auto& t) { return logical_p
 // logical_product((_2,_3):(_1,_2), [_2:_1, _2:_1]) = ((_2,_2),(_3,_2)):((_1,_2),(_2,_1)).
 inline Layout logical_product(const Layout& a, const Tiler& t) {
   auto [done, trailing] = detail::per_mode("logical_product", a, t, detail::product_mode);
-  return detail::arrange(detail::Arrange::logical, done, trailing);
+  return detail::arrange(detail::Arrange::logical, done, trailing, t);
 }
 
 // zipped/tiled/flat_product rearrange like the divides.
 inline Layout zipped_product(const Layout& a, const Tiler& t) {
   auto [done, trailing] = detail::per_mode("zipped_product", a, t, detail::product_mode);
-  return detail::arrange(detail::Arrange::zipped, done, trailing);
+  return detail::arrange(detail::Arrange::zipped, done, trailing, t);
 }
 inline Layout tiled_product(const Layout& a, const Tiler& t) {
   auto [done, trailing] = detail::per_mode("tiled_product", a, t, detail::product_mode);
-  return detail::arrange(detail::Arrange::tiled, done, trailing);
+  return detail::arrange(detail::Arrange::tiled, done, trailing, t);
 }
 inline Layout flat_product(const Layout& a, const Tiler& t) {
   auto [done, trailing] = detail::per_mode("flat_product", a, t, detail::product_mode);
-  return detail::arrange(detail::Arrange::flat, done, trailing);
+  return detail::arrange(detail::Arrange::flat, done, trailing, t);
 }
 inline Layout zipped_product(const Layout& a, const Layout& b) { return logical_product(a, b); }
 inline Layout tiled_product(const Layout& a, const Layout& b) {
@@ -95,12 +95,19 @@ inline Layout flat_product(const Layout& a, const Layout& b) {
 }
 
 namespace detail {
-// As the core's zip_product: A and B padded with _1:_0 to one rank R (append<R>, so an integer
-// layout becomes a rank-1 tuple), P = logical_product(A', B'), mode i = (P0_i, P1_i) or, raked,
-// (P1_i, P0_i).
+// As the core's zip_product: A and B padded with _1:_0 to one rank R > 1 (append<R>, so an
+// integer layout becomes a tuple), P = logical_product(A', B'), mode i = (P0_i, P1_i) or, raked,
+// (P1_i, P0_i); at R == 1 with an integer first part (unpadded), the one mode (first, second).
 inline Layout block_or_rake(const Layout& a, const Layout& b, bool raked) {
   const std::size_t r = std::max(rank_of(a.shape), rank_of(b.shape));
   const Layout pad{S(1), S(0)};
+  // At R == 1 with an integer first part (B's copies for raked, A for blocked) unpadded, the
+  // result is the one mode (first, second), the second part kept whole (a tuple stays one).
+  if (r == 1) {
+    const Layout q = logical_product(a, b);
+    const Layout first = layout(q, raked ? 1 : 0), second = layout(q, raked ? 0 : 1);
+    if (!first.shape.is_tuple()) return make_layout(std::vector<Layout>{make_layout(std::vector<Layout>{first, second})});
+  }
   const Layout p = logical_product(append(a, pad, static_cast<std::int64_t>(r)), append(b, pad, static_cast<std::int64_t>(r)));
   const Layout p0 = layout(p, 0), p1 = layout(p, 1);
   std::vector<Layout> out;

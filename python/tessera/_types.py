@@ -176,10 +176,10 @@ class LayoutError(ValueError):
 
     Example:
         >>> try:
-        ...     tessera.composition("(4,8):(1,100)", "2:3")
+        ...     tessera.composition("(4,8):(1,100)", "3:3")
         ... except tessera.LayoutError as e:
         ...     print(e.message.split(" do not")[0], e.column)
-        composition: stride 3 of B = 2:3 and mode size 4 of A = (4,8):(1,100) None
+        composition: stride 3 of B = 3:3 and mode size 4 of A = (4,8):(1,100) None
     """
 
     def __init__(self, what, message=None, column=None):

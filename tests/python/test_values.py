@@ -157,10 +157,10 @@ def test_errors_are_layout_errors_with_the_library_message(cli):
     from conftest import run_cli
 
     with pytest.raises(tessera.LayoutError) as info:
-        tessera.composition(tessera.layout("(4,8):(1,100)"), tessera.layout("2:3"))
+        tessera.composition(tessera.layout("(4,8):(1,100)"), tessera.layout("3:3"))
     e = info.value
     assert isinstance(e, ValueError) and e.column is None
-    status, out, _ = run_cli(cli, ["eval", "composition((4,8):(1,100), 2:3)"])
+    status, out, _ = run_cli(cli, ["eval", "composition((4,8):(1,100), 3:3)"])
     assert status == 1 and out == "error: " + e.message + " at input column 1\n"
     assert str(e) == e.message
 

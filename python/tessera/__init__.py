@@ -157,6 +157,9 @@ def analyze(access, *, smem=None, gmem=None, elem_bytes=None, vector=None, side=
     return _tessera.analyze(smem if gmem is None else gmem, access, gmem is None, elem_bytes, vector, side, heatmap)
 
 
+# The GPU kernels on DLPack tensors (tessera/ops.py); importable without CUDA, raising on use.
+from . import ops  # noqa: E402
+
 __all__ = [
     "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle",
     "TVLayout", "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "analyze", "atom",

@@ -3,12 +3,14 @@ runs, the stubs are the generator's output, and docs/python.md's sessions run as
 
 import doctest
 import pathlib
+import re
 import subprocess
 import sys
 
 import pytest
 
 import tessera
+import tessera.ops
 from tessera import _docs, _types
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -56,10 +58,25 @@ def test_stubs_are_generated():
         assert "\ndef %s(" % name in text, name
 
 
+def test_ops_stubs_are_generated():
+    script = REPO / "scripts" / "gen_python_stubs.py"
+    stub = REPO / "python" / "tessera" / "ops.pyi"
+    p = subprocess.run([sys.executable, str(script), "--ops", "--check", str(stub)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    text = stub.read_text()
+    for name in tessera.ops.__all__:
+        assert ("\ndef %s(" % name) in text or ("\nclass %s" % name) in text, name
+
+
 @pytest.mark.parametrize("page, least", [("docs/python.md", 40), ("README.md", 4)])
 def test_python_sessions_of_the_docs_run(page, least):
     # Every `>>>` line of the page runs, in order, in one namespace; its output must be the text
-    # the page shows below it.
-    result = doctest.testfile(str(REPO / page), module_relative=False, globs={}, optionflags=doctest.ELLIPSIS, report=True)
+    # the page shows below it. Sessions between <!-- gpu-session --> and <!-- end-gpu-session -->
+    # need a GPU and PyTorch: tests/python/test_ops.py runs them.
+    text = re.sub(r"<!-- gpu-session -->.*?<!-- end-gpu-session -->", "", (REPO / page).read_text(), flags=re.S)
+    test = doctest.DocTestParser().get_doctest(text, {}, page, str(REPO / page), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    result = runner.summarize(verbose=False)
     assert result.attempted >= least, "%s shows only %d examples" % (page, result.attempted)
     assert result.failed == 0, "%d examples of %s failed (output above)" % (result.failed, page)

@@ -1,0 +1,819 @@
+// tessera._ops -- the GPU kernels of include/tessera/kernels as Python functions on DLPack tensors
+// (the public API is python/tessera/ops.py; docs/python.md, "tessera.ops"). This file reads the
+// tensors through the DLPack protocol, checks them against the kernels' contracts (shapes, dtypes,
+// strides, devices, alignment, overlap) with errors that name the fix, allocates the results
+// through the caller's allocator and launches on the caller's stream. The kernels are behind
+// kernels.hpp (compiled by nvcc); this file needs only the CUDA runtime's host API.
+//
+// DLPack (https://dmlc.github.io/dlpack/latest/): a producer's __dlpack__(stream=S) returns a
+// PyCapsule named "dltensor" holding a DLManagedTensor; the consumer renames it "used_dltensor"
+// and calls the tensor's deleter when done with it. S is the consumer's stream (1: the legacy
+// default stream); the producer makes the data ready for work queued on S.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels.hpp"
+
+namespace py = pybind11;
+namespace ops = tessera::python_ops;
+
+namespace {
+
+// ---- DLPack: the structures of the specification (ABI of DLPack 0.x/1.x, unversioned) ---------
+
+enum DLDeviceType : std::int32_t { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLCUDAManaged = 13 };
+enum DLDataTypeCode : std::uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6 };
+
+struct DLDevice {
+  std::int32_t device_type;
+  std::int32_t device_id;
+};
+struct DLDataType {
+  std::uint8_t code;
+  std::uint8_t bits;
+  std::uint16_t lanes;
+};
+struct DLTensor {
+  void* data;
+  DLDevice device;
+  std::int32_t ndim;
+  DLDataType dtype;
+  std::int64_t* shape;
+  std::int64_t* strides;  // elements; null: compact row-major
+  std::uint64_t byte_offset;
+};
+struct DLManagedTensor {
+  DLTensor dl_tensor;
+  void* manager_ctx;
+  void (*deleter)(DLManagedTensor* self);
+};
+
+constexpr char const* kCapsule = "dltensor";
+constexpr char const* kUsedCapsule = "used_dltensor";
+
+// ---- errors ------------------------------------------------------------------------------------
+
+[[noreturn]] void value_error(std::string const& msg) { throw py::value_error(msg); }
+[[noreturn]] void type_error(std::string const& msg) { throw py::type_error(msg); }
+
+void check_cuda(cudaError_t e, char const* fn, char const* what) {
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // clear a non-sticky error so that the next call starts clean
+    throw std::runtime_error(std::string(fn) + ": " + what + " failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+  }
+}
+
+std::string tuple_text(std::vector<std::int64_t> const& v) {
+  std::ostringstream os;
+  os << '(';
+  for (std::size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+  os << (v.size() == 1 ? ",)" : ")");
+  return os.str();
+}
+
+// ---- element types -------------------------------------------------------------------------------
+
+std::string dtype_name(DLDataType t) {
+  std::string base;
+  switch (t.code) {
+    case kDLInt: base = "int"; break;
+    case kDLUInt: base = "uint"; break;
+    case kDLFloat: base = "float"; break;
+    case kDLBfloat: base = "bfloat"; break;
+    case kDLComplex: base = "complex"; break;
+    case kDLBool: return "bool";
+    default: base = "dtype code " + std::to_string(t.code) + " of "; break;
+  }
+  std::string name = base + std::to_string(t.bits);
+  if (t.lanes != 1) name += "x" + std::to_string(t.lanes);
+  return name;
+}
+
+char const* dtype_name(ops::DType t) {
+  switch (t) {
+    case ops::DType::f32: return "float32";
+    case ops::DType::f16: return "float16";
+    case ops::DType::bf16: return "bfloat16";
+  }
+  return "?";
+}
+
+std::optional<ops::DType> kernel_dtype(DLDataType t) {
+  if (t.lanes != 1) return std::nullopt;
+  if (t.code == kDLFloat && t.bits == 32) return ops::DType::f32;
+  if (t.code == kDLFloat && t.bits == 16) return ops::DType::f16;
+  if (t.code == kDLBfloat && t.bits == 16) return ops::DType::bf16;
+  return std::nullopt;
+}
+
+std::optional<ops::DType> dtype_from_name(std::string const& name) {
+  if (name == "float32") return ops::DType::f32;
+  if (name == "float16") return ops::DType::f16;
+  if (name == "bfloat16") return ops::DType::bf16;
+  return std::nullopt;
+}
+
+DLDataType dl_dtype(ops::DType t) {
+  switch (t) {
+    case ops::DType::f32: return {kDLFloat, 32, 1};
+    case ops::DType::f16: return {kDLFloat, 16, 1};
+    case ops::DType::bf16: return {kDLBfloat, 16, 1};
+  }
+  return {kDLFloat, 32, 1};
+}
+
+int element_bytes(ops::DType t) { return t == ops::DType::f32 ? 4 : 2; }
+
+// ---- streams -------------------------------------------------------------------------------------
+
+// The stream handle tessera.ops launches on (an int from Python: 0 is the legacy default stream,
+// 2 the per-thread default) and the value of __dlpack__'s `stream` argument that names it.
+cudaStream_t as_stream(std::uintptr_t handle) { return reinterpret_cast<cudaStream_t>(handle); }
+std::uintptr_t dlpack_stream(std::uintptr_t handle) { return handle == 0 ? 1 : handle; }
+
+// ---- PyTorch's types, for reading torch.Tensor arguments directly ------------------------------
+
+// torch.Tensor and the dtypes of the kernels, registered by tessera/ops.py the first time it meets
+// a torch.Tensor (this module never imports torch). Held for the life of the process.
+struct TorchTypes {
+  py::object tensor, f32, f16, bf16;
+};
+TorchTypes& torch_types() {
+  static TorchTypes* t = new TorchTypes;  // never destroyed: no Python object outlives the interpreter
+  return *t;
+}
+
+// ---- a consumed DLPack tensor ----------------------------------------------------------------------
+
+// One argument of an op, imported with __dlpack__(stream=...): its DLTensor stays valid while this
+// object lives (the producer's deleter runs in the destructor).
+class Imported {
+ public:
+  // fast: obj may be read as a torch.Tensor (TorchTypes) instead of through DLPack: the caller
+  // launches on PyTorch's current stream, on which PyTorch's own work on the tensor is ordered.
+  Imported(char const* fn, char const* name, py::handle obj, std::uintptr_t stream, bool fast = false) : name_(name) {
+    if (fast && torch_types().tensor && py::isinstance(obj, torch_types().tensor)) {
+      read_torch(fn, obj);
+      return;
+    }
+    if (!py::hasattr(obj, "__dlpack__") || !py::hasattr(obj, "__dlpack_device__")) {
+      type_error(std::string(fn) + ": " + name + " must be a DLPack tensor (with __dlpack__ and __dlpack_device__: a torch.Tensor, "
+                 "cupy.ndarray, jax.Array, ...), got " + std::string(py::str(py::type::handle_of(obj).attr("__name__"))));
+    }
+    auto const dev = obj.attr("__dlpack_device__")().cast<std::pair<int, int>>();
+    if (dev.first != kDLCUDA) {
+      std::string where = dev.first == kDLCPU ? std::string("the CPU")
+                                              : "DLPack device type " + std::to_string(dev.first);
+      value_error(std::string(fn) + ": " + name + " is on " + where + "; tessera.ops runs on CUDA device memory (DLPack device type 2): " +
+                  "move it to the GPU first, e.g. " + name + ".cuda()");
+    }
+    py::object cap = obj.attr("__dlpack__")(py::arg("stream") = dlpack_stream(stream));
+    if (!PyCapsule_IsValid(cap.ptr(), kCapsule)) {
+      type_error(std::string(fn) + ": " + name + ".__dlpack__() did not return a \"dltensor\" capsule (an unversioned DLPack tensor)");
+    }
+    managed_ = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap.ptr(), kCapsule));
+    if (PyCapsule_SetName(cap.ptr(), kUsedCapsule) != 0) throw py::error_already_set();
+    DLTensor const& t = managed_->dl_tensor;
+    shape_.assign(t.shape, t.shape + t.ndim);
+    if (t.strides != nullptr) {
+      strides_.assign(t.strides, t.strides + t.ndim);
+    } else {
+      strides_.assign(t.ndim, 1);
+      for (int i = t.ndim - 2; i >= 0; --i) strides_[i] = strides_[i + 1] * shape_[i + 1];
+    }
+    data_ = static_cast<char*>(t.data) + t.byte_offset;
+    device_ = t.device.device_id;
+    dtype_ = kernel_dtype(t.dtype);
+    dtype_text_ = dtype_name(t.dtype);
+  }
+  ~Imported() {
+    if (managed_ != nullptr && managed_->deleter != nullptr) managed_->deleter(managed_);
+  }
+  Imported(Imported const&) = delete;
+  Imported& operator=(Imported const&) = delete;
+
+  char const* name() const { return name_; }
+  std::vector<std::int64_t> const& shape() const { return shape_; }
+  std::vector<std::int64_t> const& strides() const { return strides_; }
+  int ndim() const { return int(shape_.size()); }
+  int device() const { return device_; }
+  void* data() const { return data_; }
+  std::optional<ops::DType> dtype() const { return dtype_; }  // none: not a kernel's type
+  std::string const& dtype_text() const { return dtype_text_; }
+  std::int64_t numel() const {
+    return std::accumulate(shape_.begin(), shape_.end(), std::int64_t(1), std::multiplies<>());
+  }
+  // The bytes [lo, hi) its elements occupy (empty for no elements; strides assumed >= 0).
+  std::pair<std::uintptr_t, std::uintptr_t> extent(int esize) const {
+    auto const lo = reinterpret_cast<std::uintptr_t>(data_);
+    if (numel() == 0) return {lo, lo};
+    std::int64_t last = 0;
+    for (int i = 0; i < ndim(); ++i) last += (shape_[i] - 1) * strides_[i];
+    return {lo, lo + std::uintptr_t((last + 1) * esize)};
+  }
+
+ private:
+  // What __dlpack__ would give, read from the torch.Tensor's attributes (a few hundred nanoseconds
+  // instead of microseconds); the same refusals: CPU tensors, tensors that require grad.
+  void read_torch(char const* fn, py::handle obj) {
+    TorchTypes const& tt = torch_types();
+    device_ = obj.attr("get_device")().cast<int>();
+    if (device_ < 0) {
+      std::string where = py::str(obj.attr("device")).cast<std::string>();
+      if (where == "cpu") where = "the CPU";
+      value_error(std::string(fn) + ": " + name_ + " is on " + where +
+                  "; tessera.ops runs on CUDA device memory (DLPack device type 2): move it to the GPU first, e.g. " + name_ + ".cuda()");
+    }
+    if (obj.attr("requires_grad").cast<bool>()) {
+      value_error(std::string(fn) + ": " + name_ + " requires grad; tessera.ops records no autograd graph: pass " + name_ + ".detach()");
+    }
+    py::object const dt = obj.attr("dtype");
+    if (dt.is(tt.f32)) dtype_ = ops::DType::f32;
+    else if (dt.is(tt.f16)) dtype_ = ops::DType::f16;
+    else if (dt.is(tt.bf16)) dtype_ = ops::DType::bf16;
+    if (dtype_) {
+      dtype_text_ = dtype_name(*dtype_);
+    } else {
+      dtype_text_ = py::str(dt).cast<std::string>();
+      if (dtype_text_.rfind("torch.", 0) == 0) dtype_text_ = dtype_text_.substr(6);
+    }
+    shape_ = obj.attr("shape").cast<std::vector<std::int64_t>>();
+    strides_ = obj.attr("stride")().cast<std::vector<std::int64_t>>();
+    data_ = reinterpret_cast<void*>(obj.attr("data_ptr")().cast<std::uintptr_t>());
+  }
+
+  char const* name_;
+  DLManagedTensor* managed_ = nullptr;
+  std::vector<std::int64_t> shape_, strides_;
+  void* data_ = nullptr;
+  int device_ = 0;
+  std::optional<ops::DType> dtype_;
+  std::string dtype_text_;
+};
+
+// The element type of t, which must be one of `allowed` (else TypeError naming them).
+ops::DType require_dtype(char const* fn, Imported const& t, std::vector<ops::DType> const& allowed, std::string const& hint = "") {
+  auto const d = t.dtype();
+  if (!d || std::find(allowed.begin(), allowed.end(), *d) == allowed.end()) {
+    std::string names;
+    for (std::size_t i = 0; i < allowed.size(); ++i)
+      names += std::string(i == 0 ? "" : (i + 1 == allowed.size() ? " or " : ", ")) + dtype_name(allowed[i]);
+    type_error(std::string(fn) + ": " + t.name() + " is " + t.dtype_text() + "; it must be " + names +
+               (hint.empty() ? ": convert it, e.g. " + std::string(t.name()) + ".to(torch." + dtype_name(allowed[0]) + ")" : hint));
+  }
+  return *d;
+}
+
+void require_same_device(char const* fn, Imported const& first, Imported const& t) {
+  if (t.device() != first.device()) {
+    value_error(std::string(fn) + ": " + first.name() + " is on cuda:" + std::to_string(first.device()) + " and " + t.name() + " on cuda:" +
+                std::to_string(t.device()) + "; all tensors must be on one device: move " + t.name() + ", e.g. " + t.name() +
+                ".to(" + first.name() + ".device)");
+  }
+}
+
+void require_element_aligned(char const* fn, Imported const& t, int esize) {
+  if (reinterpret_cast<std::uintptr_t>(t.data()) % std::uintptr_t(esize) != 0) {
+    value_error(std::string(fn) + ": " + t.name() + "'s data pointer is not aligned to its " + std::to_string(esize) +
+                "-byte elements; copy it into a fresh tensor (" + t.name() + ".clone())");
+  }
+  for (std::int64_t s : t.strides())
+    if (s < 0) {
+      value_error(std::string(fn) + ": " + t.name() + " has a negative stride " + tuple_text(t.strides()) +
+                  "; pass a copy with positive strides (" + t.name() + ".contiguous())");
+    }
+}
+
+bool overlap(std::pair<std::uintptr_t, std::uintptr_t> x, std::pair<std::uintptr_t, std::uintptr_t> y) {
+  return x.first < x.second && y.first < y.second && x.first < y.second && y.first < x.second;
+}
+
+// Whether t's elements are exactly the same memory as u's, element for element.
+bool same_view(Imported const& t, Imported const& u) {
+  if (t.data() != u.data() || t.shape() != u.shape()) return false;
+  for (int i = 0; i < t.ndim(); ++i)
+    if (t.shape()[i] > 1 && t.strides()[i] != u.strides()[i]) return false;
+  return true;
+}
+
+// ---- devices ---------------------------------------------------------------------------------------
+
+// Makes `device` current for the life of the guard (the previous one comes back after) and checks
+// that it can run the sm_90a kernels.
+class DeviceGuard {
+ public:
+  DeviceGuard(char const* fn, int device) {
+    check_cuda(cudaGetDevice(&previous_), fn, "cudaGetDevice");
+    if (previous_ != device) check_cuda(cudaSetDevice(device), fn, "cudaSetDevice");
+    // Devices 0..63 found to be sm_90 (asked once: every call passes here).
+    static std::atomic<std::uint64_t> checked{0};
+    std::uint64_t const bit = device >= 0 && device < 64 ? std::uint64_t(1) << device : 0;
+    if (bit != 0 && (checked.load(std::memory_order_relaxed) & bit) != 0) {
+      restore_ = previous_ != device;
+      return;
+    }
+    int major = 0, minor = 0;
+    check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), fn, "cudaDeviceGetAttribute");
+    check_cuda(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), fn, "cudaDeviceGetAttribute");
+    if (major == 9 && minor == 0) checked.fetch_or(bit, std::memory_order_relaxed);
+    if (major != 9 || minor != 0) {
+      if (previous_ != device) (void)cudaSetDevice(previous_);
+      throw std::runtime_error(std::string(fn) + ": cuda:" + std::to_string(device) + " has compute capability " + std::to_string(major) +
+                               "." + std::to_string(minor) + "; tessera.ops is built for sm_90a (Hopper: H100, H200) only");
+    }
+    restore_ = previous_ != device;
+  }
+  ~DeviceGuard() {
+    if (restore_) (void)cudaSetDevice(previous_);
+  }
+  DeviceGuard(DeviceGuard const&) = delete;
+  DeviceGuard& operator=(DeviceGuard const&) = delete;
+
+ private:
+  int previous_ = 0;
+  bool restore_ = false;
+};
+
+// ---- DeviceArray: a result tessera.ops allocated itself --------------------------------------------
+
+// A block of device memory holding one strided array, exported with __dlpack__ (for callers whose
+// framework tessera.ops does not allocate through). Freed with cudaFree when the last reference
+// (Python's or a consumer's DLPack tensor) goes. `stream`: the stream that writes it; a consumer
+// passing another stream to __dlpack__ waits for the work queued on it so far.
+class DeviceArray {
+ public:
+  DeviceArray(std::vector<std::int64_t> shape, std::vector<std::int64_t> strides, std::string const& dtype, int device,
+              std::uintptr_t stream)
+      : shape_(std::move(shape)), strides_(std::move(strides)), device_(device), stream_(stream) {
+    auto const d = dtype_from_name(dtype);
+    if (!d) type_error("DeviceArray: dtype must be float32, float16 or bfloat16, got " + dtype);
+    dtype_ = *d;
+    if (strides_.size() != shape_.size()) value_error("DeviceArray: shape and strides differ in length");
+    std::int64_t span = 1;
+    for (std::size_t i = 0; i < shape_.size(); ++i) {
+      if (shape_[i] < 0 || strides_[i] < 0) value_error("DeviceArray: shape and strides must be >= 0");
+      if (shape_[i] == 0) span = 0;
+    }
+    if (span != 0)
+      for (std::size_t i = 0; i < shape_.size(); ++i) span += (shape_[i] - 1) * strides_[i];
+    int previous = 0;
+    check_cuda(cudaGetDevice(&previous), "DeviceArray", "cudaGetDevice");
+    check_cuda(cudaSetDevice(device_), "DeviceArray", "cudaSetDevice");
+    cudaError_t const e = cudaMalloc(&ptr_, std::size_t(std::max<std::int64_t>(span, 1)) * std::size_t(element_bytes(dtype_)));
+    (void)cudaSetDevice(previous);
+    check_cuda(e, "DeviceArray", "cudaMalloc");
+  }
+  ~DeviceArray() {
+    int previous = 0;
+    if (cudaGetDevice(&previous) == cudaSuccess && cudaSetDevice(device_) == cudaSuccess) {
+      (void)cudaFree(ptr_);
+      (void)cudaSetDevice(previous);
+    }
+  }
+  DeviceArray(DeviceArray const&) = delete;
+  DeviceArray& operator=(DeviceArray const&) = delete;
+
+  std::vector<std::int64_t> const& shape() const { return shape_; }
+  std::vector<std::int64_t> const& strides() const { return strides_; }
+  std::string dtype() const { return dtype_name(dtype_); }
+  int device() const { return device_; }
+  std::uintptr_t data_ptr() const { return reinterpret_cast<std::uintptr_t>(ptr_); }
+  std::uintptr_t stream() const { return stream_; }
+
+  // The consumer's stream (DLPack: 1 the legacy default stream, 2 the per-thread one, -1 or None:
+  // no synchronization) waits for the work queued on the array's stream.
+  void synchronize_for(py::object const& consumer) const {
+    if (consumer.is_none()) return;
+    auto const s = consumer.cast<std::int64_t>();
+    if (s == -1) return;
+    if (s == 0) value_error("DeviceArray.__dlpack__: stream 0 is ambiguous in DLPack; pass 1 for the legacy default stream");
+    std::uintptr_t const handle = s == 1 ? 0 : std::uintptr_t(s);
+    if (handle == stream_) return;
+    int previous = 0;
+    check_cuda(cudaGetDevice(&previous), "DeviceArray.__dlpack__", "cudaGetDevice");
+    check_cuda(cudaSetDevice(device_), "DeviceArray.__dlpack__", "cudaSetDevice");
+    cudaEvent_t ev = nullptr;
+    cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventRecord(ev, as_stream(stream_));
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(as_stream(handle), ev, 0);
+    if (ev != nullptr) (void)cudaEventDestroy(ev);
+    (void)cudaSetDevice(previous);
+    check_cuda(e, "DeviceArray.__dlpack__", "the stream synchronization");
+  }
+
+ private:
+  std::vector<std::int64_t> shape_, strides_;
+  ops::DType dtype_ = ops::DType::f32;
+  int device_ = 0;
+  std::uintptr_t stream_ = 0;
+  void* ptr_ = nullptr;
+};
+
+// The DLPack export of a DeviceArray: the managed tensor and the reference that keeps the array alive.
+struct Export {
+  DLManagedTensor managed{};
+  std::vector<std::int64_t> shape, strides;
+  py::object owner;
+};
+
+void export_deleter(DLManagedTensor* self) {
+  py::gil_scoped_acquire gil;
+  delete static_cast<Export*>(self->manager_ctx);
+}
+
+void capsule_destructor(PyObject* capsule) {
+  // A capsule nobody consumed still owns its tensor (DLPack: the consumer renames what it takes).
+  if (PyCapsule_IsValid(capsule, kCapsule)) {
+    auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kCapsule));
+    if (m != nullptr && m->deleter != nullptr) m->deleter(m);
+  } else {
+    PyErr_Clear();
+  }
+}
+
+py::capsule export_array(py::object self, py::object stream) {
+  auto& a = self.cast<DeviceArray&>();
+  a.synchronize_for(stream);
+  auto* ex = new Export;
+  ex->shape = a.shape();
+  ex->strides = a.strides();
+  ex->owner = self;
+  DLTensor& t = ex->managed.dl_tensor;
+  t.data = reinterpret_cast<void*>(a.data_ptr());
+  t.device = {kDLCUDA, a.device()};
+  t.ndim = std::int32_t(ex->shape.size());
+  t.dtype = dl_dtype(*dtype_from_name(a.dtype()));
+  t.shape = ex->shape.data();
+  t.strides = ex->strides.data();
+  t.byte_offset = 0;
+  ex->managed.manager_ctx = ex;
+  ex->managed.deleter = export_deleter;
+  PyObject* cap = PyCapsule_New(&ex->managed, kCapsule, capsule_destructor);
+  if (cap == nullptr) {
+    delete ex;
+    throw py::error_already_set();
+  }
+  return py::reinterpret_steal<py::capsule>(cap);
+}
+
+// ---- results ---------------------------------------------------------------------------------------
+
+// The result of an op: `out` when given, else allocate(shape, strides, dtype name, device) -- the
+// caller's framework's allocator (ops.py) -- imported like an argument.
+py::object make_result(py::object allocate, std::vector<std::int64_t> const& shape, std::vector<std::int64_t> const& strides,
+                       ops::DType dtype, int device) {
+  return allocate(py::tuple(py::cast(shape)), py::tuple(py::cast(strides)), dtype_name(dtype), device);
+}
+
+// ---- matrices ----------------------------------------------------------------------------------------
+
+// A 2-D tensor as a row- or column-major matrix with a leading dimension (GemmProblem's and
+// SgemmProblem's operands); ValueError naming the fix for any other strides. A mode of extent 1
+// has no stride that matters: a 1 x n matrix is row-major with ld = n rounded up to 8 elements
+// (16 bytes of 16-bit elements, the alignment the tensor-core kernels' TMA wants), likewise n x 1.
+ops::Matrix as_matrix(char const* fn, Imported const& t) {
+  std::int64_t const r = t.shape()[0], c = t.shape()[1];
+  std::int64_t const s0 = t.strides()[0], s1 = t.strides()[1];
+  auto padded = [](std::int64_t x) { return (std::max<std::int64_t>(x, 1) + 7) / 8 * 8; };
+  std::int64_t ld = 0;
+  bool row = true;
+  if ((c == 1 || s1 == 1) && (r == 1 || s0 >= std::max<std::int64_t>(c, 1))) {
+    row = true;
+    ld = r == 1 ? padded(c) : s0;
+  } else if ((r == 1 || s0 == 1) && (c == 1 || s1 >= std::max<std::int64_t>(r, 1))) {
+    row = false;
+    ld = c == 1 ? padded(r) : s1;
+  } else {
+    value_error(std::string(fn) + ": " + t.name() + " has shape " + tuple_text(t.shape()) + " and strides " + tuple_text(t.strides()) +
+                "; the kernel takes row-major (strides (ld, 1), ld >= columns) or column-major (strides (1, ld), ld >= rows) "
+                "matrices: pass " + t.name() + ".contiguous()");
+  }
+  if (ld >= (std::int64_t(1) << 31)) {
+    value_error(std::string(fn) + ": " + t.name() + "'s leading dimension " + std::to_string(ld) +
+                " does not fit in 32 bits; pass a compact copy (" + t.name() + ".contiguous())");
+  }
+  return {t.data(), int(ld), row};
+}
+
+void require_2d(char const* fn, Imported const& t) {
+  if (t.ndim() != 2) {
+    value_error(std::string(fn) + ": " + t.name() + " must be a matrix (2-D), got shape " + tuple_text(t.shape()) +
+                (t.ndim() == 1 ? "; make a vector a matrix with " + std::string(t.name()) + "[None, :] or " + t.name() + "[:, None]"
+                               : "; batched products are not supported: loop over the batch"));
+  }
+  for (std::int64_t e : t.shape())
+    if (e >= (std::int64_t(1) << 31)) value_error(std::string(fn) + ": " + t.name() + "'s extents must be < 2^31, got " + tuple_text(t.shape()));
+}
+
+void require_shape(char const* fn, Imported const& t, std::vector<std::int64_t> const& shape, std::string const& why) {
+  if (t.shape() != shape)
+    value_error(std::string(fn) + ": " + t.name() + " has shape " + tuple_text(t.shape()) + "; it must be " + tuple_text(shape) + " (" + why + ")");
+}
+
+void require_disjoint(char const* fn, Imported const& out, Imported const& in, int out_bytes, int in_bytes) {
+  if (overlap(out.extent(out_bytes), in.extent(in_bytes)))
+    value_error(std::string(fn) + ": " + out.name() + " overlaps " + in.name() + "; write the result into separate memory");
+}
+
+// ---- add -----------------------------------------------------------------------------------------
+
+// Whether the strides lay the elements out densely (a permutation of a compact array): no gaps, no
+// element twice.
+bool dense(std::vector<std::int64_t> const& shape, std::vector<std::int64_t> const& strides) {
+  std::vector<int> modes;
+  for (int i = 0; i < int(shape.size()); ++i) {
+    if (shape[i] == 0) return true;
+    if (shape[i] > 1) modes.push_back(i);
+  }
+  std::sort(modes.begin(), modes.end(), [&](int x, int y) { return strides[x] < strides[y]; });
+  std::int64_t expected = 1;
+  for (int i : modes) {
+    if (strides[i] != expected) return false;
+    expected *= shape[i];
+  }
+  return true;
+}
+
+bool same_strides(Imported const& t, Imported const& u) {
+  for (int i = 0; i < t.ndim(); ++i)
+    if (t.shape()[i] > 1 && t.strides()[i] != u.strides()[i]) return false;
+  return true;
+}
+
+py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate, bool fast) {
+  char const* fn = "tessera.ops.add";
+  Imported a(fn, "a", a_obj, stream, fast);
+  Imported b(fn, "b", b_obj, stream, fast);
+  std::vector<ops::DType> const types = {ops::DType::f32, ops::DType::f16, ops::DType::bf16};
+  ops::DType const dt = require_dtype(fn, a, types);
+  require_dtype(fn, b, types);
+  if (b.dtype() != dt)
+    type_error(std::string(fn) + ": a is " + dtype_name(dt) + " and b " + b.dtype_text() +
+               "; both must have one dtype (no type promotion): convert one, e.g. b.to(a.dtype)");
+  require_same_device(fn, a, b);
+  if (a.shape() != b.shape())
+    value_error(std::string(fn) + ": a has shape " + tuple_text(a.shape()) + " and b " + tuple_text(b.shape()) +
+                "; the shapes must be equal (no broadcasting): expand and copy, e.g. b.expand_as(a).contiguous()");
+  int const esize = element_bytes(dt);
+  require_element_aligned(fn, a, esize);
+  require_element_aligned(fn, b, esize);
+  if (!dense(a.shape(), a.strides()))
+    value_error(std::string(fn) + ": a (shape " + tuple_text(a.shape()) + ", strides " + tuple_text(a.strides()) +
+                ") is not densely stored; the kernel reads one flat array: pass a.contiguous()");
+  if (a.numel() != 0 && !same_strides(a, b))
+    value_error(std::string(fn) + ": a has strides " + tuple_text(a.strides()) + " and b " + tuple_text(b.strides()) +
+                "; a, b and out must be stored alike (the kernel adds flat arrays): pass b.contiguous() and a.contiguous()");
+  if (out_obj.is_none()) out_obj = make_result(allocate, a.shape(), a.strides(), dt, a.device());
+  Imported out(fn, "out", out_obj, stream, fast);
+  if (out.dtype() != dt)
+    type_error(std::string(fn) + ": out is " + out.dtype_text() + " and a " + dtype_name(dt) + "; out must have the inputs' dtype");
+  require_same_device(fn, a, out);
+  require_shape(fn, out, a.shape(), "the inputs' shape");
+  require_element_aligned(fn, out, esize);
+  if (a.numel() != 0 && !same_strides(a, out))
+    value_error(std::string(fn) + ": out has strides " + tuple_text(out.strides()) + " and a " + tuple_text(a.strides()) +
+                "; out must be stored like the inputs: allocate it with torch.empty_like(a)");
+  for (Imported const* in : {&a, &b})
+    if (!same_view(out, *in) && overlap(out.extent(esize), in->extent(esize)))
+      value_error(std::string(fn) + ": out overlaps " + in->name() + " without being the same elements; write into separate memory or into " +
+                  in->name() + " itself");
+  std::int64_t const n = a.numel();
+  if (n == 0) return out_obj;
+  DeviceGuard guard(fn, a.device());
+  check_cuda(ops::add(dt, a.data(), b.data(), out.data(), n, as_stream(stream)), fn, "the kernel launch");
+  return out_obj;
+}
+
+// ---- sgemm -------------------------------------------------------------------------------------
+
+py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate, bool fast) {
+  char const* fn = "tessera.ops.sgemm";
+  Imported a(fn, "a", a_obj, stream, fast);
+  Imported b(fn, "b", b_obj, stream, fast);
+  std::string const hint = "; sgemm is fp32 (tessera.ops.gemm takes float16 and bfloat16)";
+  require_dtype(fn, a, {ops::DType::f32}, hint);
+  require_dtype(fn, b, {ops::DType::f32}, hint);
+  require_same_device(fn, a, b);
+  require_2d(fn, a);
+  require_2d(fn, b);
+  std::int64_t const m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
+  if (b.shape()[0] != k)
+    value_error(std::string(fn) + ": a is " + tuple_text(a.shape()) + " and b " + tuple_text(b.shape()) +
+                "; the product needs b's rows == a's columns (a (M,K), b (K,N))");
+  require_element_aligned(fn, a, 4);
+  require_element_aligned(fn, b, 4);
+  ops::Matrix const ma = as_matrix(fn, a), mb = as_matrix(fn, b);
+  if (out_obj.is_none()) out_obj = make_result(allocate, {m, n}, {n, 1}, ops::DType::f32, a.device());
+  Imported out(fn, "out", out_obj, stream, fast);
+  require_dtype(fn, out, {ops::DType::f32}, "; the result of sgemm is float32");
+  require_same_device(fn, a, out);
+  require_2d(fn, out);
+  require_shape(fn, out, {m, n}, "a's rows by b's columns");
+  require_element_aligned(fn, out, 4);
+  ops::Matrix const md = as_matrix(fn, out);
+  require_disjoint(fn, out, a, 4, 4);
+  require_disjoint(fn, out, b, 4, 4);
+  if (m == 0 || n == 0) return out_obj;
+  DeviceGuard guard(fn, a.device());
+  check_cuda(ops::sgemm(int(m), int(n), int(k), 1.0f, ma, mb, 0.0f, static_cast<float*>(out.data()), md.ld, md.row_major,
+                        as_stream(stream)),
+             fn, "the kernel launch");
+  return out_obj;
+}
+
+// ---- gemm --------------------------------------------------------------------------------------
+
+int activation_code(char const* fn, py::object const& activation) {
+  if (activation.is_none()) return 0;
+  if (!py::isinstance<py::str>(activation))
+    type_error(std::string(fn) + ": activation must be None or one of 'relu', 'gelu', 'gelu_tanh', got " +
+               std::string(py::str(py::type::handle_of(activation).attr("__name__"))));
+  auto const s = activation.cast<std::string>();
+  if (s == "none") return 0;
+  if (s == "relu") return 1;
+  if (s == "gelu") return 2;
+  if (s == "gelu_tanh") return 3;
+  value_error(std::string(fn) + ": activation '" + s + "' is not one of None, 'relu', 'gelu' (exact erf form), 'gelu_tanh'");
+}
+
+py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alpha, py::object beta_obj, py::object bias_obj,
+                py::object activation, py::object out_obj, py::object out_dtype_obj, std::uintptr_t stream, py::object allocate, bool fast) {
+  char const* fn = "tessera.ops.gemm";
+  if (!ops::have_gemm()) ops::gemm({}, nullptr);  // throws: how to build it
+  int const act = activation_code(fn, activation);
+  Imported a(fn, "a", a_obj, stream, fast);
+  Imported b(fn, "b", b_obj, stream, fast);
+  std::string const hint = "; gemm takes float16 or bfloat16 inputs (tessera.ops.sgemm is fp32): convert, e.g. a.to(torch.bfloat16)";
+  ops::DType const in = require_dtype(fn, a, {ops::DType::f16, ops::DType::bf16}, hint);
+  require_dtype(fn, b, {ops::DType::f16, ops::DType::bf16}, hint);
+  if (b.dtype() != in)
+    type_error(std::string(fn) + ": a is " + dtype_name(in) + " and b " + b.dtype_text() + "; a and b must have one dtype: convert one");
+  require_same_device(fn, a, b);
+  require_2d(fn, a);
+  require_2d(fn, b);
+  std::int64_t const m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
+  if (b.shape()[0] != k)
+    value_error(std::string(fn) + ": a is " + tuple_text(a.shape()) + " and b " + tuple_text(b.shape()) +
+                "; the product needs b's rows == a's columns (a (M,K), b (K,N))");
+  if (m == 0 || n == 0 || k == 0)
+    value_error(std::string(fn) + ": M, N and K must be >= 1, got a " + tuple_text(a.shape()) + " and b " + tuple_text(b.shape()));
+  require_element_aligned(fn, a, 2);
+  require_element_aligned(fn, b, 2);
+  ops::Matrix const ma = as_matrix(fn, a), mb = as_matrix(fn, b);
+
+  std::optional<Imported> c, bias;
+  if (!c_obj.is_none()) c.emplace(fn, "c", c_obj, stream, fast);
+  if (!bias_obj.is_none()) bias.emplace(fn, "bias", bias_obj, stream, fast);
+  // The output type: out_dtype, else out's, else c's, else the inputs'.
+  std::optional<ops::DType> out_type;
+  if (!out_dtype_obj.is_none()) {
+    auto const name = py::str(out_dtype_obj).cast<std::string>();
+    out_type = dtype_from_name(name);
+    if (!out_type || (*out_type != in && *out_type != ops::DType::f32))
+      type_error(std::string(fn) + ": out_dtype " + name + " is not the inputs' dtype (" + dtype_name(in) + ") or float32");
+  }
+  std::vector<ops::DType> const outs = {in, ops::DType::f32};
+  std::string const out_hint = std::string("; the output type is the inputs' (") + dtype_name(in) + ") or float32";
+  std::optional<Imported> out;
+  if (!out_obj.is_none()) out.emplace(fn, "out", out_obj, stream, fast);
+  if (!out_type && out) out_type = require_dtype(fn, *out, outs, out_hint);
+  if (!out_type && c) out_type = require_dtype(fn, *c, outs, out_hint);
+  ops::DType const tout = out_type.value_or(in);
+  int const ob = element_bytes(tout);
+
+  double const beta = beta_obj.is_none() ? (c ? 1.0 : 0.0) : beta_obj.cast<double>();
+  if (beta != 0.0 && !c) value_error(std::string(fn) + ": beta = " + std::to_string(beta) + " needs c (D = alpha A B + beta C); pass c");
+  std::optional<ops::Matrix> mc;
+  if (c) {
+    require_same_device(fn, a, *c);
+    if (c->dtype() != tout)
+      type_error(std::string(fn) + ": c is " + c->dtype_text() + " but the output is " + dtype_name(tout) +
+                 "; c must have the output's dtype: convert it, e.g. c.to(torch." + dtype_name(tout) + ")");
+    require_2d(fn, *c);
+    require_shape(fn, *c, {m, n}, "a's rows by b's columns");
+    require_element_aligned(fn, *c, ob);
+    mc = as_matrix(fn, *c);
+  }
+  if (bias) {
+    require_same_device(fn, a, *bias);
+    if (bias->dtype() != tout)
+      type_error(std::string(fn) + ": bias is " + bias->dtype_text() + " but the output is " + dtype_name(tout) +
+                 "; bias must have the output's dtype: convert it, e.g. bias.to(torch." + dtype_name(tout) + ")");
+    require_shape(fn, *bias, {n}, "one element per column of the output");
+    require_element_aligned(fn, *bias, ob);
+    if (n > 1 && bias->strides()[0] != 1) value_error(std::string(fn) + ": bias must be contiguous (stride 1): pass bias.contiguous()");
+  }
+  // Without out: D is allocated in c's storage order (C and D share one), else row-major.
+  if (out_obj.is_none()) {
+    bool const row = !mc || mc->row_major;
+    out_obj = make_result(allocate, {m, n}, row ? std::vector<std::int64_t>{n, 1} : std::vector<std::int64_t>{1, m}, tout, a.device());
+    out.emplace(fn, "out", out_obj, stream, fast);
+  }
+  if (out->dtype() != tout)
+    type_error(std::string(fn) + ": out is " + out->dtype_text() + " but the output type is " + dtype_name(tout) +
+               "; pass an out of that dtype or out_dtype=" + out->dtype_text());
+  require_same_device(fn, a, *out);
+  require_2d(fn, *out);
+  require_shape(fn, *out, {m, n}, "a's rows by b's columns");
+  require_element_aligned(fn, *out, ob);
+  ops::Matrix const md = as_matrix(fn, *out);
+  if (mc && mc->row_major != md.row_major)
+    value_error(std::string(fn) + ": c is " + (mc->row_major ? "row" : "column") + "-major and out " + (md.row_major ? "row" : "column") +
+                "-major; they must share one storage order: pass c.contiguous() with a row-major out, or leave out to None");
+  require_disjoint(fn, *out, a, ob, 2);
+  require_disjoint(fn, *out, b, ob, 2);
+  if (bias) require_disjoint(fn, *out, *bias, ob, ob);
+  if (c && !same_view(*out, *c) && overlap(out->extent(ob), c->extent(ob)))
+    value_error(std::string(fn) + ": out overlaps c without being the same elements; pass out=c to update c in place, or separate memory");
+
+  ops::GemmArgs g;
+  g.m = int(m);
+  g.n = int(n);
+  g.k = int(k);
+  g.in = in;
+  g.out = tout;
+  g.alpha = float(alpha);
+  g.beta = float(beta);
+  g.a = ma;
+  g.b = mb;
+  if (mc) {
+    g.c = mc->ptr;
+    g.ldc = mc->ld;
+  }
+  g.d = out->data();
+  g.ldd = md.ld;
+  g.cd_row_major = md.row_major;
+  g.bias = bias ? bias->data() : nullptr;
+  g.activation = act;
+  DeviceGuard guard(fn, a.device());
+  check_cuda(ops::gemm(g, as_stream(stream)), fn, "the kernel launch");
+  return out_obj;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_ops, m) {
+  m.doc() = "Tessera's GPU kernels on DLPack tensors (sm_90a). Use tessera.ops, not this module.";
+
+  py::class_<DeviceArray>(m, "DeviceArray",
+                          "Device memory holding one strided array that tessera.ops allocated (when the inputs come from a "
+                          "framework it does not allocate through); import it with torch.from_dlpack, cupy.from_dlpack, ...")
+      .def(py::init<std::vector<std::int64_t>, std::vector<std::int64_t>, std::string const&, int, std::uintptr_t>(), py::arg("shape"),
+           py::arg("strides"), py::arg("dtype"), py::arg("device"), py::arg("stream") = 0)
+      .def_property_readonly("shape", [](DeviceArray const& a) { return py::tuple(py::cast(a.shape())); })
+      .def_property_readonly("strides", [](DeviceArray const& a) { return py::tuple(py::cast(a.strides())); })
+      .def_property_readonly("dtype", &DeviceArray::dtype)
+      .def_property_readonly("device", &DeviceArray::device)
+      .def_property_readonly("data_ptr", &DeviceArray::data_ptr)
+      .def_property_readonly("stream", &DeviceArray::stream)
+      .def("__dlpack_device__", [](DeviceArray const& a) { return py::make_tuple(int(kDLCUDA), a.device()); })
+      .def(
+          "__dlpack__",
+          [](py::object self, py::object stream, py::object max_version, py::object dl_device, py::object copy) {
+            (void)max_version;  // the unversioned capsule is what every consumer takes
+            if (!dl_device.is_none()) {
+              auto const d = dl_device.cast<std::pair<int, int>>();
+              auto const& a = self.cast<DeviceArray const&>();
+              if (d.first != kDLCUDA || d.second != a.device())
+                throw py::buffer_error("DeviceArray.__dlpack__: the array lives on cuda:" + std::to_string(a.device()) + "; no copies are made");
+            }
+            if (!copy.is_none() && copy.cast<bool>()) throw py::buffer_error("DeviceArray.__dlpack__: copy=True is not supported");
+            return export_array(self, stream);
+          },
+          py::kw_only(), py::arg("stream") = py::none(), py::arg("max_version") = py::none(), py::arg("dl_device") = py::none(),
+          py::arg("copy") = py::none())
+      .def("__repr__", [](DeviceArray const& a) {
+        return "DeviceArray(shape=" + tuple_text(a.shape()) + ", dtype=" + a.dtype() + ", device=cuda:" + std::to_string(a.device()) + ")";
+      });
+
+  // fast: torch.Tensor arguments may be read directly (the caller launches on PyTorch's current stream)
+  m.def("add", &add, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
+  m.def("sgemm", &sgemm, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
+  m.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"), py::arg("beta"), py::arg("bias"),
+        py::arg("activation"), py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
+  m.def(
+      "_register_torch",
+      [](py::object tensor, py::object f32, py::object f16, py::object bf16) {
+        if (tensor.is_none()) tensor = py::object();  // None: forget (tensor tests against nothing)
+        torch_types() = TorchTypes{std::move(tensor), std::move(f32), std::move(f16), std::move(bf16)};
+      },
+      "Registers torch.Tensor and torch.float32, float16, bfloat16 (tessera/ops.py does, on meeting a torch.Tensor).");
+  m.def("have_gemm", &ops::have_gemm, "Whether the tensor-core GEMM was built (TESSERA_PYTHON_OPS_GEMM).");
+  m.def("device_count", [] {
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+  }, "The CUDA devices visible (0 without a driver or a GPU).");
+}

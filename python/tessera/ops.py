@@ -1,0 +1,216 @@
+"""Tessera's GPU kernels on any DLPack tensor (PyTorch, CuPy, JAX, ...): ``tessera.ops``.
+
+    >>> import torch, tessera.ops
+    >>> a = torch.randn(1000, 1000, device="cuda")
+    >>> c = tessera.ops.add(a, a)                      # a torch.Tensor, like torch.add(a, a)
+    >>> d = tessera.ops.gemm(a.bfloat16(), a.bfloat16().t(), out_dtype="float32")
+
+The kernels are those of ``include/tessera/kernels`` (``add``: the vectorized elementwise add;
+``sgemm``: the fp32 SGEMM; ``gemm``: the Hopper tensor-core GEMM ``gemm_sm90``), built for sm_90a:
+they run on H100 and H200 GPUs. The package has them only when it was built where nvcc is found
+(``_ops``); otherwise every function here raises ImportError saying so.
+
+Arguments: objects with ``__dlpack__`` and ``__dlpack_device__`` on CUDA devices, all on one
+device. Every argument is checked before anything is launched: a wrong dtype is a TypeError, a
+wrong shape, stride, device, alignment or an output overlapping an input a ValueError, each
+message naming the fix.
+
+Results and streams:
+
+* ``out=`` given: the result is written into it and ``out`` is returned.
+* ``out`` omitted, PyTorch inputs: the result is a new ``torch.Tensor`` (allocated by PyTorch's
+  caching allocator, like ``torch.empty``) on the first input's device.
+* ``out`` omitted, other inputs: the result is a :class:`DeviceArray` (device memory owned by
+  tessera) with ``__dlpack__``: ``cupy.from_dlpack(r)``, ``jax.dlpack.from_dlpack(r)``, ...
+* The kernel is queued on ``stream``: PyTorch's current stream of the device by default for
+  PyTorch inputs (``torch.cuda.current_stream()``), so it is ordered like a torch op; the legacy
+  default stream for other inputs; or any stream handle given as ``stream=`` (an int, or an
+  object with ``.cuda_stream`` such as ``torch.cuda.Stream`` or ``.ptr`` such as
+  ``cupy.cuda.Stream``). On PyTorch's current stream, torch.Tensor arguments are read directly
+  (as a torch op reads them, ordered after PyTorch's work on that stream); otherwise every argument
+  is exported with ``__dlpack__(stream=that stream)``, so its producer makes it ready for work on
+  that stream (DLPack's rule). The call returns once the kernel is queued (asynchronous, like a
+  torch op). Tensors that require grad are refused (no autograd graph is recorded).
+"""
+
+import sys
+
+try:
+    from . import _ops
+except ImportError as _error:  # built without CUDA, or the module cannot load here
+    _ops = None
+    _import_error = _error
+else:
+    _import_error = None
+
+__all__ = ["add", "sgemm", "gemm", "available", "DeviceArray"]
+
+#: Device memory tessera.ops allocated for a result (None when the package has no kernels).
+DeviceArray = _ops.DeviceArray if _ops is not None else None
+
+_ACTIVATIONS = (None, "none", "relu", "gelu", "gelu_tanh")
+
+
+def available():
+    """Whether the kernels were built into this package (``tessera._ops`` exists and loads).
+
+    Precondition: none. Postcondition: False means every function of tessera.ops raises
+    ImportError (the reason is in its message); True says nothing about a GPU being present.
+
+    Example:
+        >>> isinstance(tessera.ops.available(), bool)
+        True
+    """
+    return _ops is not None
+
+
+def _module():
+    if _ops is None:
+        raise ImportError(
+            "tessera.ops: this tessera package was built without its GPU kernels (no CUDA compiler was found when it "
+            "was built, or tessera._ops cannot load: " + str(_import_error) + "); install the CUDA toolkit (nvcc) and "
+            "rebuild: python3 -m pip install ./python"
+        )
+    return _ops
+
+
+def _stream_handle(stream):
+    """The int handle of a stream argument (int, .cuda_stream, .ptr)."""
+    if isinstance(stream, int):
+        return stream
+    for attr in ("cuda_stream", "ptr"):
+        value = getattr(stream, attr, None)
+        if isinstance(value, int):
+            return value
+    raise TypeError(
+        "tessera.ops: stream must be an int (a cudaStream_t handle) or a stream object with .cuda_stream "
+        "(torch.cuda.Stream) or .ptr (cupy.cuda.Stream), got " + type(stream).__name__
+    )
+
+
+def _torch_of(x):
+    """The torch module when x is a torch.Tensor (torch is then already imported), else None."""
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        return torch
+    return None
+
+
+_torch_state = {}  # "stream": torch's current raw stream of a device index; "allocate": torch's allocator
+
+
+def _torch_setup(torch):
+    """Registers torch's types with _ops (once) and returns the cached helpers."""
+    if not _torch_state:
+        _ops._register_torch(torch.Tensor, torch.float32, torch.float16, torch.bfloat16)
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # torch's own fast path, when it has one
+        if raw is None:
+            def raw(index):
+                return torch.cuda.current_stream(index).cuda_stream
+        dtypes = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+        empty_strided = torch.empty_strided
+
+        def allocate(shape, strides, dtype, device):
+            return empty_strided(shape, strides, dtype=dtypes[dtype], device=device)
+
+        _torch_state.update(stream=raw, allocate=allocate)
+    return _torch_state
+
+
+def _device_array_allocator(handle):
+    def allocate(shape, strides, dtype, device):
+        return _ops.DeviceArray(shape, strides, dtype, device, handle)
+
+    return allocate
+
+
+def _context(first, stream):
+    """(stream handle, allocate(shape, strides, dtype, device), fast) for an op whose first input is
+    `first`. fast: torch.Tensor arguments may be read directly instead of through DLPack, which is
+    sound when the kernel runs on PyTorch's current stream (stream=None), where PyTorch's own work
+    on them is ordered; with another stream, DLPack's exports make them ready for it."""
+    torch = _torch_of(first)
+    if torch is not None:
+        state = _torch_setup(torch)
+        if stream is None:
+            index = first.get_device()
+            return (state["stream"](index) if index >= 0 else 0), state["allocate"], True
+        return _stream_handle(stream), state["allocate"], False
+    handle = _stream_handle(0 if stream is None else stream)
+    return handle, _device_array_allocator(handle), False
+
+
+def add(a, b, out=None, *, stream=None):
+    """``out = a + b`` elementwise by Tessera's vectorized add kernel (one rounding in the dtype).
+
+    Precondition: a, b (and out) are CUDA DLPack tensors on one device, of one dtype (float32,
+    float16 or bfloat16), of one shape (no broadcasting, no type promotion), each densely stored
+    (contiguous, or any dense permutation such as a transposed contiguous matrix) with the same
+    strides; out is the same memory as a or b, or disjoint from both.
+    Postcondition: out[i] == a[i] + b[i] exactly as torch.add computes it (IEEE add rounded to
+    nearest even); returns out (a new tensor laid out like a when out is None).
+
+    Example (PyTorch):
+        >>> x = torch.arange(6, dtype=torch.float32, device="cuda").reshape(2, 3)
+        >>> tessera.ops.add(x, x).tolist()
+        [[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]]
+    """
+    ops = _module()
+    handle, allocate, fast = _context(a, stream)
+    return ops.add(a, b, out, handle, allocate, fast)
+
+
+def sgemm(a, b, out=None, *, stream=None):
+    """``out = a @ b`` in fp32 on the CUDA cores (Tessera's tuned SGEMM, no TF32).
+
+    Precondition: a (M, K) and b (K, N) float32 CUDA matrices on one device, each row-major
+    (strides (ld, 1), ld >= its columns) or column-major (strides (1, ld), ld >= its rows), e.g.
+    any contiguous matrix or its ``.t()``; out, when given, an (M, N) float32 matrix of either order
+    that does not overlap a or b. M, N, K >= 0 and below 2^31, each matrix spanning fewer than
+    2^31 elements.
+    Postcondition: out = a @ b with fp32 products and sums (|error| within about K * 2^-24 *
+    sum |a_ik b_kj|); returns out (a new row-major (M, N) tensor when out is None).
+
+    Example (PyTorch):
+        >>> a = torch.tensor([[1.0, 2.0]], device="cuda")
+        >>> b = torch.tensor([[3.0], [4.0]], device="cuda")
+        >>> tessera.ops.sgemm(a, b).tolist()
+        [[11.0]]
+    """
+    ops = _module()
+    handle, allocate, fast = _context(a, stream)
+    return ops.sgemm(a, b, out, handle, allocate, fast)
+
+
+def gemm(a, b, c=None, alpha=1.0, beta=None, out=None, out_dtype=None, *, bias=None, activation=None, stream=None):
+    """``out = act(alpha * a @ b + beta * c + bias)`` on the Hopper tensor cores (``gemm_sm90``).
+
+    a (M, K) and b (K, N) are float16 or bfloat16 (one dtype); products and sums are fp32; the
+    result is rounded once to the output dtype.
+
+    Precondition: CUDA matrices on one device, each row-major (strides (ld, 1)) or column-major
+    (strides (1, ld)) with ld >= its contiguous extent; M, N, K >= 1 and below 2^31.
+    The output dtype is ``out_dtype`` if given (a str such as "float32" or a torch.dtype), else
+    out's, else c's, else the inputs'; it must be the inputs' dtype or float32. c (M, N) and bias
+    (N,), contiguous, have the output dtype. beta defaults to 1 when c is given, else 0; beta != 0
+    needs c. c and out share one storage order (out may be c itself: an in-place update); out does
+    not overlap a, b or bias. activation: None, "relu", "gelu" (the erf form, torch's default) or
+    "gelu_tanh" (approximate="tanh"), applied last, in fp32.
+    Postcondition: out (M, N) = act(alpha a b + beta c + bias), bias[j] added to column j; returns
+    out (new, row-major or in c's order, when out is None). Operands that TMA cannot address
+    directly (pointer or rows not 16-byte aligned) are first copied into aligned scratch memory.
+
+    Example (PyTorch):
+        >>> a = torch.ones(2, 3, dtype=torch.bfloat16, device="cuda")
+        >>> b = torch.ones(3, 4, dtype=torch.bfloat16, device="cuda")
+        >>> tessera.ops.gemm(a, b, out_dtype="float32").tolist()
+        [[3.0, 3.0, 3.0, 3.0], [3.0, 3.0, 3.0, 3.0]]
+    """
+    ops = _module()
+    if activation not in _ACTIVATIONS and not isinstance(activation, str):
+        raise TypeError("tessera.ops.gemm: activation must be None, 'relu', 'gelu' or 'gelu_tanh', got " + type(activation).__name__)
+    if out_dtype is not None and not isinstance(out_dtype, str):
+        out_dtype = str(out_dtype).rsplit(".", 1)[-1]  # torch.float32 -> "float32"
+    handle, allocate, fast = _context(a, stream)
+    return ops.gemm(a, b, c, float(alpha), None if beta is None else float(beta), bias, activation, out, out_dtype, handle, allocate,
+                    fast)

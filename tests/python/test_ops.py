@@ -1,0 +1,655 @@
+"""tessera.ops: the GPU kernels on DLPack tensors, checked against PyTorch.
+
+Three tiers, each skipping with its reason where it cannot run:
+* always: the package imports, and without its kernels every op raises ImportError saying why;
+* where tessera._ops was built (nvcc was found): arguments that are not DLPack tensors are refused
+  before anything touches a GPU;
+* where PyTorch and an sm_90 GPU exist: results against torch (add exactly; sgemm and gemm within
+  a tolerance that grows with K), every operand order, awkward sizes, the result and stream rules,
+  every class of bad argument, and the examples of the docstrings and of docs/python.md.
+"""
+
+import doctest
+import math
+import pathlib
+import re
+
+import pytest
+
+import tessera
+import tessera.ops
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+# ---- without kernels ------------------------------------------------------------------------------
+
+
+def test_without_kernels_every_op_raises_import_error(monkeypatch):
+    monkeypatch.setattr(tessera.ops, "_ops", None)
+    monkeypatch.setattr(tessera.ops, "_import_error", ImportError("no module named tessera._ops"))
+    assert tessera.ops.available() is False
+    for call in (lambda: tessera.ops.add(1, 2), lambda: tessera.ops.sgemm(1, 2), lambda: tessera.ops.gemm(1, 2)):
+        with pytest.raises(ImportError, match="built without its GPU kernels.*nvcc"):
+            call()
+
+
+# ---- with kernels, no GPU needed ------------------------------------------------------------------
+
+needs_ops = pytest.mark.skipif(not tessera.ops.available(), reason="tessera was built without CUDA (no tessera._ops): %s"
+                               % (tessera.ops._import_error,))
+
+
+@needs_ops
+@pytest.mark.parametrize("op", ["add", "sgemm", "gemm"])
+def test_a_non_dlpack_argument_is_a_type_error(op):
+    if op == "gemm" and not tessera.ops._ops.have_gemm():
+        # a build without the tensor-core GEMM says so first
+        with pytest.raises(RuntimeError, match=r"no tensor-core GEMM .*-DTESSERA_PYTHON_OPS_GEMM=ON"):
+            tessera.ops.gemm([1.0], [2.0])
+        return
+    with pytest.raises(TypeError, match=r"a must be a DLPack tensor .*got list"):
+        getattr(tessera.ops, op)([1.0], [2.0])
+
+
+@needs_ops
+def test_a_bad_stream_argument_is_a_type_error():
+    with pytest.raises(TypeError, match="stream must be an int"):
+        tessera.ops.add([1.0], [2.0], stream="fast")
+
+
+# A DLPack producer in pure Python (ctypes) that claims CUDA memory at a made-up address: the
+# argument checks read only shapes, strides, dtypes, devices and addresses, so they run here without
+# a GPU, and without torch. An argument list that passes them reaches the device: without a driver
+# that is the RuntimeError of the first CUDA call. (Never launched where a device exists.)
+
+import ctypes
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+_capsule_new = ctypes.pythonapi.PyCapsule_New
+_capsule_new.restype = ctypes.py_object
+_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+_DTYPES = {"float32": (2, 32), "float16": (2, 16), "bfloat16": (4, 16), "float64": (2, 64), "int32": (0, 32)}
+
+
+class FakeCuda:
+    """shape/strides (elements; None: compact row-major) at byte address `address` on cuda:`device`
+    (DLPack device type `device_type`). `streams` records the stream each export was asked for."""
+
+    def __init__(self, shape, strides=None, dtype="float32", address=1 << 20, device=0, device_type=2):
+        self.shape, self.strides, self.dtype = tuple(shape), strides, dtype
+        self.device_type, self.device = device_type, device
+        self.streams = []
+        n = len(shape)
+        self._shape = (ctypes.c_int64 * max(n, 1))(*shape)
+        self._strides = (ctypes.c_int64 * max(n, 1))(*strides) if strides is not None else None
+        code, bits = _DTYPES[dtype]
+        t = _DLTensor(ctypes.c_void_p(address), _DLDevice(device_type, device), n, _DLDataType(code, bits, 1),
+                      ctypes.cast(self._shape, ctypes.POINTER(ctypes.c_int64)),
+                      ctypes.cast(self._strides, ctypes.POINTER(ctypes.c_int64)) if strides is not None else None, 0)
+        self._managed = _DLManagedTensor(t, None, None)  # no deleter: nothing to free
+
+    def __dlpack__(self, stream=None):
+        self.streams.append(stream)
+        return _capsule_new(ctypes.addressof(self._managed), b"dltensor", None)
+
+    def __dlpack_device__(self):
+        return (self.device_type, self.device)
+
+
+needs_no_device = pytest.mark.skipif(not tessera.ops.available() or tessera.ops._ops.device_count() > 0,
+                                     reason="needs tessera._ops and no CUDA device (the fake tensors' addresses are made up)")
+
+
+@needs_ops
+def test_checks_without_a_gpu_add():
+    a = FakeCuda((4, 6))
+    cases = [
+        (ValueError, r"a is on the CPU.*a\.cuda\(\)", lambda: tessera.ops.add(FakeCuda((4, 6), device_type=1), a)),
+        (TypeError, r"a is float64; it must be float32, float16 or bfloat16", lambda: tessera.ops.add(FakeCuda((4, 6), dtype="float64"), a)),
+        (TypeError, r"a is float32 and b float16", lambda: tessera.ops.add(a, FakeCuda((4, 6), dtype="float16"))),
+        (ValueError, r"a has shape \(4, 6\) and b \(6,\); the shapes must be equal", lambda: tessera.ops.add(a, FakeCuda((6,)))),
+        (ValueError, r"a is on cuda:0 and b on cuda:1", lambda: tessera.ops.add(a, FakeCuda((4, 6), device=1))),
+        (ValueError, r"not densely stored", lambda: tessera.ops.add(FakeCuda((4, 3), (6, 2)), FakeCuda((4, 3), (6, 2)))),
+        (ValueError, r"a has strides \(1, 4\) and b \(6, 1\)", lambda: tessera.ops.add(FakeCuda((4, 6), (1, 4)), a)),
+        (ValueError, r"data pointer is not aligned to its 4-byte elements", lambda: tessera.ops.add(FakeCuda((4, 6), address=(1 << 20) + 2), a)),
+        (ValueError, r"negative stride", lambda: tessera.ops.add(FakeCuda((4,), (-1,)), FakeCuda((4,), (-1,)))),
+        (ValueError, r"out overlaps a without being the same elements",
+         lambda: tessera.ops.add(a, a, out=FakeCuda((4, 6), address=(1 << 20) + 8))),
+        (TypeError, r"out is float16 and a float32", lambda: tessera.ops.add(a, a, out=FakeCuda((4, 6), dtype="float16"))),
+    ]
+    for error, message, call in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+@needs_ops
+def test_checks_without_a_gpu_sgemm_and_gemm():
+    a, b = FakeCuda((8, 6)), FakeCuda((6, 4), address=1 << 24)
+    h = FakeCuda((8, 16), dtype="bfloat16")
+    g = FakeCuda((16, 24), dtype="bfloat16", address=1 << 24)
+    cases = [
+        (TypeError, r"a is float16; it must be float32; sgemm is fp32", lambda: tessera.ops.sgemm(FakeCuda((8, 6), dtype="float16"), b)),
+        (ValueError, r"the product needs b's rows == a's columns", lambda: tessera.ops.sgemm(a, FakeCuda((4, 6), address=1 << 24))),
+        (ValueError, r"b has shape \(6, 4\) and strides \(8, 2\); the kernel takes row-major",
+         lambda: tessera.ops.sgemm(a, FakeCuda((6, 4), (8, 2), address=1 << 24))),
+        (ValueError, r"a must be a matrix \(2-D\)", lambda: tessera.ops.sgemm(FakeCuda((8,)), b)),
+        (ValueError, r"out overlaps a", lambda: tessera.ops.sgemm(a, b, out=FakeCuda((8, 4), address=(1 << 20) + 16))),
+    ]
+    if tessera.ops._ops.have_gemm():
+        cases += [
+            (TypeError, r"a is float32; it must be float16 or bfloat16", lambda: tessera.ops.gemm(a, b)),
+            (TypeError, r"out_dtype float16 is not the inputs' dtype", lambda: tessera.ops.gemm(h, g, out_dtype="float16")),
+            (ValueError, r"beta = .* needs c", lambda: tessera.ops.gemm(h, g, beta=2.0)),
+            (ValueError, r"bias has shape \(8,\); it must be \(24,\)",
+             lambda: tessera.ops.gemm(h, g, bias=FakeCuda((8,), dtype="bfloat16", address=1 << 28))),
+            (ValueError, r"c is column-major and out row-major",
+             lambda: tessera.ops.gemm(h, g, FakeCuda((8, 24), (1, 8), address=1 << 28), out=FakeCuda((8, 24), address=1 << 29))),
+            (ValueError, r"M, N and K must be >= 1", lambda: tessera.ops.gemm(FakeCuda((0, 16), dtype="bfloat16"), g)),
+        ]
+    for error, message, call in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+@needs_no_device
+def test_valid_arguments_reach_the_device_on_the_callers_stream():
+    # add: the legacy default stream unless told (DLPack names it 1); then the first CUDA call fails
+    # for want of a driver, after every check passed.
+    a, b, out = FakeCuda((4, 6)), FakeCuda((4, 6), address=1 << 24), FakeCuda((4, 6), address=1 << 28)
+    with pytest.raises(RuntimeError, match=r"tessera.ops.add: cudaGetDevice failed"):
+        tessera.ops.add(a, b, out=out)
+    assert a.streams == b.streams == out.streams == [1]
+    with pytest.raises(RuntimeError, match=r"cudaGetDevice failed"):
+        tessera.ops.add(a, b, out=out, stream=0x1234)
+    assert a.streams[-1] == 0x1234
+    # transposed operands and a column-major out are matrices too; 1 x n and n x 1 have any strides
+    with pytest.raises(RuntimeError, match=r"tessera.ops.sgemm: cudaGetDevice failed"):
+        tessera.ops.sgemm(FakeCuda((8, 6), (1, 8)), FakeCuda((6, 1), (5, 3), address=1 << 24),
+                          out=FakeCuda((8, 1), (1, 1), address=1 << 28))
+    if tessera.ops._ops.have_gemm():
+        # c updated in place (out=c), column-major, float32 out of bfloat16 inputs, bias, activation
+        h = FakeCuda((8, 16), (1, 8), dtype="bfloat16")
+        g = FakeCuda((16, 24), dtype="bfloat16", address=1 << 24)
+        c = FakeCuda((8, 24), (1, 8), address=1 << 28)
+        with pytest.raises(RuntimeError, match=r"tessera.ops.gemm: cudaGetDevice failed"):
+            tessera.ops.gemm(h, g, c, alpha=2.0, out=c, bias=FakeCuda((24,), address=1 << 29), activation="gelu_tanh")
+        assert c.streams == [1, 1]  # exported once as c, once as out
+
+
+class _FakeDtype:
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return "torch." + self.name
+
+
+class FakeTorchTensor:
+    """The attributes tessera._ops reads from a torch.Tensor when it may skip DLPack (registered in
+    place of torch's types for one test)."""
+
+    F32, F16, BF16, F64 = _FakeDtype("float32"), _FakeDtype("float16"), _FakeDtype("bfloat16"), _FakeDtype("float64")
+
+    def __init__(self, shape, strides, dtype, address=1 << 20, device=0, requires_grad=False):
+        self.shape, self._strides, self.dtype = tuple(shape), tuple(strides), dtype
+        self._address, self._device, self.requires_grad = address, device, requires_grad
+        self.device = "cuda:%d" % device if device >= 0 else "cpu"
+
+    def get_device(self):
+        return self._device
+
+    def stride(self):
+        return self._strides
+
+    def data_ptr(self):
+        return self._address
+
+
+@pytest.fixture
+def fake_torch_types():
+    ops = tessera.ops._ops
+    ops._register_torch(FakeTorchTensor, FakeTorchTensor.F32, FakeTorchTensor.F16, FakeTorchTensor.BF16)
+    yield
+    tessera.ops._torch_state.clear()  # the next torch.Tensor registers torch's own types again
+    ops._register_torch(None, None, None, None)
+
+
+@needs_ops
+def test_torch_tensors_read_without_dlpack_get_the_same_checks(fake_torch_types):
+    T = FakeTorchTensor
+    ops = tessera.ops._ops
+
+    def add(a, b, out=None):
+        return ops.add(a, b, out, 0, None, True)
+
+    a = T((4, 6), (6, 1), T.F32)
+    cases = [
+        (ValueError, r"a is on the CPU; .*a\.cuda\(\)", lambda: add(T((4, 6), (6, 1), T.F32, device=-1), a)),
+        (ValueError, r"b requires grad; .*b\.detach\(\)", lambda: add(a, T((4, 6), (6, 1), T.F32, requires_grad=True))),
+        (TypeError, r"b is float64; it must be float32, float16 or bfloat16", lambda: add(a, T((4, 6), (6, 1), T.F64))),
+        (TypeError, r"a is float32 and b bfloat16", lambda: add(a, T((4, 6), (6, 1), T.BF16))),
+        (ValueError, r"a has strides \(6, 1\) and b \(1, 4\)", lambda: add(a, T((4, 6), (1, 4), T.F32))),
+        (ValueError, r"out overlaps b", lambda: add(a, T((4, 6), (6, 1), T.F32, address=1 << 24),
+                                                    T((4, 6), (6, 1), T.F32, address=(1 << 24) + 4))),
+    ]
+    for error, message, call in cases:
+        with pytest.raises(error, match=message):
+            call()
+    if ops.device_count() == 0:
+        with pytest.raises(RuntimeError, match=r"cudaGetDevice failed"):
+            add(a, T((4, 6), (6, 1), T.F32, address=1 << 24), T((4, 6), (6, 1), T.F32, address=1 << 28))
+
+
+# ---- with PyTorch and a Hopper GPU ---------------------------------------------------------------
+
+
+def _gpu_reason():
+    if not tessera.ops.available():
+        return "tessera was built without CUDA (no tessera._ops)"
+    try:
+        import torch
+    except ImportError:
+        return "PyTorch is not installed (the ops tests compare with torch)"
+    if not torch.cuda.is_available():
+        return "no CUDA device visible to PyTorch"
+    if torch.cuda.get_device_capability(0) != (9, 0):
+        return "the GPU is compute capability %d.%d; tessera.ops is built for sm_90a" % torch.cuda.get_device_capability(0)
+    return None
+
+
+GPU_REASON = _gpu_reason()
+needs_gpu = pytest.mark.skipif(GPU_REASON is not None, reason=str(GPU_REASON))
+
+if GPU_REASON is None:
+    import torch
+    import torch.nn.functional as F
+
+    DTYPES = [torch.float32, torch.float16, torch.bfloat16]
+
+
+def _gen(seed):
+    g = torch.Generator(device="cuda")
+    g.manual_seed(seed)
+    return g
+
+
+def _randn(shape, dtype, seed, major="row"):
+    """A random matrix of `shape` stored row-major ("row") or column-major ("col")."""
+    g = _gen(seed)
+    if major == "row":
+        return torch.randn(shape, generator=g, device="cuda").to(dtype)
+    return torch.randn(tuple(reversed(shape)), generator=g, device="cuda").to(dtype).t()
+
+
+class Wrapped:
+    """A DLPack tensor that is not a torch.Tensor (as a CuPy or JAX array would be)."""
+
+    def __init__(self, t):
+        self.t = t
+
+    def __dlpack__(self, stream=None):
+        return self.t.__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return self.t.__dlpack_device__()
+
+
+# ---- add ----
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(1,), (7,), (31,), (1024,), (1000003,), (3, 5), (17, 257), (1, 1, 13), (64, 3, 129)])
+def test_add_equals_torch(dtype, shape):
+    dt = getattr(torch, dtype)
+    a = torch.randn(shape, generator=_gen(1), device="cuda").to(dt)
+    b = torch.randn(shape, generator=_gen(2), device="cuda").to(dt)
+    c = tessera.ops.add(a, b)
+    assert isinstance(c, torch.Tensor) and c.dtype == dt and c.shape == a.shape and c.device == a.device
+    assert torch.equal(c, torch.add(a, b))
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_add_on_dense_permutations_keeps_the_layout(dtype):
+    dt = getattr(torch, dtype)
+    a = torch.randn(37, 53, generator=_gen(3), device="cuda").to(dt).t()  # column-major (53, 37)
+    b = torch.randn(37, 53, generator=_gen(4), device="cuda").to(dt).t()
+    c = tessera.ops.add(a, b)
+    assert c.stride() == a.stride()
+    assert torch.equal(c, a + b)
+    x = torch.randn(4, 5, 6, generator=_gen(5), device="cuda").permute(2, 0, 1)
+    y = torch.randn(4, 5, 6, generator=_gen(6), device="cuda").permute(2, 0, 1)
+    assert torch.equal(tessera.ops.add(x, y), x + y)
+
+
+@needs_gpu
+def test_add_into_out_and_in_place():
+    a = torch.randn(1000, generator=_gen(7), device="cuda")
+    b = torch.randn(1000, generator=_gen(8), device="cuda")
+    expected = a + b
+    out = torch.empty_like(a)
+    assert tessera.ops.add(a, b, out=out) is out
+    assert torch.equal(out, expected)
+    assert tessera.ops.add(a, b, out=a) is a  # out may be an input itself
+    assert torch.equal(a, expected)
+
+
+@needs_gpu
+def test_add_misaligned_views_and_empty():
+    base = torch.randn(1001, generator=_gen(9), device="cuda", dtype=torch.float16)
+    a, b = base[1:], base[:-1]  # 2 bytes off 16-byte alignment: the kernel's element-wise path
+    assert torch.equal(tessera.ops.add(a, b), a + b)
+    e = torch.empty(0, 3, device="cuda")
+    assert tessera.ops.add(e, e).shape == (0, 3)
+
+
+@needs_gpu
+def test_add_beyond_2_to_the_30_elements():
+    n = (1 << 30) + 77  # two launches
+    a = torch.ones(n, dtype=torch.float16, device="cuda")
+    b = torch.full((n,), 2.0, dtype=torch.float16, device="cuda")
+    c = tessera.ops.add(a, b)
+    assert bool((c == 3.0).all())
+    del a, b, c
+    torch.cuda.empty_cache()
+
+
+@needs_gpu
+def test_add_of_other_dlpack_tensors_returns_a_device_array():
+    a = torch.randn(3, 257, generator=_gen(10), device="cuda")
+    b = torch.randn(3, 257, generator=_gen(11), device="cuda")
+    r = tessera.ops.add(Wrapped(a), Wrapped(b))
+    assert isinstance(r, tessera.ops.DeviceArray)
+    assert (r.shape, r.strides, r.dtype, r.device) == ((3, 257), (257, 1), "float32", 0)
+    assert r.__dlpack_device__() == (2, 0)
+    t = torch.from_dlpack(r)
+    del r  # the torch tensor keeps the memory alive
+    torch.cuda.synchronize()
+    assert torch.equal(t, a + b)
+
+
+@needs_gpu
+def test_add_runs_on_torchs_current_stream():
+    a = torch.randn(1 << 20, generator=_gen(12), device="cuda")
+    b = torch.randn(1 << 20, generator=_gen(13), device="cuda")
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        c = tessera.ops.add(a, b)
+        d = c * 2  # queued after the add on the same stream
+    s.synchronize()
+    assert torch.equal(d, (a + b) * 2)
+    # an explicit stream
+    out = torch.empty_like(a)
+    tessera.ops.add(a, b, out=out, stream=s)
+    s.synchronize()
+    assert torch.equal(out, a + b)
+
+
+@needs_gpu
+def test_add_errors():
+    a = torch.randn(4, 6, device="cuda")
+    cases = [
+        (TypeError, r"a must be a DLPack tensor", lambda: tessera.ops.add([1], a)),
+        (ValueError, r"a is on the CPU.*a\.cuda\(\)", lambda: tessera.ops.add(a.cpu(), a)),
+        (TypeError, r"a is float64; it must be float32, float16 or bfloat16", lambda: tessera.ops.add(a.double(), a.double())),
+        (TypeError, r"b is int32", lambda: tessera.ops.add(a, a.int())),
+        (TypeError, r"a is float32 and b float16; both must have one dtype", lambda: tessera.ops.add(a, a.half())),
+        (ValueError, r"shapes must be equal \(no broadcasting\)", lambda: tessera.ops.add(a, a[0])),
+        (ValueError, r"a \(shape \(4, 3\), strides \(6, 2\)\) is not densely stored.*contiguous\(\)",
+         lambda: tessera.ops.add(a[:, ::2], a[:, ::2])),
+        (ValueError, r"a has strides \(1, 4\) and b \(6, 1\)", lambda: tessera.ops.add(a.t().contiguous().t(), a)),
+        (ValueError, r"out has shape \(6, 4\); it must be \(4, 6\)", lambda: tessera.ops.add(a, a, out=a.t().contiguous())),
+        (TypeError, r"out is float16 and a float32", lambda: tessera.ops.add(a, a, out=a.half())),
+        (ValueError, r"out has strides \(1, 4\) and a \(6, 1\)", lambda: tessera.ops.add(a, a, out=torch.empty(6, 4, device="cuda").t())),
+    ]
+    buf = torch.randn(25, device="cuda")
+    cases.append((ValueError, r"out overlaps a without being the same elements",
+                  lambda: tessera.ops.add(buf[:24], buf[:24], out=buf[1:])))
+    for error, message, call in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+@needs_gpu
+def test_torch_tensors_are_read_directly_on_torchs_stream_and_through_dlpack_on_another():
+    a = torch.randn(16, device="cuda", requires_grad=True)
+    with pytest.raises(ValueError, match=r"a requires grad; tessera.ops records no autograd graph: pass a\.detach\(\)"):
+        tessera.ops.add(a, a)  # read directly: tessera's message
+    with pytest.raises(RuntimeError, match=r"detach"):
+        tessera.ops.add(a, a, stream=torch.cuda.current_stream())  # through DLPack: torch's export refuses it
+    x = a.detach()
+    assert torch.equal(tessera.ops.add(x, x, stream=torch.cuda.current_stream()), x + x)
+
+
+@needs_gpu
+@pytest.mark.skipif(GPU_REASON is None and torch.cuda.device_count() < 2, reason="needs two GPUs")
+def test_tensors_on_two_devices_are_refused():
+    a = torch.randn(8, device="cuda:0")
+    b = torch.randn(8, device="cuda:1")
+    with pytest.raises(ValueError, match=r"a is on cuda:0 and b on cuda:1; all tensors must be on one device"):
+        tessera.ops.add(a, b)
+
+
+# ---- sgemm and gemm: references and tolerances ----
+
+
+def _reference(a, b):
+    """a @ b in float64 and the sum of |a_ik b_kj| (for error bounds)."""
+    a64, b64 = a.double(), b.double()
+    return a64 @ b64, a64.abs() @ b64.abs()
+
+
+def _assert_close(d, ref, scale, k, unit_out, extra=0.0):
+    # fp32 accumulation: |error| <= k * 2^-24 * sum |a b| (a factor 2 of slack); one rounding to the
+    # output type: unit_out * |ref| (and half the spacing of float16's subnormals, 2^-25, near 0);
+    # `extra`: relative error of an epilogue function in fp32.
+    bound = 2 * k * 2.0 ** -24 * scale + (unit_out + extra) * ref.abs() + 2.0 ** -24
+    err = (d.double() - ref).abs()
+    worst = (err - bound).max().item()
+    assert worst <= 0, "max error exceeds the bound by %g (max error %g)" % (worst, err.max().item())
+
+
+SIZES = [(1, 1, 1), (1, 7, 3), (5, 1, 9), (13, 17, 1), (17, 33, 65), (127, 129, 131), (128, 256, 64), (251, 509, 257),
+         (1000, 37, 513)]
+MAJORS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
+
+
+@needs_gpu
+@pytest.mark.parametrize("mnk", SIZES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("majors", MAJORS, ids=lambda m: "%s-%s" % m)
+def test_sgemm_against_float64(mnk, majors):
+    m, n, k = mnk
+    a = _randn((m, k), torch.float32, 20, majors[0])
+    b = _randn((k, n), torch.float32, 21, majors[1])
+    d = tessera.ops.sgemm(a, b)
+    assert d.shape == (m, n) and d.dtype == torch.float32 and d.stride() == (n, 1)
+    ref, scale = _reference(a, b)
+    _assert_close(d, ref, scale, k, 2.0 ** -24)
+
+
+@needs_gpu
+def test_sgemm_into_a_column_major_out_and_empty_problems():
+    a = _randn((70, 45), torch.float32, 22)
+    b = _randn((45, 33), torch.float32, 23, "col")
+    out = torch.empty(33, 70, device="cuda").t()
+    assert tessera.ops.sgemm(a, b, out=out) is out
+    ref, scale = _reference(a, b)
+    _assert_close(out, ref, scale, 45, 2.0 ** -24)
+    z = tessera.ops.sgemm(torch.empty(4, 0, device="cuda"), torch.empty(0, 3, device="cuda"))  # K = 0: zeros
+    assert torch.equal(z, torch.zeros(4, 3, device="cuda"))
+    assert tessera.ops.sgemm(torch.empty(0, 5, device="cuda"), torch.empty(5, 3, device="cuda")).shape == (0, 3)
+
+
+@needs_gpu
+def test_sgemm_errors():
+    a = torch.randn(8, 6, device="cuda")
+    b = torch.randn(6, 4, device="cuda")
+    cases = [
+        (TypeError, r"a is float16; it must be float32; sgemm is fp32", lambda: tessera.ops.sgemm(a.half(), b)),
+        (ValueError, r"a must be a matrix \(2-D\), got shape \(8,\)", lambda: tessera.ops.sgemm(a[:, 0], b)),
+        (ValueError, r"batched products are not supported", lambda: tessera.ops.sgemm(a[None], b)),
+        (ValueError, r"a is \(8, 6\) and b \(4, 6\); the product needs b's rows == a's columns",
+         lambda: tessera.ops.sgemm(a, b.t())),
+        (ValueError, r"b has shape \(6, 2\) and strides \(4, 2\); the kernel takes row-major .*b\.contiguous\(\)",
+         lambda: tessera.ops.sgemm(a, b[:, ::2])),
+        (ValueError, r"out has shape \(4, 8\); it must be \(8, 4\)", lambda: tessera.ops.sgemm(a, b, out=torch.empty(4, 8, device="cuda"))),
+        (ValueError, r"out overlaps a", lambda: tessera.ops.sgemm(a[:4, :4], b[:4], out=a[:4, 2:6])),
+        (ValueError, r"a is on the CPU", lambda: tessera.ops.sgemm(a.cpu(), b)),
+    ]
+    for error, message, call in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+@needs_gpu
+@pytest.mark.skipif(GPU_REASON is None and not tessera.ops._ops.have_gemm(),
+                    reason="built without the tensor-core GEMM (TESSERA_PYTHON_OPS_GEMM=OFF)")
+class TestGemm:
+    UNIT = {"float32": 2.0 ** -24, "float16": 2.0 ** -11, "bfloat16": 2.0 ** -8}
+
+    @pytest.mark.parametrize("mnk", SIZES + [(1024, 1024, 1024), (256, 8192, 128)], ids=lambda s: "x".join(map(str, s)))
+    @pytest.mark.parametrize("majors", MAJORS, ids=lambda m: "%s-%s" % m)
+    @pytest.mark.parametrize("types", [("bfloat16", None), ("bfloat16", "float32"), ("float16", None), ("float16", "float32")],
+                             ids=lambda t: "%s-%s" % t)
+    def test_against_float64(self, mnk, majors, types):
+        m, n, k = mnk
+        dt = getattr(torch, types[0])
+        a = _randn((m, k), dt, 30, majors[0])
+        b = _randn((k, n), dt, 31, majors[1])
+        d = tessera.ops.gemm(a, b, out_dtype=types[1])
+        out_name = types[1] or types[0]
+        assert d.dtype == getattr(torch, out_name) and d.shape == (m, n) and d.stride() == (n, 1)
+        ref, scale = _reference(a, b)
+        _assert_close(d, ref, scale, k, self.UNIT[out_name])
+
+    @pytest.mark.parametrize("activation", [None, "relu", "gelu", "gelu_tanh"])
+    @pytest.mark.parametrize("c_major", ["row", "col"])
+    def test_epilogue_alpha_beta_c_bias_activation(self, activation, c_major):
+        m, n, k = 131, 67, 96
+        a = _randn((m, k), torch.bfloat16, 32)
+        b = _randn((k, n), torch.bfloat16, 33, "col")
+        c = _randn((m, n), torch.float32, 34, c_major)
+        bias = torch.randn(n, generator=_gen(35), device="cuda")
+        d = tessera.ops.gemm(a, b, c, alpha=0.5, beta=-2.0, bias=bias, activation=activation)
+        assert d.dtype == torch.float32 and d.is_contiguous() == (c_major == "row")
+        ab, scale = _reference(a, b)
+        x = 0.5 * ab - 2.0 * c.double() + bias.double()
+        fn = {None: lambda v: v, "relu": F.relu, "gelu": F.gelu, "gelu_tanh": lambda v: F.gelu(v, approximate="tanh")}[activation]
+        ref = fn(x)
+        # the epilogue's error before the activation (whose slope is at most about 1.13), then the
+        # activation's own in fp32
+        _assert_close(d, ref, 1.2 * (0.5 * scale + 2 * c.double().abs() + bias.double().abs()), k, 2.0 ** -24, 1e-6)
+
+    def test_in_place_update_of_c_and_beta_default(self):
+        a = _randn((64, 40), torch.float16, 36)
+        b = _randn((40, 48), torch.float16, 37)
+        c = _randn((64, 48), torch.float16, 38)
+        c0 = c.clone()
+        assert tessera.ops.gemm(a, b, c, out=c) is c  # beta defaults to 1 with c
+        ab, scale = _reference(a, b)
+        _assert_close(c, ab + c0.double(), scale + c0.double().abs(), 40, 2.0 ** -11)
+
+    def test_other_dlpack_tensors(self):
+        a = _randn((33, 65), torch.bfloat16, 39)
+        b = _randn((65, 17), torch.bfloat16, 40)
+        r = tessera.ops.gemm(Wrapped(a), Wrapped(b), out_dtype="float32")
+        assert isinstance(r, tessera.ops.DeviceArray) and r.dtype == "float32"
+        d = torch.from_dlpack(r)
+        torch.cuda.synchronize()
+        ref, scale = _reference(a, b)
+        _assert_close(d, ref, scale, 65, 2.0 ** -24)
+
+    def test_errors(self):
+        a = torch.randn(8, 16, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(16, 24, device="cuda", dtype=torch.bfloat16)
+        c32 = torch.randn(8, 24, device="cuda")
+        cases = [
+            (TypeError, r"a is float32; it must be float16 or bfloat16; gemm takes", lambda: tessera.ops.gemm(a.float(), b)),
+            (TypeError, r"a is bfloat16 and b float16", lambda: tessera.ops.gemm(a, b.half())),
+            (TypeError, r"out_dtype float16 is not the inputs' dtype \(bfloat16\) or float32",
+             lambda: tessera.ops.gemm(a, b, out_dtype=torch.float16)),
+            (ValueError, r"M, N and K must be >= 1", lambda: tessera.ops.gemm(a[:0], b)),
+            (ValueError, r"the product needs b's rows == a's columns", lambda: tessera.ops.gemm(a, b[:8])),
+            (ValueError, r"beta = .* needs c", lambda: tessera.ops.gemm(a, b, beta=1.0)),
+            (TypeError, r"c is float32 but the output is bfloat16", lambda: tessera.ops.gemm(a, b, c32, out_dtype="bfloat16")),
+            (ValueError, r"c has shape \(24, 8\); it must be \(8, 24\)", lambda: tessera.ops.gemm(a, b, c32.t().contiguous())),
+            (ValueError, r"bias has shape \(8,\); it must be \(24,\)", lambda: tessera.ops.gemm(a, b, c32, bias=c32[0, :8])),
+            (TypeError, r"bias is bfloat16 but the output is float32", lambda: tessera.ops.gemm(a, b, c32, bias=b[0])),
+            (ValueError, r"bias must be contiguous", lambda: tessera.ops.gemm(a, b, c32, bias=torch.randn(48, device="cuda")[::2])),
+            (ValueError, r"activation 'tanh' is not one of", lambda: tessera.ops.gemm(a, b, activation="tanh")),
+            (TypeError, r"activation must be None", lambda: tessera.ops.gemm(a, b, activation=1)),
+            (ValueError, r"c is column-major and out row-major; they must share one storage order",
+             lambda: tessera.ops.gemm(a, b, torch.randn(24, 8, device="cuda").t(), out=torch.empty(8, 24, device="cuda"))),
+            (ValueError, r"out overlaps c without being the same elements",
+             lambda: tessera.ops.gemm(a, b[:, :12], c32[:, :12], out=c32[:, 1:13])),
+            (ValueError, r"a has shape \(8, 8\) and strides \(16, 2\)", lambda: tessera.ops.gemm(a[:, ::2], b[:8])),
+        ]
+        for error, message, call in cases:
+            with pytest.raises(error, match=message):
+                call()
+
+
+# ---- the documentation's examples ----
+
+
+def _run_doctest(obj, name, globs):
+    finder = doctest.DocTestFinder(recurse=False)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    examples = 0
+    for t in finder.find(obj, name, globs=dict(globs)):
+        runner.run(t)
+        examples += len(t.examples)
+    assert runner.summarize(verbose=False).failed == 0, "%s: examples failed (output above)" % name
+    return examples
+
+
+@needs_gpu
+@pytest.mark.parametrize("name", ["add", "sgemm", "gemm", "available"])
+def test_docstring_examples(name):
+    obj = getattr(tessera.ops, name)
+    for part in ("Precondition:", "Postcondition:", "Example"):
+        assert part in obj.__doc__, (name, part)
+    assert _run_doctest(obj, name, {"tessera": tessera, "torch": torch}) >= 1
+
+
+@needs_gpu
+def test_module_docstring_examples():
+    assert _run_doctest(tessera.ops, "tessera.ops", {"tessera": tessera}) >= 3
+
+
+@needs_gpu
+def test_the_gpu_sessions_of_docs_python_md_run():
+    text = (REPO / "docs" / "python.md").read_text()
+    sessions = re.findall(r"<!-- gpu-session -->(.*?)<!-- end-gpu-session -->", text, re.S)
+    assert sessions, "docs/python.md has no <!-- gpu-session --> block"
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    globs = {}
+    attempted = 0
+    for i, s in enumerate(sessions):
+        test = parser.get_doctest(s, globs, "docs/python.md gpu-session %d" % i, "docs/python.md", 0)
+        runner.run(test, clear_globs=False)
+        attempted += len(test.examples)
+    assert attempted >= 5
+    assert runner.summarize(verbose=False).failed == 0

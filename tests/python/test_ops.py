@@ -436,7 +436,7 @@ def test_torch_tensors_are_read_directly_on_torchs_stream_and_through_dlpack_on_
     a = torch.randn(16, device="cuda", requires_grad=True)
     with pytest.raises(ValueError, match=r"a requires grad; tessera.ops records no autograd graph: pass a\.detach\(\)"):
         tessera.ops.add(a, a)  # read directly: tessera's message
-    with pytest.raises(RuntimeError, match=r"detach"):
+    with pytest.raises((RuntimeError, BufferError), match=r"detach"):  # BufferError from torch 2.11 on
         tessera.ops.add(a, a, stream=torch.cuda.current_stream())  # through DLPack: torch's export refuses it
     x = a.detach()
     assert torch.equal(tessera.ops.add(x, x, stream=torch.cuda.current_stream()), x + x)

@@ -20,7 +20,6 @@
 #include <memory>
 #include <numeric>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -77,11 +76,9 @@ void check_cuda(cudaError_t e, char const* fn, char const* what) {
 }
 
 std::string tuple_text(std::vector<std::int64_t> const& v) {
-  std::ostringstream os;
-  os << '(';
-  for (std::size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
-  os << (v.size() == 1 ? ",)" : ")");
-  return os.str();
+  std::string s = "(";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + (v.size() == 1 ? ",)" : ")");
 }
 
 // ---- element types -------------------------------------------------------------------------------

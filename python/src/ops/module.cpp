@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -596,13 +597,8 @@ py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uint
 
 // ---- sgemm -------------------------------------------------------------------------------------
 
-py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate, bool fast) {
-  char const* fn = "tessera.ops.sgemm";
-  Imported a(fn, "a", a_obj, stream, fast);
-  Imported b(fn, "b", b_obj, stream, fast);
-  std::string const hint = "; sgemm is fp32 (tessera.ops.gemm takes float16 and bfloat16)";
-  require_dtype(fn, a, {ops::DType::f32}, hint);
-  require_dtype(fn, b, {ops::DType::f32}, hint);
+// (M, K, N) of the product a b: both matrices on one device, a (M,K) and b (K,N) (else ValueError).
+std::array<std::int64_t, 3> product_extents(char const* fn, Imported const& a, Imported const& b) {
   require_same_device(fn, a, b);
   require_2d(fn, a);
   require_2d(fn, b);
@@ -610,6 +606,17 @@ py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::ui
   if (b.shape()[0] != k)
     value_error(std::string(fn) + ": a is " + tuple_text(a.shape()) + " and b " + tuple_text(b.shape()) +
                 "; the product needs b's rows == a's columns (a (M,K), b (K,N))");
+  return {m, k, n};
+}
+
+py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate, bool fast) {
+  char const* fn = "tessera.ops.sgemm";
+  Imported a(fn, "a", a_obj, stream, fast);
+  Imported b(fn, "b", b_obj, stream, fast);
+  std::string const hint = "; sgemm is fp32 (tessera.ops.gemm takes float16 and bfloat16)";
+  require_dtype(fn, a, {ops::DType::f32}, hint);
+  require_dtype(fn, b, {ops::DType::f32}, hint);
+  auto const [m, k, n] = product_extents(fn, a, b);
   require_element_aligned(fn, a, 4);
   require_element_aligned(fn, b, 4);
   ops::Matrix const ma = as_matrix(fn, a), mb = as_matrix(fn, b);
@@ -658,13 +665,7 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   require_dtype(fn, b, {ops::DType::f16, ops::DType::bf16}, hint);
   if (b.dtype() != in)
     type_error(std::string(fn) + ": a is " + dtype_name(in) + " and b " + b.dtype_text() + "; a and b must have one dtype: convert one");
-  require_same_device(fn, a, b);
-  require_2d(fn, a);
-  require_2d(fn, b);
-  std::int64_t const m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
-  if (b.shape()[0] != k)
-    value_error(std::string(fn) + ": a is " + tuple_text(a.shape()) + " and b " + tuple_text(b.shape()) +
-                "; the product needs b's rows == a's columns (a (M,K), b (K,N))");
+  auto const [m, k, n] = product_extents(fn, a, b);
   if (m == 0 || n == 0 || k == 0)
     value_error(std::string(fn) + ": M, N and K must be >= 1, got a " + tuple_text(a.shape()) + " and b " + tuple_text(b.shape()));
   require_element_aligned(fn, a, 2);

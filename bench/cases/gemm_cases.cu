@@ -88,6 +88,22 @@ struct GemmBuffers {
   GemmBuffers(GemmBuffers const&) = delete;
   GemmBuffers& operator=(GemmBuffers const&) = delete;
 
+  // scale = sum_k |A_ik B_kj| in fp32 (row-major M x N), by cublasSgemm on |A| and |B|, on the
+  // handle's stream: the verification's scale of the rounding error.
+  void scale_into(float* scale) const {
+    kernels::SgemmProblem sp;
+    sp.m = s.m;
+    sp.n = s.n;
+    sp.k = s.k;
+    sp.a = abs_a.get();
+    sp.lda = s.k;
+    sp.b = abs_b.get();
+    sp.ldb = s.n;
+    sp.c = scale;
+    sp.ldc = s.n;
+    check(cublas_sgemm(handle, sp), "cublasSgemm (scale)");
+  }
+
   // Row-major D = A B.
   template <class TOut>
   GemmProblem<T, TOut> problem(TOut* out) const {
@@ -166,17 +182,7 @@ bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
   DeviceBuffer<unsigned long long> bad(1);
   check(cublasSetStream(buf.handle, nullptr), "cublasSetStream");
   check(cublas_gemm(buf.handle, buf.template problem<float>(ref.get())), "cublasGemmEx (reference)");
-  kernels::SgemmProblem sp;  // the scale sum_k |A_ik B_kj| in fp32
-  sp.m = buf.s.m;
-  sp.n = buf.s.n;
-  sp.k = buf.s.k;
-  sp.a = buf.abs_a.get();
-  sp.lda = buf.s.k;
-  sp.b = buf.abs_b.get();
-  sp.ldb = buf.s.n;
-  sp.c = scale.get();
-  sp.ldc = buf.s.n;
-  check(cublas_sgemm(buf.handle, sp), "cublasSgemm (scale)");
+  buf.scale_into(scale.get());
   check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
   compare_gemm<T><<<1024, 256>>>(buf.d.get(), ref.get(), scale.get(), count, gemm_tolerance_factor(buf.s.k),
                                  unit_roundoff<T>(), underflow_roundoff<T>(), bad.get());
@@ -328,17 +334,7 @@ void add_gelu_bias_case(std::vector<Case>& cases, GemmShape sh, char const* type
     check(cublasSetStream(buf->handle, nullptr), "cublasSetStream");
     check(cublas_gemm(buf->handle, buf->template problem<float>(acc.get())), "cublasGemmEx (reference)");
     gelu_bias_reference<T><<<1024, 256>>>(ref.get(), acc.get(), bias->get(), std::uint64_t(buf->s.n), count);
-    kernels::SgemmProblem sp;  // the scale sum_k |A_ik B_kj| in fp32
-    sp.m = buf->s.m;
-    sp.n = buf->s.n;
-    sp.k = buf->s.k;
-    sp.a = buf->abs_a.get();
-    sp.lda = buf->s.k;
-    sp.b = buf->abs_b.get();
-    sp.ldb = buf->s.n;
-    sp.c = scale.get();
-    sp.ldc = buf->s.n;
-    check(cublas_sgemm(buf->handle, sp), "cublasSgemm (scale)");
+    buf->scale_into(scale.get());
     // the kernel, then the reference library, each against gelu_tanh(A B + bias)
     for (int who = 0; who < 2; ++who) {
       check(cudaMemset(buf->d.get(), 0xff, buf->d.bytes()), "poison D");

@@ -47,7 +47,9 @@
 // Step 3's epilogue (gemm_sm90_store_tma): each consumer warpgroup writes its 64 x BN accumulators,
 // converted, chunk by chunk (64 rows x 128 bytes) into one of its two shared-memory buffers with
 // stmatrix, and one thread stores the chunk with a TMA store; the warpgroup goes on to its next
-// tile without waiting for the stores, and reuses a buffer once the store from it has read it.
+// tile without waiting for the stores, and reuses a buffer once the store from it has read it. A
+// chunk's values (beta C, bias, activation: GemmEpilogue::fragment_values) are computed before the
+// wait for its buffer; where the chunk lies inside D, C and bias are read a pair per load.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -245,7 +247,7 @@ __device__ __forceinline__ void gemm_sm90_store(float const (&acc)[NV], Coords c
 // Accumulator fragment (wgmma m64nN, fp32): value 4j + r of lane l in warp w of the warpgroup is
 // (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2) of the 64 x N tile (the CLayout of
 // atom/mma_traits_sm90.hpp).
-template <class TOut, int MBLK, int BN>
+template <class TOut, int MBLK, int BN, bool Lean = false>
 __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN / 2], GemmEpilogue<TOut> const& ep, GemmSm90TmaD<TOut> const& tma_d,
                                     unsigned char* buf, int m0, int n0, int M, int N, int lt, std::uint32_t bar_id, int& count) {
   constexpr int CW = 128 / int(sizeof(TOut));  // columns of a box
@@ -254,74 +256,125 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
   static_assert(SW == 64 && BN % SW == 0, "gemm_sm90_store_tma: BN must be a multiple of 64");
   constexpr auto box = gemm_sm90_epilogue_box<TOut>();  // (row, column) of a box -> element offset in a buffer
   int const w = lt / 32, l = lt % 32;
-  TESSERA_UNROLL
-  for (int step = 0; step < MBLK * (BN / SW); ++step) {
-    int const i = step / (BN / SW), c = step % (BN / SW);
-    int const mr = m0 + 64 * i;  // D's row of the step's row 0
-    unsigned char* b = P == 1 ? buf + (count & 1) * 8192 : buf;
-    if (lt == 0) {  // the buffers about to be written have been read by their last stores
-      if constexpr (P == 1) {
-        if (count >= 2) tma_store_wait_read<1>();
-      } else {
-        if (count >= 1) tma_store_wait_read<0>();
-      }
-    }
-    named_barrier_sync(bar_id, 128);
-    // D's values of the step are accumulators 32 c .. 32 c + 31 of block i (columns 64 c .. 64 c + 63),
-    // computed a few at a time just before they are stored (x: values k0 .., few registers live
-    // beside the accumulators when the epilogue has terms to load).
-    auto const coord = [&](int k) {  // value 32 c + k = 4 j + r: (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2)
-      int const v = 32 * c + k, j = v / 4, r = v % 4;
-      return make_coord(mr + 16 * w + l / 4 + 8 * (r / 2), n0 + 8 * j + 2 * (l % 4) + r % 2);
-    };
-    auto const values = [&](auto& x, int k0) {
-      ep.values(x, [&](int k) { return acc[i][32 * c + k0 + k]; }, [&](int k) { return coord(k0 + k); }, M, N);
-    };
-    if constexpr (sizeof(TOut) == 2) {
-      TESSERA_UNROLL
-      for (int bb = 0; bb < 4; ++bb) {  // 16 x 16 blocks of the warp's 16 rows: values 8 bb .. 8 bb + 7
-        float x[8];
-        values(x, 8 * bb);
-        std::uint32_t r[4];
-        TESSERA_UNROLL
-        for (int q = 0; q < 4; ++q) {  // matrix q: rows 8 (q%2) .., columns 8 (q/2) .. of the block: value 4 (2 bb + q/2) + 2 (q%2) + e
-          int const k = 4 * (q / 2) + 2 * (q % 2);
-          TOut const x0 = from_float<TOut>(x[k]), x1 = from_float<TOut>(x[k + 1]);
-          r[q] = std::uint32_t(__builtin_bit_cast(std::uint16_t, x0)) | (std::uint32_t(__builtin_bit_cast(std::uint16_t, x1)) << 16);
-        }
-        int const q = l / 8;  // this lane gives the address of row l%8 of matrix q: 8 elements, 16 bytes
-        int const row = 16 * w + 8 * (q % 2) + l % 8, col = 16 * bb + 8 * (q / 2);
-        auto* dst = reinterpret_cast<uint128_t*>(b + int(box(row, col)) * int(sizeof(TOut)));
-        SM90_U32x4_STSM_N::copy(r[0], r[1], r[2], r[3], *dst);
-      }
-    } else {
-      TESSERA_UNROLL
-      for (int p = 0; p < P; ++p) {
-        TESSERA_UNROLL
-        for (int g = 0; g < CW / 8; ++g) {  // values 4 (p CW/8 + g) .. + 3
-          float x[4];
-          values(x, 4 * (p * CW / 8 + g));
+  // Step s: rows mr(s) = m0 + 64 i .., columns 64 c .. of the warpgroup's tile (i, c from s); this
+  // thread's values are a fragment of 8 column pairs from (m(s), n(s)) (GemmEpilogue's fragment).
+  constexpr int Steps = MBLK * (BN / SW);
+  auto const mr = [&](int s) { return m0 + 64 * (s / (BN / SW)); };
+  auto const m_of = [&](int s) { return mr(s) + 16 * w + l / 4; };
+  auto const n_of = [&](int s) { return n0 + 64 * (s % (BN / SW)) + 2 * (l % 4); };
+  auto const inside = [&](int s) { return ep.fragment_inside(mr(s), n0 + 64 * (s % (BN / SW)), 64, 64); };
+  // How a step's values are computed, one loop each (a register allocation each):
+  //   plain  D = alpha acc: each chunk just before it is stored (computing the chunks before the
+  //          wait made the plain kernel 2 % slower, measured against the previous build in one call)
+  //   lean   GemmEpilogue::values, each chunk just before it is stored (a kernel short of registers:
+  //          the ping-pong kernel)
+  //   early  fragment_values; a 16-bit TOut loads the step's bias first and computes every chunk
+  //          before the wait for the buffer (their loads and arithmetic overlap it), fp32 (twice the
+  //          registers) each chunk with its bias just before it is stored
+  enum class Mode { plain, lean, early };
+  auto const steps = [&](auto mode_tag) {
+    constexpr Mode mode = decltype(mode_tag)::value;
+    [[maybe_unused]] typename GemmEpilogue<TOut>::Pair bv[8];  // the step's bias (early, 16-bit TOut)
+    TESSERA_UNROLL
+    for (int step = 0; step < Steps; ++step) {
+      int const i = step / (BN / SW), c = step % (BN / SW);
+      // 8 values at a time (two column pairs of two rows: chunk bb = values 8 bb .. 8 bb + 7), few
+      // registers live beside the accumulators. (The coordinates are computed where they are used:
+      // held across the step's barriers they would take registers the ping-pong kernel lacks.)
+      auto const chunk = [&](float (&x)[8], int bb) {
+        auto const src = [&](int k) { return acc[i][32 * c + 8 * bb + k]; };
+        if constexpr (mode == Mode::plain) {
           TESSERA_UNROLL
-          for (int h = 0; h < 2; ++h) {
-            int const k = 2 * h;                                                 // x[k], x[k + 1]: row 8 h .., columns 2 (l%4) ..
-            int const row = 16 * w + l / 4 + 8 * h, col = 8 * g + 2 * (l % 4);  // col: in the box
+          for (int k = 0; k < 8; ++k) x[k] = ep.alpha * src(k);
+        } else {
+          int const m = m_of(step), n = n_of(step);  // x[0]'s element
+          auto const crd = [&](int k) {  // value 32 c + 8 bb + k = 4 j + r: (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2)
+            return make_coord(m + 8 * (k % 4 / 2), n + 16 * bb + 8 * (k / 4) + k % 2);
+          };
+          if constexpr (mode == Mode::lean) {
+            ep.values(x, src, crd);
+          } else if constexpr (sizeof(TOut) == 2) {
+            ep.template fragment_values<2>(x, src, crd, m, n + 16 * bb, inside(step), bv, 2 * bb);
+          } else {  // fp32: the chunk's own bias, loaded here (a step's would take 16 registers)
+            bool const in = inside(step);
+            typename GemmEpilogue<TOut>::Pair b2[2];
+            if (in) ep.fragment_bias(b2, m, n + 16 * bb);
+            ep.template fragment_values<2>(x, src, crd, m, n + 16 * bb, in, b2, 0);
+          }
+        }
+      };
+      // A 16-bit TOut: chunks kept converted, as stmatrix's registers: r[4 bb + q] holds matrix q of
+      // block bb (rows 8 (q%2) .., columns 8 (q/2) .. of the warp's 16 x 16 block bb: values
+      // 8 bb + 4 (q/2) + 2 (q%2) + e).
+      [[maybe_unused]] std::uint32_t r[16];
+      auto const convert = [&](int bb) {
+        if constexpr (sizeof(TOut) == 2) {
+          float x[8];
+          chunk(x, bb);
+          TESSERA_UNROLL
+          for (int q = 0; q < 4; ++q) {
+            int const k = 4 * (q / 2) + 2 * (q % 2);
+            TOut const x0 = from_float<TOut>(x[k]), x1 = from_float<TOut>(x[k + 1]);
+            r[4 * bb + q] = std::uint32_t(__builtin_bit_cast(std::uint16_t, x0)) | (std::uint32_t(__builtin_bit_cast(std::uint16_t, x1)) << 16);
+          }
+        }
+      };
+      if constexpr (mode == Mode::early && sizeof(TOut) == 2) {
+        if (inside(step)) ep.fragment_bias(bv, m_of(step), n_of(step));
+        TESSERA_UNROLL
+        for (int bb = 0; bb < 4; ++bb) convert(bb);
+      }
+      unsigned char* b = P == 1 ? buf + (count & 1) * 8192 : buf;
+      if (lt == 0) {  // the buffers about to be written have been read by their last stores
+        if constexpr (P == 1) {
+          if (count >= 2) tma_store_wait_read<1>();
+        } else {
+          if (count >= 1) tma_store_wait_read<0>();
+        }
+      }
+      named_barrier_sync(bar_id, 128);
+      if constexpr (sizeof(TOut) == 2) {
+        TESSERA_UNROLL
+        for (int bb = 0; bb < 4; ++bb) {  // 16 x 16 blocks of the warp's 16 rows
+          if constexpr (mode != Mode::early) convert(bb);
+          int const q = l / 8;  // this lane gives the address of row l%8 of matrix q: 8 elements, 16 bytes
+          int const row = 16 * w + 8 * (q % 2) + l % 8, col = 16 * bb + 8 * (q / 2);
+          auto* dst = reinterpret_cast<uint128_t*>(b + int(box(row, col)) * int(sizeof(TOut)));
+          SM90_U32x4_STSM_N::copy(r[4 * bb], r[4 * bb + 1], r[4 * bb + 2], r[4 * bb + 3], *dst);
+        }
+      } else {
+        TESSERA_UNROLL
+        for (int bb = 0; bb < 4; ++bb) {  // chunk bb: column blocks j = 2 bb, 2 bb + 1, in box p = j / 4 at g = j % 4
+          float x[8];
+          chunk(x, bb);
+          TESSERA_UNROLL
+          for (int k = 0; k < 8; k += 2) {  // values k, k + 1: row 8 h, columns 8 g + 2 (l%4) .. of box p
+            int const j = 2 * bb + k / 4, h = k % 4 / 2, p = j / 4, g = j % 4;
+            int const row = 16 * w + l / 4 + 8 * h, col = 8 * g + 2 * (l % 4);
             *reinterpret_cast<float2*>(b + p * 8192 + int(box(row, col)) * int(sizeof(TOut))) = float2{x[k], x[k + 1]};
           }
         }
       }
+      fence_view_async_shared();  // the writes above are read next by the TMA (async proxy)
+      named_barrier_sync(bar_id, 128);
+      if (lt == 0) {
+        // the step's 64 x 64 of D: P boxes of 64 x CW, 8 KB apart
+        using StepLayout = Layout<Shape<_64, Shape<Int<CW>, Int<P>>>, Stride<Int<CW>, Stride<_1, Int<8192 / int(sizeof(TOut))>>>>;
+        auto const sD = make_tensor(make_smem_ptr(reinterpret_cast<TOut*>(b)), StepLayout{});  // (64,64) -> smem
+        auto const gD = local_tile(tma_d.get_tma_tensor(make_shape(M, N)), Shape<_64, _64>{}, make_coord(mr(step) / 64, n0 / SW + c));
+        auto const [tDgD, tDsD] = tma_partition(tma_d, sD, gD);  // (BOX,P)
+        copy(tma_d, tDsD, tDgD);
+        tma_store_commit();
+      }
+      ++count;
     }
-    fence_view_async_shared();  // the writes above are read next by the TMA (async proxy)
-    named_barrier_sync(bar_id, 128);
-    if (lt == 0) {
-      // the step's 64 x 64 of D: P boxes of 64 x CW, 8 KB apart
-      using StepLayout = Layout<Shape<_64, Shape<Int<CW>, Int<P>>>, Stride<Int<CW>, Stride<_1, Int<8192 / int(sizeof(TOut))>>>>;
-      auto const sD = make_tensor(make_smem_ptr(reinterpret_cast<TOut*>(b)), StepLayout{});  // (64,64) -> smem
-      auto const gD = local_tile(tma_d.get_tma_tensor(make_shape(M, N)), Shape<_64, _64>{}, make_coord(mr / 64, n0 / SW + c));
-      auto const [tDgD, tDsD] = tma_partition(tma_d, sD, gD);  // (BOX,P)
-      copy(tma_d, tDsD, tDgD);
-      tma_store_commit();
-    }
-    ++count;
+  };
+  if (ep.plain) {
+    steps(std::integral_constant<Mode, Mode::plain>{});
+  } else if constexpr (Lean) {
+    steps(std::integral_constant<Mode, Mode::lean>{});
+  } else {
+    steps(std::integral_constant<Mode, Mode::early>{});
   }
 }
 
@@ -667,7 +720,7 @@ __global__ void __launch_bounds__(384, 1)
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
       auto tCcD = thr_mma.partition_C(gcD);  // (V,MB_,1) -> (m,n)
       if (tma_store_d) {
-        gemm_sm90_store_tma<TOut, MB_, BN>(acc, ep, tma_d, sm.epilogue_buffers(me), bm * BM, bn * BN, M, N, lt, std::uint32_t(1 + me),
+        gemm_sm90_store_tma<TOut, MB_, BN, true>(acc, ep, tma_d, sm.epilogue_buffers(me), bm * BM, bn * BN, M, N, lt, std::uint32_t(1 + me),
                                            stored);
       } else {
         TESSERA_UNROLL

@@ -871,14 +871,6 @@ TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& c, Shape const& shape, Str
 }
 
 
-// crd2idx(c, shape): the column-major (colexicographic) index of coordinate c in shape, i.e.
-// crd2idx(c, shape, prefix_product(shape)). Post: idx2crd(crd2idx(c, s), s) == c for c in s's domain.
-// crd2idx((1,(1,2)), (3,(2,3))) == 16.
-template <class Crd, class Shape>
-TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& c, Shape const& shape) {
-  return crd2idx(c, shape, prefix_product(shape));
-}
-
 // idx2crd(i, shape, stride): the coordinate of offset i in the compact layout shape:stride, every
 // mode taking (i / stride) % shape (the last mode reduced too, unlike idx2crd(i, shape)); a static
 // size-1 mode gives _0. An integer stride on a tuple shape means compact_col_major(shape, stride);
@@ -907,25 +899,16 @@ TESSERA_HOST_DEVICE constexpr auto idx2crd(Idx const& idx, Shape const& shape, S
     if constexpr (is_constant_v<1, Shape>) {
       return _0{};
     } else {
+      if constexpr (is_static_int_v<Stride>) {
+        static_assert(Stride::value != 0, "idx2crd(i, shape, stride): a mode of size > 1 has stride 0, so the layout is "
+                                          "not compact and no coordinate is found; filter_zeros the layout first");
+      } else {
+        TESSERA_REQUIRE(stride != 0, "idx2crd(i, shape, stride): a mode of size > 1 has stride 0, so the layout is "
+                                     "not compact and no coordinate is found; filter_zeros the layout first",
+                        shape, stride);
+      }
       return (idx / stride) % shape;
     }
-  }
-}
-
-// crd2crd(c, src, dst): the coordinate c of shape src re-expressed in shape dst through their common
-// column-major index: idx2crd(crd2idx(c, src), dst), mode by mode where c, src and dst are all
-// tuples (of one rank). Pre: c is in src's domain; dst's last mode takes what is left (as idx2crd).
-// crd2crd((1,2), (2,3), 6) == 5; crd2crd(5, 6, (2,3)) == (1,2); crd2crd((1,(1,2)), (3,(2,3)), (3,6)) == (1,5).
-template <class Crd, class SrcShape, class DstShape>
-TESSERA_HOST_DEVICE constexpr auto crd2crd(Crd const& c, SrcShape const& src, DstShape const& dst) {
-  if constexpr (is_tuple_v<Crd> && is_tuple_v<SrcShape> && is_tuple_v<DstShape>) {
-    static_assert(tuple_size_v<Crd> == tuple_size_v<SrcShape> && tuple_size_v<Crd> == tuple_size_v<DstShape>,
-                  "crd2crd(c, src, dst): a tuple coordinate needs src and dst shapes of its rank");
-    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_tuple(crd2crd(get<Is>(c), get<Is>(src), get<Is>(dst))...);
-    }(std::make_index_sequence<tuple_size_v<Crd>>{});
-  } else {
-    return idx2crd(crd2idx(c, src), dst);
   }
 }
 

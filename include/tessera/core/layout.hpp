@@ -68,6 +68,31 @@ TESSERA_HOST_DEVICE constexpr auto compact_row_major(Shape const& shape, Start c
   return detail::compact_right(shape, start);
 }
 
+// crd2idx(c, shape): the column-major (colexicographic) index of coordinate c in shape, i.e.
+// crd2idx(c, shape, compact_col_major(shape)). Post: idx2crd(crd2idx(c, s), s) == c for c in s's domain.
+// crd2idx((1,(1,2)), (3,(2,3))) == 16.
+template <class Crd, class Shape>
+TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& c, Shape const& shape) {
+  return crd2idx(c, shape, compact_col_major(shape));
+}
+
+// crd2crd(c, src, dst): the coordinate c of shape src re-expressed in shape dst through their common
+// column-major index: idx2crd(crd2idx(c, src), dst), mode by mode where c, src and dst are all
+// tuples (of one rank). Pre: c is in src's domain; dst's last mode takes what is left (as idx2crd).
+// crd2crd((1,2), (2,3), 6) == 5; crd2crd(5, 6, (2,3)) == (1,2); crd2crd((1,(1,2)), (3,(2,3)), (3,6)) == (1,5).
+template <class Crd, class SrcShape, class DstShape>
+TESSERA_HOST_DEVICE constexpr auto crd2crd(Crd const& c, SrcShape const& src, DstShape const& dst) {
+  if constexpr (is_tuple_v<Crd> && is_tuple_v<SrcShape> && is_tuple_v<DstShape>) {
+    static_assert(tuple_size_v<Crd> == tuple_size_v<SrcShape> && tuple_size_v<Crd> == tuple_size_v<DstShape>,
+                  "crd2crd(c, src, dst): a tuple coordinate needs src and dst shapes of its rank");
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      return make_tuple(crd2crd(get<Is>(c), get<Is>(src), get<Is>(dst))...);
+    }(std::make_index_sequence<tuple_size_v<Crd>>{});
+  } else {
+    return idx2crd(crd2idx(c, src), dst);
+  }
+}
+
 // compact_major<Major>(shape, current = _1): compact_col_major (Major = LayoutLeft) or
 // compact_row_major (LayoutRight) starting at current; a tuple current (congruent to shape's top
 // level) starts each mode at its own value. compact_major<LayoutRight>((2,3)) == (3,_1);

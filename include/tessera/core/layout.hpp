@@ -156,7 +156,7 @@ struct order_ranks {
     return a;
   }(std::make_index_sequence<n>{});
   // Does entry j come before entry k?
-  static constexpr bool before(int j, int k) {
+  TESSERA_HOST_DEVICE static constexpr bool before(int j, int k) {
     return keys.v[j] < keys.v[k] || (keys.v[j] == keys.v[k] && j < k);
   }
 };

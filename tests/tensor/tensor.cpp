@@ -96,6 +96,9 @@ TEST(Tensor, LikeTensorsKeepTheStrideOrder) {
   EXPECT_PRINTS(tensor_layout_like(make_layout(make_shape(_2{}, _3{}), make_stride(3, 1))), "(_2,_3):(_1,_2)");
   // make_fragment_like: mode 0 compact (its broadcasts kept), the rest in stride order after it.
   EXPECT_PRINTS(fragment_layout_like(make_layout(make_shape(_2{}, _4{}), make_stride(_0{}, _1{}))), "(_2,_4):(_0,_1)");
+  // A swizzled layout's fragment is that of its inner layout (registers are not swizzled).
+  auto sw = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{})));
+  EXPECT_PRINTS(make_fragment_like<float>(sw).layout(), "(_8,(_64)):(_1,(_8))");
   EXPECT_PRINTS(fragment_layout_like(make_layout(make_shape(make_shape(_2{}, _2{}), _3{}, _2{}),
                                                  make_stride(make_stride(_1{}, _0{}), _2{}, _64{}))),
                 "((_2,_2),_3,_2):((_1,_0),_2,_6)");

@@ -253,6 +253,12 @@ TESSERA_HOST_DEVICE constexpr auto fragment_layout_like(Layout<S, D> const& l) {
   }
 }
 
+// fragment_layout_like(sw o offset o L) = fragment_layout_like(L): registers are not swizzled.
+template <class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto fragment_layout_like(ComposedLayout<O, F, I> const& c) {
+  return fragment_layout_like(c.inner());
+}
+
 // make_fragment_like(t) / make_fragment_like<T>(x): an owning (register) tensor for a partition,
 // laid out by fragment_layout_like; the element type is t's value type or T.
 template <class E, class L>

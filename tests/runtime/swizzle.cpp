@@ -49,7 +49,6 @@ TEST(RuntimeAlgebra, SwizzleMasksAndComposition) {
     EXPECT_NE(std::string(e.what()).find("Sw0 reads bits that Sw1 writes"), std::string::npos) << e.what();
   }
   EXPECT_THROW(composition(Swizzle{1, 2, 3}, Swizzle{1, 2, 4}), layout_error);
-  EXPECT_EQ(E("composition(Sw<1,4,3>, Sw<2,2,3>)"), "Sw<3,2,3>");
 }
 
 TEST(RuntimeAlgebra, ComposedPortionsComplementCasts) {
@@ -58,14 +57,12 @@ TEST(RuntimeAlgebra, ComposedPortionsComplementCasts) {
   EXPECT_EQ(to_string(get_nonswizzle_portion(c)), "(_8,_64):(_64,_1)");
   EXPECT_EQ(to_string(get_swizzle_portion(L("(_8,_64):(_64,_1)"))), "Sw<0,4,3>");
   EXPECT_EQ(to_string(complement(composition(Swizzle{3, 3, 3}, L("(_8,_8):(_1,_16)")), T("_128"))), "_2:_8");
-  EXPECT_EQ(E("complement(Sw<3,3,3> o _0 o (_8,_8):(_1,_16), _128)"), "_2:_8");
   EXPECT_EQ(to_string(upcast(Swizzle{3, 4, 3}, 2)), "Sw<3,3,3>");
   EXPECT_EQ(to_string(downcast(Swizzle{3, 3, 3}, 2)), "Sw<3,4,3>");
   EXPECT_THROW(upcast(Swizzle{3, 1, 3}, 4), layout_error);
   EXPECT_THROW(upcast(Swizzle{3, 4, 3}, 3), layout_error);
   const ComposedLayout u = upcast(c, 2);
   EXPECT_EQ(to_string(u), "Sw<3,3,3> o _0 o (_8,_32):(_32,_1)");
-  EXPECT_EQ(E("upcast(Sw<3,4,3> o _0 o (_8,_64):(_64,_1), 2)"), "Sw<3,3,3> o _0 o (_8,_32):(_32,_1)");
   for (std::int64_t m = 0; m < 8; ++m)
     for (std::int64_t n = 0; n < 32; ++n)
       ASSERT_EQ(evaluate(u, T("(" + std::to_string(m) + "," + std::to_string(n) + ")")).value * 2,
@@ -87,7 +84,6 @@ TEST(RuntimeAlgebra, ComposedMaxCommonVector) {
   EXPECT_EQ(to_string(max_common_vector(c, c)), "_64");
   EXPECT_EQ(to_string(max_common_vector(c, ComposedLayout{Swizzle{3, 4, 3}, S(0), v})), "_4");
   EXPECT_EQ(to_string(max_common_vector(ComposedLayout{Swizzle{3, 4, 3}, S(2), v}, v)), "_2");
-  EXPECT_EQ(E("max_common_vector(Sw<3,2,3> o _0 o (_64):(_1), (_64):(_1))"), "_4");
 }
 
 }  // namespace

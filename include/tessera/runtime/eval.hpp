@@ -207,7 +207,6 @@ inline Value make_layout_call(const Args& a) {
 
 inline Value composition_call(const Args& a) {
   a.arity(2, 2);
-  if (a.v[0].is<Swizzle>() && a.v[1].is<Swizzle>()) return composition(a.v[0].as<Swizzle>(), a.v[1].as<Swizzle>());
   if (a.v[0].is<Swizzle>()) return composition(a.v[0].as<Swizzle>(), a.layout(1));
   if (a.v[1].is<IntTuple>() && a.v[1].as<IntTuple>().is_int()) {  // an integer n composes as n:_1
     const Layout b{a.v[1].as<IntTuple>(), S(1)};
@@ -330,10 +329,6 @@ inline const std::map<std::string, Fn>& functions() {
     t["composition"] = composition_call;
     t["complement"] = [](const Args& a) {
       a.arity(1, 2);
-      if (a.composed(0)) {
-        const ComposedLayout& c = a.v[0].as<ComposedLayout>();
-        return Value(a.v.size() == 2 ? complement(c, a.tuple(1)) : complement(c));
-      }
       return Value(a.v.size() == 2 ? complement(a.layout(0), a.tuple(1)) : complement(a.layout(0)));
     };
     t["right_inverse"] = [](const Args& a) { a.arity(1, 1); return Value(right_inverse(a.layout(0))); };
@@ -368,27 +363,10 @@ inline const std::map<std::string, Fn>& functions() {
       auto [tiler, tv] = make_layout_tv(a.layout(0), a.layout(1));
       return Value(ValueTuple{{Value(tiler), Value(tv)}});
     };
-    t["upcast"] = [](const Args& a) {
-      a.arity(2, 2);
-      if (a.v[0].is<Swizzle>()) return Value(upcast(a.v[0].as<Swizzle>(), a.index(1)));
-      if (a.composed(0)) return Value(upcast(a.v[0].as<ComposedLayout>(), a.index(1)));
-      return Value(upcast(a.layout(0), a.index(1)));
-    };
-    t["downcast"] = [](const Args& a) {
-      a.arity(2, 2);
-      if (a.v[0].is<Swizzle>()) return Value(downcast(a.v[0].as<Swizzle>(), a.index(1)));
-      if (a.composed(0)) return Value(downcast(a.v[0].as<ComposedLayout>(), a.index(1)));
-      return Value(downcast(a.layout(0), a.index(1)));
-    };
+    t["upcast"] = [](const Args& a) { a.arity(2, 2); return Value(upcast(a.layout(0), a.index(1))); };
+    t["downcast"] = [](const Args& a) { a.arity(2, 2); return Value(downcast(a.layout(0), a.index(1))); };
     t["recast"] = [](const Args& a) { a.arity(3, 3); return Value(recast(a.layout(0), a.index(1), a.index(2))); };
-    t["max_common_vector"] = [](const Args& a) {
-      a.arity(2, 2);
-      if (a.composed(0) && a.composed(1))
-        return Value(max_common_vector(a.v[0].as<ComposedLayout>(), a.v[1].as<ComposedLayout>()));
-      if (a.composed(0)) return Value(max_common_vector(a.v[0].as<ComposedLayout>(), a.layout(1)));
-      if (a.composed(1)) return Value(max_common_vector(a.layout(0), a.v[1].as<ComposedLayout>()));
-      return Value(max_common_vector(a.layout(0), a.layout(1)));
-    };
+    t["max_common_vector"] = [](const Args& a) { a.arity(2, 2); return Value(max_common_vector(a.layout(0), a.layout(1))); };
     t["max_common_layout"] = [](const Args& a) { a.arity(2, 2); return Value(max_common_layout(a.layout(0), a.layout(1))); };
     t["nullspace"] = [](const Args& a) { a.arity(1, 1); return Value(nullspace(a.layout(0))); };
     t["print_layout"] = [](const Args& a) {

@@ -7,7 +7,8 @@
 // Composition with a right operand, slicing (the offset absorbs the fixed part), divides,
 // products and tile_to_shape act on L. Also here, as in the core: make_swizzle_from_masks(Y, Z),
 // composition(Sw0, Sw1), complement, upcast/downcast of swizzles and composed layouts,
-// get_swizzle_portion, get_nonswizzle_portion and max_common_vector with a swizzled operand.
+// get_swizzle_portion, get_nonswizzle_portion and max_common_vector with a swizzled operand
+// (C++ only: `tessera eval` and the Python package do not take them yet).
 #pragma once
 
 #include <algorithm>

@@ -26,4 +26,6 @@
 #include "tessera/algorithm/copy.hpp"
 #include "tessera/algorithm/functional.hpp"
 #include "tessera/algorithm/gemm.hpp"
+#include "tessera/algorithm/cooperative_copy.hpp"
+#include "tessera/algorithm/prefetch.hpp"
 #include "tessera/arch/copy_sm80.hpp"

@@ -125,6 +125,34 @@ def append(x: IntTupleLike | LayoutLike, y: IntTupleLike | LayoutLike, n: int | 
     """
     ...
 
+def back(t: IntTupleLike) -> int:
+    """back(t: IntTupleLike) -> int
+
+    The last leaf of t (t itself for an integer).
+
+    Precondition: no empty tuple on the way. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: back(t) is the last leaf of flatten(t).
+
+    Example:
+        >>> print(tessera.back((2, (3, 4))))
+        4
+    """
+    ...
+
+def bit_width(x: int) -> int:
+    """bit_width(x: int) -> int
+
+    The number of bits needed to write x (0 for 0).
+
+    Precondition: x >= 0. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: 2**(result-1) <= x < 2**result for x > 0; static iff x is.
+
+    Example:
+        >>> print(tessera.bit_width(S(8)))
+        _4
+    """
+    ...
+
 def blocked_product(A: LayoutLike | ComposedLayout, B: LayoutLike) -> Layout | ComposedLayout:
     """blocked_product(A: LayoutLike | ComposedLayout, B: LayoutLike) -> Layout | ComposedLayout
 
@@ -167,6 +195,48 @@ def coalesce(L: LayoutLike | ComposedLayout, profile: IntTupleLike | None = None
     """
     ...
 
+def colex_geq(a: IntTupleLike, b: IntTupleLike) -> Bool:
+    """colex_geq(a: IntTupleLike, b: IntTupleLike) -> Bool
+
+    The order of the flattened leaves compared from the last: not colex_less(a, b).
+
+    Precondition: as many leaves in a as in b. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when decidable from the static leaves.
+
+    Example:
+        >>> print(tessera.colex_geq((S(1), S(2)), (S(2), S(1))))
+        _true
+    """
+    ...
+
+def colex_gtr(a: IntTupleLike, b: IntTupleLike) -> Bool:
+    """colex_gtr(a: IntTupleLike, b: IntTupleLike) -> Bool
+
+    The order of the flattened leaves compared from the last: colex_less(b, a).
+
+    Precondition: as many leaves in a as in b. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when decidable from the static leaves.
+
+    Example:
+        >>> print(tessera.colex_gtr((S(2), S(1)), (S(1), S(2))))
+        _false
+    """
+    ...
+
+def colex_leq(a: IntTupleLike, b: IntTupleLike) -> Bool:
+    """colex_leq(a: IntTupleLike, b: IntTupleLike) -> Bool
+
+    The order of the flattened leaves compared from the last: not colex_less(b, a).
+
+    Precondition: as many leaves in a as in b. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when decidable from the static leaves.
+
+    Example:
+        >>> print(tessera.colex_leq((2, 1), (1, 2)))
+        true
+    """
+    ...
+
 def colex_less(a: IntTupleLike, b: IntTupleLike) -> Bool:
     """colex_less(a: IntTupleLike, b: IntTupleLike) -> Bool
 
@@ -178,6 +248,20 @@ def colex_less(a: IntTupleLike, b: IntTupleLike) -> Bool:
     Example:
         >>> print(tessera.colex_less((3, 1), (0, 2)))
         true
+    """
+    ...
+
+def compact_order(shape: IntTupleLike, order: IntTupleLike) -> IntTuple:
+    """compact_order(shape: IntTupleLike, order: IntTupleLike) -> IntTuple
+
+    Compact strides for shape laying out the parts of shape at order's leaves by increasing order (static entries by value, dynamic ones after all static ones, ties by position), each part column-major.
+
+    Precondition: order weakly congruent to shape. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: make_layout(shape, result) is a bijection onto [0, size(shape)).
+
+    Example:
+        >>> print(tessera.compact_order((2, 3, 4), (S(1), S(2), S(0))))
+        (4,8,_1)
     """
     ...
 
@@ -237,6 +321,34 @@ def congruent(a: IntTupleLike | LayoutLike, b: IntTupleLike | LayoutLike) -> Boo
     """
     ...
 
+def coprofile(L: LayoutLike) -> int:
+    """coprofile(L: LayoutLike) -> int
+
+    The profile of L's codomain: _0 for integer strides.
+
+    Precondition: integer strides. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: always _0 here.
+
+    Example:
+        >>> print(tessera.coprofile('(4,8):(1,4)'))
+        _0
+    """
+    ...
+
+def coshape(L: LayoutLike) -> int:
+    """coshape(L: LayoutLike) -> int
+
+    The size of L's codomain: 1 + sum over leaves of (shape - 1) * |stride|.
+
+    Precondition: integer strides. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: every |L(i)| < result; equal to cosize(L) for non-negative strides.
+
+    Example:
+        >>> print(tessera.coshape('_4:_-2'))
+        _7
+    """
+    ...
+
 def cosize(L: LayoutLike | ComposedLayout) -> int:
     """cosize(L: LayoutLike | ComposedLayout) -> int
 
@@ -248,6 +360,20 @@ def cosize(L: LayoutLike | ComposedLayout) -> int:
     Example:
         >>> print(tessera.cosize('(_2,_4):(_4,_1)'))
         _8
+    """
+    ...
+
+def crd2crd(coord: IntTupleLike, src: IntTupleLike, dst: IntTupleLike) -> IntTuple:
+    """crd2crd(coord: IntTupleLike, src: IntTupleLike, dst: IntTupleLike) -> IntTuple
+
+    The coordinate of src re-expressed in dst through their column-major index: idx2crd(crd2idx(coord, src), dst), mode by mode where all three are tuples.
+
+    Precondition: coord is a coordinate of src; tuples of one rank where all three are tuples. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: crd2idx(result, dst) == crd2idx(coord, src) (dst large enough).
+
+    Example:
+        >>> print(tessera.crd2crd((1, (1, 2)), (3, (2, 3)), (3, 6)))
+        (1,5)
     """
     ...
 
@@ -279,6 +405,20 @@ def depth(x: IntTupleLike | LayoutLike) -> int:
     """
     ...
 
+def domain_offset(coord: IntTupleLike, L: LayoutLike) -> ValueTuple:
+    """domain_offset(coord: IntTupleLike, L: LayoutLike) -> ValueTuple
+
+    The pair (L, L(coord)): the layout to use from coord on and the offset to add to the pointer.
+
+    Precondition: coord is a coordinate of L. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: get(result, 1) == L(coord).
+
+    Example:
+        >>> print(tessera.domain_offset((1, 2), '(4,8):(_1,4)'))
+        ((4,8):(_1,4),9)
+    """
+    ...
+
 def downcast(L: LayoutLike, n: int) -> Layout:
     """downcast(L: LayoutLike, n: int) -> Layout
 
@@ -290,6 +430,48 @@ def downcast(L: LayoutLike, n: int) -> Layout:
     Example:
         >>> print(tessera.downcast('(_4,_8):(_8,_1)', 2))
         (_4,_16):(_16,_1)
+    """
+    ...
+
+def elem_geq(a: IntTupleLike, b: IntTupleLike) -> Bool:
+    """elem_geq(a: IntTupleLike, b: IntTupleLike) -> Bool
+
+    Whether every leaf of a is at least the matching leaf of b (elem_less's structure; b may have extra modes).
+
+    Precondition: a tuple a needs a tuple b of at least its rank; an integer an integer. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when decidable from the static leaves.
+
+    Example:
+        >>> print(tessera.elem_geq((S(4), S(2)), (S(3), S(2))))
+        _true
+    """
+    ...
+
+def elem_gtr(a: IntTupleLike, b: IntTupleLike) -> Bool:
+    """elem_gtr(a: IntTupleLike, b: IntTupleLike) -> Bool
+
+    Whether every leaf of a is above the matching leaf of b (elem_less's structure; b may have extra modes).
+
+    Precondition: a tuple a needs a tuple b of at least its rank; an integer an integer. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when decidable from the static leaves.
+
+    Example:
+        >>> print(tessera.elem_gtr((S(4), S(2)), (S(3), S(2))))
+        _false
+    """
+    ...
+
+def elem_leq(a: IntTupleLike, b: IntTupleLike) -> Bool:
+    """elem_leq(a: IntTupleLike, b: IntTupleLike) -> Bool
+
+    Whether every leaf of a is at most the matching leaf of b (elem_less's structure; b may have extra modes).
+
+    Precondition: a tuple a needs a tuple b of at least its rank; an integer an integer. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when decidable from the static leaves.
+
+    Example:
+        >>> print(tessera.elem_leq((1, 3), (1, 4)))
+        true
     """
     ...
 
@@ -307,6 +489,20 @@ def elem_less(a: IntTupleLike, b: IntTupleLike) -> Bool:
     """
     ...
 
+def elem_scale(a: IntTupleLike, b: IntTupleLike) -> IntTuple:
+    """elem_scale(a: IntTupleLike, b: IntTupleLike) -> IntTuple
+
+    Each leaf of a multiplied by the size of the matching part of b.
+
+    Precondition: a weakly congruent to b. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: congruent with a; product(result) == product(a) * product(b).
+
+    Example:
+        >>> print(tessera.elem_scale((2, 3), (4, (2, 3))))
+        (8,18)
+    """
+    ...
+
 def equal(a: IntTupleLike | LayoutLike, b: IntTupleLike | LayoutLike) -> Bool:
     """equal(a: IntTupleLike | LayoutLike, b: IntTupleLike | LayoutLike) -> Bool
 
@@ -321,6 +517,20 @@ def equal(a: IntTupleLike | LayoutLike, b: IntTupleLike | LayoutLike) -> Bool:
     """
     ...
 
+def evenly_divides(shape: IntTupleLike | LayoutLike, T: TilerLike) -> Bool:
+    """evenly_divides(shape: IntTupleLike | LayoutLike, T: TilerLike) -> Bool
+
+    Whether the tiler cuts shape into whole tiles mode by mode (an integer tile b: size == b * size(ceil_div(shape, b)); a layout tile: via its complement; `_` always; more tiles than modes: _false).
+
+    Precondition: none.
+    Postcondition: static when decidable; if true, logical_divide(make_layout(shape), T) pads nothing.
+
+    Example:
+        >>> print(tessera.evenly_divides((S(8), S(6)), (S(4), S(3))))
+        _true
+    """
+    ...
+
 def filter(L: LayoutLike | ComposedLayout) -> Layout | ComposedLayout:
     """filter(L: LayoutLike | ComposedLayout) -> Layout | ComposedLayout
 
@@ -332,6 +542,20 @@ def filter(L: LayoutLike | ComposedLayout) -> Layout | ComposedLayout:
     Example:
         >>> print(tessera.filter('(_4,_2):(_0,_1)'))
         _2:_1
+    """
+    ...
+
+def filter_zeros(a: IntTupleLike | LayoutLike, b: IntTupleLike | None = None) -> IntTuple | Layout:
+    """filter_zeros(a: IntTupleLike | LayoutLike, b: IntTupleLike | None = None) -> IntTuple | Layout
+
+    Tuples: b with every part that faces a static _0 of a made _1 (a alone: filter_zeros(a, a)). A layout: its static _0-stride modes get size _1 (or those where the profile b has a static _0).
+
+    Precondition: a weakly congruent to b. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: congruent with b (the layout keeps its strides).
+
+    Example:
+        >>> print(tessera.filter_zeros((S(0), 2), (4, 5)))
+        (_1,5)
     """
     ...
 
@@ -377,6 +601,34 @@ def flatten(x: IntTupleLike | LayoutLike | ComposedLayout) -> IntTupleLike | Lay
     """
     ...
 
+def front(t: IntTupleLike) -> int:
+    """front(t: IntTupleLike) -> int
+
+    The first leaf of t (t itself for an integer).
+
+    Precondition: no empty tuple on the way. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: front(t) == get(flatten(t), 0).
+
+    Example:
+        >>> print(tessera.front(((2, 3), 4)))
+        2
+    """
+    ...
+
+def gcd(*xs: IntTupleLike) -> int:
+    """gcd(*xs: IntTupleLike) -> int
+
+    The greatest common divisor of every leaf of the arguments (CuTe's variadic gcd).
+
+    Precondition: at least one leaf. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: >= 0 for two or more leaves; static iff every leaf is static.
+
+    Example:
+        >>> print(tessera.gcd(S(6), (S(4), 10)))
+        2
+    """
+    ...
+
 def get(x: Value, *index: int) -> Value:
     """get(x: Value, *index: int) -> Value
 
@@ -388,6 +640,48 @@ def get(x: Value, *index: int) -> Value:
     Example:
         >>> print(tessera.get((2, (3, 4)), 1, 0))
         3
+    """
+    ...
+
+def get_1d_coord(L: LayoutLike, i: int) -> IntTuple:
+    """get_1d_coord(L: LayoutLike, i: int) -> IntTuple
+
+    The column-major 1-D index at which the compact L reaches offset i.
+
+    Precondition: L compact there and i one of its offsets (checked: an error when L(result) != i). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: L(result) == i.
+
+    Example:
+        >>> print(tessera.get_1d_coord('((2,2),3):((1,6),2)', 7))
+        3
+    """
+    ...
+
+def get_flat_coord(L: LayoutLike, i: int) -> IntTuple:
+    """get_flat_coord(L: LayoutLike, i: int) -> IntTuple
+
+    The coordinate of offset i with one 1-D index per top-level mode (an integer for a rank-1 L).
+
+    Precondition: L compact there and i one of its offsets (checked: an error when L(result) != i). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: L(result) == i.
+
+    Example:
+        >>> print(tessera.get_flat_coord('((2,2),3):((1,6),2)', 7))
+        (3,0)
+    """
+    ...
+
+def get_hier_coord(L: LayoutLike, i: int) -> IntTuple:
+    """get_hier_coord(L: LayoutLike, i: int) -> IntTuple
+
+    The natural coordinate (congruent with the shape) at which the compact L reaches offset i.
+
+    Precondition: L compact there and i one of its offsets (checked: an error when L(result) != i). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: L(result) == i.
+
+    Example:
+        >>> print(tessera.get_hier_coord('((2,2),3):((1,6),2)', 7))
+        ((1,1),0)
     """
     ...
 
@@ -601,6 +895,20 @@ def layout_src(atom: CopyAtom | str) -> Layout:
     """
     ...
 
+def lcm(a: int, b: int) -> int:
+    """lcm(a: int, b: int) -> int
+
+    The least common multiple of two integers (0 if either is 0).
+
+    Precondition: the result fits int64. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: a multiple of both; static iff both are.
+
+    Example:
+        >>> print(tessera.lcm(S(4), S(6)))
+        _12
+    """
+    ...
+
 def left_inverse(L: LayoutLike) -> Layout:
     """left_inverse(L: LayoutLike) -> Layout
 
@@ -615,6 +923,48 @@ def left_inverse(L: LayoutLike) -> Layout:
     """
     ...
 
+def lex_geq(a: IntTupleLike, b: IntTupleLike) -> Bool:
+    """lex_geq(a: IntTupleLike, b: IntTupleLike) -> Bool
+
+    The order of the flattened leaves compared from the first: not lex_less(a, b).
+
+    Precondition: as many leaves in a as in b. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when decidable from the static leaves.
+
+    Example:
+        >>> print(tessera.lex_geq((1, 2), (1, 3)))
+        false
+    """
+    ...
+
+def lex_gtr(a: IntTupleLike, b: IntTupleLike) -> Bool:
+    """lex_gtr(a: IntTupleLike, b: IntTupleLike) -> Bool
+
+    The order of the flattened leaves compared from the first: lex_less(b, a).
+
+    Precondition: as many leaves in a as in b. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when decidable from the static leaves.
+
+    Example:
+        >>> print(tessera.lex_gtr((S(2), S(0)), (S(1), S(5))))
+        _true
+    """
+    ...
+
+def lex_leq(a: IntTupleLike, b: IntTupleLike) -> Bool:
+    """lex_leq(a: IntTupleLike, b: IntTupleLike) -> Bool
+
+    The order of the flattened leaves compared from the first: not lex_less(b, a).
+
+    Precondition: as many leaves in a as in b. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when decidable from the static leaves.
+
+    Example:
+        >>> print(tessera.lex_leq((1, 2), (1, 2)))
+        true
+    """
+    ...
+
 def lex_less(a: IntTupleLike, b: IntTupleLike) -> Bool:
     """lex_less(a: IntTupleLike, b: IntTupleLike) -> Bool
 
@@ -626,6 +976,20 @@ def lex_less(a: IntTupleLike, b: IntTupleLike) -> Bool:
     Example:
         >>> print(tessera.lex_less((0, 3), (1, 0)))
         true
+    """
+    ...
+
+def log_2(x: int) -> int:
+    """log_2(x: int) -> int
+
+    The floor of log2 x: bit_width(x) - 1.
+
+    Precondition: x > 0. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: 2**result <= x < 2**(result+1); static iff x is.
+
+    Example:
+        >>> print(tessera.log_2(9))
+        3
     """
     ...
 
@@ -682,6 +1046,20 @@ def make_layout_left(shape: IntTupleLike) -> Layout:
     Example:
         >>> print(tessera.make_layout_left((2, 3, 4)))
         (2,3,4):(_1,2,6)
+    """
+    ...
+
+def make_layout_like(L: LayoutLike) -> Layout:
+    """make_layout_like(L: LayoutLike) -> Layout
+
+    A compact layout of L's shape whose modes follow the order of L's strides; static _0 strides stay _0.
+
+    Precondition: integer strides. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: same shape as L; a bijection onto [0, n) on the modes of non-zero stride.
+
+    Example:
+        >>> print(tessera.make_layout_like('(2,3,4,5):(_0,42,_1,_0)'))
+        (2,3,4,5):(_0,4,_1,_0)
     """
     ...
 
@@ -794,6 +1172,20 @@ def make_tiled_mma(atom: MmaAtom | str, atom_layout: LayoutLike | None = None, p
     Example:
         >>> print(tessera.make_tiled_mma('SM80_16x8x16_F32F16F16F32_TN', (S(2), S(2), S(1))))
         TiledMMA(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1):(_1,_2,_0), [_,_,_])
+    """
+    ...
+
+def max_alignment(L: LayoutLike) -> int:
+    """max_alignment(L: LayoutLike) -> int
+
+    The largest N that upcast<N>(L) accepts from L's static part (dynamic shapes count as _1, dynamic strides as _0).
+
+    Precondition: none.
+    Postcondition: a static integer dividing size(L)'s static part.
+
+    Example:
+        >>> print(tessera.max_alignment('(_4,_8):(_1,_8)'))
+        _4
     """
     ...
 
@@ -957,6 +1349,34 @@ def recast(L: LayoutLike, from_bits: int, to_bits: int) -> Layout:
     """
     ...
 
+def replace_back(t: IntTupleLike, x: IntTupleLike) -> IntTuple:
+    """replace_back(t: IntTupleLike, x: IntTupleLike) -> IntTuple
+
+    t with its last top-level mode replaced by x (x for an integer t).
+
+    Precondition: t is not the empty tuple. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: same rank as t.
+
+    Example:
+        >>> print(tessera.replace_back((2, (3, 4)), S(8)))
+        (2,_8)
+    """
+    ...
+
+def replace_front(t: IntTupleLike, x: IntTupleLike) -> IntTuple:
+    """replace_front(t: IntTupleLike, x: IntTupleLike) -> IntTuple
+
+    t with its first top-level mode replaced by x (x for an integer t).
+
+    Precondition: t is not the empty tuple. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: same rank as t.
+
+    Example:
+        >>> print(tessera.replace_front((2, (3, 4)), S(8)))
+        (_8,(3,4))
+    """
+    ...
+
 def right_inverse(L: LayoutLike) -> Layout:
     """right_inverse(L: LayoutLike) -> Layout
 
@@ -968,6 +1388,20 @@ def right_inverse(L: LayoutLike) -> Layout:
     Example:
         >>> print(tessera.right_inverse('(_4,_2):(_1,_16)'))
         _4:_1
+    """
+    ...
+
+def round_up(a: IntTupleLike, b: IntTupleLike) -> IntTuple:
+    """round_up(a: IntTupleLike, b: IntTupleLike) -> IntTuple
+
+    a rounded up to a multiple of b, mode by mode for tuples (b's missing trailing modes count as _1).
+
+    Precondition: b > 0 at every leaf; rank(a) >= rank(b) for tuples; an integer pairs with an integer. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: every leaf is the smallest multiple of b's leaf that is >= a's; static iff both are.
+
+    Example:
+        >>> print(tessera.round_up((5, 6), (4,)))
+        (8,6)
     """
     ...
 
@@ -1153,6 +1587,20 @@ def tile_to_shape(block: LayoutLike | ComposedLayout, shape: IntTupleLike, order
     """
     ...
 
+def tile_unzip(L: LayoutLike, T: TilerLike) -> Layout:
+    """tile_unzip(L: LayoutLike, T: TilerLike) -> Layout
+
+    The (tile, rest) pairs of L at the tiler's modes regrouped as ((tiles...), (rests..., trailing...)), as zipped_divide does after logical_divide.
+
+    Precondition: rank(T) <= rank(L); L has a (tile, rest) pair at each mode T covers. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: tile_unzip(logical_divide(A, T), T) == zipped_divide(A, T).
+
+    Example:
+        >>> print(tessera.tile_unzip('((_2,_3),(_5,_4)):((_1,_2),(_6,_30))', (S(2), S(5))))
+        ((_2,_5),(_3,_4)):((_1,_6),(_2,_30))
+    """
+    ...
+
 def tiled_divide(A: LayoutLike | ComposedLayout, T: TilerLike) -> Layout | ComposedLayout:
     """tiled_divide(A: LayoutLike | ComposedLayout, T: TilerLike) -> Layout | ComposedLayout
 
@@ -1181,6 +1629,20 @@ def tiled_product(A: LayoutLike | ComposedLayout, B: TilerLike) -> Layout | Comp
     """
     ...
 
+def unflatten(f: IntTupleLike | LayoutLike, profile: IntTupleLike) -> IntTuple | Layout:
+    """unflatten(f: IntTupleLike | LayoutLike, profile: IntTupleLike) -> IntTuple | Layout
+
+    The flat tuple (or the flat layout's shape and stride) regrouped with the nesting of profile.
+
+    Precondition: f flat, with as many elements as profile has leaves. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: congruent with profile; flatten(result) == f.
+
+    Example:
+        >>> print(tessera.unflatten((2, 3, 4), (1, (1, 1))))
+        (2,(3,4))
+    """
+    ...
+
 def upcast(L: LayoutLike, n: int) -> Layout:
     """upcast(L: LayoutLike, n: int) -> Layout
 
@@ -1206,6 +1668,34 @@ def weakly_congruent(a: IntTupleLike | LayoutLike, b: IntTupleLike | LayoutLike)
     Example:
         >>> print(tessera.weakly_congruent(8, (2, 4)))
         _true
+    """
+    ...
+
+def with_shape(L: LayoutLike, *shapes: IntTupleLike) -> Layout:
+    """with_shape(L: LayoutLike, *shapes: IntTupleLike) -> Layout
+
+    L read through a new shape: composition(L, make_layout(shape)) (several shapes: their tuple).
+
+    Precondition: composition's. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: shape(result) is the given shape; result(i) == L(i).
+
+    Example:
+        >>> print(tessera.with_shape('_32:_1', S(4), S(8)))
+        (_4,_8):(_1,_4)
+    """
+    ...
+
+def zip(x: IntTupleLike | LayoutLike, y: IntTupleLike | LayoutLike | None = None) -> IntTuple | Layout:
+    """zip(x: IntTupleLike | LayoutLike, y: IntTupleLike | LayoutLike | None = None) -> IntTuple | Layout
+
+    A tuple of equal-rank tuples transposed, ((a,b),(c,d)) -> ((a,c),(b,d)); a tuple of non-tuples is wrapped; zip(x, y) = zip((x, y)); a layout zips its shape and stride.
+
+    Precondition: every mode a tuple of the rank of the first (when the first is a tuple). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: get(get(result, j), i) == get(get(x, i), j).
+
+    Example:
+        >>> print(tessera.zip((2, 3), (4, 5)))
+        ((2,4),(3,5))
     """
     ...
 

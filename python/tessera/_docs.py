@@ -543,6 +543,230 @@ FUNCTIONS = {
         "tidfrg_d(tessera.make_tiled_copy('Copy_Atom<UniversalCopy<uint32_t>,float>', '(_4,_8):(_8,_1)', "
         "'(_1,_4):(_1,_1)'), '(_8,_32):(_1,_8)')",
         "((_8,_4),(_1,_4),(_2,_1)):((_32,_1),(_0,_8),(_4,_0))"),
+    # ---- CuTe's integer, tuple and layout functions (issue 9) --------------------------------
+    "round_up": (
+        "(a: IntTupleLike, b: IntTupleLike) -> IntTuple",
+        "a rounded up to a multiple of b, mode by mode for tuples (b's missing trailing modes count as _1).",
+        "b > 0 at every leaf; rank(a) >= rank(b) for tuples; an integer pairs with an integer.",
+        "every leaf is the smallest multiple of b's leaf that is >= a's; static iff both are.",
+        "round_up((5, 6), (4,))", "(8,6)"),
+    "elem_scale": (
+        "(a: IntTupleLike, b: IntTupleLike) -> IntTuple",
+        "Each leaf of a multiplied by the size of the matching part of b.",
+        "a weakly congruent to b.",
+        "congruent with a; product(result) == product(a) * product(b).",
+        "elem_scale((2, 3), (4, (2, 3)))", "(8,18)"),
+    "filter_zeros": (
+        "(a: IntTupleLike | LayoutLike, b: IntTupleLike | None = None) -> IntTuple | Layout",
+        "Tuples: b with every part that faces a static _0 of a made _1 (a alone: filter_zeros(a, a)). A "
+        "layout: its static _0-stride modes get size _1 (or those where the profile b has a static _0).",
+        "a weakly congruent to b.",
+        "congruent with b (the layout keeps its strides).",
+        "filter_zeros((S(0), 2), (4, 5))", "(_1,5)"),
+    "gcd": (
+        "(*xs: IntTupleLike) -> int",
+        "The greatest common divisor of every leaf of the arguments (CuTe's variadic gcd).",
+        "at least one leaf.",
+        ">= 0 for two or more leaves; static iff every leaf is static.",
+        "gcd(S(6), (S(4), 10))", "2"),
+    "lcm": (
+        "(a: int, b: int) -> int",
+        "The least common multiple of two integers (0 if either is 0).",
+        "the result fits int64.",
+        "a multiple of both; static iff both are.",
+        "lcm(S(4), S(6))", "_12"),
+    "bit_width": (
+        "(x: int) -> int",
+        "The number of bits needed to write x (0 for 0).",
+        "x >= 0.",
+        "2**(result-1) <= x < 2**result for x > 0; static iff x is.",
+        "bit_width(S(8))", "_4"),
+    "log_2": (
+        "(x: int) -> int",
+        "The floor of log2 x: bit_width(x) - 1.",
+        "x > 0.",
+        "2**result <= x < 2**(result+1); static iff x is.",
+        "log_2(9)", "3"),
+    "crd2crd": (
+        "(coord: IntTupleLike, src: IntTupleLike, dst: IntTupleLike) -> IntTuple",
+        "The coordinate of src re-expressed in dst through their column-major index: idx2crd(crd2idx(coord,"
+        " src), dst), mode by mode where all three are tuples.",
+        "coord is a coordinate of src; tuples of one rank where all three are tuples.",
+        "crd2idx(result, dst) == crd2idx(coord, src) (dst large enough).",
+        "crd2crd((1, (1, 2)), (3, (2, 3)), (3, 6))", "(1,5)"),
+    "elem_leq": (
+        "(a: IntTupleLike, b: IntTupleLike) -> Bool",
+        "Whether every leaf of a is at most the matching leaf of b (elem_less's structure; b may have extra"
+        " modes).",
+        "a tuple a needs a tuple b of at least its rank; an integer an integer.",
+        "static when decidable from the static leaves.",
+        "elem_leq((1, 3), (1, 4))", "true"),
+    "elem_gtr": (
+        "(a: IntTupleLike, b: IntTupleLike) -> Bool",
+        "Whether every leaf of a is above the matching leaf of b (elem_less's structure; b may have extra "
+        "modes).",
+        "a tuple a needs a tuple b of at least its rank; an integer an integer.",
+        "static when decidable from the static leaves.",
+        "elem_gtr((S(4), S(2)), (S(3), S(2)))", "_false"),
+    "elem_geq": (
+        "(a: IntTupleLike, b: IntTupleLike) -> Bool",
+        "Whether every leaf of a is at least the matching leaf of b (elem_less's structure; b may have "
+        "extra modes).",
+        "a tuple a needs a tuple b of at least its rank; an integer an integer.",
+        "static when decidable from the static leaves.",
+        "elem_geq((S(4), S(2)), (S(3), S(2)))", "_true"),
+    "lex_leq": (
+        "(a: IntTupleLike, b: IntTupleLike) -> Bool",
+        "The order of the flattened leaves compared from the first: not lex_less(b, a).",
+        "as many leaves in a as in b.",
+        "static when decidable from the static leaves.",
+        "lex_leq((1, 2), (1, 2))", "true"),
+    "lex_gtr": (
+        "(a: IntTupleLike, b: IntTupleLike) -> Bool",
+        "The order of the flattened leaves compared from the first: lex_less(b, a).",
+        "as many leaves in a as in b.",
+        "static when decidable from the static leaves.",
+        "lex_gtr((S(2), S(0)), (S(1), S(5)))", "_true"),
+    "lex_geq": (
+        "(a: IntTupleLike, b: IntTupleLike) -> Bool",
+        "The order of the flattened leaves compared from the first: not lex_less(a, b).",
+        "as many leaves in a as in b.",
+        "static when decidable from the static leaves.",
+        "lex_geq((1, 2), (1, 3))", "false"),
+    "colex_leq": (
+        "(a: IntTupleLike, b: IntTupleLike) -> Bool",
+        "The order of the flattened leaves compared from the last: not colex_less(b, a).",
+        "as many leaves in a as in b.",
+        "static when decidable from the static leaves.",
+        "colex_leq((2, 1), (1, 2))", "true"),
+    "colex_gtr": (
+        "(a: IntTupleLike, b: IntTupleLike) -> Bool",
+        "The order of the flattened leaves compared from the last: colex_less(b, a).",
+        "as many leaves in a as in b.",
+        "static when decidable from the static leaves.",
+        "colex_gtr((S(2), S(1)), (S(1), S(2)))", "_false"),
+    "colex_geq": (
+        "(a: IntTupleLike, b: IntTupleLike) -> Bool",
+        "The order of the flattened leaves compared from the last: not colex_less(a, b).",
+        "as many leaves in a as in b.",
+        "static when decidable from the static leaves.",
+        "colex_geq((S(1), S(2)), (S(2), S(1)))", "_true"),
+    "unflatten": (
+        "(f: IntTupleLike | LayoutLike, profile: IntTupleLike) -> IntTuple | Layout",
+        "The flat tuple (or the flat layout's shape and stride) regrouped with the nesting of profile.",
+        "f flat, with as many elements as profile has leaves.",
+        "congruent with profile; flatten(result) == f.",
+        "unflatten((2, 3, 4), (1, (1, 1)))", "(2,(3,4))"),
+    "zip": (
+        "(x: IntTupleLike | LayoutLike, y: IntTupleLike | LayoutLike | None = None) -> IntTuple | Layout",
+        "A tuple of equal-rank tuples transposed, ((a,b),(c,d)) -> ((a,c),(b,d)); a tuple of non-tuples is "
+        "wrapped; zip(x, y) = zip((x, y)); a layout zips its shape and stride.",
+        "every mode a tuple of the rank of the first (when the first is a tuple).",
+        "get(get(result, j), i) == get(get(x, i), j).",
+        "zip((2, 3), (4, 5))", "((2,4),(3,5))"),
+    "front": (
+        "(t: IntTupleLike) -> int",
+        "The first leaf of t (t itself for an integer).",
+        "no empty tuple on the way.",
+        "front(t) == get(flatten(t), 0).",
+        "front(((2, 3), 4))", "2"),
+    "back": (
+        "(t: IntTupleLike) -> int",
+        "The last leaf of t (t itself for an integer).",
+        "no empty tuple on the way.",
+        "back(t) is the last leaf of flatten(t).",
+        "back((2, (3, 4)))", "4"),
+    "replace_front": (
+        "(t: IntTupleLike, x: IntTupleLike) -> IntTuple",
+        "t with its first top-level mode replaced by x (x for an integer t).",
+        "t is not the empty tuple.",
+        "same rank as t.",
+        "replace_front((2, (3, 4)), S(8))", "(_8,(3,4))"),
+    "replace_back": (
+        "(t: IntTupleLike, x: IntTupleLike) -> IntTuple",
+        "t with its last top-level mode replaced by x (x for an integer t).",
+        "t is not the empty tuple.",
+        "same rank as t.",
+        "replace_back((2, (3, 4)), S(8))", "(2,_8)"),
+    "compact_order": (
+        "(shape: IntTupleLike, order: IntTupleLike) -> IntTuple",
+        "Compact strides for shape laying out the parts of shape at order's leaves by increasing order "
+        "(static entries by value, dynamic ones after all static ones, ties by position), each part "
+        "column-major.",
+        "order weakly congruent to shape.",
+        "make_layout(shape, result) is a bijection onto [0, size(shape)).",
+        "compact_order((2, 3, 4), (S(1), S(2), S(0)))", "(4,8,_1)"),
+    "make_layout_like": (
+        "(L: LayoutLike) -> Layout",
+        "A compact layout of L's shape whose modes follow the order of L's strides; static _0 strides stay "
+        "_0.",
+        "integer strides.",
+        "same shape as L; a bijection onto [0, n) on the modes of non-zero stride.",
+        "make_layout_like('(2,3,4,5):(_0,42,_1,_0)')", "(2,3,4,5):(_0,4,_1,_0)"),
+    "coshape": (
+        "(L: LayoutLike) -> int",
+        "The size of L's codomain: 1 + sum over leaves of (shape - 1) * |stride|.",
+        "integer strides.",
+        "every |L(i)| < result; equal to cosize(L) for non-negative strides.",
+        "coshape('_4:_-2')", "_7"),
+    "coprofile": (
+        "(L: LayoutLike) -> int",
+        "The profile of L's codomain: _0 for integer strides.",
+        "integer strides.",
+        "always _0 here.",
+        "coprofile('(4,8):(1,4)')", "_0"),
+    "get_hier_coord": (
+        "(L: LayoutLike, i: int) -> IntTuple",
+        "The natural coordinate (congruent with the shape) at which the compact L reaches offset i.",
+        "L compact there and i one of its offsets (checked: an error when L(result) != i).",
+        "L(result) == i.",
+        "get_hier_coord('((2,2),3):((1,6),2)', 7)", "((1,1),0)"),
+    "get_flat_coord": (
+        "(L: LayoutLike, i: int) -> IntTuple",
+        "The coordinate of offset i with one 1-D index per top-level mode (an integer for a rank-1 L).",
+        "L compact there and i one of its offsets (checked: an error when L(result) != i).",
+        "L(result) == i.",
+        "get_flat_coord('((2,2),3):((1,6),2)', 7)", "(3,0)"),
+    "get_1d_coord": (
+        "(L: LayoutLike, i: int) -> IntTuple",
+        "The column-major 1-D index at which the compact L reaches offset i.",
+        "L compact there and i one of its offsets (checked: an error when L(result) != i).",
+        "L(result) == i.",
+        "get_1d_coord('((2,2),3):((1,6),2)', 7)", "3"),
+    "domain_offset": (
+        "(coord: IntTupleLike, L: LayoutLike) -> ValueTuple",
+        "The pair (L, L(coord)): the layout to use from coord on and the offset to add to the pointer.",
+        "coord is a coordinate of L.",
+        "get(result, 1) == L(coord).",
+        "domain_offset((1, 2), '(4,8):(_1,4)')", "((4,8):(_1,4),9)"),
+    "with_shape": (
+        "(L: LayoutLike, *shapes: IntTupleLike) -> Layout",
+        "L read through a new shape: composition(L, make_layout(shape)) (several shapes: their tuple).",
+        "composition's.",
+        "shape(result) is the given shape; result(i) == L(i).",
+        "with_shape('_32:_1', S(4), S(8))", "(_4,_8):(_1,_4)"),
+    "tile_unzip": (
+        "(L: LayoutLike, T: TilerLike) -> Layout",
+        "The (tile, rest) pairs of L at the tiler's modes regrouped as ((tiles...), (rests..., "
+        "trailing...)), as zipped_divide does after logical_divide.",
+        "rank(T) <= rank(L); L has a (tile, rest) pair at each mode T covers.",
+        "tile_unzip(logical_divide(A, T), T) == zipped_divide(A, T).",
+        "tile_unzip('((_2,_3),(_5,_4)):((_1,_2),(_6,_30))', (S(2), S(5)))", "((_2,_5),(_3,_4)):((_1,_6),(_2,_30))"),
+    "evenly_divides": (
+        "(shape: IntTupleLike | LayoutLike, T: TilerLike) -> Bool",
+        "Whether the tiler cuts shape into whole tiles mode by mode (an integer tile b: size == b * "
+        "size(ceil_div(shape, b)); a layout tile: via its complement; `_` always; more tiles than modes: "
+        "_false).",
+        "none.",
+        "static when decidable; if true, logical_divide(make_layout(shape), T) pads nothing.",
+        "evenly_divides((S(8), S(6)), (S(4), S(3)))", "_true"),
+    "max_alignment": (
+        "(L: LayoutLike) -> int",
+        "The largest N that upcast<N>(L) accepts from L's static part (dynamic shapes count as _1, dynamic "
+        "strides as _0).",
+        "none.",
+        "a static integer dividing size(L)'s static part.",
+        "max_alignment('(_4,_8):(_1,_8)')", "_4"),
 }
 
 

@@ -1,9 +1,10 @@
 // Device test: static Tessera layouts evaluated inside a __global__ kernel.
 //
 // The kernel evaluates a handful of static layouts (compact, composed, zipped_divide, the TV layout
-// of make_layout_tv, a swizzled ComposedLayout, a raw crd2idx, a left_inverse) at every index i of a 128-element
-// domain and writes the offsets to global memory; the host evaluates the same layouts with the
-// same code compiled for the host and compares element by element. The static_asserts below run
+// of make_layout_tv, a swizzled ComposedLayout, a raw crd2idx, a left_inverse, get_1d_coord of a
+// make_layout_like) at every index i of a 128-element domain and writes the offsets to global
+// memory; the host evaluates the same layouts with the same code compiled for the host and compares
+// element by element. The static_asserts below run
 // the algebra at compile time in both the host and the device compilation passes of nvcc.
 //
 // Without a GPU (cudaGetDeviceCount fails or reports 0 devices) every test is skipped with the
@@ -42,8 +43,12 @@ using CrdStride = decltype(make_tuple(make_tuple(_1{}, _64{}), _4{}));
 // offset -> index: left_inverse((_4,_2):(_1,_16)) == (_16,_2):(_1,_4)  (docs/algebra.md).
 using LeftInverse = decltype(left_inverse(make_layout(make_tuple(_4{}, _2{}), make_tuple(_1{}, _16{}))));
 
+// offset -> column-major index of a compact row-major 8x16 layout built by make_layout_like:
+// get_1d_coord inverts it (the CuTe functions of issue 9 in device code).
+using LikeRowMajor = decltype(make_layout_like(make_layout(make_tuple(_8{}, _16{}), make_tuple(_32{}, _2{}))));
+
 constexpr int kDomain = 128;  // every layout above is evaluated at i in [0, 128)
-constexpr int kNumLayouts = 7;
+constexpr int kNumLayouts = 8;
 
 // Compile-time checks: the algebra ran in the compiler and produced empty (static) types.
 static_assert(decltype(size(Compact{}))::value == 128);
@@ -62,6 +67,11 @@ static_assert(decltype(Compact{}(_3{}, _5{}))::value == 43);
 static_assert(decltype(crd2idx(C<13>{}, CrdShape{}, CrdStride{}))::value == 69);  // ((1,1),1) -> 1 + 64 + 4
 static_assert(decltype(Swizzle<3, 3, 3>{}(C<64>{}))::value == 72);
 static_assert(std::is_same_v<LeftInverse, Layout<tuple<_16, _2>, tuple<_1, _4>>>);
+static_assert(std::is_same_v<LikeRowMajor, Layout<tuple<_8, _16>, tuple<_16, _1>>>);
+static_assert(std::is_same_v<decltype(LikeRowMajor{}.get_hier_coord(C<35>{})), tuple<_2, _3>>);
+static_assert(std::is_same_v<decltype(round_up(make_tuple(C<13>{}, _8{}), make_tuple(_4{}))), tuple<C<16>, _8>>);
+static_assert(decltype(max_alignment(Compact{}))::value == 128 && decltype(gcd(_12{}, _8{}))::value == 4);
+static_assert(decltype(evenly_divides(make_tuple(_16{}, _8{}), make_tuple(_4{}, _4{})))::value);
 static_assert(std::is_same_v<decltype(nullspace(make_layout(make_tuple(_2{}, _4{}, _3{}), make_tuple(_0{}, _1{}, _0{})))),
                              Layout<tuple<_2, _3>, tuple<_1, _8>>>);
 
@@ -75,7 +85,8 @@ TESSERA_HOST_DEVICE long long offset_of(int k, int i) {
     case 3: return static_cast<long long>(TV{}(i));
     case 4: return static_cast<long long>(Swizzled{}(i));
     case 5: return static_cast<long long>(crd2idx(i, CrdShape{}, CrdStride{}));
-    default: return static_cast<long long>(LeftInverse{}(i % 32));
+    case 6: return static_cast<long long>(LeftInverse{}(i % 32));
+    default: return static_cast<long long>(LikeRowMajor{}.get_1d_coord(i));
   }
 }
 

@@ -75,6 +75,72 @@ TEST(Tensor, OwningTensorsForStaticLayouts) {
   static_assert(std::is_same_v<decltype(tmp)::value_type, float>);
 }
 
+// make_tensor_like keeps the source's stride order (as CuTe's make_layout_like), broadcast (_0)
+// modes stay broadcast; make_fragment_like keeps broadcasts in mode 0 too.
+TEST(Tensor, LikeTensorsKeepTheStrideOrder) {
+  auto row_major = make_layout(make_shape(_4{}, _2{}), make_stride(_2{}, _1{}));
+  EXPECT_PRINTS(make_tensor_like<float>(row_major).layout(), "(_4,_2):(_2,_1)");
+  EXPECT_PRINTS(tensor_layout_like(make_layout(make_shape(_2{}, _3{}, _4{}), make_stride(_12{}, _1{}, _3{}))),
+                "(_2,_3,_4):(_12,_1,_3)");
+  EXPECT_PRINTS(tensor_layout_like(make_layout(make_shape(_2{}, _2{}, _2{}, _2{}), make_stride(_0{}, _2{}, _4{}, _1{}))),
+                "(_2,_2,_2,_2):(_0,_2,_4,_1)");
+  EXPECT_PRINTS(tensor_layout_like(make_layout(make_shape(_2{}, _3{}), make_stride(_0{}, _7{}))), "(_2,_3):(_0,_1)");
+  // A strided source becomes compact in the same order: (_3,_2):(_10,_1) -> (_3,_2):(_2,_1).
+  auto t = make_tensor_like<int>(make_layout(make_shape(_3{}, _2{}), make_stride(_10{}, _1{})));
+  EXPECT_PRINTS(t.layout(), "(_3,_2):(_2,_1)");
+  EXPECT_EQ(v(cosize(t.layout())), 6);
+  // A broadcast mode takes no storage: 3 ints, not 6.
+  auto b = make_tensor_like<int>(make_layout(make_shape(_2{}, _3{}), make_stride(_0{}, _1{})));
+  EXPECT_EQ(v(cosize(b.layout())), 3);
+  // Dynamic strides have no static order: column-major.
+  EXPECT_PRINTS(tensor_layout_like(make_layout(make_shape(_2{}, _3{}), make_stride(3, 1))), "(_2,_3):(_1,_2)");
+  // make_fragment_like: mode 0 compact (its broadcasts kept), the rest in stride order after it.
+  EXPECT_PRINTS(fragment_layout_like(make_layout(make_shape(_2{}, _4{}), make_stride(_0{}, _1{}))), "(_2,_4):(_0,_1)");
+  // A swizzled layout's fragment is that of its inner layout (registers are not swizzled).
+  auto sw = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{})));
+  EXPECT_PRINTS(make_fragment_like<float>(sw).layout(), "(_8,(_64)):(_1,(_8))");
+  EXPECT_PRINTS(fragment_layout_like(make_layout(make_shape(make_shape(_2{}, _2{}), _3{}, _2{}),
+                                                 make_stride(make_stride(_1{}, _0{}), _2{}, _64{}))),
+                "((_2,_2),_3,_2):((_1,_0),_2,_6)");
+}
+
+// Law: tensor_layout_like(L) has L's shape, the relative order of L's non-zero strides, _0 where L
+// has a static _0, and is a bijection of the non-broadcast coordinates onto [0, cosize).
+TEST(Tensor, TensorLayoutLikeLaw) {
+  auto check = [](auto const& L) {
+    auto R = tensor_layout_like(L);
+    EXPECT_EQ(to_string(shape(R)), to_string(shape(L)));
+    auto fl = flatten(L);
+    auto fr = flatten(R);
+    constexpr int n = rank_v<decltype(fl.shape())>;
+    long long kept = 1;
+    [&]<int... Is>(std::integer_sequence<int, Is...>) {
+      long long ds[] = {(long long)(get<Is>(fl.stride()))...};
+      long long rs[] = {(long long)(get<Is>(fr.stride()))...};
+      long long ss[] = {(long long)(get<Is>(fl.shape()))...};
+      for (int i = 0; i < n; ++i) {
+        EXPECT_EQ(ds[i] == 0 && ss[i] != 1, rs[i] == 0 && ss[i] != 1) << to_string(L) << " -> " << to_string(R);
+        if (ds[i] != 0) kept *= ss[i];
+        for (int j = 0; j < n; ++j)
+          if (ds[i] != 0 && ds[j] != 0 && ds[i] < ds[j] && ss[i] > 1 && ss[j] > 1) EXPECT_LT(rs[i], rs[j]) << to_string(L);
+      }
+    }(std::make_integer_sequence<int, n>{});
+    std::vector<int> hit(std::size_t(kept), 0);
+    for (int i = 0; i < int(size(R)); ++i) {
+      long long o = (long long)R(i);
+      ASSERT_GE(o, 0);
+      ASSERT_LT(o, kept);
+      hit[std::size_t(o)] = 1;
+    }
+    for (int h : hit) EXPECT_EQ(h, 1);
+  };
+  check(make_layout(make_shape(_4{}, _3{}, _2{}), make_stride(_1{}, _8{}, _4{})));
+  check(make_layout(make_shape(_4{}, _3{}, _2{}), make_stride(_6{}, _2{}, _1{})));
+  check(make_layout(make_shape(_4{}, _3{}, _2{}), make_stride(_0{}, _5{}, _1{})));
+  check(make_layout(make_shape(make_shape(_2{}, _2{}), _3{}), make_stride(make_stride(_16{}, _1{}), _0{})));
+  check(make_layout(make_shape(_5{}, _1{}, _3{}), make_stride(_3{}, _0{}, _1{})));
+}
+
 TEST(Tensor, AlgebraOnTensorsMatchesTheLayouts) {
   auto L = make_layout(make_shape(_8{}, 6), make_stride(_1{}, 8));  // (8,6) mixed
   auto t = offsets(L);

@@ -1,5 +1,9 @@
-// Element-wise algorithms over tensors: fill, clear, axpby, transform, reduce. Each visits the
-// elements in the tensor's 1-D index order (t(0), t(1), ...); loops over static sizes unroll.
+// Element-wise algorithms over tensors: fill, clear, axpby, for_each, transform (unary and binary),
+// reduce. Each visits the elements in the tensor's 1-D index order (t(0), t(1), ...); loops over
+// static sizes unroll. And the function objects CuTe's algorithms take (plus, multiplies, max_fn,
+// ...): each is an empty struct whose call operator applies one operator to its arguments, on host
+// and device, and returns what the operator returns (static integers stay static: plus{}(_2{}, _3{})
+// is _5).
 #pragma once
 
 #include "tessera/tensor/tensor.hpp"
@@ -31,6 +35,155 @@ TESSERA_HOST_DEVICE constexpr void require_same_size(A const& a, B const& b) {
 }
 }  // namespace detail
 
+// ---- function objects --------------------------------------------------------------------------
+// Pre: the operator applies to the arguments. Post: the operator's result, forwarded as it is.
+// Example: plus{}(2, 3) == 5; max_fn{}(_2{}, _3{}) == _3; negate{}(2.5f) == -2.5f.
+
+// identity{}(x) == x (forwarded: an lvalue stays an lvalue).
+struct identity {
+  template <class T>
+  TESSERA_HOST_DEVICE constexpr T&& operator()(T&& x) const {
+    return std::forward<T>(x);
+  }
+};
+// constant_fn<R>{r}(args...) == r, whatever the arguments.
+template <class R>
+struct constant_fn {
+  R r;
+  template <class... Ts>
+  TESSERA_HOST_DEVICE constexpr R operator()(Ts&&...) const {
+    return r;
+  }
+};
+
+// Unary operators: unary_plus (+x), negate (-x), bit_not (~x), logical_not (!x), abs_fn (|x|).
+struct unary_plus {
+  template <class T>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const { return +std::forward<T>(x); }
+};
+struct negate {
+  template <class T>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const { return -std::forward<T>(x); }
+};
+struct bit_not {
+  template <class T>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const { return ~std::forward<T>(x); }
+};
+struct logical_not {
+  template <class T>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const { return !std::forward<T>(x); }
+};
+// abs_fn{}(x): tessera::abs for integers (static stays static), x < 0 ? -x : x otherwise.
+struct abs_fn {
+  template <class T>
+  TESSERA_HOST_DEVICE constexpr auto operator()(T const& x) const {
+    if constexpr (Integer<T>) {
+      return abs(x);
+    } else {
+      return x < T(0) ? -x : x;
+    }
+  }
+};
+
+// Binary operators, a OP b: plus, minus, multiplies, divides, modulus, bit_and, bit_or, bit_xor,
+// left_shift, right_shift, logical_and, logical_or, equal_to, not_equal_to, greater, less,
+// greater_equal, less_equal. (Written out one by one: no macro generates their bodies.)
+struct plus {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) + std::forward<B>(b); }
+};
+struct minus {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) - std::forward<B>(b); }
+};
+struct multiplies {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) * std::forward<B>(b); }
+};
+struct divides {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) / std::forward<B>(b); }
+};
+struct modulus {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) % std::forward<B>(b); }
+};
+struct bit_and {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) & std::forward<B>(b); }
+};
+struct bit_or {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) | std::forward<B>(b); }
+};
+struct bit_xor {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) ^ std::forward<B>(b); }
+};
+struct left_shift {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) << std::forward<B>(b); }
+};
+struct right_shift {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) >> std::forward<B>(b); }
+};
+struct logical_and {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) && std::forward<B>(b); }
+};
+struct logical_or {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) || std::forward<B>(b); }
+};
+struct equal_to {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) == std::forward<B>(b); }
+};
+struct not_equal_to {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) != std::forward<B>(b); }
+};
+struct greater {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) > std::forward<B>(b); }
+};
+struct less {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) < std::forward<B>(b); }
+};
+struct greater_equal {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) >= std::forward<B>(b); }
+};
+struct less_equal {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) <= std::forward<B>(b); }
+};
+
+// max_fn{}(a, b), min_fn{}(a, b): tessera::max/min for integers (static when both are), else
+// a < b ? b : a (max) and b < a ? b : a (min), as std::max/std::min: a when they compare equal.
+struct max_fn {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr auto operator()(A const& a, B const& b) const {
+    if constexpr (Integer<A> && Integer<B>) {
+      return max(a, b);
+    } else {
+      return a < b ? b : a;
+    }
+  }
+};
+struct min_fn {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr auto operator()(A const& a, B const& b) const {
+    if constexpr (Integer<A> && Integer<B>) {
+      return min(a, b);
+    } else {
+      return b < a ? b : a;
+    }
+  }
+};
+
 // fill(t, v): every element of t becomes v. clear(t): every element becomes the value type's zero.
 template <class Tn, class V>
   requires is_tensor_v<Tn>
@@ -58,7 +211,19 @@ TESSERA_HOST_DEVICE constexpr void axpby(A const& a, Tx const& x, B const& b, Ty
   }
 }
 
+// for_each(t, f): f(t(i)) for every i, in 1-D index order (f may modify the element it is given).
+// Pre: f takes an element. Post: f has been called size(t) times.
+// Example: for_each over (_4):(_1) holding 1,2,3,4 with f = [&](int x) { s += x; } -> s == 10.
+template <class Tn, class F>
+  requires is_tensor_v<Tn>
+TESSERA_HOST_DEVICE constexpr void for_each(Tn&& t, F&& f) {
+  detail::loop(size(t), [&](auto i) { f(t(i)); });
+}
+
 // transform(t, f): t(i) = f(t(i)) in place. transform(in, out, f): out(i) = f(in(i)).
+// transform(a, b, out, f): out(i) = f(a(i), b(i)) (binary; out may be a or b).
+// Pre: the tensors have the same size. Post: out(i) as the formula says, for every i.
+// Example: transform(a, b, out, plus{}) with a = 1,2,3 and b = 10,20,30 -> out = 11,22,33.
 template <class Tn, class F>
   requires is_tensor_v<Tn>
 TESSERA_HOST_DEVICE constexpr void transform(Tn&& t, F&& f) {
@@ -69,6 +234,13 @@ template <class Ti, class To, class F>
 TESSERA_HOST_DEVICE constexpr void transform(Ti const& in, To&& out, F&& f) {
   detail::require_same_size(in, out);
   detail::loop(size(out), [&](auto i) { out(i) = f(in(i)); });
+}
+template <class Ta, class Tb, class To, class F>
+  requires(is_tensor_v<Ta> && is_tensor_v<Tb> && is_tensor_v<To>)
+TESSERA_HOST_DEVICE constexpr void transform(Ta const& a, Tb const& b, To&& out, F&& f) {
+  detail::require_same_size(a, out);
+  detail::require_same_size(b, out);
+  detail::loop(size(out), [&](auto i) { out(i) = f(a(i), b(i)); });
 }
 
 // reduce(t, init, op): op(...op(op(init, t(0)), t(1))..., t(n-1)). reduce(t, 0, plus) is the sum.

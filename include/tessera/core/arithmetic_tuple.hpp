@@ -234,4 +234,34 @@ TESSERA_HOST_DEVICE constexpr auto make_identity_strides(Shape const& shape) {
   }
 }
 
+// make_basis_like(shape): a basis element per top-level mode, E<i> for mode i, so that
+// crd2idx(c, shape, make_basis_like(shape)) is c as an ArithmeticTuple; an integer shape gives _1
+// (CuTe's E<>, the scalar unit). Pre: each mode of shape is an integer (Tessera's basis elements
+// name one mode; CuTe's nested E<i,j> are not represented). make_basis_like((4,8)) == (_1@0,_1@1).
+template <IntTuple Shape>
+TESSERA_HOST_DEVICE constexpr auto make_basis_like(Shape const& shape) {
+  if constexpr (is_tuple_v<Shape>) {
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      static_assert((!is_tuple_v<tuple_element_t<Is, Shape>> && ...),
+                    "make_basis_like: a nested mode would need a nested basis element (CuTe's E<i,j>), which "
+                    "Tessera does not have; flatten the shape or use make_identity_layout");
+      return make_tuple(E<int(Is)>{}...);
+    }(std::make_index_sequence<tuple_size_v<Shape>>{});
+  } else {
+    return _1{};
+  }
+}
+
+// basis_get(b, t): the part of t that the basis element b selects, get<N>(t) for b = v@N; t itself
+// when b is not a basis element (an integer stride). basis_get(_1@1, (2,(3,4))) == (3,4);
+// basis_get(_4, (2,3)) == (2,3).
+template <class B, class T>
+TESSERA_HOST_DEVICE constexpr auto basis_get(B const&, T const& t) {
+  if constexpr (is_scaled_basis_v<B>) {
+    return get<std::remove_cvref_t<B>::mode>(t);
+  } else {
+    return t;
+  }
+}
+
 }  // namespace tessera

@@ -7,15 +7,6 @@
 namespace tessera {
 
 namespace detail {
-template <class T, class X>
-TESSERA_HOST_DEVICE constexpr auto replace_front(T const& t, X const& x) {
-  if constexpr (is_tuple_v<T>) {
-    return replace<0>(t, x);
-  } else {
-    return x;
-  }
-}
-
 // Backward coalesce of the flat modes [0, I] of (os:od) onto the result (ns:nd).
 template <int I, class OS, class OD, class NS, class ND>
 TESSERA_HOST_DEVICE constexpr auto bw_coalesce(OS const& os, OD const& od, NS const& ns, ND const& nd) {
@@ -36,17 +27,6 @@ TESSERA_HOST_DEVICE constexpr auto bw_coalesce(OS const& os, OD const& od, NS co
   }
 }
 
-// Replaces the shape of every static _0-stride leaf by _1.
-template <class D, class S>
-TESSERA_HOST_DEVICE constexpr auto filter_zeros(D const& d, S const& s) {
-  return transform_leaf(d, s, [](auto const& di, auto const& si) {
-    if constexpr (is_constant_v<0, std::remove_cvref_t<decltype(di)>>) {
-      return _1{};
-    } else {
-      return si;
-    }
-  });
-}
 }  // namespace detail
 
 // coalesce(L): the same function of 1-D indices with the fewest modes: flattened, static _1
@@ -85,7 +65,7 @@ TESSERA_HOST_DEVICE constexpr auto coalesce(Layout<S, D> const& l, P const& prof
 // values in order. filter((_4,_2):(_0,_1)) == _2:_1.
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto filter(Layout<S, D> const& l) {
-  return coalesce(make_layout(detail::filter_zeros(l.stride(), l.shape()), l.stride()));
+  return coalesce(make_layout(filter_zeros(l.stride(), l.shape()), l.stride()));
 }
 
 namespace detail {
@@ -331,6 +311,19 @@ TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& a, T const&
     static_assert(Integer<T>, "composition: B must be a layout, a tiler (tuple) or an integer");
     return composition(a, make_layout(tiler, _1{}));  // n composes as n:_1 (even a static _1)
   }
+}
+
+// Layout::with_shape (declared in layout.hpp): composition(L, make_layout(shape)).
+template <class Shape, class Stride>
+template <class NewShape>
+TESSERA_HOST_DEVICE constexpr auto Layout<Shape, Stride>::with_shape(NewShape const& shape) const {
+  static_assert(IntTuple<NewShape>, "with_shape: the new shape must be an IntTuple (an integer or a tuple of them)");
+  return composition(*this, make_layout(shape));
+}
+template <class Shape, class Stride>
+template <class S0, class S1, class... Ss>
+TESSERA_HOST_DEVICE constexpr auto Layout<Shape, Stride>::with_shape(S0 const& s0, S1 const& s1, Ss const&... ss) const {
+  return with_shape(make_tuple(s0, s1, ss...));
 }
 
 }  // namespace tessera

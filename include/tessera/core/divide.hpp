@@ -110,4 +110,56 @@ TESSERA_HOST_DEVICE constexpr auto flat_divide(Layout<S, D> const& a, T const& t
   return detail::split_flat(zipped_divide(a, tiler));
 }
 
+// tile_unzip(L, tiler): a layout that has a (tile, rest) pair at every mode the tiler covers (what
+// logical_divide and logical_product return) regrouped as ((tiles...), (rests..., trailing...)),
+// following the tiler's profile. zipped_divide(A, T) == tile_unzip(logical_divide(A, T), T).
+// tile_unzip(((_2,_4),(_3,_5)):((_1,_2),(_8,_24)), (_2,_3)) == ((_2,_3),(_4,_5)):((_1,_8),(_2,_24)).
+template <class S, class D, class T>
+TESSERA_HOST_DEVICE constexpr auto tile_unzip(Layout<S, D> const& l, T const& tiler) {
+  if constexpr (is_tuple_v<T>) {
+    static_assert(tuple_size_v<T> <= rank_v<S>,
+                  "tile_unzip(L, tiler): the tiler has more modes than L; give one tile per mode at most");
+  }
+  return detail::zip2_by(l, tiler);
+}
+
+namespace detail {
+template <class A, class B>
+TESSERA_HOST_DEVICE constexpr auto evenly_divides_mode(A const& a, B const& b) {
+  if constexpr (std::is_same_v<B, Underscore>) {
+    return true_type{};
+  } else if constexpr (is_tuple_v<B>) {
+    if constexpr (tuple_size_v<B> > rank_v<A>) {
+      return false_type{};
+    } else {
+      return fold(make_seq_tuple<int(tuple_size_v<B>)>(), true_type{}, [&](auto const& acc, auto i) {
+        return and_(acc, evenly_divides_mode(get<decltype(i)::value>(a), get<decltype(i)::value>(b)));
+      });
+    }
+  } else if constexpr (is_layout_v<B>) {
+    return size(a) == size(b) * size(complement(b, size(a)));
+  } else {
+    static_assert(Integer<B>, "evenly_divides(shape, tiler): each tile must be an integer, a layout, a tuple of them or _");
+    return size(a) == b * size(ceil_div(a, b));
+  }
+}
+}  // namespace detail
+
+// evenly_divides(shape, tiler): does the tiler cut shape (or a layout's shape) into whole tiles,
+// mode by mode, with nothing left over? An integer tile b divides a mode a when size(a) ==
+// b * size(ceil_div(a, b)); a layout tile when size(a) == size(b) * size(complement(b, size(a)));
+// `_` always; a tiler with more modes than the shape never. Static when decidable.
+// Post: if true, logical_divide(make_layout(shape), tiler) has no padded tile.
+// evenly_divides((_8,_6), (_4,_3)) == _true; evenly_divides((8,6), (_4,_4)) == false;
+// evenly_divides((_4,_6), _8) == _true (8 = 4 * 2 along the mode's colexicographic order).
+template <class A, class T>
+TESSERA_HOST_DEVICE constexpr auto evenly_divides(A const& a, T const& tiler) {
+  if constexpr (is_layout_v<A>) {
+    return detail::evenly_divides_mode(a.shape(), tiler);
+  } else {
+    static_assert(IntTuple<A>, "evenly_divides(shape, tiler): shape must be an IntTuple or a layout");
+    return detail::evenly_divides_mode(a, tiler);
+  }
+}
+
 }  // namespace tessera

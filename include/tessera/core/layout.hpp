@@ -68,6 +68,140 @@ TESSERA_HOST_DEVICE constexpr auto compact_row_major(Shape const& shape, Start c
   return detail::compact_right(shape, start);
 }
 
+// crd2idx(c, shape): the column-major (colexicographic) index of coordinate c in shape, i.e.
+// crd2idx(c, shape, compact_col_major(shape)). Post: idx2crd(crd2idx(c, s), s) == c for c in s's domain.
+// crd2idx((1,(1,2)), (3,(2,3))) == 16.
+template <class Crd, class Shape>
+TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& c, Shape const& shape) {
+  return crd2idx(c, shape, compact_col_major(shape));
+}
+
+// crd2crd(c, src, dst): the coordinate c of shape src re-expressed in shape dst through their common
+// column-major index: idx2crd(crd2idx(c, src), dst), mode by mode where c, src and dst are all
+// tuples (of one rank). Pre: c is in src's domain; dst's last mode takes what is left (as idx2crd).
+// crd2crd((1,2), (2,3), 6) == 5; crd2crd(5, 6, (2,3)) == (1,2); crd2crd((1,(1,2)), (3,(2,3)), (3,6)) == (1,5).
+template <class Crd, class SrcShape, class DstShape>
+TESSERA_HOST_DEVICE constexpr auto crd2crd(Crd const& c, SrcShape const& src, DstShape const& dst) {
+  if constexpr (is_tuple_v<Crd> && is_tuple_v<SrcShape> && is_tuple_v<DstShape>) {
+    static_assert(tuple_size_v<Crd> == tuple_size_v<SrcShape> && tuple_size_v<Crd> == tuple_size_v<DstShape>,
+                  "crd2crd(c, src, dst): a tuple coordinate needs src and dst shapes of its rank");
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      return make_tuple(crd2crd(get<Is>(c), get<Is>(src), get<Is>(dst))...);
+    }(std::make_index_sequence<tuple_size_v<Crd>>{});
+  } else {
+    return idx2crd(crd2idx(c, src), dst);
+  }
+}
+
+// compact_major<Major>(shape, current = _1): compact_col_major (Major = LayoutLeft) or
+// compact_row_major (LayoutRight) starting at current; a tuple current (congruent to shape's top
+// level) starts each mode at its own value. compact_major<LayoutRight>((2,3)) == (3,_1);
+// compact_major<LayoutLeft>((2,3), (_1,10)) == (_1,10).
+template <class Major, class Shape, class Current = _1>
+TESSERA_HOST_DEVICE constexpr auto compact_major(Shape const& shape, Current const& current = {}) {
+  static_assert(std::is_same_v<Major, LayoutLeft> || std::is_same_v<Major, LayoutRight>,
+                "compact_major<Major>: Major must be LayoutLeft (column-major) or LayoutRight (row-major)");
+  if constexpr (is_tuple_v<Current>) {
+    static_assert(is_tuple_v<Shape> && tuple_size_v<Shape> == tuple_size_v<Current>,
+                  "compact_major(shape, current): a tuple current needs a shape of the same rank");
+    return transform(shape, current, [](auto const& s, auto const& c) { return compact_major<Major>(s, c); });
+  } else if constexpr (std::is_same_v<Major, LayoutLeft>) {
+    return detail::compact_left(shape, current);
+  } else {
+    return detail::compact_right(shape, current);
+  }
+}
+
+namespace detail {
+// The sub-shapes of shape at the leaves of order (order weakly congruent to shape), flat.
+template <class Shape, class Order>
+TESSERA_HOST_DEVICE constexpr auto leaves_like(Shape const& shape, Order const& order) {
+  if constexpr (is_tuple_v<Order>) {
+    static_assert(is_tuple_v<Shape> && tuple_size_v<Shape> == tuple_size_v<Order>,
+                  "compact_order(shape, order): order must be weakly congruent to shape (same rank at every tuple of order)");
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      return tuple_cat(tuple<>{}, leaves_like(get<Is>(shape), get<Is>(order))...);
+    }(std::make_index_sequence<tuple_size_v<Order>>{});
+  } else {
+    return make_tuple(shape);
+  }
+}
+// The rank of each flat order entry: static entries keep their value, dynamic ones rank after every
+// static one, in position order (CuTe's rule); ties are broken by position.
+template <class T>
+inline constexpr long long order_static_value = [] {
+  if constexpr (is_static_int_v<T>) {
+    return (long long)T::value;
+  } else {
+    return 0LL;
+  }
+}();
+template <class FlatOrder>
+struct order_ranks {
+  static constexpr int n = int(tuple_size_v<FlatOrder>);
+  struct keys_t {
+    long long v[n + 1];
+  };
+  static constexpr keys_t keys = []<std::size_t... Is>(std::index_sequence<Is...>) {
+    constexpr bool is_st[] = {is_static_int_v<tuple_element_t<Is, FlatOrder>>..., false};
+    constexpr long long val[] = {order_static_value<tuple_element_t<Is, FlatOrder>>..., 0};
+    long long mx = 0;
+    for (int i = 0; i < n; ++i) {
+      if (is_st[i] && val[i] > mx) mx = val[i];
+    }
+    keys_t a{};
+    for (int i = 0; i < n; ++i) {
+      a.v[i] = is_st[i] ? val[i] : mx + 1 + i;
+    }
+    return a;
+  }(std::make_index_sequence<n>{});
+  // Does entry j come before entry k?
+  TESSERA_HOST_DEVICE static constexpr bool before(int j, int k) {
+    return keys.v[j] < keys.v[k] || (keys.v[j] == keys.v[k] && j < k);
+  }
+};
+}  // namespace detail
+
+// compact_order(shape, order): compact strides for shape in which the parts of shape at the leaves
+// of order are laid out in increasing order (the smallest order gets stride _1, the next starts
+// after it, ...), each part column-major inside. order: weakly congruent to shape; a static entry
+// is its value, a dynamic entry comes after every static one (in position order); equal entries are
+// taken in position order. compact_order(shape, LayoutLeft{}/LayoutRight{}) = compact_major.
+// Post: make_layout(shape, result) is compact (a bijection onto [0, size(shape))).
+// compact_order((2,3,4), (_1,_2,_0)) == (4,8,_1); compact_order(((2,3),4), (_1,_0)) == ((4,8),_1).
+// Tessera rule: CuTe gives equal static entries the same start (the layout is not compact then).
+template <class Shape, class Order>
+TESSERA_HOST_DEVICE constexpr auto compact_order(Shape const& shape, Order const& order) {
+  if constexpr (std::is_same_v<Order, LayoutLeft> || std::is_same_v<Order, LayoutRight>) {
+    return compact_major<Order>(shape);
+  } else {
+    auto subs = detail::leaves_like(shape, order);
+    using FO = decltype(flatten_to_tuple(order));
+    using R = detail::order_ranks<FO>;
+    constexpr int N = R::n;
+    auto pieces = [&]<std::size_t... Ks>(std::index_sequence<Ks...>) {
+      auto start_of = [&](auto k) {
+        constexpr int K = decltype(k)::value;
+        return [&]<std::size_t... Js>(std::index_sequence<Js...>) {
+          return (_1{} * ... * [&] {
+            if constexpr (R::before(int(Js), K)) {
+              return product(get<Js>(subs));
+            } else {
+              return _1{};
+            }
+          }());
+        }(std::make_index_sequence<N>{});
+      };
+      return make_tuple(compact_col_major(get<Ks>(subs), start_of(C<int(Ks)>{}))...);
+    }(std::make_index_sequence<N>{});
+    if constexpr (is_tuple_v<Order>) {
+      return get<0>(detail::unflatten_from<0>(pieces, order));
+    } else {
+      return get<0>(pieces);
+    }
+  }
+}
+
 // ---- validation ------------------------------------------------------------------------------
 
 namespace detail {
@@ -134,6 +268,30 @@ struct Layout : private tuple<Shape, Stride> {
   // L(c): the offset of a 1-D index, an R-D or a natural coordinate; with `_` inside, the slice.
   template <class... Cs>
   TESSERA_HOST_DEVICE constexpr auto operator()(Cs const&... cs) const;
+
+  // Offset -> coordinate, for a compact layout (a bijection of its domain onto [0, size)):
+  //   get_hier_coord(i): the natural coordinate c (congruent with the shape) with L(c) == i;
+  //   get_flat_coord(i): one 1-D index per top-level mode (an integer for a rank-1 layout);
+  //   get_1d_coord(i):   the column-major 1-D index of that coordinate.
+  // Pre: i is an offset of L and L is compact there (checked: a static error, or layout_error on
+  // the host, when L(result) != i). Post: L(result) == i for all three.
+  // For (2,4):(4,1) and i = 7: (1,3), (1,3) and 7; for ((2,2),3):((1,6),2) and i = 7: ((1,1),0),
+  // (3,0) and 3.
+  template <Integer I>
+  TESSERA_HOST_DEVICE constexpr auto get_hier_coord(I const& i) const;
+  template <Integer I>
+  TESSERA_HOST_DEVICE constexpr auto get_flat_coord(I const& i) const;
+  template <Integer I>
+  TESSERA_HOST_DEVICE constexpr auto get_1d_coord(I const& i) const;
+
+  // with_shape(shape) / with_shape(s0, s1, ...): this layout read through a new shape, i.e.
+  // composition(L, make_layout(shape)) (defined with composition, core/composition.hpp).
+  // Pre: composition's. Post: shape(result) == shape (compatible), result(i) == L(i).
+  // (_32:_1).with_shape(_4, _8) == (_4,_8):(_1,_4); ((_4,_8):(_8,_1)).with_shape(_32) == (_4,_8):(_8,_1).
+  template <class NewShape>
+  TESSERA_HOST_DEVICE constexpr auto with_shape(NewShape const& shape) const;
+  template <class S0, class S1, class... Ss>
+  TESSERA_HOST_DEVICE constexpr auto with_shape(S0 const& s0, S1 const& s1, Ss const&... ss) const;
 
   // The reference notation shape:stride, e.g. `(_2,4):(4,_1)` (print.hpp, error messages).
   template <class Sink>
@@ -483,5 +641,129 @@ TESSERA_HOST_DEVICE constexpr void validate_layout(Shape const& shape, Stride co
 #endif
 }
 }  // namespace detail
+
+// ---- offsets to coordinates (compact layouts) -------------------------------------------------
+
+template <class Shape, class Stride>
+template <Integer I>
+TESSERA_HOST_DEVICE constexpr auto Layout<Shape, Stride>::get_hier_coord(I const& i) const {
+  static_assert(detail::integer_strides_v<Stride>,
+                "get_hier_coord: the layout's strides must be integers (a basis-stride layout has no 1-D offsets)");
+  auto c = idx2crd(i, shape(), stride());
+  TESSERA_REQUIRE(crd2idx(c, shape(), stride()) == i,
+                  "get_hier_coord/get_flat_coord/get_1d_coord: the offset is not reached by the layout at the "
+                  "coordinate found; these need a compact layout (a bijection onto [0, size)) and an offset in "
+                  "its image; make the layout compact (make_layout_like) or use a coordinate",
+                  i, *this);
+  return c;
+}
+template <class Shape, class Stride>
+template <Integer I>
+TESSERA_HOST_DEVICE constexpr auto Layout<Shape, Stride>::get_flat_coord(I const& i) const {
+  if constexpr (rank_v<Shape> == 1) {
+    return crd2crd(get_hier_coord(i), shape(), _1{});
+  } else {
+    return crd2crd(get_hier_coord(i), shape(), repeat<rank_v<Shape>>(_1{}));
+  }
+}
+template <class Shape, class Stride>
+template <Integer I>
+TESSERA_HOST_DEVICE constexpr auto Layout<Shape, Stride>::get_1d_coord(I const& i) const {
+  return crd2idx(get_hier_coord(i), shape());
+}
+
+// ---- more layout functions ---------------------------------------------------------------------
+
+// make_layout_like(L): the compact layout of L's shape whose modes follow the order of L's strides
+// (compact_order with the strides as the order); static _0-stride modes stay _0 (they take no
+// room). Pre: integer strides. Post: same shape as L; compact on the modes of non-zero stride.
+// make_layout_like((_2,_2,_2,_2):(_0,_2,_4,_1)) == (_2,_2,_2,_2):(_0,_2,_4,_1);
+// make_layout_like((2,3,4,5):(_0,42,_1,_0)) == (2,3,4,5):(_0,4,_1,_0).
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto make_layout_like(Layout<S, D> const& l) {
+  static_assert(detail::integer_strides_v<D>,
+                "make_layout_like: the strides must be integers (they give the order of the modes)");
+  return make_layout(l.shape(), compact_order(filter_zeros(l.stride(), l.shape()), l.stride()));
+}
+
+namespace detail {
+// A stride sum as a tuple of codomain coordinates: a basis element b@N becomes (0,..,b) of rank N+1.
+template <class X>
+TESSERA_HOST_DEVICE constexpr auto as_codomain_tuple(X const& x) {
+  if constexpr (is_scaled_basis_v<X>) {
+    return basis_to_tuple<X::mode + 1>(x);
+  } else {
+    return x;
+  }
+}
+template <class X>
+TESSERA_HOST_DEVICE constexpr auto abs_stride(X const& x) {
+  if constexpr (is_scaled_basis_v<X>) {
+    return make_scaled_basis<decltype(abs(x.value())), X::mode>(abs(x.value()));
+  } else {
+    return abs(x);
+  }
+}
+}  // namespace detail
+
+// coshape<I...>(L): the shape of L's codomain: the smallest C with elem_less(|L|(c), C) for every
+// coordinate c, i.e. 1 + sum (s_i - 1) * |d_i| per codomain mode. An integer for integer strides
+// (cosize for non-negative ones), a tuple for basis strides. coprofile<I...>(L): the codomain's
+// profile, _0 at each of its modes. Post: size(coshape(L)) >= every |L(i)| + 1.
+// coshape((_4,_8):(_8,_1)) == _32; coshape((4,8):(_1@0,_1@1)) == (4,8); coshape(_4:_-2) == _7;
+// coprofile((4,8):(_1@0,_1@1)) == (_0,_0); coprofile((4,8):(1,4)) == _0.
+template <int... Is, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto coshape(Layout<S, D> const& l) {
+  auto sub = layout<Is...>(l);
+  auto m1 = transform_leaf(sub.shape(), [](auto const& x) { return x - _1{}; });
+  auto d = transform_leaf(sub.stride(), [](auto const& x) { return detail::abs_stride(x); });
+  auto co = detail::as_codomain_tuple(inner_product(m1, d));
+  return transform_leaf(co, [](auto const& x) { return x + _1{}; });
+}
+template <int... Is, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto coprofile(Layout<S, D> const& l) {
+  return repeat_like(detail::as_codomain_tuple(sum(layout<Is...>(l).stride())), _0{});
+}
+
+// domain_offset(c, L) = (L, L(c)): the layout to use from coordinate c on and the offset to add
+// to the pointer (a hook that composed layouts overload). Post: get<0>(r)(x) + get<1>(r) == L(c) + L(x).
+// domain_offset((1,2), (4,8):(_1,4)) == ((4,8):(_1,4), 9).
+template <class Crd, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto domain_offset(Crd const& c, Layout<S, D> const& l) {
+  return make_tuple(l, l(c));
+}
+
+// filter_zeros(L): L with every static _0-stride mode given size _1 (same strides); filter_zeros(L,
+// profile): the modes where profile has a static _0 given size _1. Post: same values on the
+// remaining coordinates; the _0-stride modes no longer count in size.
+// filter_zeros((4,(2,3)):(_0,(_1,2))) == (_1,(2,3)):(_0,(_1,2)).
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto filter_zeros(Layout<S, D> const& l) {
+  return make_layout(filter_zeros(l.stride(), l.shape()), l.stride());
+}
+template <class S, class D, class P>
+TESSERA_HOST_DEVICE constexpr auto filter_zeros(Layout<S, D> const& l, P const& profile) {
+  return make_layout(filter_zeros(profile, l.shape()), l.stride());
+}
+
+// unflatten(L, profile): the flat layout L regrouped with the nesting of profile (shape and stride
+// alike). Pre: L is flat with as many modes as profile has leaves. Post: congruent(shape, profile),
+// flatten(result) == L. unflatten((2,3,4):(_1,2,6), (_,(_,_))) == (2,(3,4)):(_1,(2,6)).
+template <class S, class D, class P>
+TESSERA_HOST_DEVICE constexpr auto unflatten(Layout<S, D> const& l, P const& profile) {
+  return make_layout(unflatten(l.shape(), profile), unflatten(l.stride(), profile));
+}
+
+// zip(L): L's modes, each a tuple of equal rank, transposed (zip of shape and stride alike);
+// zip(A, B) = zip(make_layout(A, B)). Pre: as zip on tuples.
+// zip(((_2,_3),(_4,_5)):((_1,_2),(_6,_24))) == ((_2,_4),(_3,_5)):((_1,_6),(_2,_24)).
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto zip(Layout<S, D> const& l) {
+  return make_layout(zip(l.shape()), zip(l.stride()));
+}
+template <class SA, class DA, class SB, class DB>
+TESSERA_HOST_DEVICE constexpr auto zip(Layout<SA, DA> const& a, Layout<SB, DB> const& b) {
+  return make_layout(zip(a.shape(), b.shape()), zip(a.stride(), b.stride()));
+}
 
 }  // namespace tessera

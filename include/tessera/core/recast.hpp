@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tessera/core/complement.hpp"
+#include "tessera/core/divide.hpp"
 
 namespace tessera {
 
@@ -97,6 +98,34 @@ TESSERA_HOST_DEVICE constexpr auto max_common_vector(Layout<SA, DA> const& a, La
   } else {
     return _1{};
   }
+}
+
+// max_alignment(L): the largest N such that upcast<N>(L) passes its static checks: the number of
+// elements that L keeps contiguous from offset 0 on, as far as its static shapes and strides
+// tell (dynamic shapes count as _1, dynamic strides as _0, as in CuTe). Static when L's static part
+// decides it (always). Post: upcast<N>(L) compiles; N divides size(L) when L is static.
+// max_alignment((_4,_8):(_1,_4)) == _32; max_alignment((_4,_8):(_1,_8)) == _4;
+// max_alignment((_2,_3,_4):(_1,_4,_16)) == _2; max_alignment((4,_8):(_1,4)) == _1.
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto max_alignment(Layout<S, D> const& l) {
+  auto flat = coalesce(l);
+  auto fs = transform(flatten_to_tuple(flat.shape()), [](auto const& x) {
+    if constexpr (is_static_int_v<decltype(x)>) {
+      return x;
+    } else {
+      return _1{};
+    }
+  });
+  auto fd = transform(flatten_to_tuple(flat.stride()), [](auto const& x) {
+    if constexpr (is_static_int_v<decltype(x)>) {
+      return x;
+    } else {
+      return _0{};
+    }
+  });
+  auto filtered = make_layout(fs, fd);
+  auto permuted = logical_divide(filtered, right_inverse(filtered));
+  return gcd(size<0>(permuted), stride<1>(permuted));
 }
 
 }  // namespace tessera

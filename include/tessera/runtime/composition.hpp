@@ -299,4 +299,8 @@ inline Layout composition(const Layout& a, const IntTuple& shape) {
   return composition(a, make_tiler(shape));
 }
 
+// with_shape(L, shape): L read through a new shape, composition(L, make_layout(shape)).
+// with_shape(_32:_1, (_4,_8)) = (_4,_8):(_1,_4).
+inline Layout with_shape(const Layout& l, const IntTuple& shape) { return composition(l, make_layout(shape)); }
+
 }  // namespace tessera::rt

@@ -132,4 +132,40 @@ inline Layout flat_divide(const Layout& a, const Layout& t) {
   return detail::arrange_single(detail::Arrange::flat, logical_divide(a, t));
 }
 
+// tile_unzip(L, tiler): the (tile, rest) pairs at the tiler's modes regrouped as ((tiles...),
+// (rests..., trailing...)); a single-layout tiler leaves L as it is. Pre: rank(tiler) <= rank(L).
+inline Layout tile_unzip(const Layout& l, const Tiler& t) {
+  const std::size_t r = l.shape.is_tuple() ? l.shape.children().size() : 1;
+  if (t.size() > r)
+    fail("tile_unzip(L, tiler): the tiler has " + std::to_string(t.size()) + " modes but " + to_string(l) +
+         " has rank " + std::to_string(r) + "; give one tile per mode at most");
+  return detail::zip2_by(l, t);
+}
+inline Layout tile_unzip(const Layout& l, const Layout&) { return l; }
+
+// evenly_divides(shape, tile): does the tile cut shape into whole tiles? An integer b: size(a) ==
+// b * size(ceil_div(a, b)); a layout b: size(a) == size(b) * size(complement(b, size(a))); `_`:
+// _true; a tiler: mode by mode (_false if it has more modes than shape). Static when decidable.
+inline Bool evenly_divides(const IntTuple& a, const Tile& t);
+inline Bool evenly_divides(const IntTuple& a, Int b) { return size(a) == b * size(ceil_div(a, IntTuple(b))); }
+inline Bool evenly_divides(const IntTuple& a, const Layout& b) {
+  return size(a) == size(b) * size(complement(b, IntTuple(size(a))));
+}
+inline Bool evenly_divides(const IntTuple& a, const Tiler& t) {
+  const std::size_t r = a.is_tuple() ? a.children().size() : 1;
+  if (t.size() > r) return Bool{false, true};
+  Bool all{true, true};
+  for (std::size_t i = 0; i < t.size(); ++i) all = and_(all, evenly_divides(get(a, static_cast<std::int64_t>(i)), t[i]));
+  return all;
+}
+inline Bool evenly_divides(const IntTuple& a, const Tile& t) {
+  switch (t.kind) {
+    case Tile::Kind::keep: return Bool{true, true};
+    case Tile::Kind::tiler: return evenly_divides(a, t.modes);
+    case Tile::Kind::layout: break;
+  }
+  if (t.integer) return evenly_divides(a, t.layout.shape.as_int());
+  return evenly_divides(a, t.layout);
+}
+
 }  // namespace tessera::rt

@@ -268,12 +268,60 @@ inline const std::map<std::string, Fn>& functions() {
       a.arity(2, 3);
       return Value(a.v.size() == 3 ? crd2idx(a.tuple(0), a.tuple(1), a.tuple(2)) : crd2idx(a.tuple(0), a.tuple(1)));
     };
-    t["idx2crd"] = [](const Args& a) { a.arity(2, 2); return Value(idx2crd(a.tuple(0), a.tuple(1))); };
+    t["idx2crd"] = [](const Args& a) {
+      a.arity(2, 3);
+      return Value(a.v.size() == 3 ? idx2crd(a.tuple(0), a.tuple(1), a.tuple(2)) : idx2crd(a.tuple(0), a.tuple(1)));
+    };
     t["prefix_product"] = [](const Args& a) {
       a.arity(1, 2);
       return Value(a.v.size() == 2 ? prefix_product(a.tuple(0), a.integer(1)) : prefix_product(a.tuple(0)));
     };
     t["equal"] = equal_call;
+    // CuTe's integer and tuple functions (issue 9)
+    t["round_up"] = [](const Args& a) { a.arity(2, 2); return Value(round_up(a.tuple(0), a.tuple(1))); };
+    t["elem_scale"] = [](const Args& a) { a.arity(2, 2); return Value(elem_scale(a.tuple(0), a.tuple(1))); };
+    t["filter_zeros"] = [](const Args& a) {
+      a.arity(1, 2);
+      if (a.is_tuple(0) && !(a.v.size() == 1 && a.v[0].as<IntTuple>().is_int())) {
+        return Value(a.v.size() == 2 ? filter_zeros(a.tuple(0), a.tuple(1)) : filter_zeros(a.tuple(0), a.tuple(0)));
+      }
+      if (a.v.size() == 2) return Value(filter_zeros(a.layout(0), a.tuple(1)));
+      return Value(filter_zeros(a.layout(0)));
+    };
+    t["gcd"] = [](const Args& a) {
+      a.arity(1, 64);
+      Int g = gcd(a.tuple(a.v.size() - 1));
+      for (std::size_t i = a.v.size() - 1; i-- > 0;) g = gcd(gcd(a.tuple(i)), g);
+      return Value(g);
+    };
+    t["lcm"] = [](const Args& a) { a.arity(2, 2); return Value(lcm(a.integer(0), a.integer(1))); };
+    t["bit_width"] = [](const Args& a) { a.arity(1, 1); return Value(bit_width(a.integer(0))); };
+    t["log_2"] = [](const Args& a) { a.arity(1, 1); return Value(log_2(a.integer(0))); };
+    t["crd2crd"] = [](const Args& a) { a.arity(3, 3); return Value(crd2crd(a.tuple(0), a.tuple(1), a.tuple(2))); };
+    t["elem_leq"] = [](const Args& a) { a.arity(2, 2); return Value(elem_leq(a.tuple(0), a.tuple(1))); };
+    t["elem_gtr"] = [](const Args& a) { a.arity(2, 2); return Value(elem_gtr(a.tuple(0), a.tuple(1))); };
+    t["elem_geq"] = [](const Args& a) { a.arity(2, 2); return Value(elem_geq(a.tuple(0), a.tuple(1))); };
+    t["lex_leq"] = [](const Args& a) { a.arity(2, 2); return Value(lex_leq(a.tuple(0), a.tuple(1))); };
+    t["lex_gtr"] = [](const Args& a) { a.arity(2, 2); return Value(lex_gtr(a.tuple(0), a.tuple(1))); };
+    t["lex_geq"] = [](const Args& a) { a.arity(2, 2); return Value(lex_geq(a.tuple(0), a.tuple(1))); };
+    t["colex_leq"] = [](const Args& a) { a.arity(2, 2); return Value(colex_leq(a.tuple(0), a.tuple(1))); };
+    t["colex_gtr"] = [](const Args& a) { a.arity(2, 2); return Value(colex_gtr(a.tuple(0), a.tuple(1))); };
+    t["colex_geq"] = [](const Args& a) { a.arity(2, 2); return Value(colex_geq(a.tuple(0), a.tuple(1))); };
+    t["unflatten"] = [](const Args& a) {
+      a.arity(2, 2);
+      if (a.is_tuple(0)) return Value(unflatten(a.tuple(0), a.tuple(1)));
+      return Value(unflatten(a.layout(0), a.tuple(1)));
+    };
+    t["zip"] = [](const Args& a) {
+      a.arity(1, 2);
+      if (a.v[0].is<Layout>()) return Value(a.v.size() == 2 ? zip(a.layout(0), a.layout(1)) : zip(a.layout(0)));
+      if (a.v.size() == 2) return Value(zip(make_tuple({a.tuple(0), a.tuple(1)})));
+      return Value(zip(a.tuple(0)));
+    };
+    t["front"] = [](const Args& a) { a.arity(1, 1); return Value(front(a.tuple(0))); };
+    t["back"] = [](const Args& a) { a.arity(1, 1); return Value(back(a.tuple(0))); };
+    t["replace_front"] = [](const Args& a) { a.arity(2, 2); return Value(replace_front(a.tuple(0), a.tuple(1))); };
+    t["replace_back"] = [](const Args& a) { a.arity(2, 2); return Value(replace_back(a.tuple(0), a.tuple(1))); };
     // modes
     t["get"] = [](const Args& a) { a.arity(2, 64); return get_path(a, a.v[0]); };
     t["layout"] = [](const Args& a) { a.arity(1, 64); return get_path(a, a.layout(0)); };
@@ -311,6 +359,40 @@ inline const std::map<std::string, Fn>& functions() {
     t["make_layout_left"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout(a.tuple(0))); };
     t["make_layout_right"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout_right(a.tuple(0))); };
     t["make_ordered_layout"] = [](const Args& a) { a.arity(2, 2); return Value(make_ordered_layout(a.tuple(0), a.tuple(1))); };
+    t["compact_order"] = [](const Args& a) { a.arity(2, 2); return Value(compact_order(a.tuple(0), a.tuple(1))); };
+    t["make_layout_like"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout_like(a.layout(0))); };
+    t["coshape"] = [](const Args& a) { a.arity(1, 1); return Value(coshape(a.layout(0))); };
+    t["coprofile"] = [](const Args& a) { a.arity(1, 1); return Value(coprofile(a.layout(0))); };
+    t["get_hier_coord"] = [](const Args& a) { a.arity(2, 2); return Value(get_hier_coord(a.layout(0), a.integer(1))); };
+    t["get_flat_coord"] = [](const Args& a) { a.arity(2, 2); return Value(get_flat_coord(a.layout(0), a.integer(1))); };
+    t["get_1d_coord"] = [](const Args& a) { a.arity(2, 2); return Value(get_1d_coord(a.layout(0), a.integer(1))); };
+    t["domain_offset"] = [](const Args& a) {
+      a.arity(2, 2);
+      const Layout l = a.layout(1);
+      return Value(ValueTuple{{Value(l), Value(evaluate(l, a.tuple(0)))}});
+    };
+    t["with_shape"] = [](const Args& a) {
+      a.arity(2, 64);
+      if (a.v.size() == 2) return Value(with_shape(a.layout(0), a.tuple(1)));
+      std::vector<IntTuple> shapes;
+      for (std::size_t i = 1; i < a.v.size(); ++i) shapes.push_back(a.tuple(i));
+      return Value(with_shape(a.layout(0), make_tuple(std::move(shapes))));
+    };
+    t["tile_unzip"] = [](const Args& a) {
+      a.arity(2, 2);
+      auto r = a.right(1);
+      if (std::holds_alternative<Layout>(r)) return Value(tile_unzip(a.layout(0), std::get<Layout>(r)));
+      return Value(tile_unzip(a.layout(0), std::get<Tiler>(r)));
+    };
+    t["evenly_divides"] = [](const Args& a) {
+      a.arity(2, 2);
+      const IntTuple shape = shape_of(a, 0);
+      if (a.is_tuple(1) && a.v[1].as<IntTuple>().is_int()) return Value(evenly_divides(shape, a.integer(1)));
+      auto r = a.right(1);
+      if (std::holds_alternative<Layout>(r)) return Value(evenly_divides(shape, std::get<Layout>(r)));
+      return Value(evenly_divides(shape, std::get<Tiler>(r)));
+    };
+    t["max_alignment"] = [](const Args& a) { a.arity(1, 1); return Value(max_alignment(a.layout(0))); };
     t["cosize"] = [](const Args& a) {
       a.arity(1, 1);
       if (a.composed(0)) return Value(cosize(a.v[0].as<ComposedLayout>()));

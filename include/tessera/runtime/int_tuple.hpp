@@ -502,4 +502,240 @@ inline std::size_t leaf_count(const IntTuple& t) {
   return n;
 }
 
+// ---- CuTe's tuple and integer functions (twins of core/int_tuple.hpp, issue 9) -------------------
+
+// not_(b): the negation, static iff b is. not_(_true) = _false.
+inline Bool not_(Bool b) { return Bool{!b.value, b.is_static}; }
+
+namespace detail {
+inline void require_tuple_pair(const char* fn, const IntTuple& a, const IntTuple& b, const char* what) {
+  if (!b.is_tuple() || a.children().size() != b.children().size())
+    fail(std::string(fn) + ": " + to_string(a) + " and " + to_string(b) + " " + what);
+}
+}  // namespace detail
+
+// round_up(a, b): a rounded up to a multiple of b; tuples mode by mode (b's missing modes count as
+// _1). Pre: b > 0, rank(a) >= rank(b). round_up(13, _4) = 16; round_up((5,6), (4)) = (8,6).
+inline IntTuple round_up(const IntTuple& a, const IntTuple& b) {
+  if (a.is_tuple() && b.is_tuple()) {
+    if (b.children().size() > a.children().size())
+      fail("round_up(a, b): b = " + to_string(b) + " has more modes than a = " + to_string(a) +
+           "; give b at most rank(a) modes (missing ones count as _1)");
+    std::vector<IntTuple> kids;
+    for (std::size_t i = 0; i < a.children().size(); ++i)
+      kids.push_back(round_up(a.children()[i], i < b.children().size() ? b.children()[i] : IntTuple(S(1))));
+    return make_tuple(std::move(kids));
+  }
+  if (!a.is_int() || !b.is_int())
+    fail("round_up(a, b): " + to_string(a) + " and " + to_string(b) +
+         " pair a tuple with an integer; round a tuple by a tuple of per-mode multiples");
+  const Int x = a.as_int(), y = b.as_int();
+  if (y.value <= 0)
+    fail("round_up(a, b): the multiple b must be positive (got " + to_string(x) + ", " + to_string(y) + ")");
+  return ceil_div(x, y) * y;
+}
+
+// elem_scale(a, b): each leaf of a times the size of its counterpart in b (b weakly congruent).
+// elem_scale((2,3), (4,(2,3))) = (8,18).
+inline IntTuple elem_scale(const IntTuple& a, const IntTuple& b) {
+  if (a.is_tuple()) {
+    detail::require_tuple_pair("elem_scale(a, b)", a, b, "differ in rank; b must be weakly congruent to a");
+    std::vector<IntTuple> kids;
+    for (std::size_t i = 0; i < a.children().size(); ++i) kids.push_back(elem_scale(a.children()[i], b.children()[i]));
+    return make_tuple(std::move(kids));
+  }
+  return a.as_int() * product(b);
+}
+
+// filter_zeros(a, b): b with the parts facing a static _0 of a made _1 (all leaves of a facing
+// sub-tuple). filter_zeros((_0,2),(4,5)) = (_1,5).
+inline IntTuple filter_zeros(const IntTuple& a, const IntTuple& b) {
+  if (a.is_tuple()) {
+    detail::require_tuple_pair("filter_zeros(a, b)", a, b, "differ in rank; a must be weakly congruent to b");
+    std::vector<IntTuple> kids;
+    for (std::size_t i = 0; i < a.children().size(); ++i) kids.push_back(filter_zeros(a.children()[i], b.children()[i]));
+    return make_tuple(std::move(kids));
+  }
+  if (is_static_value(a.as_int(), 0)) return detail::transform_leaves(b, [](Int) { return S(1); });
+  return b;
+}
+
+// gcd(a, b) / lcm(a, b) of integers (>= 0; static iff both static); gcd of IntTuples: of every leaf.
+// gcd(_12,_18) = _6; gcd(_6,(_4,10)) = 2; lcm(_4,_6) = _12.
+inline Int gcd(Int a, Int b) {
+  std::int64_t x = a.value < 0 ? -a.value : a.value, y = b.value < 0 ? -b.value : b.value;
+  while (y != 0) {
+    const std::int64_t r = x % y;
+    x = y;
+    y = r;
+  }
+  return Int{x, a.is_static && b.is_static};
+}
+inline Int gcd(const IntTuple& t) {
+  if (t.is_int()) return t.as_int();
+  if (t.children().empty()) fail("gcd: the empty tuple has no gcd");
+  Int g = gcd(t.children()[0]);
+  for (std::size_t i = 1; i < t.children().size(); ++i) g = gcd(g, gcd(t.children()[i]));
+  return g;
+}
+inline Int lcm(Int a, Int b) {
+  const bool st = a.is_static && b.is_static;
+  if (a.value == 0 || b.value == 0) return Int{0, st};
+  const Int g = gcd(a, b);
+  return Int{(abs(D(a.value)) / D(g.value) * abs(D(b.value))).value, st};
+}
+
+// bit_width(x): bits needed for x >= 0; log_2(x) = bit_width(x) - 1 for x > 0. Static iff x is.
+// bit_width(_8) = _4; log_2(9) = 3.
+inline Int bit_width(Int x) {
+  if (x.value < 0)
+    fail("bit_width(x): x must be >= 0 (bit_width counts the bits of a non-negative value) (got " + to_string(x) + ")");
+  std::int64_t n = 0;
+  for (std::int64_t v = x.value; v != 0; v >>= 1) ++n;
+  return Int{n, x.is_static};
+}
+inline Int log_2(Int x) {
+  if (x.value <= 0)
+    fail("log_2(x): x must be positive; log_2 is the floor of log2 x, undefined for x <= 0 (got " + to_string(x) + ")");
+  return Int{bit_width(x).value - 1, x.is_static};
+}
+
+// idx2crd(i, shape, stride): the coordinate of offset i in the compact layout shape:stride, each
+// mode (i / stride) % shape, _0 for a static size-1 mode; an integer stride on a tuple shape is
+// compact col-major from it. Pre: no stride 0 on a mode of size > 1. idx2crd(7,(2,4),(4,1)) = (1,3).
+inline IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape, const IntTuple& stride) {
+  if (idx.is_tuple()) {
+    if (!shape.is_tuple() || !stride.is_tuple() || idx.children().size() != shape.children().size() ||
+        idx.children().size() != stride.children().size())
+      fail("idx2crd(i, shape, stride): a tuple i = " + to_string(idx) + " needs a shape and a stride of its rank (got " +
+           to_string(shape) + ", " + to_string(stride) + ")");
+    std::vector<IntTuple> kids;
+    for (std::size_t k = 0; k < idx.children().size(); ++k)
+      kids.push_back(idx2crd(idx.children()[k], shape.children()[k], stride.children()[k]));
+    return make_tuple(std::move(kids));
+  }
+  if (shape.is_tuple()) {
+    if (!stride.is_tuple()) return idx2crd(idx, shape, prefix_product(shape, stride.as_int()));
+    if (shape.children().size() != stride.children().size())
+      fail("idx2crd(i, shape, stride): the shape " + to_string(shape) + " and the stride " + to_string(stride) +
+           " must have the same rank");
+    std::vector<IntTuple> kids;
+    for (std::size_t k = 0; k < shape.children().size(); ++k) kids.push_back(idx2crd(idx, shape.children()[k], stride.children()[k]));
+    return make_tuple(std::move(kids));
+  }
+  if (stride.is_tuple()) fail("idx2crd(i, shape, stride): an integer shape needs an integer stride (got " + to_string(stride) + ")");
+  const Int s = shape.as_int(), d = stride.as_int();
+  if (is_static_value(s, 1)) return S(0);
+  if (d.value == 0)
+    fail("idx2crd(i, shape, stride): a mode of size > 1 has stride 0, so the layout is not compact and no coordinate "
+         "is found; filter_zeros the layout first (got " + to_string(s) + ", " + to_string(d) + ")");
+  return (idx.as_int() / d) % s;
+}
+
+// crd2crd(c, src, dst): idx2crd(crd2idx(c, src), dst), mode by mode where all three are tuples.
+// crd2crd((1,2),(2,3),6) = 5; crd2crd(5,6,(2,3)) = (1,2).
+inline IntTuple crd2crd(const IntTuple& c, const IntTuple& src, const IntTuple& dst);  // layout.hpp (needs crd2idx(c, shape))
+
+namespace detail {
+template <class Cmp>
+Bool elem_all(const char* fn, const IntTuple& a, const IntTuple& b, Cmp cmp) {
+  if (a.is_tuple()) {
+    if (!b.is_tuple() || a.children().size() > b.children().size())
+      fail(std::string(fn) + ": the coordinate " + to_string(a) + " has more modes than the bound " + to_string(b) +
+           "; compare a coordinate with a bound of at least its rank");
+    Bool r{true, true};
+    for (std::size_t i = 0; i < a.children().size(); ++i) r = and_(r, elem_all(fn, a.children()[i], b.children()[i], cmp));
+    return r;
+  }
+  if (!a.is_int() || !b.is_int())
+    fail(std::string(fn) + ": " + to_string(a) + " and " + to_string(b) +
+         " are not an integer and an integer; make them congruent");
+  const Int x = a.as_int(), y = b.as_int();
+  return Bool{cmp(x.value, y.value), x.is_static && y.is_static};
+}
+}  // namespace detail
+
+// elem_leq / elem_gtr / elem_geq: every leaf of a is <= / > / >= its counterpart in b (elem_less's
+// structure). elem_geq((_4,_2),(_3,_2)) = _true.
+inline Bool elem_leq(const IntTuple& a, const IntTuple& b) {
+  return detail::elem_all("elem_leq", a, b, [](std::int64_t x, std::int64_t y) { return x <= y; });
+}
+inline Bool elem_gtr(const IntTuple& a, const IntTuple& b) {
+  return detail::elem_all("elem_gtr", a, b, [](std::int64_t x, std::int64_t y) { return x > y; });
+}
+inline Bool elem_geq(const IntTuple& a, const IntTuple& b) {
+  return detail::elem_all("elem_geq", a, b, [](std::int64_t x, std::int64_t y) { return x >= y; });
+}
+// lex_leq(a,b) = !lex_less(b,a), lex_gtr(a,b) = lex_less(b,a), lex_geq(a,b) = !lex_less(a,b); colex_ alike.
+inline Bool lex_leq(const IntTuple& a, const IntTuple& b) { return not_(lex_less(b, a)); }
+inline Bool lex_gtr(const IntTuple& a, const IntTuple& b) { return lex_less(b, a); }
+inline Bool lex_geq(const IntTuple& a, const IntTuple& b) { return not_(lex_less(a, b)); }
+inline Bool colex_leq(const IntTuple& a, const IntTuple& b) { return not_(colex_less(b, a)); }
+inline Bool colex_gtr(const IntTuple& a, const IntTuple& b) { return colex_less(b, a); }
+inline Bool colex_geq(const IntTuple& a, const IntTuple& b) { return not_(colex_less(a, b)); }
+
+// unflatten(f, profile): the flat f regrouped like profile. unflatten((2,3,4),(1,(1,1))) = (2,(3,4)).
+inline IntTuple unflatten(const IntTuple& f, const IntTuple& profile) {
+  const std::vector<IntTuple> flat = f.is_tuple() ? f.children() : std::vector<IntTuple>{f};
+  for (const auto& x : flat)
+    if (x.is_tuple()) fail("unflatten(f, profile): f = " + to_string(f) + " must be flat (no nested tuples); flatten it first");
+  if (leaf_count(profile) != flat.size())
+    fail("unflatten(f, profile): f = " + to_string(f) + " must have exactly as many elements as profile " +
+         to_string(profile) + " has leaves");
+  std::size_t next = 0;
+  std::function<IntTuple(const IntTuple&)> go = [&](const IntTuple& p) -> IntTuple {
+    if (!p.is_tuple()) return flat[next++];
+    std::vector<IntTuple> kids;
+    for (const auto& c : p.children()) kids.push_back(go(c));
+    return make_tuple(std::move(kids));
+  };
+  return go(profile);
+}
+
+// zip(t): a tuple of equal-rank tuples transposed; a tuple of non-tuples wrapped; an integer kept.
+// zip(((2,3),(4,5))) = ((2,4),(3,5)); zip((2,3)) = ((2,3)).
+inline IntTuple zip(const IntTuple& t) {
+  if (!t.is_tuple() || t.children().empty()) return t;
+  const auto& ms = t.children();
+  if (!ms[0].is_tuple()) return make_tuple({t});
+  const std::size_t r0 = ms[0].children().size();
+  for (const auto& m : ms)
+    if (!m.is_tuple() || m.children().size() != r0)
+      fail("zip: every mode of " + to_string(t) + " must be a tuple of the same rank as the first (pad them with append<N>)");
+  std::vector<IntTuple> out;
+  for (std::size_t j = 0; j < r0; ++j) {
+    std::vector<IntTuple> col;
+    for (const auto& m : ms) col.push_back(m.children()[j]);
+    out.push_back(make_tuple(std::move(col)));
+  }
+  return make_tuple(std::move(out));
+}
+
+// front(t) / back(t): the first / last leaf; replace_front / replace_back: the first / last mode
+// replaced (an integer t: x). front(((2,3),4)) = 2; replace_back((2,(3,4)),_8) = (2,_8).
+inline IntTuple front(const IntTuple& t) {
+  if (!t.is_tuple()) return t;
+  if (t.children().empty()) fail("front: the empty tuple has no first element");
+  return front(t.children().front());
+}
+inline IntTuple back(const IntTuple& t) {
+  if (!t.is_tuple()) return t;
+  if (t.children().empty()) fail("back: the empty tuple has no last element");
+  return back(t.children().back());
+}
+inline IntTuple replace_front(const IntTuple& t, const IntTuple& x) {
+  if (!t.is_tuple()) return x;
+  if (t.children().empty()) fail("replace_front: the empty tuple has no first mode");
+  IntTuple r = t;
+  r.children().front() = x;
+  return r;
+}
+inline IntTuple replace_back(const IntTuple& t, const IntTuple& x) {
+  if (!t.is_tuple()) return x;
+  if (t.children().empty()) fail("replace_back: the empty tuple has no last mode");
+  IntTuple r = t;
+  r.children().back() = x;
+  return r;
+}
+
 }  // namespace tessera::rt

@@ -282,4 +282,111 @@ inline Layout from_modes(const std::vector<Mode>& ms) {
 }
 }  // namespace detail
 
+// ---- CuTe's layout functions (twins of core/layout.hpp, issue 9) ---------------------------------
+
+// crd2crd(c, src, dst) (declared in int_tuple.hpp): idx2crd(crd2idx(c, src), dst), mode by mode
+// where c, src and dst are all tuples of one rank.
+inline IntTuple crd2crd(const IntTuple& c, const IntTuple& src, const IntTuple& dst) {
+  if (c.is_tuple() && src.is_tuple() && dst.is_tuple()) {
+    if (c.children().size() != src.children().size() || c.children().size() != dst.children().size())
+      fail("crd2crd(c, src, dst): a tuple coordinate " + to_string(c) + " needs src and dst shapes of its rank (got " +
+           to_string(src) + ", " + to_string(dst) + ")");
+    std::vector<IntTuple> kids;
+    for (std::size_t i = 0; i < c.children().size(); ++i)
+      kids.push_back(crd2crd(c.children()[i], src.children()[i], dst.children()[i]));
+    return make_tuple(std::move(kids));
+  }
+  return idx2crd(IntTuple(crd2idx(c, src)), dst);
+}
+
+// compact_order(shape, order): compact strides laying the parts of shape at order's leaves out in
+// increasing order (static entries by value, dynamic ones after all static ones in position order,
+// ties in position order), each part column-major. compact_order((2,3,4),(_1,_2,_0)) = (4,8,_1).
+inline IntTuple compact_order(const IntTuple& shape, const IntTuple& order) {
+  std::vector<IntTuple> subs;
+  std::function<void(const IntTuple&, const IntTuple&)> collect = [&](const IntTuple& s, const IntTuple& o) {
+    if (!o.is_tuple()) {
+      subs.push_back(s);
+      return;
+    }
+    if (!s.is_tuple() || s.children().size() != o.children().size())
+      fail("compact_order(shape, order): order " + to_string(order) + " must be weakly congruent to shape " +
+           to_string(shape) + " (same rank at every tuple of order)");
+    for (std::size_t i = 0; i < o.children().size(); ++i) collect(s.children()[i], o.children()[i]);
+  };
+  collect(shape, order);
+  std::vector<IntTuple> fo;
+  detail::leaves_into(order, fo);
+  const std::size_t n = fo.size();
+  std::int64_t mx = 0;
+  for (const auto& o : fo)
+    if (o.as_int().is_static && o.as_int().value > mx) mx = o.as_int().value;
+  std::vector<std::int64_t> key(n);
+  for (std::size_t i = 0; i < n; ++i)
+    key[i] = fo[i].as_int().is_static ? fo[i].as_int().value : mx + 1 + static_cast<std::int64_t>(i);
+  std::vector<IntTuple> pieces;
+  for (std::size_t k = 0; k < n; ++k) {
+    Int start = S(1);
+    for (std::size_t j = 0; j < n; ++j)
+      start = start * ((key[j] < key[k] || (key[j] == key[k] && j < k)) ? product(subs[j]) : S(1));
+    pieces.push_back(compact_col_major(subs[k], start));
+  }
+  std::size_t next = 0;
+  std::function<IntTuple(const IntTuple&)> place = [&](const IntTuple& o) -> IntTuple {
+    if (!o.is_tuple()) return pieces[next++];
+    std::vector<IntTuple> kids;
+    for (const auto& c : o.children()) kids.push_back(place(c));
+    return make_tuple(std::move(kids));
+  };
+  return place(order);
+}
+
+// make_layout_like(L): L's shape with compact strides in the order of L's strides (static _0
+// strides kept). make_layout_like((2,3,4,5):(_0,42,_1,_0)) = (2,3,4,5):(_0,4,_1,_0).
+inline Layout make_layout_like(const Layout& l) {
+  return make_layout(l.shape, compact_order(filter_zeros(l.stride, l.shape), l.stride));
+}
+
+// coshape(L) = 1 + sum (s_i - 1) * |d_i| (integer strides); coprofile(L) = _0.
+// coshape((_4,_8):(_8,_1)) = _32; coshape(_4:_-2) = _7.
+inline Int coshape(const Layout& l) {
+  const IntTuple m1 = detail::transform_leaves(l.shape, [](Int x) { return x - S(1); });
+  const IntTuple d = detail::transform_leaves(l.stride, [](Int x) { return abs(x); });
+  return inner_product(m1, d) + S(1);
+}
+inline Int coprofile(const Layout&) { return S(0); }
+
+// get_hier_coord(L, i) / get_flat_coord(L, i) / get_1d_coord(L, i): the coordinate of offset i in
+// a compact L (natural, one index per top-level mode, column-major 1-D). Pre: L(result) == i
+// (checked). get_hier_coord((2,4):(4,1), 7) = (1,3).
+inline IntTuple get_hier_coord(const Layout& l, Int i) {
+  const IntTuple c = idx2crd(IntTuple(i), l.shape, l.stride);
+  if (crd2idx(c, l.shape, l.stride).value != i.value)
+    fail("get_hier_coord/get_flat_coord/get_1d_coord: the offset is not reached by the layout at the coordinate found; "
+         "these need a compact layout (a bijection onto [0, size)) and an offset in its image; make the layout compact "
+         "(make_layout_like) or use a coordinate (got " + to_string(i) + ", " + to_string(l) + ")");
+  return c;
+}
+inline IntTuple get_flat_coord(const Layout& l, Int i) {
+  const std::size_t r = l.shape.is_tuple() ? l.shape.children().size() : 1;
+  if (r == 1) return crd2crd(get_hier_coord(l, i), l.shape, S(1));
+  return crd2crd(get_hier_coord(l, i), l.shape, make_tuple(std::vector<IntTuple>(r, IntTuple(S(1)))));
+}
+inline Int get_1d_coord(const Layout& l, Int i) { return crd2idx(get_hier_coord(l, i), l.shape); }
+
+// filter_zeros(L[, profile]): the modes of static _0 stride (of profile) get size _1.
+inline Layout filter_zeros(const Layout& l) { return make_layout(filter_zeros(l.stride, l.shape), l.stride); }
+inline Layout filter_zeros(const Layout& l, const IntTuple& profile) {
+  return make_layout(filter_zeros(profile, l.shape), l.stride);
+}
+
+// unflatten(L, profile), zip(L), zip(A, B): on shape and stride alike.
+inline Layout unflatten(const Layout& l, const IntTuple& profile) {
+  return make_layout(unflatten(l.shape, profile), unflatten(l.stride, profile));
+}
+inline Layout zip(const Layout& l) { return make_layout(zip(l.shape), zip(l.stride)); }
+inline Layout zip(const Layout& a, const Layout& b) {
+  return make_layout(zip(make_tuple({a.shape, b.shape})), zip(make_tuple({a.stride, b.stride})));
+}
+
 }  // namespace tessera::rt

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "tessera/runtime/complement.hpp"
+#include "tessera/runtime/divide.hpp"
 
 namespace tessera::rt {
 
@@ -102,6 +103,24 @@ inline Int max_common_vector(const Layout& a, const Layout& b) {
   Layout c0 = layout(c, 0);
   if (c0.shape.is_int() && c0.shape.as_int().is_static && is_static_value(c0.stride.as_int(), 1)) return c0.shape.as_int();
   return S(1);
+}
+
+// max_alignment(L): the largest N that upcast<N>(L) accepts as far as L's static part tells
+// (dynamic shapes count as _1, dynamic strides as _0): gcd(size<0>(P), stride<1>(P)) for
+// P = logical_divide(F, right_inverse(F)), F the static part of coalesce(L).
+// max_alignment((_4,_8):(_1,_8)) = _4.
+inline Int max_alignment(const Layout& l) {
+  const Layout flat = coalesce(l);
+  std::vector<IntTuple> fs, fd;
+  detail::leaves_into(flat.shape, fs);
+  detail::leaves_into(flat.stride, fd);
+  for (auto& x : fs)
+    if (!x.as_int().is_static) x = S(1);
+  for (auto& x : fd)
+    if (!x.as_int().is_static) x = S(0);
+  const Layout filtered = make_layout(make_tuple(std::move(fs)), make_tuple(std::move(fd)));
+  const Layout permuted = logical_divide(filtered, right_inverse(filtered));
+  return gcd(size(layout(permuted, 0)), gcd(stride(permuted, 1)));
 }
 
 }  // namespace tessera::rt

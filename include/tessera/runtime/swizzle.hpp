@@ -5,13 +5,18 @@
 //   ComposedLayout c -> swizzle(offset + L(c))           Sw<3,3,3> o _0 o (_8,_64):(_64,_1)
 //
 // Composition with a right operand, slicing (the offset absorbs the fixed part), divides,
-// products and tile_to_shape act on L.
+// products and tile_to_shape act on L. Also here, as in the core: make_swizzle_from_masks(Y, Z),
+// composition(Sw0, Sw1), complement, upcast/downcast of swizzles and composed layouts,
+// get_swizzle_portion, get_nonswizzle_portion and max_common_vector with a swizzled operand
+// (C++ only: `tessera eval` and the Python package do not take them yet).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
 #include "tessera/runtime/product.hpp"
+#include "tessera/runtime/recast.hpp"
 
 namespace tessera::rt {
 
@@ -80,5 +85,119 @@ inline Int size(const ComposedLayout& c) { return size(c.inner); }
 inline Int cosize(const ComposedLayout& c) { return cosize(c.inner); }
 inline Int rank(const ComposedLayout& c) { return rank(c.inner); }
 inline Int depth(const ComposedLayout& c) { return depth(c.inner); }
+
+// The bits a swizzle reads and the bits it writes (core: Swizzle::read_mask / write_mask).
+inline std::uint64_t read_mask(const Swizzle& s) {
+  const std::uint64_t m = ((std::uint64_t{1} << s.bits) - 1) << s.base;
+  return s.shift >= 0 ? m << s.shift : m;
+}
+inline std::uint64_t write_mask(const Swizzle& s) {
+  const std::uint64_t m = ((std::uint64_t{1} << s.bits) - 1) << s.base;
+  return s.shift >= 0 ? m : m << -s.shift;
+}
+
+// make_swizzle_from_masks(Y, Z) (core: make_swizzle<Y, Z>()): xors the bits of Y into those of Z.
+// Pre: Y and Z runs of set bits of the same length, disjoint. make_swizzle_from_masks(8, 4) = Sw<1,2,1>.
+inline Swizzle make_swizzle_from_masks(std::uint64_t y, std::uint64_t z) {
+  auto popcount = [](std::uint64_t x) { int n = 0; for (; x != 0; x &= x - 1) ++n; return n; };
+  auto tz = [](std::uint64_t x) { int n = 0; if (x == 0) return 0; for (; (x & 1) == 0; x >>= 1) ++n; return n; };
+  auto one_run = [&](std::uint64_t x) { if (x == 0) return true; const std::uint64_t low = x >> tz(x); return (low & (low + 1)) == 0; };
+  const std::string args = "make_swizzle<" + std::to_string(y) + ", " + std::to_string(z) + ">: ";
+  if (popcount(y) != popcount(z))
+    fail(args + "Y (the bits read) and Z (the bits written) must have the same number of set bits");
+  if (!one_run(y) || !one_run(z))
+    fail(args + "Y and Z must each be one run of consecutive set bits; split a scattered mask into several swizzles");
+  if ((y & z) != 0) fail(args + "Y and Z overlap; the bits read and the bits written must be disjoint");
+  if (y == 0) return Swizzle{0, 0, 0};
+  const int ty = tz(y), tzz = tz(z);
+  return make_swizzle(popcount(y), ty < tzz ? ty : tzz, ty - tzz);
+}
+
+// composition(Sw0, Sw1): x -> Sw0(Sw1(x)) as one swizzle. Pre: the same shift; Sw0 reads no bit
+// Sw1 writes. composition(Sw<1,4,3>, Sw<2,2,3>) = Sw<3,2,3>.
+inline Swizzle composition(const Swizzle& a, const Swizzle& b) {
+  if (a.bits == 0) return b;
+  if (b.bits == 0) return a;
+  if (a.shift != b.shift)
+    fail("composition(" + to_string(a) + ", " + to_string(b) + "): the shifts differ; only swizzles with the same S "
+         "compose into one swizzle (keep them as a composed function instead)");
+  if ((read_mask(a) & write_mask(b)) != 0)
+    fail("composition(" + to_string(a) + ", " + to_string(b) + "): Sw0 reads bits that Sw1 writes, so Sw0 o Sw1 is "
+         "not one swizzle; compose in the other order or keep both");
+  return make_swizzle_from_masks(read_mask(a) ^ read_mask(b), write_mask(a) ^ write_mask(b));
+}
+
+// get_swizzle_portion(c) = its swizzle (of a plain layout: Sw<0,4,3>, the identity);
+// get_nonswizzle_portion(c) = its inner layout.
+inline Swizzle get_swizzle_portion(const ComposedLayout& c) { return c.swizzle; }
+inline Swizzle get_swizzle_portion(const Layout&) { return Swizzle{0, 4, 3}; }
+inline Layout get_nonswizzle_portion(const ComposedLayout& c) { return c.inner; }
+inline Layout get_nonswizzle_portion(const Layout& l) { return l; }
+
+// complement(F o off o L[, cotarget]) = complement(L[, cotarget]) (in F's input space).
+inline Layout complement(const ComposedLayout& c, const IntTuple& cotarget) { return complement(c.inner, cotarget); }
+inline Layout complement(const ComposedLayout& c) { return complement(c.inner, cosize(c.inner)); }
+
+namespace detail {
+inline int log2_exact(std::int64_t n, const char* what) {
+  if (n < 1 || (n & (n - 1)) != 0)
+    fail(std::string(what) + ": N = " + std::to_string(n) + " must be a power of two (a swizzle moves whole bits)");
+  int k = 0;
+  while ((std::int64_t{1} << k) < n) ++k;
+  return k;
+}
+}  // namespace detail
+
+// upcast(sw, N) = Sw<B, M - log2 N, S> (refused when log2 N > M: the swizzle would permute the N
+// elements inside a wide one); downcast(sw, N) = Sw<B, M + log2 N, S>.
+inline Swizzle upcast(const Swizzle& s, std::int64_t n) {
+  const int k = detail::log2_exact(n, "upcast");
+  if (s.bits == 0) return Swizzle{0, 0, 0};
+  if (k > s.base)
+    fail("upcast<" + std::to_string(n) + ">(" + to_string(s) + "): the swizzle writes bits below log2(N), so it permutes "
+         "the N elements inside each wider element and a wide access would reorder them; upcast by at most 2^M");
+  return Swizzle{s.bits, s.base - k, s.shift};
+}
+inline Swizzle downcast(const Swizzle& s, std::int64_t n) {
+  const int k = detail::log2_exact(n, "downcast");
+  if (s.bits == 0) return Swizzle{0, 0, 0};
+  return Swizzle{s.bits, s.base + k, s.shift};
+}
+// upcast(c, N) = upcast(sw) o off/N o upcast(L) (N must divide off); downcast(c, N) = downcast(sw)
+// o off*N o downcast(L).
+inline ComposedLayout upcast(const ComposedLayout& c, std::int64_t n) {
+  if (n >= 1 && c.offset.value % n != 0)
+    fail("upcast<" + std::to_string(n) + ">(sw o offset o L): N must divide the offset (got offset " +
+         std::to_string(c.offset.value) + "); slice on a coordinate aligned to N");
+  const Swizzle sw = upcast(c.swizzle, n);
+  return ComposedLayout{sw, Int{c.offset.value / n, c.offset.is_static}, upcast(c.inner, n)};
+}
+inline ComposedLayout downcast(const ComposedLayout& c, std::int64_t n) {
+  const Swizzle sw = downcast(c.swizzle, n);
+  return ComposedLayout{sw, Int{c.offset.value * n, c.offset.is_static}, downcast(c.inner, n)};
+}
+
+// max_common_vector with a swizzled operand: min(the inner layouts' answer, 2^M, the largest power
+// of two dividing a static offset; _1 for a dynamic one); equal swizzles and equal static offsets:
+// the inner layouts' answer.
+inline Int max_common_vector(const ComposedLayout& a, const Layout& b) {
+  const Int v = max_common_vector(a.inner, b);
+  std::int64_t r = v.value;
+  r = std::min<std::int64_t>(r, std::int64_t{1} << a.swizzle.base);
+  if (!a.offset.is_static) r = 1;
+  else if (a.offset.value != 0) r = std::min<std::int64_t>(r, a.offset.value & -a.offset.value);
+  return Int{r, v.is_static};
+}
+inline Int max_common_vector(const Layout& a, const ComposedLayout& b) { return max_common_vector(b, a); }
+inline Int max_common_vector(const ComposedLayout& a, const ComposedLayout& b) {
+  const Int v = max_common_vector(a.inner, b.inner);
+  const bool same = a.swizzle.bits == b.swizzle.bits && a.swizzle.base == b.swizzle.base &&
+                    a.swizzle.shift == b.swizzle.shift && a.offset.is_static && b.offset.is_static &&
+                    a.offset.value == b.offset.value;
+  if (same) return v;
+  const Int x = max_common_vector(ComposedLayout{a.swizzle, a.offset, a.inner}, b.inner);
+  const Int y = max_common_vector(ComposedLayout{b.swizzle, b.offset, b.inner}, a.inner);
+  return Int{std::min(x.value, y.value), v.is_static};
+}
 
 }  // namespace tessera::rt

@@ -166,8 +166,47 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor(Shape const& shape) {
   return make_tensor<T>(make_layout(shape));
 }
 
+namespace detail {
+// Whether every leaf of a stride is a static integer (basis-vector strides are not: they have no
+// order).
+template <class D>
+struct all_static_int_leaves : std::bool_constant<is_static_int_v<D>> {};
+template <class... Ds>
+struct all_static_int_leaves<tuple<Ds...>> : std::bool_constant<(all_static_int_leaves<Ds>::value && ...)> {};
+
+// Replaces the shape of every static _0-stride leaf by _1 (a broadcast mode takes no storage).
+template <class D, class S>
+TESSERA_HOST_DEVICE constexpr auto broadcast_to_one(D const& d, S const& s) {
+  return transform_leaf(d, s, [](auto const& di, auto const& si) {
+    if constexpr (is_constant_v<0, std::remove_cvref_t<decltype(di)>>) {
+      return _1{};
+    } else {
+      return si;
+    }
+  });
+}
+}  // namespace detail
+
+// tensor_layout_like(L): the compact layout of L's shape whose modes are in the order of L's
+// strides (smallest stride fastest), a static _0 stride kept _0 (a broadcast mode stays one and
+// takes no storage); column-major when L's strides are not all static integers.
+// Pre: none. Post: same shape as L; injective off its _0 modes; cosize == the product of the
+// non-broadcast mode sizes.
+// Example: tensor_layout_like((_2,_3,_4):(_12,_1,_3)) == (_2,_3,_4):(_12,_1,_3);
+//          tensor_layout_like((_2,_2,_2,_2):(_0,_2,_4,_1)) == (_2,_2,_2,_2):(_0,_2,_4,_1).
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto tensor_layout_like(Layout<S, D> const& l) {
+  if constexpr (detail::all_static_int_leaves<D>::value) {
+    return make_layout(l.shape(), make_ordered_layout(detail::broadcast_to_one(l.stride(), l.shape()), l.stride()).stride());
+  } else {
+    return make_layout(l.shape());
+  }
+}
+
 // make_tensor_like<T>(x) / make_tensor_like(t): an owning tensor with the shape of x (a layout or
-// a tensor), compact column-major; the element type is T, or t's value type. Pre: static shape.
+// a tensor) laid out by tensor_layout_like (in the order of x's strides, as CuTe's does); the
+// element type is T, or t's value type. Pre: static shape.
+// Example: make_tensor_like(t) for t over (_4,_2):(_2,_1) has layout (_4,_2):(_2,_1).
 template <class T, class X>
 TESSERA_HOST_DEVICE constexpr auto make_tensor_like(X const& x) {
   if constexpr (is_tensor_v<X>) {
@@ -177,7 +216,7 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor_like(X const& x) {
     static_assert(is_static_v<decltype(x.shape())>,
                   "make_tensor_like: the shape must be static to size a register array; tile with "
                   "static tile sizes (_8{}, Int<N>{})");
-    return make_tensor<T>(make_layout(x.shape()));
+    return make_tensor<T>(tensor_layout_like(x));
   }
 }
 template <class E, class L>
@@ -185,30 +224,39 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor_like(Tensor<E, L> const& t) {
   return make_tensor_like<typename Tensor<E, L>::value_type>(t.layout());
 }
 
-namespace detail {
-// Whether every leaf of a stride is a static integer (basis-vector strides are not: they have no
-// order).
-template <class D>
-struct all_static_int_leaves : std::bool_constant<is_static_int_v<D>> {};
-template <class... Ds>
-struct all_static_int_leaves<tuple<Ds...>> : std::bool_constant<(all_static_int_leaves<Ds>::value && ...)> {};
-}  // namespace detail
-
 // fragment_layout_like(L): the layout of a register fragment for a partition L (V, rest...): mode 0
-// (the values one instruction takes) compact column-major, the other modes compact in the order of
-// L's strides (smallest stride fastest; column-major when L's strides are not all static integers,
-// e.g. dynamic, or the basis vectors of a coordinate tensor), after mode 0.
-// fragment_layout_like(((_2,_2,_2),_4,_2):((_1,_256,_8),_1024,_16)) == ((_2,_2,_2),_4,_2):((_1,_2,_4),_16,_8).
+// (the values one instruction takes) compact column-major, a static _0 stride in it kept _0 (a
+// broadcast value takes no register), the other modes compact in the order of L's strides
+// (smallest stride fastest; column-major when L's strides are not all static integers, e.g.
+// dynamic, or the basis vectors of a coordinate tensor), after mode 0.
+// fragment_layout_like(((_2,_2,_2),_4,_2):((_1,_256,_8),_1024,_16)) == ((_2,_2,_2),_4,_2):((_1,_2,_4),_16,_8);
+// fragment_layout_like((_2,_4):(_0,_1)) == (_2,_4):(_0,_1).
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto fragment_layout_like(Layout<S, D> const& l) {
   constexpr int R = rank_v<S>;
   static_assert(is_static_v<S>, "make_fragment_like: the shape must be static to size a register array");
   if constexpr (R > 1 && detail::all_static_int_leaves<D>::value) {
-    return tiled_product(make_layout(get<0>(l.shape())),
-                         make_ordered_layout(take<1, R>(l.shape()), take<1, R>(l.stride())));
+    using VShape = std::remove_cvref_t<decltype(get<0>(l.shape()))>;
+    using VKept = decltype(detail::broadcast_to_one(get<0>(l.stride()), VShape{}));
+    if constexpr (std::is_same_v<VKept, VShape>) {
+      return tiled_product(make_layout(get<0>(l.shape())),
+                           make_ordered_layout(take<1, R>(l.shape()), take<1, R>(l.stride())));
+    } else {
+      // Mode 0 broadcasts somewhere: its kept values first, the other modes after them.
+      auto const v = make_layout(VShape{}, make_layout(VKept{}).stride());
+      auto const rest = make_ordered_layout(take<1, R>(l.shape()), take<1, R>(l.stride()));
+      auto const scaled = transform_leaf(rest.stride(), [](auto const& d) { return d * size(VKept{}); });
+      return make_layout(prepend(rest.shape(), VShape{}), prepend(scaled, v.stride()));
+    }
   } else {
     return make_layout(l.shape());
   }
+}
+
+// fragment_layout_like(sw o offset o L) = fragment_layout_like(L): registers are not swizzled.
+template <class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto fragment_layout_like(ComposedLayout<O, F, I> const& c) {
+  return fragment_layout_like(c.inner());
 }
 
 // make_fragment_like(t) / make_fragment_like<T>(x): an owning (register) tensor for a partition,

@@ -233,3 +233,36 @@ TEST(Gemm, DMustMatchC) {
   auto D = make_tensor(d.data(), make_shape(4, 1));
   EXPECT_THROW(gemm(D, A, B, C), layout_error);
 }
+
+// The (M,K)x(N,K) form walks rows in pairs and columns in serpentine order: every (m, n) is updated
+// exactly once per k, for odd and even M and N, static and dynamic extents alike.
+template <int M, int N, int K>
+void check_rows_in_pairs() {
+  auto run = [](auto tA, auto tB, auto tC) {
+    fill_pattern(tA, 1);
+    fill_pattern(tB, 2);
+    clear(tC);
+    gemm(tA, tB, tC);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        float ref = 0;
+        for (int k = 0; k < K; ++k) ref += tA(m, k) * tB(n, k);
+        EXPECT_EQ(tC(m, n), ref) << "M=" << M << " N=" << N << " K=" << K << " m=" << m << " n=" << n;
+      }
+  };
+  run(make_tensor<float>(make_shape(Int<M>{}, Int<K>{})), make_tensor<float>(make_shape(Int<N>{}, Int<K>{})),
+      make_tensor<float>(make_shape(Int<M>{}, Int<N>{})));
+  std::vector<float> a(M * K), b(N * K), c(M * N);
+  run(make_tensor(a.data(), make_shape(M, K)), make_tensor(b.data(), make_shape(N, K)), make_tensor(c.data(), make_shape(M, N)));
+}
+
+TEST(Gemm, RowPairsAndSerpentineColumnsCoverEveryElement) {
+  check_rows_in_pairs<1, 1, 1>();
+  check_rows_in_pairs<1, 4, 2>();
+  check_rows_in_pairs<2, 3, 3>();
+  check_rows_in_pairs<3, 5, 2>();
+  check_rows_in_pairs<4, 4, 1>();
+  check_rows_in_pairs<5, 2, 4>();
+  check_rows_in_pairs<7, 8, 3>();
+  check_rows_in_pairs<8, 7, 2>();
+}

@@ -106,6 +106,21 @@ TEST(Tensor, LikeTensorsKeepTheStrideOrder) {
 
 // Law: tensor_layout_like(L) has L's shape, the relative order of L's non-zero strides, _0 where L
 // has a static _0, and is a bijection of the non-broadcast coordinates onto [0, cosize).
+// make_fragment_like of a layout is a layout, as in CuTe; the expected text is what CuTe's
+// make_fragment_like prints for the same layouts (CUTLASS 3.x headers, checked by hand).
+TEST(Tensor, FragmentLikeOfALayoutIsCuTes) {
+  EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}, _64{}))), "(_8,(_64)):(_1,(_8))");
+  EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}, _64{}), LayoutRight{})), "(_8,(_64)):(_1,(_8))");
+  EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}, _4{}, _2{}))), "(_8,_4,_2):(_1,_8,_32)");
+  EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}, make_shape(_4{}, _2{})))), "(_8,((_4,_2))):(_1,((_8,_32)))");
+  EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}))), "(_8):(_1)");
+  EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(make_shape(_2{}, _4{}), _4{}), make_stride(make_stride(_16{}, _1{}), _4{}))),
+                "((_2,_4),(_4)):((_1,_2),(_8))");
+  // A swizzled layout's fragment is not swizzled.
+  EXPECT_PRINTS(make_fragment_like(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), LayoutRight{}))),
+                "(_8,(_64)):(_1,(_8))");
+}
+
 TEST(Tensor, TensorLayoutLikeLaw) {
   auto check = [](auto const& L) {
     auto R = tensor_layout_like(L);

@@ -260,10 +260,21 @@ TESSERA_HOST_DEVICE constexpr auto fragment_layout_like(ComposedLayout<O, F, I> 
 }
 
 // make_fragment_like(t) / make_fragment_like<T>(x): an owning (register) tensor for a partition,
-// laid out by fragment_layout_like; the element type is t's value type or T.
+// laid out by fragment_layout_like; the element type is t's value type or T. Given a layout (no
+// element type), the layout itself, as CuTe's make_fragment_like(layout):
+// make_fragment_like((_8,_64):(_64,_1)) == (_8,(_64)):(_1,(_8)) (a rank-2 layout's modes after
+// the first are grouped as one, as CuTe prints it).
 template <class E, class L>
 TESSERA_HOST_DEVICE constexpr auto make_fragment_like(Tensor<E, L> const& t) {
   return make_tensor<typename Tensor<E, L>::value_type>(fragment_layout_like(t.layout()));
+}
+template <class S, class D>
+TESSERA_HOST_DEVICE constexpr auto make_fragment_like(Layout<S, D> const& l) {
+  return fragment_layout_like(l);
+}
+template <class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto make_fragment_like(ComposedLayout<O, F, I> const& c) {
+  return fragment_layout_like(c);
 }
 template <class T, class X>
 TESSERA_HOST_DEVICE constexpr auto make_fragment_like(X const& x) {

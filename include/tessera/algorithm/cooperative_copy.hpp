@@ -19,15 +19,7 @@ TESSERA_HOST_DEVICE bool cooperative_copy_vectorized(unsigned tid, Src const& sr
     return false;
   } else {
     if (!can_vectorize<W>(src, dst)) return false;
-    constexpr int N = W / sizeof_bits_v<typename D::value_type>;
-    using Plan = vector_plan<typename S::layout_type, typename D::layout_type, N>;
-    constexpr auto plan = vector_plan_v<typename S::layout_type, typename D::layout_type, N>;
-    using V = copy_vector<W / 8>;
-    for (int j = int(tid); j < Plan::blocks; j += NumThreads) {
-      int i = plan.starts[j];
-      *reinterpret_cast<V*>(raw_pointer(dst.data() + dst.layout()(i))) =
-          *reinterpret_cast<V const*>(raw_pointer(src.data() + src.layout()(i)));
-    }
+    for (int j = int(tid); j < vector_blocks<W, S, D>(); j += NumThreads) copy_vector_block<W>(src, dst, j);
     return true;
   }
 }

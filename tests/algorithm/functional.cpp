@@ -89,3 +89,47 @@ TEST(Functional, BinaryTransform) {
   auto s = make_tensor(small.data(), make_shape(5));
   EXPECT_THROW(transform(a, b, s, plus{}), layout_error);
 }
+
+// Compound assignments assign in place and return the left operand; the folds nest as C++'s fold
+// expressions do (checked against the expressions themselves), keep static integers static, and
+// assign in place through an assignment operator.
+TEST(Functional, CompoundAssignmentsAndFolds) {
+  int x = 7;
+  int& r = plus_assign{}(x, 3);
+  EXPECT_EQ(x, 10);
+  EXPECT_EQ(&r, &x);
+  minus_assign{}(x, 4);
+  multiplies_assign{}(x, 5);
+  divides_assign{}(x, 3);
+  modulus_assign{}(x, 7);
+  EXPECT_EQ(x, ((10 - 4) * 5 / 3) % 7);
+  unsigned b = 0b1100;
+  bit_and_assign{}(b, 0b1010u);
+  bit_or_assign{}(b, 0b0001u);
+  bit_xor_assign{}(b, 0b1111u);
+  left_shift_assign{}(b, 2u);
+  right_shift_assign{}(b, 1u);
+  EXPECT_EQ(b, ((((0b1100u & 0b1010u) | 0b0001u) ^ 0b1111u) << 2u) >> 1u);
+
+  EXPECT_EQ(unary_rfold<minus>{}(10, 4, 3), (10 - (4 - 3)));
+  EXPECT_EQ(unary_lfold<minus>{}(10, 4, 3), ((10 - 4) - 3));
+  EXPECT_EQ(binary_rfold<minus>{}(1, 10, 4), (10 - (4 - 1)));
+  EXPECT_EQ(binary_lfold<minus>{}(1, 10, 4), ((1 - 10) - 4));
+  EXPECT_EQ(minus_unary_rfold{}(10, 4, 3), 9);
+  EXPECT_EQ(divides_unary_lfold{}(64, 4, 2), 8);
+  EXPECT_EQ(divides_binary_lfold{}(64, 4, 2), 8);
+  EXPECT_EQ(plus_binary_rfold{}(5), 5);  // no t: the init value
+  EXPECT_EQ(unary_rfold<plus>{}(2.5), 2.5);
+  EXPECT_EQ(less_unary_lfold{}(1, 2, 3), ((1 < 2) < 3));
+  static_assert(std::is_same_v<decltype(plus_unary_lfold{}(_2{}, _3{}, _4{})), C<9>>);
+  static_assert(multiplies_unary_rfold{}(2, 3, 4) == 24);
+
+  // An assignment fold assigns along the way: (a += (b += c)) and ((a -= b) -= c).
+  int a = 1, c = 2, d = 3;
+  EXPECT_EQ(plus_assign_unary_rfold{}(a, c, d), 6);
+  EXPECT_EQ(a, 6);
+  EXPECT_EQ(c, 5);
+  int e = 20;
+  EXPECT_EQ(minus_assign_unary_lfold{}(e, 3, 4), 13);
+  EXPECT_EQ(e, 13);
+}

@@ -184,6 +184,221 @@ struct min_fn {
   }
 };
 
+// Compound assignments, a OP= b, returning what the operator returns (a, as an lvalue):
+// plus_assign, minus_assign, multiplies_assign, divides_assign, modulus_assign, bit_and_assign,
+// bit_or_assign, bit_xor_assign, left_shift_assign, right_shift_assign.
+// Example: float x = 2; plus_assign{}(x, 3.0f) leaves x == 5 and returns x.
+struct plus_assign {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) += std::forward<B>(b); }
+};
+struct minus_assign {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) -= std::forward<B>(b); }
+};
+struct multiplies_assign {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) *= std::forward<B>(b); }
+};
+struct divides_assign {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) /= std::forward<B>(b); }
+};
+struct modulus_assign {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) %= std::forward<B>(b); }
+};
+struct bit_and_assign {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) &= std::forward<B>(b); }
+};
+struct bit_or_assign {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) |= std::forward<B>(b); }
+};
+struct bit_xor_assign {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) ^= std::forward<B>(b); }
+};
+struct left_shift_assign {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) <<= std::forward<B>(b); }
+};
+struct right_shift_assign {
+  template <class A, class B>
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) >>= std::forward<B>(b); }
+};
+
+// Folds of a binary function object Op over one or more arguments, as C++'s fold expressions over
+// Op's operator (CuTe's NAME_unary_rfold, ... are these with Op = NAME):
+//   unary_rfold<Op>{}(t0, ..., tn)      = t0 OP (t1 OP (... OP tn))
+//   unary_lfold<Op>{}(t0, ..., tn)      = ((t0 OP t1) OP ...) OP tn
+//   binary_rfold<Op>{}(u, t0, ..., tn)  = t0 OP (... OP (tn OP u))
+//   binary_lfold<Op>{}(u, t0, ..., tn)  = ((u OP t0) OP ...) OP tn
+// The result is returned by value; with an assignment Op the lvalues are assigned in place along
+// the way, as the fold expression would. Pre: Op applies at each step.
+// Example: unary_rfold<minus>{}(10, 4, 3) == 9, unary_lfold<minus>{}(10, 4, 3) == 3,
+//          binary_rfold<minus>{}(1, 10, 4) == 7, binary_lfold<minus>{}(1, 10, 4) == -13.
+namespace detail {
+template <class Op, class T>
+TESSERA_HOST_DEVICE constexpr T rfold(T&& t) {  // an lvalue stays a reference, a temporary is moved out
+  return std::forward<T>(t);
+}
+template <class Op, class T, class U, class... R>
+TESSERA_HOST_DEVICE constexpr decltype(auto) rfold(T&& t, U&& u, R&&... r) {
+  return Op{}(std::forward<T>(t), rfold<Op>(std::forward<U>(u), std::forward<R>(r)...));
+}
+template <class Op, class T>
+TESSERA_HOST_DEVICE constexpr T lfold(T&& t) {  // an lvalue stays a reference, a temporary is moved out
+  return std::forward<T>(t);
+}
+template <class Op, class T, class U, class... R>
+TESSERA_HOST_DEVICE constexpr decltype(auto) lfold(T&& t, U&& u, R&&... r) {
+  return lfold<Op>(Op{}(std::forward<T>(t), std::forward<U>(u)), std::forward<R>(r)...);
+}
+}  // namespace detail
+template <class Op>
+struct unary_rfold {
+  template <class T, class... R>
+  TESSERA_HOST_DEVICE constexpr auto operator()(T&& t, R&&... r) const {
+    return detail::rfold<Op>(std::forward<T>(t), std::forward<R>(r)...);
+  }
+};
+template <class Op>
+struct unary_lfold {
+  template <class T, class... R>
+  TESSERA_HOST_DEVICE constexpr auto operator()(T&& t, R&&... r) const {
+    return detail::lfold<Op>(std::forward<T>(t), std::forward<R>(r)...);
+  }
+};
+template <class Op>
+struct binary_rfold {
+  template <class U, class... T>
+  TESSERA_HOST_DEVICE constexpr auto operator()(U&& u, T&&... t) const {
+    return detail::rfold<Op>(std::forward<T>(t)..., std::forward<U>(u));
+  }
+};
+template <class Op>
+struct binary_lfold {
+  template <class U, class... T>
+  TESSERA_HOST_DEVICE constexpr auto operator()(U&& u, T&&... t) const {
+    return detail::lfold<Op>(std::forward<U>(u), std::forward<T>(t)...);
+  }
+};
+// CuTe's names for the folds of each binary operator above: plus_unary_rfold, ..., less_equal_binary_lfold.
+using plus_unary_rfold = unary_rfold<plus>;
+using plus_unary_lfold = unary_lfold<plus>;
+using plus_binary_rfold = binary_rfold<plus>;
+using plus_binary_lfold = binary_lfold<plus>;
+using minus_unary_rfold = unary_rfold<minus>;
+using minus_unary_lfold = unary_lfold<minus>;
+using minus_binary_rfold = binary_rfold<minus>;
+using minus_binary_lfold = binary_lfold<minus>;
+using multiplies_unary_rfold = unary_rfold<multiplies>;
+using multiplies_unary_lfold = unary_lfold<multiplies>;
+using multiplies_binary_rfold = binary_rfold<multiplies>;
+using multiplies_binary_lfold = binary_lfold<multiplies>;
+using divides_unary_rfold = unary_rfold<divides>;
+using divides_unary_lfold = unary_lfold<divides>;
+using divides_binary_rfold = binary_rfold<divides>;
+using divides_binary_lfold = binary_lfold<divides>;
+using modulus_unary_rfold = unary_rfold<modulus>;
+using modulus_unary_lfold = unary_lfold<modulus>;
+using modulus_binary_rfold = binary_rfold<modulus>;
+using modulus_binary_lfold = binary_lfold<modulus>;
+using plus_assign_unary_rfold = unary_rfold<plus_assign>;
+using plus_assign_unary_lfold = unary_lfold<plus_assign>;
+using plus_assign_binary_rfold = binary_rfold<plus_assign>;
+using plus_assign_binary_lfold = binary_lfold<plus_assign>;
+using minus_assign_unary_rfold = unary_rfold<minus_assign>;
+using minus_assign_unary_lfold = unary_lfold<minus_assign>;
+using minus_assign_binary_rfold = binary_rfold<minus_assign>;
+using minus_assign_binary_lfold = binary_lfold<minus_assign>;
+using multiplies_assign_unary_rfold = unary_rfold<multiplies_assign>;
+using multiplies_assign_unary_lfold = unary_lfold<multiplies_assign>;
+using multiplies_assign_binary_rfold = binary_rfold<multiplies_assign>;
+using multiplies_assign_binary_lfold = binary_lfold<multiplies_assign>;
+using divides_assign_unary_rfold = unary_rfold<divides_assign>;
+using divides_assign_unary_lfold = unary_lfold<divides_assign>;
+using divides_assign_binary_rfold = binary_rfold<divides_assign>;
+using divides_assign_binary_lfold = binary_lfold<divides_assign>;
+using modulus_assign_unary_rfold = unary_rfold<modulus_assign>;
+using modulus_assign_unary_lfold = unary_lfold<modulus_assign>;
+using modulus_assign_binary_rfold = binary_rfold<modulus_assign>;
+using modulus_assign_binary_lfold = binary_lfold<modulus_assign>;
+using bit_and_unary_rfold = unary_rfold<bit_and>;
+using bit_and_unary_lfold = unary_lfold<bit_and>;
+using bit_and_binary_rfold = binary_rfold<bit_and>;
+using bit_and_binary_lfold = binary_lfold<bit_and>;
+using bit_or_unary_rfold = unary_rfold<bit_or>;
+using bit_or_unary_lfold = unary_lfold<bit_or>;
+using bit_or_binary_rfold = binary_rfold<bit_or>;
+using bit_or_binary_lfold = binary_lfold<bit_or>;
+using bit_xor_unary_rfold = unary_rfold<bit_xor>;
+using bit_xor_unary_lfold = unary_lfold<bit_xor>;
+using bit_xor_binary_rfold = binary_rfold<bit_xor>;
+using bit_xor_binary_lfold = binary_lfold<bit_xor>;
+using left_shift_unary_rfold = unary_rfold<left_shift>;
+using left_shift_unary_lfold = unary_lfold<left_shift>;
+using left_shift_binary_rfold = binary_rfold<left_shift>;
+using left_shift_binary_lfold = binary_lfold<left_shift>;
+using right_shift_unary_rfold = unary_rfold<right_shift>;
+using right_shift_unary_lfold = unary_lfold<right_shift>;
+using right_shift_binary_rfold = binary_rfold<right_shift>;
+using right_shift_binary_lfold = binary_lfold<right_shift>;
+using bit_and_assign_unary_rfold = unary_rfold<bit_and_assign>;
+using bit_and_assign_unary_lfold = unary_lfold<bit_and_assign>;
+using bit_and_assign_binary_rfold = binary_rfold<bit_and_assign>;
+using bit_and_assign_binary_lfold = binary_lfold<bit_and_assign>;
+using bit_or_assign_unary_rfold = unary_rfold<bit_or_assign>;
+using bit_or_assign_unary_lfold = unary_lfold<bit_or_assign>;
+using bit_or_assign_binary_rfold = binary_rfold<bit_or_assign>;
+using bit_or_assign_binary_lfold = binary_lfold<bit_or_assign>;
+using bit_xor_assign_unary_rfold = unary_rfold<bit_xor_assign>;
+using bit_xor_assign_unary_lfold = unary_lfold<bit_xor_assign>;
+using bit_xor_assign_binary_rfold = binary_rfold<bit_xor_assign>;
+using bit_xor_assign_binary_lfold = binary_lfold<bit_xor_assign>;
+using left_shift_assign_unary_rfold = unary_rfold<left_shift_assign>;
+using left_shift_assign_unary_lfold = unary_lfold<left_shift_assign>;
+using left_shift_assign_binary_rfold = binary_rfold<left_shift_assign>;
+using left_shift_assign_binary_lfold = binary_lfold<left_shift_assign>;
+using right_shift_assign_unary_rfold = unary_rfold<right_shift_assign>;
+using right_shift_assign_unary_lfold = unary_lfold<right_shift_assign>;
+using right_shift_assign_binary_rfold = binary_rfold<right_shift_assign>;
+using right_shift_assign_binary_lfold = binary_lfold<right_shift_assign>;
+using logical_and_unary_rfold = unary_rfold<logical_and>;
+using logical_and_unary_lfold = unary_lfold<logical_and>;
+using logical_and_binary_rfold = binary_rfold<logical_and>;
+using logical_and_binary_lfold = binary_lfold<logical_and>;
+using logical_or_unary_rfold = unary_rfold<logical_or>;
+using logical_or_unary_lfold = unary_lfold<logical_or>;
+using logical_or_binary_rfold = binary_rfold<logical_or>;
+using logical_or_binary_lfold = binary_lfold<logical_or>;
+using equal_to_unary_rfold = unary_rfold<equal_to>;
+using equal_to_unary_lfold = unary_lfold<equal_to>;
+using equal_to_binary_rfold = binary_rfold<equal_to>;
+using equal_to_binary_lfold = binary_lfold<equal_to>;
+using not_equal_to_unary_rfold = unary_rfold<not_equal_to>;
+using not_equal_to_unary_lfold = unary_lfold<not_equal_to>;
+using not_equal_to_binary_rfold = binary_rfold<not_equal_to>;
+using not_equal_to_binary_lfold = binary_lfold<not_equal_to>;
+using greater_unary_rfold = unary_rfold<greater>;
+using greater_unary_lfold = unary_lfold<greater>;
+using greater_binary_rfold = binary_rfold<greater>;
+using greater_binary_lfold = binary_lfold<greater>;
+using less_unary_rfold = unary_rfold<less>;
+using less_unary_lfold = unary_lfold<less>;
+using less_binary_rfold = binary_rfold<less>;
+using less_binary_lfold = binary_lfold<less>;
+using greater_equal_unary_rfold = unary_rfold<greater_equal>;
+using greater_equal_unary_lfold = unary_lfold<greater_equal>;
+using greater_equal_binary_rfold = binary_rfold<greater_equal>;
+using greater_equal_binary_lfold = binary_lfold<greater_equal>;
+using less_equal_unary_rfold = unary_rfold<less_equal>;
+using less_equal_unary_lfold = unary_lfold<less_equal>;
+using less_equal_binary_rfold = binary_rfold<less_equal>;
+using less_equal_binary_lfold = binary_lfold<less_equal>;
+
 // fill(t, v): every element of t becomes v. clear(t): every element becomes the value type's zero.
 template <class Tn, class V>
   requires is_tensor_v<Tn>

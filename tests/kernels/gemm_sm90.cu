@@ -130,4 +130,41 @@ TEST(GemmSm90Host, InvalidProblemsAreRefused) {
   }
 }
 
+// The raster: every block index below tiles_m * tiles_n names a distinct tile, for any group height
+// (uneven last groups included), and consecutive indices of a group walk its rows first.
+TEST(GemmSm90Host, RasterGroupsCoverEveryTileOnce) {
+  for (int tiles_m : {1, 3, 10, 16, 33}) {
+    for (int tiles_n : {1, 2, 7, 16}) {
+      for (int group : {1, 4, 8, 11, 16, 64}) {
+        std::vector<int> seen(std::size_t(tiles_m * tiles_n), 0);
+        for (int bid = 0; bid < tiles_m * tiles_n; ++bid) {
+          int bm = -1, bn = -1;
+          tessera::kernels::detail::gemm_block_coord(bid, tiles_m, tiles_n, bm, bn, group);
+          ASSERT_TRUE(bm >= 0 && bm < tiles_m && bn >= 0 && bn < tiles_n) << bid << " of " << tiles_m << "x" << tiles_n << " g" << group;
+          ++seen[std::size_t(bm * tiles_n + bn)];
+        }
+        for (int c : seen) EXPECT_EQ(c, 1) << tiles_m << "x" << tiles_n << " group " << group;
+      }
+    }
+  }
+  int bm = 0, bn = 0;
+  tessera::kernels::detail::gemm_block_coord(17, 32, 16, bm, bn, 16);  // group 0, column 1, row 1
+  EXPECT_EQ(bm, 1);
+  EXPECT_EQ(bn, 1);
+  tessera::kernels::detail::gemm_block_coord(25, 10, 3, bm, bn);  // default 8: the last group's rows 8, 9
+  EXPECT_EQ(bm, 9);
+  EXPECT_EQ(bn, 0);
+}
+
+// The group height that reads the fewest operand bytes per wave: sqrt(units bn / bm), at least 1.
+TEST(GemmSm90Host, RasterRowsFollowTheTileShape) {
+  using tessera::kernels::detail::gemm_sm90_raster_rows;
+  EXPECT_EQ(gemm_sm90_raster_rows(132, 128, 256), 16);
+  EXPECT_EQ(gemm_sm90_raster_rows(132, 128, 128), 11);
+  EXPECT_EQ(gemm_sm90_raster_rows(66, 256, 256), 8);
+  EXPECT_EQ(gemm_sm90_raster_rows(132, 64, 128), 16);
+  EXPECT_EQ(gemm_sm90_raster_rows(1, 256, 64), 1);
+  EXPECT_EQ(gemm_sm90_raster_rows(2, 128, 128), 1);
+}
+
 }  // namespace

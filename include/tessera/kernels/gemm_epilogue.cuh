@@ -25,16 +25,16 @@ TESSERA_HOST_DEVICE T from_float(float x) {
   return T(x);
 }
 
-// The (m,n) -> block tile of block `bid`: groups of 8 block rows sweep the columns together, so
-// consecutive blocks share their A tiles and a group's B tiles stay in L2.
+// The (m,n) -> block tile of block `bid`: groups of `group` block rows (8 unless given) sweep the
+// columns together, so consecutive blocks share their A tiles and a group's B tiles stay in L2.
+// Pre: group >= 1.
 // Example: tiles_m = 10, tiles_n = 3: bids 0..7 are rows 0..7 of column 0, 8..15 rows 0..7 of
 // column 1, ..., 24 and 25 rows 8 and 9 of column 0.
-TESSERA_HOST_DEVICE void gemm_block_coord(int bid, int tiles_m, int tiles_n, int& bm, int& bn) {
-  constexpr int kGroup = 8;
-  int const group = bid / (kGroup * tiles_n);
-  int const first_m = group * kGroup;
-  int const rows = tiles_m - first_m < kGroup ? tiles_m - first_m : kGroup;
-  int const in_group = bid % (kGroup * tiles_n);
+TESSERA_HOST_DEVICE void gemm_block_coord(int bid, int tiles_m, int tiles_n, int& bm, int& bn, int group_rows = 8) {
+  int const group = bid / (group_rows * tiles_n);
+  int const first_m = group * group_rows;
+  int const rows = tiles_m - first_m < group_rows ? tiles_m - first_m : group_rows;
+  int const in_group = bid % (group_rows * tiles_n);
   bm = first_m + in_group % rows;
   bn = in_group / rows;
 }

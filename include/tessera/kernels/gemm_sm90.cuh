@@ -56,6 +56,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -516,13 +517,14 @@ __global__ void __launch_bounds__(128, 1)
 // Step 2: warp-specialized (see the file comment). Block: 128 (1 + BM/64) threads. tma_store_d: the
 // consumers store D through shared memory and TMA (gemm_sm90_store_tma: configs with epilogue
 // buffers, where D is TMA-addressable), else from registers (a run-time choice: one kernel, not
-// two, to compile).
+// two, to compile). raster: the rows of tiles per raster group (gemm_block_coord; the launcher's
+// choice is gemm_sm90_raster_rows).
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_sm90_ws_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
                         __grid_constant__ GemmSm90TmaB<Cfg, T, BKMajor, Cfg::ClusterM> const tma_b,
                         __grid_constant__ GemmSm90TmaD<TOut> const tma_d,
-                        bool const tma_store_d) {
+                        bool const tma_store_d, int const raster) {
   constexpr bool TmaStoreD = Cfg::kEpilogueBytes > 0;  // whether the kernel has the TMA-store path
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages, kConsumers = Cfg::kConsumers;
   constexpr int CM = Cfg::ClusterM;
@@ -570,7 +572,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       PipelineState<Stages> st;
       for (int tile = first_tile; tile < tiles; tile += tile_step) {
         int bmc = 0, bn = 0;
-        gemm_block_coord(tile, tiles_mc, tiles_n, bmc, bn);
+        gemm_block_coord(tile, tiles_mc, tiles_n, bmc, bn, raster);
         int const bm = bmc * CM + int(rank);
         for (int kt = 0; kt < k_tiles; ++kt, ++st) {
           pipe.producer_acquire(st);
@@ -594,7 +596,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     PipelineState<Stages> st, prev;
     for (int tile = first_tile; tile < tiles; tile += tile_step) {
       int bmc = 0, bn = 0;
-      gemm_block_coord(tile, tiles_mc, tiles_n, bmc, bn);
+      gemm_block_coord(tile, tiles_mc, tiles_n, bmc, bn, raster);
       int const bm = bmc * CM + int(rank);
       for (int kt = 0; kt < k_tiles; ++kt) {
         pipe.consumer_wait(st);
@@ -636,13 +638,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 // main loop the other stores its last tile. The main loops take turns (turn[w]: the other
 // warpgroup has waited for all k-tiles of the block's previous tile): a warpgroup that skipped a
 // tile must not wait on a stage's full barrier two phases ahead, where the barrier's parity
-// would answer for the wrong phase.
+// would answer for the wrong phase. tma_store_d and raster as for gemm_sm90_ws_kernel.
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(384, 1)
     gemm_sm90_pingpong_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep,
                               __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
                               __grid_constant__ GemmSm90TmaB<Cfg, T, BKMajor> const tma_b, __grid_constant__ GemmSm90TmaD<TOut> const tma_d,
-                              bool const tma_store_d) {
+                              bool const tma_store_d, int const raster) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
   constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
   constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
@@ -677,7 +679,7 @@ __global__ void __launch_bounds__(384, 1)
       PipelineState<Stages> st;
       for (int tile = int(blockIdx.x); tile < tiles; tile += int(gridDim.x)) {
         int bm = 0, bn = 0;
-        gemm_block_coord(tile, tiles_m, tiles_n, bm, bn);
+        gemm_block_coord(tile, tiles_m, tiles_n, bm, bn, raster);
         for (int kt = 0; kt < k_tiles; ++kt, ++st) {
           pipe.producer_acquire(st);
           std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
@@ -699,7 +701,7 @@ __global__ void __launch_bounds__(384, 1)
     int stored = 0;
     for (int tile = int(blockIdx.x) + me * int(gridDim.x); tile < tiles; tile += 2 * int(gridDim.x), j += 2) {
       int bm = 0, bn = 0;
-      gemm_block_coord(tile, tiles_m, tiles_n, bm, bn);
+      gemm_block_coord(tile, tiles_m, tiles_n, bm, bn, raster);
       if (j >= 1) mbarrier_wait(&turn[me], (turns++) & 1);  // the other's main loop of tile j-1 is past its waits
       auto st = PipelineState<Stages>::at(j * k_tiles);  // the ring's position of this tile's first k-tile
       PipelineState<Stages> prev;
@@ -756,6 +758,18 @@ inline cudaError_t gemm_sm90_device(int& device, int& sms) {
   if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
   if (device >= 0 && device < 64) cached[device].store(sms, std::memory_order_relaxed);
   return cudaSuccess;
+}
+
+// The rows of block tiles in a raster group (gemm_block_coord) for `units` tiles in flight (one per
+// SM, or per cluster) of bm x bn: a wave then covers about g rows by units / g columns of tiles and
+// reads, per k step, g panels of A (bm rows each) and units / g panels of B (bn columns each);
+// g = sqrt(units bn / bm) reads the fewest bytes. 132 SMs: 16 for 128x256 tiles (measured on an
+// H200: up to 1.3 % faster than 8 in bursts at 4096^3 and 8192^3, the same sustained;
+// docs/performance.md), 11 for 128x128, 8 for 2x1 clusters of 128x256.
+// Pre: units, bm, bn >= 1. Post: >= 1.
+inline int gemm_sm90_raster_rows(int units, int bm, int bn) {
+  double const g = std::sqrt(double(units) * double(bn) / double(bm));
+  return g < 1.5 ? 1 : int(g + 0.5);
 }
 
 template <class Cfg>
@@ -833,7 +847,8 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
     }
   }
   if constexpr (is_pingpong_config<Cfg> || is_ws_config<Cfg>) {
-    return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d);
+    int const raster = gemm_sm90_raster_rows(sms / cm, Cfg::BM * cm, Cfg::BN);
+    return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster);
   } else {
     return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb);
   }

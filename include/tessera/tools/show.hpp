@@ -229,6 +229,9 @@ inline Grid make_grid(const rt::ComposedLayout& c) {
 // cell (0,1) = T0/V1, cell (0,8) = T1/V0, cell (4,0) = T32/V0 (tests/tools/golden/tv_seed.txt).
 inline Grid make_tv_grid(const rt::Layout& tv, std::int64_t m_extent, std::int64_t n_extent, std::string title) {
   rt::validate(tv);
+  if (rt::has_basis_strides(tv))
+    rt::fail("show: the TV layout " + rt::to_string(tv) + " has basis strides (its values are coordinates); a TV "
+             "picture needs (thread,value) -> tile index with integer strides; leave out --tv to draw the coordinates");
   if (m_extent < 1 || n_extent < 1)
     rt::fail("show: tile (" + std::to_string(m_extent) + "," + std::to_string(n_extent) +
              ") has an extent < 1; give a tile M,N with M, N >= 1");

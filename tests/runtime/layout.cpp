@@ -127,7 +127,10 @@ TEST(RuntimeLayout, CoshapeOfCoordinateLayouts) {
 TEST(RuntimeLayout, CoordinateLayoutsRefuseIntegerOnlyFunctions) {
   const Layout id = make_identity_layout(T("(4,8)"));
   for (auto f : {+[](const Layout& l) { (void)cosize(l); }, +[](const Layout& l) { (void)make_layout_like(l); },
-                 +[](const Layout& l) { (void)get_hier_coord(l, D(3)); }, +[](const Layout& l) { (void)evaluate(l, T("3")); }}) {
+                 +[](const Layout& l) { (void)get_hier_coord(l, D(3)); }, +[](const Layout& l) { (void)evaluate(l, T("3")); },
+                 +[](const Layout& l) { (void)complement(l); }, +[](const Layout& l) { (void)right_inverse(l); },
+                 +[](const Layout& l) { (void)nullspace(l); }, +[](const Layout& l) { (void)upcast(l, 2); },
+                 +[](const Layout& l) { (void)max_common_vector(l, l); }, +[](const Layout& l) { (void)max_alignment(l); }}) {
     try {
       f(id);
       ADD_FAILURE() << "no error";

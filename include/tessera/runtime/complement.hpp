@@ -199,6 +199,7 @@ inline Layout left_inverse(const Layout& l) {
 // nullspace(L): the leaves with static stride _0 as s_i : r_i, r = compact col-major strides of
 // flatten(shape(L)); none -> _1:_0. nullspace((_2,_4,_3):(_0,_1,_0)) = (_2,_3):(_1,_8).
 inline Layout nullspace(const Layout& l) {
+  detail::require_integer_strides("nullspace", l);
   auto f = detail::flat_modes(l);
   std::vector<IntTuple> sh;
   detail::leaves_into(l.shape, sh);

@@ -37,6 +37,12 @@ class S(int):
     """A static integer, printed _8."""
     def __new__(cls, value: int) -> "S": ...
 
+class Basis:
+    """A basis element v@N (a stride of a coordinate layout), printed _1@0."""
+    value: int
+    mode: int
+    def __init__(self, value: int, mode: int) -> None: ...
+
 class IntTuple(tuple):
     """A tuple of integers that prints in the library's notation."""
 

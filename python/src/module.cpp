@@ -42,7 +42,7 @@ namespace {
 // package's __init__ (_register_types). Held for the life of the process (never destroyed, so no
 // Python object outlives the interpreter in a static destructor).
 struct PyTypes {
-  py::object S, IntTuple, Bool, ValueTuple, TVLayout, Text, underscore, LayoutError;
+  py::object S, IntTuple, Bool, ValueTuple, TVLayout, Text, underscore, LayoutError, Basis;
 };
 
 PyTypes*& types_slot() {
@@ -116,6 +116,11 @@ rt::Value to_value(py::handle h, Budget& budget) {
       rt::fail("tessera: a value of more than " + std::to_string(kMaxIntegers) + " integers; an expression holds at most that many");
   }
   if (py::isinstance<py::int_>(h)) return rt::IntTuple(to_int(h));
+  if (py::isinstance(h, t.Basis)) {  // v@N: a tessera.Basis checked its mode on construction
+    if (++budget.integers > kMaxIntegers)
+      rt::fail("tessera: a value of more than " + std::to_string(kMaxIntegers) + " integers; an expression holds at most that many");
+    return rt::IntTuple(rt::E(to_int(h.attr("value")), h.attr("mode").cast<int>()));
+  }
   if (PyIndex_Check(h.ptr()) != 0) {  // other integers (numpy's): their index, a dynamic integer
     const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
     if (!i) throw py::error_already_set();
@@ -156,7 +161,8 @@ py::object from_int_tuple(const rt::IntTuple& x) {
   if (x.is_underscore()) return t.underscore;
   if (x.is_int()) {
     const rt::Int i = x.as_int();
-    return i.is_static ? t.S(i.value) : py::int_(i.value);
+    py::object v = i.is_static ? t.S(i.value) : py::int_(i.value);
+    return i.is_basis() ? t.Basis(v, i.basis) : v;
   }
   py::tuple kids(x.children().size());
   for (std::size_t k = 0; k < x.children().size(); ++k) kids[k] = from_int_tuple(x.children()[k]);
@@ -395,9 +401,9 @@ PYBIND11_MODULE(_tessera, m) {
   m.def(
       "_register_types",
       [](py::object S, py::object IntTuple, py::object Bool, py::object ValueTuple, py::object TVLayout, py::object Text,
-         py::object underscore, py::object LayoutError) {
+         py::object underscore, py::object LayoutError, py::object Basis) {
         if (types_slot() == nullptr) types_slot() = new PyTypes{};
-        *types_slot() = PyTypes{S, IntTuple, Bool, ValueTuple, TVLayout, Text, underscore, LayoutError};
+        *types_slot() = PyTypes{S, IntTuple, Bool, ValueTuple, TVLayout, Text, underscore, LayoutError, Basis};
       },
       "Called once by tessera/__init__.py with the classes of tessera/_types.py.");
 

@@ -19,12 +19,12 @@ Jupyter draws layouts, TV layouts, MMA atoms, tiled MMAs and tiled copies as the
 """
 
 from . import _docs
-from ._types import Bool, IntTuple, LayoutError, S, Text, TVLayout, Underscore, ValueTuple, underscore as _
+from ._types import Basis, Bool, IntTuple, LayoutError, S, Text, TVLayout, Underscore, ValueTuple, underscore as _
 from . import _types
 from . import _tessera
 from ._tessera import ComposedLayout, CopyAtom, Layout, MmaAtom, Swizzle, TiledCopy, TiledMma
 
-_tessera._register_types(S, IntTuple, Bool, ValueTuple, TVLayout, Text, _types.underscore, LayoutError)
+_tessera._register_types(S, IntTuple, Bool, ValueTuple, TVLayout, Text, _types.underscore, LayoutError, Basis)
 
 __version__ = "0.1.0"
 
@@ -161,7 +161,7 @@ def analyze(access, *, smem=None, gmem=None, elem_bytes=None, vector=None, side=
 from . import ops  # noqa: E402
 
 __all__ = [
-    "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle",
+    "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle",
     "TVLayout", "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "analyze", "atom",
     "atom_names", "eval", "parse", "show",
 ] + list(FUNCTIONS)

@@ -10,6 +10,12 @@ class S(int):
     """A static integer, printed _8."""
     def __new__(cls, value: int) -> "S": ...
 
+class Basis:
+    """A basis element v@N (a stride of a coordinate layout), printed _1@0."""
+    value: int
+    mode: int
+    def __init__(self, value: int, mode: int) -> None: ...
+
 class IntTuple(tuple):
     """A tuple of integers that prints in the library's notation."""
 
@@ -136,6 +142,20 @@ def back(t: IntTupleLike) -> int:
     Example:
         >>> print(tessera.back((2, (3, 4))))
         4
+    """
+    ...
+
+def basis_get(b: Value, t: IntTupleLike) -> IntTuple:
+    """basis_get(b: Value, t: IntTupleLike) -> IntTuple
+
+    The part of t that the basis element b = v@N selects, get(t, N); t itself when b is no basis element.
+
+    Precondition: N < rank(t) (N = 0 for an integer t). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: basis_get(Basis(v, N), t) == get(t, N).
+
+    Example:
+        >>> print(tessera.basis_get(tessera.Basis(S(1), 1), (2, (3, 4))))
+        (3,4)
     """
     ...
 
@@ -321,13 +341,13 @@ def congruent(a: IntTupleLike | LayoutLike, b: IntTupleLike | LayoutLike) -> Boo
     """
     ...
 
-def coprofile(L: LayoutLike) -> int:
-    """coprofile(L: LayoutLike) -> int
+def coprofile(L: LayoutLike) -> int | IntTuple:
+    """coprofile(L: LayoutLike) -> int | IntTuple
 
-    The profile of L's codomain: _0 for integer strides.
+    The profile of L's codomain: _0 for integer strides, _0 per codomain mode for basis strides.
 
-    Precondition: integer strides. A violated one raises tessera.LayoutError with the C++ message.
-    Postcondition: always _0 here.
+    Precondition: L's strides all integers or all basis elements. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: congruent with coshape(L).
 
     Example:
         >>> print(tessera.coprofile('(4,8):(1,4)'))
@@ -335,13 +355,13 @@ def coprofile(L: LayoutLike) -> int:
     """
     ...
 
-def coshape(L: LayoutLike) -> int:
-    """coshape(L: LayoutLike) -> int
+def coshape(L: LayoutLike) -> int | IntTuple:
+    """coshape(L: LayoutLike) -> int | IntTuple
 
-    The size of L's codomain: 1 + sum over leaves of (shape - 1) * |stride|.
+    The shape of L's codomain: 1 + sum over leaves of (shape - 1) * |stride|; for basis strides one extent per codomain mode.
 
-    Precondition: integer strides. A violated one raises tessera.LayoutError with the C++ message.
-    Postcondition: every |L(i)| < result; equal to cosize(L) for non-negative strides.
+    Precondition: L's strides all integers or all basis elements. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: every |L(i)| < result (entry by entry for basis strides); equal to cosize(L) for non-negative integer strides.
 
     Example:
         >>> print(tessera.coshape('_4:_-2'))
@@ -1018,6 +1038,34 @@ def logical_product(A: LayoutLike | ComposedLayout, B: TilerLike) -> Layout | Co
     Example:
         >>> print(tessera.logical_product('(_2,_2):(_4,_1)', '_6:_1'))
         ((_2,_2),(_2,_3)):((_4,_1),(_2,_8))
+    """
+    ...
+
+def make_basis_like(shape: IntTupleLike) -> IntTuple:
+    """make_basis_like(shape: IntTupleLike) -> IntTuple
+
+    The basis element E<i> = _1@i for each top-level mode i of shape (_1 for an integer shape).
+
+    Precondition: no mode of shape is a tuple (nested basis elements E<i,j> are not represented). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: crd2idx(c, shape, result) is the coordinate c.
+
+    Example:
+        >>> print(tessera.make_basis_like((4, 8)))
+        (_1@0,_1@1)
+    """
+    ...
+
+def make_identity_layout(shape: IntTupleLike) -> Layout:
+    """make_identity_layout(shape: IntTupleLike) -> Layout
+
+    The layout that maps each coordinate to itself: mode i has the strides prefix_product(mode i) along the basis element E<i> = _1@i (an integer shape gives n:_1). Divided like a data layout, it gives every element's coordinate.
+
+    Precondition: shape leaves >= 1. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: L(c) is c's natural coordinate per top-level mode, a coordinate tuple.
+
+    Example:
+        >>> print(tessera.make_identity_layout((4, 8)))
+        (4,8):(_1@0,_1@1)
     """
     ...
 

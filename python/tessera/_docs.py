@@ -704,17 +704,40 @@ FUNCTIONS = {
         "same shape as L; a bijection onto [0, n) on the modes of non-zero stride.",
         "make_layout_like('(2,3,4,5):(_0,42,_1,_0)')", "(2,3,4,5):(_0,4,_1,_0)"),
     "coshape": (
-        "(L: LayoutLike) -> int",
-        "The size of L's codomain: 1 + sum over leaves of (shape - 1) * |stride|.",
+        "(L: LayoutLike) -> int | IntTuple",
+        "The shape of L's codomain: 1 + sum over leaves of (shape - 1) * |stride|; for basis strides one "
+        "extent per codomain mode.",
+        "L's strides all integers or all basis elements.",
+        "every |L(i)| < result (entry by entry for basis strides); equal to cosize(L) for non-negative "
         "integer strides.",
-        "every |L(i)| < result; equal to cosize(L) for non-negative strides.",
         "coshape('_4:_-2')", "_7"),
     "coprofile": (
-        "(L: LayoutLike) -> int",
-        "The profile of L's codomain: _0 for integer strides.",
-        "integer strides.",
-        "always _0 here.",
+        "(L: LayoutLike) -> int | IntTuple",
+        "The profile of L's codomain: _0 for integer strides, _0 per codomain mode for basis strides.",
+        "L's strides all integers or all basis elements.",
+        "congruent with coshape(L).",
         "coprofile('(4,8):(1,4)')", "_0"),
+    "make_identity_layout": (
+        "(shape: IntTupleLike) -> Layout",
+        "The layout that maps each coordinate to itself: mode i has the strides prefix_product(mode i) "
+        "along the basis element E<i> = _1@i (an integer shape gives n:_1). Divided like a data layout, "
+        "it gives every element's coordinate.",
+        "shape leaves >= 1.",
+        "L(c) is c's natural coordinate per top-level mode, a coordinate tuple.",
+        "make_identity_layout((4, 8))", "(4,8):(_1@0,_1@1)"),
+    "make_basis_like": (
+        "(shape: IntTupleLike) -> IntTuple",
+        "The basis element E<i> = _1@i for each top-level mode i of shape (_1 for an integer shape).",
+        "no mode of shape is a tuple (nested basis elements E<i,j> are not represented).",
+        "crd2idx(c, shape, result) is the coordinate c.",
+        "make_basis_like((4, 8))", "(_1@0,_1@1)"),
+    "basis_get": (
+        "(b: Value, t: IntTupleLike) -> IntTuple",
+        "The part of t that the basis element b = v@N selects, get(t, N); t itself when b is no basis "
+        "element.",
+        "N < rank(t) (N = 0 for an integer t).",
+        "basis_get(Basis(v, N), t) == get(t, N).",
+        "basis_get(tessera.Basis(S(1), 1), (2, (3, 4)))", "(3,4)"),
     "get_hier_coord": (
         "(L: LayoutLike, i: int) -> IntTuple",
         "The natural coordinate (congruent with the shape) at which the compact L reaches offset i.",

@@ -38,6 +38,46 @@ class S(int):
         return str(self) if spec == "" else int.__format__(int(self), spec)
 
 
+class Basis:
+    """A basis element ``v@N``: the value ``v`` along coordinate mode ``N`` (the core's
+    ``ScaledBasis``; ``E<N>`` is ``Basis(S(1), N)``), the stride of a coordinate layout such as
+    ``make_identity_layout``'s. Printed as the library prints it: ``_1@0``, ``4@1``.
+
+    Precondition: ``value`` an int (``S(v)`` for a static value), ``mode`` an int in [0, 65535].
+    Postcondition: ``str(Basis(v, n)) == str(v) + "@" + str(n)``; equal when value and mode are
+    (static-ness ignored, as ``S(8) == 8``).
+
+    Example:
+        >>> b = tessera.Basis(tessera.S(1), 1)
+        >>> str(b), str(tessera.make_layout((4, 8), (tessera.Basis(tessera.S(1), 0), b)))
+        ('_1@1', '(4,8):(_1@0,_1@1)')
+    """
+
+    __slots__ = ("value", "mode")
+
+    def __init__(self, value, mode):
+        if isinstance(value, bool) or isinstance(mode, bool):
+            raise TypeError("tessera.Basis: a bool is not an integer of the algebra")
+        self.value = value if isinstance(value, S) else operator.index(value)
+        self.mode = operator.index(mode)
+        if not 0 <= self.mode <= 65535:
+            raise ValueError("tessera.Basis: the mode must be in [0, 65535], got %d" % self.mode)
+
+    def __eq__(self, other):
+        if isinstance(other, Basis):
+            return int(self.value) == int(other.value) and self.mode == other.mode
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((int(self.value), self.mode))
+
+    def __repr__(self):
+        return "Basis(%r, %d)" % (self.value, self.mode)
+
+    def __str__(self):
+        return "%s@%d" % (self.value, self.mode)
+
+
 class IntTuple(tuple):
     """A tuple of integers (nested) as the algebra returns it: a shape, a stride, a coordinate.
 

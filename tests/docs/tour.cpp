@@ -77,6 +77,18 @@ TEST(EvalDoc, LibraryUse) {
   // [end-snippet]
 }
 
+TEST(EvalDoc, CoordinateLayouts) {
+  // [snippet:eval_coordinates]
+  namespace rt = tessera::rt;
+  rt::Layout id = rt::make_identity_layout(rt::evaluate("(100,37)").as<rt::IntTuple>());  // (m,n) -> (m,n)
+  rt::Layout tiles = rt::zipped_divide(id, rt::make_tiler(rt::evaluate("(_16,_8)").as<rt::IntTuple>()));
+  EXPECT_EQ(rt::to_string(tiles), "((_16,_8),(7,5)):((_1@0,_1@1),(_16@0,_8@1))");
+  rt::IntTuple c = rt::evaluate_any(tiles, rt::evaluate("(15,(6,4))").as<rt::IntTuple>());  // a coordinate tuple
+  EXPECT_EQ(rt::to_string(c), "(111,32)");
+  EXPECT_FALSE(rt::elem_less(c, rt::evaluate("(100,37)").as<rt::IntTuple>()).value);  // outside the tensor
+  // [end-snippet]
+}
+
 // ---- docs/tour.md ------------------------------------------------------------------------------
 
 TEST(Tour, Integers) {

@@ -47,6 +47,8 @@ def build(tree):
     """The value of a tree computed through the Python API (raises tessera.LayoutError as it does)."""
     kind, value, kids = tree
     if kind == "integer":
+        if isinstance(value, tessera.Basis):  # v@N: a basis element
+            return value
         return tessera.S(value) if isinstance(value, tessera.S) else int(value)
     if kind == "underscore":
         return None
@@ -304,13 +306,14 @@ class RandomExpressions:
             "coalesce": lambda: [r.choice([L(), self.composed()])] + ([self.profile()] if r.random() < 0.3 else []),
             "filter": lambda: [r.choice([L(), self.composed()])],
             "composition": lambda: r.choice([[L(), T()], [L(), L()], [self.swizzle(), self.layout("compact")],
-                                              [self.composed(), T()], [self.layout("compact"), self.layout("compact")]]),
+                                              [self.composed(), T()], [self.layout("compact"), self.layout("compact")],
+                                              [self.identity(), T()]]),
             "complement": lambda: [self.layout(r.choice(["compact", "pow2"]))] + (
                 [r.choice([integer(r.choice([8, 16, 24, 32, 64, 0]), r.random() < 0.5), S_()])] if r.random() < 0.6 else []),
             "right_inverse": lambda: [L()],
             "left_inverse": lambda: [self.layout(r.choice(["compact", "compact", "pow2"]))],
-            "logical_divide": lambda: [r.choice([L(), self.composed()]), T()],
-            "zipped_divide": lambda: [r.choice([L(), self.composed()]), T()],
+            "logical_divide": lambda: [r.choice([L(), self.composed(), self.identity()]), T()],
+            "zipped_divide": lambda: [r.choice([L(), self.composed(), self.identity()]), T()],
             "tiled_divide": lambda: [r.choice([L(), self.composed()]), T()],
             "flat_divide": lambda: [r.choice([L(), self.composed()]), T()],
             "logical_product": lambda: [r.choice([L(), self.composed()]), T()],
@@ -378,8 +381,11 @@ class RandomExpressions:
             "replace_back": lambda: [S_(), S_()],
             "compact_order": lambda: self.congruent_pair(),
             "make_layout_like": lambda: [L()],
-            "coshape": lambda: [L()],
-            "coprofile": lambda: [L()],
+            "coshape": lambda: [r.choice([L(), self.identity()])],
+            "coprofile": lambda: [r.choice([L(), self.identity()])],
+            "make_identity_layout": lambda: [S_()],
+            "make_basis_like": lambda: [S_()],
+            "basis_get": lambda: [r.choice([self.basis(), integer(4, True)]), S_()],
             "get_hier_coord": lambda: [L(), integer(r.randrange(0, 30), r.random() < 0.5)],
             "get_flat_coord": lambda: [L(), integer(r.randrange(0, 30), r.random() < 0.5)],
             "get_1d_coord": lambda: [L(), integer(r.randrange(0, 30), r.random() < 0.5)],
@@ -399,6 +405,15 @@ class RandomExpressions:
         elif c < 0.07:
             args = args + [self.layout()] if r.random() < 0.5 else args[:-1]
         return args
+
+    def basis(self):
+        """A basis element v@N (value static or dynamic, a small mode)."""
+        value = tessera.S(1) if self.r.random() < 0.7 else self.r.choice([2, 4, tessera.S(2)])
+        return ("integer", tessera.Basis(value, self.r.randrange(0, 3)), ())
+
+    def identity(self):
+        """make_identity_layout of a random shape: a coordinate layout (basis strides)."""
+        return call("make_identity_layout", self.shape())
 
     def congruent_pair(self):
         s = self.shape()

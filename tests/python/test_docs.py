@@ -42,7 +42,7 @@ def test_function_contract_and_example(name):
 
 
 @pytest.mark.parametrize("obj", [tessera, tessera.parse, tessera.eval, tessera.atom, tessera.atom_names, tessera.show,
-                                 tessera.analyze, _types.S, _types.IntTuple, _types.Bool, _types.LayoutError],
+                                 tessera.analyze, _types.S, _types.Basis, _types.IntTuple, _types.Bool, _types.LayoutError],
                          ids=lambda o: getattr(o, "__name__", str(o)))
 def test_other_docstring_examples(obj):
     assert run_doctest(obj, getattr(obj, "__name__", "tessera")) >= 1

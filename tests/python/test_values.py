@@ -239,3 +239,21 @@ def test_bools_are_not_integers():
         tessera.make_layout(True)
     with pytest.raises(TypeError):
         S(True)
+
+
+def test_basis_elements_and_coordinate_layouts():
+    # A basis element v@N (a stride of a coordinate layout) is a tessera.Basis both ways.
+    B, S = tessera.Basis, tessera.S
+    assert str(B(S(1), 0)) == "_1@0" and str(B(4, 1)) == "4@1" and B(S(4), 1) == B(4, 1)
+    L = tessera.make_identity_layout((4, 8))
+    assert str(L) == "(4,8):(_1@0,_1@1)" and L.stride == (B(S(1), 0), B(S(1), 1))
+    assert str(tessera.make_layout((4, 8), (B(S(1), 0), B(S(1), 1)))) == str(L)
+    assert str(L(13)) == "(1,3)" and L(13) == (1, 3)
+    assert str(tessera.layout("_4:_1@1")(2)) == "2@1"
+    assert str(tessera.zipped_divide(tessera.make_identity_layout((100, 37)), (S(16), S(8)))) == \
+        "((_16,_8),(7,5)):((_1@0,_1@1),(_16@0,_8@1))"
+    assert str(tessera.basis_get(B(S(1), 1), (2, (3, 4)))) == "(3,4)"
+    with pytest.raises(tessera.LayoutError, match="complement: argument 1 is a layout"):
+        tessera.complement(L)
+    with pytest.raises(ValueError):
+        B(S(1), -1)

@@ -81,5 +81,23 @@ TEST(RuntimeAlgebra, CompositionFollowsTheCore) {
   EXPECT_EQ(E("composition((_4,(_4,_8)):(_1,(_4,_16)), [_2:_1, [_2:_1, _4:_1]])"), "(_2,(_2,_4)):(_1,(_4,_16))");
 }
 
+TEST(RuntimeAlgebra, CoordinateLayoutsCoalesceAndCompose) {
+  EXPECT_EQ(to_string(coalesce(make_identity_layout(T("(_4,_8)")))), "(_4,_8):(_1@0,_1@1)");
+  EXPECT_EQ(to_string(coalesce(L("(_4,_8):(_1@0,_4@0)"))), "_32:_1@0");  // equal basis modes merge
+  EXPECT_EQ(to_string(coalesce(L("(_4,_8):(_1@0,_4@1)"))), "(_4,_8):(_1@0,_4@1)");
+  EXPECT_EQ(to_string(filter(make_identity_layout(T("(_4,_8)")))), "(_4,_8):(_1@0,_1@1)");
+  EXPECT_EQ(to_string(composition(make_identity_layout(T("(_4,_8)")), L("_8:_2"))), "(_2,_4):(_2@0,_1@1)");
+  EXPECT_EQ(to_string(composition(make_identity_layout(T("(4,8)")), T("(_2,_4)"))), "(_2,_4):(_1@0,_1@1)");
+  // A coordinate layout as B: only an A of one mode scales it (the core compiles nothing else).
+  EXPECT_EQ(to_string(composition(L("_8:_2"), make_identity_layout(T("(_4,_8)")))), "(_4,_8):(_2@0,_2@1)");
+  EXPECT_THROW(composition(L("(8,2):(2,1)"), make_identity_layout(T("(_4,_8)"))), layout_error);
+  // Composition with the identity gives each element's coordinate: R(i) == A(B(i)).
+  const Layout id = make_identity_layout(T("(8,6)"));
+  const Layout b = L("(_4,_3):(_2,_8)");
+  const Layout r = composition(id, b);
+  for (std::int64_t i = 0; i < 12; ++i)
+    EXPECT_EQ(to_string(evaluate_any(r, IntTuple(D(i)))), to_string(evaluate_any(id, IntTuple(evaluate(b, IntTuple(D(i))))))) << i;
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

@@ -29,5 +29,28 @@ TEST(RuntimeAlgebra, NestedTilersDivideSubModes) {
   EXPECT_THROW(logical_divide(L("(_4,_8):(_1,_4)"), Tiler{std::nullopt, L("_2:_1")}), layout_error);  // no `_`
 }
 
+TEST(RuntimeAlgebra, DividingCoordinateLayouts) {
+  // A 100 x 37 tensor in (_16,_8) tiles: the tiles overhang, and each element's coordinate tells.
+  const Layout id = make_identity_layout(T("(100,37)"));
+  EXPECT_EQ(to_string(zipped_divide(id, make_tiler(T("(_16,_8)")))), "((_16,_8),(7,5)):((_1@0,_1@1),(_16@0,_8@1))");
+  EXPECT_EQ(to_string(logical_divide(make_identity_layout(T("(_4,_8)")), make_tiler(T("(_2,_4)")))),
+            "((_2,_2),(_4,_2)):((_1@0,_2@0),(_1@1,_4@1))");
+  EXPECT_EQ(to_string(flat_divide(make_identity_layout(T("(4,8)")), make_tiler(T("(_2,_4)")))), "(_2,_4,2,2):(_1@0,_1@1,_2@0,_4@1)");
+  EXPECT_EQ(to_string(tiled_divide(make_identity_layout(T("(4,8)")), make_tiler(T("(_2,_4)")))), "((_2,_4),2,2):((_1@0,_1@1),_2@0,_4@1)");
+  // local_tile: tile (3,2) of the zipped divide, its origin the coordinate (48,16).
+  const Layout z = zipped_divide(id, make_tiler(T("(_16,_8)")));
+  const IntTuple c = T("(_,(3,2))");
+  EXPECT_EQ(to_string(slice(c, z)), "((_16,_8)):((_1@0,_1@1))");
+  EXPECT_EQ(to_string(evaluate_any(z, T("(0,(3,2))"))), "(48,16)");
+  int inside = 0;
+  for (std::int64_t t = 0; t < 35; ++t)
+    for (std::int64_t e = 0; e < 128; ++e)
+      inside += elem_less(evaluate_any(z, make_tuple({IntTuple(D(e)), IntTuple(D(t))})), T("(100,37)")).value ? 1 : 0;
+  EXPECT_EQ(inside, 100 * 37);
+  // A coordinate layout has no complement, so it is no tiler and has no products.
+  EXPECT_THROW(logical_divide(L("_8:_1"), make_identity_layout(T("(_2)"))), layout_error);
+  EXPECT_THROW(logical_product(make_identity_layout(T("(_2,_2)")), L("_2:_1")), layout_error);
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

@@ -265,5 +265,35 @@ TEST(RuntimeEval, ApplyingAParenthesizedComposedLayout) {
   EXPECT_EQ(eval_line("((_8,_64):(_64,_1))(9)").text, "65");
 }
 
+TEST(RuntimeEval, BasisStrides) {
+  EXPECT_EQ(E("make_identity_layout((4,8))"), "(4,8):(_1@0,_1@1)");
+  EXPECT_EQ(E("(4,8):(_1@0,_1@1)(5)"), "(1,1)");
+  EXPECT_EQ(E("(_4,_8):(_1@0,_1@1)(_5)"), "(_1,_1)");
+  EXPECT_EQ(E("_4:4@1"), "_4:4@1");
+  EXPECT_EQ(E("_4:-2@3(3)"), "-6@3");
+  EXPECT_EQ(E("make_basis_like((4,8))"), "(_1@0,_1@1)");
+  EXPECT_EQ(E("basis_get(_1@1, (2,(3,4)))"), "(3,4)");
+  EXPECT_EQ(E("crd2idx(13, (4,8), (_1@0,_1@1))"), "(1,3)");
+  EXPECT_EQ(E("elem_less(make_identity_layout((100,37))(99,36), (100,37))"), "true");
+  EXPECT_EQ(E("domain_offset((1,2), make_identity_layout((4,8)))"), "((4,8):(_1@0,_1@1),(1,2))");
+  EXPECT_EQ(E("coshape(make_identity_layout((4,8)))"), "(4,8)");
+  EXPECT_EQ(E("zipped_divide(make_identity_layout((100,37)), (_16,_8))((0,(3,2)))"), "(48,16)");
+  EXPECT_EQ(E("stride(make_identity_layout((4,(2,3))), 1)"), "(_1@1,2@1)");
+  // The printed form reads back.
+  EXPECT_EQ(E("(_4,(2,_4)):(_1@0,(_1@1,2@1))"), "(_4,(2,_4)):(_1@0,(_1@1,2@1))");
+  // Errors: malformed basis, basis elements where integers go, integer-only functions.
+  EXPECT_EQ(E("_1@"), "error: expected the mode of a basis element after '@' (digits, as in _1@0) at input column 4");
+  EXPECT_EQ(E("_1@_0").rfind("error: expected the mode", 0), 0u);
+  EXPECT_EQ(E("_1@99999").rfind("error: basis mode too large", 0), 0u);
+  EXPECT_EQ(E("(_1@0,4):(1,2)").rfind("error: layout: shape leaf _1@0", 0), 0u) << E("(_1@0,4):(1,2)");
+  EXPECT_EQ(E("(4,8)(_1@0)").rfind("error: evaluation: the coordinate", 0), 0u) << E("(4,8)(_1@0)");
+  const std::string c = E("complement(make_identity_layout((4,8)))");
+  EXPECT_EQ(c.rfind("error: complement: argument 1 is a layout (4,8):(_1@0,_1@1), which holds basis elements", 0), 0u) << c;
+  EXPECT_NE(E("print_layout(make_identity_layout((2,3)))").find("`tessera show` draws coordinate layouts"), std::string::npos);
+  EXPECT_EQ(E("Sw<3,3,3> o make_identity_layout((4,8))").rfind("error: composed layout:", 0), 0u);
+  EXPECT_EQ(E("composition(Sw<1,1,1>, make_identity_layout((4,8)))").rfind("error: composition:", 0), 0u);
+  EXPECT_EQ(E("(4,8):(1,_1@0)(5)").rfind("error: evaluation: the integer offset", 0), 0u);
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

@@ -282,6 +282,49 @@ TEST(ShowGrid, TileWithoutTvIsAnError) {
   EXPECT_EQ(tessera::tools::make_grid(tessera::rt::evaluate("make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1))"), opt).rows, 16);
 }
 
+TEST(ShowGrid, CoordinateLayoutCellsAreTheirCoordinates) {
+  // Each cell of an identity layout's picture is labelled with its coordinate (padded to the
+  // codomain's rank) and keyed by that coordinate's column-major index in coshape(L).
+  const tt::Grid id = grid("make_identity_layout((4,8))");
+  EXPECT_TRUE(id.coords);
+  ASSERT_EQ(id.rows, 4);
+  ASSERT_EQ(id.cols, 8);
+  for (std::int64_t i = 0; i < 4; ++i)
+    for (std::int64_t j = 0; j < 8; ++j) {
+      EXPECT_EQ(id.at(i, j).coord, "(" + std::to_string(i) + "," + std::to_string(j) + ")");
+      EXPECT_EQ(id.at(i, j).offset, i + 4 * j);
+      EXPECT_EQ(tt::cell_label(id, i, j), id.at(i, j).coord);
+    }
+  // Divided like data, the cells still name the coordinate each element has in the whole tensor.
+  const rt::Layout z = rt::evaluate("zipped_divide(make_identity_layout((6,4)), (_2,_2))").as<rt::Layout>();
+  const tt::Grid g = tt::make_grid(z);
+  EXPECT_EQ(g.at(1, 5).coord, rt::to_string(rt::evaluate_any(z, rt::make_tuple({rt::IntTuple(rt::D(1)), rt::IntTuple(rt::D(5))}))));
+  EXPECT_EQ(g.at(1, 5).coord, "(5,2)");
+  // One basis mode: the coordinate is padded with 0 (the codomain of _4:_1@1 has rank 2).
+  EXPECT_EQ(grid("_4:_1@1").at(0, 3).coord, "(0,3)");
+  // Renderers: ascii table with coordinate cells, SVG with data-c, HTML hover by coordinate.
+  const std::string ascii = tt::render(grid("make_identity_layout((2,3))"), tt::Format::ascii);
+  EXPECT_EQ(ascii,
+            "(2,3):(_1@0,_1@1)\n"
+            "          0       1       2 \n"
+            "    +-------+-------+-------+\n"
+            " 0  | (0,0) | (0,1) | (0,2) |\n"
+            "    +-------+-------+-------+\n"
+            " 1  | (1,0) | (1,1) | (1,2) |\n"
+            "    +-------+-------+-------+\n");
+  const std::string html = tt::render(grid("make_identity_layout((2,3))"), tt::Format::html);
+  EXPECT_NE(html.find("data-c=\"(1,2)\""), std::string::npos);
+  EXPECT_NE(html.find("hover: same coordinate"), std::string::npos);
+  EXPECT_NE(tt::render(grid("make_identity_layout((2,3))"), tt::Format::latex).find("{(1,2)}"), std::string::npos);
+  // A TV picture needs integer offsets.
+  try {
+    (void)grid("make_identity_layout((2,3))", tt::ShowOptions{true, std::make_pair(std::int64_t{2}, std::int64_t{3})});
+    ADD_FAILURE() << "no error";
+  } catch (const tessera::layout_error& e) {
+    EXPECT_NE(std::string(e.what()).find("leave out --tv to draw the coordinates"), std::string::npos) << e.what();
+  }
+}
+
 TEST(XmlEscape, EscapesMarkupCharacters) {
   EXPECT_EQ(tessera::tools::xml_escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
   EXPECT_EQ(tessera::tools::xml_escape("(_2,4):(4,_1)"), "(_2,4):(4,_1)");

@@ -25,6 +25,16 @@ check ascii "(_2,(_2,_2)):(_4,(_2,_1))
     +---+---+---+---+
 rc=0" "$actual"
 
+actual=$("$tessera" show 'zipped_divide(make_identity_layout((4,2)), (_2,_1))'; echo "rc=$?")
+check coordinates "((_2,_1),(2,2)):((_1@0,_0),(_2@0,_1@1))
+          0       1       2       3 
+    +-------+-------+-------+-------+
+ 0  | (0,0) | (2,0) | (0,1) | (2,1) |
+    +-------+-------+-------+-------+
+ 1  | (1,0) | (3,0) | (1,1) | (3,1) |
+    +-------+-------+-------+-------+
+rc=0" "$actual"
+
 actual=$("$tessera" show 'coalesce((2,4):(1,2)' 2>&1; echo "rc=$?")
 check parse_error "error: expected ',' or ')', got end of input at input column 21
   coalesce((2,4):(1,2)

@@ -25,13 +25,15 @@ struct GoldenCase {
 };
 
 // The pictures: print_layout's example, the elementwise add's TV layout, a swizzled shared-memory layout,
-// and the specification's logical and zipped divides.
+// the specification's logical and zipped divides, and the tiles of an identity (coordinate) layout.
 const GoldenCase kCases[] = {
     {"print_layout_example", "(_2,(_2,_2)):(_4,(_2,_1))"},
     {"tv_seed", "make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1))"},
     {"swizzle_8x64", "composition(Sw<3,3,3>, (_8,_64):(_64,_1))"},
     {"logical_divide", "logical_divide((_9,(_4,_8)):(_59,(_13,_1)), [_3:_3, (_2,_4):(_1,_8)])"},
     {"zipped_divide", "zipped_divide((_9,(_4,_8)):(_59,(_13,_1)), [_3:_3, (_2,_4):(_1,_8)])"},
+    // A coordinate layout: a 6x4 tensor in (_2,_2) tiles, every cell labelled with its coordinate.
+    {"identity_tiles", "zipped_divide(make_identity_layout((_6,_4)), (_2,_2))"},
 };
 
 std::string read_file(const std::string& path) {

@@ -27,6 +27,12 @@ node "$cdp" "$chromium" "$out/show_tv.html" "$out/show_html_screenshot_tv.png" 5
 node "$cdp" "$chromium" "$out/show_plain.html" "$out/show_html_screenshot_plain.png" 2,3 \
   '(2,3)|offset 9' o 9 4
 
+# Coordinate layout: the (_2,_2) tiles of a 6x4 identity layout; cell (1,5) is the coordinate (5,2),
+# key 5 + 2*6 = 17 (its index in coshape (6,4)), held by that one cell.
+"$tessera" show 'zipped_divide(make_identity_layout((6,4)), (_2,_2))' --format html -o "$out/show_coords.html"
+node "$cdp" "$chromium" "$out/show_coords.html" "$out/show_html_screenshot_coords.png" 1,5 \
+  '(1,5)|coordinate (5,2)' o 17 1
+
 # Large: 128x256 opens (fitted); hover after 1:1.
 "$tessera" show '(128,256):(256,1)' --format html -o "$out/show_large.html"
 node "$cdp" "$chromium" "$out/show_large.html" "$out/show_html_screenshot_large.png" 10,20 \

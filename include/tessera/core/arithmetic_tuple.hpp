@@ -239,7 +239,7 @@ TESSERA_HOST_DEVICE constexpr auto make_identity_strides(Shape const& shape) {
 // (CuTe's E<>, the scalar unit). Pre: each mode of shape is an integer (Tessera's basis elements
 // name one mode; CuTe's nested E<i,j> are not represented). make_basis_like((4,8)) == (_1@0,_1@1).
 template <IntTuple Shape>
-TESSERA_HOST_DEVICE constexpr auto make_basis_like(Shape const& shape) {
+TESSERA_HOST_DEVICE constexpr auto make_basis_like([[maybe_unused]] Shape const& shape) {
   if constexpr (is_tuple_v<Shape>) {
     return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
       static_assert((!is_tuple_v<tuple_element_t<Is, Shape>> && ...),

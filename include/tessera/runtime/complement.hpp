@@ -30,6 +30,7 @@ inline void check_cotarget(const char* fn, const Layout& a, const IntTuple& cota
 // complement(_4:_2, _24) = (_2,_3):(_1,_8); complement((4,1):(1,1), 8) = (1,2):(1,4) (dynamic: its 1s
 // stay); complement(4:1, 0) throws.
 inline Layout complement(const Layout& a, const IntTuple& cotarget) {
+  detail::require_integer_strides("complement", a);
   detail::check_cotarget("complement", a, cotarget);
   Layout f = filter(a);
   auto ms = detail::flat_modes(f);
@@ -74,6 +75,7 @@ inline Layout complement(const Layout& a, const IntTuple& cotarget) {
 // A negative stride can make that default codomain < 1: then the error names the stride, not a
 // codomain the caller never gave.
 inline Layout complement(const Layout& a) {
+  detail::require_integer_strides("complement", a);
   const Int m = cosize(filter(a));
   if (m.value < 1)
     fail("complement: " + to_string(a) + " has negative strides (its default codomain cosize(filter(A)) = " +
@@ -134,7 +136,10 @@ inline Layout right_inverse_chain(const Layout& l, bool by_value) {
 // A negative stride is taken only alone (see right_inverse_chain).
 // right_inverse((_4,_2):(_1,_16)) = _4:_1; right_inverse(_4:_-1) = _4:_-1;
 // right_inverse((_2,_4):(_-4,_1)) = _4:_2; right_inverse((_2,_4):(_4,_-1)) = _4:_-2.
-inline Layout right_inverse(const Layout& l) { return detail::right_inverse_chain(l, true); }
+inline Layout right_inverse(const Layout& l) {
+  detail::require_integer_strides("right_inverse", l);
+  return detail::right_inverse_chain(l, true);
+}
 
 // right_inverse_static(L): the compile-time algebra's right_inverse, which follows only static
 // strides and static shapes (right_inverse_static(4:1) = _1:_0): for max_common_layout and
@@ -144,6 +149,7 @@ inline Layout right_inverse_static(const Layout& l) { return detail::right_inver
 // left_inverse(L): R with R(L(i)) == i. Pre: L injective, each sorted stride divides the next
 // and the next is >= size*stride of the previous. left_inverse((_4,_2):(_1,_16)) = (_16,_2):(_1,_4).
 inline Layout left_inverse(const Layout& l) {
+  detail::require_integer_strides("left_inverse", l);
   auto f = detail::flat_modes(coalesce(l));
   if (f.size() == 1 && is_static_value(f[0].s, 1)) return Layout{S(1), S(0)};
   auto r = detail::prefix_products(f);
@@ -193,6 +199,7 @@ inline Layout left_inverse(const Layout& l) {
 // nullspace(L): the leaves with static stride _0 as s_i : r_i, r = compact col-major strides of
 // flatten(shape(L)); none -> _1:_0. nullspace((_2,_4,_3):(_0,_1,_0)) = (_2,_3):(_1,_8).
 inline Layout nullspace(const Layout& l) {
+  detail::require_integer_strides("nullspace", l);
   auto f = detail::flat_modes(l);
   std::vector<IntTuple> sh;
   detail::leaves_into(l.shape, sh);

@@ -17,8 +17,9 @@ namespace detail {
 // s * d == d0 is statically true (s*d static: both static, or one of them _0). A product that
 // does not fit int64 cannot equal d0 (which does): no merge, and no overflow error for a value
 // the result never holds. merges(_2, _4611686018427387904, _1) = false.
+// Basis strides merge only with a basis stride of the same mode (s * _1@0 == _4@0 for s = _4).
 inline bool merges(Int s, Int d, Int d0) {
-  if (!d0.is_static) return false;
+  if (!d0.is_static || d.basis != d0.basis) return false;
   bool prod_static = (s.is_static && d.is_static) || is_static_value(s, 0) || is_static_value(d, 0);
   if (!prod_static) return false;
   std::int64_t prod;
@@ -211,7 +212,9 @@ inline bool modes_do_not_carry(const std::vector<Mode>& fa, const Layout& b) {
   if (fb.size() <= 1 || fa.size() <= 1) return true;
   std::vector<std::int64_t> s, d;  // A's digits
   for (std::size_t i = 0; i < fa.size(); ++i) {
-    const std::int64_t si = fa[i].s.value, di = fa[i].d.value;
+    // A basis stride (a coordinate layout) never merges with a neighbour: it gets a key of its own,
+    // -1 - i, as in the core.
+    const std::int64_t si = fa[i].s.value, di = fa[i].d.is_basis() ? -1 - static_cast<std::int64_t>(i) : fa[i].d.value;
     if (si == 1 && i + 1 < fa.size()) continue;  // a size-1 digit holds nothing (but the last is unbounded)
     std::int64_t reach = 0;                       // d*s of the previous digit (no merge if it overflows)
     if (!s.empty() && !__builtin_mul_overflow(d.back(), s.back(), &reach) && reach == di) {
@@ -267,6 +270,13 @@ inline Layout composition(const Layout& a, const Layout& b) {
   if (la > detail::kMaxLeaves || lb > detail::kMaxLeaves) detail::check_result_size("composition", la * lb);
   detail::check_result_size("composition", la * lb / 16);
   const Layout flat = detail::coalesce_x(a);
+  // A B with basis strides gives coordinates, not indices into A: only an A of one mode (after
+  // coalesce_x) scales them, as the core's composition does (_8:_2 o (4,8):(_1@0,_1@1) =
+  // (4,8):(_2@0,_2@1)); the core does not compile any other.
+  if (has_basis_strides(b) && flat.shape.is_tuple())
+    fail("composition: B = " + to_string(b) + " has basis strides (its values are coordinates), but A = " + to_string(a) +
+         " has several modes, which take integer indices (as in the core); compose with an integer-strided B, or use a "
+         "coordinate layout as A");
   if (!detail::modes_do_not_carry(detail::flat_modes(flat), b))
     fail("composition: the modes of B = " + to_string(b) + " overlap in the index space of A = " + to_string(a) +
          " (their offsets carry into one another), so A o B is not the mode-by-mode composition; compose with each "

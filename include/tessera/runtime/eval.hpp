@@ -5,8 +5,10 @@
 //   eval_line("size((2,3")                                      -> {false, "error: ... at input column 10"}
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "tessera/runtime/parser.hpp"
 #include "tessera/runtime/print.hpp"
@@ -29,6 +31,7 @@ inline std::string kind_name(const Value& v) {
 inline std::string kind_name_full(const Value& v) {
   if (v.is<IntTuple>()) {
     const auto& t = v.as<IntTuple>();
+    if (t.is_int() && t.as_int().is_basis()) return "a basis element " + to_string(t);
     return t.is_int() ? "an integer " + to_string(t) : (t.is_underscore() ? "`_`" : "a tuple " + to_string(t));
   }
   if (v.is<Layout>()) return "a layout " + to_string(v.as<Layout>());
@@ -207,7 +210,13 @@ inline Value make_layout_call(const Args& a) {
 
 inline Value composition_call(const Args& a) {
   a.arity(2, 2);
-  if (a.v[0].is<Swizzle>()) return composition(a.v[0].as<Swizzle>(), a.layout(1));
+  if (a.v[0].is<Swizzle>()) {
+    const Layout l = a.layout(1);
+    if (has_basis_strides(l))
+      fail("composition: " + to_string(l) + " has basis strides (its values are coordinates), but a swizzle acts on "
+           "integer offsets; compose the swizzle with the data layout");
+    return composition(a.v[0].as<Swizzle>(), l);
+  }
   if (a.v[1].is<IntTuple>() && a.v[1].as<IntTuple>().is_int()) {  // an integer n composes as n:_1
     const Layout b{a.v[1].as<IntTuple>(), S(1)};
     return on_left(a, 0, [&](const Layout& l) { return composition(l, b); });
@@ -266,7 +275,7 @@ inline const std::map<std::string, Fn>& functions() {
     t["lex_less"] = [](const Args& a) { a.arity(2, 2); return Value(lex_less(a.tuple(0), a.tuple(1))); };
     t["crd2idx"] = [](const Args& a) {
       a.arity(2, 3);
-      return Value(a.v.size() == 3 ? crd2idx(a.tuple(0), a.tuple(1), a.tuple(2)) : crd2idx(a.tuple(0), a.tuple(1)));
+      return Value(a.v.size() == 3 ? crd2off(a.tuple(0), a.tuple(1), a.tuple(2)) : IntTuple(crd2idx(a.tuple(0), a.tuple(1))));
     };
     t["idx2crd"] = [](const Args& a) {
       a.arity(2, 3);
@@ -360,6 +369,10 @@ inline const std::map<std::string, Fn>& functions() {
     t["make_layout_right"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout_right(a.tuple(0))); };
     t["make_ordered_layout"] = [](const Args& a) { a.arity(2, 2); return Value(make_ordered_layout(a.tuple(0), a.tuple(1))); };
     t["compact_order"] = [](const Args& a) { a.arity(2, 2); return Value(compact_order(a.tuple(0), a.tuple(1))); };
+    // coordinate layouts (basis strides, core/arithmetic_tuple.hpp)
+    t["make_identity_layout"] = [](const Args& a) { a.arity(1, 1); return Value(make_identity_layout(a.tuple(0))); };
+    t["make_basis_like"] = [](const Args& a) { a.arity(1, 1); return Value(make_basis_like(a.tuple(0))); };
+    t["basis_get"] = [](const Args& a) { a.arity(2, 2); return Value(basis_get(a.tuple(0), a.tuple(1))); };
     t["make_layout_like"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout_like(a.layout(0))); };
     t["coshape"] = [](const Args& a) { a.arity(1, 1); return Value(coshape(a.layout(0))); };
     t["coprofile"] = [](const Args& a) { a.arity(1, 1); return Value(coprofile(a.layout(0))); };
@@ -369,7 +382,7 @@ inline const std::map<std::string, Fn>& functions() {
     t["domain_offset"] = [](const Args& a) {
       a.arity(2, 2);
       const Layout l = a.layout(1);
-      return Value(ValueTuple{{Value(l), Value(evaluate(l, a.tuple(0)))}});
+      return Value(ValueTuple{{Value(l), Value(evaluate_any(l, a.tuple(0)))}});
     };
     t["with_shape"] = [](const Args& a) {
       a.arity(2, 64);
@@ -602,7 +615,8 @@ inline Value apply(const Value& callee, const std::vector<Value>& args) {
   else if (callee.is<IntTuple>() && !has_underscore(callee.as<IntTuple>())) l = make_layout(callee.as<IntTuple>());
   else fail("evaluation: cannot apply " + kind_name(callee) + " to a coordinate; only layouts, composed layouts and swizzles are functions");
   if (has_underscore(c)) return slice(c, l);
-  return evaluate(l, c);
+  if (detail::has_basis(c)) fail("evaluation: the coordinate " + to_string(c) + " holds a basis element; coordinates are integers");
+  return evaluate_any(l, c);
 }
 
 inline Value composed(const std::vector<Value>& terms) {
@@ -620,9 +634,50 @@ inline Value composed(const std::vector<Value>& terms) {
   if (l.is<Layout>()) inner = l.as<Layout>();
   else if (l.is<IntTuple>() && !has_underscore(l.as<IntTuple>())) inner = make_layout(l.as<IntTuple>());
   else fail("composed layout: the last term must be a layout, got " + kind_name(l));
+  if (has_basis_strides(inner))
+    fail("composed layout: " + to_string(inner) + " has basis strides (its values are coordinates), but a swizzle acts "
+         "on integer offsets; use a layout with integer strides");
   return ComposedLayout{terms[0].as<Swizzle>(), off, inner};
 }
 
+}  // namespace eval_detail
+
+namespace eval_detail {
+// v holds a basis element: a layout with basis strides, or a tuple with a basis leaf.
+inline bool has_basis_value(const Value& v) {
+  if (v.is<IntTuple>()) return detail::has_basis(v.as<IntTuple>());
+  if (v.is<Layout>()) return has_basis_strides(v.as<Layout>());
+  if (v.is<ValueTuple>())
+    return std::any_of(v.as<ValueTuple>().items.begin(), v.as<ValueTuple>().items.end(), has_basis_value);
+  return false;
+}
+
+// The functions that take coordinate layouts (basis strides) and basis elements, as the core's do
+// (docs/eval.md); every other function refuses them with a message naming itself. composition,
+// the divides and crd2idx check their other operands themselves (B and the tiler need integer
+// strides).
+inline bool takes_basis(const std::string& fn) {
+  static const std::set<std::string> names = {
+      "rank",   "depth",   "size",   "product_each", "get",          "layout",         "shape",          "stride",
+      "select", "take",    "group",  "flatten",      "append",       "prepend",        "make_layout",    "coalesce",
+      "filter", "equal",   "zip",    "unflatten",    "filter_zeros", "front",          "back",           "replace_front",
+      "replace_back",      "congruent",              "weakly_congruent",              "compatible",     "crd2idx",
+      "composition",       "logical_divide",         "zipped_divide",                 "tiled_divide",   "flat_divide",
+      "tile_unzip",        "evenly_divides",         "with_shape",   "domain_offset",  "coshape",        "coprofile",
+      "make_identity_layout", "make_basis_like",     "basis_get"};
+  return names.count(fn) > 0;
+}
+
+inline void check_basis_arguments(const std::string& fn, const std::vector<Value>& args) {
+  if (takes_basis(fn)) return;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!has_basis_value(args[i])) continue;
+    fail(fn + ": argument " + std::to_string(i + 1) + " is " + kind_name(args[i]) +
+         ", which holds basis elements (a coordinate layout such as make_identity_layout's maps coordinates to "
+         "coordinates); " + fn + " takes integer strides only" +
+         (fn == "print_layout" ? " (`tessera show` draws coordinate layouts)" : "; apply it to the data layout"));
+  }
+}
 }  // namespace eval_detail
 
 namespace eval_detail {
@@ -645,6 +700,7 @@ inline Value call(const std::string& fn, const std::vector<Value>& args) {
   const auto& table = eval_detail::functions();
   auto it = table.find(fn);
   if (it == table.end()) fail("unknown function '" + detail::shown(fn) + "' (see docs/eval.md for the list)");
+  eval_detail::check_basis_arguments(fn, args);
   Value out;
   try {
     out = it->second(eval_detail::Args{fn, args});

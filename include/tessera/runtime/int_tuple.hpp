@@ -17,7 +17,9 @@ namespace tessera::rt {
 
 // ---- IntTuple -----------------------------------------------------------------------------------
 
-// An IntTuple is an integer, a tuple of IntTuples, or `_` (only inside slicing coordinates).
+// An IntTuple is an integer, a tuple of IntTuples, or `_` (only inside slicing coordinates). A
+// leaf may be a basis element (`_1@0`, an Int with a basis mode): only in the strides of a
+// coordinate layout and in the values built from them (make_basis_like).
 class IntTuple {
  public:
   IntTuple() = default;  // the empty tuple ()
@@ -96,6 +98,13 @@ inline void leaves_into(const IntTuple& t, std::vector<IntTuple>& out) {
     return;
   }
   for (const auto& c : t.children()) leaves_into(c, out);
+}
+
+// t holds a basis element somewhere (a stride of a coordinate layout).
+inline bool has_basis(const IntTuple& t) {
+  if (t.is_int()) return t.as_int().is_basis();
+  if (t.is_underscore()) return false;
+  return std::any_of(t.children().begin(), t.children().end(), [](const IntTuple& c) { return has_basis(c); });
 }
 
 inline bool all_static(const IntTuple& t) {
@@ -486,7 +495,7 @@ inline IntTuple prepend(const IntTuple& t, const IntTuple& x, std::int64_t n) {
 
 // Structural equality of values (static-ness ignored): (2,_3) equals (_2,3).
 inline bool same_values(const IntTuple& a, const IntTuple& b) {
-  if (a.is_int() && b.is_int()) return a.as_int().value == b.as_int().value;
+  if (a.is_int() && b.is_int()) return a.as_int().value == b.as_int().value && a.as_int().basis == b.as_int().basis;
   if (a.is_underscore() || b.is_underscore()) return a.is_underscore() && b.is_underscore();
   if (!a.is_tuple() || !b.is_tuple() || a.children().size() != b.children().size()) return false;
   for (std::size_t i = 0; i < a.children().size(); ++i)

@@ -7,6 +7,8 @@
 // "Integers"), so the twin prints exactly what the core computes, static-ness included.
 //
 //   Int    one integer: value + is_static        _8, 8, _-1
+//          or a basis element (a stride leaf of a coordinate layout): the value along one
+//          coordinate mode, CuTe's ScaledBasis   _1@0, 4@1 (core/arithmetic_tuple.hpp)
 //   Bool   a predicate result, static or not     _true, false
 //
 // Every violated precondition throws tessera::layout_error (core/error.hpp), the one exception
@@ -27,18 +29,33 @@ namespace tessera::rt {
 
 // ---- Int ----------------------------------------------------------------------------------------
 
+// An integer, or with basis >= 0 the basis element `value@basis` (ScaledBasis<T,N> of the core:
+// the value T along coordinate mode N; E<N> is _1@N). A basis element is a stride leaf only:
+// integers scale it (3 * _1@1 = 3@1), equal modes add (2@0 + 3@0 = 5@0), and sums over several
+// modes are coordinate tuples (layout.hpp, evaluate_any). Every other operation refuses it.
 struct Int {
   std::int64_t value = 0;
   bool is_static = false;
+  int basis = -1;  // >= 0: a basis element along this coordinate mode
+
+  bool is_basis() const { return basis >= 0; }
 };
 
 inline Int S(std::int64_t v) { return Int{v, true}; }   // static integer `_v`
 inline Int D(std::int64_t v) { return Int{v, false}; }  // dynamic integer `v`
+// The basis element v@mode: E(S(1), 0) is _1@0, E(D(4), 1) is 4@1.
+inline Int E(Int v, int mode) { return Int{v.value, v.is_static, mode}; }
+// The value of a basis element (or the integer itself) as a plain integer: plain(_2@1) = _2.
+inline Int plain(Int a) { return Int{a.value, a.is_static}; }
 
-inline bool is_static_value(Int a, std::int64_t v) { return a.is_static && a.value == v; }
+// a is the static integer v (never a basis element: _0@1 is not _0).
+inline bool is_static_value(Int a, std::int64_t v) { return a.is_static && a.value == v && !a.is_basis(); }
 
+// `_8`, `8`; basis elements as the core prints them: `_1@0`, `4@1`.
 inline std::string to_string(Int a) {
-  return (a.is_static ? "_" : "") + std::to_string(a.value);
+  std::string out = (a.is_static ? "_" : "") + std::to_string(a.value);
+  if (a.is_basis()) out += "@" + std::to_string(a.basis);
+  return out;
 }
 
 // Predicate results: static when the compile-time algebra decides them from types alone.
@@ -94,19 +111,47 @@ std::int64_t checked_add(std::int64_t a, std::int64_t b, const What& what) {
   return r;
 }
 
+namespace detail {
+// Operations that have no meaning on a basis element refuse it (the core does not compile them).
+inline void no_basis(const char* op, Int a, Int b) {
+  if (a.is_basis() || b.is_basis())
+    fail(std::string("integer arithmetic: ") + to_string(a) + " " + op + " " + to_string(b) +
+         " involves a basis element (a stride of a coordinate layout); basis elements are only scaled by integers "
+         "and added to one another; use integer strides for this operation");
+}
+}  // namespace detail
+
+// a + b; two basis elements of one mode add their values (2@0 + 3@0 = 5@0) and the static _0 is
+// the neutral element of basis elements (_0 + 2@1 = 2@1), as in the core. Basis elements of
+// different modes sum to a coordinate tuple: layout.hpp's offset_add, not an Int.
 inline Int operator+(Int a, Int b) {
+  if (a.is_basis() || b.is_basis()) {
+    if (is_static_value(a, 0)) return b;
+    if (is_static_value(b, 0)) return a;
+    if (a.basis != b.basis)
+      fail("integer arithmetic: " + to_string(a) + " + " + to_string(b) +
+           " adds basis elements of different modes (or a basis element and an integer); their sum is a coordinate "
+           "tuple, which only the evaluation of a layout (L(c)) forms; give the layout strides all integers or all basis elements");
+    return E(plain(a) + plain(b), a.basis);
+  }
   std::int64_t r;
   if (__builtin_add_overflow(a.value, b.value, &r)) fail(detail::arith_message("+", a, b));
   return Int{r, a.is_static && b.is_static};
 }
 
 inline Int operator-(Int a, Int b) {
+  detail::no_basis("-", a, b);
   std::int64_t r;
   if (__builtin_sub_overflow(a.value, b.value, &r)) fail(detail::arith_message("-", a, b));
   return Int{r, a.is_static && b.is_static};
 }
 
+// a * b; an integer times a basis element scales its value (3 * _1@1 = 3@1, _0 * _1@1 = _0@1).
 inline Int operator*(Int a, Int b) {
+  if (a.is_basis() && b.is_basis())
+    fail("integer arithmetic: " + to_string(a) + " * " + to_string(b) +
+         " multiplies two basis elements; a basis element is scaled by an integer only");
+  if (a.is_basis() || b.is_basis()) return E(plain(a) * plain(b), a.is_basis() ? a.basis : b.basis);
   if (is_static_value(a, 0) || is_static_value(b, 0)) return S(0);
   std::int64_t r;
   if (__builtin_mul_overflow(a.value, b.value, &r)) fail(detail::arith_message("*", a, b));
@@ -114,6 +159,7 @@ inline Int operator*(Int a, Int b) {
 }
 
 inline Int operator/(Int a, Int b) {
+  detail::no_basis("/", a, b);
   if (b.value == 0) fail("division by zero: " + to_string(a) + " / " + to_string(b));
   if (is_static_value(a, 0)) return S(0);
   if (a.value == INT64_MIN && b.value == -1) fail(detail::arith_message("/", a, b));
@@ -121,6 +167,7 @@ inline Int operator/(Int a, Int b) {
 }
 
 inline Int operator%(Int a, Int b) {
+  detail::no_basis("%", a, b);
   if (b.value == 0) fail("modulo by zero: " + to_string(a) + " % " + to_string(b));
   if (is_static_value(a, 0) || is_static_value(b, 1) || is_static_value(b, -1)) return S(0);
   if (b.value == -1) return Int{0, a.is_static && b.is_static};
@@ -128,21 +175,38 @@ inline Int operator%(Int a, Int b) {
 }
 
 // min/max/abs/signum: static when every operand is static. min(_2, 5) = 2; abs(_-4) = _4.
-inline Int min(Int a, Int b) { return Int{a.value < b.value ? a.value : b.value, a.is_static && b.is_static}; }
-inline Int max(Int a, Int b) { return Int{a.value > b.value ? a.value : b.value, a.is_static && b.is_static}; }
-
-inline Int abs(Int a) {
-  if (a.value == INT64_MIN) fail("integer overflow: |" + to_string(a) + "| does not fit in int64");
-  return Int{a.value < 0 ? -a.value : a.value, a.is_static};
+inline Int min(Int a, Int b) {
+  detail::no_basis("min", a, b);
+  return Int{a.value < b.value ? a.value : b.value, a.is_static && b.is_static};
+}
+inline Int max(Int a, Int b) {
+  detail::no_basis("max", a, b);
+  return Int{a.value > b.value ? a.value : b.value, a.is_static && b.is_static};
 }
 
-inline Int signum(Int a) { return Int{(a.value > 0) - (a.value < 0), a.is_static}; }
+// abs keeps a basis element's mode: abs(_-2@1) = _2@1 (the core's coshape takes |stride|).
+inline Int abs(Int a) {
+  if (a.value == INT64_MIN) fail("integer overflow: |" + to_string(a) + "| does not fit in int64");
+  return Int{a.value < 0 ? -a.value : a.value, a.is_static, a.basis};
+}
 
-// Comparisons: static when both sides are. _2 == _2 is _true; _2 < 3 is true.
-inline Bool operator==(Int a, Int b) { return Bool{a.value == b.value, a.is_static && b.is_static}; }
-inline Bool operator<(Int a, Int b) { return Bool{a.value < b.value, a.is_static && b.is_static}; }
+inline Int signum(Int a) {
+  detail::no_basis("signum", a, S(1));
+  return Int{(a.value > 0) - (a.value < 0), a.is_static};
+}
 
-// True only when `a == b` is known statically (both static and equal).
-inline bool static_equal(Int a, Int b) { return a.is_static && b.is_static && a.value == b.value; }
+// Comparisons: static when both sides are. _2 == _2 is _true; _2 < 3 is true. A basis element
+// equals only a basis element of its mode (_1@0 == _1@1 and _1@0 == _1 are _false, as the core's).
+inline Bool operator==(Int a, Int b) {
+  if (a.basis != b.basis) return Bool{false, true};
+  return Bool{a.value == b.value, a.is_static && b.is_static};
+}
+inline Bool operator<(Int a, Int b) {
+  detail::no_basis("<", a, b);
+  return Bool{a.value < b.value, a.is_static && b.is_static};
+}
+
+// True only when `a == b` is known statically (both static and equal, the same basis mode if any).
+inline bool static_equal(Int a, Int b) { return a.is_static && b.is_static && a.value == b.value && a.basis == b.basis; }
 
 }  // namespace tessera::rt

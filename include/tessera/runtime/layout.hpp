@@ -2,7 +2,9 @@
 // compact strides, validation, construction, evaluation, sub-layouts and slicing.
 //
 // A Layout is a function from coordinates to offsets given by a shape and a congruent stride,
-// printed `(_2,4):(4,_1)`.
+// printed `(_2,4):(4,_1)`. Strides may be basis elements (`_1@0`, core/arithmetic_tuple.hpp):
+// then the layout maps coordinates to coordinates, make_identity_layout((4,8)) = (4,8):(_1@0,_1@1)
+// and its value at 13 is the coordinate tuple (1,3) (evaluate_any).
 #pragma once
 
 #include <functional>
@@ -70,6 +72,10 @@ inline void validate_shape(const char* fn, const IntTuple& shape, const IntTuple
   if (shape.is_underscore())
     fail(std::string(fn) + ": shape " + to_string(whole) + " contains `_`; `_` only appears in slicing coordinates");
   if (shape.is_int()) {
+    if (shape.as_int().is_basis())
+      fail(std::string(fn) + ": shape leaf " + to_string(shape.as_int()) + " of " + to_string(whole) +
+           " is a basis element; basis elements are strides (of coordinate layouts, make_identity_layout), "
+           "shapes are integers");
     if (shape.as_int().value < 1)
       fail(std::string(fn) + ": shape leaf " + to_string(shape.as_int()) + " of " + to_string(whole) +
            " is < 1 (Tessera rule: shape leaves are >= 1); handle empty problems before building the layout");
@@ -80,6 +86,8 @@ inline void validate_shape(const char* fn, const IntTuple& shape, const IntTuple
 
 inline void max_offset_into(const IntTuple& shape, const IntTuple& stride, Int& acc) {
   if (shape.is_int()) {
+    // A basis stride adds to a coordinate, not to an offset: the shape bounds it (as in the core).
+    if (stride.as_int().is_basis()) return;
     acc = acc + D(shape.as_int().value - 1) * abs(D(stride.as_int().value));
     return;
   }
@@ -151,11 +159,164 @@ inline Int rank(const Layout& l) { return rank(l.shape); }    // rank((2,(3,4)):
 inline Int depth(const Layout& l) { return depth(l.shape); }  // depth(8:1) = _0
 inline Int size(const Layout& l) { return size(l.shape); }    // size((2,4):(4,1)) = 8
 
+// has_basis_strides(L): some stride of L is a basis element (L maps to coordinates).
+inline bool has_basis_strides(const Layout& l) { return detail::has_basis(l.stride); }
+
+namespace detail {
+// The functions that need integer offsets refuse a coordinate layout, naming themselves (the core
+// does not compile them on basis strides either).
+inline void require_integer_strides(const std::string& fn, const Layout& l) {
+  if (has_basis_strides(l))
+    fail(fn + ": " + to_string(l) + " has basis strides (it maps coordinates to coordinates, like "
+         "make_identity_layout's), but " + fn + " needs integer strides, as in the core; apply it to the data "
+         "layout (integer strides) instead");
+}
+}  // namespace detail
+
 // Evaluation L(c): crd2idx(c, shape, stride). ((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))(2,1) = 10.
-inline Int evaluate(const Layout& l, const IntTuple& crd) { return crd2idx(crd, l.shape, l.stride); }
+// Pre: integer strides (evaluate_any takes any).
+inline Int evaluate(const Layout& l, const IntTuple& crd) {
+  if (has_basis_strides(l))
+    fail("evaluation: " + to_string(l) + " has basis strides, so its values are coordinates, not integer offsets; "
+         "use evaluate_any (tessera eval: L(c) prints the coordinate)");
+  return crd2idx(crd, l.shape, l.stride);
+}
+
+// ---- coordinate values (basis strides) ----------------------------------------------------------
+
+namespace detail {
+// The rank of an offset as a coordinate: v@N has rank N+1, a coordinate tuple its length.
+inline std::size_t coordinate_rank(const IntTuple& x) {
+  if (x.is_tuple()) return x.children().size();
+  return static_cast<std::size_t>(x.as_int().basis) + 1;
+}
+// Entry i of an offset as a coordinate of rank >= i: v@N is v at N and _0 elsewhere; a tuple is
+// padded with _0.
+inline Int coordinate_entry(const IntTuple& x, std::size_t i) {
+  if (x.is_tuple()) return i < x.children().size() ? x.children()[i].as_int() : S(0);
+  return static_cast<std::size_t>(x.as_int().basis) == i ? plain(x.as_int()) : S(0);
+}
+inline bool is_coordinate_value(const IntTuple& x) { return x.is_tuple() || x.as_int().is_basis(); }
+}  // namespace detail
+
+// offset_add(a, b): the sum of two values of a layout, as the core's crd2idx adds them: integers
+// add; basis elements of one mode add (2@0 + 3@0 = 5@0); otherwise basis elements and coordinate
+// tuples (the core's ArithmeticTuple) add entry by entry, the shorter padded with _0
+// (2@0 + 3@1 = (2,3), (1,2) + 5@1 = (1,7), _1@0 + _0@1 = (_1,_0)); the static _0 is neutral.
+// Pre: not an integer (other than _0) with a coordinate: a layout with integer and basis strides
+// has no values.
+inline IntTuple offset_add(const IntTuple& a, const IntTuple& b) {
+  const bool ca = detail::is_coordinate_value(a), cb = detail::is_coordinate_value(b);
+  if (!ca && !cb) return a.as_int() + b.as_int();
+  if (!ca && is_static_value(a.as_int(), 0)) return b;
+  if (!cb && is_static_value(b.as_int(), 0)) return a;
+  if (!ca || !cb)
+    fail("evaluation: the integer offset " + to_string(ca ? b : a) + " and the coordinate " + to_string(ca ? a : b) +
+         " do not add (the layout mixes integer and basis strides); give a layout integer strides or basis strides, "
+         "not both");
+  if (a.is_int() && b.is_int() && a.as_int().basis == b.as_int().basis) return a.as_int() + b.as_int();
+  const std::size_t r = std::max(detail::coordinate_rank(a), detail::coordinate_rank(b));
+  std::vector<IntTuple> kids;
+  kids.reserve(r);
+  for (std::size_t i = 0; i < r; ++i) kids.emplace_back(detail::coordinate_entry(a, i) + detail::coordinate_entry(b, i));
+  return make_tuple(std::move(kids));
+}
+
+namespace detail {
+inline IntTuple crd2off_impl(const IntTuple& crd, const IntTuple& shape, const IntTuple& stride) {
+  if (crd.is_underscore()) fail("crd2idx: `_` in a coordinate selects a slice, not an index; use slicing");
+  if (crd.is_tuple()) {
+    if (!shape.is_tuple() || crd.children().size() != shape.children().size())
+      fail("crd2idx: coordinate " + to_string(crd) + " does not match shape " + to_string(shape) +
+           "; pass one coordinate per mode (or a single index)");
+    IntTuple s = S(0);
+    for (std::size_t i = 0; i < crd.children().size(); ++i)
+      s = offset_add(s, crd2off_impl(crd.children()[i], shape.children()[i], stride.children()[i]));
+    return s;
+  }
+  Int c = crd.as_int();
+  if (c.is_basis())
+    fail("crd2idx: the coordinate " + to_string(c) + " is a basis element; coordinates are integers");
+  if (shape.is_int()) return c * stride.as_int();
+  const auto& ks = shape.children();
+  if (ks.empty()) return S(0);
+  IntTuple s = S(0);
+  for (std::size_t i = 0; i + 1 < ks.size(); ++i) {
+    Int n = product(ks[i]);
+    s = offset_add(s, crd2off_impl(c % n, ks[i], stride.children()[i]));
+    c = c / n;
+  }
+  return offset_add(s, crd2off_impl(c, ks.back(), stride.children().back()));
+}
+}  // namespace detail
+
+// crd2off(crd, shape, stride): crd2idx for any strides: an integer for integer strides, a basis
+// element or a coordinate tuple for basis strides. crd2off(13, (4,8), (_1@0,_1@1)) = (1,3).
+inline IntTuple crd2off(const IntTuple& crd, const IntTuple& shape, const IntTuple& stride) {
+  if (!congruent(shape, stride).value)
+    fail("crd2idx: shape " + to_string(shape) + " and stride " + to_string(stride) +
+         " are not congruent; pass a stride with the nesting of the shape");
+  if (!detail::has_basis(stride)) return crd2idx(crd, shape, stride);
+  return detail::crd2off_impl(crd, shape, stride);
+}
+
+// evaluate_any(L, c): L(c) for any strides, as the core computes it: an integer offset, or for
+// basis strides the coordinate: (4,8):(_1@0,_1@1) at 13 is (1,3), at (_0,3) is (_0,3);
+// _4:_1@1 at 2 is 2@1 (one mode: a basis element).
+inline IntTuple evaluate_any(const Layout& l, const IntTuple& crd) { return crd2off(crd, l.shape, l.stride); }
+
+// make_identity_layout(shape): the layout mapping each coordinate to itself: top-level mode i gets
+// the strides prefix_product(mode i) along E<i> (an integer shape gives n:_1), as the core.
+// make_identity_layout((4,8)) = (4,8):(_1@0,_1@1); make_identity_layout((_4,(2,_4))) =
+// (_4,(2,_4)):(_1@0,(_1@1,2@1)). Post: L(c) is c's natural coordinate per top-level mode.
+inline Layout make_identity_layout(const IntTuple& shape) {
+  detail::validate_shape("make_identity_layout", shape, shape);
+  if (!shape.is_tuple()) return make_layout(shape, S(1));
+  std::vector<IntTuple> strides;
+  for (std::size_t i = 0; i < shape.children().size(); ++i) {
+    if (i > 65535) fail("make_identity_layout: more than 65536 modes; a basis element names a mode below 65536");
+    const int mode = static_cast<int>(i);
+    strides.push_back(detail::transform_leaves(prefix_product(shape.children()[i]), [mode](Int d) { return E(d, mode); }));
+  }
+  return make_layout(shape, make_tuple(std::move(strides)));
+}
+
+// make_basis_like(shape): E<i> = _1@i for each top-level mode i; _1 for an integer shape. Pre: no
+// mode of shape is a tuple (Tessera's basis elements name one mode; CuTe's nested E<i,j> are not
+// represented, as in the core). make_basis_like((4,8)) = (_1@0,_1@1).
+inline IntTuple make_basis_like(const IntTuple& shape) {
+  if (!shape.is_tuple()) return S(1);
+  std::vector<IntTuple> out;
+  for (std::size_t i = 0; i < shape.children().size(); ++i) {
+    if (shape.children()[i].is_tuple())
+      fail("make_basis_like: mode " + std::to_string(i) + " of " + to_string(shape) +
+           " is a tuple, and a nested mode would need a nested basis element (CuTe's E<i,j>), which Tessera does not "
+           "have; flatten the shape or use make_identity_layout");
+    if (i > 65535) fail("make_basis_like: more than 65536 modes; a basis element names a mode below 65536");
+    out.emplace_back(E(S(1), static_cast<int>(i)));
+  }
+  return make_tuple(std::move(out));
+}
+
+// basis_get(b, t): the part of t that the basis element b = v@N selects, get<N>(t); t itself when
+// b is not a basis element. basis_get(_1@1, (2,(3,4))) = (3,4); basis_get(_4, (2,3)) = (2,3).
+inline IntTuple basis_get(const IntTuple& b, const IntTuple& t) {
+  if (!b.is_int() || !b.as_int().is_basis()) return t;
+  const int n = b.as_int().basis;
+  if (!t.is_tuple() && n == 0) return t;
+  if (!t.is_tuple() || static_cast<std::size_t>(n) >= t.children().size())
+    fail("basis_get: the basis element " + to_string(b) + " selects mode " + std::to_string(n) + " of " + to_string(t) +
+         ", which has rank " + std::to_string(t.is_tuple() ? t.children().size() : 1) +
+         "; use a tuple with more than " + std::to_string(n) + " modes");
+  return t.children()[static_cast<std::size_t>(n)];
+}
 
 // cosize(L) = L(size(L) - 1) + 1 (non-negative strides). cosize((_2,_4):(_4,_1)) = _8.
-inline Int cosize(const Layout& l) { return evaluate(l, size(l) - S(1)) + S(1); }
+// Pre: integer strides (a coordinate layout has coshape instead).
+inline Int cosize(const Layout& l) {
+  detail::require_integer_strides("cosize", l);
+  return evaluate(l, size(l) - S(1)) + S(1);
+}
 
 // equal(A, B): same shapes and strides, static when decidable, as the core's A == B.
 // equal((_2,_4):(_4,_1), (2,4):(4,1)) = true.
@@ -344,22 +505,55 @@ inline IntTuple compact_order(const IntTuple& shape, const IntTuple& order) {
 // make_layout_like(L): L's shape with compact strides in the order of L's strides (static _0
 // strides kept). make_layout_like((2,3,4,5):(_0,42,_1,_0)) = (2,3,4,5):(_0,4,_1,_0).
 inline Layout make_layout_like(const Layout& l) {
+  detail::require_integer_strides("make_layout_like", l);
   return make_layout(l.shape, compact_order(filter_zeros(l.stride, l.shape), l.stride));
 }
 
-// coshape(L) = 1 + sum (s_i - 1) * |d_i| (integer strides); coprofile(L) = _0.
-// coshape((_4,_8):(_8,_1)) = _32; coshape(_4:_-2) = _7.
-inline Int coshape(const Layout& l) {
+namespace detail {
+// A sum of strides as a codomain coordinate: v@N becomes the tuple of rank N+1 with v at N.
+inline IntTuple as_codomain(const IntTuple& x) {
+  if (!x.is_int() || !x.as_int().is_basis()) return x;
+  std::vector<IntTuple> kids;
+  for (std::size_t i = 0; i < coordinate_rank(x); ++i) kids.emplace_back(coordinate_entry(x, i));
+  return make_tuple(std::move(kids));
+}
+// Sum of a_i * b_i over congruent leaves, from _0 left to right, with offset_add.
+inline IntTuple inner_product_any(const IntTuple& a, const IntTuple& b) {
+  if (a.is_int() && b.is_int()) return a.as_int() * b.as_int();
+  IntTuple s = S(0);
+  for (std::size_t i = 0; i < a.children().size(); ++i) s = offset_add(s, inner_product_any(a.children()[i], b.children()[i]));
+  return s;
+}
+inline IntTuple stride_sum(const IntTuple& d) {
+  if (d.is_int()) return d;
+  IntTuple s = S(0);
+  for (const auto& c : d.children()) s = offset_add(s, stride_sum(c));
+  return s;
+}
+}  // namespace detail
+
+// coshape(L) = 1 + sum (s_i - 1) * |d_i|: an integer for integer strides, a tuple (one extent per
+// codomain mode) for basis strides; coprofile(L): _0 per codomain mode (_0 for integer strides).
+// coshape((_4,_8):(_8,_1)) = _32; coshape(_4:_-2) = _7; coshape((4,8):(_1@0,_1@1)) = (4,8);
+// coprofile((4,8):(_1@0,_1@1)) = (_0,_0).
+inline IntTuple coshape(const Layout& l) {
   const IntTuple m1 = detail::transform_leaves(l.shape, [](Int x) { return x - S(1); });
   const IntTuple d = detail::transform_leaves(l.stride, [](Int x) { return abs(x); });
-  return inner_product(m1, d) + S(1);
+  if (!congruent(m1, d).value)
+    fail("coshape: shape " + to_string(l.shape) + " and stride " + to_string(l.stride) + " are not congruent");
+  const IntTuple co = detail::as_codomain(detail::inner_product_any(m1, d));
+  return detail::transform_leaves(co, [](Int x) { return x + S(1); });
 }
-inline Int coprofile(const Layout&) { return S(0); }
+inline IntTuple coprofile(const Layout& l) {
+  if (!has_basis_strides(l)) return S(0);
+  return detail::transform_leaves(detail::as_codomain(detail::stride_sum(l.stride)), [](Int) { return S(0); });
+}
 
 // get_hier_coord(L, i) / get_flat_coord(L, i) / get_1d_coord(L, i): the coordinate of offset i in
 // a compact L (natural, one index per top-level mode, column-major 1-D). Pre: L(result) == i
 // (checked). get_hier_coord((2,4):(4,1), 7) = (1,3).
 inline IntTuple get_hier_coord(const Layout& l, Int i) {
+  detail::require_integer_strides("get_hier_coord", l);
   const IntTuple c = idx2crd(IntTuple(i), l.shape, l.stride);
   if (crd2idx(c, l.shape, l.stride).value != i.value)
     fail("get_hier_coord/get_flat_coord/get_1d_coord: the offset is not reached by the layout at the coordinate found; "

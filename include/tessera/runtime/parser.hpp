@@ -3,7 +3,8 @@
 //   expr    := postfix ('o' postfix)*              Sw<3,3,3> o _0 o (_8,_64):(_64,_1)
 //   postfix := primary ('(' args ')')*             L(2,_), composition(A,B)(3)
 //   primary := atom (':' atom)?                    (_2,4):(4,_1)
-//   atom    := INT | _INT | '_' | '(' args ')' | '[' args ']' | Sw<B,M,S> | NAME '(' args ')'
+//   atom    := INT | _INT | INT@N | _INT@N | '_' | '(' args ')' | '[' args ']' | Sw<B,M,S>
+//            | NAME '(' args ')'                   _1@0: a basis element (stride of a coordinate layout)
 //            | NAME targs?                         a name the evaluator looks up (an atom):
 //                                                   SM75_U32x4_LDSM_N, UniversalCopy<uint32_t>
 //   targs   := '<' NAME targs? (',' NAME targs?)* '>'   Copy_Atom<SM75_U32x4_LDSM_N,half_t>
@@ -258,6 +259,23 @@ class Parser {
     return v;
   }
 
+  // An integer literal directly followed by `@N` (N decimal digits, no sign, no `_`) is the basis
+  // element value@N, as the core prints ScaledBasis: `_1@0`, `4@1`.
+  Int basis_suffix(Int v) {
+    if (pos_ >= text_.size() || text_[pos_] != '@') return v;
+    ++pos_;
+    const std::size_t start = column();
+    if (pos_ >= text_.size() || !is_digit(text_[pos_]))
+      throw eval_error("expected the mode of a basis element after '@' (digits, as in _1@0)", column());
+    std::int64_t mode = 0;
+    while (pos_ < text_.size() && is_digit(text_[pos_])) {
+      mode = mode * 10 + (text_[pos_] - '0');
+      if (mode > 65535) throw eval_error("basis mode too large (the limit is 65535)", start);
+      ++pos_;
+    }
+    return E(v, static_cast<int>(mode));
+  }
+
   Node atom() {
     DepthGuard guard(*this);
     skip_space();
@@ -269,14 +287,14 @@ class Parser {
                                            (is_digit(text_[pos_ + 1]) || text_[pos_ + 1] == '-')));
     if (is_digit(c) || c == '-') {
       n.kind = Node::Kind::integer;
-      n.value = D(integer_literal());
+      n.value = basis_suffix(D(integer_literal()));
       return n;
     }
     if (c == '_') {
       ++pos_;
       if (pos_ < text_.size() && (is_digit(text_[pos_]) || text_[pos_] == '-')) {
         n.kind = Node::Kind::integer;
-        n.value = S(integer_literal());
+        n.value = basis_suffix(S(integer_literal()));
         return n;
       }
       if (pos_ < text_.size() && is_name_char(text_[pos_]))

@@ -39,6 +39,7 @@ inline Layout transform_modes(const Layout& l, const std::function<Mode(Mode)>& 
 // upcast<N>(L): elements N times wider; per leaf s:d, d == _0 unchanged (a dynamic d == 0 too, its
 // shape made dynamic, as the core), else shape_div(s, shape_div(N, |d|)) : shape_div(d, N). upcast<2>((_4,_8):(_8,_1)) = (_4,_4):(_4,_1).
 inline Layout upcast(const Layout& l, std::int64_t n) {
+  detail::require_integer_strides("upcast", l);
   detail::check_factor("upcast", n);
   const Int nn = S(n);
   return detail::transform_modes(l, [&](detail::Mode m) {
@@ -56,6 +57,7 @@ inline Layout upcast(const Layout& l, std::int64_t n) {
 // downcast<N>(L): elements N times narrower; static d == _1 -> s*N:_1, else s:d*N.
 // Pre: no dynamic stride equal to 1 (make it static _1). downcast<2>((_4,_8):(_8,_1)) = (_4,_16):(_16,_1).
 inline Layout downcast(const Layout& l, std::int64_t n) {
+  detail::require_integer_strides("downcast", l);
   detail::check_factor("downcast", n);
   const Int nn = S(n);
   return detail::transform_modes(l, [&](detail::Mode m) {
@@ -87,6 +89,8 @@ inline Layout recast(const Layout& l, std::int64_t from_bits, std::int64_t to_bi
 // when layout<0>(C) has static shape and static stride _1, else _1:_0.
 // max_common_layout((_4,_8):(_1,_4), (_4,_8):(_1,_8)) = _4:_1.
 inline Layout max_common_layout(const Layout& a, const Layout& b) {
+  detail::require_integer_strides("max_common_layout", a);
+  detail::require_integer_strides("max_common_layout", b);
   Layout inv = right_inverse_static(b);
   Layout c = coalesce(composition(a, inv));
   Layout c0 = layout(c, 0);
@@ -97,6 +101,8 @@ inline Layout max_common_layout(const Layout& a, const Layout& b) {
 // max_common_vector(A, B): the static shape of layout<0>(C) when its stride is _1 and A, B are
 // fully static, else _1. max_common_vector((_4,_8):(_1,_4), (_4,_8):(_1,_8)) = _4.
 inline Int max_common_vector(const Layout& a, const Layout& b) {
+  detail::require_integer_strides("max_common_vector", a);
+  detail::require_integer_strides("max_common_vector", b);
   for (const auto* t : {&a.shape, &a.stride, &b.shape, &b.stride})
     if (!detail::all_static(*t)) return S(1);
   Layout c = coalesce(composition(a, right_inverse_static(b)));
@@ -110,6 +116,7 @@ inline Int max_common_vector(const Layout& a, const Layout& b) {
 // P = logical_divide(F, right_inverse(F)), F the static part of coalesce(L).
 // max_alignment((_4,_8):(_1,_8)) = _4.
 inline Int max_alignment(const Layout& l) {
+  detail::require_integer_strides("max_alignment", l);
   const Layout flat = coalesce(l);
   std::vector<IntTuple> fs, fd;
   detail::leaves_into(flat.shape, fs);

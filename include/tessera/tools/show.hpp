@@ -7,6 +7,11 @@
 //
 //   Plain layout L      the rank-2 view V of L (below); cell (i,j) = V(i,j).
 //                       (_2,(_2,_2)):(_4,(_2,_1)) -> 2x4 cells 0 2 1 3 / 4 6 5 7
+//   Coordinate layout   a layout with basis strides (make_identity_layout and its divides):
+//                       cell (i,j) is labelled with the coordinate V(i,j), e.g. (1,3), padded
+//                       with 0 to the codomain's rank; its key (color, hover group) is that
+//                       coordinate's column-major index in coshape(L).
+//                       (4,8):(_1@0,_1@1) -> 4x8 cells (0,0) (0,1) .. / (1,0) (1,1) ..
 //   Composed F o o o L  the rank-2 view of L; cell (i,j) = F(o + V(i,j)) (swizzled offsets).
 //   TV (tiler, tv)      make_layout_tv's pair, or --tv with a tile (M,N): tv maps
 //                       (thread,value) -> m + n*M; cell (m,n) is labelled T#/V# for the first
@@ -44,15 +49,18 @@ namespace tessera::tools {
 inline constexpr std::int64_t kMaxCells = std::int64_t{1} << 16;
 
 struct Cell {
-  std::int64_t offset = 0;   // plain: L(i,j); TV: m + n*M, the index in the tile
+  std::int64_t offset = 0;   // plain: L(i,j); TV: m + n*M, the index in the tile; coordinate
+                             // layout: the coordinate's column-major index in coshape(L)
   std::int64_t thread = -1;  // TV only; -1: no (thread,value) maps here (or a plain layout)
   std::int64_t value = -1;   // TV only
+  std::string coord;         // coordinate layouts only: the coordinate L(i,j), e.g. "(1,3)"
 };
 
 struct Grid {
   std::string title;  // the notation of what is drawn
   std::int64_t rows = 0, cols = 0;
   bool tv = false;
+  bool coords = false;  // a coordinate layout (basis strides): cells hold coordinates
   std::vector<Cell> cells;          // row-major: cells[i * cols + j]
   std::optional<rt::Layout> plain;  // the rank-2 view of a plain layout (ascii = its print_layout)
 
@@ -140,10 +148,47 @@ inline std::pair<std::int64_t, std::int64_t> tile_extent(const rt::IntTuple& sha
 
 // ---- grids -------------------------------------------------------------------------------------
 
-// make_grid(L): the plain picture of L. Pre: the view has at most kMaxCells cells.
-// make_grid((_2,(_2,_2)):(_4,(_2,_1))): 2x4, row 0 = 0 2 1 3.
+namespace show_detail {
+// The picture of a coordinate layout (basis strides): each cell's coordinate V(i,j), as a tuple of
+// the codomain's rank (rank(coshape(L))), and its column-major index in coshape(L) as the key.
+inline Grid make_coordinate_grid(const rt::Layout& l) {
+  const rt::Layout v = rank2_view(l);
+  Grid g;
+  g.title = rt::to_string(l);
+  g.coords = true;
+  g.rows = rt::size(rt::get(v.shape, 0)).value;
+  g.cols = rt::size(rt::get(v.shape, 1)).value;
+  check_cells("layout", g.title, g.rows, g.cols);
+  const rt::IntTuple co = rt::coshape(l);  // one extent per codomain mode
+  const std::size_t rank = co.is_tuple() ? co.children().size() : 1;
+  g.cells.resize(static_cast<std::size_t>(g.rows * g.cols));
+  for (std::int64_t i = 0; i < g.rows; ++i)
+    for (std::int64_t j = 0; j < g.cols; ++j) {
+      const rt::IntTuple x = rt::evaluate_any(v, crd(i, j));
+      Cell& c = g.cells[static_cast<std::size_t>(i * g.cols + j)];
+      std::int64_t index = 0, scale = 1;
+      c.coord = "(";
+      for (std::size_t k = 0; k < rank; ++k) {
+        const std::int64_t e = rt::detail::is_coordinate_value(x) ? rt::detail::coordinate_entry(x, k).value : 0;
+        const std::int64_t extent = co.is_tuple() ? co.children()[k].as_int().value : co.as_int().value;
+        if (k) c.coord += ',';
+        c.coord += std::to_string(e);
+        index = rt::checked_add(index, rt::checked_mul(e, scale, "show: a coordinate's index"), "show: a coordinate's index");
+        scale = rt::checked_mul(scale, extent, "show: a coordinate's index");
+      }
+      c.coord += ")";
+      c.offset = index;
+    }
+  return g;
+}
+}  // namespace show_detail
+
+// make_grid(L): the plain picture of L (a coordinate layout: its coordinates). Pre: the view has
+// at most kMaxCells cells. make_grid((_2,(_2,_2)):(_4,(_2,_1))): 2x4, row 0 = 0 2 1 3;
+// make_grid((2,3):(_1@0,_1@1)): 2x3, row 1 = (1,0) (1,1) (1,2).
 inline Grid make_grid(const rt::Layout& l) {
   rt::validate(l);
+  if (rt::has_basis_strides(l)) return show_detail::make_coordinate_grid(l);
   const rt::Layout v = rank2_view(l);
   Grid g;
   g.title = rt::to_string(l);
@@ -184,6 +229,9 @@ inline Grid make_grid(const rt::ComposedLayout& c) {
 // cell (0,1) = T0/V1, cell (0,8) = T1/V0, cell (4,0) = T32/V0 (tests/tools/golden/tv_seed.txt).
 inline Grid make_tv_grid(const rt::Layout& tv, std::int64_t m_extent, std::int64_t n_extent, std::string title) {
   rt::validate(tv);
+  if (rt::has_basis_strides(tv))
+    rt::fail("show: the TV layout " + rt::to_string(tv) + " has basis strides (its values are coordinates); a TV "
+             "picture needs (thread,value) -> tile index with integer strides; leave out --tv to draw the coordinates");
   if (m_extent < 1 || n_extent < 1)
     rt::fail("show: tile (" + std::to_string(m_extent) + "," + std::to_string(n_extent) +
              ") has an extent < 1; give a tile M,N with M, N >= 1");
@@ -338,8 +386,10 @@ inline std::string tv_label(const Cell& c) {
   return "T" + std::to_string(c.thread) + "/V" + std::to_string(c.value);
 }
 
-// The cell text a renderer prints: the offset (plain) or T#/V# (TV).
+// The cell text a renderer prints: the offset (plain), T#/V# (TV) or the coordinate (coordinate
+// layout).
 inline std::string cell_label(const Grid& g, std::int64_t i, std::int64_t j) {
+  if (g.coords) return g.at(i, j).coord;
   return g.tv ? tv_label(g.at(i, j)) : std::to_string(g.at(i, j).offset);
 }
 
@@ -352,9 +402,10 @@ inline std::size_t label_width(const Grid& g) {
 }
 
 // render_ascii(g): plain layouts: exactly rt::print_layout of the rank-2 view (its first line is
-// the view, which is the layout itself for rank 2). Swizzled layouts and TV pictures: the title,
-// then the same table (column headers "  %*d ", rows "%2d  ", cells "| %*s ", closed by "|"),
-// with width = the widest label; TV cells hold T#/V#, empty cells blanks.
+// the view, which is the layout itself for rank 2). Swizzled layouts, coordinate layouts and TV
+// pictures: the title, then the same table (column headers "  %*d ", rows "%2d  ", cells
+// "| %*s ", closed by "|"), with width = the widest label; TV cells hold T#/V#, empty cells
+// blanks, coordinate cells their coordinate.
 inline std::string render_ascii(const Grid& g) {
   if (g.plain) return rt::print_layout(*g.plain);
   const int width = static_cast<int>(label_width(g));
@@ -412,7 +463,7 @@ inline std::string latex_escape(const std::string& s) {
 // column indices outside the grid, the title above it.
 inline std::string render_latex(const Grid& g) {
   // 8pt typewriter characters are about 0.15cm wide: TV cells fit their widest label.
-  const double cell_w = g.tv ? std::max(1.0, 0.18 * static_cast<double>(label_width(g))) : 1.0;
+  const double cell_w = g.tv || g.coords ? std::max(1.0, 0.18 * static_cast<double>(label_width(g))) : 1.0;
   char buf[256];
   std::string out =
       "% Generated by tessera show (docs/show.md).\n"

@@ -2,9 +2,9 @@
 //
 // render_html(grid): one self-contained page that works offline (inline CSS and script, the
 // picture as inline SVG, no external resources). Hovering a cell shows a tooltip with its
-// coordinate (i,j), offset and, for TV pictures, thread and value, and highlights (class "hl")
-// every cell with the same key: the same thread (TV) or the same offset (plain; e.g. all cells of
-// a stride-0 mode). Mouse wheel zooms about the pointer, dragging pans, and the buttons zoom in,
+// coordinate (i,j), offset (for a coordinate layout: the coordinate it maps to) and, for TV
+// pictures, thread and value, and highlights (class "hl") every cell with the same key: the same
+// thread (TV), the same offset (plain; e.g. all cells of a stride-0 mode) or the same coordinate. Mouse wheel zooms about the pointer, dragging pans, and the buttons zoom in,
 // zoom out, fit the picture to the window and reset to 1:1; large layouts (128x256) open fitted.
 // render(grid, format) picks one of the four renderers (Format: ascii, svg, html, latex).
 #pragma once
@@ -55,7 +55,7 @@ inline constexpr const char* kHtmlScript = R"JS(
   }
   function tipText(r) {
     var d = function (n) { return r.getAttribute('data-' + n); };
-    var s = '(' + d('i') + ',' + d('j') + ')  offset ' + d('o');
+    var s = '(' + d('i') + ',' + d('j') + ')  ' + (d('c') !== null ? 'coordinate ' + d('c') : 'offset ' + d('o'));
     if (tv) s += d('t') === null ? '\nno thread' : '\nthread ' + d('t') + '  value ' + d('v');
     return s;
   }
@@ -138,7 +138,7 @@ inline std::string html_page(const std::string& title, const std::string& info, 
 inline std::string render_html(const Grid& g) {
   return show_detail::html_page(g.title,
                                 std::to_string(g.rows) + "&#215;" + std::to_string(g.cols) +
-                                    (g.tv ? ", hover: same thread" : ", hover: same offset"),
+                                    (g.tv ? ", hover: same thread" : g.coords ? ", hover: same coordinate" : ", hover: same offset"),
                                 g.tv, render_svg(g, SvgOptions{true}, false));
 }
 

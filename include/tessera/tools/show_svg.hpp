@@ -3,7 +3,7 @@
 // render_svg(grid): one standalone SVG document: no scripts, no external fonts (the generic
 // `monospace` family), no links. The title (the layout's notation) on top, column indices above
 // and row indices left of the grid, each cell a rectangle filled with the palette color of its
-// key (offset, or thread for TV) and labelled with its offset or T#/V#.
+// key (offset, or thread for TV) and labelled with its offset, T#/V# or coordinate.
 #pragma once
 
 #include <string>
@@ -35,8 +35,9 @@ inline SvgGeometry svg_geometry(const Grid& g) {
 }
 
 struct SvgOptions {
-  // Add data-i, data-j, data-o (offset), data-t, data-v (TV thread and value) to every cell's
-  // rectangle and ids to the groups: what the HTML page's script reads.
+  // Add data-i, data-j, data-o (offset), data-t, data-v (TV thread and value), data-c (the
+  // coordinate of a coordinate layout) to every cell's rectangle and ids to the groups: what the
+  // HTML page's script reads.
   bool data_attributes = false;
 };
 
@@ -71,6 +72,7 @@ inline void svg_grid_body(std::string& out, const Grid& g, const SvgGeometry& s,
         out += " data-i=\"" + std::to_string(i) + "\" data-j=\"" + std::to_string(j) + "\" data-o=\"" +
                std::to_string(c.offset) + "\"";
         if (c.thread >= 0) out += " data-t=\"" + std::to_string(c.thread) + "\" data-v=\"" + std::to_string(c.value) + "\"";
+        if (g.coords) out += " data-c=\"" + xml_escape(c.coord) + "\"";
       }
       out += "/>\n";
     }

@@ -58,6 +58,24 @@ inline IntTuple compact_row_major(const IntTuple& shape, Int init = S(1)) {
   return detail::compact_major(shape, init, true);
 }
 
+// compact_major<Major>(shape, current) (here with row_major = Major is LayoutRight): the compact
+// strides of compact_col_major / compact_row_major starting at current; a tuple current (of
+// shape's rank) starts each top-level mode at its own value.
+// compact_major((2,3), _1, true) = (3,_1); compact_major((2,3), (_1,10), false) = (_1,10).
+inline IntTuple compact_major(const IntTuple& shape, const IntTuple& current, bool row_major) {
+  if (current.is_tuple()) {
+    if (!shape.is_tuple() || shape.children().size() != current.children().size())
+      fail(std::string("compact_major: a tuple current ") + to_string(current) + " needs a shape of its rank, got " +
+           to_string(shape) + "; give one start per top-level mode, or one integer");
+    std::vector<IntTuple> kids;
+    for (std::size_t i = 0; i < shape.children().size(); ++i)
+      kids.push_back(compact_major(shape.children()[i], current.children()[i], row_major));
+    return make_tuple(std::move(kids));
+  }
+  if (!current.is_int()) fail("compact_major: the start " + to_string(current) + " must be an integer or a tuple of them");
+  return detail::compact_major(shape, current.as_int(), row_major);
+}
+
 // crd2idx with compact column-major strides. crd2idx((1,2), (3,4)) = 7.
 inline Int crd2idx(const IntTuple& crd, const IntTuple& shape) {
   return crd2idx(crd, shape, compact_col_major(shape));
@@ -244,6 +262,10 @@ inline IntTuple dice_zero(const IntTuple& c) {
   return make_tuple(std::move(kids));
 }
 }  // namespace detail
+
+// slice(c, t) of an IntTuple: the modes of t where c has `_` (an integer c keeps none).
+// slice((2,_), (3,(2,5))) = ((2,5)); slice(_, (2,3)) = (2,3); slice(1, 4) = ().
+inline IntTuple slice(const IntTuple& c, const IntTuple& t) { return detail::slice(c, t); }
 
 // slice(c, L): keeps the modes where c has `_`. For A = ((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100)):
 // slice((2,_), A) = ((_2,_5,_2)):((_2,_13,_100)); slice(((_,1),(0,_,1)), A) = (_3,_5):(_4,_13).

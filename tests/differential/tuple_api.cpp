@@ -1,0 +1,292 @@
+// Core vs twin for the tuple and integer functions `tessera eval` gained for issue 9's second pass:
+// the core's functions with a template index, here a run-time argument (insert<N>, remove<I>,
+// replace<I>, repeat<N>, make_seq_tuple<N>), and sum, wrap, unwrap, reverse, repeat_like, find,
+// tuple_cat, min, max, abs, signum (core/int_tuple.hpp, core/integer.hpp); compact_col_major,
+// compact_row_major, compact_major<LayoutLeft/LayoutRight>, slice and slice_and_offset
+// (core/layout.hpp); make_shape, make_stride, make_coord and make_tile (tensor/tensor.hpp).
+// Operands: the shapes, strides and layouts of the seeded random layouts (static, mixed, dynamic).
+#include "differential.hpp"
+#include "tessera/tensor/tensor.hpp"
+
+namespace tessera::test {
+namespace {
+
+template <class T>
+std::string str(T const& x) {
+  return to_string(x);
+}
+
+constexpr std::uint64_t kUnary = 3000;
+
+// The rank of L's shape, as the core sees it.
+template <class L>
+constexpr int rank_of_shape = rank_v<plain_t<decltype(std::declval<L>().shape())>>;
+
+// ---- integers and whole tuples -----------------------------------------------------------------
+
+const Register reg_sum{"sum", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("sum", l.shape()), [&] { return str(sum(l.shape())); });
+    check(t, call("sum", l.stride()), [&] { return str(sum(l.stride())); });
+    check(t, call("sum", make_tuple()), [&] { return str(sum(make_tuple())); });
+    return true;
+  });
+}};
+
+const Register reg_wrap{"wrap", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("wrap", l.shape()), [&] { return str(wrap(l.shape())); });
+    check(t, call("wrap", size(l)), [&] { return str(wrap(size(l))); });
+    return true;
+  });
+}};
+
+const Register reg_unwrap{"unwrap", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("unwrap", l.stride()), [&] { return str(unwrap(l.stride())); });
+    auto nested = make_tuple(make_tuple(l.shape()));
+    check(t, call("unwrap", nested), [&] { return str(unwrap(nested)); });
+    return true;
+  });
+}};
+
+const Register reg_reverse{"reverse", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("reverse", l.shape()), [&] { return str(reverse(l.shape())); });
+    check(t, call("reverse", l.stride()), [&] { return str(reverse(l.stride())); });
+    return true;
+  });
+}};
+
+const Register reg_make_seq_tuple{"make_seq_tuple", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    constexpr int R = rank_of_shape<decltype(l)>;
+    check(t, call("make_seq_tuple", R), [&] { return str(make_seq_tuple<R>()); });
+    check(t, call("make_seq_tuple", rank(l)), [&] { return str(make_seq_tuple<R>()); });  // a static argument
+    check(t, call("make_seq_tuple", 0), [&] { return str(make_seq_tuple<0>()); });
+    check_refused(t, call("make_seq_tuple", -1));  // make_seq_tuple<-1>: no index sequence of that length
+    return true;
+  });
+}};
+
+const Register reg_repeat{"repeat", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    constexpr int R = rank_of_shape<decltype(l)>;
+    check(t, call("repeat", R, size(l)), [&] { return str(repeat<R>(size(l))); });
+    check(t, call("repeat", 2, l.shape()), [&] { return str(repeat<2>(l.shape())); });
+    check(t, call("repeat", 0, l.stride()), [&] { return str(repeat<0>(l.stride())); });
+    return true;
+  });
+}};
+
+const Register reg_repeat_like{"repeat_like", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("repeat_like", l.shape(), size(l)), [&] { return str(repeat_like(l.shape(), size(l))); });
+    check(t, call("repeat_like", l.stride(), _0{}), [&] { return str(repeat_like(l.stride(), _0{})); });
+    check(t, call("repeat_like", l.stride(), l.shape()), [&] { return str(repeat_like(l.stride(), l.shape())); });
+    return true;
+  });
+}};
+
+// ---- modes by a (template) index ---------------------------------------------------------------
+
+const Register reg_insert{"insert", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    using S = plain_t<decltype(l.shape())>;
+    constexpr int R = rank_v<S>;
+    if constexpr (is_tuple_v<S>) {
+      check(t, call("insert", l.shape(), 0, size(l)), [&] { return str(insert<0>(l.shape(), size(l))); });
+      check(t, call("insert", l.shape(), R, l.stride()), [&] { return str(insert<R>(l.shape(), l.stride())); });
+      check(t, call("insert", l.stride(), R / 2, _1{}), [&] { return str(insert<R / 2>(l.stride(), _1{})); });
+    } else {
+      check_refused(t, call("insert", l.shape(), 0, size(l)));  // an integer t: wrap it first
+    }
+    check_refused(t, call("insert", wrap(l.shape()), R + 1, _1{}));  // past the end
+    return true;
+  });
+}};
+
+const Register reg_remove{"remove", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    constexpr int R = rank_of_shape<decltype(l)>;
+    check(t, call("remove", l.shape(), R - 1), [&] { return str(remove<R - 1>(l.shape())); });
+    check(t, call("remove", l.stride(), 0), [&] { return str(remove<0>(l.stride())); });
+    check_refused(t, call("remove", l.shape(), R));
+    return true;
+  });
+}};
+
+const Register reg_replace{"replace", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    constexpr int R = rank_of_shape<decltype(l)>;
+    check(t, call("replace", l.shape(), R - 1, size(l)), [&] { return str(replace<R - 1>(l.shape(), size(l))); });
+    check(t, call("replace", l.stride(), 0, l.shape()), [&] { return str(replace<0>(l.stride(), l.shape())); });
+    check_refused(t, call("replace", l.shape(), R, _1{}));
+    return true;
+  });
+}};
+
+const Register reg_find{"find", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("find", l.stride(), _1{}), [&] { return str(find(l.stride(), _1{})); });
+    check(t, call("find", l.shape(), _4{}), [&] { return str(find(l.shape(), _4{})); });
+    check(t, call("find", l.shape(), back(wrap(l.shape()))), [&] { return str(find(l.shape(), back(wrap(l.shape())))); });
+    check(t, call("find", l.stride(), size(l)), [&] { return str(find(l.stride(), size(l))); });
+    return true;
+  });
+}};
+
+const Register reg_tuple_cat{"tuple_cat", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    using S = plain_t<decltype(l.shape())>;
+    check(t, call("tuple_cat", wrap(l.shape()), wrap(l.stride())), [&] { return str(tuple_cat(wrap(l.shape()), wrap(l.stride()))); });
+    check(t, call("tuple_cat", wrap(l.shape()), make_tuple(), make_tuple(size(l))),
+          [&] { return str(tuple_cat(wrap(l.shape()), make_tuple(), make_tuple(size(l)))); });
+    if constexpr (!is_tuple_v<S>) check_refused(t, call("tuple_cat", l.shape(), l.stride()));  // integers: wrap them
+    return true;
+  });
+}};
+
+// min/max/abs/signum of the leaves at the ends of a layout's shape and stride.
+const Register reg_min{"min", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("min", size(l), _6{}), [&] { return str(min(size(l), _6{})); });
+    check(t, call("min", front(l.stride()), back(l.shape())), [&] { return str(min(front(l.stride()), back(l.shape()))); });
+    return true;
+  });
+}};
+const Register reg_max{"max", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("max", size(l), _6{}), [&] { return str(max(size(l), _6{})); });
+    check(t, call("max", front(l.stride()), back(l.shape())), [&] { return str(max(front(l.stride()), back(l.shape()))); });
+    return true;
+  });
+}};
+const Register reg_abs{"abs", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("abs", front(l.stride())), [&] { return str(abs(front(l.stride()))); });
+    check(t, call("abs", back(l.stride())), [&] { return str(abs(back(l.stride()))); });
+    return true;
+  });
+}};
+const Register reg_signum{"signum", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("signum", front(l.stride())), [&] { return str(signum(front(l.stride()))); });
+    check(t, call("signum", back(l.stride())), [&] { return str(signum(back(l.stride()))); });
+    return true;
+  });
+}};
+
+// ---- compact strides and slices ----------------------------------------------------------------
+
+const Register reg_compact_col_major{"compact_col_major", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("compact_col_major", l.shape()), [&] { return str(compact_col_major(l.shape())); });
+    check(t, call("compact_col_major", l.shape(), size(l)), [&] { return str(compact_col_major(l.shape(), size(l))); });
+    return true;
+  });
+}};
+const Register reg_compact_row_major{"compact_row_major", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("compact_row_major", l.shape()), [&] { return str(compact_row_major(l.shape())); });
+    check(t, call("compact_row_major", l.shape(), _2{}), [&] { return str(compact_row_major(l.shape(), _2{})); });
+    return true;
+  });
+}};
+const Register reg_compact_major{"compact_major", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    using S = plain_t<decltype(l.shape())>;
+    const std::string s = text(l.shape());
+    check(t, "compact_major(" + s + ", LayoutLeft)", [&] { return str(compact_major<LayoutLeft>(l.shape())); });
+    check(t, "compact_major(" + s + ", LayoutRight, " + text(size(l)) + ")",
+          [&] { return str(compact_major<LayoutRight>(l.shape(), size(l))); });
+    // A tuple start: one per top-level mode (the strides are congruent with the shape).
+    if constexpr (is_tuple_v<S>) {
+      check(t, "compact_major(" + s + ", LayoutRight, " + text(l.stride()) + ")",
+            [&] { return str(compact_major<LayoutRight>(l.shape(), l.stride())); });
+    }
+    check_refused(t, "compact_major(" + s + ", " + text(size(l)) + ")");  // no Major tag
+    return true;
+  });
+}};
+
+// The coordinate that keeps mode 0 of L and fixes the others at 0 (`_` for an integer shape).
+template <class L>
+auto keep_first(L const& l) {
+  using S = plain_t<decltype(l.shape())>;
+  if constexpr (is_tuple_v<S>) {
+    return replace<0>(repeat<rank_v<S>>(_0{}), _);
+  } else {
+    return _;
+  }
+}
+// The coordinate that keeps the last mode and fixes the others at their middle (1 where it fits).
+template <class L>
+auto keep_last(L const& l) {
+  using S = plain_t<decltype(l.shape())>;
+  if constexpr (is_tuple_v<S>) {
+    return replace<rank_v<S> - 1>(repeat<rank_v<S>>(_1{}), _);
+  } else {
+    return 1;
+  }
+}
+
+const Register reg_slice{"slice", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    auto a = keep_first(l);
+    auto b = keep_last(l);
+    check(t, call("slice", a, l), [&] { return str(slice(a, l)); });
+    check(t, call("slice", b, l), [&] { return str(slice(b, l)); });
+    check(t, call("slice", a, l.shape()), [&] { return str(slice(a, l.shape())); });
+    check(t, call("slice", b, l.stride()), [&] { return str(slice(b, l.stride())); });
+    return true;
+  });
+}};
+const Register reg_slice_and_offset{"slice_and_offset", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    auto a = keep_first(l);
+    auto b = keep_last(l);
+    check(t, call("slice_and_offset", a, l), [&] { return str(slice_and_offset(a, l)); });
+    check(t, call("slice_and_offset", b, l), [&] { return str(slice_and_offset(b, l)); });
+    return true;
+  });
+}};
+
+// ---- tensor/tensor.hpp's tuple makers ----------------------------------------------------------
+
+const Register reg_make_shape{"make_shape", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("make_shape", size(l), l.shape()), [&] { return str(make_shape(size(l), l.shape())); });
+    check(t, "make_shape()", [&] { return str(make_shape()); });
+    return true;
+  });
+}};
+const Register reg_make_stride{"make_stride", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("make_stride", l.stride(), _1{}), [&] { return str(make_stride(l.stride(), _1{})); });
+    return true;
+  });
+}};
+const Register reg_make_coord{"make_coord", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("make_coord", middle_index(l), last_index(l)), [&] { return str(make_coord(middle_index(l), last_index(l))); });
+    return true;
+  });
+}};
+// make_tile of layouts and sizes, printed and used as the tiler of a divide.
+const Register reg_make_tile{"make_tile", [](Tally& t) {
+  return run_binary<Family::General, 2, Family::Injective, 1, 3300>([&](auto const& a, auto const& b) {
+    using S = plain_t<decltype(a.shape())>;
+    auto tile = make_tile(b, size(b));
+    const std::string tile_text = "make_tile(" + text(b) + ", " + text(size(b)) + ")";
+    check(t, tile_text, [&] { return str(tile); });
+    check(t, call("make_tile", size(b)), [&] { return str(make_tile(size(b))); });
+    if constexpr (tiler_fits<S, plain_t<decltype(tile)>>()) {
+      check(t, "logical_divide(" + text(a) + ", " + tile_text + ")", [&] { return str(logical_divide(a, tile)); });
+    }
+    return true;
+  });
+}};
+
+}  // namespace
+}  // namespace tessera::test

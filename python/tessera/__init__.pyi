@@ -125,6 +125,20 @@ def abs(a: int) -> int:
     """
     ...
 
+def and_(a: Bool, b: Bool) -> Bool:
+    """and_(a: Bool, b: Bool) -> Bool
+
+    a and b, static when decidable (a static false decides alone).
+
+    Precondition: a and b are booleans (results of predicates). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when both are static or one is a static false.
+
+    Example:
+        >>> print(tessera.and_(tessera.congruent((2, 3), 1), tessera.equal(4, 4)))
+        _false
+    """
+    ...
+
 def append(x: IntTupleLike | LayoutLike, y: IntTupleLike | LayoutLike, n: int | None = None) -> IntTupleLike | Layout:
     """append(x: IntTupleLike | LayoutLike, y: IntTupleLike | LayoutLike, n: int | None = None) -> IntTupleLike | Layout
 
@@ -461,6 +475,20 @@ def depth(x: IntTupleLike | LayoutLike) -> int:
     """
     ...
 
+def dice(step: Value, t: IntTupleLike) -> IntTupleLike:
+    """dice(step: Value, t: IntTupleLike) -> IntTupleLike
+
+    The modes of t where the projection step has an integer such as _1; those where it has X are dropped (tensor/tiling.hpp). An integer t is kept whole.
+
+    Precondition: one step entry per mode of a tuple t. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: rank(result) == the number of kept modes.
+
+    Example:
+        >>> print(tessera.dice('(_1,X,_1)', (64, 64, 8)))
+        (64,8)
+    """
+    ...
+
 def domain_offset(coord: IntTupleLike, L: LayoutLike) -> ValueTuple:
     """domain_offset(coord: IntTupleLike, L: LayoutLike) -> ValueTuple
 
@@ -668,6 +696,20 @@ def flatten(x: IntTupleLike | LayoutLike | ComposedLayout) -> IntTupleLike | Lay
     Example:
         >>> print(tessera.flatten('((2,3),4):((1,2),6)'))
         (2,3,4):(1,2,6)
+    """
+    ...
+
+def flatten_to_tuple(t: IntTupleLike) -> IntTuple:
+    """flatten_to_tuple(t: IntTupleLike) -> IntTuple
+
+    The tuple of all leaves of t; an integer becomes the rank-1 tuple (t) (flatten keeps it).
+
+    Precondition: none.
+    Postcondition: depth(result) <= 1; size(result) == size(t).
+
+    Example:
+        >>> print(tessera.flatten_to_tuple(5))
+        (5)
     """
     ...
 
@@ -1438,6 +1480,20 @@ def nullspace(L: LayoutLike) -> Layout:
     Example:
         >>> print(tessera.nullspace('(_2,_4,_3):(_0,_1,_0)'))
         (_2,_3):(_1,_8)
+    """
+    ...
+
+def or_(a: Bool, b: Bool) -> Bool:
+    """or_(a: Bool, b: Bool) -> Bool
+
+    a or b, static when decidable (a static true decides alone).
+
+    Precondition: a and b are booleans (results of predicates). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when both are static or one is a static true.
+
+    Example:
+        >>> print(tessera.or_(tessera.congruent((2, 3), (1, 2)), tessera.equal(4, 4)))
+        _true
     """
     ...
 

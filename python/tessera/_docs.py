@@ -841,6 +841,31 @@ FUNCTIONS = {
         "each argument is a tuple (wrap an integer first).",
         "rank(result) == the sum of the ranks.",
         "tuple_cat((2, 3), (), ((4, 5),))", "(2,3,(4,5))"),
+    "flatten_to_tuple": (
+        "(t: IntTupleLike) -> IntTuple",
+        "The tuple of all leaves of t; an integer becomes the rank-1 tuple (t) (flatten keeps it).",
+        "none.",
+        "depth(result) <= 1; size(result) == size(t).",
+        "flatten_to_tuple(5)", "(5)"),
+    "and_": (
+        "(a: Bool, b: Bool) -> Bool",
+        "a and b, static when decidable (a static false decides alone).",
+        "a and b are booleans (results of predicates).",
+        "static when both are static or one is a static false.",
+        "and_(tessera.congruent((2, 3), 1), tessera.equal(4, 4))", "_false"),
+    "or_": (
+        "(a: Bool, b: Bool) -> Bool",
+        "a or b, static when decidable (a static true decides alone).",
+        "a and b are booleans (results of predicates).",
+        "static when both are static or one is a static true.",
+        "or_(tessera.congruent((2, 3), (1, 2)), tessera.equal(4, 4))", "_true"),
+    "dice": (
+        "(step: Value, t: IntTupleLike) -> IntTupleLike",
+        "The modes of t where the projection step has an integer such as _1; those where it has X are "
+        "dropped (tensor/tiling.hpp). An integer t is kept whole.",
+        "one step entry per mode of a tuple t.",
+        "rank(result) == the number of kept modes.",
+        "dice('(_1,X,_1)', (64, 64, 8))", "(64,8)"),
     "min": (
         "(a: int, b: int) -> int",
         "The smaller of two integers.",

@@ -1,12 +1,14 @@
 // Core vs twin for the tuple and integer functions `tessera eval` gained for issue 9's second pass:
 // the core's functions with a template index, here a run-time argument (insert<N>, remove<I>,
 // replace<I>, repeat<N>, make_seq_tuple<N>), and sum, wrap, unwrap, reverse, repeat_like, find,
-// tuple_cat, min, max, abs, signum (core/int_tuple.hpp, core/integer.hpp); compact_col_major,
+// tuple_cat, flatten_to_tuple, and_, or_, min, max, abs, signum (core/int_tuple.hpp,
+// core/integer.hpp); dice (tensor/tiling.hpp); compact_col_major,
 // compact_row_major, compact_major<LayoutLeft/LayoutRight>, slice and slice_and_offset
 // (core/layout.hpp); make_shape, make_stride, make_coord and make_tile (tensor/tensor.hpp).
 // Operands: the shapes, strides and layouts of the seeded random layouts (static, mixed, dynamic).
 #include "differential.hpp"
 #include "tessera/tensor/tensor.hpp"
+#include "tessera/tensor/tiling.hpp"
 
 namespace tessera::test {
 namespace {
@@ -173,6 +175,63 @@ const Register reg_signum{"signum", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("signum", front(l.stride())), [&] { return str(signum(front(l.stride()))); });
     check(t, call("signum", back(l.stride())), [&] { return str(signum(back(l.stride()))); });
+    return true;
+  });
+}};
+
+const Register reg_flatten_to_tuple{"flatten_to_tuple", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    check(t, call("flatten_to_tuple", l.shape()), [&] { return str(flatten_to_tuple(l.shape())); });
+    check(t, call("flatten_to_tuple", size(l)), [&] { return str(flatten_to_tuple(size(l))); });
+    return true;
+  });
+}};
+
+// and_/or_ of predicates' results: static ones (congruent) and ones static only for static
+// operands (equal of a size).
+template <bool And>
+Coverage and_or(Tally& t) {
+  const char* name = And ? "and_" : "or_";
+  auto op = [](auto const& a, auto const& b) {
+    if constexpr (And) {
+      return and_(a, b);
+    } else {
+      return or_(a, b);
+    }
+  };
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    const std::string eq8 = call("equal", size(l), _8{}), cong = call("congruent", l.shape(), l.stride());
+    const std::string eq1 = call("equal", front(l.stride()), _1{});
+    check(t, call(name, eq8, cong), [&] { return str(op(equal(size(l), _8{}), congruent(l.shape(), l.stride()))); });
+    check(t, call(name, eq1, eq8), [&] { return str(op(equal(front(l.stride()), _1{}), equal(size(l), _8{}))); });
+    check(t, call(name, call("congruent", l.shape(), _1{}), eq1),
+          [&] { return str(op(congruent(l.shape(), _1{}), equal(front(l.stride()), _1{}))); });
+    check_refused(t, call(name, size(l), eq1));  // an integer is no boolean in eval
+    return true;
+  });
+}
+const Register reg_and{"and_", [](Tally& t) { return and_or<true>(t); }};
+const Register reg_or{"or_", [](Tally& t) { return and_or<false>(t); }};
+
+// dice(step, t) with the step (X,_1,...,_1) (drop mode 0) and (_1,...,_1,X) (drop the last).
+const Register reg_dice{"dice", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    using S = plain_t<decltype(l.shape())>;
+    if constexpr (is_tuple_v<S>) {
+      constexpr int R = rank_v<S>;
+      auto first = replace<0>(repeat<R>(_1{}), X{});
+      auto last = replace<R - 1>(repeat<R>(_1{}), X{});
+      std::string tf = "(X", tl = "(";
+      for (int i = 1; i < R; ++i) tf += ",_1";
+      for (int i = 0; i + 1 < R; ++i) tl += "_1,";
+      tf += ")";
+      tl += "X)";
+      check(t, call("dice", tf, l.shape()), [&] { return str(dice(first, l.shape())); });
+      check(t, call("dice", tl, l.stride()), [&] { return str(dice(last, l.stride())); });
+      check_refused(t, call("dice", tf, append(l.shape(), _1{})));  // one step entry too few
+    } else {
+      check(t, call("dice", std::string("(X)"), l.shape()), [&] { return str(dice(make_tuple(X{}), l.shape())); });
+    }
     return true;
   });
 }};

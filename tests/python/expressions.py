@@ -416,6 +416,10 @@ class RandomExpressions:
             "compact_major": lambda: self.compact_major_args(),
             "slice": lambda: self.slice_args(),
             "slice_and_offset": lambda: self.slice_args(tuples=False),
+            "flatten_to_tuple": lambda: [r.choice([S_(), self.leaf([2, 4], 0.5)])],
+            "and_": lambda: [self.predicate(), self.predicate()],
+            "or_": lambda: [self.predicate(), self.predicate()],
+            "dice": lambda: self.dice_args(),
             "get_swizzle_portion": lambda: [r.choice([self.composed(), L()])],
             "get_nonswizzle_portion": lambda: [r.choice([self.composed(), L()])],
         }
@@ -435,6 +439,18 @@ class RandomExpressions:
         left_inverse take only those)."""
         inner = ("layout", None, (lambda s: (s, self.stride_like(s, 1.0, "compact")))(self.shape(p=1.0, leaves=[2, 4, 8])))
         return ("composed", None, (self.swizzle(), integer(0, True), inner))
+
+    def predicate(self):
+        return self.r.choice([call("congruent", self.shape(), self.shape()), call("equal", self.leaf([2, 4], self.static_p()), integer(4, True)),
+                              call("elem_less", *self.congruent_pair())])
+
+    def dice_args(self):
+        s = self.shape()
+        n = len(s[2]) if s[0] == "tuple" else self.r.choice([1, 2])
+        if self.r.random() < 0.1:
+            n += 1
+        step = [("name", "X", ()) if self.r.random() < 0.4 else integer(1, True) for _ in range(n)]
+        return [tup(*step), s]
 
     def compact_major_args(self):
         major = ("name", self.r.choice(["LayoutLeft", "LayoutRight"]), ())

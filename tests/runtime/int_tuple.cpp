@@ -172,6 +172,15 @@ TEST(RuntimeIntTuple, IndexedAndWholeTupleFunctions) {
   EXPECT_EQ(to_string(repeat_like(T("(1,(2,3))"), T("_0"))), "(_0,(_0,_0))");
   EXPECT_EQ(to_string(make_seq_tuple(3)), "(_0,_1,_2)");
   EXPECT_EQ(to_string(tuple_cat({T("(2,3)"), T("()"), T("((4,5))")})), "(2,3,(4,5))");
+  EXPECT_EQ(to_string(flatten_to_tuple(T("((2,3),4)"))), "(2,3,4)");
+  EXPECT_EQ(to_string(flatten_to_tuple(T("5"))), "(5)");
+  EXPECT_EQ(to_string(dice({true, false, true}, T("(64,64,8)"))), "(64,8)");
+  EXPECT_EQ(to_string(dice({false}, T("7"))), "7");
+  EXPECT_THROW(dice({true}, T("(2,3)")), layout_error);
+  EXPECT_EQ(E("dice((_1,X,_1),(64,64,8))"), "(64,8)");
+  EXPECT_EQ(E("and_(congruent((2,3),(1,2)),equal(4,_4))"), "true");
+  EXPECT_EQ(E("and_(congruent((2,3),1),equal(4,_4))"), "_false");
+  EXPECT_EQ(E("or_(congruent((2,3),(1,2)),equal(4,_4))"), "_true");
   EXPECT_EQ(to_string(compact_major(T("(2,3)"), T("_1"), true)), "(3,_1)");
   EXPECT_EQ(to_string(compact_major(T("(2,3)"), T("(_1,10)"), false)), "(_1,10)");
   EXPECT_EQ(to_string(slice(T("(2,_)"), T("(3,(2,5))"))), "((2,5))");

@@ -35,6 +35,8 @@ inline std::string kind_name_full(const Value& v) {
   if (v.is<Swizzle>()) return "a swizzle " + to_string(v.as<Swizzle>());
   if (v.is<ComposedLayout>()) return "a composed layout " + to_string(v.as<ComposedLayout>());
   if (v.is<Bool>()) return "a boolean " + to_string(v.as<Bool>());
+  if (v.is<Text>() && (v.as<Text>().text == "LayoutLeft" || v.as<Text>().text == "LayoutRight" || v.as<Text>().text == "X"))
+    return "the tag " + v.as<Text>().text;
   if (v.is<ValueTuple>()) return "a value tuple " + to_string(v.as<ValueTuple>());
   if (v.is<MmaAtom>()) return "an MMA atom " + v.as<MmaAtom>().name;
   if (v.is<CopyAtom>()) return "a copy atom " + v.as<CopyAtom>().name;
@@ -84,6 +86,12 @@ struct Args {
   }
 
   std::int64_t index(std::size_t i) const { return integer(i).value; }
+
+  // A boolean (a predicate's result, e.g. congruent(a,b)).
+  Bool boolean(std::size_t i) const {
+    if (!v[i].is<Bool>()) wrong(i, "a boolean (the result of a predicate such as congruent(a,b))");
+    return v[i].as<Bool>();
+  }
 
   // The core's Major tag: LayoutLeft (column-major, false) or LayoutRight (row-major, true).
   bool major(std::size_t i) const {
@@ -361,6 +369,23 @@ inline const std::map<std::string, Fn>& functions() {
     t["remove"] = [](const Args& a) { a.arity(2, 2); return Value(remove(a.tuple(0), a.index(1))); };
     t["replace"] = [](const Args& a) { a.arity(3, 3); return Value(replace(a.tuple(0), a.index(1), a.tuple(2))); };
     t["find"] = [](const Args& a) { a.arity(2, 2); return Value(find(a.tuple(0), a.tuple(1))); };
+    t["flatten_to_tuple"] = [](const Args& a) { a.arity(1, 1); return Value(flatten_to_tuple(a.tuple(0))); };
+    t["and_"] = [](const Args& a) { a.arity(2, 2); return Value(and_(a.boolean(0), a.boolean(1))); };
+    t["or_"] = [](const Args& a) { a.arity(2, 2); return Value(or_(a.boolean(0), a.boolean(1))); };
+    t["dice"] = [](const Args& a) {
+      a.arity(2, 2);
+      // the step: `_1` (keep) or X (drop) per mode, written (_1,X,_1) or [_1,X,_1]
+      std::vector<bool> keep;
+      auto entry = [&](const Value& x) {
+        if (x.is<Text>() && x.as<Text>().text == "X") keep.push_back(false);
+        else if (x.is<IntTuple>() && x.as<IntTuple>().is_int()) keep.push_back(true);
+        else fail("dice: step entry " + kind_name(x) + " is neither X (drop the mode) nor an integer such as _1 (keep it)");
+      };
+      if (a.v[0].is<ValueTuple>()) for (const auto& x : a.v[0].as<ValueTuple>().items) entry(x);
+      else if (a.v[0].is<IntTuple>() && a.v[0].as<IntTuple>().is_tuple()) for (const auto& x : a.v[0].as<IntTuple>().children()) entry(x);
+      else a.wrong(0, "a projection step, a tuple of _1 (keep) and X (drop), e.g. (_1,X,_1)");
+      return Value(dice(keep, a.tuple(1)));
+    };
     t["tuple_cat"] = [](const Args& a) {
       a.arity(0, 64);
       std::vector<IntTuple> ts;
@@ -807,7 +832,8 @@ inline Value apply_value(const Value& callee, const std::vector<Value>& args) {
 // Copy_Atom<OP,T> of the instructions in names. lookup_name("SM75_U32x4_LDSM_N", atom_names()) is
 // that copy atom; an unknown name throws "unknown name ...".
 inline Value lookup_name(const std::string& name, const Names& names) {
-  if (name == "LayoutLeft" || name == "LayoutRight") return Text{name};  // compact_major's Major tag
+  // compact_major's Major tags and dice's "drop this mode" marker
+  if (name == "LayoutLeft" || name == "LayoutRight" || name == "X") return Text{name};
   auto it = names.find(name);
   if (it == names.end() && name.rfind("Copy_Atom<", 0) == 0 && !names.empty()) return eval_detail::copy_atom_by_name(name, names);
   if (it == names.end()) {

@@ -845,6 +845,24 @@ inline Int find(const IntTuple& t, const IntTuple& x) {
   return S(static_cast<std::int64_t>(ms.size()));
 }
 
+// flatten_to_tuple(t): the tuple of all leaves; an integer becomes (t), unlike flatten.
+// flatten_to_tuple(((2,3),4)) = (2,3,4); flatten_to_tuple(5) = (5).
+inline IntTuple flatten_to_tuple(const IntTuple& t) { return t.is_tuple() ? flatten(t) : make_tuple({t}); }
+
+// dice(step, t) (tensor/tiling.hpp): the modes of t where step keeps them (keep[i] false is the
+// core's X); an integer t is kept whole. Pre: one step entry per mode of a tuple t.
+// dice({true, false, true}, (64,64,8)) = (64,8).
+inline IntTuple dice(const std::vector<bool>& keep, const IntTuple& t) {
+  if (!t.is_tuple()) return t;
+  if (keep.size() != t.children().size())
+    fail("dice: the projection step has " + std::to_string(keep.size()) + " entries but " + to_string(t) + " has " +
+         std::to_string(t.children().size()) + " modes; give one entry (_1 or X) per mode");
+  std::vector<IntTuple> kids;
+  for (std::size_t i = 0; i < keep.size(); ++i)
+    if (keep[i]) kids.push_back(t.children()[i]);
+  return make_tuple(std::move(kids));
+}
+
 // tuple_cat(a, b, ...): the top-level modes of the tuples one after another. Pre: each is a tuple.
 // tuple_cat((2,3), (), ((4,5))) = (2,3,(4,5)).
 inline IntTuple tuple_cat(const std::vector<IntTuple>& ts) {

@@ -1923,6 +1923,20 @@ def thr_layout_vmnk(T: TiledMma) -> Layout:
     """
     ...
 
+def thread_coord(thr: LayoutLike, i: int) -> IntTuple:
+    """thread_coord(thr: LayoutLike, i: int) -> IntTuple
+
+    The coordinate, one 1-D index per top-level mode, of thread i in the thread layout thr (the c with thr(c) == i; tensor/tiling.hpp).
+
+    Precondition: thr a bijection of [0, size(thr)) (not checked). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: thr(result) == i; always a tuple.
+
+    Example:
+        >>> print(tessera.thread_coord('(8,8):(8,1)', 10))
+        (1,2)
+    """
+    ...
+
 def tidfrg_d(C: TiledCopy, L: LayoutLike) -> Layout:
     """tidfrg_d(C: TiledCopy, L: LayoutLike) -> Layout
 

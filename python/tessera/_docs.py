@@ -866,6 +866,13 @@ FUNCTIONS = {
         "one step entry per mode of a tuple t.",
         "rank(result) == the number of kept modes.",
         "dice('(_1,X,_1)', (64, 64, 8))", "(64,8)"),
+    "thread_coord": (
+        "(thr: LayoutLike, i: int) -> IntTuple",
+        "The coordinate, one 1-D index per top-level mode, of thread i in the thread layout thr (the c with "
+        "thr(c) == i; tensor/tiling.hpp).",
+        "thr a bijection of [0, size(thr)) (not checked).",
+        "thr(result) == i; always a tuple.",
+        "thread_coord('(8,8):(8,1)', 10)", "(1,2)"),
     "min": (
         "(a: int, b: int) -> int",
         "The smaller of two integers.",

@@ -2,7 +2,7 @@
 // the core's functions with a template index, here a run-time argument (insert<N>, remove<I>,
 // replace<I>, repeat<N>, make_seq_tuple<N>), and sum, wrap, unwrap, reverse, repeat_like, find,
 // tuple_cat, flatten_to_tuple, and_, or_, min, max, abs, signum (core/int_tuple.hpp,
-// core/integer.hpp); dice (tensor/tiling.hpp); compact_col_major,
+// core/integer.hpp); dice and thread_coord (tensor/tiling.hpp); compact_col_major,
 // compact_row_major, compact_major<LayoutLeft/LayoutRight>, slice and slice_and_offset
 // (core/layout.hpp); make_shape, make_stride, make_coord and make_tile (tensor/tensor.hpp).
 // Operands: the shapes, strides and layouts of the seeded random layouts (static, mixed, dynamic).
@@ -232,6 +232,18 @@ const Register reg_dice{"dice", [](Tally& t) {
     } else {
       check(t, call("dice", std::string("(X)"), l.shape()), [&] { return str(dice(make_tuple(X{}), l.shape())); });
     }
+    return true;
+  });
+}};
+
+// thread_coord(thr, i) on the layouts as they are (not bijections: the core computes anyway) and on
+// their compact versions (the thread layouts it is meant for), at a middle and the last index.
+const Register reg_thread_coord{"thread_coord", [](Tally& t) {
+  return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
+    auto f = make_layout_like(l);
+    check(t, call("thread_coord", l, middle_index(l)), [&] { return str(thread_coord(l, middle_index(l))); });
+    check(t, call("thread_coord", f, middle_index(f)), [&] { return str(thread_coord(f, middle_index(f))); });
+    check(t, call("thread_coord", f, last_index(f)), [&] { return str(thread_coord(f, last_index(f))); });
     return true;
   });
 }};

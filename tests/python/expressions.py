@@ -420,6 +420,7 @@ class RandomExpressions:
             "and_": lambda: [self.predicate(), self.predicate()],
             "or_": lambda: [self.predicate(), self.predicate()],
             "dice": lambda: self.dice_args(),
+            "thread_coord": lambda: [self.layout(r.choice(["compact", "compact", "pow2"])), integer(r.randrange(0, 30), r.random() < 0.5)],
             "get_swizzle_portion": lambda: [r.choice([self.composed(), L()])],
             "get_nonswizzle_portion": lambda: [r.choice([self.composed(), L()])],
         }

@@ -178,6 +178,13 @@ TEST(RuntimeIntTuple, IndexedAndWholeTupleFunctions) {
   EXPECT_EQ(to_string(dice({false}, T("7"))), "7");
   EXPECT_THROW(dice({true}, T("(2,3)")), layout_error);
   EXPECT_EQ(E("dice((_1,X,_1),(64,64,8))"), "(64,8)");
+  EXPECT_EQ(to_string(thread_coord(L("(8,8):(8,1)"), D(10))), "(1,2)");
+  EXPECT_EQ(to_string(thread_coord(L("(_4,(_2,_2)):(_4,(_1,_16))"), S(37))), "(_1,_1)");
+  EXPECT_EQ(to_string(thread_coord(L("_8:_1"), D(3))), "(3)");  // always a tuple
+  for (std::int64_t i = 0; i < 32; ++i) {  // thr(thread_coord(thr, i)) == i on a bijection
+    const Layout thr = L("(_4,(_2,_4)):(_8,(_1,_2))");
+    ASSERT_EQ(evaluate(thr, thread_coord(thr, D(i))).value, i);
+  }
   EXPECT_EQ(E("and_(congruent((2,3),(1,2)),equal(4,_4))"), "true");
   EXPECT_EQ(E("and_(congruent((2,3),1),equal(4,_4))"), "_false");
   EXPECT_EQ(E("or_(congruent((2,3),(1,2)),equal(4,_4))"), "_true");

@@ -486,6 +486,7 @@ inline const std::map<std::string, Fn>& functions() {
     t["coprofile"] = [](const Args& a) { a.arity(1, 1); return Value(coprofile(a.layout(0))); };
     t["get_hier_coord"] = [](const Args& a) { a.arity(2, 2); return Value(get_hier_coord(a.layout(0), a.integer(1))); };
     t["get_flat_coord"] = [](const Args& a) { a.arity(2, 2); return Value(get_flat_coord(a.layout(0), a.integer(1))); };
+    t["thread_coord"] = [](const Args& a) { a.arity(2, 2); return Value(thread_coord(a.layout(0), a.integer(1))); };
     t["get_1d_coord"] = [](const Args& a) { a.arity(2, 2); return Value(get_1d_coord(a.layout(0), a.integer(1))); };
     t["domain_offset"] = [](const Args& a) {
       a.arity(2, 2);

@@ -396,6 +396,33 @@ inline IntTuple get_flat_coord(const Layout& l, Int i) {
 }
 inline Int get_1d_coord(const Layout& l, Int i) { return crd2idx(get_hier_coord(l, i), l.shape); }
 
+// thread_coord(thr, i) (core: tensor/tiling.hpp): the coordinate, one 1-D index per top-level
+// mode, of thread i in the thread layout thr (the c with thr(c) == i): each leaf s:d gives
+// (i / d) % s (_0 for a static stride _0, 0 for a dynamic one), and a mode's leaves its column-major
+// index. Always a tuple. Pre (not checked, as the core): thr a bijection of [0, size(thr)).
+// thread_coord((8,8):(8,1), 10) = (1,2).
+inline IntTuple thread_coord(const Layout& thr, Int i) {
+  std::function<IntTuple(const IntTuple&, const IntTuple&)> leaves = [&](const IntTuple& s, const IntTuple& d) -> IntTuple {
+    if (s.is_tuple()) {
+      std::vector<IntTuple> kids;
+      for (std::size_t k = 0; k < s.children().size(); ++k) kids.push_back(leaves(s.children()[k], d.children()[k]));
+      return make_tuple(std::move(kids));
+    }
+    const Int sl = s.as_int(), dl = d.as_int();
+    if (is_static_value(dl, 0)) return S(0);
+    if (dl.value == 0) return D(0);
+    return (i / dl) % sl;
+  };
+  const IntTuple shape = thr.shape.is_tuple() ? thr.shape : make_tuple({thr.shape});
+  const IntTuple stride = thr.stride.is_tuple() ? thr.stride : make_tuple({thr.stride});
+  std::vector<IntTuple> out;
+  for (std::size_t m = 0; m < shape.children().size(); ++m) {
+    const IntTuple& s = shape.children()[m];
+    out.emplace_back(crd2idx(leaves(s, stride.children()[m]), s, compact_col_major(s)));
+  }
+  return make_tuple(std::move(out));
+}
+
 // filter_zeros(L[, profile]): the modes of static _0 stride (of profile) get size _1.
 inline Layout filter_zeros(const Layout& l) { return make_layout(filter_zeros(l.stride, l.shape), l.stride); }
 inline Layout filter_zeros(const Layout& l, const IntTuple& profile) {

@@ -117,6 +117,34 @@ def analyze(access: Value, *, smem: Optional[Value] = None, gmem: Optional[Value
             heatmap: Optional[str] = None) -> dict: ...
 
 # ---- the functions of `tessera eval` (python/tessera/_docs.py) ----
+def abs(a: int) -> int:
+    """abs(a: int) -> int
+
+    The absolute value of an integer.
+
+    Precondition: none.
+    Postcondition: static when a is static.
+
+    Example:
+        >>> print(tessera.abs(S(-4)))
+        _4
+    """
+    ...
+
+def and_(a: Bool, b: Bool) -> Bool:
+    """and_(a: Bool, b: Bool) -> Bool
+
+    a and b, static when decidable (a static false decides alone).
+
+    Precondition: a and b are booleans (results of predicates). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when both are static or one is a static false.
+
+    Example:
+        >>> print(tessera.and_(tessera.congruent((2, 3), 1), tessera.equal(4, 4)))
+        _false
+    """
+    ...
+
 def append(x: IntTupleLike | LayoutLike, y: IntTupleLike | LayoutLike, n: int | None = None) -> IntTupleLike | Layout:
     """append(x: IntTupleLike | LayoutLike, y: IntTupleLike | LayoutLike, n: int | None = None) -> IntTupleLike | Layout
 
@@ -271,6 +299,34 @@ def colex_less(a: IntTupleLike, b: IntTupleLike) -> Bool:
     """
     ...
 
+def compact_col_major(shape: IntTupleLike, start: IntTupleLike = S(1)) -> IntTuple:
+    """compact_col_major(shape: IntTupleLike, start: IntTupleLike = S(1)) -> IntTuple
+
+    The compact column-major strides of shape from start (exclusive prefix products from the left); a static size-1 leaf gets _0.
+
+    Precondition: start an integer, or a tuple of shape's rank (one start per mode). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: make_layout(shape, result) is compact.
+
+    Example:
+        >>> print(tessera.compact_col_major((2, 3, 5, 7)))
+        (_1,2,6,30)
+    """
+    ...
+
+def compact_major(shape: IntTupleLike, major: str, start: IntTupleLike = S(1)) -> IntTuple:
+    """compact_major(shape: IntTupleLike, major: str, start: IntTupleLike = S(1)) -> IntTuple
+
+    compact_col_major (major 'LayoutLeft') or compact_row_major ('LayoutRight') from start (C++ compact_major<Major>); a tuple start gives each top-level mode its own.
+
+    Precondition: major is 'LayoutLeft' or 'LayoutRight'; a tuple start has shape's rank. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: as compact_col_major / compact_row_major.
+
+    Example:
+        >>> print(tessera.compact_major((2, 3), 'LayoutRight'))
+        (3,_1)
+    """
+    ...
+
 def compact_order(shape: IntTupleLike, order: IntTupleLike) -> IntTuple:
     """compact_order(shape: IntTupleLike, order: IntTupleLike) -> IntTuple
 
@@ -282,6 +338,20 @@ def compact_order(shape: IntTupleLike, order: IntTupleLike) -> IntTuple:
     Example:
         >>> print(tessera.compact_order((2, 3, 4), (S(1), S(2), S(0))))
         (4,8,_1)
+    """
+    ...
+
+def compact_row_major(shape: IntTupleLike, start: IntTupleLike = S(1)) -> IntTuple:
+    """compact_row_major(shape: IntTupleLike, start: IntTupleLike = S(1)) -> IntTuple
+
+    The compact row-major strides of shape from start (from the right).
+
+    Precondition: start an integer, or a tuple of shape's rank. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: make_layout(shape, result) is compact.
+
+    Example:
+        >>> print(tessera.compact_row_major((2, 3, 4)))
+        (12,4,_1)
     """
     ...
 
@@ -299,10 +369,10 @@ def compatible(a: IntTupleLike | LayoutLike, b: IntTupleLike | LayoutLike) -> Bo
     """
     ...
 
-def complement(A: LayoutLike, M: IntTupleLike | None = None) -> Layout:
-    """complement(A: LayoutLike, M: IntTupleLike | None = None) -> Layout
+def complement(A: LayoutLike | ComposedLayout, M: IntTupleLike | None = None) -> Layout:
+    """complement(A: LayoutLike | ComposedLayout, M: IntTupleLike | None = None) -> Layout
 
-    The layout R, strictly increasing, whose offsets with A's cover [0, M) (M defaults to cosize(filter(A))).
+    The layout R, strictly increasing, whose offsets with A's cover [0, M) (M defaults to cosize(filter(A))); of Sw o off o L: complement(L, M), in the swizzle's input space.
 
     Precondition: A injective on its non-zero strides, strides dividing as docs/algebra.md says; M >= 1. A violated one raises tessera.LayoutError with the C++ message.
     Postcondition: cosize((A, R)) >= M; R(i) != A(j) for i >= 1.
@@ -313,10 +383,10 @@ def complement(A: LayoutLike, M: IntTupleLike | None = None) -> Layout:
     """
     ...
 
-def composition(A: LayoutLike | ComposedLayout | Swizzle, B: TilerLike) -> Layout | ComposedLayout:
-    """composition(A: LayoutLike | ComposedLayout | Swizzle, B: TilerLike) -> Layout | ComposedLayout
+def composition(A: LayoutLike | ComposedLayout | Swizzle, B: TilerLike | Swizzle) -> Layout | ComposedLayout | Swizzle:
+    """composition(A: LayoutLike | ComposedLayout | Swizzle, B: TilerLike | Swizzle) -> Layout | ComposedLayout | Swizzle
 
-    The layout R with R(i) == A(B(i)) for every i of B's domain; a tiler B (a shape tuple or a list) composes mode by mode; a swizzle A gives the composed layout A o _0 o B.
+    The layout R with R(i) == A(B(i)) for every i of B's domain; a tiler B (a shape tuple or a list) composes mode by mode; a swizzle A gives the composed layout A o _0 o B; two swizzles one swizzle; a static layout A and a swizzle B the swizzled layout Sw' o _0 o A (Sw' moved to the other side).
 
     Precondition: B's strides and sizes divide (or are multiples of) A's mode sizes as docs/algebra.md says. A violated one raises tessera.LayoutError with the C++ message.
     Postcondition: R(i) == A(B(i)) for every i < size(B); compatible(B, R).
@@ -425,6 +495,20 @@ def depth(x: IntTupleLike | LayoutLike) -> int:
     """
     ...
 
+def dice(step: Value, t: IntTupleLike) -> IntTupleLike:
+    """dice(step: Value, t: IntTupleLike) -> IntTupleLike
+
+    The modes of t where the projection step has an integer such as _1; those where it has X are dropped (tensor/tiling.hpp). An integer t is kept whole.
+
+    Precondition: one step entry per mode of a tuple t. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: rank(result) == the number of kept modes.
+
+    Example:
+        >>> print(tessera.dice('(_1,X,_1)', (64, 64, 8)))
+        (64,8)
+    """
+    ...
+
 def domain_offset(coord: IntTupleLike, L: LayoutLike) -> ValueTuple:
     """domain_offset(coord: IntTupleLike, L: LayoutLike) -> ValueTuple
 
@@ -439,10 +523,10 @@ def domain_offset(coord: IntTupleLike, L: LayoutLike) -> ValueTuple:
     """
     ...
 
-def downcast(L: LayoutLike, n: int) -> Layout:
-    """downcast(L: LayoutLike, n: int) -> Layout
+def downcast(L: LayoutLike | ComposedLayout | Swizzle, n: int) -> Layout | ComposedLayout | Swizzle:
+    """downcast(L: LayoutLike | ComposedLayout | Swizzle, n: int) -> Layout | ComposedLayout | Swizzle
 
-    L in elements n times narrower: a static stride-_1 mode grows by n, other strides multiply by n.
+    L in elements n times narrower: a static stride-_1 mode grows by n, other strides multiply by n. Sw<B,M,S> becomes Sw<B,M+log2 n,S>; Sw o off o L: each part.
 
     Precondition: n >= 1; no dynamic stride equal to 1 (make it static _1). A violated one raises tessera.LayoutError with the C++ message.
     Postcondition: size(result) == size(L) * n for one stride-1 mode.
@@ -579,6 +663,20 @@ def filter_zeros(a: IntTupleLike | LayoutLike, b: IntTupleLike | None = None) ->
     """
     ...
 
+def find(t: IntTupleLike, x: IntTupleLike) -> int:
+    """find(t: IntTupleLike, x: IntTupleLike) -> int
+
+    The index of the first top-level mode of t statically equal to x (both static, or decided by structure), as a static integer; rank(t) if none.
+
+    Precondition: none.
+    Postcondition: a static integer in [0, rank(t)].
+
+    Example:
+        >>> print(tessera.find((S(2), S(1), S(3)), S(1)))
+        _1
+    """
+    ...
+
 def flat_divide(A: LayoutLike | ComposedLayout, T: TilerLike) -> Layout | ComposedLayout:
     """flat_divide(A: LayoutLike | ComposedLayout, T: TilerLike) -> Layout | ComposedLayout
 
@@ -618,6 +716,20 @@ def flatten(x: IntTupleLike | LayoutLike | ComposedLayout) -> IntTupleLike | Lay
     Example:
         >>> print(tessera.flatten('((2,3),4):((1,2),6)'))
         (2,3,4):(1,2,6)
+    """
+    ...
+
+def flatten_to_tuple(t: IntTupleLike) -> IntTuple:
+    """flatten_to_tuple(t: IntTupleLike) -> IntTuple
+
+    The tuple of all leaves of t; an integer becomes the rank-1 tuple (t) (flatten keeps it).
+
+    Precondition: none.
+    Postcondition: depth(result) <= 1; size(result) == size(t).
+
+    Example:
+        >>> print(tessera.flatten_to_tuple(5))
+        (5)
     """
     ...
 
@@ -705,6 +817,34 @@ def get_hier_coord(L: LayoutLike, i: int) -> IntTuple:
     """
     ...
 
+def get_nonswizzle_portion(c: ComposedLayout | LayoutLike) -> Layout:
+    """get_nonswizzle_portion(c: ComposedLayout | LayoutLike) -> Layout
+
+    The inner layout L of Sw o off o L (the offset dropped, as CuTe's); a plain layout itself.
+
+    Precondition: none.
+    Postcondition: a layout.
+
+    Example:
+        >>> print(tessera.get_nonswizzle_portion('Sw<3,3,3> o _0 o (_8,_64):(_64,_1)'))
+        (_8,_64):(_64,_1)
+    """
+    ...
+
+def get_swizzle_portion(c: ComposedLayout | LayoutLike) -> Swizzle:
+    """get_swizzle_portion(c: ComposedLayout | LayoutLike) -> Swizzle
+
+    The swizzle of Sw o off o L; of a plain layout the identity Sw<0,4,3> (as CuTe's).
+
+    Precondition: none.
+    Postcondition: a swizzle.
+
+    Example:
+        >>> print(tessera.get_swizzle_portion('Sw<3,3,3> o _0 o (_8,_64):(_64,_1)'))
+        Sw<3,3,3>
+    """
+    ...
+
 def group(x: IntTupleLike | LayoutLike | ComposedLayout, begin: int, end: int) -> IntTupleLike | Layout | ComposedLayout:
     """group(x: IntTupleLike | LayoutLike | ComposedLayout, begin: int, end: int) -> IntTupleLike | Layout | ComposedLayout
 
@@ -747,10 +887,24 @@ def inner_product(a: IntTupleLike, b: IntTupleLike) -> int:
     """
     ...
 
-def layout(x: LayoutLike, *index: int) -> Layout:
-    """layout(x: LayoutLike, *index: int) -> Layout
+def insert(t: IntTupleLike, n: int, x: IntTupleLike) -> IntTuple:
+    """insert(t: IntTupleLike, n: int, x: IntTupleLike) -> IntTuple
 
-    The layout x (a shape is its column-major layout; a string is parsed), or its sub-layout at mode index[0], index[1], ...
+    t with x inserted as mode n (C++ insert<N>(t, x)); the modes from n on move up.
+
+    Precondition: t is a tuple (wrap an integer first); 0 <= n <= rank(t). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: rank grows by one; get(result, n) == x.
+
+    Example:
+        >>> print(tessera.insert((2, 3, 5), 1, S(4)))
+        (2,_4,3,5)
+    """
+    ...
+
+def layout(x: LayoutLike | ComposedLayout, *index: int) -> Layout | ComposedLayout:
+    """layout(x: LayoutLike | ComposedLayout, *index: int) -> Layout | ComposedLayout
+
+    The layout x (a shape is its column-major layout; a string is parsed), or its sub-layout at mode index[0], index[1], ... (of Sw o off o L: Sw o off o the sub-layout of L).
 
     Precondition: each index in [0, rank). A violated one raises tessera.LayoutError with the C++ message.
     Postcondition: layout(L, i)(c) == L(c_i) for a coordinate c_i of mode i (the other modes at 0).
@@ -929,10 +1083,10 @@ def lcm(a: int, b: int) -> int:
     """
     ...
 
-def left_inverse(L: LayoutLike) -> Layout:
-    """left_inverse(L: LayoutLike) -> Layout
+def left_inverse(L: LayoutLike | ComposedLayout | Swizzle) -> Layout | ComposedLayout | Swizzle:
+    """left_inverse(L: LayoutLike | ComposedLayout | Swizzle) -> Layout | ComposedLayout | Swizzle
 
-    A layout R with R(L(i)) == i.
+    A layout R with R(L(i)) == i; of Sw o _0 o L: composition(left_inverse(L), Sw); a swizzle is its own inverse.
 
     Precondition: L injective; each sorted stride divides the next, which is >= size * stride of the previous. A violated one raises tessera.LayoutError with the C++ message.
     Postcondition: R(L(i)) == i for every i < size(L).
@@ -1055,6 +1209,20 @@ def make_basis_like(shape: IntTupleLike) -> IntTuple:
     """
     ...
 
+def make_coord(*xs: IntTupleLike) -> IntTuple:
+    """make_coord(*xs: IntTupleLike) -> IntTuple
+
+    The tuple of the arguments (a coordinate by its role).
+
+    Precondition: none.
+    Postcondition: rank(result) == the number of arguments.
+
+    Example:
+        >>> print(tessera.make_coord(1, 2))
+        (1,2)
+    """
+    ...
+
 def make_identity_layout(shape: IntTupleLike) -> Layout:
     """make_identity_layout(shape: IntTupleLike) -> Layout
 
@@ -1153,6 +1321,62 @@ def make_ordered_layout(shape: IntTupleLike, order: IntTupleLike) -> Layout:
     """
     ...
 
+def make_seq_tuple(n: int) -> IntTuple:
+    """make_seq_tuple(n: int) -> IntTuple
+
+    The tuple (_0, _1, ..., _{n-1}) (C++ make_seq_tuple<N>()).
+
+    Precondition: n >= 0. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static; rank(result) == n.
+
+    Example:
+        >>> print(tessera.make_seq_tuple(3))
+        (_0,_1,_2)
+    """
+    ...
+
+def make_shape(*xs: IntTupleLike) -> IntTuple:
+    """make_shape(*xs: IntTupleLike) -> IntTuple
+
+    The tuple of the arguments (tensor/tensor.hpp: a shape by its role).
+
+    Precondition: none.
+    Postcondition: rank(result) == the number of arguments.
+
+    Example:
+        >>> print(tessera.make_shape(2, S(3)))
+        (2,_3)
+    """
+    ...
+
+def make_stride(*xs: IntTupleLike) -> IntTuple:
+    """make_stride(*xs: IntTupleLike) -> IntTuple
+
+    The tuple of the arguments (a stride by its role).
+
+    Precondition: none.
+    Postcondition: rank(result) == the number of arguments.
+
+    Example:
+        >>> print(tessera.make_stride(S(1), 4))
+        (_1,4)
+    """
+    ...
+
+def make_tile(*xs: TilerLike) -> IntTuple | ValueTuple:
+    """make_tile(*xs: TilerLike) -> IntTuple | ValueTuple
+
+    A tiler, one tile (a layout, a size or `_`) per mode: the tuple of the arguments.
+
+    Precondition: each argument a layout, an integer, a shape, a tiler or `_`. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: usable as the tiler of composition, the divides and the products.
+
+    Example:
+        >>> print(tessera.make_tile('_4:_2', S(8)))
+        (_4:_2,_8)
+    """
+    ...
+
 def make_tiled_copy(atom: CopyAtom | str, thr: LayoutLike, val: LayoutLike | None = None) -> TiledCopy:
     """make_tiled_copy(atom: CopyAtom | str, thr: LayoutLike, val: LayoutLike | None = None) -> TiledCopy
 
@@ -1223,6 +1447,20 @@ def make_tiled_mma(atom: MmaAtom | str, atom_layout: LayoutLike | None = None, p
     """
     ...
 
+def max(a: int, b: int) -> int:
+    """max(a: int, b: int) -> int
+
+    The larger of two integers.
+
+    Precondition: none.
+    Postcondition: static when both are static.
+
+    Example:
+        >>> print(tessera.max(S(2), S(3)))
+        _3
+    """
+    ...
+
 def max_alignment(L: LayoutLike) -> int:
     """max_alignment(L: LayoutLike) -> int
 
@@ -1251,10 +1489,10 @@ def max_common_layout(A: LayoutLike, B: LayoutLike) -> Layout:
     """
     ...
 
-def max_common_vector(A: LayoutLike, B: LayoutLike) -> int:
-    """max_common_vector(A: LayoutLike, B: LayoutLike) -> int
+def max_common_vector(A: LayoutLike | ComposedLayout, B: LayoutLike | ComposedLayout) -> int:
+    """max_common_vector(A: LayoutLike | ComposedLayout, B: LayoutLike | ComposedLayout) -> int
 
-    The number of elements that A and B both hold contiguously from index 0 (static only; else _1).
+    The largest N with A(right_inverse(B)(n)) == n for every n < N: the consecutive offsets one vector access moves between A and B (static only; else _1). A swizzled operand bounds it by 2^M and its offset's alignment.
 
     Precondition: A and B of equal size. A violated one raises tessera.LayoutError with the C++ message.
     Postcondition: a static integer dividing size(A).
@@ -1262,6 +1500,20 @@ def max_common_vector(A: LayoutLike, B: LayoutLike) -> int:
     Example:
         >>> print(tessera.max_common_vector('(_4,_8):(_1,_4)', '(_4,_8):(_1,_8)'))
         _4
+    """
+    ...
+
+def min(a: int, b: int) -> int:
+    """min(a: int, b: int) -> int
+
+    The smaller of two integers.
+
+    Precondition: none.
+    Postcondition: static when both are static.
+
+    Example:
+        >>> print(tessera.min(S(2), 5))
+        2
     """
     ...
 
@@ -1276,6 +1528,20 @@ def nullspace(L: LayoutLike) -> Layout:
     Example:
         >>> print(tessera.nullspace('(_2,_4,_3):(_0,_1,_0)'))
         (_2,_3):(_1,_8)
+    """
+    ...
+
+def or_(a: Bool, b: Bool) -> Bool:
+    """or_(a: Bool, b: Bool) -> Bool
+
+    a or b, static when decidable (a static true decides alone).
+
+    Precondition: a and b are booleans (results of predicates). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when both are static or one is a static true.
+
+    Example:
+        >>> print(tessera.or_(tessera.congruent((2, 3), (1, 2)), tessera.equal(4, 4)))
+        _true
     """
     ...
 
@@ -1383,8 +1649,8 @@ def rank(x: Value) -> int:
     """
     ...
 
-def recast(L: LayoutLike, from_bits: int, to_bits: int) -> Layout:
-    """recast(L: LayoutLike, from_bits: int, to_bits: int) -> Layout
+def recast(L: LayoutLike | ComposedLayout, from_bits: int, to_bits: int) -> Layout | ComposedLayout:
+    """recast(L: LayoutLike | ComposedLayout, from_bits: int, to_bits: int) -> Layout | ComposedLayout
 
     L re-expressed for elements of to_bits instead of from_bits: upcast by to/from, or downcast by from/to.
 
@@ -1394,6 +1660,62 @@ def recast(L: LayoutLike, from_bits: int, to_bits: int) -> Layout:
     Example:
         >>> print(tessera.recast('(_4,_8):(_8,_1)', 16, 32))
         (_4,_4):(_4,_1)
+    """
+    ...
+
+def remove(t: IntTupleLike, i: int) -> IntTuple:
+    """remove(t: IntTupleLike, i: int) -> IntTuple
+
+    t without mode i (C++ remove<I>(t)); an integer is the rank-1 tuple of itself.
+
+    Precondition: 0 <= i < rank(t). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: rank shrinks by one.
+
+    Example:
+        >>> print(tessera.remove((2, 3, 5), 1))
+        (2,5)
+    """
+    ...
+
+def repeat(n: int, x: IntTupleLike) -> IntTuple:
+    """repeat(n: int, x: IntTupleLike) -> IntTuple
+
+    The tuple of n copies of x (C++ repeat<N>(x)).
+
+    Precondition: n >= 0. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: rank(result) == n.
+
+    Example:
+        >>> print(tessera.repeat(3, S(0)))
+        (_0,_0,_0)
+    """
+    ...
+
+def repeat_like(t: IntTupleLike, x: IntTupleLike) -> IntTuple:
+    """repeat_like(t: IntTupleLike, x: IntTupleLike) -> IntTuple
+
+    x at every leaf of t.
+
+    Precondition: none.
+    Postcondition: congruent with t where x is an integer.
+
+    Example:
+        >>> print(tessera.repeat_like((1, (2, 3)), S(0)))
+        (_0,(_0,_0))
+    """
+    ...
+
+def replace(t: IntTupleLike, i: int, x: IntTupleLike) -> IntTuple:
+    """replace(t: IntTupleLike, i: int, x: IntTupleLike) -> IntTuple
+
+    t with mode i replaced by x (C++ replace<I>(t, x)); always a tuple (replace(7, 0, x) == (x)).
+
+    Precondition: 0 <= i < rank(t). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: rank unchanged; get(result, i) == x.
+
+    Example:
+        >>> print(tessera.replace((2, 3, 5), 1, S(8)))
+        (2,_8,5)
     """
     ...
 
@@ -1425,10 +1747,24 @@ def replace_front(t: IntTupleLike, x: IntTupleLike) -> IntTuple:
     """
     ...
 
-def right_inverse(L: LayoutLike) -> Layout:
-    """right_inverse(L: LayoutLike) -> Layout
+def reverse(t: IntTupleLike) -> IntTupleLike:
+    """reverse(t: IntTupleLike) -> IntTupleLike
 
-    The largest layout R with L(R(i)) == i (the twin follows dynamic strides by value).
+    The top-level modes of t in reverse order; an integer unchanged.
+
+    Precondition: none.
+    Postcondition: reverse(reverse(t)) == t.
+
+    Example:
+        >>> print(tessera.reverse((2, (3, 4), 5)))
+        (5,(3,4),2)
+    """
+    ...
+
+def right_inverse(L: LayoutLike | ComposedLayout | Swizzle) -> Layout | ComposedLayout | Swizzle:
+    """right_inverse(L: LayoutLike | ComposedLayout | Swizzle) -> Layout | ComposedLayout | Swizzle
+
+    The largest layout R with L(R(i)) == i (the twin follows dynamic strides by value); of Sw o _0 o L: composition(right_inverse(L), Sw); a swizzle is its own inverse.
 
     Precondition: none.
     Postcondition: L(R(i)) == i for every i < size(R).
@@ -1509,6 +1845,20 @@ def shape_mnk(atom: MmaAtom | str) -> IntTuple:
     """
     ...
 
+def signum(a: int) -> int:
+    """signum(a: int) -> int
+
+    -1, 0 or 1 by the sign of a.
+
+    Precondition: none.
+    Postcondition: static when a is static.
+
+    Example:
+        >>> print(tessera.signum(-4))
+        -1
+    """
+    ...
+
 def size(x: IntTupleLike | LayoutLike) -> int:
     """size(x: IntTupleLike | LayoutLike) -> int
 
@@ -1523,17 +1873,59 @@ def size(x: IntTupleLike | LayoutLike) -> int:
     """
     ...
 
-def stride(x: LayoutLike | ComposedLayout, *index: int) -> IntTupleLike:
-    """stride(x: LayoutLike | ComposedLayout, *index: int) -> IntTupleLike
+def slice(c: IntTupleLike, x: IntTupleLike | LayoutLike | ComposedLayout) -> IntTuple | Layout | ComposedLayout:
+    """slice(c: IntTupleLike, x: IntTupleLike | LayoutLike | ComposedLayout) -> IntTuple | Layout | ComposedLayout
 
-    The stride of a layout, or its mode index[0], index[1], ...
+    The modes of x where the coordinate c has `_` (None); of a layout, its offset at the fixed part is dropped (slice_and_offset keeps it); of Sw o off o L the offset moves inside the swizzle.
 
-    Precondition: each index in [0, rank). A violated one raises tessera.LayoutError with the C++ message.
+    Precondition: c matches x's nesting where it is a tuple. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: slice(c, L)(k) + L(c with `_` -> 0) == L(c with its `_` filled by k).
+
+    Example:
+        >>> print(tessera.slice((2, None), '((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))'))
+        ((_2,_5,_2)):((_2,_13,_100))
+    """
+    ...
+
+def slice_and_offset(c: IntTupleLike, L: LayoutLike | ComposedLayout) -> ValueTuple:
+    """slice_and_offset(c: IntTupleLike, L: LayoutLike | ComposedLayout) -> ValueTuple
+
+    (slice(c, L), L(c with `_` -> 0)); of Sw o off o L: (slice(c, it), _0).
+
+    Precondition: c matches L's nesting where it is a tuple. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: slice(c, L)(k) + offset == L(c with its `_` filled by k).
+
+    Example:
+        >>> print(tessera.slice_and_offset((2, None), '((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))'))
+        (((_2,_5,_2)):((_2,_13,_100)),8)
+    """
+    ...
+
+def stride(x: LayoutLike, *index: int) -> IntTupleLike:
+    """stride(x: LayoutLike, *index: int) -> IntTupleLike
+
+    The stride of a layout, or its mode index[0], index[1], ... (a composed layout has none: use stride(get_nonswizzle_portion(c))).
+
+    Precondition: each index in [0, rank); x is no composed layout. A violated one raises tessera.LayoutError with the C++ message.
     Postcondition: stride(L, i) == stride(layout(L, i)).
 
     Example:
         >>> print(tessera.stride('(2,(3,4)):(1,(2,6))', 1))
         (2,6)
+    """
+    ...
+
+def sum(t: IntTupleLike) -> int:
+    """sum(t: IntTupleLike) -> int
+
+    The sum of all leaves of t (_0 for the empty tuple).
+
+    Precondition: no `_` in t. A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: static when every leaf is static.
+
+    Example:
+        >>> print(tessera.sum((2, (S(3), 4))))
+        9
     """
     ...
 
@@ -1576,6 +1968,20 @@ def thr_layout_vmnk(T: TiledMma) -> Layout:
     Example:
         >>> print(tessera.thr_layout_vmnk(tessera.make_tiled_mma('SM80_16x8x16_F32F16F16F32_TN', (S(2), S(2), S(1)))))
         (_32,_2,_2,_1):(_1,_32,_64,_0)
+    """
+    ...
+
+def thread_coord(thr: LayoutLike, i: int) -> IntTuple:
+    """thread_coord(thr: LayoutLike, i: int) -> IntTuple
+
+    The coordinate, one 1-D index per top-level mode, of thread i in the thread layout thr (the c with thr(c) == i; tensor/tiling.hpp).
+
+    Precondition: thr a bijection of [0, size(thr)) (not checked). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: thr(result) == i; always a tuple.
+
+    Example:
+        >>> print(tessera.thread_coord('(8,8):(8,1)', 10))
+        (1,2)
     """
     ...
 
@@ -1677,6 +2083,20 @@ def tiled_product(A: LayoutLike | ComposedLayout, B: TilerLike) -> Layout | Comp
     """
     ...
 
+def tuple_cat(*ts: IntTupleLike) -> IntTuple:
+    """tuple_cat(*ts: IntTupleLike) -> IntTuple
+
+    The top-level modes of the tuples one after another.
+
+    Precondition: each argument is a tuple (wrap an integer first). A violated one raises tessera.LayoutError with the C++ message.
+    Postcondition: rank(result) == the sum of the ranks.
+
+    Example:
+        >>> print(tessera.tuple_cat((2, 3), (), ((4, 5),)))
+        (2,3,(4,5))
+    """
+    ...
+
 def unflatten(f: IntTupleLike | LayoutLike, profile: IntTupleLike) -> IntTuple | Layout:
     """unflatten(f: IntTupleLike | LayoutLike, profile: IntTupleLike) -> IntTuple | Layout
 
@@ -1691,10 +2111,24 @@ def unflatten(f: IntTupleLike | LayoutLike, profile: IntTupleLike) -> IntTuple |
     """
     ...
 
-def upcast(L: LayoutLike, n: int) -> Layout:
-    """upcast(L: LayoutLike, n: int) -> Layout
+def unwrap(t: IntTupleLike) -> IntTupleLike:
+    """unwrap(t: IntTupleLike) -> IntTupleLike
 
-    L in elements n times wider (C++ upcast<N>): each leaf s:d becomes shape_div(s, shape_div(n, |d|)) : shape_div(d, n); stride-0 leaves stay.
+    The element of a rank-1 tuple, recursively; any other t itself.
+
+    Precondition: none.
+    Postcondition: no rank-1 tuple at the top.
+
+    Example:
+        >>> print(tessera.unwrap(((S(8),),)))
+        _8
+    """
+    ...
+
+def upcast(L: LayoutLike | ComposedLayout | Swizzle, n: int) -> Layout | ComposedLayout | Swizzle:
+    """upcast(L: LayoutLike | ComposedLayout | Swizzle, n: int) -> Layout | ComposedLayout | Swizzle
+
+    L in elements n times wider (C++ upcast<N>): each leaf s:d becomes shape_div(s, shape_div(n, |d|)) : shape_div(d, n); stride-0 leaves stay. Sw<B,M,S> becomes Sw<B,M-log2 n,S>; Sw o off o L: each part.
 
     Precondition: n >= 1; each stride and n divide one another (and the shape the quotient). A violated one raises tessera.LayoutError with the C++ message.
     Postcondition: offsets of the result are L's offsets divided by n, one per group of n contiguous elements.
@@ -1730,6 +2164,20 @@ def with_shape(L: LayoutLike, *shapes: IntTupleLike) -> Layout:
     Example:
         >>> print(tessera.with_shape('_32:_1', S(4), S(8)))
         (_4,_8):(_1,_4)
+    """
+    ...
+
+def wrap(t: IntTupleLike) -> IntTuple:
+    """wrap(t: IntTupleLike) -> IntTuple
+
+    t if it is a tuple, else the rank-1 tuple (t).
+
+    Precondition: none.
+    Postcondition: a tuple.
+
+    Example:
+        >>> print(tessera.wrap(8))
+        (8)
     """
     ...
 

@@ -139,9 +139,9 @@ FUNCTIONS = {
         "get(x, i, j) == get(get(x, i), j).",
         "get((2, (3, 4)), 1, 0)", "3"),
     "layout": (
-        "(x: LayoutLike, *index: int) -> Layout",
+        "(x: LayoutLike | ComposedLayout, *index: int) -> Layout | ComposedLayout",
         "The layout x (a shape is its column-major layout; a string is parsed), or its sub-layout at mode "
-        "index[0], index[1], ...",
+        "index[0], index[1], ... (of Sw o off o L: Sw o off o the sub-layout of L).",
         "each index in [0, rank).",
         "layout(L, i)(c) == L(c_i) for a coordinate c_i of mode i (the other modes at 0).",
         "layout('(2,(3,4)):(1,(2,6))', 1)", "(3,4):(2,6)"),
@@ -152,9 +152,10 @@ FUNCTIONS = {
         "shape(L, i) == shape(layout(L, i)).",
         "shape('(2,(3,4)):(1,(2,6))', 1)", "(3,4)"),
     "stride": (
-        "(x: LayoutLike | ComposedLayout, *index: int) -> IntTupleLike",
-        "The stride of a layout, or its mode index[0], index[1], ...",
-        "each index in [0, rank).",
+        "(x: LayoutLike, *index: int) -> IntTupleLike",
+        "The stride of a layout, or its mode index[0], index[1], ... (a composed layout has none: "
+        "use stride(get_nonswizzle_portion(c))).",
+        "each index in [0, rank); x is no composed layout.",
         "stride(L, i) == stride(layout(L, i)).",
         "stride('(2,(3,4)):(1,(2,6))', 1)", "(2,6)"),
     "select": (
@@ -241,27 +242,30 @@ FUNCTIONS = {
         "the image of the result equals the image of L; no stride-0 modes remain.",
         "filter('(_4,_2):(_0,_1)')", "_2:_1"),
     "composition": (
-        "(A: LayoutLike | ComposedLayout | Swizzle, B: TilerLike) -> Layout | ComposedLayout",
+        "(A: LayoutLike | ComposedLayout | Swizzle, B: TilerLike | Swizzle) -> Layout | ComposedLayout | Swizzle",
         "The layout R with R(i) == A(B(i)) for every i of B's domain; a tiler B (a shape tuple or a list) "
-        "composes mode by mode; a swizzle A gives the composed layout A o _0 o B.",
+        "composes mode by mode; a swizzle A gives the composed layout A o _0 o B; two swizzles one swizzle; "
+        "a static layout A and a swizzle B the swizzled layout Sw' o _0 o A (Sw' moved to the other side).",
         "B's strides and sizes divide (or are multiples of) A's mode sizes as docs/algebra.md says.",
         "R(i) == A(B(i)) for every i < size(B); compatible(B, R).",
         "composition('(_6,_2):(_8,_2)', '(_4,_3):(_3,_1)')", "((_2,_2),_3):((_24,_2),_8)"),
     "complement": (
-        "(A: LayoutLike, M: IntTupleLike | None = None) -> Layout",
-        "The layout R, strictly increasing, whose offsets with A's cover [0, M) (M defaults to cosize(filter(A))).",
+        "(A: LayoutLike | ComposedLayout, M: IntTupleLike | None = None) -> Layout",
+        "The layout R, strictly increasing, whose offsets with A's cover [0, M) (M defaults to cosize(filter(A))); "
+        "of Sw o off o L: complement(L, M), in the swizzle's input space.",
         "A injective on its non-zero strides, strides dividing as docs/algebra.md says; M >= 1.",
         "cosize((A, R)) >= M; R(i) != A(j) for i >= 1.",
         "complement('_4:_2', S(24))", "(_2,_3):(_1,_8)"),
     "right_inverse": (
-        "(L: LayoutLike) -> Layout",
-        "The largest layout R with L(R(i)) == i (the twin follows dynamic strides by value).",
+        "(L: LayoutLike | ComposedLayout | Swizzle) -> Layout | ComposedLayout | Swizzle",
+        "The largest layout R with L(R(i)) == i (the twin follows dynamic strides by value); of Sw o _0 o L: "
+        "composition(right_inverse(L), Sw); a swizzle is its own inverse.",
         "none.",
         "L(R(i)) == i for every i < size(R).",
         "right_inverse('(_4,_2):(_1,_16)')", "_4:_1"),
     "left_inverse": (
-        "(L: LayoutLike) -> Layout",
-        "A layout R with R(L(i)) == i.",
+        "(L: LayoutLike | ComposedLayout | Swizzle) -> Layout | ComposedLayout | Swizzle",
+        "A layout R with R(L(i)) == i; of Sw o _0 o L: composition(left_inverse(L), Sw); a swizzle is its own inverse.",
         "L injective; each sorted stride divides the next, which is >= size * stride of the previous.",
         "R(L(i)) == i for every i < size(L).",
         "left_inverse('(_4,_2):(_1,_16)')", "(_16,_2):(_1,_4)"),
@@ -341,27 +345,30 @@ FUNCTIONS = {
         "tv is a bijection from (size(thr), size(val)) onto the tile's indices.",
         "make_layout_tv('(_4,_32):(_32,_1)', '(_4,_8):(_8,_1)')", "((_16,_256),((_32,_4),(_8,_4)):((_128,_4),(_16,_1)))"),
     "upcast": (
-        "(L: LayoutLike, n: int) -> Layout",
+        "(L: LayoutLike | ComposedLayout | Swizzle, n: int) -> Layout | ComposedLayout | Swizzle",
         "L in elements n times wider (C++ upcast<N>): each leaf s:d becomes shape_div(s, shape_div(n, |d|)) : "
-        "shape_div(d, n); stride-0 leaves stay.",
+        "shape_div(d, n); stride-0 leaves stay. Sw<B,M,S> becomes Sw<B,M-log2 n,S>; Sw o off o L: each part.",
         "n >= 1; each stride and n divide one another (and the shape the quotient).",
         "offsets of the result are L's offsets divided by n, one per group of n contiguous elements.",
         "upcast('(_4,_8):(_8,_1)', 2)", "(_4,_4):(_4,_1)"),
     "downcast": (
-        "(L: LayoutLike, n: int) -> Layout",
-        "L in elements n times narrower: a static stride-_1 mode grows by n, other strides multiply by n.",
+        "(L: LayoutLike | ComposedLayout | Swizzle, n: int) -> Layout | ComposedLayout | Swizzle",
+        "L in elements n times narrower: a static stride-_1 mode grows by n, other strides multiply by n. "
+        "Sw<B,M,S> becomes Sw<B,M+log2 n,S>; Sw o off o L: each part.",
         "n >= 1; no dynamic stride equal to 1 (make it static _1).",
         "size(result) == size(L) * n for one stride-1 mode.",
         "downcast('(_4,_8):(_8,_1)', 2)", "(_4,_16):(_16,_1)"),
     "recast": (
-        "(L: LayoutLike, from_bits: int, to_bits: int) -> Layout",
+        "(L: LayoutLike | ComposedLayout, from_bits: int, to_bits: int) -> Layout | ComposedLayout",
         "L re-expressed for elements of to_bits instead of from_bits: upcast by to/from, or downcast by from/to.",
         "bit widths >= 1, one a multiple of the other.",
         "as upcast or downcast.",
         "recast('(_4,_8):(_8,_1)', 16, 32)", "(_4,_4):(_4,_1)"),
     "max_common_vector": (
-        "(A: LayoutLike, B: LayoutLike) -> int",
-        "The number of elements that A and B both hold contiguously from index 0 (static only; else _1).",
+        "(A: LayoutLike | ComposedLayout, B: LayoutLike | ComposedLayout) -> int",
+        "The largest N with A(right_inverse(B)(n)) == n for every n < N: the consecutive offsets one vector "
+        "access moves between A and B (static only; else _1). A swizzled operand bounds it by 2^M and its "
+        "offset's alignment.",
         "A and B of equal size.",
         "a static integer dividing size(A).",
         "max_common_vector('(_4,_8):(_1,_4)', '(_4,_8):(_1,_8)')", "_4"),
@@ -783,6 +790,207 @@ FUNCTIONS = {
         "none.",
         "static when decidable; if true, logical_divide(make_layout(shape), T) pads nothing.",
         "evenly_divides((S(8), S(6)), (S(4), S(3)))", "_true"),
+    # ---- the core's tuple functions with a template index, taken as an argument; whole tuples ----
+    "insert": (
+        "(t: IntTupleLike, n: int, x: IntTupleLike) -> IntTuple",
+        "t with x inserted as mode n (C++ insert<N>(t, x)); the modes from n on move up.",
+        "t is a tuple (wrap an integer first); 0 <= n <= rank(t).",
+        "rank grows by one; get(result, n) == x.",
+        "insert((2, 3, 5), 1, S(4))", "(2,_4,3,5)"),
+    "remove": (
+        "(t: IntTupleLike, i: int) -> IntTuple",
+        "t without mode i (C++ remove<I>(t)); an integer is the rank-1 tuple of itself.",
+        "0 <= i < rank(t).",
+        "rank shrinks by one.",
+        "remove((2, 3, 5), 1)", "(2,5)"),
+    "replace": (
+        "(t: IntTupleLike, i: int, x: IntTupleLike) -> IntTuple",
+        "t with mode i replaced by x (C++ replace<I>(t, x)); always a tuple (replace(7, 0, x) == (x)).",
+        "0 <= i < rank(t).",
+        "rank unchanged; get(result, i) == x.",
+        "replace((2, 3, 5), 1, S(8))", "(2,_8,5)"),
+    "find": (
+        "(t: IntTupleLike, x: IntTupleLike) -> int",
+        "The index of the first top-level mode of t statically equal to x (both static, or decided by "
+        "structure), as a static integer; rank(t) if none.",
+        "none.",
+        "a static integer in [0, rank(t)].",
+        "find((S(2), S(1), S(3)), S(1))", "_1"),
+    "repeat": (
+        "(n: int, x: IntTupleLike) -> IntTuple",
+        "The tuple of n copies of x (C++ repeat<N>(x)).",
+        "n >= 0.",
+        "rank(result) == n.",
+        "repeat(3, S(0))", "(_0,_0,_0)"),
+    "repeat_like": (
+        "(t: IntTupleLike, x: IntTupleLike) -> IntTuple",
+        "x at every leaf of t.",
+        "none.",
+        "congruent with t where x is an integer.",
+        "repeat_like((1, (2, 3)), S(0))", "(_0,(_0,_0))"),
+    "make_seq_tuple": (
+        "(n: int) -> IntTuple",
+        "The tuple (_0, _1, ..., _{n-1}) (C++ make_seq_tuple<N>()).",
+        "n >= 0.",
+        "static; rank(result) == n.",
+        "make_seq_tuple(3)", "(_0,_1,_2)"),
+    "sum": (
+        "(t: IntTupleLike) -> int",
+        "The sum of all leaves of t (_0 for the empty tuple).",
+        "no `_` in t.",
+        "static when every leaf is static.",
+        "sum((2, (S(3), 4)))", "9"),
+    "wrap": (
+        "(t: IntTupleLike) -> IntTuple",
+        "t if it is a tuple, else the rank-1 tuple (t).",
+        "none.",
+        "a tuple.",
+        "wrap(8)", "(8)"),
+    "unwrap": (
+        "(t: IntTupleLike) -> IntTupleLike",
+        "The element of a rank-1 tuple, recursively; any other t itself.",
+        "none.",
+        "no rank-1 tuple at the top.",
+        "unwrap(((S(8),),))", "_8"),
+    "reverse": (
+        "(t: IntTupleLike) -> IntTupleLike",
+        "The top-level modes of t in reverse order; an integer unchanged.",
+        "none.",
+        "reverse(reverse(t)) == t.",
+        "reverse((2, (3, 4), 5))", "(5,(3,4),2)"),
+    "tuple_cat": (
+        "(*ts: IntTupleLike) -> IntTuple",
+        "The top-level modes of the tuples one after another.",
+        "each argument is a tuple (wrap an integer first).",
+        "rank(result) == the sum of the ranks.",
+        "tuple_cat((2, 3), (), ((4, 5),))", "(2,3,(4,5))"),
+    "flatten_to_tuple": (
+        "(t: IntTupleLike) -> IntTuple",
+        "The tuple of all leaves of t; an integer becomes the rank-1 tuple (t) (flatten keeps it).",
+        "none.",
+        "depth(result) <= 1; size(result) == size(t).",
+        "flatten_to_tuple(5)", "(5)"),
+    "and_": (
+        "(a: Bool, b: Bool) -> Bool",
+        "a and b, static when decidable (a static false decides alone).",
+        "a and b are booleans (results of predicates).",
+        "static when both are static or one is a static false.",
+        "and_(tessera.congruent((2, 3), 1), tessera.equal(4, 4))", "_false"),
+    "or_": (
+        "(a: Bool, b: Bool) -> Bool",
+        "a or b, static when decidable (a static true decides alone).",
+        "a and b are booleans (results of predicates).",
+        "static when both are static or one is a static true.",
+        "or_(tessera.congruent((2, 3), (1, 2)), tessera.equal(4, 4))", "_true"),
+    "dice": (
+        "(step: Value, t: IntTupleLike) -> IntTupleLike",
+        "The modes of t where the projection step has an integer such as _1; those where it has X are "
+        "dropped (tensor/tiling.hpp). An integer t is kept whole.",
+        "one step entry per mode of a tuple t.",
+        "rank(result) == the number of kept modes.",
+        "dice('(_1,X,_1)', (64, 64, 8))", "(64,8)"),
+    "thread_coord": (
+        "(thr: LayoutLike, i: int) -> IntTuple",
+        "The coordinate, one 1-D index per top-level mode, of thread i in the thread layout thr (the c with "
+        "thr(c) == i; tensor/tiling.hpp).",
+        "thr a bijection of [0, size(thr)) (not checked).",
+        "thr(result) == i; always a tuple.",
+        "thread_coord('(8,8):(8,1)', 10)", "(1,2)"),
+    "min": (
+        "(a: int, b: int) -> int",
+        "The smaller of two integers.",
+        "none.",
+        "static when both are static.",
+        "min(S(2), 5)", "2"),
+    "max": (
+        "(a: int, b: int) -> int",
+        "The larger of two integers.",
+        "none.",
+        "static when both are static.",
+        "max(S(2), S(3))", "_3"),
+    "abs": (
+        "(a: int) -> int",
+        "The absolute value of an integer.",
+        "none.",
+        "static when a is static.",
+        "abs(S(-4))", "_4"),
+    "signum": (
+        "(a: int) -> int",
+        "-1, 0 or 1 by the sign of a.",
+        "none.",
+        "static when a is static.",
+        "signum(-4)", "-1"),
+    "make_shape": (
+        "(*xs: IntTupleLike) -> IntTuple",
+        "The tuple of the arguments (tensor/tensor.hpp: a shape by its role).",
+        "none.",
+        "rank(result) == the number of arguments.",
+        "make_shape(2, S(3))", "(2,_3)"),
+    "make_stride": (
+        "(*xs: IntTupleLike) -> IntTuple",
+        "The tuple of the arguments (a stride by its role).",
+        "none.",
+        "rank(result) == the number of arguments.",
+        "make_stride(S(1), 4)", "(_1,4)"),
+    "make_coord": (
+        "(*xs: IntTupleLike) -> IntTuple",
+        "The tuple of the arguments (a coordinate by its role).",
+        "none.",
+        "rank(result) == the number of arguments.",
+        "make_coord(1, 2)", "(1,2)"),
+    "make_tile": (
+        "(*xs: TilerLike) -> IntTuple | ValueTuple",
+        "A tiler, one tile (a layout, a size or `_`) per mode: the tuple of the arguments.",
+        "each argument a layout, an integer, a shape, a tiler or `_`.",
+        "usable as the tiler of composition, the divides and the products.",
+        "make_tile('_4:_2', S(8))", "(_4:_2,_8)"),
+    "compact_col_major": (
+        "(shape: IntTupleLike, start: IntTupleLike = S(1)) -> IntTuple",
+        "The compact column-major strides of shape from start (exclusive prefix products from the left); "
+        "a static size-1 leaf gets _0.",
+        "start an integer, or a tuple of shape's rank (one start per mode).",
+        "make_layout(shape, result) is compact.",
+        "compact_col_major((2, 3, 5, 7))", "(_1,2,6,30)"),
+    "compact_row_major": (
+        "(shape: IntTupleLike, start: IntTupleLike = S(1)) -> IntTuple",
+        "The compact row-major strides of shape from start (from the right).",
+        "start an integer, or a tuple of shape's rank.",
+        "make_layout(shape, result) is compact.",
+        "compact_row_major((2, 3, 4))", "(12,4,_1)"),
+    "compact_major": (
+        "(shape: IntTupleLike, major: str, start: IntTupleLike = S(1)) -> IntTuple",
+        "compact_col_major (major 'LayoutLeft') or compact_row_major ('LayoutRight') from start (C++ "
+        "compact_major<Major>); a tuple start gives each top-level mode its own.",
+        "major is 'LayoutLeft' or 'LayoutRight'; a tuple start has shape's rank.",
+        "as compact_col_major / compact_row_major.",
+        "compact_major((2, 3), 'LayoutRight')", "(3,_1)"),
+    "slice": (
+        "(c: IntTupleLike, x: IntTupleLike | LayoutLike | ComposedLayout) -> IntTuple | Layout | ComposedLayout",
+        "The modes of x where the coordinate c has `_` (None); of a layout, its offset at the fixed part is "
+        "dropped (slice_and_offset keeps it); of Sw o off o L the offset moves inside the swizzle.",
+        "c matches x's nesting where it is a tuple.",
+        "slice(c, L)(k) + L(c with `_` -> 0) == L(c with its `_` filled by k).",
+        "slice((2, None), '((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))')", "((_2,_5,_2)):((_2,_13,_100))"),
+    "slice_and_offset": (
+        "(c: IntTupleLike, L: LayoutLike | ComposedLayout) -> ValueTuple",
+        "(slice(c, L), L(c with `_` -> 0)); of Sw o off o L: (slice(c, it), _0).",
+        "c matches L's nesting where it is a tuple.",
+        "slice(c, L)(k) + offset == L(c with its `_` filled by k).",
+        "slice_and_offset((2, None), '((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))')",
+        "(((_2,_5,_2)):((_2,_13,_100)),8)"),
+    # ---- composed (swizzled) layouts ---------------------------------------------------------
+    "get_swizzle_portion": (
+        "(c: ComposedLayout | LayoutLike) -> Swizzle",
+        "The swizzle of Sw o off o L; of a plain layout the identity Sw<0,4,3> (as CuTe's).",
+        "none.",
+        "a swizzle.",
+        "get_swizzle_portion('Sw<3,3,3> o _0 o (_8,_64):(_64,_1)')", "Sw<3,3,3>"),
+    "get_nonswizzle_portion": (
+        "(c: ComposedLayout | LayoutLike) -> Layout",
+        "The inner layout L of Sw o off o L (the offset dropped, as CuTe's); a plain layout itself.",
+        "none.",
+        "a layout.",
+        "get_nonswizzle_portion('Sw<3,3,3> o _0 o (_8,_64):(_64,_1)')", "(_8,_64):(_64,_1)"),
     "max_alignment": (
         "(L: LayoutLike) -> int",
         "The largest N that upcast<N>(L) accepts from L's static part (dynamic shapes count as _1, dynamic "

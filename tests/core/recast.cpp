@@ -18,5 +18,9 @@ TEST(MaxCommon, ReferenceExample) {
   EXPECT_PRINTS(max_common_vector(make_layout(S<4, 8>(), S<1, 4>()), make_layout(S<4, 8>(), S<1, 8>())), "_4");
   EXPECT_PRINTS(max_common_layout(make_layout(S<4, 8>(), S<1, 4>()), make_layout(S<4, 8>(), S<1, 8>())), "_4:_1");
   EXPECT_PRINTS(max_common_vector(make_layout(S<4, 8>(), S<8, 1>()), make_layout(S<4, 8>(), S<1, 4>())), "_1");
+  // The whole common image counts, not a run of contiguous coordinates from index 0: a transpose
+  // against itself agrees on all 16 offsets (docs of max_common_vector).
+  EXPECT_PRINTS(max_common_vector(make_layout(S<4, 4>(), S<4, 1>()), make_layout(S<4, 4>(), S<4, 1>())), "_16");
+  EXPECT_PRINTS(max_common_vector(make_layout(S<4, 4>(), S<4, 1>()), make_layout(S<4, 4>(), S<1, 4>())), "_1");
 }
 

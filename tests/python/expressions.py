@@ -288,8 +288,8 @@ class RandomExpressions:
             "idx2crd": lambda: [integer(r.randrange(0, 30), r.random() < 0.5), S_()],
             "prefix_product": lambda: [S_()] + ([integer(r.choice([1, 2, 3]), r.random() < 0.5)] if r.random() < 0.4 else []),
             "equal": lambda: r.choice([[L(), L()], self.congruent_pair(), [S_(), L()]]),
-            "get": lambda: [r.choice([S_(), L(), tiler(L(), S_())])] + [self.small_index(3) for _ in range(r.choice([1, 1, 2]))],
-            "layout": lambda: [L()] + [self.small_index(3) for _ in range(r.choice([0, 1, 1, 2]))],
+            "get": lambda: [r.choice([S_(), L(), tiler(L(), S_()), self.composed()])] + [self.small_index(3) for _ in range(r.choice([1, 1, 2]))],
+            "layout": lambda: [r.choice([L(), L(), self.composed()])] + [self.small_index(3) for _ in range(r.choice([0, 1, 1, 2]))],
             "shape": lambda: [r.choice([L(), S_(), self.composed()])] + [self.small_index(3) for _ in range(r.choice([0, 1, 2]))],
             "stride": lambda: [r.choice([L(), self.composed()])] + [self.small_index(3) for _ in range(r.choice([0, 1, 2]))],
             "select": lambda: [r.choice([L(), S_()])] + [self.small_index(4) for _ in range(r.choice([1, 2, 3]))],
@@ -306,12 +306,13 @@ class RandomExpressions:
             "coalesce": lambda: [r.choice([L(), self.composed()])] + ([self.profile()] if r.random() < 0.3 else []),
             "filter": lambda: [r.choice([L(), self.composed()])],
             "composition": lambda: r.choice([[L(), T()], [L(), L()], [self.swizzle(), self.layout("compact")],
+                                              [self.swizzle(), self.swizzle()], [self.layout("pow2"), self.swizzle()],
                                               [self.composed(), T()], [self.layout("compact"), self.layout("compact")],
                                               [self.identity(), T()]]),
-            "complement": lambda: [self.layout(r.choice(["compact", "pow2"]))] + (
+            "complement": lambda: [r.choice([self.layout(r.choice(["compact", "pow2"])), self.composed()])] + (
                 [r.choice([integer(r.choice([8, 16, 24, 32, 64, 0]), r.random() < 0.5), S_()])] if r.random() < 0.6 else []),
-            "right_inverse": lambda: [L()],
-            "left_inverse": lambda: [self.layout(r.choice(["compact", "compact", "pow2"]))],
+            "right_inverse": lambda: [r.choice([L(), L(), self.composed_static(), self.swizzle()])],
+            "left_inverse": lambda: [r.choice([self.layout(r.choice(["compact", "compact", "pow2"])), self.composed_static()])],
             "logical_divide": lambda: [r.choice([L(), self.composed(), self.identity()]), T()],
             "zipped_divide": lambda: [r.choice([L(), self.composed(), self.identity()]), T()],
             "tiled_divide": lambda: [r.choice([L(), self.composed()]), T()],
@@ -324,10 +325,10 @@ class RandomExpressions:
             "raked_product": lambda: [r.choice([L(), self.composed()]), self.layout("compact")],
             "tile_to_shape": lambda: self.tile_to_shape_args(),
             "make_layout_tv": lambda: [self.layout("compact", depth=1), self.layout("compact", depth=1)],
-            "upcast": lambda: [L(), integer(r.choice([1, 2, 4, 0]), r.random() < 0.3)],
-            "downcast": lambda: [L(), integer(r.choice([1, 2, 4]), r.random() < 0.3)],
-            "recast": lambda: [L(), integer(r.choice([8, 16, 32]), False), integer(r.choice([8, 16, 32, 0]), False)],
-            "max_common_vector": lambda: [L(), L()],
+            "upcast": lambda: [r.choice([L(), L(), self.composed(), self.swizzle()]), integer(r.choice([1, 2, 4, 0]), r.random() < 0.3)],
+            "downcast": lambda: [r.choice([L(), L(), self.composed(), self.swizzle()]), integer(r.choice([1, 2, 4]), r.random() < 0.3)],
+            "recast": lambda: [r.choice([L(), L(), self.composed()]), integer(r.choice([8, 16, 32]), False), integer(r.choice([8, 16, 32, 0]), False)],
+            "max_common_vector": lambda: [r.choice([L(), self.composed()]), r.choice([L(), self.composed()])],
             "max_common_layout": lambda: [L(), L()],
             "nullspace": lambda: [L()],
             "print_layout": lambda: [self.rank2_layout(r.choice(["compact", "pow2"]))],
@@ -389,11 +390,45 @@ class RandomExpressions:
             "get_hier_coord": lambda: [L(), integer(r.randrange(0, 30), r.random() < 0.5)],
             "get_flat_coord": lambda: [L(), integer(r.randrange(0, 30), r.random() < 0.5)],
             "get_1d_coord": lambda: [L(), integer(r.randrange(0, 30), r.random() < 0.5)],
-            "domain_offset": lambda: [integer(r.randrange(0, 30), r.random() < 0.5), L()],
+            "domain_offset": lambda: [integer(r.randrange(0, 30), r.random() < 0.5), r.choice([L(), L(), self.composed()])],
             "with_shape": lambda: [L(), S_()],
             "tile_unzip": lambda: [call("logical_divide", L(), T()), T()],
             "evenly_divides": lambda: [r.choice([L(), S_()]), T()],
             "max_alignment": lambda: [L()],
+            # the core's tuple functions with a template index (an argument here), whole tuples, integers
+            "insert": lambda: [r.choice([S_(), S_(), integer(3, False)]), self.small_index(4), r.choice([S_(), self.leaf([1, 4], 0.5)])],
+            "remove": lambda: [S_(), self.small_index(4)],
+            "replace": lambda: [S_(), self.small_index(4), r.choice([S_(), self.leaf([1, 4], 0.5)])],
+            "find": lambda: [S_(), self.leaf([1, 2, 4, 8], r.choice([0.0, 1.0, 1.0]))],
+            "repeat": lambda: [self.small_index(4), r.choice([S_(), self.leaf([1, 2], 0.5)])],
+            "repeat_like": lambda: [S_(), r.choice([S_(), self.leaf([0, 1], 0.5)])],
+            "make_seq_tuple": lambda: [self.small_index(5)],
+            "sum": lambda: [r.choice([S_(), self.layout_and_stride()[1]])],
+            "wrap": lambda: [S_()],
+            "unwrap": lambda: [r.choice([S_(), tup(S_()), tup(tup(self.leaf([2, 4], 0.5)))])],
+            "reverse": lambda: [S_()],
+            "tuple_cat": lambda: [r.choice([S_(), tup()]) for _ in range(r.choice([0, 1, 2, 2, 3]))],
+            "min": lambda: [self.leaf([-2, 0, 3, 8], self.static_p()), self.leaf([1, 4, 6], self.static_p())],
+            "max": lambda: [self.leaf([-2, 0, 3, 8], self.static_p()), self.leaf([1, 4, 6], self.static_p())],
+            "abs": lambda: [self.leaf([-4, -1, 0, 5], self.static_p())],
+            "signum": lambda: [self.leaf([-4, -1, 0, 5], self.static_p())],
+            "make_shape": lambda: [S_() for _ in range(r.choice([0, 1, 2, 3]))],
+            "make_stride": lambda: [S_() for _ in range(r.choice([1, 2]))],
+            "make_coord": lambda: [self.leaf([0, 1, 2], self.static_p()) for _ in range(r.choice([1, 2, 3]))],
+            "make_tile": lambda: [r.choice([self.layout("compact", depth=1), self.leaf([2, 4], self.static_p()), UNDERSCORE])
+                                  for _ in range(r.choice([1, 2]))],
+            "compact_col_major": lambda: [S_()] + ([r.choice([self.leaf([1, 2, 3], self.static_p()), S_()])] if r.random() < 0.4 else []),
+            "compact_row_major": lambda: [S_()] + ([self.leaf([1, 2, 3], self.static_p())] if r.random() < 0.4 else []),
+            "compact_major": lambda: self.compact_major_args(),
+            "slice": lambda: self.slice_args(),
+            "slice_and_offset": lambda: self.slice_args(tuples=False),
+            "flatten_to_tuple": lambda: [r.choice([S_(), self.leaf([2, 4], 0.5)])],
+            "and_": lambda: [self.predicate(), self.predicate()],
+            "or_": lambda: [self.predicate(), self.predicate()],
+            "dice": lambda: self.dice_args(),
+            "thread_coord": lambda: [self.layout(r.choice(["compact", "compact", "pow2"])), integer(r.randrange(0, 30), r.random() < 0.5)],
+            "get_swizzle_portion": lambda: [r.choice([self.composed(), L()])],
+            "get_nonswizzle_portion": lambda: [r.choice([self.composed(), L()])],
         }
         if fn not in table:
             raise KeyError("no argument generator for the evaluator's function %r: add one to tests/python/expressions.py" % fn)
@@ -414,6 +449,45 @@ class RandomExpressions:
     def identity(self):
         """make_identity_layout of a random shape: a coordinate layout (basis strides)."""
         return call("make_identity_layout", self.shape())
+
+    def composed_static(self):
+        """A composed layout with a static offset _0 and a static inner layout (right_inverse and
+        left_inverse take only those)."""
+        inner = ("layout", None, (lambda s: (s, self.stride_like(s, 1.0, "compact")))(self.shape(p=1.0, leaves=[2, 4, 8])))
+        return ("composed", None, (self.swizzle(), integer(0, True), inner))
+
+    def predicate(self):
+        return self.r.choice([call("congruent", self.shape(), self.shape()), call("equal", self.leaf([2, 4], self.static_p()), integer(4, True)),
+                              call("elem_less", *self.congruent_pair())])
+
+    def dice_args(self):
+        s = self.shape()
+        n = len(s[2]) if s[0] == "tuple" else self.r.choice([1, 2])
+        if self.r.random() < 0.1:
+            n += 1
+        step = [("name", "X", ()) if self.r.random() < 0.4 else integer(1, True) for _ in range(n)]
+        return [tup(*step), s]
+
+    def compact_major_args(self):
+        major = ("name", self.r.choice(["LayoutLeft", "LayoutRight"]), ())
+        s = self.shape()
+        args = [s, major]
+        if self.r.random() < 0.4:
+            args.append(self.r.choice([self.leaf([1, 2, 3], self.static_p()), self.stride_like(s, self.static_p(), "pow2")]))
+        return args
+
+    def slice_args(self, tuples=True):
+        c = self.r.random()
+        if c < 0.25:
+            operand = self.composed()
+            shape = operand[2][-1][2][0]
+        else:
+            operand = self.layout()
+            shape = operand[2][0]
+        coord = self.coordinate_for(shape, True)
+        if tuples and c > 0.75:
+            operand = shape
+        return [coord, operand]
 
     def congruent_pair(self):
         s = self.shape()

@@ -145,5 +145,80 @@ TEST(RuntimeIntTuple, PrependPadsInLinearTime) {
   EXPECT_LT(seconds, 1.0) << "prepend<65536> is not linear";
 }
 
+// The core's tuple functions with a template index take it as an argument here (insert<N>(t, x) is
+// insert(t, N, x)); the rest of int_tuple.hpp's whole-tuple functions. Core agreement:
+// tests/differential/tuple_api.cpp.
+TEST(RuntimeIntTuple, IndexedAndWholeTupleFunctions) {
+  EXPECT_EQ(to_string(insert(T("(2,3,5)"), 1, T("_4"))), "(2,_4,3,5)");
+  EXPECT_EQ(to_string(insert(T("(2,3)"), 2, T("(1,1)"))), "(2,3,(1,1))");
+  EXPECT_EQ(to_string(remove(T("(2,3,5)"), 1)), "(2,5)");
+  EXPECT_EQ(to_string(remove(T("7"), 0)), "()");
+  EXPECT_EQ(to_string(replace(T("(2,3,5)"), 1, T("_8"))), "(2,_8,5)");
+  EXPECT_EQ(to_string(replace(T("7"), 0, T("_1"))), "(_1)");  // always a tuple, unlike replace_front
+  EXPECT_EQ(to_string(find(T("(_2,_1,_3)"), T("_1"))), "_1");
+  EXPECT_EQ(to_string(find(T("(2,_1)"), T("_4"))), "_2");
+  EXPECT_EQ(to_string(find(T("(2,3)"), T("2"))), "_2");  // a dynamic 2 is not statically equal
+  EXPECT_EQ(to_string(find(T("((_2,_3),_4)"), T("(_2,_3)"))), "_0");
+  EXPECT_EQ(to_string(sum(T("(2,(_3,4))"))), "9");
+  EXPECT_EQ(to_string(sum(T("(_2,(_3,_4))"))), "_9");
+  EXPECT_EQ(to_string(sum(T("()"))), "_0");
+  EXPECT_EQ(to_string(wrap(T("8"))), "(8)");
+  EXPECT_EQ(to_string(wrap(T("(8,9)"))), "(8,9)");
+  EXPECT_EQ(to_string(unwrap(T("((_8))"))), "_8");
+  EXPECT_EQ(to_string(unwrap(T("((2,3))"))), "(2,3)");
+  EXPECT_EQ(to_string(reverse(T("(2,(3,4),5)"))), "(5,(3,4),2)");
+  EXPECT_EQ(to_string(repeat(3, T("_0"))), "(_0,_0,_0)");
+  EXPECT_EQ(to_string(repeat(0, T("_0"))), "()");
+  EXPECT_EQ(to_string(repeat_like(T("(1,(2,3))"), T("_0"))), "(_0,(_0,_0))");
+  EXPECT_EQ(to_string(make_seq_tuple(3)), "(_0,_1,_2)");
+  EXPECT_EQ(to_string(tuple_cat({T("(2,3)"), T("()"), T("((4,5))")})), "(2,3,(4,5))");
+  EXPECT_EQ(to_string(flatten_to_tuple(T("((2,3),4)"))), "(2,3,4)");
+  EXPECT_EQ(to_string(flatten_to_tuple(T("5"))), "(5)");
+  EXPECT_EQ(to_string(dice({true, false, true}, T("(64,64,8)"))), "(64,8)");
+  EXPECT_EQ(to_string(dice({false}, T("7"))), "7");
+  EXPECT_THROW(dice({true}, T("(2,3)")), layout_error);
+  EXPECT_EQ(E("dice((_1,X,_1),(64,64,8))"), "(64,8)");
+  EXPECT_EQ(to_string(thread_coord(L("(8,8):(8,1)"), D(10))), "(1,2)");
+  EXPECT_EQ(to_string(thread_coord(L("(_4,(_2,_2)):(_4,(_1,_16))"), S(37))), "(_1,_1)");
+  EXPECT_EQ(to_string(thread_coord(L("_8:_1"), D(3))), "(3)");  // always a tuple
+  for (std::int64_t i = 0; i < 32; ++i) {  // thr(thread_coord(thr, i)) == i on a bijection
+    const Layout thr = L("(_4,(_2,_4)):(_8,(_1,_2))");
+    ASSERT_EQ(evaluate(thr, thread_coord(thr, D(i))).value, i);
+  }
+  EXPECT_EQ(E("and_(congruent((2,3),(1,2)),equal(4,_4))"), "true");
+  EXPECT_EQ(E("and_(congruent((2,3),1),equal(4,_4))"), "_false");
+  EXPECT_EQ(E("or_(congruent((2,3),(1,2)),equal(4,_4))"), "_true");
+  EXPECT_EQ(to_string(compact_major(T("(2,3)"), T("_1"), true)), "(3,_1)");
+  EXPECT_EQ(to_string(compact_major(T("(2,3)"), T("(_1,10)"), false)), "(_1,10)");
+  EXPECT_EQ(to_string(slice(T("(2,_)"), T("(3,(2,5))"))), "((2,5))");
+  EXPECT_EQ(to_string(slice(T("1"), T("4"))), "()");
+  // Laws: insert then remove is the identity; replace keeps the rank; find finds what insert put.
+  const IntTuple t = T("(_2,3,(_4,5))");
+  for (std::int64_t n = 0; n <= 3; ++n) {
+    EXPECT_EQ(to_string(remove(insert(t, n, T("_7")), n)), to_string(t));
+    EXPECT_EQ(to_string(find(insert(t, n, T("_7")), T("_7"))), "_" + std::to_string(n));
+  }
+  // Refusals name the function, the values and the fix.
+  auto message = [](auto f) {
+    try {
+      f();
+    } catch (const layout_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([] { insert(T("5"), 0, T("1")); }),
+            "insert: t = 5 must be a tuple; wrap an integer first: insert(wrap(t), N, x)");
+  EXPECT_EQ(message([] { insert(T("(2,3)"), 3, T("1")); }),
+            "insert: position 3 is outside [0, 2] for (2,3); insert at a position in [0, rank(t)]");
+  EXPECT_EQ(message([] { remove(T("(2,3)"), 2); }),
+            "remove: mode index 2 is out of range for (2,3) of rank 2; use an index in [0, rank)");
+  EXPECT_EQ(message([] { tuple_cat({T("(2,3)"), T("4")}); }),
+            "tuple_cat: 4 is not a tuple; tuple_cat joins tuples (wrap an integer first: wrap(x))");
+  EXPECT_THROW(repeat(-1, T("1")), layout_error);
+  EXPECT_THROW(make_seq_tuple(-1), layout_error);
+  EXPECT_THROW(compact_major(T("(2,3)"), T("(1,2,3)"), false), layout_error);
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

@@ -20,6 +20,7 @@ TEST(RuntimeAlgebra, Recast) {
 TEST(RuntimeAlgebra, CommonVectorAndNullspace) {
   EXPECT_EQ(to_string(max_common_vector(L("(_4,_8):(_1,_4)"), L("(_4,_8):(_1,_8)"))), "_4");
   EXPECT_EQ(to_string(max_common_vector(L("(4,8):(1,4)"), L("(4,8):(1,8)"))), "_1");
+  EXPECT_EQ(to_string(max_common_vector(L("(_4,_4):(_4,_1)"), L("(_4,_4):(_4,_1)"))), "_16");  // the whole common image
   EXPECT_EQ(str(max_common_layout(L("(_4,_8):(_1,_4)"), L("(_4,_8):(_1,_8)"))), "_4:_1");
   EXPECT_EQ(str(nullspace(L("(_2,_4,_3):(_0,_1,_0)"))), "(_2,_3):(_1,_8)");
   EXPECT_EQ(str(nullspace(L("(_2,_4):(_1,_2)"))), "_1:_0");

@@ -86,5 +86,46 @@ TEST(RuntimeAlgebra, ComposedMaxCommonVector) {
   EXPECT_EQ(to_string(max_common_vector(ComposedLayout{Swizzle{3, 4, 3}, S(2), v}, v)), "_2");
 }
 
+// The rest of the core's functions on composed layouts (core/swizzle.hpp), in the twin and through
+// `tessera eval`. Core agreement: tests/differential/swizzle.cpp.
+TEST(RuntimeAlgebra, ComposedLayoutFunctions) {
+  const ComposedLayout c = composition(Swizzle{3, 3, 3}, L("(_8,_64):(_64,_1)"));
+  EXPECT_EQ(to_string(layout(c, 1)), "Sw<3,3,3> o _0 o _64:_1");
+  EXPECT_EQ(E("get(Sw<3,3,3> o _0 o (_8,_64):(_64,_1), 0)"), "Sw<3,3,3> o _0 o _8:_64");
+  EXPECT_EQ(E("shape(Sw<3,3,3> o _0 o (_8,_64):(_64,_1), 1)"), "_64");
+  EXPECT_NE(E("stride(Sw<3,3,3> o _0 o (_8,_64):(_64,_1))").find("stride: a composed (swizzled) layout has no stride"), std::string::npos);
+  EXPECT_EQ(E("stride(get_nonswizzle_portion(Sw<3,3,3> o _0 o (_8,_64):(_64,_1)))"), "(_64,_1)");
+  EXPECT_EQ(to_string(append(c, L("_2:_512"))), "Sw<3,3,3> o _0 o (_8,_64,_2):(_64,_1,_512)");
+  EXPECT_EQ(E("append(Sw<3,3,3> o _0 o _8:_1, _1:_0, 3)"), "Sw<3,3,3> o _0 o (_8,_1,_1):(_1,_0,_0)");
+  EXPECT_EQ(E("slice((_,1), Sw<3,3,3> o _0 o (_8,_64):(_64,_1))"), "Sw<3,3,3> o 1 o (_8):(_64)");
+  EXPECT_EQ(E("slice_and_offset((_,1), Sw<3,3,3> o _0 o (_8,_64):(_64,_1))"), "(Sw<3,3,3> o 1 o (_8):(_64),_0)");
+  EXPECT_EQ(E("domain_offset(1, Sw<3,3,3> o _0 o _64:_1)"), "(Sw<3,3,3> o 1 o _64:_1,_0)");
+  EXPECT_EQ(E("complement(Sw<3,3,3> o _0 o (_8,_8):(_1,_16), _128)"), "_2:_8");
+  EXPECT_EQ(E("upcast(Sw<3,4,3> o _0 o (_8,_64):(_64,_1), 2)"), "Sw<3,3,3> o _0 o (_8,_32):(_32,_1)");
+  EXPECT_EQ(E("recast(Sw<3,4,3> o _0 o (_8,_64):(_64,_1), 16, 32)"), "Sw<3,3,3> o _0 o (_8,_32):(_32,_1)");
+  EXPECT_EQ(E("recast(Sw<3,3,3> o _0 o (_8,_64):(_64,_1), 16, 8)"), "Sw<3,4,3> o _0 o (_8,_128):(_128,_1)");
+  EXPECT_EQ(E("recast(Sw<3,3,3> o 8 o _64:_1, 16, 16)"), "Sw<3,3,3> o 8 o _64:_1");
+  EXPECT_EQ(E("max_common_vector(Sw<3,2,3> o _0 o (_64):(_1), (_64):(_1))"), "_4");
+  EXPECT_EQ(E("get_swizzle_portion((_8,_64):(_64,_1))"), "Sw<0,4,3>");
+  EXPECT_EQ(E("composition(Sw<1,4,3>, Sw<2,2,3>)"), "Sw<3,2,3>");
+  // composition(L, sw): L o sw as a swizzled layout; the transpose swaps the swizzle's direction.
+  const ComposedLayout ls = composition(L("(_8,_8):(_8,_1)"), Swizzle{3, 0, 3});
+  EXPECT_EQ(to_string(ls), "Sw<3,0,-3> o _0 o (_8,_8):(_8,_1)");
+  for (std::int64_t x = 0; x < 64; ++x)
+    ASSERT_EQ(evaluate(ls, T(std::to_string(x))).value,
+              evaluate(L("(_8,_8):(_8,_1)"), IntTuple(apply(Swizzle{3, 0, 3}, D(x)))).value);
+  EXPECT_THROW(composition(L("(8,8):(8,1)"), Swizzle{3, 0, 3}), layout_error);     // not static
+  EXPECT_THROW(composition(L("(_4,_8):(_8,_1)"), Swizzle{3, 3, 3}), layout_error);  // smaller than the span
+  // right_inverse / left_inverse: c(R(i)) == i and R'(c(i)) == i.
+  const ComposedLayout r = right_inverse(c);
+  EXPECT_EQ(to_string(r), "Sw<3,0,-6> o _0 o (_64,_8):(_8,_1)");
+  for (std::int64_t i = 0; i < 512; ++i) ASSERT_EQ(evaluate(c, IntTuple(evaluate(r, T(std::to_string(i))))).value, i);
+  const ComposedLayout li = left_inverse(c);
+  for (std::int64_t i = 0; i < 512; ++i) ASSERT_EQ(evaluate(li, IntTuple(evaluate(c, T(std::to_string(i))))).value, i);
+  EXPECT_EQ(E("right_inverse(Sw<3,3,3>)"), "Sw<3,3,3>");
+  EXPECT_NE(E("right_inverse(Sw<3,3,3> o 8 o (_8,_64):(_64,_1))").find("the offset must be _0, got 8"), std::string::npos);
+  EXPECT_NE(E("left_inverse(Sw<3,3,3> o _0 o (8,64):(64,1))").find("L must be static"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tessera::rt::test

@@ -83,8 +83,14 @@ TESSERA_HOST_DEVICE constexpr auto max_common_layout(Layout<SA, DA> const& a, La
   }
 }
 
-// max_common_vector(A, B): how many elements from index 0 are contiguous in both A and B, as a
-// static integer (_1 when A or B is not static). max_common_vector((_4,_8):(_1,_4), (_4,_8):(_1,_8)) == _4.
+// max_common_vector(A, B): the largest N such that the coordinates B maps to the offsets 0, 1, ...,
+// N-1 are mapped by A to those same offsets (A(right_inverse(B)(n)) == n for every n < N): how many
+// elements one vector access of N consecutive offsets moves between A and B. It counts in the
+// codomain, not in the coordinates: the coordinates need not be contiguous, and the whole common
+// image counts (max_common_vector((_4,_4):(_4,_1), (_4,_4):(_4,_1)) == _16, though no two
+// neighbouring coordinates of that transpose are contiguous). Pre: none. Post: a static integer
+// N >= 1; _1 when A or B is not static, or when the common part does not start with a static
+// stride-1 mode. max_common_vector((_4,_8):(_1,_4), (_4,_8):(_1,_8)) == _4.
 template <class SA, class DA, class SB, class DB>
 TESSERA_HOST_DEVICE constexpr auto max_common_vector(Layout<SA, DA> const& a, Layout<SB, DB> const& b) {
   if constexpr (is_static_v<Layout<SA, DA>> && is_static_v<Layout<SB, DB>>) {

@@ -38,6 +38,8 @@ inline std::string kind_name_full(const Value& v) {
   if (v.is<Swizzle>()) return "a swizzle " + to_string(v.as<Swizzle>());
   if (v.is<ComposedLayout>()) return "a composed layout " + to_string(v.as<ComposedLayout>());
   if (v.is<Bool>()) return "a boolean " + to_string(v.as<Bool>());
+  if (v.is<Text>() && (v.as<Text>().text == "LayoutLeft" || v.as<Text>().text == "LayoutRight" || v.as<Text>().text == "X"))
+    return "the tag " + v.as<Text>().text;
   if (v.is<ValueTuple>()) return "a value tuple " + to_string(v.as<ValueTuple>());
   if (v.is<MmaAtom>()) return "an MMA atom " + v.as<MmaAtom>().name;
   if (v.is<CopyAtom>()) return "a copy atom " + v.as<CopyAtom>().name;
@@ -87,6 +89,19 @@ struct Args {
   }
 
   std::int64_t index(std::size_t i) const { return integer(i).value; }
+
+  // A boolean (a predicate's result, e.g. congruent(a,b)).
+  Bool boolean(std::size_t i) const {
+    if (!v[i].is<Bool>()) wrong(i, "a boolean (the result of a predicate such as congruent(a,b))");
+    return v[i].as<Bool>();
+  }
+
+  // The core's Major tag: LayoutLeft (column-major, false) or LayoutRight (row-major, true).
+  bool major(std::size_t i) const {
+    if (v[i].is<Text>() && v[i].as<Text>().text == "LayoutLeft") return false;
+    if (v[i].is<Text>() && v[i].as<Text>().text == "LayoutRight") return true;
+    wrong(i, "LayoutLeft (column-major) or LayoutRight (row-major)");
+  }
 
   const MmaAtom& mma_atom(std::size_t i) const {
     if (!v[i].is<MmaAtom>()) wrong(i, "an MMA atom (e.g. SM80_16x8x16_F32F16F16F32_TN)");
@@ -172,6 +187,7 @@ inline Value get_path(const Args& a, Value x) {
     const std::int64_t i = a.index(k);
     if (x.is<IntTuple>()) x = get(x.as<IntTuple>(), i);
     else if (x.is<Layout>()) x = layout(x.as<Layout>(), i);
+    else if (x.is<ComposedLayout>()) x = layout(x.as<ComposedLayout>(), i);
     else if (x.is<ValueTuple>()) {
       const auto& items = x.as<ValueTuple>().items;
       if (i < 0 || static_cast<std::size_t>(i) >= items.size())
@@ -199,6 +215,13 @@ inline IntTuple shape_of(const Args& a, std::size_t i) {
 
 using Fn = std::function<Value(const Args&)>;
 
+// make_shape(a, b, ...) / make_stride / make_coord / make_tile of integers and tuples: the tuple (a,b,...).
+inline Value make_tuple_call(const Args& a) {
+  std::vector<IntTuple> parts;
+  for (std::size_t i = 0; i < a.v.size(); ++i) parts.push_back(a.tuple(i));
+  return make_tuple(std::move(parts));
+}
+
 inline Value make_layout_call(const Args& a) {
   if (a.v.empty()) fail("make_layout: takes a shape, a shape and a stride, or layouts");
   if (a.v.size() == 1 && a.is_tuple(0)) return make_layout(a.tuple(0));
@@ -210,12 +233,23 @@ inline Value make_layout_call(const Args& a) {
 
 inline Value composition_call(const Args& a) {
   a.arity(2, 2);
+  if (a.v[0].is<Swizzle>() && a.v[1].is<Swizzle>()) return composition(a.v[0].as<Swizzle>(), a.v[1].as<Swizzle>());
   if (a.v[0].is<Swizzle>()) {
     const Layout l = a.layout(1);
     if (has_basis_strides(l))
       fail("composition: " + to_string(l) + " has basis strides (its values are coordinates), but a swizzle acts on "
            "integer offsets; compose the swizzle with the data layout");
     return composition(a.v[0].as<Swizzle>(), l);
+  }
+  if (a.v[1].is<Swizzle>()) {
+    if (a.composed(0))
+      fail("composition: the right operand " + to_string(a.v[1].as<Swizzle>()) + " of a composed layout would nest two "
+           "swizzles (F o off o (L o Sw)), which is no composed layout; compose the swizzles first");
+    const Layout l = a.layout(0);
+    if (has_basis_strides(l))
+      fail("composition: " + to_string(l) + " has basis strides (its values are coordinates), but a swizzle as B yields "
+           "integer offsets to be mapped by A; compose the swizzle with the data layout");
+    return composition(l, a.v[1].as<Swizzle>());
   }
   if (a.v[1].is<IntTuple>() && a.v[1].as<IntTuple>().is_int()) {  // an integer n composes as n:_1
     const Layout b{a.v[1].as<IntTuple>(), S(1)};
@@ -238,6 +272,10 @@ inline Value append_call(const Args& a, bool front) {
     const IntTuple t = a.tuple(0), x = a.tuple(1);
     if (n < 0) return front ? prepend(t, x) : append(t, x);
     return front ? prepend(t, x, n) : append(t, x, n);
+  }
+  if (a.composed(0) && !front) {
+    const ComposedLayout& c = a.v[0].as<ComposedLayout>();
+    return n < 0 ? append(c, a.layout(1)) : append(c, a.layout(1), n);
   }
   const Layout l = a.layout(0), x = a.layout(1);
   if (n < 0) return front ? prepend(l, x) : append(l, x);
@@ -331,14 +369,75 @@ inline const std::map<std::string, Fn>& functions() {
     t["back"] = [](const Args& a) { a.arity(1, 1); return Value(back(a.tuple(0))); };
     t["replace_front"] = [](const Args& a) { a.arity(2, 2); return Value(replace_front(a.tuple(0), a.tuple(1))); };
     t["replace_back"] = [](const Args& a) { a.arity(2, 2); return Value(replace_back(a.tuple(0), a.tuple(1))); };
+    // the core's tuple functions with a template index (insert<N>, remove<I>, replace<I>, repeat<N>,
+    // make_seq_tuple<N>) take it as a run-time argument, as get(x,i) does for get<I>
+    t["sum"] = [](const Args& a) { a.arity(1, 1); return Value(sum(a.tuple(0))); };
+    t["wrap"] = [](const Args& a) { a.arity(1, 1); return Value(wrap(a.tuple(0))); };
+    t["unwrap"] = [](const Args& a) { a.arity(1, 1); return Value(unwrap(a.tuple(0))); };
+    t["reverse"] = [](const Args& a) { a.arity(1, 1); return Value(reverse(a.tuple(0))); };
+    t["make_seq_tuple"] = [](const Args& a) { a.arity(1, 1); return Value(make_seq_tuple(a.index(0))); };
+    t["repeat"] = [](const Args& a) { a.arity(2, 2); return Value(repeat(a.index(0), a.tuple(1))); };
+    t["repeat_like"] = [](const Args& a) { a.arity(2, 2); return Value(repeat_like(a.tuple(0), a.tuple(1))); };
+    t["insert"] = [](const Args& a) { a.arity(3, 3); return Value(insert(a.tuple(0), a.index(1), a.tuple(2))); };
+    t["remove"] = [](const Args& a) { a.arity(2, 2); return Value(remove(a.tuple(0), a.index(1))); };
+    t["replace"] = [](const Args& a) { a.arity(3, 3); return Value(replace(a.tuple(0), a.index(1), a.tuple(2))); };
+    t["find"] = [](const Args& a) { a.arity(2, 2); return Value(find(a.tuple(0), a.tuple(1))); };
+    t["flatten_to_tuple"] = [](const Args& a) { a.arity(1, 1); return Value(flatten_to_tuple(a.tuple(0))); };
+    t["and_"] = [](const Args& a) { a.arity(2, 2); return Value(and_(a.boolean(0), a.boolean(1))); };
+    t["or_"] = [](const Args& a) { a.arity(2, 2); return Value(or_(a.boolean(0), a.boolean(1))); };
+    t["dice"] = [](const Args& a) {
+      a.arity(2, 2);
+      // the step: `_1` (keep) or X (drop) per mode, written (_1,X,_1) or [_1,X,_1]
+      std::vector<bool> keep;
+      auto entry = [&](const Value& x) {
+        if (x.is<Text>() && x.as<Text>().text == "X") keep.push_back(false);
+        else if (x.is<IntTuple>() && x.as<IntTuple>().is_int()) keep.push_back(true);
+        else fail("dice: step entry " + kind_name(x) + " is neither X (drop the mode) nor an integer such as _1 (keep it)");
+      };
+      if (a.v[0].is<ValueTuple>()) for (const auto& x : a.v[0].as<ValueTuple>().items) entry(x);
+      else if (a.v[0].is<IntTuple>() && a.v[0].as<IntTuple>().is_tuple()) for (const auto& x : a.v[0].as<IntTuple>().children()) entry(x);
+      else a.wrong(0, "a projection step, a tuple of _1 (keep) and X (drop), e.g. (_1,X,_1)");
+      return Value(dice(keep, a.tuple(1)));
+    };
+    t["tuple_cat"] = [](const Args& a) {
+      a.arity(0, 64);
+      std::vector<IntTuple> ts;
+      for (std::size_t i = 0; i < a.v.size(); ++i) ts.push_back(a.tuple(i));
+      return Value(tuple_cat(ts));
+    };
+    t["min"] = [](const Args& a) { a.arity(2, 2); return Value(min(a.integer(0), a.integer(1))); };
+    t["max"] = [](const Args& a) { a.arity(2, 2); return Value(max(a.integer(0), a.integer(1))); };
+    t["abs"] = [](const Args& a) { a.arity(1, 1); return Value(abs(a.integer(0))); };
+    t["signum"] = [](const Args& a) { a.arity(1, 1); return Value(signum(a.integer(0))); };
+    // tensor/tensor.hpp's tuple makers: a tuple of the arguments (make_tile's may be layouts or `_`)
+    t["make_shape"] = [](const Args& a) { return make_tuple_call(a); };
+    t["make_stride"] = [](const Args& a) { return make_tuple_call(a); };
+    t["make_coord"] = [](const Args& a) { return make_tuple_call(a); };
+    t["make_tile"] = [](const Args& a) {
+      a.arity(0, 64);
+      bool ints = true;
+      for (std::size_t i = 0; i < a.v.size(); ++i) {
+        if (a.v[i].is<IntTuple>()) continue;
+        if (!a.v[i].is<Layout>() && !a.v[i].is<ValueTuple>()) a.wrong(i, "a layout, an integer, a shape, a tiler or `_`");
+        ints = false;
+      }
+      if (ints) return make_tuple_call(a);
+      (void)a.tiler(ValueTuple{a.v});  // checks every element is a tile
+      return Value(ValueTuple{a.v});
+    };
     // modes
     t["get"] = [](const Args& a) { a.arity(2, 64); return get_path(a, a.v[0]); };
-    t["layout"] = [](const Args& a) { a.arity(1, 64); return get_path(a, a.layout(0)); };
+    t["layout"] = [](const Args& a) {
+      a.arity(1, 64);
+      return get_path(a, a.composed(0) ? a.v[0] : Value(a.layout(0)));
+    };
     t["shape"] = [](const Args& a) { a.arity(1, 64); return get_path(a, shape_of(a, 0)); };
     t["stride"] = [](const Args& a) {
       a.arity(1, 64);
-      const Value l = a.v[0].is<ComposedLayout>() ? Value(a.v[0].as<ComposedLayout>().inner) : Value(a.layout(0));
-      return get_path(a, l.as<Layout>().stride);
+      if (a.composed(0))
+        fail("stride: a composed (swizzled) layout has no stride; its offsets are F(offset + L(c)), got " + kind_name(a.v[0]) +
+             "; use stride(get_nonswizzle_portion(c)) for the inner layout's strides");
+      return get_path(a, a.layout(0).stride);
     };
     t["select"] = [](const Args& a) {
       a.arity(1, 64);
@@ -367,6 +466,32 @@ inline const std::map<std::string, Fn>& functions() {
     t["make_layout"] = make_layout_call;
     t["make_layout_left"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout(a.tuple(0))); };
     t["make_layout_right"] = [](const Args& a) { a.arity(1, 1); return Value(make_layout_right(a.tuple(0))); };
+    t["compact_col_major"] = [](const Args& a) {
+      a.arity(1, 2);
+      return Value(compact_major(a.tuple(0), a.v.size() == 2 ? a.tuple(1) : IntTuple(S(1)), false));
+    };
+    t["compact_row_major"] = [](const Args& a) {
+      a.arity(1, 2);
+      return Value(compact_major(a.tuple(0), a.v.size() == 2 ? a.tuple(1) : IntTuple(S(1)), true));
+    };
+    t["compact_major"] = [](const Args& a) {
+      a.arity(2, 3);
+      return Value(compact_major(a.tuple(0), a.v.size() == 3 ? a.tuple(2) : IntTuple(S(1)), a.major(1)));
+    };
+    t["slice"] = [](const Args& a) {
+      a.arity(2, 2);
+      const IntTuple c = a.tuple(0);
+      if (a.composed(1)) return Value(slice(c, a.v[1].as<ComposedLayout>()));
+      if (a.v[1].is<Layout>()) return Value(slice(c, a.v[1].as<Layout>()));
+      return Value(slice(c, a.tuple(1)));
+    };
+    t["slice_and_offset"] = [](const Args& a) {
+      a.arity(2, 2);
+      const IntTuple c = a.tuple(0);
+      if (a.composed(1)) return Value(ValueTuple{{Value(slice(c, a.v[1].as<ComposedLayout>())), Value(S(0))}});
+      const Layout l = a.layout(1);
+      return Value(ValueTuple{{Value(slice(c, l)), Value(slice_offset(c, l))}});
+    };
     t["make_ordered_layout"] = [](const Args& a) { a.arity(2, 2); return Value(make_ordered_layout(a.tuple(0), a.tuple(1))); };
     t["compact_order"] = [](const Args& a) { a.arity(2, 2); return Value(compact_order(a.tuple(0), a.tuple(1))); };
     // coordinate layouts (basis strides, core/arithmetic_tuple.hpp)
@@ -378,9 +503,11 @@ inline const std::map<std::string, Fn>& functions() {
     t["coprofile"] = [](const Args& a) { a.arity(1, 1); return Value(coprofile(a.layout(0))); };
     t["get_hier_coord"] = [](const Args& a) { a.arity(2, 2); return Value(get_hier_coord(a.layout(0), a.integer(1))); };
     t["get_flat_coord"] = [](const Args& a) { a.arity(2, 2); return Value(get_flat_coord(a.layout(0), a.integer(1))); };
+    t["thread_coord"] = [](const Args& a) { a.arity(2, 2); return Value(thread_coord(a.layout(0), a.integer(1))); };
     t["get_1d_coord"] = [](const Args& a) { a.arity(2, 2); return Value(get_1d_coord(a.layout(0), a.integer(1))); };
     t["domain_offset"] = [](const Args& a) {
       a.arity(2, 2);
+      if (a.composed(1)) return Value(ValueTuple{{Value(domain_offset(a.tuple(0), a.v[1].as<ComposedLayout>())), Value(S(0))}});
       const Layout l = a.layout(1);
       return Value(ValueTuple{{Value(l), Value(evaluate_any(l, a.tuple(0)))}});
     };
@@ -424,10 +551,24 @@ inline const std::map<std::string, Fn>& functions() {
     t["composition"] = composition_call;
     t["complement"] = [](const Args& a) {
       a.arity(1, 2);
+      if (a.composed(0)) {
+        const ComposedLayout& c = a.v[0].as<ComposedLayout>();
+        return Value(a.v.size() == 2 ? complement(c, a.tuple(1)) : complement(c));
+      }
       return Value(a.v.size() == 2 ? complement(a.layout(0), a.tuple(1)) : complement(a.layout(0)));
     };
-    t["right_inverse"] = [](const Args& a) { a.arity(1, 1); return Value(right_inverse(a.layout(0))); };
-    t["left_inverse"] = [](const Args& a) { a.arity(1, 1); return Value(left_inverse(a.layout(0))); };
+    t["right_inverse"] = [](const Args& a) {
+      a.arity(1, 1);
+      if (a.v[0].is<Swizzle>()) return Value(right_inverse(a.v[0].as<Swizzle>()));
+      if (a.composed(0)) return Value(right_inverse(a.v[0].as<ComposedLayout>()));
+      return Value(right_inverse(a.layout(0)));
+    };
+    t["left_inverse"] = [](const Args& a) {
+      a.arity(1, 1);
+      if (a.v[0].is<Swizzle>()) return Value(left_inverse(a.v[0].as<Swizzle>()));
+      if (a.composed(0)) return Value(left_inverse(a.v[0].as<ComposedLayout>()));
+      return Value(left_inverse(a.layout(0)));
+    };
     t["logical_divide"] = binary_fn<logical_divide, logical_divide>;
     t["zipped_divide"] = binary_fn<zipped_divide, zipped_divide>;
     t["tiled_divide"] = binary_fn<tiled_divide, tiled_divide>;
@@ -458,10 +599,41 @@ inline const std::map<std::string, Fn>& functions() {
       auto [tiler, tv] = make_layout_tv(a.layout(0), a.layout(1));
       return Value(ValueTuple{{Value(tiler), Value(tv)}});
     };
-    t["upcast"] = [](const Args& a) { a.arity(2, 2); return Value(upcast(a.layout(0), a.index(1))); };
-    t["downcast"] = [](const Args& a) { a.arity(2, 2); return Value(downcast(a.layout(0), a.index(1))); };
-    t["recast"] = [](const Args& a) { a.arity(3, 3); return Value(recast(a.layout(0), a.index(1), a.index(2))); };
-    t["max_common_vector"] = [](const Args& a) { a.arity(2, 2); return Value(max_common_vector(a.layout(0), a.layout(1))); };
+    t["upcast"] = [](const Args& a) {
+      a.arity(2, 2);
+      if (a.v[0].is<Swizzle>()) return Value(upcast(a.v[0].as<Swizzle>(), a.index(1)));
+      if (a.composed(0)) return Value(upcast(a.v[0].as<ComposedLayout>(), a.index(1)));
+      return Value(upcast(a.layout(0), a.index(1)));
+    };
+    t["downcast"] = [](const Args& a) {
+      a.arity(2, 2);
+      if (a.v[0].is<Swizzle>()) return Value(downcast(a.v[0].as<Swizzle>(), a.index(1)));
+      if (a.composed(0)) return Value(downcast(a.v[0].as<ComposedLayout>(), a.index(1)));
+      return Value(downcast(a.layout(0), a.index(1)));
+    };
+    t["recast"] = [](const Args& a) {
+      a.arity(3, 3);
+      if (a.composed(0)) return Value(recast(a.v[0].as<ComposedLayout>(), a.index(1), a.index(2)));
+      return Value(recast(a.layout(0), a.index(1), a.index(2)));
+    };
+    t["max_common_vector"] = [](const Args& a) {
+      a.arity(2, 2);
+      if (a.composed(0) && a.composed(1))
+        return Value(max_common_vector(a.v[0].as<ComposedLayout>(), a.v[1].as<ComposedLayout>()));
+      if (a.composed(0)) return Value(max_common_vector(a.v[0].as<ComposedLayout>(), a.layout(1)));
+      if (a.composed(1)) return Value(max_common_vector(a.layout(0), a.v[1].as<ComposedLayout>()));
+      return Value(max_common_vector(a.layout(0), a.layout(1)));
+    };
+    t["get_swizzle_portion"] = [](const Args& a) {
+      a.arity(1, 1);
+      if (a.composed(0)) return Value(get_swizzle_portion(a.v[0].as<ComposedLayout>()));
+      return Value(get_swizzle_portion(a.layout(0)));
+    };
+    t["get_nonswizzle_portion"] = [](const Args& a) {
+      a.arity(1, 1);
+      if (a.composed(0)) return Value(get_nonswizzle_portion(a.v[0].as<ComposedLayout>()));
+      return Value(get_nonswizzle_portion(a.layout(0)));
+    };
     t["max_common_layout"] = [](const Args& a) { a.arity(2, 2); return Value(max_common_layout(a.layout(0), a.layout(1))); };
     t["nullspace"] = [](const Args& a) { a.arity(1, 1); return Value(nullspace(a.layout(0))); };
     t["print_layout"] = [](const Args& a) {
@@ -721,6 +893,8 @@ inline Value apply_value(const Value& callee, const std::vector<Value>& args) {
 // Copy_Atom<OP,T> of the instructions in names. lookup_name("SM75_U32x4_LDSM_N", atom_names()) is
 // that copy atom; an unknown name throws "unknown name ...".
 inline Value lookup_name(const std::string& name, const Names& names) {
+  // compact_major's Major tags and dice's "drop this mode" marker
+  if (name == "LayoutLeft" || name == "LayoutRight" || name == "X") return Text{name};
   auto it = names.find(name);
   if (it == names.end() && name.rfind("Copy_Atom<", 0) == 0 && !names.empty()) return eval_detail::copy_atom_by_name(name, names);
   if (it == names.end()) {

@@ -748,3 +748,140 @@ inline IntTuple replace_back(const IntTuple& t, const IntTuple& x) {
 }
 
 }  // namespace tessera::rt
+
+namespace tessera::rt {
+
+// ---- tuple functions with a template index in the core, a run-time index here ----------------
+
+// sum(t): the sum of all leaves (_0 for the empty tuple); static when every leaf is.
+// sum((2,(_3,4))) = 9; sum(()) = _0.
+inline Int sum(const IntTuple& t) {
+  if (t.is_underscore()) fail("sum: `_` is no integer; sum takes a tuple of integers, not a slicing coordinate");
+  if (t.is_int()) return t.as_int();
+  Int s = S(0);
+  for (const auto& c : t.children()) s = s + sum(c);
+  return s;
+}
+
+// wrap(t): t if it is a tuple, else (t). unwrap(t): the element of a rank-1 tuple, recursively,
+// else t. wrap(8) = (8); unwrap(((_8))) = _8; unwrap((2,3)) = (2,3).
+inline IntTuple wrap(const IntTuple& t) { return t.is_tuple() ? t : make_tuple({t}); }
+inline IntTuple unwrap(const IntTuple& t) {
+  if (t.is_tuple() && t.children().size() == 1) return unwrap(t.children()[0]);
+  return t;
+}
+
+// make_seq_tuple<N>() (here make_seq_tuple(N)): (_0, _1, ..., _{N-1}). make_seq_tuple(3) = (_0,_1,_2).
+inline IntTuple make_seq_tuple(std::int64_t n) {
+  if (n < 0) fail("make_seq_tuple: N = " + std::to_string(n) + " is negative; the tuple (_0,...,_{N-1}) needs N >= 0");
+  detail::check_pad_rank("make_seq_tuple", n);
+  std::vector<IntTuple> kids;
+  for (std::int64_t i = 0; i < n; ++i) kids.emplace_back(S(i));
+  return make_tuple(std::move(kids));
+}
+
+// reverse(t): the top-level modes in reverse order; an integer is unchanged. reverse((2,(3,4),5)) = (5,(3,4),2).
+inline IntTuple reverse(const IntTuple& t) {
+  if (!t.is_tuple()) return t;
+  std::vector<IntTuple> kids(t.children().rbegin(), t.children().rend());
+  return make_tuple(std::move(kids));
+}
+
+// repeat<N>(x) (here repeat(N, x)): the tuple of N copies of x. repeat(3, _0) = (_0,_0,_0).
+inline IntTuple repeat(std::int64_t n, const IntTuple& x) {
+  if (n < 0) fail("repeat: N = " + std::to_string(n) + " is negative; repeat<N>(x) makes N copies, N >= 0");
+  detail::check_pad_rank("repeat", n);
+  return make_tuple(std::vector<IntTuple>(static_cast<std::size_t>(n), x));
+}
+
+// repeat_like(t, x): x at every leaf of t. repeat_like((1,(2,3)), _0) = (_0,(_0,_0)).
+inline IntTuple repeat_like(const IntTuple& t, const IntTuple& x) {
+  if (!t.is_tuple()) return x;
+  std::vector<IntTuple> kids;
+  for (const auto& c : t.children()) kids.push_back(repeat_like(c, x));
+  return make_tuple(std::move(kids));
+}
+
+namespace detail {
+// The top-level modes of t (an integer is its own mode 0).
+inline std::vector<IntTuple> modes_of(const IntTuple& t) {
+  return t.is_tuple() ? t.children() : std::vector<IntTuple>{t};
+}
+}  // namespace detail
+
+// insert<N>(t, x) (here insert(t, N, x)): t with x inserted as mode N; modes from N on move up.
+// Pre: t is a tuple, 0 <= N <= rank(t). insert((2,3,5), 1, _4) = (2,_4,3,5).
+inline IntTuple insert(const IntTuple& t, std::int64_t n, const IntTuple& x) {
+  if (!t.is_tuple())
+    fail("insert: t = " + to_string(t) + " must be a tuple; wrap an integer first: insert(wrap(t), N, x)");
+  const std::int64_t r = static_cast<std::int64_t>(t.children().size());
+  if (n < 0 || n > r)
+    fail("insert: position " + std::to_string(n) + " is outside [0, " + std::to_string(r) + "] for " + to_string(t) +
+         "; insert at a position in [0, rank(t)]");
+  std::vector<IntTuple> kids = t.children();
+  kids.insert(kids.begin() + n, x);
+  return make_tuple(std::move(kids));
+}
+
+// remove<I>(t) (here remove(t, I)): t without mode I (an integer is the rank-1 tuple of itself).
+// Pre: 0 <= I < rank(t). remove((2,3,5), 1) = (2,5); remove(7, 0) = ().
+inline IntTuple remove(const IntTuple& t, std::int64_t i) {
+  detail::check_index("remove", t, i);
+  std::vector<IntTuple> kids = detail::modes_of(t);
+  kids.erase(kids.begin() + i);
+  return make_tuple(std::move(kids));
+}
+
+// replace<I>(t, x) (here replace(t, I, x)): t with mode I replaced by x, always a tuple (an
+// integer t gives (x), as the core's). Pre: 0 <= I < rank(t). replace((2,3,5), 1, _8) = (2,_8,5).
+inline IntTuple replace(const IntTuple& t, std::int64_t i, const IntTuple& x) {
+  detail::check_index("replace", t, i);
+  std::vector<IntTuple> kids = detail::modes_of(t);
+  kids[static_cast<std::size_t>(i)] = x;
+  return make_tuple(std::move(kids));
+}
+
+// find(t, x): the index of the first top-level mode statically equal to x (equal(mode, x) is a
+// static true: both static, or decided by structure), as a static integer; rank(t) if none. An
+// integer t is its own mode 0. find((_2,_1,_3), _1) = _1; find((2,_1), _4) = _2; find((2,3), 2) = _2
+// (a dynamic 2 is not statically equal to anything).
+inline Int find(const IntTuple& t, const IntTuple& x) {
+  const std::vector<IntTuple> ms = detail::modes_of(t);
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const Bool e = equal(ms[i], x);
+    if (e.is_static && e.value) return S(static_cast<std::int64_t>(i));
+  }
+  return S(static_cast<std::int64_t>(ms.size()));
+}
+
+// flatten_to_tuple(t): the tuple of all leaves; an integer becomes (t), unlike flatten.
+// flatten_to_tuple(((2,3),4)) = (2,3,4); flatten_to_tuple(5) = (5).
+inline IntTuple flatten_to_tuple(const IntTuple& t) { return t.is_tuple() ? flatten(t) : make_tuple({t}); }
+
+// dice(step, t) (tensor/tiling.hpp): the modes of t where step keeps them (keep[i] false is the
+// core's X); an integer t is kept whole. Pre: one step entry per mode of a tuple t.
+// dice({true, false, true}, (64,64,8)) = (64,8).
+inline IntTuple dice(const std::vector<bool>& keep, const IntTuple& t) {
+  if (!t.is_tuple()) return t;
+  if (keep.size() != t.children().size())
+    fail("dice: the projection step has " + std::to_string(keep.size()) + " entries but " + to_string(t) + " has " +
+         std::to_string(t.children().size()) + " modes; give one entry (_1 or X) per mode");
+  std::vector<IntTuple> kids;
+  for (std::size_t i = 0; i < keep.size(); ++i)
+    if (keep[i]) kids.push_back(t.children()[i]);
+  return make_tuple(std::move(kids));
+}
+
+// tuple_cat(a, b, ...): the top-level modes of the tuples one after another. Pre: each is a tuple.
+// tuple_cat((2,3), (), ((4,5))) = (2,3,(4,5)).
+inline IntTuple tuple_cat(const std::vector<IntTuple>& ts) {
+  std::vector<IntTuple> kids;
+  for (const auto& t : ts) {
+    if (!t.is_tuple())
+      fail("tuple_cat: " + to_string(t) + " is not a tuple; tuple_cat joins tuples (wrap an integer first: wrap(x))");
+    kids.insert(kids.end(), t.children().begin(), t.children().end());
+  }
+  return make_tuple(std::move(kids));
+}
+
+}  // namespace tessera::rt

@@ -60,6 +60,24 @@ inline IntTuple compact_row_major(const IntTuple& shape, Int init = S(1)) {
   return detail::compact_major(shape, init, true);
 }
 
+// compact_major<Major>(shape, current) (here with row_major = Major is LayoutRight): the compact
+// strides of compact_col_major / compact_row_major starting at current; a tuple current (of
+// shape's rank) starts each top-level mode at its own value.
+// compact_major((2,3), _1, true) = (3,_1); compact_major((2,3), (_1,10), false) = (_1,10).
+inline IntTuple compact_major(const IntTuple& shape, const IntTuple& current, bool row_major) {
+  if (current.is_tuple()) {
+    if (!shape.is_tuple() || shape.children().size() != current.children().size())
+      fail(std::string("compact_major: a tuple current ") + to_string(current) + " needs a shape of its rank, got " +
+           to_string(shape) + "; give one start per top-level mode, or one integer");
+    std::vector<IntTuple> kids;
+    for (std::size_t i = 0; i < shape.children().size(); ++i)
+      kids.push_back(compact_major(shape.children()[i], current.children()[i], row_major));
+    return make_tuple(std::move(kids));
+  }
+  if (!current.is_int()) fail("compact_major: the start " + to_string(current) + " must be an integer or a tuple of them");
+  return detail::compact_major(shape, current.as_int(), row_major);
+}
+
 // crd2idx with compact column-major strides. crd2idx((1,2), (3,4)) = 7.
 inline Int crd2idx(const IntTuple& crd, const IntTuple& shape) {
   return crd2idx(crd, shape, compact_col_major(shape));
@@ -406,6 +424,10 @@ inline IntTuple dice_zero(const IntTuple& c) {
 }
 }  // namespace detail
 
+// slice(c, t) of an IntTuple: the modes of t where c has `_` (an integer c keeps none).
+// slice((2,_), (3,(2,5))) = ((2,5)); slice(_, (2,3)) = (2,3); slice(1, 4) = ().
+inline IntTuple slice(const IntTuple& c, const IntTuple& t) { return detail::slice(c, t); }
+
 // slice(c, L): keeps the modes where c has `_`. For A = ((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100)):
 // slice((2,_), A) = ((_2,_5,_2)):((_2,_13,_100)); slice(((_,1),(0,_,1)), A) = (_3,_5):(_4,_13).
 inline Layout slice(const IntTuple& c, const Layout& l) {
@@ -567,6 +589,33 @@ inline IntTuple get_flat_coord(const Layout& l, Int i) {
   return crd2crd(get_hier_coord(l, i), l.shape, make_tuple(std::vector<IntTuple>(r, IntTuple(S(1)))));
 }
 inline Int get_1d_coord(const Layout& l, Int i) { return crd2idx(get_hier_coord(l, i), l.shape); }
+
+// thread_coord(thr, i) (core: tensor/tiling.hpp): the coordinate, one 1-D index per top-level
+// mode, of thread i in the thread layout thr (the c with thr(c) == i): each leaf s:d gives
+// (i / d) % s (_0 for a static stride _0, 0 for a dynamic one), and a mode's leaves its column-major
+// index. Always a tuple. Pre (not checked, as the core): thr a bijection of [0, size(thr)).
+// thread_coord((8,8):(8,1), 10) = (1,2).
+inline IntTuple thread_coord(const Layout& thr, Int i) {
+  std::function<IntTuple(const IntTuple&, const IntTuple&)> leaves = [&](const IntTuple& s, const IntTuple& d) -> IntTuple {
+    if (s.is_tuple()) {
+      std::vector<IntTuple> kids;
+      for (std::size_t k = 0; k < s.children().size(); ++k) kids.push_back(leaves(s.children()[k], d.children()[k]));
+      return make_tuple(std::move(kids));
+    }
+    const Int sl = s.as_int(), dl = d.as_int();
+    if (is_static_value(dl, 0)) return S(0);
+    if (dl.value == 0) return D(0);
+    return (i / dl) % sl;
+  };
+  const IntTuple shape = thr.shape.is_tuple() ? thr.shape : make_tuple({thr.shape});
+  const IntTuple stride = thr.stride.is_tuple() ? thr.stride : make_tuple({thr.stride});
+  std::vector<IntTuple> out;
+  for (std::size_t m = 0; m < shape.children().size(); ++m) {
+    const IntTuple& s = shape.children()[m];
+    out.emplace_back(crd2idx(leaves(s, stride.children()[m]), s, compact_col_major(s)));
+  }
+  return make_tuple(std::move(out));
+}
 
 // filter_zeros(L[, profile]): the modes of static _0 stride (of profile) get size _1.
 inline Layout filter_zeros(const Layout& l) { return make_layout(filter_zeros(l.stride, l.shape), l.stride); }

@@ -7,8 +7,10 @@
 // Composition with a right operand, slicing (the offset absorbs the fixed part), divides,
 // products and tile_to_shape act on L. Also here, as in the core: make_swizzle_from_masks(Y, Z),
 // composition(Sw0, Sw1), complement, upcast/downcast of swizzles and composed layouts,
-// get_swizzle_portion, get_nonswizzle_portion and max_common_vector with a swizzled operand
-// (C++ only: `tessera eval` and the Python package do not take them yet).
+// get_swizzle_portion, get_nonswizzle_portion and max_common_vector with a swizzled operand, and
+// the rest of the core's functions on composed layouts: layout/get of a mode, append, slice and
+// slice_and_offset, domain_offset, composition(L, Sw), right_inverse, left_inverse and recast.
+// `tessera eval` and the Python package take them all (docs/eval.md).
 #pragma once
 
 #include <algorithm>
@@ -195,9 +197,104 @@ inline Int max_common_vector(const ComposedLayout& a, const ComposedLayout& b) {
                     a.swizzle.shift == b.swizzle.shift && a.offset.is_static && b.offset.is_static &&
                     a.offset.value == b.offset.value;
   if (same) return v;
-  const Int x = max_common_vector(ComposedLayout{a.swizzle, a.offset, a.inner}, b.inner);
-  const Int y = max_common_vector(ComposedLayout{b.swizzle, b.offset, b.inner}, a.inner);
-  return Int{std::min(x.value, y.value), v.is_static};
+  // min(v, 2^Ma, 2^Mb, the offsets' alignments): both bounds on the inner layouts' answer v (as the
+  // core, which computes v once, in the order (a, b)).
+  auto bound = [](const ComposedLayout& c, std::int64_t r) {
+    r = std::min<std::int64_t>(r, std::int64_t{1} << c.swizzle.base);
+    if (!c.offset.is_static) return std::int64_t{1};
+    if (c.offset.value != 0) r = std::min<std::int64_t>(r, c.offset.value & -c.offset.value);
+    return r;
+  };
+  return Int{bound(b, bound(a, v.value)), v.is_static};
+}
+
+// ---- the rest of the core's functions on composed layouts ------------------------------------
+
+// layout(c, i...) = F o off o layout(L, i...): one mode, the others at coordinate 0.
+// layout(Sw<3,3,3> o _0 o (_8,_64):(_64,_1), 1) = Sw<3,3,3> o _0 o _64:_1.
+inline ComposedLayout layout(const ComposedLayout& c, std::int64_t i) { return on_inner(c, [&](const Layout& l) { return layout(l, i); }); }
+
+// append(c, x[, N]) = F o off o append(L, x[, N]).
+inline ComposedLayout append(const ComposedLayout& c, const Layout& x) { return on_inner(c, [&](const Layout& l) { return append(l, x); }); }
+inline ComposedLayout append(const ComposedLayout& c, const Layout& x, std::int64_t n) {
+  return on_inner(c, [&](const Layout& l) { return append(l, x, n); });
+}
+
+// domain_offset(crd, c) = F o (off + L(crd)) o L: the offset moves inside the swizzle (as the
+// core's, which pairs it with _0). domain_offset(1, Sw<3,3,3> o _0 o _64:_1) = Sw<3,3,3> o 1 o _64:_1.
+inline ComposedLayout domain_offset(const IntTuple& crd, const ComposedLayout& c) {
+  return ComposedLayout{c.swizzle, c.offset + evaluate(c.inner, crd), c.inner};
+}
+
+// composition(L, sw): L o sw as the swizzled layout sw' o _0 o L, sw' the swizzle from the masks
+// L(read_mask(sw)), L(write_mask(sw)) (core: composition(Layout, Swizzle)).
+// Pre: L static, size(L) a multiple of sw's span 2^(M+B+|S|) and at most 65536, L maps the masks to
+// non-negative offsets, and L(sw(x)) == sw'(L(x)) for every x < size(L).
+// composition((_8,_8):(_8,_1), Sw<3,0,3>) = Sw<3,0,-3> o _0 o (_8,_8):(_8,_1).
+inline ComposedLayout composition(const Layout& l, const Swizzle& sw) {
+  const std::string what = "composition(" + to_string(l) + ", " + to_string(sw) + "): ";
+  if (!detail::all_static(l.shape) || !detail::all_static(l.stride))
+    fail(what + "L must be static (the swizzle it becomes is computed and checked at compile time in the core); "
+         "use a layout of static integers");
+  const std::int64_t n = size(l).value;
+  const std::int64_t span = sw.bits == 0 ? 1 : std::int64_t{1} << (sw.base + sw.bits + (sw.shift < 0 ? -sw.shift : sw.shift));
+  if (n % span != 0)
+    fail(what + "size(L) = " + std::to_string(n) + " must be a multiple of the swizzle's span 2^(M+B+|S|) = " +
+         std::to_string(span) + ", so that the swizzle maps L's domain onto itself; use a larger L or a smaller swizzle");
+  if (n > (std::int64_t{1} << 16)) fail(what + "L is too large to verify (size " + std::to_string(n) + " > 65536)");
+  if (sw.bits == 0) return ComposedLayout{Swizzle{0, 0, 0}, S(0), l};
+  const std::int64_t y = evaluate(l, IntTuple(D(static_cast<std::int64_t>(read_mask(sw))))).value;
+  const std::int64_t z = evaluate(l, IntTuple(D(static_cast<std::int64_t>(write_mask(sw))))).value;
+  if (y < 0 || z < 0)
+    fail(what + "L maps the swizzle's bits to negative offsets (" + std::to_string(y) + ", " + std::to_string(z) +
+         "); use a layout with non-negative strides");
+  const Swizzle sw2 = make_swizzle_from_masks(static_cast<std::uint64_t>(y), static_cast<std::uint64_t>(z));
+  for (std::int64_t x = 0; x < n; ++x) {
+    const std::int64_t lhs = evaluate(l, IntTuple(apply(sw, D(x)))).value;
+    const std::int64_t rhs = apply(sw2, evaluate(l, IntTuple(D(x)))).value;
+    if (lhs != rhs)
+      fail(what + "L does not commute with the swizzle (L(sw(" + std::to_string(x) + ")) = " + std::to_string(lhs) +
+           " but " + to_string(sw2) + "(L(" + std::to_string(x) + ")) = " + std::to_string(rhs) +
+           "), so L o sw is no swizzled layout; this happens when L does not map the swizzle's bits to single bits");
+  }
+  return ComposedLayout{sw2, S(0), l};
+}
+
+// right_inverse(sw o _0 o L) = composition(right_inverse(L), sw); left_inverse likewise. Pre: the
+// offset is a static _0 (with an offset the inverse is no swizzled layout); those of composition(L, sw).
+// right_inverse(Sw<3,3,3> o _0 o (_8,_64):(_64,_1)) = Sw<3,0,-6> o _0 o (_64,_8):(_8,_1).
+// A swizzle is its own inverse: right_inverse(sw) = left_inverse(sw) = sw.
+namespace detail {
+inline void require_zero_offset(const char* fn, const ComposedLayout& c) {
+  if (!c.offset.is_static || c.offset.value != 0)
+    fail(std::string(fn) + "(sw o offset o L): the offset must be _0, got " + to_string(c.offset) + " in " + to_string(c) +
+         " (slice the layout before swizzling, or invert sw o L and subtract the offset yourself)");
+}
+}  // namespace detail
+inline ComposedLayout right_inverse(const ComposedLayout& c) {
+  detail::require_zero_offset("right_inverse", c);
+  // The compile-time algebra's right inverse (it stops at a dynamic stride, as the core's does), so
+  // that a non-static L gives the core's answer: a static inverse composes, a dynamic one is refused.
+  return composition(right_inverse_static(c.inner), c.swizzle);
+}
+inline ComposedLayout left_inverse(const ComposedLayout& c) {
+  detail::require_zero_offset("left_inverse", c);
+  return composition(left_inverse(c.inner), c.swizzle);
+}
+inline Swizzle right_inverse(const Swizzle& s) { return s; }
+inline Swizzle left_inverse(const Swizzle& s) { return s; }
+
+// recast(c, from_bits, to_bits): c unchanged for equal widths, upcast(c, to/from) or
+// downcast(c, from/to). recast(Sw<3,4,3> o _0 o (_8,_64):(_64,_1), 16, 32) = Sw<3,3,3> o _0 o (_8,_32):(_32,_1).
+inline ComposedLayout recast(const ComposedLayout& c, std::int64_t from_bits, std::int64_t to_bits) {
+  if (from_bits < 1 || to_bits < 1)
+    fail("recast: bit widths must be >= 1, got " + std::to_string(from_bits) + " and " + std::to_string(to_bits));
+  if (from_bits % to_bits != 0 && to_bits % from_bits != 0)
+    fail("recast: " + std::to_string(from_bits) + " and " + std::to_string(to_bits) +
+         " bits do not divide one another; use widths that divide one another");
+  if (from_bits == to_bits) return c;
+  if (to_bits > from_bits) return upcast(c, to_bits / from_bits);
+  return downcast(c, from_bits / to_bits);
 }
 
 }  // namespace tessera::rt

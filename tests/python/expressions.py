@@ -571,9 +571,11 @@ class RandomExpressions:
         bare layouts applied to coordinates."""
         out = []
         functions = list(functions)
+        k = 0  # counted apart from i, so that no function's turn always falls on an applied layout
         for i in range(n):
             if i % 25 == 24:
                 out.append(self.applied_layout())
             else:
-                out.append(self.expression(functions[i % len(functions)]))
+                out.append(self.expression(functions[k % len(functions)]))
+                k += 1
         return out

@@ -307,28 +307,35 @@ inline IntTuple prefix_product(const IntTuple& t, Int init = S(1)) {
 // colexicographically (last mode unreduced); a tuple coordinate sums its modes.
 // crd2idx(16, (3,(2,3)), (3,(12,1))) = 17.
 namespace detail {
-inline Int crd2idx_impl(const IntTuple& crd, const IntTuple& shape, const IntTuple& stride) {
+// The walk of crd2idx, given how the modes' offsets add: crd2idx adds integers, crd2off
+// (layout.hpp) offsets that may be coordinates (basis strides). Acc: Int or IntTuple.
+template <class Acc, class Add>
+Acc crd2idx_walk(const IntTuple& crd, const IntTuple& shape, const IntTuple& stride, Add const& add) {
   if (crd.is_underscore()) fail("crd2idx: `_` in a coordinate selects a slice, not an index; use slicing");
   if (crd.is_tuple()) {
     if (!shape.is_tuple() || crd.children().size() != shape.children().size())
       fail("crd2idx: coordinate " + to_string(crd) + " does not match shape " + to_string(shape) +
            "; pass one coordinate per mode (or a single index)");
-    Int s = S(0);
+    Acc s = S(0);
     for (std::size_t i = 0; i < crd.children().size(); ++i)
-      s = s + crd2idx_impl(crd.children()[i], shape.children()[i], stride.children()[i]);
+      s = add(s, crd2idx_walk<Acc>(crd.children()[i], shape.children()[i], stride.children()[i], add));
     return s;
   }
   Int c = crd.as_int();
+  if (c.is_basis()) fail("crd2idx: the coordinate " + to_string(c) + " is a basis element; coordinates are integers");
   if (shape.is_int()) return c * stride.as_int();
   const auto& ks = shape.children();
   if (ks.empty()) return S(0);
-  Int s = S(0);
+  Acc s = S(0);
   for (std::size_t i = 0; i + 1 < ks.size(); ++i) {
     Int n = product(ks[i]);
-    s = s + crd2idx_impl(c % n, ks[i], stride.children()[i]);
+    s = add(s, crd2idx_walk<Acc>(c % n, ks[i], stride.children()[i], add));
     c = c / n;
   }
-  return s + crd2idx_impl(c, ks.back(), stride.children().back());
+  return add(s, crd2idx_walk<Acc>(c, ks.back(), stride.children().back(), add));
+}
+inline Int crd2idx_impl(const IntTuple& crd, const IntTuple& shape, const IntTuple& stride) {
+  return crd2idx_walk<Int>(crd, shape, stride, [](const Int& a, const Int& b) { return a + b; });
 }
 }  // namespace detail
 

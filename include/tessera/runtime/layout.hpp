@@ -242,29 +242,7 @@ inline IntTuple offset_add(const IntTuple& a, const IntTuple& b) {
 
 namespace detail {
 inline IntTuple crd2off_impl(const IntTuple& crd, const IntTuple& shape, const IntTuple& stride) {
-  if (crd.is_underscore()) fail("crd2idx: `_` in a coordinate selects a slice, not an index; use slicing");
-  if (crd.is_tuple()) {
-    if (!shape.is_tuple() || crd.children().size() != shape.children().size())
-      fail("crd2idx: coordinate " + to_string(crd) + " does not match shape " + to_string(shape) +
-           "; pass one coordinate per mode (or a single index)");
-    IntTuple s = S(0);
-    for (std::size_t i = 0; i < crd.children().size(); ++i)
-      s = offset_add(s, crd2off_impl(crd.children()[i], shape.children()[i], stride.children()[i]));
-    return s;
-  }
-  Int c = crd.as_int();
-  if (c.is_basis())
-    fail("crd2idx: the coordinate " + to_string(c) + " is a basis element; coordinates are integers");
-  if (shape.is_int()) return c * stride.as_int();
-  const auto& ks = shape.children();
-  if (ks.empty()) return S(0);
-  IntTuple s = S(0);
-  for (std::size_t i = 0; i + 1 < ks.size(); ++i) {
-    Int n = product(ks[i]);
-    s = offset_add(s, crd2off_impl(c % n, ks[i], stride.children()[i]));
-    c = c / n;
-  }
-  return offset_add(s, crd2off_impl(c, ks.back(), stride.children().back()));
+  return crd2idx_walk<IntTuple>(crd, shape, stride, [](const IntTuple& a, const IntTuple& b) { return offset_add(a, b); });
 }
 }  // namespace detail
 

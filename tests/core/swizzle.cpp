@@ -161,6 +161,35 @@ TEST(Swizzle, ComposedUpcastDowncast) {
   EXPECT_PRINTS(upcast<2>(sliced), "Sw<3,3,3> o 32 o (_32):(_1)");
 }
 
+// max_common_layout with a swizzled operand: the inner layouts' common layout cut to 2^M and to
+// the offset's alignment; law: A(R(i)) == B(R(i)) and both run contiguously over R's image.
+TEST(Swizzle, ComposedMaxCommonLayout) {
+  auto v = make_layout(_64{});
+  auto c = composition(Swizzle<3, 2, 3>{}, v);
+  EXPECT_PRINTS(max_common_layout(c, v), "_4:_1");
+  EXPECT_PRINTS(max_common_layout(v, c), "_4:_1");
+  auto shifted = make_composed_layout(Swizzle<3, 4, 3>{}, _2{}, v);
+  EXPECT_PRINTS(max_common_layout(shifted, v), "_2:_1");
+  auto t = make_layout(make_shape(_8{}, _8{}), make_stride(_8{}, _1{}));  // row-major 8x8
+  auto ct = composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _8{}), make_stride(_8{}, _1{})));
+  auto common = max_common_layout(ct, t);
+  EXPECT_PRINTS(common, "_8:_8");  // 8 elements of a row (coordinates 8 apart in column-major order)
+  for (int i = 0; i < int(size(common)); ++i) {
+    EXPECT_EQ(static_cast<long long>(ct(common(i))), static_cast<long long>(t(common(i))));
+    EXPECT_EQ(static_cast<long long>(ct(common(i))), static_cast<long long>(ct(common(0))) + i);
+  }
+}
+
+// zip and tile_unzip of a composed layout act on its inner layout.
+TEST(Swizzle, ComposedZipAndTileUnzip) {
+  auto l = make_layout(make_shape(make_shape(_2{}, _4{}), make_shape(_8{}, _8{})), make_stride(make_stride(_1{}, _2{}), make_stride(_8{}, _64{})));
+  auto c = make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, l);
+  EXPECT_PRINTS(zip(c), "Sw<3,3,3> o _0 o " + to_string(zip(l)));
+  auto tiler = make_shape(_4{}, _8{});
+  auto d = logical_divide(make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, make_layout(make_shape(_16{}, _32{}))), tiler);
+  EXPECT_PRINTS(tile_unzip(d, tiler), "Sw<3,3,3> o _0 o " + to_string(tile_unzip(logical_divide(make_layout(make_shape(_16{}, _32{})), tiler), tiler)));
+}
+
 TEST(Swizzle, ComposedMaxCommonVector) {
   auto v = make_layout(_64{});
   auto c = composition(Swizzle<3, 2, 3>{}, v);

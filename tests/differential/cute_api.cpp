@@ -3,20 +3,14 @@
 // stride), elem_leq/gtr/geq, lex_ and colex_leq/gtr/geq, unflatten, zip, front, back,
 // replace_front/back (core/int_tuple.hpp) and compact_order, make_layout_like, coshape, coprofile,
 // get_hier/flat/1d_coord, domain_offset, with_shape (core/layout.hpp, composition.hpp),
-// tile_unzip, evenly_divides (core/divide.hpp), max_alignment (core/recast.hpp). Operands: the
+// tile_unzip, evenly_divides (core/divide.hpp), max_alignment (core/recast.hpp); zip and tile_unzip
+// of composed layouts too (core/swizzle.hpp). Operands: the
 // shapes, strides and layouts of the seeded random layouts, their compact versions, and pairs of
 // unrelated shapes for what the core refuses at compile time.
 #include "differential.hpp"
 
 namespace tessera::test {
 namespace {
-
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
-constexpr std::uint64_t kUnary = 3000, kBinary = 3100, kDivide = 3300;
 
 // ---- what the core refuses at compile time -------------------------------------------------------
 
@@ -262,12 +256,15 @@ const Register reg_unflatten{"unflatten", [](Tally& t) {
 const Register reg_zip{"zip", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     using S = plain_t<decltype(l.shape())>;
+    auto c = swizzled(Swizzle<2, 1, 3>{}, l);  // zip of a composed layout acts on its inner layout
     if constexpr (zip_compiles<S>()) {
       check(t, call("zip", l.shape()), [&] { return str(zip(l.shape())); });
       check(t, call("zip", l), [&] { return str(zip(l)); });
+      check(t, call("zip", c), [&] { return str(zip(c)); });
     } else {
       check_refused(t, call("zip", l.shape()));
       check_refused(t, call("zip", l));
+      check_refused(t, call("zip", c));
     }
     return true;
   });
@@ -407,6 +404,8 @@ const Register reg_tile_unzip{"tile_unzip", [](Tally& t) {
     }
     auto q = logical_divide(a, b);
     check(t, call("tile_unzip", q, b), [&] { return str(tile_unzip(q, b)); });
+    auto cq = swizzled(Swizzle<2, 1, 3>{}, q);  // of a composed layout: on its inner layout
+    check(t, call("tile_unzip", cq, b), [&] { return str(tile_unzip(cq, b)); });
     return true;
   });
 }};

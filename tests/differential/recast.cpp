@@ -1,16 +1,9 @@
 // Core vs twin for upcast, downcast, recast, max_common_vector and max_common_layout
-// (core/recast.hpp).
+// (core/recast.hpp; max_common_layout with a swizzled operand: core/swizzle.hpp).
 #include "differential.hpp"
 
 namespace tessera::test {
 namespace {
-
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
-constexpr std::uint64_t kUnary = 3000, kProduct = 3400;
 
 const Register reg_upcast{"upcast", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
@@ -55,11 +48,21 @@ const Register reg_max_common_layout{"max_common_layout", [](Tally& t) {
   return run_binary<Family::Injective, 1, Family::Injective, 1, kProduct>([&](auto const& a, auto const& b) {
     using A = plain_t<decltype(a)>;
     using Inv = plain_t<decltype(right_inverse(b))>;
+    // With a swizzled operand (either order): the inner layouts' answer, cut to 2^M and to the
+    // offset's alignment (static offsets _0 and _2, or a dynamic one).
+    auto ca = swizzled(Swizzle<2, 1, 3>{}, a);
+    auto cb = swizzled(Swizzle<1, 2, 3>{}, a);
+    auto c2 = make_composed_layout(Swizzle<1, 3, 3>{}, _2{}, a);
     if constexpr (composition_compiles<A, Inv>()) {
       check(t, call("max_common_layout", a, b), [&] { return str(max_common_layout(a, b)); });
+      check(t, call("max_common_layout", ca, b), [&] { return str(max_common_layout(ca, b)); });
+      check(t, call("max_common_layout", b, cb), [&] { return str(max_common_layout(b, cb)); });
+      check(t, call("max_common_layout", c2, b), [&] { return str(max_common_layout(c2, b)); });
     } else {
       check_refused(t, call("max_common_layout", a, b));
+      check_refused(t, call("max_common_layout", ca, b));
     }
+    check_refused(t, call("max_common_layout", ca, cb));  // two composed layouts: not defined
     return true;
   });
 }};

@@ -3,20 +3,15 @@
 // depth, layout/get of a mode, stride (refused), take, group, flatten, append, slice,
 // slice_and_offset, domain_offset, coalesce, filter, complement, right_inverse, left_inverse
 // (through composition(L, Sw)), upcast, downcast, recast, get_swizzle_portion,
-// get_nonswizzle_portion, max_common_vector; composition(Sw0, Sw1) and composition(L, Sw). (Composition, the divides, the products and tile_to_shape of a composed
-// layout are compared in composition.cpp, divide.cpp and product.cpp, next to the same functions
-// on plain layouts, so that the core's instantiations for L are shared.)
+// get_nonswizzle_portion, max_common_vector; composition(Sw0, Sw1) and composition(L, Sw).
+// (Composition, the divides, the products and tile_to_shape of a composed layout are compared in
+// composition.cpp, divide.cpp and product.cpp, max_common_layout in recast.cpp, zip and tile_unzip
+// in cute_api.cpp, next to the same functions on plain layouts, so that the core's instantiations
+// for L are shared.)
 #include "differential.hpp"
 
 namespace tessera::test {
 namespace {
-
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
-constexpr std::uint64_t kUnary = 3000;
 
 // size, rank and cosize of Sw o offset o L are those of L.
 const Register reg_size{"size", [](Tally& t) {
@@ -42,8 +37,6 @@ const Register reg_cosize{"cosize", [](Tally& t) {
 }};
 
 // ---- the rest of the core's functions on composed layouts --------------------------------------
-
-constexpr std::uint64_t kInjective = 3200, kProduct = 3400;
 
 // Sw o offset o L with the swizzle the functions below use (span 2^(1+2+3) = 64 bits, written
 // bits 1..2: it divides nothing by accident).

@@ -245,8 +245,8 @@ TESSERA_HOST_DEVICE constexpr auto get(CL&& c) {
   return layout<int(J)>(c);
 }
 
-// Divides, products and tile_to_shape of a composed layout act on its inner layout:
-// op(outer o offset o inner, t) == outer o offset o op(inner, t).
+// Divides, products, tile_to_shape, tile_unzip and zip of a composed layout act on its inner
+// layout: op(outer o offset o inner, t) == outer o offset o op(inner, t).
 // clang-format off
 template <class O, class F, class I, class T>
 TESSERA_HOST_DEVICE constexpr auto logical_divide(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), logical_divide(c.inner(), t)); }
@@ -270,6 +270,10 @@ template <class O, class F, class I, class T>
 TESSERA_HOST_DEVICE constexpr auto raked_product(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), raked_product(c.inner(), t)); }
 template <class O, class F, class I, class T>
 TESSERA_HOST_DEVICE constexpr auto tile_to_shape(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), tile_to_shape(c.inner(), t)); }
+template <class O, class F, class I, class T>
+TESSERA_HOST_DEVICE constexpr auto tile_unzip(ComposedLayout<O, F, I> const& c, T const& t) { return make_composed_layout(c.outer(), c.offset(), tile_unzip(c.inner(), t)); }
+template <class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto zip(ComposedLayout<O, F, I> const& c) { return make_composed_layout(c.outer(), c.offset(), zip(c.inner())); }
 // clang-format on
 
 // ---- the rest of CuTe's functions on composed layouts ----------------------------------------
@@ -567,6 +571,33 @@ TESSERA_HOST_DEVICE constexpr auto offset_alignment() {
 // (as CuTe's).
 // Example: max_common_vector(Sw<3,2,3> o _0 o (_64):(_1), (_64):(_1)) == _4;
 //          max_common_vector(Sw<3,2,3> o _0 o (_64):(_1), the same) == _64.
+// max_common_layout(a, b) with a swizzled operand (either order; CuTe defines no form with two):
+// the inner layouts' common layout, cut to its first n elements when it is longer, n = min(2^M,
+// the largest power of two dividing a static offset; 1 for a dynamic one): the swizzle keeps a run
+// contiguous only inside an aligned block of 2^M. As CuTe's where the offset is aligned to 2^M
+// (CuTe does not look at the offset).
+// Example: max_common_layout(Sw<3,2,3> o _0 o (_64):(_1), (_64):(_1)) == _4:_1;
+//          max_common_layout(Sw<3,2,3> o _2 o (_64):(_1), (_64):(_1)) == _2:_1.
+template <class O, class F, class I, class S, class D>
+TESSERA_HOST_DEVICE constexpr auto max_common_layout(ComposedLayout<O, F, I> const& a, Layout<S, D> const& b) {
+  static_assert(is_swizzle_v<O>, "max_common_layout: the outer function must be a Swizzle");
+  auto common = max_common_layout(a.inner(), b);
+  constexpr auto n = min(C<(1 << O::num_base)>{}, detail::offset_alignment<F>());
+  using N = decltype(size(common));
+  constexpr long long cut = decltype(n)::value;
+  if constexpr (!is_static_int_v<N>) {
+    return composition(common, make_layout(n));
+  } else if constexpr (cut < static_cast<long long>(N::value)) {
+    return composition(common, make_layout(n));
+  } else {
+    return common;
+  }
+}
+template <class S, class D, class O, class F, class I>
+TESSERA_HOST_DEVICE constexpr auto max_common_layout(Layout<S, D> const& a, ComposedLayout<O, F, I> const& b) {
+  return max_common_layout(b, a);
+}
+
 template <class O, class F, class I, class S, class D>
 TESSERA_HOST_DEVICE constexpr auto max_common_vector(ComposedLayout<O, F, I> const& a, Layout<S, D> const& b) {
   static_assert(is_swizzle_v<O>, "max_common_vector: the outer function must be a Swizzle");

@@ -361,6 +361,7 @@ inline const std::map<std::string, Fn>& functions() {
     };
     t["zip"] = [](const Args& a) {
       a.arity(1, 2);
+      if (a.v.size() == 1 && a.composed(0)) return Value(zip(a.v[0].as<ComposedLayout>()));
       if (a.v[0].is<Layout>()) return Value(a.v.size() == 2 ? zip(a.layout(0), a.layout(1)) : zip(a.layout(0)));
       if (a.v.size() == 2) return Value(zip(make_tuple({a.tuple(0), a.tuple(1)})));
       return Value(zip(a.tuple(0)));
@@ -521,8 +522,10 @@ inline const std::map<std::string, Fn>& functions() {
     t["tile_unzip"] = [](const Args& a) {
       a.arity(2, 2);
       auto r = a.right(1);
-      if (std::holds_alternative<Layout>(r)) return Value(tile_unzip(a.layout(0), std::get<Layout>(r)));
-      return Value(tile_unzip(a.layout(0), std::get<Tiler>(r)));
+      return on_left(a, 0, [&](const Layout& l) {
+        if (std::holds_alternative<Layout>(r)) return tile_unzip(l, std::get<Layout>(r));
+        return tile_unzip(l, std::get<Tiler>(r));
+      });
     };
     t["evenly_divides"] = [](const Args& a) {
       a.arity(2, 2);
@@ -634,7 +637,15 @@ inline const std::map<std::string, Fn>& functions() {
       if (a.composed(0)) return Value(get_nonswizzle_portion(a.v[0].as<ComposedLayout>()));
       return Value(get_nonswizzle_portion(a.layout(0)));
     };
-    t["max_common_layout"] = [](const Args& a) { a.arity(2, 2); return Value(max_common_layout(a.layout(0), a.layout(1))); };
+    t["max_common_layout"] = [](const Args& a) {
+      a.arity(2, 2);
+      if (a.composed(0) && a.composed(1))
+        fail("max_common_layout(Sw o off o L, Sw o off o L): not defined for two composed layouts (as CuTe); "
+             "use max_common_vector, or give one operand as a plain layout");
+      if (a.composed(0)) return Value(max_common_layout(a.v[0].as<ComposedLayout>(), a.layout(1)));
+      if (a.composed(1)) return Value(max_common_layout(a.layout(0), a.v[1].as<ComposedLayout>()));
+      return Value(max_common_layout(a.layout(0), a.layout(1)));
+    };
     t["nullspace"] = [](const Args& a) { a.arity(1, 1); return Value(nullspace(a.layout(0))); };
     t["print_layout"] = [](const Args& a) {
       a.arity(1, 1);

@@ -208,6 +208,29 @@ inline Int max_common_vector(const ComposedLayout& a, const ComposedLayout& b) {
   return Int{bound(b, bound(a, v.value)), v.is_static};
 }
 
+// max_common_layout with a swizzled operand (either order): the inner layouts' common layout cut
+// to its first n = min(2^M, the largest power of two dividing a static offset; 1 for a dynamic
+// one) elements when longer. max_common_layout(Sw<3,2,3> o _0 o _64:_1, _64:_1) = _4:_1.
+inline Layout max_common_layout(const ComposedLayout& a, const Layout& b) {
+  const Layout common = max_common_layout(a.inner, b);
+  std::int64_t n = std::int64_t{1} << a.swizzle.base;
+  if (!a.offset.is_static) n = 1;
+  else if (a.offset.value != 0) n = std::min<std::int64_t>(n, a.offset.value & -a.offset.value);
+  const Int sz = size(common);
+  if (!sz.is_static || n < sz.value) return composition(common, Layout{S(n), S(1)});
+  return common;
+}
+inline Layout max_common_layout(const Layout& a, const ComposedLayout& b) { return max_common_layout(b, a); }
+
+// zip(c) = F o off o zip(L); tile_unzip(c, T) = F o off o tile_unzip(L, T).
+inline ComposedLayout zip(const ComposedLayout& c) { return on_inner(c, [](const Layout& l) { return zip(l); }); }
+inline ComposedLayout tile_unzip(const ComposedLayout& c, const Layout& t) {
+  return on_inner(c, [&](const Layout& l) { return tile_unzip(l, t); });
+}
+inline ComposedLayout tile_unzip(const ComposedLayout& c, const Tiler& t) {
+  return on_inner(c, [&](const Layout& l) { return tile_unzip(l, t); });
+}
+
 // ---- the rest of the core's functions on composed layouts ------------------------------------
 
 // layout(c, i...) = F o off o layout(L, i...): one mode, the others at coordinate 0.

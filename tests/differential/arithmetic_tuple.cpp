@@ -11,11 +11,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
 constexpr std::uint64_t kIdentity = 3700, kIdentityTiled = 3710, kBasis = 3720;
 
 // `expr(i)`: the value of an expression's layout at index i.

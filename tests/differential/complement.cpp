@@ -7,13 +7,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
-constexpr std::uint64_t kUnary = 3000, kInjective = 3200;
-
 const Register reg_complement{"complement", [](Tally& t) {
   return run_unary<Family::Injective, 2, kInjective>([&](auto const& l) {
     const long long m = static_cast<long long>(cosize(l)) * (1 + static_cast<long long>(size(l)) % 3);

@@ -8,13 +8,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
-constexpr std::uint64_t kUnary = 3000, kBinary = 3100;
-
 const Register reg_coalesce{"coalesce", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("coalesce", l), [&] { return str(coalesce(l)); });

@@ -20,11 +20,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
 // Copy_Atom<Op, T> with its name in `tessera eval`.
 template <class Op, class T>
 struct Typed {

@@ -164,6 +164,15 @@ std::string call(const char* name, Ts const&... args) {
   return out + ")";
 }
 
+// The seeds of the operand draws, one per kind of comparison (the same draws in every file).
+inline constexpr std::uint64_t kUnary = 3000, kBinary = 3100, kInjective = 3200, kDivide = 3300, kProduct = 3400;
+
+// The core's text of a value (what the twin's answer is compared with).
+template <class T>
+std::string str(T const& x) {
+  return to_string(x);
+}
+
 // ---- the registry ------------------------------------------------------------------------------
 
 // A comparison runs its operands through check()/check_refused() and returns the operand draws.

@@ -8,13 +8,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
-constexpr std::uint64_t kDivide = 3300;
-
 enum class Divide { logical, zipped, tiled, flat };
 
 template <Divide D>

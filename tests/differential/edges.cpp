@@ -8,11 +8,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
 // Calls f(layout, is_static) for each edge layout.
 template <class F>
 Coverage for_edge_layouts(F&& f) {

@@ -7,13 +7,7 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
 // Seeds shared by the files of this test, so the random layout types are instantiated once.
-constexpr std::uint64_t kUnary = 3000, kBinary = 3100;
 
 // ---- structure ---------------------------------------------------------------------------------
 

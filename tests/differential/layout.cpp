@@ -5,13 +5,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
-constexpr std::uint64_t kUnary = 3000, kBinary = 3100;
-
 const Register reg_layout{"layout", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_v<plain_t<decltype(l.shape())>>;

@@ -17,11 +17,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
 template <class Op>
 struct Named {
   using type = Op;

@@ -7,13 +7,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
-constexpr std::uint64_t kProduct = 3400;
-
 enum class Product { logical, zipped, tiled, flat };
 
 template <Product P>

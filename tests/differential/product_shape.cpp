@@ -6,13 +6,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
-constexpr std::uint64_t kUnary = 3000, kProduct = 3400;
-
 // The order of make_ordered_layout and tile_to_shape is static in the core (a type): a dynamic
 // one does not compile, and the twin must refuse it.
 template <class F>

@@ -13,13 +13,6 @@
 namespace tessera::test {
 namespace {
 
-template <class T>
-std::string str(T const& x) {
-  return to_string(x);
-}
-
-constexpr std::uint64_t kUnary = 3000;
-
 // The rank of L's shape, as the core sees it.
 template <class L>
 constexpr int rank_of_shape = rank_v<plain_t<decltype(std::declval<L>().shape())>>;

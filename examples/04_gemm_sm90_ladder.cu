@@ -2,7 +2,7 @@
 // "Hopper GEMM"): step 1 TMA loads into a ring of mbarrier stages and wgmma from shared memory,
 // step 2 warp specialization (a producer warpgroup, two consumer warpgroups, setmaxnreg), step 3 a
 // persistent block per SM whose epilogue goes through shared memory (stmatrix) and TMA stores, with
-// 2x1 clusters multicasting B, and the ping-pong variant. First it prints the layouts the kernels
+// 2x1 clusters multicasting B, the ping-pong variant, and stream-K (step 3d). First it prints the layouts the kernels
 // are built from; then every step is verified against cublasGemmEx and timed against it in the
 // same run.
 //   example_04_gemm_sm90_ladder [--sustained N] [--json FILE] [size ...]   (default sizes: 4096 8192)

@@ -47,7 +47,7 @@ std::vector<Case> sgemm_cases(bool full);
 // fp16, row-major) against cublasGemmEx: 4096^3 and 8192^3 when full, else 2048^3.
 std::vector<Case> gemm_cases(bool full);
 
-// The Hopper ladder (steps 1, 2, 3: tma, ws, persistent, cluster, pingpong; bf16 and fp16) on squares
+// The Hopper ladder (steps 1, 2, 3: tma, ws, persistent, cluster, pingpong, stream_k; bf16 and fp16) on squares
 // of the given sizes (examples/04_gemm_sm90_ladder.cu).
 std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes);
 

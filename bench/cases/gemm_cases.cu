@@ -172,6 +172,14 @@ struct Sm90Persistent {  // step 3 (first part)
   }
 };
 
+struct Sm90StreamK {  // step 3d
+  static constexpr char const* name = "gemm_sm90_stream_k_";
+  template <class T>
+  static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
+    return kernels::gemm_sm90_stream_k(p, st);
+  }
+};
+
 template <class Launch, class T>
 bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
   std::uint64_t const count = std::uint64_t(buf.s.m) * buf.s.n;
@@ -362,15 +370,15 @@ std::vector<Case> gemm_cases(bool full) {
   std::vector<GemmShape> const shapes =
       full ? std::vector<GemmShape>{{4096, 4096, 4096}, {8192, 8192, 8192}} : std::vector<GemmShape>{{2048, 2048, 2048}};
   std::vector<Case> cases;
-  add_cases<bfloat16_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong>(cases, shapes, "bf16");
-  add_cases<half_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong>(cases, shapes, "fp16");
+  add_cases<bfloat16_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes, "bf16");
+  add_cases<half_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
   // Order: the ladder's order of kernels, each with bf16 then fp16, each by size.
   auto rank = [](Case const& c) {
-    char const* const order[] = {Sm80::name, Sm90Tma::name, Sm90Ws::name, Sm90Persistent::name, Sm90Cluster::name,
-                                 Sm90Pingpong::name};
-    for (int i = 0; i < 6; ++i)
+    char const* const order[] = {Sm80::name,         Sm90Tma::name,      Sm90Ws::name,     Sm90Persistent::name,
+                                 Sm90Cluster::name, Sm90Pingpong::name, Sm90StreamK::name};
+    for (int i = 0; i < 7; ++i)
       if (c.kernel.rfind(order[i], 0) == 0) return 2 * i + (c.kernel.find("fp16") != std::string::npos ? 1 : 0);
-    return 12;
+    return 14;
   };
   std::stable_sort(cases.begin(), cases.end(), [&](Case const& x, Case const& y) { return rank(x) < rank(y); });
   // The fused epilogue against cublasLt's, after the ladder.
@@ -383,8 +391,8 @@ std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes) {
   std::vector<GemmShape> shapes;
   for (int s : sizes) shapes.push_back({s, s, s});
   std::vector<Case> cases;
-  add_cases<bfloat16_t, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong>(cases, shapes, "bf16");
-  add_cases<half_t, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong>(cases, shapes, "fp16");
+  add_cases<bfloat16_t, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes, "bf16");
+  add_cases<half_t, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
   return cases;
 }
 

@@ -54,6 +54,17 @@ struct Sm90Pingpong {
   }
 };
 using GemmSm90Pingpong = GemmDeviceTest<Sm90Pingpong>;
+// Stream-K on a few SMs (sms blocks), so that small problems split tiles over blocks.
+template <int Sms, class Cfg = tessera::kernels::GemmSm90StreamKDefault>
+struct Sm90StreamK {
+  template <class T, class TOut>
+  static cudaError_t run(GemmProblem<T, TOut> const& p) {
+    return tessera::kernels::gemm_sm90_stream_k<Cfg>(p, nullptr, Sms);
+  }
+};
+using GemmSm90StreamK = GemmDeviceTest<Sm90StreamK<0>>;  // every SM
+using GemmSm90StreamK5 = GemmDeviceTest<Sm90StreamK<5>>;
+using GemmSm90StreamK7Medium = GemmDeviceTest<Sm90StreamK<7, tessera::kernels::GemmSm90StreamKMedium>>;
 
 // Small sizes: every variant (compute-sanitizer runs these: --gtest_filter='*Small*').
 TEST_F(GemmSm90, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
@@ -86,6 +97,89 @@ TEST_F(GemmSm90Pingpong, ManyTilesPerBlock) { this->template sweep<bfloat16_t, f
 TEST_F(GemmSm90Pingpong, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Pingpong, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
 TEST_F(GemmSm90Pingpong, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
+
+// Stream-K: 128x256 tiles on 5 blocks: 6 tiles (all shared out), 24 (4 shared: 3.2 k-tiles a
+// block of K = 333's 6), 52 (7 shared, K = 4100: 65 k-tiles, the last partial), 4 (fewer tiles than
+// blocks: none); 128x128 on 7 blocks: 12 tiles (5 shared), 48 (6), 104 (6), 72 (9: a whole wave
+// more). On every SM of an H200 (132), ManyTilesPerBlock splits tiles too (1537 x 4100 x 200: 89
+// of 221 tiles shared out, 4 k-tiles each; 2304 x 2560 x 1024: all 180, 16 k-tiles each).
+std::vector<Shape> const kStreamK5 = {{384, 512, 1000}, {1000, 700, 333}, {1537, 1000, 4100}, {200, 300, 256}};
+std::vector<Shape> const kStreamK7 = {{384, 512, 1000}, {1000, 700, 333}, {1537, 1000, 4100}, {900, 1100, 520}};
+TEST_F(GemmSm90StreamK, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
+TEST_F(GemmSm90StreamK5, SplitTilesBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kStreamK5, true); }
+TEST_F(GemmSm90StreamK5, SplitTilesFp16ToFp32) { this->template sweep<half_t, float>(kStreamK5, false); }
+TEST_F(GemmSm90StreamK7Medium, SplitTilesFp16ToFp16) { this->template sweep<half_t, half_t>(kStreamK7, true); }
+TEST_F(GemmSm90StreamK5, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, false); }
+// Small problems that split tiles on 5 blocks (compute-sanitizer runs this one): 6 tiles all shared
+// out (4 and 16 k-tiles), 12 tiles with 7 shared out (9 k-tiles).
+std::vector<Shape> const kSmallSplit = {{384, 512, 256}, {700, 300, 520}, {130, 600, 1000}};
+TEST_F(GemmSm90StreamK5, SmallSplitTilesBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmallSplit, false); }
+
+// Stream-K's results do not depend on timing (each owner adds the partial sums in block order):
+// repeated launches give the same bits; captured into a CUDA graph (which runs without stream-K,
+// GemmSm90Workspaces) and replayed, the result is right (against cuBLAS through check_gemm's
+// tolerance is the sweep's job; here: equal within the kernels' difference of summation order).
+TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  int const m = 1000, n = 700, k = 2000;
+  std::vector<bfloat16_t> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
+  unsigned x = 12345;
+  auto rnd = [&] {
+    x = x * 1664525u + 1013904223u;
+    return bfloat16_t(float(int(x >> 24) - 128) / 128.0f);
+  };
+  for (auto& v : ha) v = rnd();
+  for (auto& v : hb) v = rnd();
+  DeviceBuffer<bfloat16_t> da(ha.size()), db(hb.size());
+  DeviceBuffer<float> dd(std::size_t(m) * n);
+  da.upload(ha);
+  db.upload(hb);
+  GemmProblem<bfloat16_t, float> p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.a = da.get();
+  p.lda = k;
+  p.b = db.get();
+  p.ldb = n;
+  p.d = dd.get();
+  p.ldd = n;
+  auto run = [&](cudaStream_t st) { return tessera::kernels::gemm_sm90_stream_k(p, st, 5); };
+  ASSERT_EQ(run(nullptr), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<float> const first = dd.download();
+  for (int rep = 0; rep < 3; ++rep) {
+    ASSERT_EQ(cudaMemset(dd.get(), 0xff, dd.bytes()), cudaSuccess);
+    ASSERT_EQ(run(nullptr), cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_TRUE(dd.download() == first) << "launch " << rep + 2 << " differs from the first";
+  }
+  cudaStream_t st = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&st), cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal), cudaSuccess);
+  cudaError_t const launched = run(st);
+  ASSERT_EQ(cudaStreamEndCapture(st, &graph), cudaSuccess);
+  ASSERT_EQ(launched, cudaSuccess);
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int rep = 0; rep < 3; ++rep) {
+    ASSERT_EQ(cudaMemset(dd.get(), 0xff, dd.bytes()), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, st), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(st), cudaSuccess);
+    std::vector<float> const got = dd.download();
+    double worst = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, double(std::fabs(got[i] - first[i])) / (1.0 + std::fabs(first[i])));
+    EXPECT_LT(worst, 1e-5) << "graph replay " << rep;
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(st);
+  EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
+  ASSERT_EQ(run(nullptr), cudaSuccess);  // allocates again
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_TRUE(dd.download() == first);
+}
 
 TEST_F(GemmSm90Tma, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Tma, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
@@ -165,6 +259,75 @@ TEST(GemmSm90Host, RasterRowsFollowTheTileShape) {
   EXPECT_EQ(gemm_sm90_raster_rows(132, 64, 128), 16);
   EXPECT_EQ(gemm_sm90_raster_rows(1, 256, 64), 1);
   EXPECT_EQ(gemm_sm90_raster_rows(2, 128, 128), 1);
+}
+
+// Stream-K's split (gemm_sm90_stream_k_tiles) and the blocks' work (GemmSm90Schedule): every
+// k-tile of every tile is done by exactly one block; a block does its stream-K pieces first, at
+// most one of them handed over (its first) and at most one owned split (its last); a split tile
+// has one owner, at most three pieces, and its owner's contributors are the blocks holding its
+// other pieces.
+TEST(GemmSm90Host, StreamKCoversEveryKTileOnce) {
+  using tessera::kernels::detail::gemm_sm90_stream_k_tiles;
+  using tessera::kernels::detail::GemmSm90Schedule;
+  using tessera::kernels::detail::GemmSm90Work;
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(512, 64, 132), 116);        // 4096^3, 128x256: the last 0.88 wave
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(2048, 128, 132), 68);  // 8192^3: the last 0.52 wave
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(288, 64, 132), 24 + 132);  // 0.18 wave: one whole wave more
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(140, 64, 132), 140);         // 1.06 waves: all of them
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(264, 64, 132), 0);           // whole waves
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(100, 64, 132), 0);           // fewer tiles than blocks
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(512, 3, 132), 0);            // too few k-tiles
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(5, 1 << 30, 4), 0);          // iterations beyond an int
+  for (int units : {1, 2, 5, 7, 16, 132}) {
+    for (int tiles : {1, 3, 6, 7, 13, 24, 52, 140, 200, 301, 512}) {
+      for (int k_tiles : {1, 3, 4, 5, 16, 65, 128}) {
+        int const sk = gemm_sm90_stream_k_tiles(tiles, k_tiles, units);
+        ASSERT_TRUE(sk >= 0 && sk <= tiles);
+        std::string const where = std::to_string(tiles) + " tiles, " + std::to_string(k_tiles) + " k-tiles, " + std::to_string(units) + " blocks";
+        std::vector<int> done(std::size_t(tiles) * k_tiles, 0), owners(std::size_t(tiles), 0), pieces(std::size_t(tiles), 0);
+        std::vector<std::vector<int>> holders(static_cast<std::size_t>(tiles));
+        std::vector<std::vector<GemmSm90Work>> work(static_cast<std::size_t>(units));
+        for (int u = 0; u < units; ++u) {
+          GemmSm90Schedule const sched{tiles, k_tiles, units, u, sk};
+          sched.for_each([&](GemmSm90Work const& w, auto) { work[std::size_t(u)].push_back(w); });
+        }
+        for (int u = 0; u < units; ++u) {
+          auto const& ws = work[std::size_t(u)];
+          for (std::size_t i = 0; i < ws.size(); ++i) {
+            GemmSm90Work const w = ws[i];
+            ASSERT_TRUE(w.tile >= 0 && w.tile < tiles && w.k0 >= 0 && w.k0 < w.k1 && w.k1 <= k_tiles) << where;
+            for (int kt = w.k0; kt < w.k1; ++kt) ++done[std::size_t(w.tile) * k_tiles + kt];
+            ++pieces[std::size_t(w.tile)];
+            if (w.k0 == 0) ++owners[std::size_t(w.tile)];
+            bool const split = w.k0 > 0 || w.k1 < k_tiles;
+            if (split) {
+              ASSERT_LT(w.tile, sk) << where << ": a split tile outside the stream-K tiles";
+              holders[std::size_t(w.tile)].push_back(u);
+            }
+            if (GemmSm90Schedule::contributes(w)) EXPECT_EQ(i, 0u) << where << ", block " << u << ": a handed-over piece not first";
+            if (GemmSm90Schedule::owns_split(w, k_tiles)) {
+              bool last_split = true;
+              for (std::size_t j = i + 1; j < ws.size(); ++j) last_split = last_split && ws[j].k0 == 0 && ws[j].k1 == k_tiles;
+              EXPECT_TRUE(last_split) << where << ", block " << u << ": work after its owned split";
+            }
+            if (i > 0 && ws[i - 1].tile >= sk) EXPECT_GE(w.tile, sk) << where << ": stream-K after whole tiles";
+          }
+        }
+        for (int c : done) ASSERT_EQ(c, 1) << where;
+        for (int t = 0; t < tiles; ++t) {
+          ASSERT_EQ(owners[std::size_t(t)], 1) << where << ", tile " << t;
+          EXPECT_LE(pieces[std::size_t(t)], 3) << where << ", tile " << t;
+          auto const& h = holders[std::size_t(t)];
+          if (h.empty()) continue;
+          int const owner = h.front();  // the lowest block holds k-tile 0
+          std::vector<int> contributors;
+          GemmSm90Schedule const sched{tiles, k_tiles, units, owner, sk};
+          sched.for_each_contributor(t, [&](int u) { contributors.push_back(u); });
+          EXPECT_EQ(contributors, std::vector<int>(h.begin() + 1, h.end())) << where << ", tile " << t;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

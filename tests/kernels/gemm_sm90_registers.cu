@@ -13,6 +13,7 @@ void instantiate() {
   (void)tessera::kernels::gemm_sm90_persistent(p);
   (void)tessera::kernels::gemm_sm90_cluster(p);
   (void)tessera::kernels::gemm_sm90_pingpong(p);
+  (void)tessera::kernels::gemm_sm90_stream_k(p);
   (void)tessera::kernels::gemm_sm90(p);  // adds the 128x128 and 64x128 persistent kernels
 }
 }  // namespace

@@ -15,6 +15,12 @@
 //                                        of the cluster (the peer's copy of this block's barrier)
 //   named_barrier_sync(id, n)           bar.sync: the n threads (a multiple of 32) that use
 //                                        barrier id (1..15; 0 is __syncthreads's) meet
+//   store_release_gpu(flag, v), load_acquire_gpu(flag)
+//                                        a 32-bit word in global memory written with release and
+//                                        read with acquire semantics at GPU scope: one block
+//                                        publishes data to another (bar.sync the writers, then one
+//                                        of them stores the flag; the reader spins on it, then
+//                                        bar.syncs its readers)
 //   warpgroup_reg_alloc<N>() / warpgroup_reg_dealloc<N>()
 //                                        setmaxnreg (sm_90a): the warpgroup's registers a thread
 //                                        grow to / shrink to N (warp specialization)
@@ -143,6 +149,34 @@ TESSERA_HOST_DEVICE void named_barrier_sync(std::uint32_t id, std::uint32_t n) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory");
 #else
   detail::device_only("named_barrier_sync", id, n);
+#endif
+}
+
+// store_release_gpu(flag, v): *flag = v with release semantics at GPU scope: the writes of this
+// thread, and those of threads that met it at a barrier before, are visible to any thread that
+// reads v with load_acquire_gpu. load_acquire_gpu(flag): *flag with acquire semantics at GPU scope.
+// Pre: flag in global memory, 4-byte aligned.
+template <class Unused = void>
+TESSERA_HOST_DEVICE void store_release_gpu(std::uint32_t* flag, std::uint32_t v) {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(v) : "memory");
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("store_release_gpu");
+#else
+  detail::device_only("store_release_gpu", flag, v);
+#endif
+}
+template <class Unused = void>
+TESSERA_HOST_DEVICE std::uint32_t load_acquire_gpu(std::uint32_t const* flag) {
+#if defined(TESSERA_SM90_AVAILABLE)
+  std::uint32_t v = 0;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
+  return v;
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("load_acquire_gpu");
+  return 0;
+#else
+  detail::device_only("load_acquire_gpu", flag);
 #endif
 }
 

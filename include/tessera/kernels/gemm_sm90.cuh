@@ -18,6 +18,12 @@
 //   gemm_sm90_pingpong<Cfg, T, TOut>(...)         step 3c: persistent, two consumer warpgroups
 //                                                 each owning whole 128 x 128 tiles in turn: one
 //                                                 stores while the other multiplies
+//   gemm_sm90_stream_k<Cfg, T, TOut>(...)         step 3d: step 3a whose blocks share out the k-tiles
+//                                                 of a partial last wave of tiles (stream-K), so
+//                                                 that no SM idles at the end. Built and its split
+//                                                 tested on the host; NOT YET RUN ON A GPU (no
+//                                                 device was lent when it was written): not what
+//                                                 gemm_sm90 runs until measured
 //   gemm_sm90<T, TOut>(problem, stream)           gemm_sm90_persistent (as fast as the cluster kernel
 //                                                 in the measured runs, and simpler) with the
 //                                                 largest of 128x256, 128x128, 64x128 tiles that
@@ -58,8 +64,10 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "tessera/algorithm/pipeline.hpp"
 #include "tessera/arch/barrier_sm90.hpp"
@@ -94,12 +102,16 @@ using GemmSm90Default = GemmSm90Config<128, 128, 64, 4>;
 // else one block per tile (step 2).
 // ClusterM: blocks of a cluster along M (1 or 2); they share B's tile, each loading 1/ClusterM of
 // it and multicasting it to all (step 3).
-template <int BM_, int BN_, int BK_, int Stages_, bool Persistent_ = false, int ClusterM_ = 1>
+// StreamK: the persistent blocks share the last tiles' k-tiles evenly (stream-K, step 3d:
+// gemm_sm90_stream_k_tiles says how many tiles), so that no SM idles through a partial last wave.
+template <int BM_, int BN_, int BK_, int Stages_, bool Persistent_ = false, int ClusterM_ = 1, bool StreamK_ = false>
 struct GemmSm90WsConfig {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
   static constexpr bool Persistent = Persistent_;
   static constexpr int ClusterM = ClusterM_;
+  static constexpr bool StreamK = StreamK_;
   static_assert(ClusterM == 1 || ClusterM == 2, "GemmSm90WsConfig: ClusterM must be 1 or 2");
+  static_assert(!StreamK || (Persistent && ClusterM == 1), "GemmSm90WsConfig: stream-K needs a persistent kernel without clusters");
   static constexpr int kConsumers = BM / 64;
   static constexpr int kThreads = 128 * (1 + kConsumers);
   // The persistent kernels store D through shared memory (two 8 KB chunk buffers per consumer
@@ -117,6 +129,9 @@ using GemmSm90ClusterDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 2>;
 // Smaller tiles for problems with fewer 128x256 tiles than SMs (gemm_sm90 picks them).
 using GemmSm90PersistentMedium = GemmSm90WsConfig<128, 128, 64, 6, true>;
 using GemmSm90PersistentSmall = GemmSm90WsConfig<64, 128, 64, 8, true>;
+// The persistent kernels with stream-K (step 3d).
+using GemmSm90StreamKDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 1, true>;
+using GemmSm90StreamKMedium = GemmSm90WsConfig<128, 128, 64, 6, true, 1, true>;
 
 // GemmSm90PingpongConfig<BM, BN, BK, Stages>: persistent, a producer and two consumer warpgroups
 // each owning whole BM x BN tiles, taking the block's tiles in turn (step 3c).
@@ -440,6 +455,91 @@ __device__ void gemm_sm90_mma_ktile(float (&acc)[MBLK][BN / 2], std::uint32_t a_
   gemm_sm90_fence_acc<MBLK, BN>(acc);
 }
 
+// ---- stream-K (step 3d) ----------------------------------------------------------------------
+// With T tiles on G persistent blocks, T % G tiles make a last wave that leaves SMs idle (at 4096^3
+// with 128x256 tiles: 512 tiles on 132 SMs, 3.88 waves run as 4). Stream-K hands the k-tiles of
+// the last S tiles out evenly: the S tiles' k-tiles, in tile order, form one range of S * KT
+// iterations, and block b takes iterations [S KT b / G, S KT (b + 1) / G). A block's range starts
+// in one tile and may end in a later one, so a tile's iterations may be split over consecutive
+// blocks: the block holding the tile's k-tile 0 owns it (its last piece of work); each other block
+// holding part of it (its first piece of work, which starts inside the tile) writes its fp32
+// accumulators to a workspace slot of its own and raises its flag; the owner waits for those
+// flags, adds the partial sums to its accumulators and runs the epilogue. Every block does its
+// stream-K work first, then its whole tiles (tiles S + b, S + b + G, ...), so that the waits fall
+// in the middle of the run and every block ends on whole tiles.
+//
+// gemm_sm90_stream_k_tiles(tiles, k_tiles, units): S, the tiles shared out (0: none). A block's
+// share is kept at half a tile or more (a tile then has at most three pieces and its owner adds at
+// most two partial sums): S = T % G when that is at least G / 2, else T % G + G (one whole wave
+// more) when T >= 2 G, else T (fewer than 1.5 G tiles). None when the tiles divide into whole
+// waves, when there are fewer tiles than blocks, or when K has fewer than 4 k-tiles (the fix-up
+// would cost more than it saves), or when S k-tiles would not count in an int.
+// Pre: tiles, k_tiles, units >= 1. Post: 0 <= S <= tiles, S * k_tiles < 2^31.
+// Example: 512 tiles, 64 k-tiles, 132 blocks: 116 tiles shared out, 56.2 k-tiles a block.
+inline int gemm_sm90_stream_k_tiles(int tiles, int k_tiles, int units) {
+  if (tiles <= units || tiles % units == 0 || k_tiles < 4) return 0;
+  int const r = tiles % units;
+  int const s = 2 * r >= units ? r : tiles >= 2 * units ? r + units : tiles;
+  return (long long)s * k_tiles < (1LL << 31) ? s : 0;
+}
+
+// One piece of a block's work: k-tiles [k0, k1) of tile `tile` (the raster index).
+struct GemmSm90Work {
+  int tile, k0, k1;
+};
+
+// The work of block `unit` of `units` (gemm_sm90_stream_k_tiles's split; sk_tiles = 0: whole tiles
+// unit, unit + units, ...): for_each(f) calls f(GemmSm90Work, phase) for each piece in the order
+// the block does it, in two loops: its stream-K pieces (phase std::true_type), then its whole tiles
+// (std::false_type). A kernel's loop body is compiled once for each: the whole-tile copy carries no
+// stream-K code or state.
+// begin(u): the first stream-K iteration of block u (iteration i is k-tile i % k_tiles of tile
+// i / k_tiles).
+struct GemmSm90Schedule {
+  int tiles, k_tiles, units, unit, sk_tiles;
+
+  TESSERA_HOST_DEVICE int begin(int u) const { return int((long long)sk_tiles * k_tiles * u / units); }
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable  // f may be a host-only function object (the host tests' lambdas)
+#endif
+  template <class F>
+  TESSERA_HOST_DEVICE void for_each(F&& f) const {
+    int const end = begin(unit + 1);
+    for (int it = begin(unit); it < end;) {
+      int const t = it / k_tiles, t0 = t * k_tiles;
+      int const e = end < t0 + k_tiles ? end : t0 + k_tiles;
+      f(GemmSm90Work{t, it - t0, e - t0}, std::true_type{});
+      it = e;
+    }
+    for (int tile = sk_tiles + unit; tile < tiles; tile += units) f(GemmSm90Work{tile, 0, k_tiles}, std::false_type{});
+  }
+  // Whether w is a partial piece that this block owns (k-tile 0 of a tile split over blocks) or
+  // one that it hands to the owner (starting inside the tile).
+  TESSERA_HOST_DEVICE static bool owns_split(GemmSm90Work const& w, int k_tiles) { return w.k0 == 0 && w.k1 < k_tiles; }
+  TESSERA_HOST_DEVICE static bool contributes(GemmSm90Work const& w) { return w.k0 > 0; }
+  // The blocks that hand parts of tile t to its owner (this block): u = unit + 1, ... while their
+  // ranges start inside t, skipping empty ranges. for_each_contributor(f) calls f(u) for each.
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable  // f may be a host-only function object (the host tests' lambdas)
+#endif
+  template <class F>
+  TESSERA_HOST_DEVICE void for_each_contributor(int t, F&& f) const {
+    int const t_end = (t + 1) * k_tiles;
+    for (int u = unit + 1; u < units && begin(u) < t_end; ++u)
+      if (begin(u + 1) > begin(u)) f(u);
+  }
+};
+
+// What a stream-K launch passes its blocks: the workspace (a slot of fp32 partial sums, kConsumers
+// x 128 x BN/2 values, and a flag per consumer warpgroup, for each block), the launch's epoch
+// (the value a flag is raised to: never 0, new for each launch), and the tiles shared out.
+struct GemmSm90StreamK {
+  float* partials = nullptr;
+  std::uint32_t* flags = nullptr;
+  std::uint32_t epoch = 0;
+  int tiles = 0;
+};
+
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(128, 1)
     gemm_sm90_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
@@ -514,6 +614,45 @@ __global__ void __launch_bounds__(128, 1)
   for (int mi = 0; mi < MB_; ++mi) gemm_sm90_store(acc[mi], tCcD(_, mi, 0), M, N, ep);
 }
 
+// Stream-K's hand-over (GemmSm90Schedule): a contributing warpgroup writes its accumulators
+// (BN/2 values a thread) into its slot, value 4 q + e of thread lt at float4 q * 128 + lt (each
+// store instruction of the warpgroup writes 2 KB contiguously), meets its threads at barrier
+// bar_id, and one thread raises the flag to the launch's epoch (release: the warpgroup's stores
+// are visible before it). The owner's warpgroup waits for the flag (acquire), lowers it again for
+// the next launch, and adds the slot to its accumulators (loads that bypass L1: the slot was
+// written by another SM).
+template <int NV>
+__device__ __forceinline__ void gemm_sm90_stream_k_publish(float const (&acc)[NV], float* slot, std::uint32_t* flag, std::uint32_t epoch,
+                                                           int lt, std::uint32_t bar_id) {
+  static_assert(NV % 4 == 0, "gemm_sm90_stream_k_publish: whole float4s");
+  auto* dst = reinterpret_cast<float4*>(slot);
+  TESSERA_UNROLL
+  for (int q = 0; q < NV / 4; ++q) __stcg(dst + q * 128 + lt, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
+  named_barrier_sync(bar_id, 128);
+  if (lt == 0) store_release_gpu(flag, epoch);
+}
+template <int NV>
+__device__ __forceinline__ void gemm_sm90_stream_k_add(float (&acc)[NV], float const* slot, std::uint32_t* flag, std::uint32_t epoch, int lt,
+                                                       std::uint32_t bar_id) {
+  if (lt == 0) {
+    while (load_acquire_gpu(flag) != epoch) __nanosleep(64);
+    store_release_gpu(flag, 0u);
+  }
+  named_barrier_sync(bar_id, 128);
+  auto const* src = reinterpret_cast<float4 const*>(slot);
+  TESSERA_UNROLL
+  for (int q = 0; q < NV / 4; ++q) {
+    // At most 8 loads in flight (32 registers beside the accumulators): the compiler may not move
+    // loads across the empty asm, which would otherwise issue them all first and spill.
+    if (q % 8 == 0) asm volatile("" ::: "memory");
+    float4 const v = __ldcg(src + q * 128 + lt);
+    acc[4 * q] += v.x;
+    acc[4 * q + 1] += v.y;
+    acc[4 * q + 2] += v.z;
+    acc[4 * q + 3] += v.w;
+  }
+}
+
 // Step 2: warp-specialized (see the file comment). Block: 128 (1 + BM/64) threads. tma_store_d: the
 // consumers store D through shared memory and TMA (gemm_sm90_store_tma: configs with epilogue
 // buffers, where D is TMA-addressable), else from registers (a run-time choice: one kernel, not
@@ -524,7 +663,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_sm90_ws_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
                         __grid_constant__ GemmSm90TmaB<Cfg, T, BKMajor, Cfg::ClusterM> const tma_b,
                         __grid_constant__ GemmSm90TmaD<TOut> const tma_d,
-                        bool const tma_store_d, int const raster) {
+                        bool const tma_store_d, int const raster, GemmSm90StreamK const sk) {
   constexpr bool TmaStoreD = Cfg::kEpilogueBytes > 0;  // whether the kernel has the TMA-store path
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages, kConsumers = Cfg::kConsumers;
   constexpr int CM = Cfg::ClusterM;
@@ -546,6 +685,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   int const tiles = tiles_mc * tiles_n;
   int const first_tile = int(blockIdx.x) / CM, tile_step = int(gridDim.x) / CM;
   int const k_tiles = (K + BK - 1) / BK;
+  // The block's work: whole tiles first_tile, first_tile + tile_step, ..., after its share of the
+  // stream-K iterations (Cfg::StreamK).
+  GemmSm90Schedule const sched{tiles, k_tiles, tile_step, first_tile, Cfg::StreamK ? sk.tiles : 0};
 
   // The ring: full[s] on the producer's loads, empty[s] on one arrival per consumer warpgroup of
   // every block of the cluster (the multicast writes into all of them).
@@ -570,17 +712,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     warpgroup_reg_dealloc<40>();
     if (tid == 0) {
       PipelineState<Stages> st;
-      for (int tile = first_tile; tile < tiles; tile += tile_step) {
+      sched.for_each([&](GemmSm90Work const& w, auto) {
         int bmc = 0, bn = 0;
-        gemm_block_coord(tile, tiles_mc, tiles_n, bmc, bn, raster);
+        gemm_block_coord(w.tile, tiles_mc, tiles_n, bmc, bn, raster);
         int const bm = bmc * CM + int(rank);
-        for (int kt = 0; kt < k_tiles; ++kt, ++st) {
+        for (int kt = w.k0; kt < w.k1; ++kt, ++st) {
           pipe.producer_acquire(st);
           std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
           gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor, CM>(tma_a, tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt,
                                                               bm, bn, M, N, K, rank);
         }
-      }
+      });
     }
   } else {
     // ---- consumers: warpgroup w owns rows 64 (w - 1) .. 64 w - 1 of each tile ----------------
@@ -594,37 +736,53 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     auto cD = make_identity_tensor(make_shape(M, N));
     int stored = 0;  // chunks this warpgroup has stored through TMA
     PipelineState<Stages> st, prev;
-    for (int tile = first_tile; tile < tiles; tile += tile_step) {
+    // (The piece's body is inlined into both of for_each's loops: a call would put acc in local memory.)
+    sched.for_each([&](GemmSm90Work const& w, auto phase) __attribute__((always_inline)) {
+      constexpr bool sk_phase = Cfg::StreamK && decltype(phase)::value;
       int bmc = 0, bn = 0;
-      gemm_block_coord(tile, tiles_mc, tiles_n, bmc, bn, raster);
+      gemm_block_coord(w.tile, tiles_mc, tiles_n, bmc, bn, raster);
       int const bm = bmc * CM + int(rank);
-      for (int kt = 0; kt < k_tiles; ++kt) {
+      for (int kt = w.k0; kt < w.k1; ++kt) {
         pipe.consumer_wait(st);
         gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(st.index * kStageA * sizeof(T)),
                                                b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout, sB_layout, row0,
-                                               kt == 0);
+                                               kt == w.k0);
         warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
-        if (kt >= 1 && lt == 0) pipe.consumer_release(prev);
+        if (kt > w.k0 && lt == 0) pipe.consumer_release(prev);
         prev = st;
         ++st;
       }
       warpgroup_wait<0>();
       gemm_sm90_fence_acc<1, BN>(acc);
-      if (lt == 0) pipe.consumer_release(prev);  // the tile's last stage
+      if (lt == 0) pipe.consumer_release(prev);  // the piece's last stage
+
+      if constexpr (sk_phase) {  // a tile split over blocks: hand this part over, or add the others'
+        auto const slot = [&](int u) { return sk.partials + (std::size_t(u) * kConsumers + std::size_t(warpgroup - 1)) * (128 * BN / 2); };
+        auto const flag = [&](int u) { return sk.flags + (u * kConsumers + warpgroup - 1); };
+        if (GemmSm90Schedule::contributes(w)) {
+          gemm_sm90_stream_k_publish(acc[0], slot(first_tile), flag(first_tile), sk.epoch, lt, std::uint32_t(warpgroup));
+          return;
+        }
+        if (GemmSm90Schedule::owns_split(w, k_tiles))
+          sched.for_each_contributor(
+              w.tile, [&](int u) { gemm_sm90_stream_k_add(acc[0], slot(u), flag(u), sk.epoch, lt, std::uint32_t(warpgroup)); });
+      }
 
       // ---- epilogue (the producer is already loading the next tile) -----------------------------
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
       auto tCcD = thr_mma.partition_C(gcD);  // (V,1,1) -> (m,n)
       static_assert(decltype(size(tCcD.layout()))::value == BN / 2,
                     "gemm_sm90_ws_kernel: the tiled MMA's partition of C must match the wgmma accumulators");
+      // (The stream-K copy computes each chunk's values just before its store, Lean: fewer registers
+      // live beside its schedule.)
       if (TmaStoreD && tma_store_d) {
         if constexpr (TmaStoreD)
-          gemm_sm90_store_tma<TOut, 1, BN>(acc, ep, tma_d, sm.epilogue_buffers(warpgroup - 1), bm * BM + row0, bn * BN, M, N, lt,
+          gemm_sm90_store_tma<TOut, 1, BN, sk_phase>(acc, ep, tma_d, sm.epilogue_buffers(warpgroup - 1), bm * BM + row0, bn * BN, M, N, lt,
                                            std::uint32_t(warpgroup), stored);
       } else {
         gemm_sm90_store(acc[0], tCcD(_, 0, 0), M, N, ep);
       }
-    }
+    });
     // Before the block exits (and its shared memory goes), the last stores have read their
     // sources; their writes to D need not be waited for (they are visible when the grid ends).
     if (TmaStoreD && tma_store_d && lt == 0) tma_store_wait_read<0>();
@@ -772,13 +930,89 @@ inline int gemm_sm90_raster_rows(int units, int bm, int bn) {
   return g < 1.5 ? 1 : int(g + 0.5);
 }
 
+// The stream-K workspace of one (device, stream): the partial sums and flags of GemmSm90StreamK,
+// allocated on the stream (stream-ordered, flags zeroed) at its first stream-K launch and grown
+// when a launch needs more, then kept, as a library handle keeps its workspace: the launches of one
+// stream run one after the other, so they can share it; launches on different streams never do.
+// Each launch gets a new epoch (never 0): a flag left raised by an earlier launch does not count.
+// The owner lowers each flag it consumed. A launch captured into a CUDA graph gets no workspace
+// (sk.tiles = 0: the kernel runs without stream-K): the graph may be replayed on another stream,
+// beside this stream's own launches. gemm_sm90_release_workspaces() frees every stream's workspace
+// (synchronizing each device first). Pre: partial_bytes >= 1, flags >= 1.
+struct GemmSm90Workspaces {
+  struct Entry {
+    int device;
+    cudaStream_t stream;
+    unsigned char* mem;
+    std::size_t bytes;
+    std::uint32_t epoch;
+  };
+  std::mutex mutex;
+  std::vector<Entry> entries;
+
+  static GemmSm90Workspaces& get() {
+    static GemmSm90Workspaces w;
+    return w;
+  }
+  cudaError_t acquire(int device, cudaStream_t stream, std::size_t partial_bytes, int flags, GemmSm90StreamK& sk) {
+    std::size_t const flag_bytes = (std::size_t(flags) * sizeof(std::uint32_t) + 255) / 256 * 256;
+    std::size_t const need = flag_bytes + partial_bytes;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaError_t const err = cudaStreamIsCapturing(stream, &capture); err != cudaSuccess) return err;
+    if (capture != cudaStreamCaptureStatusNone) {
+      sk.tiles = 0;
+      return cudaSuccess;
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    Entry* e = nullptr;
+    for (auto& x : entries)
+      if (x.device == device && x.stream == stream) e = &x;
+    if (e == nullptr || e->bytes < need) {
+      unsigned char* mem = nullptr;
+      if (cudaError_t const err = cudaMallocAsync(reinterpret_cast<void**>(&mem), need, stream); err != cudaSuccess) return err;
+      if (cudaError_t const err = cudaMemsetAsync(mem, 0, flag_bytes, stream); err != cudaSuccess) {
+        (void)cudaFreeAsync(mem, stream);
+        return err;
+      }
+      if (e == nullptr) {
+        entries.push_back(Entry{device, stream, nullptr, 0, 0});
+        e = &entries.back();
+      }
+      if (e->mem != nullptr) (void)cudaFreeAsync(e->mem, stream);  // after the launches queued on it
+      e->mem = mem;
+      e->bytes = need;
+    }
+    if (++e->epoch == 0) e->epoch = 1;
+    sk.flags = reinterpret_cast<std::uint32_t*>(e->mem);
+    sk.partials = reinterpret_cast<float*>(e->mem + flag_bytes);
+    sk.epoch = e->epoch;
+    return cudaSuccess;
+  }
+  cudaError_t release_all() {
+    std::lock_guard<std::mutex> lock(mutex);
+    cudaError_t result = cudaSuccess;
+    int current = 0;
+    if (cudaError_t const err = cudaGetDevice(&current); err != cudaSuccess) return err;
+    for (auto& x : entries) {
+      cudaError_t err = cudaSetDevice(x.device);
+      if (err == cudaSuccess) err = cudaDeviceSynchronize();
+      if (err == cudaSuccess) err = cudaFree(x.mem);
+      if (err != cudaSuccess && result == cudaSuccess) result = err;
+    }
+    entries.clear();
+    if (cudaError_t const err = cudaSetDevice(current); err != cudaSuccess && result == cudaSuccess) result = err;
+    return result;
+  }
+};
+
 template <class Cfg>
 inline constexpr bool is_pingpong_config = requires { Cfg::Pingpong; };
 template <class Cfg>
 inline constexpr bool is_ws_config = Cfg::kThreads > 128 && !is_pingpong_config<Cfg>;
 
+// sms_limit: the persistent blocks at most (0: one per SM).
 template <class Cfg, class T, class TOut, bool AK, bool BK>
-cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> const& ep, cudaStream_t stream) {
+cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> const& ep, cudaStream_t stream, int sms_limit) {
   // The epilogue through shared memory and TMA where the config has the buffers and D is
   // TMA-addressable, else from registers.
   bool const tma_store_d = Cfg::kEpilogueBytes > 0 && gemm_sm90_tma_addressable(p.d, p.ldd, p.n);
@@ -806,6 +1040,7 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
   constexpr int smem = gemm_sm90_smem_bytes<Cfg, T>();
   int device = 0, sms = 0;
   if (cudaError_t const e = gemm_sm90_device(device, sms); e != cudaSuccess) return e;
+  if (sms_limit > 0) sms = std::min(sms, sms_limit);
   // The kernel's shared-memory limit, raised once per device (bit d of `raised`).
   static std::atomic<std::uint64_t> raised{0};
   std::uint64_t const bit = device >= 0 && device < 64 ? std::uint64_t(1) << device : 0;
@@ -846,9 +1081,23 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
       if (clusters > 0) config.gridDim = dim3(std::min(blocks, unsigned(clusters) * cm));
     }
   }
-  if constexpr (is_pingpong_config<Cfg> || is_ws_config<Cfg>) {
+  if constexpr (is_pingpong_config<Cfg>) {
     int const raster = gemm_sm90_raster_rows(sms / cm, Cfg::BM * cm, Cfg::BN);
     return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster);
+  } else if constexpr (is_ws_config<Cfg>) {
+    int const raster = gemm_sm90_raster_rows(sms / cm, Cfg::BM * cm, Cfg::BN);
+    GemmSm90StreamK sk{};
+    if constexpr (Cfg::StreamK) {
+      int const units = int(config.gridDim.x);
+      sk.tiles = gemm_sm90_stream_k_tiles(int(tiles_m * tiles_n), (p.k + Cfg::BK - 1) / Cfg::BK, units);
+      if (sk.tiles > 0) {
+        std::size_t const partial_bytes = std::size_t(units) * Cfg::kConsumers * 128 * (Cfg::BN / 2) * sizeof(float);
+        if (cudaError_t const e = GemmSm90Workspaces::get().acquire(device, stream, partial_bytes, units * Cfg::kConsumers, sk);
+            e != cudaSuccess)
+          return e;
+      }
+    }
+    return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster, sk);
   } else {
     return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb);
   }
@@ -856,7 +1105,7 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
 
 // The launchers' common part: checks, row-major D, packing, dispatch on the operands' majors.
 template <class Cfg, class T, class TOut>
-cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, cudaStream_t stream) {
+cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, cudaStream_t stream, int sms_limit = 0) {
   static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>, "gemm_sm90: A and B must be half_t or bfloat16_t");
   static_assert(std::is_same_v<TOut, float> || std::is_same_v<TOut, half_t> || std::is_same_v<TOut, bfloat16_t>,
                 "gemm_sm90: C and D must be float, half_t or bfloat16_t");
@@ -882,10 +1131,10 @@ cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, c
     bool const ak = p.a_major == Major::row;  // A (M,K) K-major
     bool const bk = p.b_major == Major::col;  // B (K,N) as (N,K): K-major when column-major
     GemmEpilogue<TOut> const ep = make_gemm_epilogue(problem, p);
-    if (ak && bk) e = gemm_sm90_launch<Cfg, T, TOut, true, true>(p, ep, stream);
-    else if (ak) e = gemm_sm90_launch<Cfg, T, TOut, true, false>(p, ep, stream);
-    else if (bk) e = gemm_sm90_launch<Cfg, T, TOut, false, true>(p, ep, stream);
-    else e = gemm_sm90_launch<Cfg, T, TOut, false, false>(p, ep, stream);
+    if (ak && bk) e = gemm_sm90_launch<Cfg, T, TOut, true, true>(p, ep, stream, sms_limit);
+    else if (ak) e = gemm_sm90_launch<Cfg, T, TOut, true, false>(p, ep, stream, sms_limit);
+    else if (bk) e = gemm_sm90_launch<Cfg, T, TOut, false, true>(p, ep, stream, sms_limit);
+    else e = gemm_sm90_launch<Cfg, T, TOut, false, false>(p, ep, stream, sms_limit);
   }
   for (T* q : packed)
     if (q != nullptr) (void)cudaFreeAsync(q, stream);
@@ -919,6 +1168,18 @@ cudaError_t gemm_sm90_pingpong(GemmProblem<T, TOut> const& problem, cudaStream_t
   static_assert(detail::is_pingpong_config<Cfg>, "gemm_sm90_pingpong: give a GemmSm90PingpongConfig");
   return detail::gemm_sm90_run<Cfg>("gemm_sm90_pingpong", problem, stream);
 }
+// gemm_sm90_stream_k<Cfg>(problem, stream, sms): step 3d, gemm_sm90_persistent whose blocks share
+// the last tiles' k-tiles out evenly (stream-K: gemm_sm90_stream_k_tiles). sms: the persistent
+// blocks at most (0: one per SM). Uses the stream's workspace (GemmSm90Workspaces: BM x BN fp32
+// values a block, 17 MB for 128x256 tiles on 132 SMs, kept until gemm_sm90_release_workspaces).
+template <class Cfg = GemmSm90StreamKDefault, class T, class TOut>
+cudaError_t gemm_sm90_stream_k(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr, int sms = 0) {
+  static_assert(detail::is_ws_config<Cfg> && Cfg::StreamK, "gemm_sm90_stream_k: give a GemmSm90WsConfig<..., true, 1, true>");
+  return detail::gemm_sm90_run<Cfg>("gemm_sm90_stream_k", problem, stream, sms);
+}
+// gemm_sm90_release_workspaces(): frees the stream-K workspaces of every stream and device (each
+// device is synchronized first); later launches allocate again.
+inline cudaError_t gemm_sm90_release_workspaces() { return detail::GemmSm90Workspaces::get().release_all(); }
 template <class Cfg = GemmSm90ClusterDefault, class T, class TOut>
 cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
   static_assert(detail::is_ws_config<Cfg> && Cfg::Persistent && Cfg::ClusterM > 1,

@@ -11,13 +11,13 @@
 
 namespace tessera::kernels::detail {
 // The tile configurations of gemm_sm90 for one type pair, instantiated elsewhere.
-#define TESSERA_OPS_GEMM_EXTERN(T, TOut)                                                                                  \
-  extern template cudaError_t gemm_sm90_run<GemmSm90PersistentDefault, T, TOut>(char const*, GemmProblem<T, TOut> const&, \
-                                                                                  cudaStream_t);                          \
-  extern template cudaError_t gemm_sm90_run<GemmSm90PersistentMedium, T, TOut>(char const*, GemmProblem<T, TOut> const&,  \
-                                                                                 cudaStream_t);                           \
-  extern template cudaError_t gemm_sm90_run<GemmSm90PersistentSmall, T, TOut>(char const*, GemmProblem<T, TOut> const&,   \
-                                                                                cudaStream_t);
+#define TESSERA_OPS_GEMM_EXTERN(T, TOut)                                                                              \
+  extern template cudaError_t gemm_sm90_run<GemmSm90PersistentDefault, T, TOut>(char const*, GemmProblem<T, TOut> const&,   \
+                                                                             cudaStream_t, int);                         \
+  extern template cudaError_t gemm_sm90_run<GemmSm90PersistentMedium, T, TOut>(char const*, GemmProblem<T, TOut> const&,    \
+                                                                            cudaStream_t, int);                          \
+  extern template cudaError_t gemm_sm90_run<GemmSm90PersistentSmall, T, TOut>(char const*, GemmProblem<T, TOut> const&,  \
+                                                                              cudaStream_t, int);
 TESSERA_OPS_GEMM_EXTERN(half_t, half_t)
 TESSERA_OPS_GEMM_EXTERN(half_t, float)
 TESSERA_OPS_GEMM_EXTERN(bfloat16_t, bfloat16_t)

@@ -98,7 +98,7 @@ TEST_F(GemmSm90Pingpong, SmallBf16ToFp32) { this->template sweep<bfloat16_t, flo
 TEST_F(GemmSm90Pingpong, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
 TEST_F(GemmSm90Pingpong, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
 
-// Stream-K: 128x256 tiles on 5 blocks: 6 tiles (all shared out), 24 (4 shared: 3.2 k-tiles a
+// Stream-K: 128x256 tiles on 5 blocks: 6 tiles (all shared out), 24 (4 shared: 4.8 k-tiles a
 // block of K = 333's 6), 52 (7 shared, K = 4100: 65 k-tiles, the last partial), 4 (fewer tiles than
 // blocks: none); 128x128 on 7 blocks: 12 tiles (5 shared), 48 (6), 104 (6), 72 (9: a whole wave
 // more). On every SM of an H200 (132), ManyTilesPerBlock splits tiles too (1537 x 4100 x 200: 89
@@ -116,9 +116,10 @@ std::vector<Shape> const kSmallSplit = {{384, 512, 256}, {700, 300, 520}, {130, 
 TEST_F(GemmSm90StreamK5, SmallSplitTilesBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmallSplit, false); }
 
 // Stream-K's results do not depend on timing (each owner adds the partial sums in block order):
-// repeated launches give the same bits; captured into a CUDA graph (which runs without stream-K,
-// GemmSm90Workspaces) and replayed, the result is right (against cuBLAS through check_gemm's
-// tolerance is the sweep's job; here: equal within the kernels' difference of summation order).
+// repeated launches give the same bits, also on two streams at once (a workspace each) and after
+// the workspace grew between two launches queued on one stream; captured into a CUDA graph (which
+// runs without stream-K, GemmSm90Workspaces) and replayed, or with 128x128 tiles, the result is
+// the same within the difference of summation order (against cuBLAS is the sweeps' job).
 TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   int const m = 1000, n = 700, k = 2000;
@@ -174,6 +175,35 @@ TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
   }
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
+  // Two streams at once, each with its own workspace: the same bits as the first launch.
+  cudaStream_t st2 = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&st2), cudaSuccess);
+  DeviceBuffer<float> d2(dd.size());
+  GemmProblem<bfloat16_t, float> p2 = p;
+  p2.d = d2.get();
+  for (int rep = 0; rep < 3; ++rep) {
+    ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, st, 5), cudaSuccess);
+    ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p2, st2, 5), cudaSuccess);
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_TRUE(dd.download() == first) << "stream 1";
+  EXPECT_TRUE(d2.download() == first) << "stream 2";
+  // A workspace that grows between two launches queued on one stream (128x128 tiles need half the
+  // partial sums of 128x256): the first launch still reads the buffer it was given.
+  GemmProblem<bfloat16_t, float> p3 = p2;
+  ASSERT_EQ(cudaStreamDestroy(st2), cudaSuccess);
+  cudaStream_t st3 = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&st3), cudaSuccess);
+  ASSERT_EQ(cudaMemset(d2.get(), 0xff, d2.bytes()), cudaSuccess);
+  ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k<tessera::kernels::GemmSm90StreamKMedium>(p3, st3, 5), cudaSuccess);
+  ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, st3, 5), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(st3), cudaSuccess);
+  EXPECT_TRUE(dd.download() == first) << "after the workspace grew";
+  std::vector<float> const medium = d2.download();
+  double worst = 0;
+  for (std::size_t i = 0; i < medium.size(); ++i) worst = std::max(worst, double(std::fabs(medium[i] - first[i])) / (1.0 + std::fabs(first[i])));
+  EXPECT_LT(worst, 1e-5) << "128x128 tiles before the workspace grew";
+  cudaStreamDestroy(st3);
   cudaStreamDestroy(st);
   EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
   ASSERT_EQ(run(nullptr), cudaSuccess);  // allocates again

@@ -934,15 +934,20 @@ inline int gemm_sm90_raster_rows(int units, int bm, int bn) {
 // allocated on the stream (stream-ordered, flags zeroed) at its first stream-K launch and grown
 // when a launch needs more, then kept, as a library handle keeps its workspace: the launches of one
 // stream run one after the other, so they can share it; launches on different streams never do.
+// A stream is told apart by its id (cudaStreamGetId: unique per stream, also for the per-thread
+// default stream and for a handle value that a destroyed stream's successor reuses), not by its
+// handle. launch(device, stream, bytes, flags, sk, f) fills sk and calls f() (the kernel launch)
+// with the registry locked, so that no other thread grows or frees the workspace between the two.
 // Each launch gets a new epoch (never 0): a flag left raised by an earlier launch does not count.
 // The owner lowers each flag it consumed. A launch captured into a CUDA graph gets no workspace
 // (sk.tiles = 0: the kernel runs without stream-K): the graph may be replayed on another stream,
-// beside this stream's own launches. gemm_sm90_release_workspaces() frees every stream's workspace
-// (synchronizing each device first). Pre: partial_bytes >= 1, flags >= 1.
+// beside this stream's own launches. Memory: a workspace per stream that ran a stream-K launch,
+// kept until gemm_sm90_release_workspaces() (which synchronizes each device first: not while a
+// graph is being captured). Pre: partial_bytes >= 1, flags >= 1.
 struct GemmSm90Workspaces {
   struct Entry {
     int device;
-    cudaStream_t stream;
+    unsigned long long stream_id;
     unsigned char* mem;
     std::size_t bytes;
     std::uint32_t epoch;
@@ -954,19 +959,22 @@ struct GemmSm90Workspaces {
     static GemmSm90Workspaces w;
     return w;
   }
-  cudaError_t acquire(int device, cudaStream_t stream, std::size_t partial_bytes, int flags, GemmSm90StreamK& sk) {
+  template <class Launch>
+  cudaError_t launch(int device, cudaStream_t stream, std::size_t partial_bytes, int flags, GemmSm90StreamK& sk, Launch&& f) {
     std::size_t const flag_bytes = (std::size_t(flags) * sizeof(std::uint32_t) + 255) / 256 * 256;
     std::size_t const need = flag_bytes + partial_bytes;
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     if (cudaError_t const err = cudaStreamIsCapturing(stream, &capture); err != cudaSuccess) return err;
     if (capture != cudaStreamCaptureStatusNone) {
-      sk.tiles = 0;
-      return cudaSuccess;
+      sk = GemmSm90StreamK{};
+      return f();
     }
+    unsigned long long id = 0;
+    if (cudaError_t const err = cudaStreamGetId(stream, &id); err != cudaSuccess) return err;
     std::lock_guard<std::mutex> lock(mutex);
     Entry* e = nullptr;
     for (auto& x : entries)
-      if (x.device == device && x.stream == stream) e = &x;
+      if (x.device == device && x.stream_id == id) e = &x;
     if (e == nullptr || e->bytes < need) {
       unsigned char* mem = nullptr;
       if (cudaError_t const err = cudaMallocAsync(reinterpret_cast<void**>(&mem), need, stream); err != cudaSuccess) return err;
@@ -975,7 +983,7 @@ struct GemmSm90Workspaces {
         return err;
       }
       if (e == nullptr) {
-        entries.push_back(Entry{device, stream, nullptr, 0, 0});
+        entries.push_back(Entry{device, id, nullptr, 0, 0});
         e = &entries.back();
       }
       if (e->mem != nullptr) (void)cudaFreeAsync(e->mem, stream);  // after the launches queued on it
@@ -986,20 +994,24 @@ struct GemmSm90Workspaces {
     sk.flags = reinterpret_cast<std::uint32_t*>(e->mem);
     sk.partials = reinterpret_cast<float*>(e->mem + flag_bytes);
     sk.epoch = e->epoch;
-    return cudaSuccess;
+    return f();
   }
   cudaError_t release_all() {
     std::lock_guard<std::mutex> lock(mutex);
     cudaError_t result = cudaSuccess;
     int current = 0;
     if (cudaError_t const err = cudaGetDevice(&current); err != cudaSuccess) return err;
+    std::vector<Entry> kept;  // those that could not be freed stay registered
     for (auto& x : entries) {
       cudaError_t err = cudaSetDevice(x.device);
       if (err == cudaSuccess) err = cudaDeviceSynchronize();
       if (err == cudaSuccess) err = cudaFree(x.mem);
-      if (err != cudaSuccess && result == cudaSuccess) result = err;
+      if (err != cudaSuccess) {
+        kept.push_back(x);
+        if (result == cudaSuccess) result = err;
+      }
     }
-    entries.clear();
+    entries = std::move(kept);
     if (cudaError_t const err = cudaSetDevice(current); err != cudaSuccess && result == cudaSuccess) result = err;
     return result;
   }
@@ -1091,10 +1103,19 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
       int const units = int(config.gridDim.x);
       sk.tiles = gemm_sm90_stream_k_tiles(int(tiles_m * tiles_n), (p.k + Cfg::BK - 1) / Cfg::BK, units);
       if (sk.tiles > 0) {
+        // A block waits for others (the owner of a split tile for its contributors): the launch is
+        // cooperative, so that the driver runs every block at once or refuses the launch (another
+        // kernel holding SMs, a partitioned GPU) instead of letting it hang.
+        cudaLaunchAttribute cooperative{};
+        cooperative.id = cudaLaunchAttributeCooperative;
+        cooperative.val.cooperative = 1;
+        config.attrs = &cooperative;
+        config.numAttrs = 1;
         std::size_t const partial_bytes = std::size_t(units) * Cfg::kConsumers * 128 * (Cfg::BN / 2) * sizeof(float);
-        if (cudaError_t const e = GemmSm90Workspaces::get().acquire(device, stream, partial_bytes, units * Cfg::kConsumers, sk);
-            e != cudaSuccess)
-          return e;
+        return GemmSm90Workspaces::get().launch(device, stream, partial_bytes, units * Cfg::kConsumers, sk, [&] {
+          if (sk.tiles == 0) config.numAttrs = 0;  // captured into a graph: no stream-K, no waits
+          return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster, sk);
+        });
       }
     }
     return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster, sk);

@@ -170,6 +170,39 @@ std::string json_state(GpuState const& s) {
 
 }  // namespace
 
+std::vector<GemmShape> parse_gemm_shapes(std::string const& text) {
+  std::vector<GemmShape> shapes;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t const end = std::min(text.find(',', start), text.size());
+    std::string const piece = text.substr(start, end - start);
+    auto bad = [&](char const* why) {
+      return std::invalid_argument("shape '" + piece + "': " + why + " (expected MxNxK, e.g. 5120x5120x5120)");
+    };
+    long long dims[3] = {0, 0, 0};
+    std::size_t pos = 0;
+    for (int d = 0; d < 3; ++d) {
+      if (d > 0) {
+        if (pos >= piece.size() || piece[pos] != 'x') throw bad("three sizes separated by 'x' needed");
+        ++pos;
+      }
+      std::size_t const first = pos;
+      while (pos < piece.size() && piece[pos] >= '0' && piece[pos] <= '9') {
+        dims[d] = dims[d] * 10 + (piece[pos] - '0');
+        if (dims[d] > 0x7fffffffLL) throw bad("a size is 2^31 or more");
+        ++pos;
+      }
+      if (pos == first) throw bad("a size is not a decimal number");
+      if (dims[d] == 0) throw bad("a size is 0");
+    }
+    if (pos != piece.size()) throw bad("trailing characters");
+    shapes.push_back({int(dims[0]), int(dims[1]), int(dims[2])});
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return shapes;
+}
+
 std::vector<Result> run_cases(std::vector<Case>& cases, Options const& o) {
   std::vector<Result> out;
   cudaStream_t s;

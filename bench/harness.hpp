@@ -73,6 +73,14 @@ struct RunInfo {
 };
 RunInfo make_run_info(Options const& options, std::string sizes);
 
+// One GEMM problem shape, M x N x K.
+struct GemmShape {
+  int m = 0, n = 0, k = 0;
+};
+// Parses "MxNxK[,MxNxK...]" (each a positive integer below 2^31, e.g. "5120x5120x5120,128x8192x8192");
+// throws std::invalid_argument naming the offending piece.
+std::vector<GemmShape> parse_gemm_shapes(std::string const& text);
+
 void print_table(std::vector<Result> const&, std::ostream&);
 // {"device": ..., "gpu_at_start": {...}, "options": {...}, "results": [...]}, strings escaped.
 void write_json(RunInfo const&, std::vector<Result> const&, std::string const& path);

@@ -55,4 +55,8 @@ std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes);
 // and gemm_sm90 (the tile chosen for the shape) on squares 1024^3 .. 16384^3 and the skinny M = 128 .. 1024, N = K = 8192.
 std::vector<Case> gemm_sweep_cases();
 
+// The Hopper GEMMs (gemm_sm90_persistent, _pingpong, _stream_k and gemm_sm90; bf16 and fp16,
+// row-major) on the given shapes (`tessera bench --shapes`).
+std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes);
+
 }  // namespace tessera::bench

@@ -61,11 +61,6 @@ __global__ void compare_gemm(TOut const* d, float const* ref, float const* scale
   }
 }
 
-// One problem shape M x N x K.
-struct GemmShape {
-  int m, n, k;
-};
-
 // The buffers and cuBLAS handle of one problem, shared by the cases of every kernel on it.
 template <class T>
 struct GemmBuffers {
@@ -403,6 +398,13 @@ std::vector<Case> gemm_sweep_cases() {
   std::vector<Case> cases;
   add_cases<bfloat16_t, Sm90Persistent, Sm90Pingpong, Sm90>(cases, shapes, "bf16");
   add_cases<half_t, Sm90Persistent, Sm90Pingpong, Sm90>(cases, shapes, "fp16");
+  return cases;
+}
+
+std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes) {
+  std::vector<Case> cases;
+  add_cases<bfloat16_t, Sm90Persistent, Sm90Pingpong, Sm90StreamK, Sm90>(cases, shapes, "bf16");
+  add_cases<half_t, Sm90Persistent, Sm90Pingpong, Sm90StreamK, Sm90>(cases, shapes, "fp16");
   return cases;
 }
 

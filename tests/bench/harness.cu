@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <chrono>
 #include <thread>
@@ -97,6 +98,35 @@ TEST(BenchHarness, SvgIsStandaloneWithOneBarPerVerifiedCase) {
   std::size_t bars = 0;
   for (std::size_t at = s.find("<title>"); at != std::string::npos; at = s.find("<title>", at + 1)) ++bars;
   EXPECT_EQ(bars, 2u);
+}
+
+TEST(BenchHarness, GemmShapesAreParsedOrRefusedWithTheReason) {
+  auto const shapes = tessera::bench::parse_gemm_shapes("5120x5120x5120,128x8192x1");
+  ASSERT_EQ(shapes.size(), 2u);
+  EXPECT_EQ(shapes[0].m, 5120);
+  EXPECT_EQ(shapes[0].n, 5120);
+  EXPECT_EQ(shapes[0].k, 5120);
+  EXPECT_EQ(shapes[1].m, 128);
+  EXPECT_EQ(shapes[1].n, 8192);
+  EXPECT_EQ(shapes[1].k, 1);
+  EXPECT_EQ(tessera::bench::parse_gemm_shapes("2147483647x1x1")[0].m, 2147483647);
+  auto refused = [](char const* text, char const* why) {
+    try {
+      tessera::bench::parse_gemm_shapes(text);
+      ADD_FAILURE() << text << " was accepted";
+    } catch (std::invalid_argument const& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << text << ": " << e.what();
+    }
+  };
+  refused("", "not a decimal number");
+  refused("64x64", "three sizes");
+  refused("64x64x64,", "not a decimal number");
+  refused("64x0x64", "a size is 0");
+  refused("64x-1x64", "not a decimal number");
+  refused("64x64x64x64", "trailing characters");
+  refused("64 x64x64", "three sizes");
+  refused("2147483648x1x1", "2^31 or more");
+  refused("64x64x64;", "trailing characters");
 }
 
 TEST(BenchHarness, RunCasesVerifiesBeforeTiming) {

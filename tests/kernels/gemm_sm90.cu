@@ -82,6 +82,8 @@ TEST_F(GemmSm90, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, 
 // K longer than the ring (16 k-tiles) with several tiles a block: the ping-pong warpgroups skip
 // each other's tiles in the ring.
 // 1536 x 1536 has 72 tiles of 128x256 and 144 of 128x128: gemm_sm90 takes the 128x128 kernel.
+// On 132 SMs gemm_sm90 runs stream-K on 1537 x 4100 x 200 (221 tiles, 84 % of two waves busy) and
+// 2304 x 2560 x 1024 (180 tiles, 68 %): gemm_sm90_stream_k_pays.
 std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}, {2304, 2560, 1024},
                                        {1536, 1536, 256}};
 TEST_F(GemmSm90, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
@@ -296,6 +298,31 @@ TEST(GemmSm90Host, RasterRowsFollowTheTileShape) {
 // most one of them handed over (its first) and at most one owned split (its last); a split tile
 // has one owner, at most three pieces, and its owner's contributors are the blocks holding its
 // other pieces.
+// gemm_sm90 runs stream-K where whole waves of 128x256 tiles would leave over a twentieth of the slots idle.
+TEST(GemmSm90Host, StreamKIsChosenForPartialWaves) {
+  using tessera::kernels::detail::gemm_sm90_stream_k_pays;
+  EXPECT_TRUE(gemm_sm90_stream_k_pays(288, 48, 132));     // 3072^3: 73 % of 3 waves busy
+  EXPECT_TRUE(gemm_sm90_stream_k_pays(800, 80, 132));     // 5120^3: 87 % of 7 waves
+  EXPECT_TRUE(gemm_sm90_stream_k_pays(180, 16, 132));     // 2304 x 2560 x 1024 (ManyTilesPerBlock)
+  EXPECT_TRUE(gemm_sm90_stream_k_pays(221, 4, 132));      // 1537 x 4100 x 200 (ManyTilesPerBlock)
+  EXPECT_FALSE(gemm_sm90_stream_k_pays(512, 64, 132));    // 4096^3: 97 %
+  EXPECT_FALSE(gemm_sm90_stream_k_pays(1152, 96, 132));   // 6144^3: 97 %
+  EXPECT_FALSE(gemm_sm90_stream_k_pays(2048, 128, 132));  // 8192^3: 97 %
+  EXPECT_TRUE(gemm_sm90_stream_k_pays(968, 88, 132));     // 5632^3: 92 %
+  EXPECT_FALSE(gemm_sm90_stream_k_pays(3200, 160, 132));  // 10240^3: 97 %
+  EXPECT_FALSE(gemm_sm90_stream_k_pays(128, 32, 132));    // 2048^3: one wave
+  EXPECT_FALSE(gemm_sm90_stream_k_pays(264, 64, 132));    // whole waves
+  EXPECT_FALSE(gemm_sm90_stream_k_pays(288, 3, 132));     // too few k-tiles for the fix-up
+  EXPECT_FALSE(gemm_sm90_stream_k_pays(1LL << 31, 64, 132));
+  for (long long tiles = 1; tiles < 2000; ++tiles)
+    for (int k_tiles : {1, 4, 64})
+      if (gemm_sm90_stream_k_pays(tiles, k_tiles, 132)) {
+        long long const waves = (tiles + 131) / 132;
+        EXPECT_LT(double(tiles) / double(waves * 132), 0.95) << tiles;
+        EXPECT_GT(tessera::kernels::detail::gemm_sm90_stream_k_tiles(int(tiles), k_tiles, 132), 0) << tiles;
+      }
+}
+
 TEST(GemmSm90Host, StreamKCoversEveryKTileOnce) {
   using tessera::kernels::detail::gemm_sm90_stream_k_tiles;
   using tessera::kernels::detail::GemmSm90Schedule;

@@ -2,12 +2,13 @@
 // tensor-core GEMM) with
 // verification, warm-up and CUDA-event timing against an in-run reference (bench/harness.hpp).
 //   tessera bench [--kernels REGEX] [--sizes small|full|sweep] [--repeats N] [--iters N] [--warmup N]
-//                 [--rest MS] [--sustained N] [--json FILE] [--svg FILE]
+//                 [--shapes MxNxK,...] [--rest MS] [--sustained N] [--json FILE] [--svg FILE]
 // Built only when CUDA is present (TESSERA_WITH_CUDA); see docs/performance.md.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <regex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace {
 struct BenchOptions {
   std::string kernels = ".*";
   std::string sizes = "small";
+  std::string shapes;  // "MxNxK,...": the Hopper GEMMs on these shapes instead of --sizes
   std::string json, svg;
   tessera::bench::Options run;
 };
@@ -32,12 +34,17 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   }
   bool const full = o.sizes == "full";
   bool const sweep = o.sizes == "sweep";
+  std::vector<GemmShape> const shapes = o.shapes.empty() ? std::vector<GemmShape>{} : parse_gemm_shapes(o.shapes);
   std::regex const re(o.kernels);
-  RunInfo const info = make_run_info(o.run, o.sizes);
+  RunInfo const info = make_run_info(o.run, shapes.empty() ? o.sizes : "shapes " + o.shapes);
   std::vector<Result> results;
   // One group at a time, so that one group's buffers are freed before the next one's exist.
-  for (int g = sweep ? 2 : 0; g < 3; ++g) {
-    std::vector<Case> all = g == 0 ? memory_cases(full) : g == 1 ? sgemm_cases(full) : sweep ? gemm_sweep_cases() : gemm_cases(full);
+  for (int g = sweep || !shapes.empty() ? 2 : 0; g < 3; ++g) {
+    std::vector<Case> all = g == 0   ? memory_cases(full)
+                            : g == 1 ? sgemm_cases(full)
+                            : !shapes.empty() ? gemm_shape_cases(shapes)
+                            : sweep    ? gemm_sweep_cases()
+                                       : gemm_cases(full);
     std::vector<Case> picked;
     for (auto& c : all)
       if (std::regex_search(c.kernel, re)) picked.push_back(std::move(c));
@@ -45,7 +52,8 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
     auto rs = run_cases(picked, o.run);
     results.insert(results.end(), rs.begin(), rs.end());
   }
-  os << "device: " << info.device_name << " (" << info.sm_count << " SMs), sizes: " << o.sizes << ", median of "
+  os << "device: " << info.device_name << " (" << info.sm_count << " SMs), " << (shapes.empty() ? "sizes: " : "")
+     << info.sizes << ", median of "
      << o.run.repeats << " x " << o.run.iters << " launches";
   if (o.run.rest_ms > 0) os << " (each after " << o.run.rest_ms << " ms idle)";
   if (o.run.sustained_launches > 0) os << ", sustained: " << o.run.sustained_launches << " + " << o.run.sustained_launches << " interleaved";
@@ -75,10 +83,22 @@ void register_bench(CLI::App& app) {
   opts->run.progress = true;
   CLI::App* cmd = app.add_subcommand("bench", "Verify and time the GPU kernels against cudaMemcpy / cuBLAS");
   cmd->add_option("--kernels", opts->kernels, "regular expression selecting kernels by name (e.g. 'add_tv|sgemm')");
-  cmd->add_option("--sizes", opts->sizes,
+  CLI::Option* sizes = cmd->add_option("--sizes", opts->sizes,
                   "small (quick), full (32768x32768 add/copy, 4096^3 and 8192^3 GEMMs) or sweep (the fastest Hopper "
                   "GEMM on 1024^3..16384^3 and M = 128..1024 with N = K = 8192)")
       ->check(CLI::IsMember({"small", "full", "sweep"}));
+  cmd->add_option("--shapes", opts->shapes,
+                  "MxNxK[,MxNxK...]: instead of --sizes, the Hopper GEMMs (persistent, pingpong, stream_k, gemm_sm90; "
+                  "bf16 and fp16) on these shapes")
+      ->check([](std::string const& text) {
+        try {
+          tessera::bench::parse_gemm_shapes(text);
+        } catch (std::invalid_argument const& e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      })
+      ->excludes(sizes);
   cmd->add_option("--repeats", opts->run.repeats, "timed repeats (the median is reported)")->check(CLI::Range(1, 1000));
   cmd->add_option("--iters", opts->run.iters, "launches per timed repeat")->check(CLI::Range(1, 10000));
   cmd->add_option("--warmup", opts->run.warmup, "untimed warm-up launches")->check(CLI::Range(0, 1000));

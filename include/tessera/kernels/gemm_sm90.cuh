@@ -20,14 +20,12 @@
 //                                                 stores while the other multiplies
 //   gemm_sm90_stream_k<Cfg, T, TOut>(...)         step 3d: step 3a whose blocks share out the k-tiles
 //                                                 of a partial last wave of tiles (stream-K), so
-//                                                 that no SM idles at the end. Built and its split
-//                                                 tested on the host; NOT YET RUN ON A GPU (no
-//                                                 device was lent when it was written): not what
-//                                                 gemm_sm90 runs until measured
+//                                                 that no SM idles at the end
 //   gemm_sm90<T, TOut>(problem, stream)           gemm_sm90_persistent (as fast as the cluster kernel
 //                                                 in the measured runs, and simpler) with the
 //                                                 largest of 128x256, 128x128, 64x128 tiles that
-//                                                 keeps every SM busy
+//                                                 keeps every SM busy; gemm_sm90_stream_k where
+//                                                 whole waves of 128x256 tiles leave SMs idle
 // D = act(alpha A B + beta C + bias) (GemmProblem) for T = half_t or bfloat16_t, fp32 accumulation,
 // TOut = float, half_t or bfloat16_t; any M, N, K >= 1 (TMA reads zeros outside the matrices, the
 // epilogue stores only inside D); A and B row- or column-major. Operands TMA cannot address (not
@@ -481,6 +479,20 @@ inline int gemm_sm90_stream_k_tiles(int tiles, int k_tiles, int units) {
   int const r = tiles % units;
   int const s = 2 * r >= units ? r : tiles >= 2 * units ? r + units : tiles;
   return (long long)s * k_tiles < (1LL << 31) ? s : 0;
+}
+
+// gemm_sm90_stream_k_pays(tiles, k_tiles, units): whether gemm_sm90 runs stream-K rather than the
+// data-parallel persistent kernel: when whole waves of tiles would leave more than a twentieth of
+// the blocks' slots idle (tiles / (units * waves) < 0.95) and gemm_sm90_stream_k_tiles shares tiles
+// out. Measured on an H200 (docs/performance.md, 128x256 tiles, 132 SMs), stream-K against the
+// persistent kernel: 3072^3 (288 tiles, 73 % of the slots busy) +14 % in bursts, 5120^3 (87 %)
+// +5 %, 5632^3 (92 %) +3 %, 3840^3 (85 %) and 2560^3 (76 %) even; 4096^3 and 6144^3 (97 %) lose
+// 2-8 % to its fix-up (writing and reading partial sums).
+// Pre: tiles, k_tiles, units >= 1.
+inline bool gemm_sm90_stream_k_pays(long long tiles, int k_tiles, int units) {
+  if (tiles <= units || tiles >= (1LL << 31)) return false;
+  long long const waves = (tiles + units - 1) / units;
+  return tiles * 20 < waves * units * 19 && gemm_sm90_stream_k_tiles(int(tiles), k_tiles, units) > 0;
 }
 
 // One piece of a block's work: k-tiles [k0, k1) of tile `tile` (the raster index).
@@ -1210,8 +1222,12 @@ cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t 
 // gemm_sm90(problem, stream): gemm_sm90_persistent with the largest tile of 128x256, 128x128 and
 // 64x128 that still gives (nearly: 90 %) every SM a tile; the last when none does. On the H200's
 // sweep (docs/performance.md) this took 1024^3 from 37 % of cuBLAS to 79-105 %, M = 128 (N = K =
-// 8192) from 39 % to 94 %. (The ping-pong kernel is as fast power-capped but 2-5 % slower at full
-// clock, in bursts from rest: it is not chosen.)
+// 8192) from 39 % to 94 %. With 128x256 tiles whose whole waves would leave SMs idle
+// (gemm_sm90_stream_k_pays), gemm_sm90_stream_k instead (3072^3: 84 % -> 95 % of cuBLAS), with the
+// stream's workspace; when its cooperative launch is refused or its workspace cannot be
+// allocated, the persistent kernel.
+// (The ping-pong kernel is as fast power-capped but 2-5 % slower at full clock, in bursts from
+// rest: it is not chosen.)
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
   detail::check_gemm_problem("gemm_sm90", problem);  // invalid problems throw before the device is asked
@@ -1221,7 +1237,15 @@ cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream =
   long long const m = problem.cd_major == Major::row ? problem.m : problem.n;
   long long const n = problem.cd_major == Major::row ? problem.n : problem.m;
   auto enough = [&](int bm, int bn) { return ((m + bm - 1) / bm) * ((n + bn - 1) / bn) * 10 >= 9LL * sms; };
-  if (enough(128, 256)) return detail::gemm_sm90_run<GemmSm90PersistentDefault>("gemm_sm90", problem, stream);
+  if (enough(128, 256)) {
+    long long const tiles = ((m + 127) / 128) * ((n + 255) / 256);
+    if (detail::gemm_sm90_stream_k_pays(tiles, int((problem.k + 63) / 64), sms)) {
+      cudaError_t const e = detail::gemm_sm90_run<GemmSm90StreamKDefault>("gemm_sm90", problem, stream);
+      if (e != cudaErrorCooperativeLaunchTooLarge && e != cudaErrorMemoryAllocation) return e;
+      (void)cudaGetLastError();  // not sticky: run the data-parallel kernel instead
+    }
+    return detail::gemm_sm90_run<GemmSm90PersistentDefault>("gemm_sm90", problem, stream);
+  }
   if (enough(128, 128)) return detail::gemm_sm90_run<GemmSm90PersistentMedium>("gemm_sm90", problem, stream);
   return detail::gemm_sm90_run<GemmSm90PersistentSmall>("gemm_sm90", problem, stream);
 }

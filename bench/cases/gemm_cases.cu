@@ -24,6 +24,7 @@
 #include "bench/cases/cases.hpp"
 #include "bench/cuda_check.hpp"
 #include "bench/gemm_reference.hpp"
+#include "bench/gemm_sm90_instances.hpp"  // the Hopper kernels, compiled in tessera::gemm_sm90_instances
 #include "tessera/kernels/gemm_sm80.cuh"
 #include "tessera/kernels/gemm_sm90.cuh"
 

@@ -3,6 +3,7 @@
 #   -DCUDA_ARCH=<NN>  (optional) SOURCE is a .cu case and COMPILER is nvcc: compile it for sm_NN
 #                     (-gencode=arch=compute_NN,code=sm_NN -c, object discarded) instead of
 #                     -fsyntax-only, so that the device pass for that architecture runs
+#   -DEXTRA_FLAGS=<flags> (optional, with CUDA_ARCH) more nvcc flags, e.g. ptxas's checks
 # MODE=fail:    the case must NOT compile, and one of the compiler's error lines must contain the
 #               text after "// EXPECT-ERROR: " in the case file (the static_assert's message).
 # MODE=control: the same file with -DTESSERA_CONTROL must compile, which proves that the failure
@@ -15,6 +16,10 @@ endforeach()
 
 if(DEFINED CUDA_ARCH)
   set(cmd ${COMPILER} -std=c++20 -I${INCLUDE_DIR} -gencode=arch=compute_${CUDA_ARCH},code=sm_${CUDA_ARCH} -c -o /dev/null)
+  if(DEFINED EXTRA_FLAGS)
+    separate_arguments(extra UNIX_COMMAND "${EXTRA_FLAGS}")
+    list(APPEND cmd ${extra})
+  endif()
 else()
   set(cmd ${COMPILER} -std=c++20 -fsyntax-only -I${INCLUDE_DIR})
 endif()

@@ -5,6 +5,7 @@
 // its 128x256 tiles on all sizes, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small
 // sizes and one large type pair, step 3c (gemm_sm90_pingpong) on the small, large and many-tile
 // sizes; and the host-side refusal of invalid problems.
+#include "bench/gemm_sm90_instances.hpp"  // the kernels, compiled in tessera::gemm_sm90_instances
 #include "gemm_check.hpp"
 #include "tessera/kernels/gemm_sm90.cuh"
 

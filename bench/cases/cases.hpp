@@ -52,10 +52,13 @@ std::vector<Case> gemm_cases(bool full);
 std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes);
 
 // The sweep of the Hopper GEMM: gemm_sm90_persistent (128x256 tiles), gemm_sm90_pingpong (128x128)
-// and gemm_sm90 (the tile chosen for the shape) on squares 1024^3 .. 16384^3 and the skinny M = 128 .. 1024, N = K = 8192.
+// and gemm_sm90 (the tile chosen for the shape) on squares 1024^3 .. 16384^3 (the powers of two,
+// and 3072^3 and 5120^3 where whole waves of 128x256 tiles leave SMs idle) and the skinny M = 128 ..
+// 1024, N = K = 8192.
 std::vector<Case> gemm_sweep_cases();
 
-// The Hopper GEMMs (gemm_sm90_persistent, _pingpong, _stream_k and gemm_sm90; bf16 and fp16,
+// The Hopper GEMMs (gemm_sm90_persistent, _pingpong, _stream_k, _stream_k_medium (128x128 tiles)
+// and gemm_sm90; bf16 and fp16,
 // row-major) on the given shapes (`tessera bench --shapes`).
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes);
 

@@ -175,6 +175,13 @@ struct Sm90StreamK {  // step 3d
     return kernels::gemm_sm90_stream_k(p, st);
   }
 };
+struct Sm90StreamKMedium {  // step 3d with 128x128 tiles
+  static constexpr char const* name = "gemm_sm90_stream_k_medium_";
+  template <class T>
+  static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
+    return kernels::gemm_sm90_stream_k<kernels::GemmSm90StreamKMedium>(p, st);
+  }
+};
 
 template <class Launch, class T>
 bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
@@ -394,7 +401,7 @@ std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes) {
 
 std::vector<Case> gemm_sweep_cases() {
   std::vector<GemmShape> shapes;
-  for (int s : {1024, 2048, 4096, 8192, 16384}) shapes.push_back({s, s, s});
+  for (int s : {1024, 2048, 3072, 4096, 5120, 8192, 16384}) shapes.push_back({s, s, s});
   for (int m : {128, 256, 512, 1024}) shapes.push_back({m, 8192, 8192});
   std::vector<Case> cases;
   add_cases<bfloat16_t, Sm90Persistent, Sm90Pingpong, Sm90>(cases, shapes, "bf16");
@@ -404,8 +411,8 @@ std::vector<Case> gemm_sweep_cases() {
 
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes) {
   std::vector<Case> cases;
-  add_cases<bfloat16_t, Sm90Persistent, Sm90Pingpong, Sm90StreamK, Sm90>(cases, shapes, "bf16");
-  add_cases<half_t, Sm90Persistent, Sm90Pingpong, Sm90StreamK, Sm90>(cases, shapes, "fp16");
+  add_cases<bfloat16_t, Sm90Persistent, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(cases, shapes, "bf16");
+  add_cases<half_t, Sm90Persistent, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(cases, shapes, "fp16");
   return cases;
 }
 

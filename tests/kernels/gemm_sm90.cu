@@ -84,7 +84,8 @@ TEST_F(GemmSm90, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, 
 // each other's tiles in the ring.
 // 1536 x 1536 has 72 tiles of 128x256 and 144 of 128x128: gemm_sm90 takes the 128x128 kernel.
 // On 132 SMs gemm_sm90 runs stream-K on 1537 x 4100 x 200 (221 tiles, 84 % of two waves busy) and
-// 2304 x 2560 x 1024 (180 tiles, 68 %): gemm_sm90_stream_k_pays.
+// 2304 x 2560 x 1024 (180 tiles, 68 %) where the variant has beta, a bias or an activation
+// (gemm_sm90_stream_k_pays), and the ping-pong kernel where it has none (gemm_sm90_pingpong_pays).
 std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}, {2304, 2560, 1024},
                                        {1536, 1536, 256}};
 TEST_F(GemmSm90, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
@@ -321,6 +322,26 @@ TEST(GemmSm90Host, StreamKIsChosenForPartialWaves) {
         long long const waves = (tiles + 131) / 132;
         EXPECT_LT(double(tiles) / double(waves * 132), 0.95) << tiles;
         EXPECT_GT(tessera::kernels::detail::gemm_sm90_stream_k_tiles(int(tiles), k_tiles, 132), 0) << tiles;
+      }
+}
+
+TEST(GemmSm90Host, PingpongIsChosenForFewPartialWavesOfPlainProducts) {
+  using tessera::kernels::detail::gemm_sm90_pingpong_pays;
+  using tessera::kernels::detail::gemm_sm90_stream_k_pays;
+  EXPECT_TRUE(gemm_sm90_pingpong_pays(288, 48, 132, true));     // 3072^3, 4096 x 2304 x K
+  EXPECT_TRUE(gemm_sm90_pingpong_pays(162, 36, 132, true));     // 2304^3: 1.2 waves
+  EXPECT_TRUE(gemm_sm90_pingpong_pays(450, 60, 132, true));     // 3840^3: 3.4 waves
+  EXPECT_TRUE(gemm_sm90_pingpong_pays(192, 64, 132, true));     // 1536 x 4096 x 4096
+  EXPECT_FALSE(gemm_sm90_pingpong_pays(288, 48, 132, false));   // beta, bias, activation or fp32 out
+  EXPECT_FALSE(gemm_sm90_pingpong_pays(800, 80, 132, true));    // 5120^3: 6 waves (stream-K)
+  EXPECT_FALSE(gemm_sm90_pingpong_pays(512, 64, 132, true));    // 4096^3: whole waves (persistent)
+  EXPECT_FALSE(gemm_sm90_pingpong_pays(392, 56, 132, true));    // 3584^3: 99 % of 3 waves busy
+  EXPECT_FALSE(gemm_sm90_pingpong_pays(288, 3, 132, true));     // too few k-tiles: persistent
+  for (long long tiles = 1; tiles < 2000; ++tiles)
+    for (int k_tiles : {1, 4, 64})
+      if (gemm_sm90_pingpong_pays(tiles, k_tiles, 132, true)) {
+        EXPECT_LE(tiles, 4 * 132) << tiles;
+        EXPECT_TRUE(gemm_sm90_stream_k_pays(tiles, k_tiles, 132)) << tiles;
       }
 }
 

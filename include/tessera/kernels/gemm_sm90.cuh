@@ -498,6 +498,21 @@ inline bool gemm_sm90_stream_k_pays(long long tiles, int k_tiles, int units) {
   return tiles * 20 < waves * units * 19 && gemm_sm90_stream_k_tiles(int(tiles), k_tiles, units) > 0;
 }
 
+// gemm_sm90_pingpong_pays(tiles, k_tiles, units, plain16): whether gemm_sm90 runs the ping-pong
+// kernel (128x128 tiles, two consumer warpgroups taking a block's tiles in turn) where stream-K
+// would pay (gemm_sm90_stream_k_pays, on 128x256 tiles) and those tiles make at most four waves,
+// for a plain epilogue (D = alpha A B) with 16-bit output (plain16: where it was measured; its fused
+// epilogue is the lean one). Measured on an H200 (docs/performance.md), % of cuBLAS burst /
+// sustained, ping-pong against stream-K (bf16): 2304^3 111 / 100 vs 102 / 89, 2816^3 105 / 98 vs
+// 102 / 94, 3072^3 98 / 91 vs 95 / 91, 3840^3 104 / 106 vs 98 / 101, 1536x4096x4096 106 / 100 vs
+// 86 / 85, 4096x2304x8192 92 / 89 vs 71 / 74; it loses 2560^3 (102 / 95 vs 106 / 98) and 5120^3
+// (6 waves: 96 / 97 vs 97 / 100).
+// Pre: tiles, k_tiles, units >= 1. Post: true only if plain16 and gemm_sm90_stream_k_pays(...).
+// Example: 288 tiles (3072^3), 48 k-tiles, 132 blocks, plain16: true; 800 tiles (5120^3): false.
+inline bool gemm_sm90_pingpong_pays(long long tiles, int k_tiles, int units, bool plain16) {
+  return plain16 && tiles <= 4LL * units && gemm_sm90_stream_k_pays(tiles, k_tiles, units);
+}
+
 // One piece of a block's work: k-tiles [k0, k1) of tile `tile` (the raster index).
 struct GemmSm90Work {
   int tile, k0, k1;
@@ -1226,11 +1241,12 @@ cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t 
 // 64x128 that still gives (nearly: 90 %) every SM a tile; the last when none does. On the H200's
 // sweep (docs/performance.md) this took 1024^3 from 37 % of cuBLAS to 79-105 %, M = 128 (N = K =
 // 8192) from 39 % to 94 %. With 128x256 tiles whose whole waves would leave SMs idle
-// (gemm_sm90_stream_k_pays), gemm_sm90_stream_k instead (3072^3: 84 % -> 95 % of cuBLAS), with the
-// stream's workspace; when its cooperative launch is refused or its workspace cannot be
-// allocated, the persistent kernel.
-// (The ping-pong kernel is as fast power-capped but 2-5 % slower at full clock, in bursts from
-// rest: it is not chosen.)
+// (gemm_sm90_stream_k_pays), gemm_sm90_stream_k instead (5120^3: 92 % -> 97 % of cuBLAS), with
+// the stream's workspace; when its cooperative launch is refused or its workspace cannot be
+// allocated, the persistent kernel. Where those tiles make at most four waves, a plain epilogue
+// with 16-bit output takes gemm_sm90_pingpong (gemm_sm90_pingpong_pays: 4096x2304x8192 71 % -> 92 %,
+// 1536x4096x4096 88 % -> 106 % in bursts). (With whole waves the ping-pong kernel is as fast
+// power-capped but 2-5 % slower at full clock, in bursts from rest.)
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
   detail::check_gemm_problem("gemm_sm90", problem);  // invalid problems throw before the device is asked
@@ -1239,17 +1255,26 @@ cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream =
   // the tiles of D as the kernel computes it (row-major: a column-major D is computed transposed)
   long long const m = problem.cd_major == Major::row ? problem.m : problem.n;
   long long const n = problem.cd_major == Major::row ? problem.n : problem.m;
-  auto enough = [&](int bm, int bn) { return ((m + bm - 1) / bm) * ((n + bn - 1) / bn) * 10 >= 9LL * sms; };
-  if (enough(128, 256)) {
-    long long const tiles = ((m + 127) / 128) * ((n + 255) / 256);
-    if (detail::gemm_sm90_stream_k_pays(tiles, int((problem.k + 63) / 64), sms)) {
-      cudaError_t const e = detail::gemm_sm90_run<GemmSm90StreamKDefault>("gemm_sm90", problem, stream);
+  auto tiles = [&](int bm, int bn) { return ((m + bm - 1) / bm) * ((n + bn - 1) / bn); };
+  auto enough = [&](int bm, int bn) { return tiles(bm, bn) * 10 >= 9LL * sms; };
+  using Large = GemmSm90PersistentDefault;
+  using Medium = GemmSm90PersistentMedium;
+  using StreamK = GemmSm90StreamKDefault;
+  static_assert(StreamK::BM == Large::BM && StreamK::BN == Large::BN, "stream-K stands in for the 128x256 tiles");
+  if (enough(Large::BM, Large::BN)) {
+    int const k_tiles = int((problem.k + StreamK::BK - 1) / StreamK::BK);
+    bool const plain16 = sizeof(TOut) == 2 && problem.beta == 0.0f && problem.bias == nullptr &&
+                         problem.activation == GemmActivation::none;
+    if (detail::gemm_sm90_pingpong_pays(tiles(StreamK::BM, StreamK::BN), k_tiles, sms, plain16))
+      return detail::gemm_sm90_run<GemmSm90PingpongDefault>("gemm_sm90", problem, stream);
+    if (detail::gemm_sm90_stream_k_pays(tiles(StreamK::BM, StreamK::BN), k_tiles, sms)) {
+      cudaError_t const e = detail::gemm_sm90_run<StreamK>("gemm_sm90", problem, stream);
       if (e != cudaErrorCooperativeLaunchTooLarge && e != cudaErrorMemoryAllocation) return e;
       (void)cudaGetLastError();  // not sticky: run the data-parallel kernel instead
     }
-    return detail::gemm_sm90_run<GemmSm90PersistentDefault>("gemm_sm90", problem, stream);
+    return detail::gemm_sm90_run<Large>("gemm_sm90", problem, stream);
   }
-  if (enough(128, 128)) return detail::gemm_sm90_run<GemmSm90PersistentMedium>("gemm_sm90", problem, stream);
+  if (enough(Medium::BM, Medium::BN)) return detail::gemm_sm90_run<Medium>("gemm_sm90", problem, stream);
   return detail::gemm_sm90_run<GemmSm90PersistentSmall>("gemm_sm90", problem, stream);
 }
 

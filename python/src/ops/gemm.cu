@@ -1,6 +1,7 @@
 // tessera.ops.gemm: kernels::gemm_sm90 for the operand types of kernels.hpp (f16 or bf16 in; the
-// same type or f32 out). gemm_sm90 picks one of four kernel configurations (three tiles, and stream-K) and dispatches
-// on the operands' storage orders: sixteen kernels a type pair, about 5 s of nvcc each. Here they are
+// same type or f32 out). gemm_sm90 picks one of five kernel configurations (three persistent tiles,
+// ping-pong and stream-K) and dispatches on the operands' storage orders: twenty kernels a type
+// pair, about 5 s of nvcc each. Here they are
 // declared only (extern template); gemm_instance.cu.in instantiates them, one configuration and
 // type pair a translation unit, so that a parallel build compiles them side by side.
 #include <stdexcept>
@@ -19,7 +20,9 @@ namespace tessera::kernels::detail {
   extern template cudaError_t gemm_sm90_run<GemmSm90PersistentSmall, T, TOut>(char const*, GemmProblem<T, TOut> const&,  \
                                                                               cudaStream_t, int);                        \
   extern template cudaError_t gemm_sm90_run<GemmSm90StreamKDefault, T, TOut>(char const*, GemmProblem<T, TOut> const&,   \
-                                                                             cudaStream_t, int);
+                                                                             cudaStream_t, int);                         \
+  extern template cudaError_t gemm_sm90_run<GemmSm90PingpongDefault, T, TOut>(char const*, GemmProblem<T, TOut> const&,  \
+                                                                              cudaStream_t, int);
 TESSERA_OPS_GEMM_EXTERN(half_t, half_t)
 TESSERA_OPS_GEMM_EXTERN(half_t, float)
 TESSERA_OPS_GEMM_EXTERN(bfloat16_t, bfloat16_t)

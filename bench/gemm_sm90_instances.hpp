@@ -6,9 +6,9 @@
 // detail::gemm_sm90_run<Cfg, T, TOut>, which holds the four kernels of one tile configuration (one
 // per pair of operand majors). This header declares those functions `extern template` for the
 // nine named configurations and the four type pairs (TESSERA_GEMM_SM90_INSTANCES); the library
-// tessera::gemm_sm90_instances (bench/CMakeLists.txt) instantiates them in four translation units
-// (one per launcher family, bench/gemm_sm90_instance.cu.in) that a parallel build compiles side by
-// side; each kernel is compiled once instead of once per program.
+// tessera::gemm_sm90_instances (bench/CMakeLists.txt) instantiates them in five translation units
+// (launcher families, bench/gemm_sm90_instance.cu.in) that a parallel build compiles side by side;
+// each kernel is compiled once instead of once per program.
 //
 // The instances are compiled with ptxas's checks as errors (TESSERA_CUDA_PTXAS_CHECKS: a register
 // spill, or a warning such as C7510 "wgmma serialized" or C7509 "setmaxnreg ignored", fails the

@@ -1,6 +1,7 @@
 // Device tests of include/tessera/kernels/gemm_sm90.cuh against cublasGemmEx (the sweep and the
 // tolerance: gemm_check.hpp): gemm_sm90 (the kernel chosen for the shape: the small and large
-// sizes take the persistent 64x128 and 128x128 tiles, the many-tile sizes 128x256) and
+// sizes take the persistent 64x128 and 128x128 tiles, the many-tile sizes 128x256, the ping-pong
+// kernel or stream-K) and
 // gemm_sm90_cluster on the whole sweep and on several tiles per block, gemm_sm90_persistent with
 // its 128x256 tiles on all sizes, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small
 // sizes and one large type pair, step 3c (gemm_sm90_pingpong) on the small, large and many-tile
@@ -83,12 +84,13 @@ TEST_F(GemmSm90, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, 
 // K longer than the ring (16 k-tiles) with several tiles a block: the ping-pong warpgroups skip
 // each other's tiles in the ring.
 // 1536 x 1536 has 72 tiles of 128x256 and 144 of 128x128: gemm_sm90 takes the 128x128 kernel.
-// On 132 SMs gemm_sm90 runs stream-K on 1537 x 4100 x 200 (221 tiles, 84 % of two waves busy) and
-// 2304 x 2560 x 1024 (180 tiles, 68 %) where the variant has beta, a bias or an activation
-// (gemm_sm90_stream_k_pays), and the ping-pong kernel where it has none (gemm_sm90_pingpong_pays).
+// On 132 SMs gemm_sm90 runs 1537 x 4100 x 200 (221 tiles, 84 % of two waves busy) and 2304 x 2560 x
+// 1024 (180 tiles, 68 %) on the ping-pong kernel with a 16-bit D (gemm_sm90_pingpong_pays: these
+// sweeps' variant is the plain product) and on stream-K with an fp32 D (gemm_sm90_stream_k_pays).
 std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}, {2304, 2560, 1024},
                                        {1536, 1536, 256}};
 TEST_F(GemmSm90, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
+TEST_F(GemmSm90, ManyTilesPerBlockBf16ToFp32) { this->template sweep<bfloat16_t, float>(kManyTiles, false); }
 TEST_F(GemmSm90Cluster, ManyTilesPerBlock) { this->template sweep<half_t, float>(kManyTiles, false); }
 TEST_F(GemmSm90Cluster, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Cluster, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }

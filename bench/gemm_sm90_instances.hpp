@@ -5,7 +5,7 @@
 // Every launcher (gemm_sm90_tma/ws/persistent/cluster/pingpong/stream_k, gemm_sm90) ends in
 // detail::gemm_sm90_run<Cfg, T, TOut>, which holds the four kernels of one tile configuration (one
 // per pair of operand majors). This header declares those functions `extern template` for the
-// nine named configurations and the four type pairs (TESSERA_GEMM_SM90_INSTANCES); the library
+// ten named configurations and the four type pairs (TESSERA_GEMM_SM90_INSTANCES); the library
 // tessera::gemm_sm90_instances (bench/CMakeLists.txt) instantiates them in five translation units
 // (launcher families, bench/gemm_sm90_instance.cu.in) that a parallel build compiles side by side;
 // each kernel is compiled once instead of once per program.
@@ -35,6 +35,7 @@
   TESSERA_GEMM_SM90_INSTANCES_OF(X, GemmSm90PersistentDefault)     \
   TESSERA_GEMM_SM90_INSTANCES_OF(X, GemmSm90PersistentMedium)      \
   TESSERA_GEMM_SM90_INSTANCES_OF(X, GemmSm90PersistentSmall)       \
+  TESSERA_GEMM_SM90_INSTANCES_OF(X, GemmSm90PersistentWide)        \
   TESSERA_GEMM_SM90_INSTANCES_OF(X, GemmSm90ClusterDefault)        \
   TESSERA_GEMM_SM90_INSTANCES_OF(X, GemmSm90PingpongDefault)       \
   TESSERA_GEMM_SM90_INSTANCES_OF(X, GemmSm90StreamKDefault)        \

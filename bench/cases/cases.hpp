@@ -57,9 +57,8 @@ std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes);
 // 1024, N = K = 8192.
 std::vector<Case> gemm_sweep_cases();
 
-// The Hopper GEMMs (gemm_sm90_persistent, _pingpong, _stream_k, _stream_k_medium (128x128 tiles)
-// and gemm_sm90; bf16 and fp16,
-// row-major) on the given shapes (`tessera bench --shapes`).
+// The Hopper GEMMs (gemm_sm90_persistent, _persistent_wide (128x192 tiles), _pingpong, _stream_k,
+// _stream_k_medium (128x128 tiles) and gemm_sm90; bf16 and fp16, row-major) on the given shapes (`tessera bench --shapes`).
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes);
 
 }  // namespace tessera::bench

@@ -175,6 +175,13 @@ struct Sm90StreamK {  // step 3d
     return kernels::gemm_sm90_stream_k(p, st);
   }
 };
+struct Sm90PersistentWide {  // step 3a with 128x192 tiles
+  static constexpr char const* name = "gemm_sm90_persistent_wide_";
+  template <class T>
+  static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
+    return kernels::gemm_sm90_persistent<kernels::GemmSm90PersistentWide>(p, st);
+  }
+};
 struct Sm90StreamKMedium {  // step 3d with 128x128 tiles
   static constexpr char const* name = "gemm_sm90_stream_k_medium_";
   template <class T>
@@ -411,8 +418,8 @@ std::vector<Case> gemm_sweep_cases() {
 
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes) {
   std::vector<Case> cases;
-  add_cases<bfloat16_t, Sm90Persistent, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(cases, shapes, "bf16");
-  add_cases<half_t, Sm90Persistent, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(cases, shapes, "fp16");
+  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(cases, shapes, "bf16");
+  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(cases, shapes, "fp16");
   return cases;
 }
 

@@ -1,11 +1,11 @@
 // Device tests of include/tessera/kernels/gemm_sm90.cuh against cublasGemmEx (the sweep and the
 // tolerance: gemm_check.hpp): gemm_sm90 (the kernel chosen for the shape: the small and large
-// sizes take the persistent 64x128 and 128x128 tiles, the many-tile sizes 128x256, the ping-pong
-// kernel or stream-K) and
-// gemm_sm90_cluster on the whole sweep and on several tiles per block, gemm_sm90_persistent with
-// its 128x256 tiles on all sizes, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small
-// sizes and one large type pair, step 3c (gemm_sm90_pingpong) on the small, large and many-tile
-// sizes; and the host-side refusal of invalid problems.
+// sizes take the persistent 64x128 and 128x128 tiles, the many-tile sizes 128x256, 128x192, the
+// ping-pong kernel or stream-K) and gemm_sm90_cluster on the whole sweep and on several tiles per
+// block, gemm_sm90_persistent with its 128x256 tiles on all sizes and with 128x192 tiles on the
+// small, large and many-tile sizes, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small sizes
+// and one large type pair, step 3c (gemm_sm90_pingpong) on the small, large and many-tile sizes;
+// and the host-side refusal of invalid problems and the choices of gemm_sm90.
 #include "bench/gemm_sm90_instances.hpp"  // the kernels, compiled in tessera::gemm_sm90_instances
 #include "gemm_check.hpp"
 #include "tessera/kernels/gemm_sm90.cuh"
@@ -49,6 +49,13 @@ struct Sm90Persistent {
   }
 };
 using GemmSm90Persistent = GemmDeviceTest<Sm90Persistent>;
+struct Sm90PersistentWide {  // 128x192 tiles: three 64-column chunks in the epilogue
+  template <class T, class TOut>
+  static cudaError_t run(GemmProblem<T, TOut> const& p) {
+    return tessera::kernels::gemm_sm90_persistent<tessera::kernels::GemmSm90PersistentWide>(p);
+  }
+};
+using GemmSm90PersistentWide = GemmDeviceTest<Sm90PersistentWide>;
 struct Sm90Pingpong {
   template <class T, class TOut>
   static cudaError_t run(GemmProblem<T, TOut> const& p) {
@@ -84,9 +91,11 @@ TEST_F(GemmSm90, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, 
 // K longer than the ring (16 k-tiles) with several tiles a block: the ping-pong warpgroups skip
 // each other's tiles in the ring.
 // 1536 x 1536 has 72 tiles of 128x256 and 144 of 128x128: gemm_sm90 takes the 128x128 kernel.
-// On 132 SMs gemm_sm90 runs 1537 x 4100 x 200 (221 tiles, 84 % of two waves busy) and 2304 x 2560 x
-// 1024 (180 tiles, 68 %) on the ping-pong kernel with a 16-bit D (gemm_sm90_pingpong_pays: these
-// sweeps' variant is the plain product) and on stream-K with an fp32 D (gemm_sm90_stream_k_pays).
+// On 132 SMs gemm_sm90 runs 1537 x 4100 x 200 (221 tiles of 128x256, 84 % of two waves busy) on the
+// ping-pong kernel with a 16-bit D (gemm_sm90_pingpong_pays: these sweeps' variant is the plain
+// product) and on stream-K with an fp32 D (gemm_sm90_stream_k_pays); 2304 x 2560 x 1024 (180 tiles,
+// 68 %) on 128x192 tiles with a 16-bit D (gemm_sm90_wide_pays: 91 % of their slots, as for 128x128)
+// and on stream-K with an fp32 D.
 std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}, {2304, 2560, 1024},
                                        {1536, 1536, 256}};
 TEST_F(GemmSm90, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
@@ -99,6 +108,10 @@ TEST_F(GemmSm90Cluster, LargeFp16ToFp32) { this->template sweep<half_t, float>(k
 TEST_F(GemmSm90Persistent, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Persistent, LargeFp16ToFp16) { this->template sweep<half_t, half_t>(kLarge, false); }
 TEST_F(GemmSm90Persistent, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
+TEST_F(GemmSm90PersistentWide, SmallFp16ToFp32) { this->template sweep<half_t, float>(kSmall, true); }
+TEST_F(GemmSm90PersistentWide, SmallBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kSmall, true); }
+TEST_F(GemmSm90PersistentWide, LargeFp16ToFp16) { this->template sweep<half_t, half_t>(kLarge, false); }
+TEST_F(GemmSm90PersistentWide, ManyTilesPerBlock) { this->template sweep<bfloat16_t, float>(kManyTiles, false); }
 TEST_F(GemmSm90Pingpong, ManyTilesPerBlock) { this->template sweep<bfloat16_t, float>(kManyTiles, false); }
 TEST_F(GemmSm90Pingpong, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Pingpong, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
@@ -339,12 +352,65 @@ TEST(GemmSm90Host, PingpongIsChosenForFewPartialWavesOfPlainProducts) {
   EXPECT_FALSE(gemm_sm90_pingpong_pays(512, 64, 132, true));    // 4096^3: whole waves (persistent)
   EXPECT_FALSE(gemm_sm90_pingpong_pays(392, 56, 132, true));    // 3584^3: 99 % of 3 waves busy
   EXPECT_FALSE(gemm_sm90_pingpong_pays(288, 3, 132, true));     // too few k-tiles: persistent
+  EXPECT_THROW(gemm_sm90_pingpong_pays(288, 48, 0, true), std::invalid_argument);  // no blocks
+  EXPECT_THROW(gemm_sm90_stream_k_pays(288, 48, 0), std::invalid_argument);
+  EXPECT_THROW(gemm_sm90_stream_k_pays(0, 48, 132), std::invalid_argument);
+  EXPECT_THROW(tessera::kernels::detail::gemm_sm90_stream_k_tiles(288, 0, 132), std::invalid_argument);
   for (long long tiles = 1; tiles < 2000; ++tiles)
     for (int k_tiles : {1, 4, 64})
       if (gemm_sm90_pingpong_pays(tiles, k_tiles, 132, true)) {
         EXPECT_LE(tiles, 4 * 132) << tiles;
         EXPECT_TRUE(gemm_sm90_stream_k_pays(tiles, k_tiles, 132)) << tiles;
       }
+}
+
+TEST(GemmSm90Host, WideTilesAreChosenWhereTheyFillTheWaves) {
+  using tessera::kernels::detail::gemm_sm90_wave_use;
+  using tessera::kernels::detail::gemm_sm90_wide_pays;
+  EXPECT_NEAR(gemm_sm90_wave_use(3072, 3072, 128, 256, 132), 288.0 / 396.0, 1e-12);  // 288 tiles, 3 waves
+  EXPECT_NEAR(gemm_sm90_wave_use(3072, 3072, 128, 192, 132), 384.0 / 396.0, 1e-12);
+  EXPECT_NEAR(gemm_sm90_wave_use(100, 100, 128, 128, 1), 10000.0 / 16384.0, 1e-12);  // padding counts
+  EXPECT_DOUBLE_EQ(gemm_sm90_wave_use(1024, 2048, 128, 256, 64), 1.0);                   // 64 tiles, 1 wave
+  EXPECT_TRUE(gemm_sm90_wide_pays(3072, 3072, 132, false));  // 0.97 against 0.73
+  EXPECT_TRUE(gemm_sm90_wide_pays(3072, 3072, 132, true));   // and 0.87 for 128x128
+  EXPECT_TRUE(gemm_sm90_wide_pays(4096, 2304, 132, false));
+  EXPECT_TRUE(gemm_sm90_wide_pays(1536, 4096, 132, true));    // 0.97, as 128x128
+  EXPECT_TRUE(gemm_sm90_wide_pays(2304, 2304, 132, true));    // 0.82, as 128x128
+  EXPECT_FALSE(gemm_sm90_wide_pays(2304, 2304, 132, false));  // 0.82 < 0.95: stream-K
+  EXPECT_FALSE(gemm_sm90_wide_pays(2560, 2560, 132, true));   // 0.67 < 0.76 for 128x256
+  EXPECT_FALSE(gemm_sm90_wide_pays(3840, 3840, 132, true));   // 0.91 < 0.97 for 128x128
+  EXPECT_FALSE(gemm_sm90_wide_pays(5120, 5120, 132, false));  // 0.90
+  EXPECT_FALSE(gemm_sm90_wide_pays(4096, 4096, 132, true));   // 128x256 tiles fill 0.97
+  EXPECT_FALSE(gemm_sm90_wide_pays(8192, 8192, 132, false));  // 0.97 too (0.985 with 128x192)
+  EXPECT_THROW(gemm_sm90_wave_use(0, 64, 128, 256, 132), std::invalid_argument);
+  EXPECT_THROW(gemm_sm90_wide_pays(3072, 3072, 0, true), std::invalid_argument);
+  // Never wider tiles that fill less than 128x256 tiles, nor where 128x256 tiles fill 95 %.
+  for (int m = 128; m <= 8192; m += 384)
+    for (int n = 128; n <= 8192; n += 320)
+      for (bool versus_pingpong : {false, true})
+        if (gemm_sm90_wide_pays(m, n, 132, versus_pingpong)) {
+          double const large = gemm_sm90_wave_use(m, n, 128, 256, 132), wide = gemm_sm90_wave_use(m, n, 128, 192, 132);
+          EXPECT_LT(large, 0.95) << m << "x" << n;
+          EXPECT_GT(wide, large) << m << "x" << n;
+        }
+}
+
+TEST(GemmSm90Host, PlainEpilogueIsAlphaABAlone) {
+  using tessera::kernels::detail::gemm_epilogue_plain;
+  tessera::kernels::GemmProblem<bfloat16_t, float> p;
+  EXPECT_TRUE(gemm_epilogue_plain(p));
+  p.alpha = 2.0f;  // alpha scales the product: still plain
+  EXPECT_TRUE(gemm_epilogue_plain(p));
+  auto q = p;
+  q.beta = 0.5f;
+  EXPECT_FALSE(gemm_epilogue_plain(q));
+  q = p;
+  float const bias = 1.0f;
+  q.bias = &bias;
+  EXPECT_FALSE(gemm_epilogue_plain(q));
+  q = p;
+  q.activation = tessera::kernels::GemmActivation::relu;
+  EXPECT_FALSE(gemm_epilogue_plain(q));
 }
 
 TEST(GemmSm90Host, StreamKCoversEveryKTileOnce) {

@@ -295,7 +295,7 @@ GemmEpilogue<TOut> make_gemm_epilogue(GemmProblem<T, TOut> const& problem, GemmP
   e.last_n = p.n - 1;
   auto const pair_aligned = [](void const* q) { return reinterpret_cast<std::uintptr_t>(q) % (2 * sizeof(TOut)) == 0; };
   e.fragment_pairs = (p.beta == 0.0f || (p.ldc % 2 == 0 && pair_aligned(p.c))) && (p.bias == nullptr || pair_aligned(p.bias));
-  e.plain = p.beta == 0.0f && p.bias == nullptr && p.activation == GemmActivation::none;
+  e.plain = gemm_epilogue_plain(p);
   return e;
 }
 

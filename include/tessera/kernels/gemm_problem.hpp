@@ -57,6 +57,13 @@ struct GemmProblem {
 };
 
 namespace detail {
+// True when p's epilogue is D = alpha A B alone: no C term (beta 0), no bias, no activation. The
+// kernels' epilogues take a shorter path then, and gemm_sm90 chooses its kernel by it.
+template <class T, class TOut>
+constexpr bool gemm_epilogue_plain(GemmProblem<T, TOut> const& p) {
+  return p.beta == 0.0f && p.bias == nullptr && p.activation == GemmActivation::none;
+}
+
 // Checks p against GemmProblem's preconditions; std::invalid_argument naming the first violated,
 // e.g. "gemm_sm80: lda = 3 is too small for the row-major 4x8 matrix A; ld must be >= 8".
 template <class T, class TOut>

@@ -63,6 +63,8 @@
 #include <cmath>
 #include <cstdint>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -127,6 +129,10 @@ using GemmSm90ClusterDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 2>;
 // Smaller tiles for problems with fewer 128x256 tiles than SMs (gemm_sm90 picks them).
 using GemmSm90PersistentMedium = GemmSm90WsConfig<128, 128, 64, 6, true>;
 using GemmSm90PersistentSmall = GemmSm90WsConfig<64, 128, 64, 8, true>;
+// 128x192 tiles (four stages: five would exceed the shared memory) for problems whose 128x256 tiles
+// leave much of their last wave idle while 128x192 tiles fill it (3072^3: 2.18 waves of 128x256
+// tiles, 2.91 of 128x192).
+using GemmSm90PersistentWide = GemmSm90WsConfig<128, 192, 64, 4, true>;
 // The persistent kernels with stream-K (step 3d).
 using GemmSm90StreamKDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 1, true>;
 using GemmSm90StreamKMedium = GemmSm90WsConfig<128, 128, 64, 6, true, 1, true>;
@@ -466,15 +472,24 @@ __device__ void gemm_sm90_mma_ktile(float (&acc)[MBLK][BN / 2], std::uint32_t a_
 // stream-K work first, then its whole tiles (tiles S + b, S + b + G, ...), so that the waits fall
 // in the middle of the run and every block ends on whole tiles.
 //
+// The tile, k-tile and block counts of the schedule's helpers below: std::invalid_argument naming
+// fn when one is below 1 (a 0 would divide by zero).
+inline void gemm_sm90_check_counts(char const* fn, long long tiles, long long k_tiles, long long units) {
+  if (tiles < 1 || k_tiles < 1 || units < 1)
+    throw std::invalid_argument(std::string(fn) + ": tiles, k_tiles and units must be >= 1, got " + std::to_string(tiles) + ", " +
+                                std::to_string(k_tiles) + ", " + std::to_string(units));
+}
+
 // gemm_sm90_stream_k_tiles(tiles, k_tiles, units): S, the tiles shared out (0: none). A block's
 // share is kept at half a tile or more (a tile then has at most three pieces and its owner adds at
 // most two partial sums): S = T % G when that is at least G / 2, else T % G + G (one whole wave
 // more) when T >= 2 G, else T (fewer than 1.5 G tiles). None when the tiles divide into whole
 // waves, when there are fewer tiles than blocks, or when K has fewer than 4 k-tiles (the fix-up
 // would cost more than it saves), or when S k-tiles would not count in an int.
-// Pre: tiles, k_tiles, units >= 1. Post: 0 <= S <= tiles, S * k_tiles < 2^31.
+// Pre: tiles, k_tiles, units >= 1 (else std::invalid_argument). Post: 0 <= S <= tiles, S * k_tiles < 2^31.
 // Example: 512 tiles, 64 k-tiles, 132 blocks: 116 tiles shared out, 56.2 k-tiles a block.
 inline int gemm_sm90_stream_k_tiles(int tiles, int k_tiles, int units) {
+  gemm_sm90_check_counts("gemm_sm90_stream_k_tiles", tiles, k_tiles, units);
   if (tiles <= units || tiles % units == 0 || k_tiles < 4) return 0;
   int const r = tiles % units;
   int const s = 2 * r >= units ? r : tiles >= 2 * units ? r + units : tiles;
@@ -488,11 +503,12 @@ inline int gemm_sm90_stream_k_tiles(int tiles, int k_tiles, int units) {
 // persistent kernel: 3072^3 (288 tiles, 73 % of the slots busy) +14 % in bursts, 5120^3 (87 %)
 // +5 %, 5632^3 (92 %) +3 %, 3840^3 (85 %) and 2560^3 (76 %) even; 4096^3 and 6144^3 (97 %) lose
 // 2-8 % to its fix-up (writing and reading partial sums).
-// Pre: tiles, k_tiles, units >= 1. Post: true only if tiles > units and
+// Pre: tiles, k_tiles, units >= 1 (else std::invalid_argument). Post: true only if tiles > units and
 // gemm_sm90_stream_k_tiles(tiles, k_tiles, units) > 0.
 // Example: 288 tiles, 48 k-tiles, 132 blocks: 3 waves with 288 of 396 slots busy (73 %): true;
 // 512 tiles on 132 blocks: 512 of 528 (97 %): false.
 inline bool gemm_sm90_stream_k_pays(long long tiles, int k_tiles, int units) {
+  gemm_sm90_check_counts("gemm_sm90_stream_k_pays", tiles, k_tiles, units);
   if (tiles <= units || tiles >= (1LL << 31)) return false;
   long long const waves = (tiles + units - 1) / units;
   return tiles * 20 < waves * units * 19 && gemm_sm90_stream_k_tiles(int(tiles), k_tiles, units) > 0;
@@ -507,10 +523,47 @@ inline bool gemm_sm90_stream_k_pays(long long tiles, int k_tiles, int units) {
 // 102 / 94, 3072^3 98 / 91 vs 95 / 91, 3840^3 104 / 106 vs 98 / 101, 1536x4096x4096 106 / 100 vs
 // 86 / 85, 4096x2304x8192 92 / 89 vs 71 / 74; it loses 2560^3 (102 / 95 vs 106 / 98) and 5120^3
 // (6 waves: 96 / 97 vs 97 / 100).
-// Pre: tiles, k_tiles, units >= 1. Post: true only if plain16 and gemm_sm90_stream_k_pays(...).
+// Pre: tiles, k_tiles, units >= 1 (else std::invalid_argument). Post: true only if plain16 and
+// gemm_sm90_stream_k_pays(...).
 // Example: 288 tiles (3072^3), 48 k-tiles, 132 blocks, plain16: true; 800 tiles (5120^3): false.
 inline bool gemm_sm90_pingpong_pays(long long tiles, int k_tiles, int units, bool plain16) {
+  gemm_sm90_check_counts("gemm_sm90_pingpong_pays", tiles, k_tiles, units);
   return plain16 && tiles <= 4LL * units && gemm_sm90_stream_k_pays(tiles, k_tiles, units);
+}
+
+// gemm_sm90_wave_use(m, n, bm, bn, units): the share of the tile slots that D's m x n elements
+// fill when bm x bn tiles run in whole waves of `units` blocks (the padding of the last row and
+// column of tiles and the idle slots of the last wave are the loss).
+// Pre: m, n, bm, bn, units >= 1 (else std::invalid_argument). Post: 0 < result <= 1.
+// Example: 3072 x 3072, 128x256 tiles, 132 blocks: 288 tiles, 3 waves: 0.727; 128x192: 384 tiles,
+// 3 waves: 0.970.
+inline double gemm_sm90_wave_use(long long m, long long n, int bm, int bn, int units) {
+  if (m < 1 || n < 1 || bm < 1 || bn < 1 || units < 1)
+    throw std::invalid_argument("gemm_sm90_wave_use: m, n, bm, bn and units must be >= 1, got " + std::to_string(m) + ", " +
+                                std::to_string(n) + ", " + std::to_string(bm) + ", " + std::to_string(bn) + ", " + std::to_string(units));
+  long long const tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+  long long const waves = (tiles + units - 1) / units;
+  return double(m) * double(n) / (double(waves) * units * bm * bn);
+}
+
+// gemm_sm90_wide_pays(m, n, units, versus_pingpong): whether gemm_sm90 runs the persistent kernel
+// with 128x192 tiles (GemmSm90PersistentWide) on a row-major m x n D: when 128x256 tiles leave more
+// than a twentieth of their waves' slots idle (gemm_sm90_wave_use < 0.95), 128x192 tiles fill more
+// of theirs, and either that is 95 % or more, or, where the ping-pong kernel (128x128 tiles) is the
+// other choice (versus_pingpong), at least as much as 128x128 tiles fill. Measured on an H200
+// (docs/performance.md; 132 SMs; % of cuBLAS bf16 burst / sustained), 128x192 tiles against the
+// ping-pong kernel and stream-K: 3072^3 (use 0.97 against 0.73 for 128x256, 0.87 for 128x128) 108 /
+// 99 vs 97 / 91 and 95 / 90; 4096x2304x8192 (0.97) 101 / 99 vs 92 / 89 and 72 / 74; 1536x4096x4096
+// (0.97, 128x128 also 0.97) 109 / 100 vs 106 / 100; 2304^3 (0.82, 128x128 also) 115 / 100 vs 112 /
+// 100 and 102 / 89; they lose where 128x128 tiles fill more (2560^3, 2816^3, 3840^3: 86-100 vs 96-106
+// sustained) and 5120^3 (0.90: 94 / 92 vs stream-K's 97 / 100).
+// Pre: m, n, units >= 1 (else std::invalid_argument).
+// Example: 3072 x 3072 on 132 blocks: true either way; 2304 x 2304: true versus the ping-pong kernel
+// (0.818 = 0.818), else false (below 0.95: stream-K); 2560 x 2560: false (0.67 < 0.76 for 128x256).
+inline bool gemm_sm90_wide_pays(long long m, long long n, int units, bool versus_pingpong) {
+  double const large = gemm_sm90_wave_use(m, n, 128, 256, units), wide = gemm_sm90_wave_use(m, n, 128, 192, units);
+  if (large >= 0.95 || wide <= large) return false;
+  return wide >= 0.95 || (versus_pingpong && wide >= gemm_sm90_wave_use(m, n, 128, 128, units));
 }
 
 // One piece of a block's work: k-tiles [k0, k1) of tile `tile` (the raster index).
@@ -1240,13 +1293,16 @@ cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t 
 // gemm_sm90(problem, stream): gemm_sm90_persistent with the largest tile of 128x256, 128x128 and
 // 64x128 that still gives (nearly: 90 %) every SM a tile; the last when none does. On the H200's
 // sweep (docs/performance.md) this took 1024^3 from 37 % of cuBLAS to 79-105 %, M = 128 (N = K =
-// 8192) from 39 % to 94 %. With 128x256 tiles whose whole waves would leave SMs idle
-// (gemm_sm90_stream_k_pays), gemm_sm90_stream_k instead (5120^3: 92 % -> 97 % of cuBLAS), with
-// the stream's workspace; when its cooperative launch is refused or its workspace cannot be
-// allocated, the persistent kernel. Where those tiles make at most four waves, a plain epilogue
-// with 16-bit output takes gemm_sm90_pingpong (gemm_sm90_pingpong_pays: 4096x2304x8192 71 % -> 92 %,
-// 1536x4096x4096 88 % -> 106 % in bursts). (With whole waves the ping-pong kernel is as fast
-// power-capped but 2-5 % slower at full clock, in bursts from rest.)
+// 8192) from 39 % to 94 %. Where whole waves of 128x256 tiles would leave SMs idle:
+// - 128x192 tiles (GemmSm90PersistentWide) where they fill the waves (gemm_sm90_wide_pays:
+//   3072^3 91 % -> 99 %, 4096x2304x8192 89 % -> 99 % sustained);
+// - else, where 128x256 tiles make at most four waves, a plain epilogue with 16-bit output takes
+//   gemm_sm90_pingpong (gemm_sm90_pingpong_pays: 1536x4096x4096 88 % -> 106 % in bursts);
+// - else gemm_sm90_stream_k (gemm_sm90_stream_k_pays: 5120^3 92 % -> 97 %), with the stream's
+//   workspace; when its cooperative launch is refused or its workspace cannot be allocated, the
+//   persistent kernel.
+// (With whole waves the ping-pong kernel is as fast power-capped but 2-5 % slower at full clock,
+// in bursts from rest.)
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
   detail::check_gemm_problem("gemm_sm90", problem);  // invalid problems throw before the device is asked
@@ -1263,11 +1319,17 @@ cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream =
   static_assert(StreamK::BM == Large::BM && StreamK::BN == Large::BN, "stream-K stands in for the 128x256 tiles");
   if (enough(Large::BM, Large::BN)) {
     int const k_tiles = int((problem.k + StreamK::BK - 1) / StreamK::BK);
-    bool const plain16 = sizeof(TOut) == 2 && problem.beta == 0.0f && problem.bias == nullptr &&
-                         problem.activation == GemmActivation::none;
-    if (detail::gemm_sm90_pingpong_pays(tiles(StreamK::BM, StreamK::BN), k_tiles, sms, plain16))
-      return detail::gemm_sm90_run<GemmSm90PingpongDefault>("gemm_sm90", problem, stream);
-    if (detail::gemm_sm90_stream_k_pays(tiles(StreamK::BM, StreamK::BN), k_tiles, sms)) {
+    bool const plain16 = sizeof(TOut) == 2 && detail::gemm_epilogue_plain(problem);
+    long long const large_tiles = tiles(StreamK::BM, StreamK::BN);
+    using Wide = GemmSm90PersistentWide;
+    using Pingpong = GemmSm90PingpongDefault;
+    static_assert(Wide::BM == 128 && Wide::BN == 192 && Pingpong::BM == 128 && Pingpong::BN == 128 && Large::BN == 256,
+                  "gemm_sm90_wide_pays and gemm_sm90_pingpong_pays compare these tiles");
+    if (detail::gemm_sm90_wide_pays(m, n, sms, plain16 && large_tiles <= 4LL * sms))
+      return detail::gemm_sm90_run<Wide>("gemm_sm90", problem, stream);
+    if (detail::gemm_sm90_pingpong_pays(large_tiles, k_tiles, sms, plain16))
+      return detail::gemm_sm90_run<Pingpong>("gemm_sm90", problem, stream);
+    if (detail::gemm_sm90_stream_k_pays(large_tiles, k_tiles, sms)) {
       cudaError_t const e = detail::gemm_sm90_run<StreamK>("gemm_sm90", problem, stream);
       if (e != cudaErrorCooperativeLaunchTooLarge && e != cudaErrorMemoryAllocation) return e;
       (void)cudaGetLastError();  // not sticky: run the data-parallel kernel instead

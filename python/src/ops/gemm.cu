@@ -1,6 +1,6 @@
 // tessera.ops.gemm: kernels::gemm_sm90 for the operand types of kernels.hpp (f16 or bf16 in; the
-// same type or f32 out). gemm_sm90 picks one of five kernel configurations (three persistent tiles,
-// ping-pong and stream-K) and dispatches on the operands' storage orders: twenty kernels a type
+// same type or f32 out). gemm_sm90 picks one of six kernel configurations (four persistent tiles,
+// ping-pong and stream-K) and dispatches on the operands' storage orders: twenty-four kernels a type
 // pair, about 5 s of nvcc each. Here they are
 // declared only (extern template); gemm_instance.cu.in instantiates them, one configuration and
 // type pair a translation unit, so that a parallel build compiles them side by side.
@@ -19,6 +19,8 @@ namespace tessera::kernels::detail {
                                                                             cudaStream_t, int);                          \
   extern template cudaError_t gemm_sm90_run<GemmSm90PersistentSmall, T, TOut>(char const*, GemmProblem<T, TOut> const&,  \
                                                                               cudaStream_t, int);                        \
+  extern template cudaError_t gemm_sm90_run<GemmSm90PersistentWide, T, TOut>(char const*, GemmProblem<T, TOut> const&,   \
+                                                                             cudaStream_t, int);                         \
   extern template cudaError_t gemm_sm90_run<GemmSm90StreamKDefault, T, TOut>(char const*, GemmProblem<T, TOut> const&,   \
                                                                              cudaStream_t, int);                         \
   extern template cudaError_t gemm_sm90_run<GemmSm90PingpongDefault, T, TOut>(char const*, GemmProblem<T, TOut> const&,  \

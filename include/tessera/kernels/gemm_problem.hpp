@@ -57,8 +57,11 @@ struct GemmProblem {
 };
 
 namespace detail {
-// True when p's epilogue is D = alpha A B alone: no C term (beta 0), no bias, no activation. The
-// kernels' epilogues take a shorter path then, and gemm_sm90 chooses its kernel by it.
+// gemm_epilogue_plain(p): true when p's epilogue is D = alpha A B alone: no C term (beta 0), no
+// bias, no activation. The kernels' epilogues take a shorter path then, and gemm_sm90 chooses its
+// kernel by it. Pre: none (any problem, valid or not; alpha is not looked at). Post: true exactly
+// when beta == 0, bias == nullptr and activation == none.
+// Example: a default GemmProblem with alpha = 2: true; with beta = 0.5: false.
 template <class T, class TOut>
 constexpr bool gemm_epilogue_plain(GemmProblem<T, TOut> const& p) {
   return p.beta == 0.0f && p.bias == nullptr && p.activation == GemmActivation::none;

@@ -472,8 +472,11 @@ __device__ void gemm_sm90_mma_ktile(float (&acc)[MBLK][BN / 2], std::uint32_t a_
 // stream-K work first, then its whole tiles (tiles S + b, S + b + G, ...), so that the waits fall
 // in the middle of the run and every block ends on whole tiles.
 //
-// The tile, k-tile and block counts of the schedule's helpers below: std::invalid_argument naming
-// fn when one is below 1 (a 0 would divide by zero).
+// gemm_sm90_check_counts(fn, tiles, k_tiles, units): the tile, k-tile and block counts of the
+// schedule's helpers below. Pre: none. Post: returns when all three are >= 1, else throws
+// std::invalid_argument naming fn and the three counts (a 0 would divide by zero).
+// Example: ("gemm_sm90_stream_k_pays", 288, 48, 0) throws "gemm_sm90_stream_k_pays: tiles, k_tiles
+// and units must be >= 1, got 288, 48, 0".
 inline void gemm_sm90_check_counts(char const* fn, long long tiles, long long k_tiles, long long units) {
   if (tiles < 1 || k_tiles < 1 || units < 1)
     throw std::invalid_argument(std::string(fn) + ": tiles, k_tiles and units must be >= 1, got " + std::to_string(tiles) + ", " +
@@ -557,7 +560,9 @@ inline double gemm_sm90_wave_use(long long m, long long n, int bm, int bn, int u
 // (0.97, 128x128 also 0.97) 109 / 100 vs 106 / 100; 2304^3 (0.82, 128x128 also) 115 / 100 vs 112 /
 // 100 and 102 / 89; they lose where 128x128 tiles fill more (2560^3, 2816^3, 3840^3: 86-100 vs 96-106
 // sustained) and 5120^3 (0.90: 94 / 92 vs stream-K's 97 / 100).
-// Pre: m, n, units >= 1 (else std::invalid_argument).
+// Pre: m, n, units >= 1 (else std::invalid_argument). Post: true only if
+// gemm_sm90_wave_use(m, n, 128, 256, units) < 0.95 and gemm_sm90_wave_use(m, n, 128, 192, units)
+// is larger.
 // Example: 3072 x 3072 on 132 blocks: true either way; 2304 x 2304: true versus the ping-pong kernel
 // (0.818 = 0.818), else false (below 0.95: stream-K); 2560 x 2560: false (0.67 < 0.76 for 128x256).
 inline bool gemm_sm90_wide_pays(long long m, long long n, int units, bool versus_pingpong) {

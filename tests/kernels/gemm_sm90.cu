@@ -352,10 +352,23 @@ TEST(GemmSm90Host, PingpongIsChosenForFewPartialWavesOfPlainProducts) {
   EXPECT_FALSE(gemm_sm90_pingpong_pays(512, 64, 132, true));    // 4096^3: whole waves (persistent)
   EXPECT_FALSE(gemm_sm90_pingpong_pays(392, 56, 132, true));    // 3584^3: 99 % of 3 waves busy
   EXPECT_FALSE(gemm_sm90_pingpong_pays(288, 3, 132, true));     // too few k-tiles: persistent
-  EXPECT_THROW(gemm_sm90_pingpong_pays(288, 48, 0, true), std::invalid_argument);  // no blocks
-  EXPECT_THROW(gemm_sm90_stream_k_pays(288, 48, 0), std::invalid_argument);
-  EXPECT_THROW(gemm_sm90_stream_k_pays(0, 48, 132), std::invalid_argument);
-  EXPECT_THROW(tessera::kernels::detail::gemm_sm90_stream_k_tiles(288, 0, 132), std::invalid_argument);
+  // A zero count is refused (it would divide by zero), naming the function and the counts.
+  auto refusal = [](auto&& f) -> std::string {
+    try {
+      (void)f();
+    } catch (std::invalid_argument const& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(refusal([] { return gemm_sm90_pingpong_pays(288, 48, 0, true); }),
+            "gemm_sm90_pingpong_pays: tiles, k_tiles and units must be >= 1, got 288, 48, 0");
+  EXPECT_EQ(refusal([] { return gemm_sm90_stream_k_pays(288, 48, 0); }),
+            "gemm_sm90_stream_k_pays: tiles, k_tiles and units must be >= 1, got 288, 48, 0");
+  EXPECT_EQ(refusal([] { return gemm_sm90_stream_k_pays(0, 48, 132); }),
+            "gemm_sm90_stream_k_pays: tiles, k_tiles and units must be >= 1, got 0, 48, 132");
+  EXPECT_EQ(refusal([] { return tessera::kernels::detail::gemm_sm90_stream_k_tiles(288, 0, 132); }),
+            "gemm_sm90_stream_k_tiles: tiles, k_tiles and units must be >= 1, got 288, 0, 132");
   for (long long tiles = 1; tiles < 2000; ++tiles)
     for (int k_tiles : {1, 4, 64})
       if (gemm_sm90_pingpong_pays(tiles, k_tiles, 132, true)) {
@@ -382,7 +395,12 @@ TEST(GemmSm90Host, WideTilesAreChosenWhereTheyFillTheWaves) {
   EXPECT_FALSE(gemm_sm90_wide_pays(5120, 5120, 132, false));  // 0.90
   EXPECT_FALSE(gemm_sm90_wide_pays(4096, 4096, 132, true));   // 128x256 tiles fill 0.97
   EXPECT_FALSE(gemm_sm90_wide_pays(8192, 8192, 132, false));  // 0.97 too (0.985 with 128x192)
-  EXPECT_THROW(gemm_sm90_wave_use(0, 64, 128, 256, 132), std::invalid_argument);
+  try {
+    (void)gemm_sm90_wave_use(0, 64, 128, 256, 132);
+    ADD_FAILURE() << "m = 0 was accepted";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_EQ(std::string(e.what()), "gemm_sm90_wave_use: m, n, bm, bn and units must be >= 1, got 0, 64, 128, 256, 132");
+  }
   EXPECT_THROW(gemm_sm90_wide_pays(3072, 3072, 0, true), std::invalid_argument);
   // Never wider tiles that fill less than 128x256 tiles, nor where 128x256 tiles fill 95 %.
   for (int m = 128; m <= 8192; m += 384)

@@ -553,13 +553,14 @@ inline double gemm_sm90_wave_use(long long m, long long n, int bm, int bn, int u
 // with 128x192 tiles (GemmSm90PersistentWide) on a row-major m x n D: when 128x256 tiles leave more
 // than a twentieth of their waves' slots idle (gemm_sm90_wave_use < 0.95), 128x192 tiles fill more
 // of theirs, and either that is 95 % or more, or, where the ping-pong kernel (128x128 tiles) is the
-// other choice (versus_pingpong), at least as much as 128x128 tiles fill. Measured on an H200
-// (docs/performance.md; 132 SMs; % of cuBLAS bf16 burst / sustained), 128x192 tiles against the
-// ping-pong kernel and stream-K: 3072^3 (use 0.97 against 0.73 for 128x256, 0.87 for 128x128) 108 /
-// 99 vs 97 / 91 and 95 / 90; 4096x2304x8192 (0.97) 101 / 99 vs 92 / 89 and 72 / 74; 1536x4096x4096
-// (0.97, 128x128 also 0.97) 109 / 100 vs 106 / 100; 2304^3 (0.82, 128x128 also) 115 / 100 vs 112 /
-// 100 and 102 / 89; they lose where 128x128 tiles fill more (2560^3, 2816^3, 3840^3: 86-100 vs 96-106
-// sustained) and 5120^3 (0.90: 94 / 92 vs stream-K's 97 / 100).
+// other choice (versus_pingpong: what gemm_sm90_pingpong_pays says), at least as much as 128x128
+// tiles fill. Measured on an H200 (docs/performance.md; 132 SMs; % of cuBLAS bf16 burst /
+// sustained), 128x192 tiles against the ping-pong kernel and stream-K: 3072^3 (use 0.97 against 0.73
+// for 128x256, 0.87 for 128x128) 108 / 99 vs 97 / 91 and 95 / 90; 4096x2304x8192 (0.97) 101 / 99 vs
+// 92 / 89 and 72 / 74; 1536x4096x4096 (0.97, 128x128 also 0.97) 109 / 100 vs 106 / 100; 2304^3
+// (0.82, 128x128 also) 115 / 100 vs 112 / 100 and 102 / 89; they lose where 128x128 tiles fill more
+// (2560^3, 2816^3, 3840^3: 86-100 vs 96-106 sustained) and 5120^3 (0.90: 94 / 92 vs stream-K's 97 /
+// 100).
 // Pre: m, n, units >= 1 (else std::invalid_argument). Post: true only if
 // gemm_sm90_wave_use(m, n, 128, 256, units) < 0.95 and gemm_sm90_wave_use(m, n, 128, 192, units)
 // is larger.
@@ -1330,10 +1331,10 @@ cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream =
     using Pingpong = GemmSm90PingpongDefault;
     static_assert(Wide::BM == 128 && Wide::BN == 192 && Pingpong::BM == 128 && Pingpong::BN == 128 && Large::BN == 256,
                   "gemm_sm90_wide_pays and gemm_sm90_pingpong_pays compare these tiles");
-    if (detail::gemm_sm90_wide_pays(m, n, sms, plain16 && large_tiles <= 4LL * sms))
-      return detail::gemm_sm90_run<Wide>("gemm_sm90", problem, stream);
-    if (detail::gemm_sm90_pingpong_pays(large_tiles, k_tiles, sms, plain16))
-      return detail::gemm_sm90_run<Pingpong>("gemm_sm90", problem, stream);
+    // The ping-pong kernel, where it pays, is what 128x192 tiles must beat.
+    bool const pingpong = detail::gemm_sm90_pingpong_pays(large_tiles, k_tiles, sms, plain16);
+    if (detail::gemm_sm90_wide_pays(m, n, sms, pingpong)) return detail::gemm_sm90_run<Wide>("gemm_sm90", problem, stream);
+    if (pingpong) return detail::gemm_sm90_run<Pingpong>("gemm_sm90", problem, stream);
     if (detail::gemm_sm90_stream_k_pays(large_tiles, k_tiles, sms)) {
       cudaError_t const e = detail::gemm_sm90_run<StreamK>("gemm_sm90", problem, stream);
       if (e != cudaErrorCooperativeLaunchTooLarge && e != cudaErrorMemoryAllocation) return e;

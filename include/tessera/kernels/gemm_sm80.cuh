@@ -5,7 +5,10 @@
 //
 // The kernel (one thread block per (BM,BN) tile of D):
 //   gmem -> smem   cp.async 128-bit copies (TiledCopy of SM80_CP_ASYNC_CACHEGLOBAL_ZFILL), a ring
-//                  of Stages shared-memory tiles, zero-filled outside the matrices;
+//                  of Stages shared-memory tiles, zero-filled outside the matrices; a block whose
+//                  tile lies inside M and N loads its full k-tiles without predicates or branches
+//                  (the compiler then spreads the copies' address arithmetic between the mma
+//                  instructions instead of leaving it in one block that every warp reaches at once);
 //   smem layouts   swizzled so that ldmatrix reads are conflict-free (K-major: Sw<2,3,3> rows of 32
 //                  or Sw<3,3,3> rows of 64 elements; M/N-major: Sw<3,3,3> columns of 64);
 //   smem -> regs   ldmatrix (SM75_U32x4_LDSM_N for K-major operands, SM75_U16x8_LDSM_T for M/N-major),
@@ -30,6 +33,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "tessera/atom/copy_atom.hpp"
 #include "tessera/atom/copy_traits_sm75.hpp"
@@ -268,7 +272,10 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   // The k-block that issues B's copies and commits the group: before the last k-block's wait, so
   // that the wait counts this group (with two k-blocks, together with A's in the first).
   constexpr int kb_b = KB > 2 ? 1 : 0;
-  for (int kt = 0; kt < k_tiles; ++kt) {
+  // One k-tile of the main loop. Fast: the block tile lies inside M and N and the k-tile loaded
+  // here (next_tile) is a full one: copies without predicates or branches, so that the compiler
+  // can spread their address arithmetic between the mma instructions.
+  auto k_tile = [&](auto fast) {
     TESSERA_UNROLL
     for (int kb = 0; kb < KB; ++kb) {
       if (kb == KB - 1) {
@@ -279,16 +286,33 @@ __global__ void __launch_bounds__(Cfg::kThreads)
       }
       int const kb_next = kb + 1 == KB ? 0 : kb + 1;
       load_kblock(read_stage, kb_next);
-      if (kb == 0) load_a(next_tile, write_stage);
+      if (kb == 0) {
+        if constexpr (decltype(fast)::value) {
+          auto tAgA_next = make_tensor(tAgA0.data() + next_tile * a_tile_step, tAgA0.layout());  // (CPY,CPY_M,CPY_K)
+          copy(g2s_A_all, tAgA_next, g2s_thr_A.partition_D(sA_at(write_stage)));
+        } else {
+          load_a(next_tile, write_stage);
+        }
+      }
       if (kb == kb_b) {
-        load_b(next_tile, write_stage);
+        if constexpr (decltype(fast)::value) {
+          auto tBgB_next = make_tensor(tBgB0.data() + next_tile * b_tile_step, tBgB0.layout());  // (CPY,CPY_N,CPY_K)
+          copy(g2s_B_all, tBgB_next, g2s_thr_B.partition_D(sB_at(write_stage)));
+        } else {
+          load_b(next_tile, write_stage);
+        }
         cp_async_fence();
         ++next_tile;
         write_stage = write_stage + 1 == Stages ? 0 : write_stage + 1;
       }
       gemm(mma, acc, tCrA(_, _, kb & 1), tCrB(_, _, kb & 1), acc);
     }
+  };
+  int kt = 0;
+  if (a_inside && b_inside) {
+    for (; next_tile < k_full_tiles; ++kt) k_tile(std::true_type{});
   }
+  for (; kt < k_tiles; ++kt) k_tile(std::false_type{});
   cp_async_wait<0>();
 
   // ---- epilogue: D = act(alpha acc + beta C + bias) ----------------------------------------

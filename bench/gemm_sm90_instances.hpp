@@ -7,8 +7,9 @@
 // per pair of operand majors). This header declares those functions `extern template` for the
 // instances that the library tessera::gemm_sm90_instances compiles: TESSERA_GEMM_SM90_INSTANCES(X),
 // generated from the one list of them, tessera_sm90_groups in bench/CMakeLists.txt (every
-// configuration that gemm_sm90 chooses from with the four type pairs; the ladder's other steps with
-// the pairs that the GPU tests and `tessera bench` run). The library builds them in five
+// configuration that gemm_sm90 chooses from, TESSERA_GEMM_SM90_CHOICES, with the four type pairs:
+// checked below at compile time; the ladder's other steps with the pairs that the GPU tests and
+// `tessera bench` run). The library builds them in five
 // translation units (launcher families, bench/gemm_sm90_instance.cu.in) that a parallel build
 // compiles side by side; each kernel is compiled once instead of once per program.
 //
@@ -20,6 +21,8 @@
 // A program that includes this header and calls a launcher with a configuration or type pair not
 // listed compiles that instance itself, as any user of the header-only library does.
 #pragma once
+
+#include <type_traits>
 
 #include "tessera/kernels/gemm_sm90.cuh"
 // TESSERA_GEMM_SM90_INSTANCES(X): X(Cfg, T, TOut) for every instance the library compiles (in the
@@ -33,5 +36,26 @@ namespace tessera::kernels::detail {
                                                           cudaStream_t, int);
 TESSERA_GEMM_SM90_INSTANCES(TESSERA_GEMM_SM90_EXTERN)
 #undef TESSERA_GEMM_SM90_EXTERN
+
+// Whether the list holds Cfg with T and TOut.
+template <class Cfg, class T, class TOut>
+constexpr bool gemm_sm90_instance_listed() {
+  bool listed = false;
+#define TESSERA_GEMM_SM90_LISTED(C, A, B) listed = listed || (std::is_same_v<Cfg, C> && std::is_same_v<T, A> && std::is_same_v<TOut, B>);
+  TESSERA_GEMM_SM90_INSTANCES(TESSERA_GEMM_SM90_LISTED)
+#undef TESSERA_GEMM_SM90_LISTED
+  return listed;
+}
+
+// Every configuration gemm_sm90 chooses from is compiled here with the four type pairs (else every
+// program that calls gemm_sm90 would compile it again).
+#define TESSERA_GEMM_SM90_CHECK_CHOICE(Cfg)                                                                          \
+  static_assert(gemm_sm90_instance_listed<Cfg, half_t, half_t>() && gemm_sm90_instance_listed<Cfg, half_t, float>() &&   \
+                    gemm_sm90_instance_listed<Cfg, bfloat16_t, bfloat16_t>() &&                                         \
+                    gemm_sm90_instance_listed<Cfg, bfloat16_t, float>(),                                                \
+                "tessera_sm90_groups (bench/CMakeLists.txt) must list " #Cfg                                            \
+                ", a configuration of TESSERA_GEMM_SM90_CHOICES, with all four type pairs");
+TESSERA_GEMM_SM90_CHOICES(TESSERA_GEMM_SM90_CHECK_CHOICE)
+#undef TESSERA_GEMM_SM90_CHECK_CHOICE
 
 }  // namespace tessera::kernels::detail

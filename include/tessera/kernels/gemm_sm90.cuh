@@ -65,6 +65,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -1296,6 +1297,42 @@ cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t 
                 "gemm_sm90_cluster: give a GemmSm90WsConfig<..., true, 2>");
   return detail::gemm_sm90_run<Cfg>("gemm_sm90_cluster", problem, stream);
 }
+// The tile configurations gemm_sm90 chooses from: TESSERA_GEMM_SM90_CHOICES(X) expands X(Cfg) for
+// each, GemmSm90Choices is the same list as a std::tuple. gemm_sm90 runs no other configuration
+// (detail::gemm_sm90_choice checks at compile time), so a program that compiles gemm_sm90's kernels
+// in other translation units declares exactly these extern: tessera::gemm_sm90_instances
+// (bench/gemm_sm90_instances.hpp checks that its list holds each with the four type pairs) and
+// tessera.ops.gemm (python/src/ops/gemm.cu, one unit per configuration and type pair).
+#define TESSERA_GEMM_SM90_CHOICES(X)                                                                      \
+  X(GemmSm90PersistentDefault) X(GemmSm90PersistentMedium) X(GemmSm90PersistentSmall) X(GemmSm90PersistentWide) \
+  X(GemmSm90PingpongDefault) X(GemmSm90StreamKDefault)
+
+namespace detail {
+template <class First, class... Rest>
+struct gemm_sm90_drop_first {
+  using type = std::tuple<Rest...>;
+};
+}  // namespace detail
+#define TESSERA_GEMM_SM90_CHOICE_TYPE(Cfg) , Cfg
+using GemmSm90Choices = typename detail::gemm_sm90_drop_first<void TESSERA_GEMM_SM90_CHOICES(TESSERA_GEMM_SM90_CHOICE_TYPE)>::type;
+#undef TESSERA_GEMM_SM90_CHOICE_TYPE
+
+namespace detail {
+// Whether Cfg is one of the configurations of List (a std::tuple).
+template <class Cfg, class List>
+inline constexpr bool gemm_sm90_listed = false;
+template <class Cfg, class... Cs>
+inline constexpr bool gemm_sm90_listed<Cfg, std::tuple<Cs...>> = (std::is_same_v<Cfg, Cs> || ...);
+
+// gemm_sm90_choice<Cfg>(problem, stream): what gemm_sm90 runs; Cfg must be one of GemmSm90Choices.
+template <class Cfg, class T, class TOut>
+cudaError_t gemm_sm90_choice(GemmProblem<T, TOut> const& problem, cudaStream_t stream) {
+  static_assert(gemm_sm90_listed<Cfg, GemmSm90Choices>,
+                "gemm_sm90 runs a configuration that TESSERA_GEMM_SM90_CHOICES does not list: add it there");
+  return gemm_sm90_run<Cfg>("gemm_sm90", problem, stream);
+}
+}  // namespace detail
+
 // gemm_sm90(problem, stream): gemm_sm90_persistent with the largest tile of 128x256, 128x128 and
 // 64x128 that still gives (nearly: 90 %) every SM a tile; the last when none does. On the H200's
 // sweep (docs/performance.md) this took 1024^3 from 37 % of cuBLAS to 79-105 %, M = 128 (N = K =
@@ -1333,17 +1370,17 @@ cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream =
                   "gemm_sm90_wide_pays and gemm_sm90_pingpong_pays compare these tiles");
     // The ping-pong kernel, where it pays, is what 128x192 tiles must beat.
     bool const pingpong = detail::gemm_sm90_pingpong_pays(large_tiles, k_tiles, sms, plain16);
-    if (detail::gemm_sm90_wide_pays(m, n, sms, pingpong)) return detail::gemm_sm90_run<Wide>("gemm_sm90", problem, stream);
-    if (pingpong) return detail::gemm_sm90_run<Pingpong>("gemm_sm90", problem, stream);
+    if (detail::gemm_sm90_wide_pays(m, n, sms, pingpong)) return detail::gemm_sm90_choice<Wide>(problem, stream);
+    if (pingpong) return detail::gemm_sm90_choice<Pingpong>(problem, stream);
     if (detail::gemm_sm90_stream_k_pays(large_tiles, k_tiles, sms)) {
-      cudaError_t const e = detail::gemm_sm90_run<StreamK>("gemm_sm90", problem, stream);
+      cudaError_t const e = detail::gemm_sm90_choice<StreamK>(problem, stream);
       if (e != cudaErrorCooperativeLaunchTooLarge && e != cudaErrorMemoryAllocation) return e;
       (void)cudaGetLastError();  // not sticky: run the data-parallel kernel instead
     }
-    return detail::gemm_sm90_run<Large>("gemm_sm90", problem, stream);
+    return detail::gemm_sm90_choice<Large>(problem, stream);
   }
-  if (enough(Medium::BM, Medium::BN)) return detail::gemm_sm90_run<Medium>("gemm_sm90", problem, stream);
-  return detail::gemm_sm90_run<GemmSm90PersistentSmall>("gemm_sm90", problem, stream);
+  if (enough(Medium::BM, Medium::BN)) return detail::gemm_sm90_choice<Medium>(problem, stream);
+  return detail::gemm_sm90_choice<GemmSm90PersistentSmall>(problem, stream);
 }
 
 }  // namespace tessera::kernels

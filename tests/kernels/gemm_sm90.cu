@@ -230,6 +230,52 @@ TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
   EXPECT_TRUE(dd.download() == first);
 }
 
+// Streams that come and go (each created, given a stream-K launch, destroyed before its work is
+// done) do not pile up workspaces: a device keeps GemmSm90Workspaces::kKeep, the least recently
+// launched stream's freed after its last launch; every result is still the first launch's bits.
+TEST(GemmSm90StreamKRuns, ShortLivedStreamsKeepFewWorkspaces) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  int const m = 1000, n = 700, k = 2000;
+  std::vector<bfloat16_t> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
+  for (std::size_t i = 0; i < ha.size(); ++i) ha[i] = bfloat16_t(float(int(i * 37 % 255) - 127) / 128.0f);
+  for (std::size_t i = 0; i < hb.size(); ++i) hb[i] = bfloat16_t(float(int(i * 53 % 251) - 125) / 128.0f);
+  DeviceBuffer<bfloat16_t> da(ha.size()), db(hb.size());
+  da.upload(ha);
+  db.upload(hb);
+  GemmProblem<bfloat16_t, float> p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.a = da.get();
+  p.lda = k;
+  p.b = db.get();
+  p.ldb = n;
+  p.ldd = n;
+  int const streams = 3 * tessera::kernels::detail::GemmSm90Workspaces::kKeep;
+  std::vector<DeviceBuffer<float>> outs;
+  for (int i = 0; i <= streams; ++i) outs.emplace_back(std::size_t(m) * n);
+  p.d = outs[0].get();
+  ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, nullptr, 5), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<float> const first = outs[0].download();
+  int device = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  auto& registry = tessera::kernels::detail::GemmSm90Workspaces::get();
+  for (int i = 1; i <= streams; ++i) {
+    cudaStream_t st = nullptr;
+    ASSERT_EQ(cudaStreamCreate(&st), cudaSuccess);
+    p.d = outs[i].get();
+    ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, st, 5), cudaSuccess);
+    ASSERT_EQ(cudaStreamDestroy(st), cudaSuccess);  // its work still runs
+    EXPECT_LE(registry.count(device), tessera::kernels::detail::GemmSm90Workspaces::kKeep) << "after stream " << i;
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int i = 1; i <= streams; ++i) EXPECT_TRUE(outs[i].download() == first) << "stream " << i;
+  EXPECT_EQ(registry.count(device), tessera::kernels::detail::GemmSm90Workspaces::kKeep);
+  EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
+  EXPECT_EQ(registry.count(device), 0);
+}
+
 TEST_F(GemmSm90Tma, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Tma, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
 TEST_F(GemmSm90Tma, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }

@@ -1032,18 +1032,31 @@ inline int gemm_sm90_raster_rows(int units, int bm, int bn) {
 // The owner lowers each flag it consumed. A launch captured into a CUDA graph gets no workspace
 // (sk.tiles = 0: the kernel runs without stream-K): the graph may be replayed on another stream,
 // beside this stream's own launches. Memory: a workspace per stream that ran a stream-K launch,
-// kept until gemm_sm90_release_workspaces() (which synchronizes each device first: not while a
-// graph is being captured). Pre: partial_bytes >= 1, flags >= 1.
+// at most kKeep per device: a stream's first launch beyond them frees the workspace of the device's
+// least recently launched stream (stream-ordered after that stream's last launch, through an event
+// recorded after each launch: the stream may have been destroyed since; if it launches again it
+// gets a new workspace). All are freed by gemm_sm90_release_workspaces() (which synchronizes each
+// device first: not while a graph is being captured). Pre: partial_bytes >= 1, flags >= 1.
 struct GemmSm90Workspaces {
+  static constexpr int kKeep = 8;
   struct Entry {
     int device;
     unsigned long long stream_id;
     unsigned char* mem;
     std::size_t bytes;
     std::uint32_t epoch;
+    cudaEvent_t done;             // recorded after the entry's last launch
+    unsigned long long last_use;  // the launch count when it was last used
   };
   std::mutex mutex;
   std::vector<Entry> entries;
+  unsigned long long launches = 0;
+
+  // The workspaces held for a device.
+  int count(int device) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return int(std::count_if(entries.begin(), entries.end(), [&](Entry const& x) { return x.device == device; }));
+  }
 
   static GemmSm90Workspaces& get() {
     static GemmSm90Workspaces w;
@@ -1062,29 +1075,59 @@ struct GemmSm90Workspaces {
     unsigned long long id = 0;
     if (cudaError_t const err = cudaStreamGetId(stream, &id); err != cudaSuccess) return err;
     std::lock_guard<std::mutex> lock(mutex);
-    Entry* e = nullptr;
-    for (auto& x : entries)
-      if (x.device == device && x.stream_id == id) e = &x;
-    if (e == nullptr || e->bytes < need) {
+    auto find = [&]() -> Entry* {
+      for (auto& x : entries)
+        if (x.device == device && x.stream_id == id) return &x;
+      return nullptr;
+    };
+    Entry* e = find();
+    if (e == nullptr) {
+      if (cudaError_t const err = evict_beyond(device, kKeep - 1, stream); err != cudaSuccess) return err;
+      cudaEvent_t done = nullptr;
+      if (cudaError_t const err = cudaEventCreateWithFlags(&done, cudaEventDisableTiming); err != cudaSuccess) return err;
+      entries.push_back(Entry{device, id, nullptr, 0, 0, done, 0});
+      e = &entries.back();
+    }
+    if (e->bytes < need) {
       unsigned char* mem = nullptr;
       if (cudaError_t const err = cudaMallocAsync(reinterpret_cast<void**>(&mem), need, stream); err != cudaSuccess) return err;
       if (cudaError_t const err = cudaMemsetAsync(mem, 0, flag_bytes, stream); err != cudaSuccess) {
         (void)cudaFreeAsync(mem, stream);
         return err;
       }
-      if (e == nullptr) {
-        entries.push_back(Entry{device, id, nullptr, 0, 0});
-        e = &entries.back();
-      }
       if (e->mem != nullptr) (void)cudaFreeAsync(e->mem, stream);  // after the launches queued on it
       e->mem = mem;
       e->bytes = need;
     }
     if (++e->epoch == 0) e->epoch = 1;
+    e->last_use = ++launches;
     sk.flags = reinterpret_cast<std::uint32_t*>(e->mem);
     sk.partials = reinterpret_cast<float*>(e->mem + flag_bytes);
     sk.epoch = e->epoch;
-    return f();
+    cudaError_t const launched = f();
+    if (launched != cudaSuccess) return launched;
+    return cudaEventRecord(e->done, stream);
+  }
+
+  // Frees the least recently used workspaces of `device` until it holds at most `keep`: each after
+  // its stream's last launch (`stream` waits for its event), on `stream`. The registry is locked.
+  cudaError_t evict_beyond(int device, int keep, cudaStream_t stream) {
+    for (;;) {
+      int held = 0;
+      auto oldest = entries.end();
+      for (auto it = entries.begin(); it != entries.end(); ++it) {
+        if (it->device != device) continue;
+        ++held;
+        if (oldest == entries.end() || it->last_use < oldest->last_use) oldest = it;
+      }
+      if (held <= keep) return cudaSuccess;
+      if (cudaError_t const err = cudaStreamWaitEvent(stream, oldest->done, 0); err != cudaSuccess) return err;
+      if (oldest->mem != nullptr) {
+        if (cudaError_t const err = cudaFreeAsync(oldest->mem, stream); err != cudaSuccess) return err;
+      }
+      (void)cudaEventDestroy(oldest->done);  // released once the recorded work completes
+      entries.erase(oldest);
+    }
   }
   cudaError_t release_all() {
     std::lock_guard<std::mutex> lock(mutex);
@@ -1095,7 +1138,8 @@ struct GemmSm90Workspaces {
     for (auto& x : entries) {
       cudaError_t err = cudaSetDevice(x.device);
       if (err == cudaSuccess) err = cudaDeviceSynchronize();
-      if (err == cudaSuccess) err = cudaFree(x.mem);
+      if (err == cudaSuccess && x.mem != nullptr) err = cudaFree(x.mem);
+      if (err == cudaSuccess) err = cudaEventDestroy(x.done);
       if (err != cudaSuccess) {
         kept.push_back(x);
         if (result == cudaSuccess) result = err;

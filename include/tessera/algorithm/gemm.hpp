@@ -29,25 +29,24 @@ TESSERA_HOST_DEVICE constexpr void require_extent(X const& x, Y const& y, const 
                   x, y);
 }
 
-// C(m,n) += sum_k A(m,k) * B(n,k): k outermost; then the rows in pairs and, across a pair of rows,
-// the columns in serpentine order (forward for rows 0-1, backward for rows 2-3, ...), as CuTe's gemm
-// walks 32-bit (M)x(N) products. Each C(m,n) sums over k in order, whatever the walk. The walk
-// decides the schedule ptxas makes of a thread's shared-memory reads: B's values of a k step are
-// read first and stay in registers while A's are streamed. With the CuTe tutorial's TN tiles that
-// keeps the conflict-free reads in the batch and streams the bank-conflicted ones; columns
-// outermost (the reverse) measured 12 % slower there (examples/sgemm/tutorial.cuh,
-// docs/performance.md).
+// C(m,n) += sum_k A(m,k) * B(n,k): k outermost; then the rows one at a time and, along each row,
+// the columns in serpentine order (forward for even rows, backward for odd ones). Each C(m,n) sums
+// over k in order, whatever the walk. The walk decides the schedule ptxas makes of a thread's
+// shared-memory reads: B's values of a k step are read first and stay in registers while A's are
+// streamed, one value per row. With the CuTe tutorial's TN tiles (examples/sgemm/tutorial.cuh)
+// that keeps the conflict-free reads in the batch and streams the bank-conflicted ones: columns
+// outermost (the reverse) measured 12 % slower there, and rows in pairs (CuTe's walk of 32-bit
+// (M)x(N) products, which streams A's reads two by two) 1.6 % slower in TN and 3 % in NT
+// (docs/performance.md).
 template <class TA, class TB, class TC>
 TESSERA_HOST_DEVICE constexpr void gemm_mk_nk(TA const& A, TB const& B, TC& C) {
   auto const mm = size<0>(C);
   auto const nn = size<1>(C);
   detail::loop(size<1>(A), [&](auto k) {
-    detail::loop((mm + Int<1>{}) / Int<2>{}, [&](auto mp) {
-      auto const m = 2 * mp;
+    detail::loop(mm, [&](auto m) {
       detail::loop(nn, [&](auto n0) {
-        auto const n = (mp & 1) ? nn - 1 - n0 : n0;
+        auto const n = (m & 1) ? nn - 1 - n0 : n0;
         C(m, n) += A(m, k) * B(n, k);
-        if (m + 1 < mm) C(m + 1, n) += A(m + 1, k) * B(n, k);
       });
     });
   });

@@ -94,9 +94,34 @@ TESSERA_HOST_DEVICE constexpr auto local_tile(Tensor<E, L> const& t, Tiler const
   return inner_partition(t, dice(step, tiler), dice(step, c));
 }
 
+namespace detail {
+// (i / d) % s for a thread index i >= 0, of the type (i / d) % s has. With a dynamic signed i and a
+// static stride d > 0 (a thread layout's), i is divided as its unsigned type: the same value for
+// i >= 0 (s, a shape, is >= 1), where signed division costs sign fix-ups and leaves the compiler
+// unaware that the coordinate, and every offset computed from it, is >= 0 (sign-extended 64-bit
+// addresses). In the CuTe tutorial's TN SGEMM (examples/sgemm/tutorial.cuh, whose thread index is
+// int(threadIdx.x)) signed division cost 14 registers in the main loop: 204 against the 190 of
+// CuTe's build, whose threadIdx.x is unsigned (docs/performance.md).
+template <class D, bool = is_static_int_v<D>>
+inline constexpr bool is_static_positive_v = false;
+template <class D>
+inline constexpr bool is_static_positive_v<D, true> = (D::value > 0);
+
+template <class I, class D, class S>
+TESSERA_HOST_DEVICE constexpr auto thread_index_div_mod(I const& i, D const& d, S const& s) {
+  using R = decltype((i / d) % s);
+  if constexpr (std::is_integral_v<I> && std::is_signed_v<I> && std::is_integral_v<R> && is_static_positive_v<D>) {
+    using U = std::make_unsigned_t<R>;
+    return R((U(i) / U(d)) % U(s));
+  } else {
+    return (i / d) % s;
+  }
+}
+}  // namespace detail
+
 // thread_coord(thr, i): the coordinate, one 1-D index per top-level mode, of thread i in the
 // thread layout thr: the c with thr(c) == i. Pre: thr is a bijection of [0, size(thr)) (any
-// order, e.g. (8,8):(8,1) row-major). thread_coord((8,8):(8,1), 10) == (1,2).
+// order, e.g. (8,8):(8,1) row-major) and 0 <= i < size(thr). thread_coord((8,8):(8,1), 10) == (1,2).
 template <class S, class D, class I>
 TESSERA_HOST_DEVICE constexpr auto thread_coord(Layout<S, D> const& thr, I const& i) {
   return transform(wrap(thr.shape()), wrap(thr.stride()), [&](auto const& s, auto const& d) {
@@ -105,9 +130,9 @@ TESSERA_HOST_DEVICE constexpr auto thread_coord(Layout<S, D> const& thr, I const
       if constexpr (is_constant_v<0, DL>) {
         return _0{};
       } else if constexpr (is_static_int_v<DL> || is_static_int_v<decltype((i / dl) % sl)>) {
-        return (i / dl) % sl;
+        return detail::thread_index_div_mod(i, dl, sl);
       } else {
-        return dl == 0 ? decltype((i / dl) % sl)(0) : (i / dl) % sl;
+        return dl == 0 ? decltype((i / dl) % sl)(0) : detail::thread_index_div_mod(i, dl, sl);
       }
     });
     return crd2idx(leaf, s, compact_col_major(s));

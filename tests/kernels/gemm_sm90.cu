@@ -139,31 +139,41 @@ TEST_F(GemmSm90StreamK5, SmallSplitTilesBf16ToFp32) { this->template sweep<bfloa
 // the workspace grew between two launches queued on one stream; captured into a CUDA graph (which
 // runs without stream-K, GemmSm90Workspaces) and replayed, or with 128x128 tiles, the result is
 // the same within the difference of summation order (against cuBLAS is the sweeps' job).
+// The operands of the stream-K runs below: 1000 x 700 x 2000, bf16 in, fp32 out, all row-major,
+// values k / 128 (k in -128..127) from a fixed sequence; the problem's D is the caller's to set.
+struct StreamKOperands {
+  static constexpr int m = 1000, n = 700, k = 2000;
+  DeviceBuffer<bfloat16_t> a{std::size_t(m) * k}, b{std::size_t(k) * n};
+  GemmProblem<bfloat16_t, float> p;
+  StreamKOperands() {
+    std::vector<bfloat16_t> ha(a.size()), hb(b.size());
+    unsigned x = 12345;
+    auto rnd = [&] {
+      x = x * 1664525u + 1013904223u;
+      return bfloat16_t(float(int(x >> 24) - 128) / 128.0f);
+    };
+    for (auto& v : ha) v = rnd();
+    for (auto& v : hb) v = rnd();
+    a.upload(ha);
+    b.upload(hb);
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.a = a.get();
+    p.lda = k;
+    p.b = b.get();
+    p.ldb = n;
+    p.ldd = n;
+  }
+};
+
 TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
-  int const m = 1000, n = 700, k = 2000;
-  std::vector<bfloat16_t> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
-  unsigned x = 12345;
-  auto rnd = [&] {
-    x = x * 1664525u + 1013904223u;
-    return bfloat16_t(float(int(x >> 24) - 128) / 128.0f);
-  };
-  for (auto& v : ha) v = rnd();
-  for (auto& v : hb) v = rnd();
-  DeviceBuffer<bfloat16_t> da(ha.size()), db(hb.size());
+  StreamKOperands ops;
+  int const m = ops.m, n = ops.n;
   DeviceBuffer<float> dd(std::size_t(m) * n);
-  da.upload(ha);
-  db.upload(hb);
-  GemmProblem<bfloat16_t, float> p;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.a = da.get();
-  p.lda = k;
-  p.b = db.get();
-  p.ldb = n;
+  GemmProblem<bfloat16_t, float> p = ops.p;
   p.d = dd.get();
-  p.ldd = n;
   auto run = [&](cudaStream_t st) { return tessera::kernels::gemm_sm90_stream_k(p, st, 5); };
   ASSERT_EQ(run(nullptr), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -235,22 +245,9 @@ TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
 // launched stream's freed after its last launch; every result is still the first launch's bits.
 TEST(GemmSm90StreamKRuns, ShortLivedStreamsKeepFewWorkspaces) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
-  int const m = 1000, n = 700, k = 2000;
-  std::vector<bfloat16_t> ha(std::size_t(m) * k), hb(std::size_t(k) * n);
-  for (std::size_t i = 0; i < ha.size(); ++i) ha[i] = bfloat16_t(float(int(i * 37 % 255) - 127) / 128.0f);
-  for (std::size_t i = 0; i < hb.size(); ++i) hb[i] = bfloat16_t(float(int(i * 53 % 251) - 125) / 128.0f);
-  DeviceBuffer<bfloat16_t> da(ha.size()), db(hb.size());
-  da.upload(ha);
-  db.upload(hb);
-  GemmProblem<bfloat16_t, float> p;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.a = da.get();
-  p.lda = k;
-  p.b = db.get();
-  p.ldb = n;
-  p.ldd = n;
+  StreamKOperands ops;
+  int const m = ops.m, n = ops.n;
+  GemmProblem<bfloat16_t, float> p = ops.p;
   int const streams = 3 * tessera::kernels::detail::GemmSm90Workspaces::kKeep;
   std::vector<DeviceBuffer<float>> outs;
   for (int i = 0; i <= streams; ++i) outs.emplace_back(std::size_t(m) * n);

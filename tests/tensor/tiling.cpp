@@ -3,6 +3,7 @@
 #include "tensor_test_util.hpp"
 
 #include <set>
+#include <type_traits>
 #include <vector>
 
 using namespace tessera;
@@ -213,6 +214,17 @@ TEST(Partition, InnerOuterAgainstEnumeration) {
     auto c = thread_coord(nested, i);
     EXPECT_EQ(v(nested(make_coord(get<0>(c), get<1>(c)))), i);
   }
+  // A signed index (int(threadIdx.x)) is divided as unsigned where the stride is static: same
+  // coordinate and type as the signed arithmetic for every index >= 0, dynamic shapes too.
+  auto dyn = make_layout(make_shape(make_shape(2, _4{}), 4), make_stride(make_stride(_4{}, _1{}), _8{}));
+  for (int i = 0; i < 32; ++i) {
+    auto c = thread_coord(dyn, i);
+    static_assert(std::is_same_v<std::remove_cvref_t<decltype(get<1>(c))>, decltype((i / _8{}) % 4)>);
+    EXPECT_EQ(v(get<1>(c)), (i / 8) % 4);
+    EXPECT_EQ(v(dyn(make_coord(get<0>(c), get<1>(c)))), i);
+    EXPECT_EQ(detail::thread_index_div_mod(i, _8{}, 4), (i / 8) % 4);
+  }
+  EXPECT_EQ(detail::thread_index_div_mod(13, _8{}, 4), 1);
 }
 
 // A tiler that does not divide the extent rounds the tile count up; the last tiles overhang (their

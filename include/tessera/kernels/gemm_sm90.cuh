@@ -1052,7 +1052,8 @@ struct GemmSm90Workspaces {
   std::vector<Entry> entries;
   unsigned long long launches = 0;
 
-  // The workspaces held for a device.
+  // count(device): the workspaces held for a device. Post: 0 <= result <= kKeep.
+  // Example: after launches on 3 streams of device 0, count(0) == 3.
   int count(int device) {
     std::lock_guard<std::mutex> lock(mutex);
     return int(std::count_if(entries.begin(), entries.end(), [&](Entry const& x) { return x.device == device; }));
@@ -1109,8 +1110,10 @@ struct GemmSm90Workspaces {
     return cudaEventRecord(e->done, stream);
   }
 
-  // Frees the least recently used workspaces of `device` until it holds at most `keep`: each after
-  // its stream's last launch (`stream` waits for its event), on `stream`. The registry is locked.
+  // evict_beyond(device, keep, stream): frees the least recently used workspaces of `device` until
+  // it holds at most `keep`: each after its stream's last launch (`stream` waits for its event), on
+  // `stream`. Pre: the registry is locked, keep >= 0. Post: count(device) <= keep, or the CUDA
+  // error that stopped it. Example: 8 held, keep 7: the one with the smallest last_use is freed.
   cudaError_t evict_beyond(int device, int keep, cudaStream_t stream) {
     for (;;) {
       int held = 0;
@@ -1368,7 +1371,11 @@ inline constexpr bool gemm_sm90_listed = false;
 template <class Cfg, class... Cs>
 inline constexpr bool gemm_sm90_listed<Cfg, std::tuple<Cs...>> = (std::is_same_v<Cfg, Cs> || ...);
 
-// gemm_sm90_choice<Cfg>(problem, stream): what gemm_sm90 runs; Cfg must be one of GemmSm90Choices.
+// gemm_sm90_choice<Cfg>(problem, stream): gemm_sm90's launch of configuration Cfg.
+// Pre: Cfg is one of GemmSm90Choices (else it does not compile, naming TESSERA_GEMM_SM90_CHOICES).
+// Post: what gemm_sm90_run<Cfg>("gemm_sm90", problem, stream) returns.
+// Example: gemm_sm90_choice<GemmSm90PersistentWide>(p, s) launches 128x192 tiles;
+// gemm_sm90_choice<GemmSm90Default>(p, s) is a compile-time error (a ladder step, not a choice).
 template <class Cfg, class T, class TOut>
 cudaError_t gemm_sm90_choice(GemmProblem<T, TOut> const& problem, cudaStream_t stream) {
   static_assert(gemm_sm90_listed<Cfg, GemmSm90Choices>,

@@ -102,6 +102,9 @@ namespace detail {
 // addresses). In the CuTe tutorial's TN SGEMM (examples/sgemm/tutorial.cuh, whose thread index is
 // int(threadIdx.x)) signed division cost 14 registers in the main loop: 204 against the 190 of
 // CuTe's build, whose threadIdx.x is unsigned (docs/performance.md).
+// Pre: i >= 0 when I is a signed integer and d a static positive number (else the signed result
+// is not kept). Post: the value of (i / d) % s, of its type.
+// Example: thread_index_div_mod(int(13), _8{}, 4) == 1, computed as (13u / 8u) % 4u.
 template <class D, bool = is_static_int_v<D>>
 inline constexpr bool is_static_positive_v = false;
 template <class D>

@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <unistd.h>  // environ
+
 #include "bench/cuda_check.hpp"
 #include "tessera/tools/xml.hpp"
 
@@ -279,6 +281,12 @@ RunInfo make_run_info(Options const& options, std::string sizes) {
   info.sizes = std::move(sizes);
   info.options = options;
   info.at_start = read_gpu_state(options.device);
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string const entry = *e;
+    std::size_t const eq = entry.find('=');
+    if (entry.rfind("TESSERA_", 0) == 0 && eq != std::string::npos) info.environment.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  std::sort(info.environment.begin(), info.environment.end());
   return info;
 }
 
@@ -324,7 +332,10 @@ void write_json(RunInfo const& info, std::vector<Result> const& rs, std::string 
   f << "{\n  \"device\": \"" << json_escape(info.device_name) << "\", \"sm_count\": " << info.sm_count
     << ", \"sizes\": \"" << json_escape(info.sizes) << "\",\n  \"options\": {\"warmup\": " << o.warmup
     << ", \"repeats\": " << o.repeats << ", \"iters\": " << o.iters << ", \"rest_ms\": " << o.rest_ms
-    << ", \"sustained_launches\": " << o.sustained_launches << "},\n  \"gpu_at_start\": " << json_state(info.at_start)
+    << ", \"sustained_launches\": " << o.sustained_launches << "},\n  \"environment\": {";
+  for (std::size_t i = 0; i < info.environment.size(); ++i)
+    f << (i ? ", " : "") << "\"" << json_escape(info.environment[i].first) << "\": \"" << json_escape(info.environment[i].second) << "\"";
+  f << "},\n  \"gpu_at_start\": " << json_state(info.at_start)
     << ",\n  \"results\": [\n";
   for (std::size_t i = 0; i < rs.size(); ++i) {
     auto const& r = rs[i];

@@ -19,6 +19,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/gpu_state.hpp"
@@ -70,6 +71,9 @@ struct RunInfo {
   std::string sizes;       // e.g. "full"
   Options options;
   GpuState at_start;
+  // The process's TESSERA_* environment variables (name, value), e.g. TESSERA_GEMM_SM90_PDL=0:
+  // switches that change what the kernels do are part of what was measured.
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 RunInfo make_run_info(Options const& options, std::string sizes);
 
@@ -82,7 +86,8 @@ struct GemmShape {
 std::vector<GemmShape> parse_gemm_shapes(std::string const& text);
 
 void print_table(std::vector<Result> const&, std::ostream&);
-// {"device": ..., "gpu_at_start": {...}, "options": {...}, "results": [...]}, strings escaped.
+// {"device": ..., "options": {...}, "environment": {...}, "gpu_at_start": {...}, "results": [...]},
+// strings escaped.
 void write_json(RunInfo const&, std::vector<Result> const&, std::string const& path);
 void write_svg(std::vector<Result> const&, std::string const& path);  // bar chart: % of reference per case
 

@@ -58,6 +58,7 @@ RunInfo sample_info() {
   info.sm_count = 132;
   info.sizes = "full";
   info.options.sustained_launches = 200;
+  info.environment = {{"TESSERA_A", "0"}, {"TESSERA_B", "say \"x\""}};
   return info;
 }
 
@@ -79,6 +80,7 @@ TEST(BenchHarness, JsonEscapesStrings) {
   EXPECT_EQ(j.front(), '{');
   EXPECT_NE(j.find("\"device\": \"a \\\"quoted\\\" GPU\""), std::string::npos) << j;
   EXPECT_NE(j.find("\"sustained_launches\": 200"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"environment\": {\"TESSERA_A\": \"0\", \"TESSERA_B\": \"say \\\"x\\\"\"}"), std::string::npos) << j;
   EXPECT_NE(j.find("\"results\": ["), std::string::npos) << j;
   EXPECT_NE(j.find("\"kernel\": \"odd \\\"name\\\"\\\\x\""), std::string::npos) << j;
   EXPECT_NE(j.find("\"verified\": false"), std::string::npos);

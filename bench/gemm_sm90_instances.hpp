@@ -9,14 +9,13 @@
 // generated from the one list of them, tessera_sm90_groups in bench/CMakeLists.txt (every
 // configuration that gemm_sm90 chooses from, TESSERA_GEMM_SM90_CHOICES, with the four type pairs:
 // checked below at compile time; the ladder's other steps with the pairs that the GPU tests and
-// `tessera bench` run). The library builds them in five
+// `tessera bench` run). The library builds them in four
 // translation units (launcher families, bench/gemm_sm90_instance.cu.in) that a parallel build
 // compiles side by side; each kernel is compiled once instead of once per program.
 //
 // The instances are compiled with ptxas's checks as errors (TESSERA_CUDA_PTXAS_CHECKS: a register
 // spill, or a warning such as C7510 "wgmma serialized" or C7509 "setmaxnreg ignored", fails the
-// build), so every kernel a launcher reaches is checked where it is built. One exemption, from the
-// spill check only: the ping-pong kernel with fp16 output (bench/CMakeLists.txt says why).
+// build), so every kernel a launcher reaches is checked where it is built, every one of them.
 //
 // A program that includes this header and calls a launcher with a configuration or type pair not
 // listed compiles that instance itself, as any user of the header-only library does.

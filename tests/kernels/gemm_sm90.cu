@@ -6,6 +6,10 @@
 // small, large and many-tile sizes, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small sizes
 // and one large type pair, step 3c (gemm_sm90_pingpong) on the small, large and many-tile sizes;
 // and the host-side refusal of invalid problems and the choices of gemm_sm90.
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "bench/gemm_sm90_instances.hpp"  // the kernels, compiled in tessera::gemm_sm90_instances
 #include "gemm_check.hpp"
 #include "tessera/kernels/gemm_sm90.cuh"
@@ -271,6 +275,125 @@ TEST(GemmSm90StreamKRuns, ShortLivedStreamsKeepFewWorkspaces) {
   EXPECT_EQ(registry.count(device), tessera::kernels::detail::GemmSm90Workspaces::kKeep);
   EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
   EXPECT_EQ(registry.count(device), 0);
+}
+
+// A stream's first launch beyond kKeep workspaces frees one whose launches have completed, not the
+// least recently launched stream's while its launch still waits: the new stream waits for nothing.
+// Stream 0's launch is held back by a host function until the new stream has finished (or 5 s).
+// Skipped where launches wait for other streams' work (compute-sanitizer serializes them): the
+// hold runs out before the new stream has launched.
+TEST(GemmSm90StreamKRuns, EvictionPrefersIdleWorkspaces) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  using tessera::kernels::detail::GemmSm90Workspaces;
+  StreamKOperands ops;
+  GemmProblem<bfloat16_t, float> p = ops.p;
+  constexpr int keep = GemmSm90Workspaces::kKeep;
+  std::vector<DeviceBuffer<float>> outs;
+  for (int i = 0; i <= keep + 1; ++i) outs.emplace_back(std::size_t(ops.m) * ops.n);
+  p.d = outs[keep + 1].get();  // the reference, on the default stream
+  ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, nullptr, 5), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<float> const first = outs[keep + 1].download();
+  ASSERT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
+  int device = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  std::vector<cudaStream_t> st(keep + 1, nullptr);
+  for (auto& s : st) ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  std::atomic<bool> go{false};
+  auto hold = [](void* flag) {
+    auto const t0 = std::chrono::steady_clock::now();
+    while (!static_cast<std::atomic<bool>*>(flag)->load() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  };
+  ASSERT_EQ(cudaLaunchHostFunc(st[0], hold, &go), cudaSuccess);
+  p.d = outs[0].get();
+  auto const held_at = std::chrono::steady_clock::now();
+  ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, st[0], 5), cudaSuccess);  // the least recently launched, held
+  for (int i = 1; i < keep; ++i) {
+    p.d = outs[i].get();
+    ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, st[i], 5), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(st[i]), cudaSuccess);
+  }
+  ASSERT_EQ(GemmSm90Workspaces::get().count(device), keep);
+  p.d = outs[keep].get();
+  ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, st[keep], 5), cudaSuccess);  // frees one workspace
+  if (std::chrono::steady_clock::now() - held_at > std::chrono::seconds(2)) {  // the hold has run out meanwhile
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (auto s : st) EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
+    EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
+    GTEST_SKIP() << "launches waited for other streams' work here (compute-sanitizer serializes them): nothing to hold back";
+  }
+  bool finished = false;
+  for (auto const t0 = std::chrono::steady_clock::now(); std::chrono::steady_clock::now() - t0 < std::chrono::seconds(4);) {
+    cudaError_t const state = cudaStreamQuery(st[keep]);
+    if (state == cudaSuccess) {
+      finished = true;
+      break;
+    }
+    ASSERT_EQ(state, cudaErrorNotReady);
+    (void)cudaGetLastError();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_TRUE(finished) << "the new stream waited for the held stream's launch";
+  EXPECT_EQ(cudaStreamQuery(st[0]), cudaErrorNotReady) << "stream 0 was to be held until now";
+  (void)cudaGetLastError();
+  go = true;
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int i = 0; i <= keep; ++i) EXPECT_TRUE(outs[i].download() == first) << "stream " << i;
+  EXPECT_EQ(GemmSm90Workspaces::get().count(device), keep);
+  for (auto s : st) EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
+  EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
+}
+
+// Programmatic dependent launch: a persistent kernel launched right after the one that writes its
+// A (same stream, no synchronization between) reads A only once that grid has completed. D1 is
+// filled with NaNs before each chain, so a read before GEMM 1's stores land shows in D2. Each
+// chain's D2 must equal, bit for bit, the same chain with a synchronization between the launches.
+TEST(GemmSm90DependentLaunch, ChainedProductsSeeTheirInputs) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  constexpr int m = 1024, k1 = 8192, n1 = 512, n2 = 256;
+  DeviceBuffer<bfloat16_t> a1(std::size_t(m) * k1), b1(std::size_t(k1) * n1), d1(std::size_t(m) * n1), b2(std::size_t(n1) * n2);
+  DeviceBuffer<float> d2(std::size_t(m) * n2);
+  unsigned x = 7;
+  auto fill = [&](DeviceBuffer<bfloat16_t>& buf, float scale) {
+    std::vector<bfloat16_t> h(buf.size());
+    for (auto& v : h) {
+      x = x * 1664525u + 1013904223u;
+      v = bfloat16_t(scale * float(int(x >> 24) - 128) / 128.0f);
+    }
+    buf.upload(h);
+  };
+  fill(a1, 1.0f);
+  fill(b1, 1.0f / 16);
+  fill(b2, 1.0f);
+  GemmProblem<bfloat16_t, bfloat16_t> g1;
+  g1.m = m, g1.n = n1, g1.k = k1, g1.a = a1.get(), g1.lda = k1, g1.b = b1.get(), g1.ldb = n1, g1.d = d1.get(), g1.ldd = n1;
+  GemmProblem<bfloat16_t, float> g2;
+  g2.m = m, g2.n = n2, g2.k = n1, g2.a = d1.get(), g2.lda = n1, g2.b = b2.get(), g2.ldb = n2, g2.d = d2.get(), g2.ldd = n2;
+  cudaStream_t st = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&st), cudaSuccess);
+  using Second = cudaError_t (*)(GemmProblem<bfloat16_t, float> const&, cudaStream_t);
+  Second const seconds[] = {tessera::kernels::gemm_sm90_persistent<tessera::kernels::GemmSm90PersistentDefault, bfloat16_t, float>,
+                            tessera::kernels::gemm_sm90_pingpong<tessera::kernels::GemmSm90PingpongDefault, bfloat16_t, float>};
+  for (int which = 0; which < 2; ++which) {
+    auto chain = [&](bool sync_between) {
+      EXPECT_EQ(cudaMemsetAsync(d1.get(), 0xff, d1.bytes(), st), cudaSuccess);  // bf16 NaNs
+      EXPECT_EQ(cudaMemsetAsync(d2.get(), 0, d2.bytes(), st), cudaSuccess);
+      EXPECT_EQ(tessera::kernels::gemm_sm90_persistent(g1, st), cudaSuccess);
+      if (sync_between) EXPECT_EQ(cudaStreamSynchronize(st), cudaSuccess);
+      EXPECT_EQ(seconds[which](g2, st), cudaSuccess);
+      EXPECT_EQ(cudaStreamSynchronize(st), cudaSuccess);
+      return d2.download();
+    };
+    std::vector<float> const want = chain(true);
+    for (int rep = 0; rep < 10; ++rep) {
+      std::vector<float> const got = chain(false);
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < got.size(); ++i) bad += !(got[i] == want[i]);
+      EXPECT_EQ(bad, 0u) << (which == 0 ? "persistent" : "ping-pong") << " after persistent, chain " << rep;
+    }
+  }
+  EXPECT_EQ(cudaStreamDestroy(st), cudaSuccess);
 }
 
 TEST_F(GemmSm90Tma, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }

@@ -21,6 +21,10 @@
 //                                        publishes data to another (bar.sync the writers, then one
 //                                        of them stores the flag; the reader spins on it, then
 //                                        bar.syncs its readers)
+//   grid_dependency_wait(), grid_dependents_launch()
+//                                       programmatic dependent launch (griddepcontrol): wait until
+//                                       the grids this one depends on have completed and their
+//                                       writes are visible; let the next grid start launching
 //   warpgroup_reg_alloc<N>() / warpgroup_reg_dealloc<N>()
 //                                        setmaxnreg (sm_90a): the warpgroup's registers a thread
 //                                        grow to / shrink to N (warp specialization)
@@ -177,6 +181,36 @@ TESSERA_HOST_DEVICE std::uint32_t load_acquire_gpu(std::uint32_t const* flag) {
   return 0;
 #else
   detail::device_only("load_acquire_gpu", flag);
+#endif
+}
+
+// Programmatic dependent launch. A grid launched with cudaLaunchAttributeProgrammaticStreamSerialization
+// may start while the grid before it in the stream still runs (once that grid's blocks have all
+// called grid_dependents_launch() or exited): it sets itself up meanwhile and calls
+// grid_dependency_wait() before its first access of global memory that the earlier grid may write
+// or read. grid_dependency_wait(): returns once the grids this one depends on have completed and
+// their memory operations are visible to it (at once in a grid launched without the attribute).
+// grid_dependents_launch(): this block no longer holds back the launch of the next grid (which
+// still waits for this one's completion in its own grid_dependency_wait). Pre: none; each is a
+// no-op where nothing depends. Example: kernels/gemm_sm90.cuh's persistent kernels.
+template <class Unused = void>
+TESSERA_HOST_DEVICE void grid_dependency_wait() {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("grid_dependency_wait");
+#else
+  detail::device_only("grid_dependency_wait (griddepcontrol.wait)");
+#endif
+}
+template <class Unused = void>
+TESSERA_HOST_DEVICE void grid_dependents_launch() {
+#if defined(TESSERA_SM90_AVAILABLE)
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#elif defined(__CUDA_ARCH__)
+  TESSERA_SM90_ONLY("grid_dependents_launch");
+#else
+  detail::device_only("grid_dependents_launch (griddepcontrol.launch_dependents)");
 #endif
 }
 

@@ -1,6 +1,8 @@
 // What every instruction wrapper in arch/ shares:
 //   smem_address(p)             the 32-bit shared-window address of a generic pointer into shared
 //                               memory, the address operand of ldmatrix, stmatrix and cp.async
+//   schedule_here(x, ...)       32-bit integers taken as computed at this point: the compiler does
+//                               not hoist what depends on them above earlier volatile asm
 //   detail::device_only(what)   the host body of a device-only instruction: says so and aborts
 //
 // How a wrapper guards its instruction (arch/*.hpp): the PTX is emitted in the device pass when
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 #include "tessera/core/config.hpp"
 
@@ -27,6 +30,29 @@ __device__ __forceinline__ std::uint32_t smem_address(void const* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 #endif
+
+// schedule_here(x, ...): each x (a 32-bit integer) is taken as a new value computed at this point
+// of the program (an empty volatile asm that reads and writes it). Volatile asm keeps its order, so
+// nothing computed from x after this point (addresses, clamped coordinates) can be moved above the
+// volatile asm before it (barriers, stmatrix, TMA), nor share a computation with the same
+// expression from before it. Use: an unrolled epilogue whose later groups' address arithmetic the
+// compiler would otherwise compute up front and keep live across the earlier groups (in registers
+// a kernel lacks: they spill). Pre: none. Post: every x keeps its value; no instruction is emitted.
+// Example: `int m = m0 + 16 * w, n = n0; schedule_here(m, n);` before a group's loads at (m, n).
+template <class Int>
+TESSERA_HOST_DEVICE void schedule_here(Int& x) {
+  static_assert(std::is_integral_v<Int> && sizeof(Int) == 4, "schedule_here: 32-bit integers only");
+#if defined(__CUDA_ARCH__)
+  asm volatile("" : "+r"(x));
+#else
+  (void)x;
+#endif
+}
+template <class Int, class... Ints>
+TESSERA_HOST_DEVICE void schedule_here(Int& x, Ints&... xs) {
+  schedule_here(x);
+  (schedule_here(xs), ...);
+}
 
 namespace detail {
 // The host body of a device-only instruction. Pre: none. Post: does not return; prints

@@ -33,6 +33,10 @@
 // gemm_sm90_tma_addressable) are first packed into aligned buffers; a D that TMA cannot address is
 // stored from registers (GemmEpilogue::store_pair).
 // Every kernel runs on one TmaPipeline (algorithm/pipeline.hpp): full and empty barriers per stage.
+// The persistent kernels (3a-3d) are launched with programmatic dependent launch: their set-up
+// overlaps the end of the stream's previous kernel, and each thread waits for that kernel before
+// its first access of global memory (gemm_sm90_dependent_launch; TESSERA_GEMM_SM90_PDL=0 turns it
+// off: gemm_sm90_dependent_launch_enabled).
 //
 // Step 1's block (one warpgroup, 128 threads) computes a BM x BN tile of D:
 //   * stage s holds A's BM x BK and B's BN x BK tiles in the canonical 128-byte-swizzled layouts
@@ -62,6 +66,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -73,6 +78,7 @@
 #include "tessera/algorithm/pipeline.hpp"
 #include "tessera/arch/barrier_sm90.hpp"
 #include "tessera/arch/copy_sm90_tma.cuh"
+#include "tessera/arch/util.hpp"
 #include "tessera/atom/copy_traits_sm90_tma.cuh"
 #include "tessera/atom/mma_atom.hpp"
 #include "tessera/atom/mma_traits_sm90.hpp"
@@ -308,7 +314,10 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
           TESSERA_UNROLL
           for (int k = 0; k < 8; ++k) x[k] = ep.alpha * src(k);
         } else {
-          int const m = m_of(step), n = n_of(step);  // x[0]'s element
+          int m = m_of(step), n = n_of(step);  // x[0]'s element
+          // lean: the chunk's C and bias addresses are computed here, not all up front (where the
+          // ping-pong kernel with a 16-bit TOut had them spill: 428 bytes with fp16)
+          if constexpr (mode == Mode::lean) schedule_here(m, n);
           auto const crd = [&](int k) {  // value 32 c + 8 bb + k = 4 j + r: (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2)
             return make_coord(m + 8 * (k % 4 / 2), n + 16 * bb + 8 * (k / 4) + k % 2);
           };
@@ -630,6 +639,15 @@ struct GemmSm90StreamK {
   int tiles = 0;
 };
 
+// Programmatic dependent launch (gemm_sm90_dependent_launch_enabled: the persistent kernels'
+// launches): a kernel's set-up (shared-memory carve-up, barrier initialization, the descriptors'
+// prefetch) may run while the stream's previous grid finishes; every thread waits for that grid
+// here, before any access of global memory. The producer lets the stream's next grid launch once
+// it has issued its last load (grid_dependents_launch): that grid's blocks take SMs only as this
+// grid's blocks leave, and wait for this grid's completion themselves. A no-op in a grid launched
+// without the attribute.
+__device__ __forceinline__ void gemm_sm90_dependent_launch() { grid_dependency_wait(); }
+
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(128, 1)
     gemm_sm90_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
@@ -662,6 +680,7 @@ __global__ void __launch_bounds__(128, 1)
     pipe.init(1);
   }
   __syncthreads();
+  gemm_sm90_dependent_launch();
 
   // Thread 0: k-tile kt into its stage (free: see above).
   auto load = [&](int kt) {
@@ -794,6 +813,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   } else {
     __syncthreads();
   }
+  gemm_sm90_dependent_launch();
 
   // The ring runs on across the block's tiles: its i-th k-tile (over all tiles) is
   // PipelineState::at(i).
@@ -813,6 +833,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                                                               bm, bn, M, N, K, rank);
         }
       });
+      grid_dependents_launch();  // the block's last load is issued (gemm_sm90_dependent_launch)
     }
   } else {
     // ---- consumers: warpgroup w owns rows 64 (w - 1) .. 64 w - 1 of each tile ----------------
@@ -920,6 +941,7 @@ __global__ void __launch_bounds__(384, 1)
     fence_barrier_init();
   }
   __syncthreads();
+  gemm_sm90_dependent_launch();
 
   if (warpgroup == 0) {
     warpgroup_reg_dealloc<40>();
@@ -934,6 +956,7 @@ __global__ void __launch_bounds__(384, 1)
           gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(tma_a, tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt, bm, bn, M, N, K);
         }
       }
+      grid_dependents_launch();  // the block's last load is issued (gemm_sm90_dependent_launch)
     }
   } else {
     warpgroup_reg_alloc<232>();
@@ -973,8 +996,18 @@ __global__ void __launch_bounds__(384, 1)
         gemm_sm90_store_tma<TOut, MB_, BN, true>(acc, ep, tma_d, sm.epilogue_buffers(me), bm * BM, bn * BN, M, N, lt, std::uint32_t(1 + me),
                                            stored);
       } else {
+        // Each value's coordinates computed where they are used (schedule_here), as in the lean
+        // path of gemm_sm90_store_tma: computed up front, their addresses spill.
         TESSERA_UNROLL
-        for (int mi = 0; mi < MB_; ++mi) gemm_sm90_store(acc[mi], tCcD(_, mi, 0), M, N, ep);
+        for (int mi = 0; mi < MB_; ++mi) {
+          auto const crd = tCcD(_, mi, 0);
+          auto const coord = [&](int v) {
+            int m = get<0>(crd(v)), n = get<1>(crd(v));
+            schedule_here(m, n);
+            return make_coord(m, n);
+          };
+          ep.template store<BN / 2>([&](int v) { return acc[mi][v]; }, coord, M, N);
+        }
       }
     }
     if (tma_store_d && lt == 0) tma_store_wait_read<0>();  // as in gemm_sm90_ws_kernel
@@ -995,6 +1028,21 @@ template <class T>
 bool gemm_sm90_tma_addressable(T const* p, int ld, int contiguous) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && (std::size_t(ld) * sizeof(T)) % 16 == 0 &&
          (std::size_t(contiguous) * sizeof(T)) % 16 == 0;
+}
+
+// Whether the persistent kernels (gemm_sm90's, the ping-pong and cluster kernels) are launched with
+// programmatic dependent launch (cudaLaunchAttributeProgrammaticStreamSerialization): their set-up
+// overlaps the end of the stream's previous grid, which each of their threads still waits for
+// before touching global memory (gemm_sm90_dependent_launch). On unless the environment variable
+// TESSERA_GEMM_SM90_PDL is 0 when first asked (read once per process: an A/B switch for
+// benchmarks). Pre: none. Example: TESSERA_GEMM_SM90_PDL=0 tessera bench ... times the launches
+// without it.
+inline bool gemm_sm90_dependent_launch_enabled() {
+  static bool const enabled = [] {
+    char const* v = std::getenv("TESSERA_GEMM_SM90_PDL");
+    return v == nullptr || std::string(v) != "0";
+  }();
+  return enabled;
 }
 
 // The current device and its SM count, asked of the runtime once per device (every launch needs
@@ -1033,7 +1081,8 @@ inline int gemm_sm90_raster_rows(int units, int bm, int bn) {
 // (sk.tiles = 0: the kernel runs without stream-K): the graph may be replayed on another stream,
 // beside this stream's own launches. Memory: a workspace per stream that ran a stream-K launch,
 // at most kKeep per device: a stream's first launch beyond them frees the workspace of the device's
-// least recently launched stream (stream-ordered after that stream's last launch, through an event
+// least recently launched stream whose launches have completed, or, when all are still running, of
+// the least recently launched one (stream-ordered after that stream's last launch, through an event
 // recorded after each launch: the stream may have been destroyed since; if it launches again it
 // gets a new workspace). All are freed by gemm_sm90_release_workspaces() (which synchronizes each
 // device first: not while a graph is being captured). Pre: partial_bytes >= 1, flags >= 1.
@@ -1110,26 +1159,47 @@ struct GemmSm90Workspaces {
     return cudaEventRecord(e->done, stream);
   }
 
-  // evict_beyond(device, keep, stream): frees the least recently used workspaces of `device` until
-  // it holds at most `keep`: each after its stream's last launch (`stream` waits for its event), on
-  // `stream`. Pre: the registry is locked, keep >= 0. Post: count(device) <= keep, or the CUDA
-  // error that stopped it. Example: 8 held, keep 7: the one with the smallest last_use is freed.
+  // evict_beyond(device, keep, stream): frees workspaces of `device` until it holds at most `keep`,
+  // on `stream`: first the least recently used of those whose launches have all completed (freed
+  // at once), else the least recently used one, after its stream's last launch (`stream` waits for
+  // its event: a dependency on another stream's work only when every workspace is still in use).
+  // Pre: the registry is locked, keep >= 0. Post: count(device) <= keep, or the CUDA error that
+  // stopped it. Example: 8 held, keep 7, the one with the smallest last_use still running, the
+  // others idle: the idle one with the smallest last_use is freed and `stream` waits for nothing.
   cudaError_t evict_beyond(int device, int keep, cudaStream_t stream) {
     for (;;) {
       int held = 0;
-      auto oldest = entries.end();
+      auto oldest = entries.end(), oldest_idle = entries.end();
       for (auto it = entries.begin(); it != entries.end(); ++it) {
         if (it->device != device) continue;
         ++held;
         if (oldest == entries.end() || it->last_use < oldest->last_use) oldest = it;
       }
       if (held <= keep) return cudaSuccess;
-      if (cudaError_t const err = cudaStreamWaitEvent(stream, oldest->done, 0); err != cudaSuccess) return err;
-      if (oldest->mem != nullptr) {
-        if (cudaError_t const err = cudaFreeAsync(oldest->mem, stream); err != cudaSuccess) return err;
+      for (auto it = entries.begin(); it != entries.end(); ++it) {
+        if (it->device != device || (oldest_idle != entries.end() && it->last_use >= oldest_idle->last_use)) continue;
+        cudaError_t const before = cudaPeekAtLastError();
+        cudaError_t const state = cudaEventQuery(it->done);
+        if (state == cudaSuccess) {
+          oldest_idle = it;
+        } else if (state == cudaErrorNotReady) {
+          // "not ready" is an answer, not an error to leave behind (a runtime that records it as
+          // the last error); an earlier error of the caller's stays
+          if (before == cudaSuccess && cudaPeekAtLastError() == cudaErrorNotReady) (void)cudaGetLastError();
+        } else {
+          return state;
+        }
       }
-      (void)cudaEventDestroy(oldest->done);  // released once the recorded work completes
-      entries.erase(oldest);
+      bool const idle = oldest_idle != entries.end();
+      auto const victim = idle ? oldest_idle : oldest;
+      if (!idle) {
+        if (cudaError_t const err = cudaStreamWaitEvent(stream, victim->done, 0); err != cudaSuccess) return err;
+      }
+      if (victim->mem != nullptr) {
+        if (cudaError_t const err = cudaFreeAsync(victim->mem, stream); err != cudaSuccess) return err;
+      }
+      (void)cudaEventDestroy(victim->done);  // released once the recorded work completes
+      entries.erase(victim);
     }
   }
   cudaError_t release_all() {
@@ -1214,13 +1284,23 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
   config.blockDim = dim3(Cfg::kThreads);
   config.dynamicSmemBytes = smem;
   config.stream = stream;
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = cm;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  config.attrs = &cluster;
-  config.numAttrs = cm > 1 ? 1 : 0;
+  // Attributes: the cluster's shape (cm > 1); a persistent kernel's programmatic dependent launch
+  // (gemm_sm90_dependent_launch_enabled).
+  cudaLaunchAttribute attrs[2]{};
+  config.attrs = attrs;
+  config.numAttrs = 0;
+  if (cm > 1) {
+    cudaLaunchAttribute& cluster = attrs[config.numAttrs++];
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = cm;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+  }
+  if (persistent && gemm_sm90_dependent_launch_enabled()) {
+    cudaLaunchAttribute& pdl = attrs[config.numAttrs++];
+    pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    pdl.val.programmaticStreamSerializationAllowed = 1;
+  }
   if constexpr (is_ws_config<Cfg>) {
     if constexpr (Cfg::Persistent && cm > 1) {
       // Not every SM can hold a block of a cluster (the GPCs' SM counts need not be multiples of
@@ -1243,6 +1323,8 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
         // A block waits for others (the owner of a split tile for its contributors): the launch is
         // cooperative, so that the driver runs every block at once or refuses the launch (another
         // kernel holding SMs, a partitioned GPU) instead of letting it hang.
+        // (Without programmatic dependent launch: a cooperative grid starts whole.)
+        unsigned const plain_attrs = config.numAttrs;
         cudaLaunchAttribute cooperative{};
         cooperative.id = cudaLaunchAttributeCooperative;
         cooperative.val.cooperative = 1;
@@ -1250,7 +1332,10 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
         config.numAttrs = 1;
         std::size_t const partial_bytes = std::size_t(units) * Cfg::kConsumers * 128 * (Cfg::BN / 2) * sizeof(float);
         return GemmSm90Workspaces::get().launch(device, stream, partial_bytes, units * Cfg::kConsumers, sk, [&] {
-          if (sk.tiles == 0) config.numAttrs = 0;  // captured into a graph: no stream-K, no waits
+          if (sk.tiles == 0) {  // captured into a graph: no stream-K, no waits
+            config.attrs = attrs;
+            config.numAttrs = plain_attrs;
+          }
           return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster, sk);
         });
       }

@@ -104,11 +104,10 @@ std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {409
                                        {1536, 1536, 256}};
 TEST_F(GemmSm90, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
 TEST_F(GemmSm90, ManyTilesPerBlockBf16ToFp32) { this->template sweep<bfloat16_t, float>(kManyTiles, false); }
-TEST_F(GemmSm90Cluster, ManyTilesPerBlock) { this->template sweep<half_t, float>(kManyTiles, false); }
-TEST_F(GemmSm90Cluster, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
+TEST_F(GemmSm90Cluster, ManyTilesPerBlock) { this->template sweep<half_t, half_t>(kManyTiles, false); }
 TEST_F(GemmSm90Cluster, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
 TEST_F(GemmSm90Cluster, SmallBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kSmall, true); }
-TEST_F(GemmSm90Cluster, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, false); }
+TEST_F(GemmSm90Cluster, LargeFp16ToFp16) { this->template sweep<half_t, half_t>(kLarge, false); }
 TEST_F(GemmSm90Persistent, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Persistent, LargeFp16ToFp16) { this->template sweep<half_t, half_t>(kLarge, false); }
 TEST_F(GemmSm90Persistent, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
@@ -396,10 +395,10 @@ TEST(GemmSm90DependentLaunch, ChainedProductsSeeTheirInputs) {
   EXPECT_EQ(cudaStreamDestroy(st), cudaSuccess);
 }
 
-TEST_F(GemmSm90Tma, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
+TEST_F(GemmSm90Tma, SmallBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kSmall, true); }
 TEST_F(GemmSm90Tma, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
 TEST_F(GemmSm90Tma, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
-TEST_F(GemmSm90Ws, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
+TEST_F(GemmSm90Ws, SmallBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kSmall, true); }
 TEST_F(GemmSm90Ws, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
 TEST_F(GemmSm90Ws, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
 

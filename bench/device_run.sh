@@ -2,7 +2,7 @@
 # device_run.sh BUILD_DIR [tests|bench|all]: the device calls of the GPU work.
 #   tests: every GPU test binary of BUILD_DIR, compute-sanitizer (memcheck, racecheck) on the small
 #          cases;
-#   bench: the example programs, the demo, and `tessera bench --sizes full` twice (the spread
+#   bench: the example programs, the demo, and `tessera-bench --sizes full` twice (the spread
 #          between the runs is the noise; the first with a sustained run and JSON).
 # Logs go to $OUT (or ./device-out), at most 8 files. The binaries are built on the development
 # machine for sm_90a (Release) and carried.
@@ -42,7 +42,7 @@ fi
 [ "$P" = tests ] && exit 0
 for e in "$B"/bin/example_*; do "$e" >> "$O/examples.txt" 2>&1; echo "$(basename "$e"): exit $?"; done
 "$B/bin/tessera" demo > "$O/demo.txt" 2>&1; echo "demo: exit $?"; sed -n '/== 6/,$p' "$O/demo.txt"
-"$B/bin/tessera" bench --sizes full --kernels "$K" --rest "$R" --sustained "$S" --json "$O/bench_full.json" --svg "$O/bench_full.svg" > "$O/bench_full.txt" 2>> "$L"
+"$B/bin/tessera-bench" --sizes full --kernels "$K" --rest "$R" --sustained "$S" --json "$O/bench_full.json" --svg "$O/bench_full.svg" > "$O/bench_full.txt" 2>> "$L"
 echo "bench full run 1: exit $?"; cat "$O/bench_full.txt"
-"$B/bin/tessera" bench --sizes full --kernels "$K" > "$O/bench_full2.txt" 2>> "$L"
+"$B/bin/tessera-bench" --sizes full --kernels "$K" > "$O/bench_full2.txt" 2>> "$L"
 echo "bench full run 2: exit $?"; cat "$O/bench_full2.txt"

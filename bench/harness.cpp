@@ -15,10 +15,13 @@
 
 #include <unistd.h>  // environ
 
-#include "bench/cuda_check.hpp"
+#include "support/cuda_check.hpp"
 #include "tessera/tools/xml.hpp"
 
 namespace tessera::bench {
+
+// CUDA checks, device buffers and the cuBLAS reference with its tolerance: tests/support/.
+using test::check;
 
 namespace {
 
@@ -229,7 +232,7 @@ std::vector<Result> run_cases(std::vector<Case>& cases, Options const& o) {
       r.message = e.what();
     }
     if (!r.verified) {
-      std::cerr << "tessera bench: " << c.kernel << " " << c.shape << " FAILED verification: " << r.message
+      std::cerr << "tessera-bench: " << c.kernel << " " << c.shape << " FAILED verification: " << r.message
                 << " (not timed)\n";
       out.push_back(r);
       continue;
@@ -327,7 +330,7 @@ void print_table(std::vector<Result> const& rs, std::ostream& os) {
 
 void write_json(RunInfo const& info, std::vector<Result> const& rs, std::string const& path) {
   std::ofstream f(path);
-  if (!f) throw std::runtime_error("tessera bench: cannot write " + path);
+  if (!f) throw std::runtime_error("tessera-bench: cannot write " + path);
   Options const& o = info.options;
   f << "{\n  \"device\": \"" << json_escape(info.device_name) << "\", \"sm_count\": " << info.sm_count
     << ", \"sizes\": \"" << json_escape(info.sizes) << "\",\n  \"options\": {\"warmup\": " << o.warmup
@@ -360,7 +363,7 @@ void write_json(RunInfo const& info, std::vector<Result> const& rs, std::string 
 
 void write_svg(std::vector<Result> const& rs, std::string const& path) {
   std::ofstream f(path);
-  if (!f) throw std::runtime_error("tessera bench: cannot write " + path);
+  if (!f) throw std::runtime_error("tessera-bench: cannot write " + path);
   int const bar_h = 22, gap = 8, label_w = 300, chart_w = 500, top = 40;
   double max_pct = 100;
   for (auto const& r : rs) max_pct = std::max(max_pct, r.percent_of_ref);
@@ -370,7 +373,7 @@ void write_svg(std::vector<Result> const& rs, std::string const& path) {
   f << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   f << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  f << "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">tessera bench: % of the in-run reference "
+  f << "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">tessera-bench: % of the in-run reference "
        "(cudaMemcpyAsync D2D / cuBLAS)</text>\n";
   auto x_of = [&](double pct) { return label_w + chart_w * pct / max_pct; };
   for (double p = 0; p <= max_pct + 1e-9; p += 25) {

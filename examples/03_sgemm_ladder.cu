@@ -3,13 +3,14 @@
 // kernels::sgemm. Every step is verified against cublasSgemm (no TF32) and then timed against it in
 // the same run.
 //   example_03_sgemm_ladder [--extra] [--sustained N] [--json FILE] [size ...]   (default sizes: 4096 8192)
-// --extra adds the tuning candidates measured beside the ladder (docs/performance.md, "SGEMM").
+// --extra adds the tuning candidates measured beside the ladder (docs/performance/log.md, "SGEMM").
 #include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "bench/cases/cases.hpp"
+#include "sgemm/cases.hpp"
 #include "sgemm/ladder.cuh"
 
 namespace {
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
     }
   }
   if (sizes.empty()) sizes = {4096, 8192};
-  auto kernels_to_run = bench::sgemm_ladder();
+  auto kernels_to_run = examples::sgemm_ladder();
   if (extra) {
     kernels_to_run.push_back(candidate<examples::SgemmCandidateV4Fast>("candidate_v4_fast"));
     kernels_to_run.push_back(candidate<examples::SgemmCandidate16x8>("candidate_16x8"));

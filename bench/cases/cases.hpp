@@ -1,5 +1,6 @@
-// The cases `tessera bench` runs (and the example programs reuse): memory-bound kernels against
-// cudaMemcpyAsync, SGEMMs against cuBLAS, each verified before it is timed (harness.hpp).
+// The cases tessera-bench runs (and the example programs reuse): memory-bound kernels against
+// cudaMemcpyAsync, SGEMMs and the tensor-core GEMMs against cuBLAS, each verified before it is
+// timed (harness.hpp). The example ladders' SGEMM cases are in examples/sgemm/cases.hpp.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -32,23 +33,13 @@ struct SgemmMajors {
 std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<NamedSgemm> const& kernels_to_run,
                                   SgemmMajors mj = {});
 
-// The CuTe tutorial's SGEMM ported to Tessera (examples/sgemm/tutorial.cuh): sgemm_tutorial_nt and
-// sgemm_tutorial_tn, C column-major, on squares of the given sizes (multiples of 128).
-std::vector<Case> sgemm_tutorial_cases(std::vector<int> const& sizes);
-
-// The example ladder v1..v5 (examples/sgemm/ladder.cuh); v5 is kernels::sgemm.
-std::vector<NamedSgemm> sgemm_ladder();
-
-// The ladder at 4096^3 and 8192^3 when full, else 1024^3; the tutorial's kernels at 1024^3 and
-// 4096^3 when full, else 1024^3.
-std::vector<Case> sgemm_cases(bool full);
-
 // The tensor-core GEMMs (kernels::gemm_sm80 and the Hopper ladder of kernels/gemm_sm90.cuh, bf16 and
 // fp16, row-major) against cublasGemmEx: 4096^3 and 8192^3 when full, else 2048^3.
 std::vector<Case> gemm_cases(bool full);
 
 // The Hopper ladder (steps 1, 2, 3: tma, ws, persistent, cluster, pingpong, stream_k; bf16 and fp16) on squares
-// of the given sizes (examples/04_gemm_sm90_ladder.cu).
+// of the given sizes (examples/04_gemm_sm90_ladder.cu). Only in builds with the instance set `extra`
+// (TESSERA_EXTRA_KERNELS; instances/table.txt).
 std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes);
 
 // The sweep of the Hopper GEMM: gemm_sm90_persistent (128x256 tiles), gemm_sm90_pingpong (128x128)
@@ -58,7 +49,7 @@ std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes);
 std::vector<Case> gemm_sweep_cases();
 
 // The Hopper GEMMs (gemm_sm90_persistent, _persistent_wide (128x192 tiles), _pingpong, _stream_k,
-// _stream_k_medium (128x128 tiles) and gemm_sm90; bf16 and fp16, row-major) on the given shapes (`tessera bench --shapes`).
+// _stream_k_medium (128x128 tiles) and gemm_sm90; bf16 and fp16, row-major) on the given shapes (`tessera-bench --shapes`).
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes);
 
 }  // namespace tessera::bench

@@ -1,4 +1,4 @@
-// gemm_cases.cu -- the tensor-core GEMM cases of `tessera bench`: kernels::gemm_sm80 (gemm_sm80_*)
+// gemm_cases.cu -- the tensor-core GEMM cases of `tessera-bench`: kernels::gemm_sm80 (gemm_sm80_*)
 // and the Hopper ladder (kernels/gemm_sm90.cuh: step 1 gemm_sm90_tma_*, step 2 gemm_sm90_ws_*,
 // step 3 gemm_sm90_persistent_*, gemm_sm90_cluster_*, gemm_sm90_pingpong_*) against cublasGemmEx (fp32
 // compute) on the same inputs in the same run. Problem: D = A B, M = N = K,
@@ -22,13 +22,21 @@
 #include <type_traits>
 
 #include "bench/cases/cases.hpp"
-#include "bench/cuda_check.hpp"
-#include "bench/gemm_reference.hpp"
-#include "bench/gemm_sm90_instances.hpp"  // the Hopper kernels, compiled in tessera::gemm_sm90_instances
-#include "tessera/kernels/gemm_sm80.cuh"
-#include "tessera/kernels/gemm_sm90.cuh"
+#include "support/cuda_check.hpp"
+#include "support/gemm_reference.hpp"
+#include "instances/gemm_sm80.hpp"  // the kernels, compiled once in tessera::instances (instances/table.txt)
+#include "instances/gemm_sm90.hpp"
 
 namespace tessera::bench {
+
+// CUDA checks, device buffers and the cuBLAS reference with its tolerance: tests/support/.
+using test::check;
+using test::DeviceBuffer;
+using test::cublas_gemm;
+using test::cublas_sgemm;
+using test::gemm_tolerance_factor;
+using test::unit_roundoff;
+using test::underflow_roundoff;
 
 namespace {
 
@@ -380,8 +388,13 @@ std::vector<Case> gemm_cases(bool full) {
   std::vector<GemmShape> const shapes =
       full ? std::vector<GemmShape>{{4096, 4096, 4096}, {8192, 8192, 8192}} : std::vector<GemmShape>{{2048, 2048, 2048}};
   std::vector<Case> cases;
+#if TESSERA_INSTANCES_EXTRA  // the ladder's steps 1 and 2 and the cluster kernel (instances/table.txt, set `extra`)
   add_cases<bfloat16_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes, "bf16");
   add_cases<half_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
+#else
+  add_cases<bfloat16_t, Sm80, Sm90Persistent, Sm90Pingpong, Sm90StreamK>(cases, shapes, "bf16");
+  add_cases<half_t, Sm80, Sm90Persistent, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
+#endif
   // Order: the ladder's order of kernels, each with bf16 then fp16, each by size.
   auto rank = [](Case const& c) {
     char const* const order[] = {Sm80::name,         Sm90Tma::name,      Sm90Ws::name,     Sm90Persistent::name,
@@ -397,6 +410,7 @@ std::vector<Case> gemm_cases(bool full) {
   return cases;
 }
 
+#if TESSERA_INSTANCES_EXTRA
 std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes) {
   std::vector<GemmShape> shapes;
   for (int s : sizes) shapes.push_back({s, s, s});
@@ -405,6 +419,7 @@ std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes) {
   add_cases<half_t, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
   return cases;
 }
+#endif
 
 std::vector<Case> gemm_sweep_cases() {
   std::vector<GemmShape> shapes;
@@ -418,8 +433,13 @@ std::vector<Case> gemm_sweep_cases() {
 
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes) {
   std::vector<Case> cases;
+#if TESSERA_INSTANCES_EXTRA  // stream-K with 128x128 tiles (instances/table.txt, set `extra`)
   add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(cases, shapes, "bf16");
   add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(cases, shapes, "fp16");
+#else
+  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90>(cases, shapes, "bf16");
+  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90>(cases, shapes, "fp16");
+#endif
   return cases;
 }
 

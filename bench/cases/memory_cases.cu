@@ -1,4 +1,4 @@
-// memory_cases.cu -- the memory-bound cases of `tessera bench`: elementwise add (naive,
+// memory_cases.cu -- the memory-bound cases of `tessera-bench`: elementwise add (naive,
 // vectorized, TV; fp16, bf16, fp32) and the cp.async tile copy, each against an in-run
 // cudaMemcpyAsync device-to-device copy of the same number of bytes (read + write).
 //
@@ -16,11 +16,15 @@
 #include <string>
 
 #include "bench/cases/cases.hpp"
-#include "bench/cuda_check.hpp"
+#include "support/cuda_check.hpp"
 #include "tessera/kernels/elementwise_add.cuh"
 #include "tessera/kernels/tile_copy.cuh"
 
 namespace tessera::bench {
+
+// CUDA checks, device buffers and the cuBLAS reference with its tolerance: tests/support/.
+using test::check;
+using test::DeviceBuffer;
 
 namespace {
 

@@ -1,7 +1,7 @@
-// sgemm_cases.cu -- the SGEMM cases of `tessera bench`: every step of the example ladder
-// (examples/sgemm/ladder.cuh) against cublasSgemm (default math mode, no TF32) in the same run. Problem: C = A B, M = N = K, A, B and C row-major, alpha = 1, beta = 0.
-// Also the CuTe tutorial's kernel ported to Tessera (examples/sgemm/tutorial.cuh), NT and TN, with
-// its own majors (C column-major).
+// sgemm_cases.cu -- SGEMM cases for tessera-bench: any named SGEMM launchers against cublasSgemm
+// (default math mode, no TF32) in the same run. Problem: C = A B, M = N = K, the majors of A, B and
+// C given (row-major by default), alpha = 1, beta = 0. The example ladder's steps and the CuTe
+// tutorial's kernel are registered by examples/sgemm/cases.cu.
 //
 // Inputs are uniform in [-1, 1), generated on the device from a hash of the offset. verify poisons
 // C (NaN), runs the kernel once, runs cuBLAS on the same inputs, and counts on the device the
@@ -14,12 +14,16 @@
 #include <string>
 
 #include "bench/cases/cases.hpp"
-#include "bench/cuda_check.hpp"
-#include "bench/gemm_reference.hpp"
-#include "examples/sgemm/ladder.cuh"
-#include "examples/sgemm/tutorial.cuh"
+#include "support/cuda_check.hpp"
+#include "support/gemm_reference.hpp"
 
 namespace tessera::bench {
+
+// CUDA checks, device buffers and the cuBLAS reference with its tolerance: tests/support/.
+using test::check;
+using test::DeviceBuffer;
+using test::cublas_sgemm;
+using test::gemm_tolerance_factor;
 
 namespace {
 
@@ -146,36 +150,6 @@ std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<Nam
       cases.push_back(std::move(c));
     }
   }
-  return cases;
-}
-
-std::vector<NamedSgemm> sgemm_ladder() {
-  std::vector<NamedSgemm> out;
-  for (int v = 1; v <= examples::kSgemmSteps; ++v) {
-    out.push_back({examples::sgemm_step_name(v),
-                   [v](kernels::SgemmProblem const& p, cudaStream_t s) { return examples::sgemm_step(v, p, s); }});
-  }
-  return out;
-}
-
-std::vector<Case> sgemm_tutorial_cases(std::vector<int> const& sizes) {
-  using examples::TutorialVariant;
-  auto launcher = [](TutorialVariant v) -> SgemmLauncher {
-    return [v](kernels::SgemmProblem const& p, cudaStream_t s) { return examples::launch_sgemm_tutorial(p, v, s); };
-  };
-  // The tutorial's C is column-major; NT: A column-major, B row-major; TN: A row-major, B column-major.
-  auto cases = sgemm_cases_for(sizes, {{"sgemm_tutorial_nt", launcher(TutorialVariant::nt)}},
-                               SgemmMajors{Major::col, Major::row, Major::col});
-  auto tn = sgemm_cases_for(sizes, {{"sgemm_tutorial_tn", launcher(TutorialVariant::tn)}},
-                            SgemmMajors{Major::row, Major::col, Major::col});
-  for (auto& c : tn) cases.push_back(std::move(c));
-  return cases;
-}
-
-std::vector<Case> sgemm_cases(bool full) {
-  std::vector<int> const sizes = full ? std::vector<int>{4096, 8192} : std::vector<int>{1024};
-  auto cases = sgemm_cases_for(sizes, sgemm_ladder());
-  for (auto& c : sgemm_tutorial_cases(full ? std::vector<int>{1024, 4096} : sizes)) cases.push_back(std::move(c));
   return cases;
 }
 

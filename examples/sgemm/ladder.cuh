@@ -25,7 +25,7 @@ using SgemmV3 = kernels::SgemmTiledConfig<128, 128, 8, false, 2, false>;
 using SgemmV4 = kernels::SgemmTiledConfig<128, 128, 8, true, 2, false>;
 using SgemmV5 = kernels::SgemmTuned;
 
-// Tuning candidates measured beside the ladder (docs/performance.md, "SGEMM").
+// Tuning candidates measured beside the ladder (docs/performance/log.md, "SGEMM").
 using SgemmCandidateV4Fast = kernels::SgemmTiledConfig<128, 128, 8, true, 2, false, 8, 8, true>;     // v4 + fast path
 using SgemmCandidate16x8 = kernels::SgemmTiledConfig<128, 128, 8, true, 2, true, 16, 8, true>;       // v5 with BK = 8
 using SgemmCandidateBk8 = kernels::SgemmTiledConfig<128, 128, 8, true, 2, true, 8, 16, true>;        // (8,16), BK = 8
@@ -47,21 +47,8 @@ inline char const* sgemm_step_name(int v) {
 
 // sgemm_step(v, problem, stream): runs step v (1..5) of the ladder; asynchronous like a launch.
 // Throws std::invalid_argument for a step outside 1..5 or an invalid problem; returns the launch's
-// error.
-inline cudaError_t sgemm_step(int v, kernels::SgemmProblem const& problem, cudaStream_t stream = nullptr) {
-  if (v < 1 || v > kSgemmSteps) {
-    throw std::invalid_argument("sgemm_step: step " + std::to_string(v) + " does not exist; the ladder has steps 1.." +
-                                std::to_string(kSgemmSteps));
-  }
-  return kernels::launch_sgemm(sgemm_step_name(v), problem, stream, [v](kernels::SgemmProblem const& p, cudaStream_t s) {
-    switch (v) {
-      case 1: launch_sgemm_v1(p, s); break;
-      case 2: kernels::launch_sgemm_tiled<SgemmV2>(p, s); break;
-      case 3: kernels::launch_sgemm_tiled<SgemmV3>(p, s); break;
-      case 4: kernels::launch_sgemm_tiled<SgemmV4>(p, s); break;
-      default: kernels::launch_sgemm_tiled<SgemmV5>(p, s); break;
-    }
-  });
-}
+// error. Compiled once, in ladder.cu (tessera::example_sgemm), for the example programs,
+// tessera-bench and the tests.
+cudaError_t sgemm_step(int v, kernels::SgemmProblem const& problem, cudaStream_t stream = nullptr);
 
 }  // namespace tessera::examples

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpu_skip.hpp"
+#include "support/gpu_skip.hpp"
 
 namespace tessera::test {
 

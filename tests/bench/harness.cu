@@ -2,7 +2,7 @@
 // SVG) need no GPU; run_cases needs one: a case whose verify fails is reported unverified and never
 // timed, a case timed against itself is near 100% of reference in its burst and its sustained run,
 // and the GPU's state is read while it runs (where NVML is present).
-#include "gpu_skip.hpp"
+#include "support/gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu_skip.hpp"
+#include "support/gpu_skip.hpp"
 #include "tessera/core/numeric.hpp"
 
 namespace {

@@ -9,7 +9,7 @@
 //
 // Without a GPU (cudaGetDeviceCount fails or reports 0 devices) every test is skipped with the
 // reason; the file must still compile for sm_90a, which is the point of building it in CI.
-#include "gpu_skip.hpp"
+#include "support/gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 

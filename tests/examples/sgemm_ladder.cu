@@ -3,7 +3,7 @@
 // skipped with the reason; the file must still compile.
 #include <stdexcept>
 
-#include "kernels/sgemm_check.hpp"
+#include "support/sgemm_check.hpp"
 #include "sgemm/ladder.cuh"
 
 namespace tessera::test {

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "bench/cuda_check.hpp"
-#include "gpu_skip.hpp"
+#include "support/cuda_check.hpp"
+#include "support/gpu_skip.hpp"
 #include "sgemm/tutorial.cuh"
 
 namespace tessera::test {
@@ -69,15 +69,15 @@ TEST(SgemmTutorialDevice, BothVariantsAgainstTheHostReference) {
         c[i] = beta == 0.0f ? std::numeric_limits<float>::quiet_NaN() : float(int(i % 9) - 4);
       auto A = [&](int m, int k) { return double(a[p.a_major == Major::row ? std::size_t(m) * K + k : std::size_t(k) * M + m]); };
       auto B = [&](int k, int n) { return double(b[p.b_major == Major::row ? std::size_t(k) * N + n : std::size_t(n) * K + k]); };
-      bench::DeviceBuffer<float> da(a.size()), db(b.size()), dc(c.size());
+      test::DeviceBuffer<float> da(a.size()), db(b.size()), dc(c.size());
       da.upload(a);
       db.upload(b);
       dc.upload(c);
       p.a = da.get();
       p.b = db.get();
       p.c = dc.get();
-      bench::check(examples::launch_sgemm_tutorial(p, v, nullptr), "launch");
-      bench::check(cudaDeviceSynchronize(), "kernel");
+      test::check(examples::launch_sgemm_tutorial(p, v, nullptr), "launch");
+      test::check(cudaDeviceSynchronize(), "kernel");
       std::vector<float> out = dc.download();
       int bad = 0;
       for (int m = 0; m < M; ++m)

@@ -1,7 +1,7 @@
 # Install test driver, run by CTest as `cmake -P install_consumer.cmake` with:
 #   -DSOURCE_DIR=<tessera source> -DBUILD_DIR=<scratch dir> -DGENERATOR=<cmake generator>
 #   -DCXX_COMPILER=<c++ compiler>
-# Steps: configure Tessera alone (no tests, no tools, no Python modules), install it into BUILD_DIR/prefix, then
+# Steps: configure Tessera alone (no tests, no commands, no benchmark, no Python modules), install it into BUILD_DIR/prefix, then
 # configure, build and run tests/install/consumer against that prefix through
 # find_package(tessera CONFIG REQUIRED). Any failing step fails the test with its output.
 foreach(var SOURCE_DIR BUILD_DIR GENERATOR CXX_COMPILER)
@@ -29,7 +29,7 @@ endfunction()
 
 step(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${lib_build} -G ${GENERATOR}
      -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release
-     -DCMAKE_INSTALL_PREFIX=${prefix} -DTESSERA_BUILD_TESTS=OFF -DTESSERA_BUILD_TOOLS=OFF
+     -DCMAKE_INSTALL_PREFIX=${prefix} -DTESSERA_BUILD_TESTS=OFF -DTESSERA_BUILD_TOOLS=OFF -DTESSERA_BUILD_BENCH=OFF
      -DTESSERA_BUILD_PYTHON=OFF)
 step(build ${CMAKE_COMMAND} --build ${lib_build} --config Release)
 step(install ${CMAKE_COMMAND} --install ${lib_build} --config Release)

@@ -5,7 +5,7 @@
 // bf16, k/2^18 for fp32), so the host's float sum rounded once to T is exactly the device's add:
 // the comparison is bitwise for all three types. C is poisoned (all bits set) before the launch
 // and followed by guard elements that must stay untouched. Without a GPU every test is skipped.
-#include "gpu_skip.hpp"
+#include "support/gpu_skip.hpp"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>

@@ -1,18 +1,19 @@
 // Device tests of include/tessera/kernels/gemm_sm90.cuh against cublasGemmEx (the sweep and the
-// tolerance: gemm_check.hpp): gemm_sm90 (the kernel chosen for the shape: the small and large
-// sizes take the persistent 64x128 and 128x128 tiles, the many-tile sizes 128x256, 128x192, the
-// ping-pong kernel or stream-K) and gemm_sm90_cluster on the whole sweep and on several tiles per
-// block, gemm_sm90_persistent with its 128x256 tiles on all sizes and with 128x192 tiles on the
-// small, large and many-tile sizes, steps 1 and 2 (gemm_sm90_tma, gemm_sm90_ws) on the small sizes
-// and one large type pair, step 3c (gemm_sm90_pingpong) on the small, large and many-tile sizes;
-// and the host-side refusal of invalid problems and the choices of gemm_sm90.
+// tolerance: support/gemm_check.hpp): gemm_sm90 (the kernel chosen for the shape: the small and
+// large sizes take the persistent 64x128 and 128x128 tiles, the many-tile sizes 128x256, 128x192,
+// the ping-pong kernel or stream-K) on the whole sweep and on several tiles per block,
+// gemm_sm90_persistent with its 128x256 tiles on all sizes and with 128x192 tiles on the small,
+// large and many-tile sizes, step 3c (gemm_sm90_pingpong) on the small, large and many-tile sizes,
+// stream-K on a few SMs; the host-side refusal of invalid problems and the choices of gemm_sm90.
+// The ladder's steps 1 and 2, the cluster kernel and stream-K with 128x128 tiles are tested by
+// gemm_sm90_ladder.cu (builds with TESSERA_EXTRA_KERNELS).
 #include <atomic>
 #include <chrono>
 #include <thread>
 
-#include "bench/gemm_sm90_instances.hpp"  // the kernels, compiled in tessera::gemm_sm90_instances
-#include "gemm_check.hpp"
-#include "tessera/kernels/gemm_sm90.cuh"
+#include "gemm_sm90_shapes.hpp"
+#include "instances/gemm_sm90.hpp"  // the kernels, compiled once in tessera::instances
+#include "support/gemm_check.hpp"
 
 namespace {
 
@@ -25,27 +26,6 @@ struct Sm90 {
   }
 };
 using GemmSm90 = GemmDeviceTest<Sm90>;
-struct Sm90Tma {
-  template <class T, class TOut>
-  static cudaError_t run(GemmProblem<T, TOut> const& p) {
-    return tessera::kernels::gemm_sm90_tma(p);
-  }
-};
-using GemmSm90Tma = GemmDeviceTest<Sm90Tma>;
-struct Sm90Ws {
-  template <class T, class TOut>
-  static cudaError_t run(GemmProblem<T, TOut> const& p) {
-    return tessera::kernels::gemm_sm90_ws(p);
-  }
-};
-using GemmSm90Ws = GemmDeviceTest<Sm90Ws>;
-struct Sm90Cluster {
-  template <class T, class TOut>
-  static cudaError_t run(GemmProblem<T, TOut> const& p) {
-    return tessera::kernels::gemm_sm90_cluster(p);
-  }
-};
-using GemmSm90Cluster = GemmDeviceTest<Sm90Cluster>;
 struct Sm90Persistent {
   template <class T, class TOut>
   static cudaError_t run(GemmProblem<T, TOut> const& p) {
@@ -77,7 +57,6 @@ struct Sm90StreamK {
 };
 using GemmSm90StreamK = GemmDeviceTest<Sm90StreamK<0>>;  // every SM
 using GemmSm90StreamK5 = GemmDeviceTest<Sm90StreamK<5>>;
-using GemmSm90StreamK7Medium = GemmDeviceTest<Sm90StreamK<7, tessera::kernels::GemmSm90StreamKMedium>>;
 
 // Small sizes: every variant (compute-sanitizer runs these: --gtest_filter='*Small*').
 TEST_F(GemmSm90, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
@@ -88,26 +67,8 @@ TEST_F(GemmSm90, SmallFp16ToFp32) { this->template sweep<half_t, float>(kSmall, 
 TEST_F(GemmSm90, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
 TEST_F(GemmSm90, LargeFp16ToFp32) { this->template sweep<half_t, float>(kLarge, false); }
 
-// More tiles than SMs: the persistent blocks walk several tiles each (the ring's phases run on
-// across tiles, the producer loads the next tile during the epilogue).
-// With clusters of two blocks along M, an odd number of block rows leaves the last cluster's second
-// block outside D (1537 rows: 13 block rows).
-// K longer than the ring (16 k-tiles) with several tiles a block: the ping-pong warpgroups skip
-// each other's tiles in the ring.
-// 1536 x 1536 has 72 tiles of 128x256 and 144 of 128x128: gemm_sm90 takes the 128x128 kernel.
-// On 132 SMs gemm_sm90 runs 1537 x 4100 x 200 (221 tiles of 128x256, 84 % of two waves busy) on the
-// ping-pong kernel with a 16-bit D (gemm_sm90_pingpong_pays: these sweeps' variant is the plain
-// product) and on stream-K with an fp32 D (gemm_sm90_stream_k_pays); 2304 x 2560 x 1024 (180 tiles,
-// 68 %) on 128x192 tiles with a 16-bit D (gemm_sm90_wide_pays: 91 % of their slots, as for 128x128)
-// and on stream-K with an fp32 D.
-std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}, {2304, 2560, 1024},
-                                       {1536, 1536, 256}};
 TEST_F(GemmSm90, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
 TEST_F(GemmSm90, ManyTilesPerBlockBf16ToFp32) { this->template sweep<bfloat16_t, float>(kManyTiles, false); }
-TEST_F(GemmSm90Cluster, ManyTilesPerBlock) { this->template sweep<half_t, half_t>(kManyTiles, false); }
-TEST_F(GemmSm90Cluster, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
-TEST_F(GemmSm90Cluster, SmallBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kSmall, true); }
-TEST_F(GemmSm90Cluster, LargeFp16ToFp16) { this->template sweep<half_t, half_t>(kLarge, false); }
 TEST_F(GemmSm90Persistent, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, true); }
 TEST_F(GemmSm90Persistent, LargeFp16ToFp16) { this->template sweep<half_t, half_t>(kLarge, false); }
 TEST_F(GemmSm90Persistent, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
@@ -120,17 +81,9 @@ TEST_F(GemmSm90Pingpong, SmallBf16ToFp32) { this->template sweep<bfloat16_t, flo
 TEST_F(GemmSm90Pingpong, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
 TEST_F(GemmSm90Pingpong, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
 
-// Stream-K: 128x256 tiles on 5 blocks: 6 tiles (all shared out), 24 (4 shared: 4.8 k-tiles a
-// block of K = 333's 6), 52 (7 shared, K = 4100: 65 k-tiles, the last partial), 4 (fewer tiles than
-// blocks: none); 128x128 on 7 blocks: 12 tiles (5 shared), 48 (6), 104 (6), 72 (9: a whole wave
-// more). On every SM of an H200 (132), ManyTilesPerBlock splits tiles too (1537 x 4100 x 200: 89
-// of 221 tiles shared out, 4 k-tiles each; 2304 x 2560 x 1024: all 180, 16 k-tiles each).
-std::vector<Shape> const kStreamK5 = {{384, 512, 1000}, {1000, 700, 333}, {1537, 1000, 4100}, {200, 300, 256}};
-std::vector<Shape> const kStreamK7 = {{384, 512, 1000}, {1000, 700, 333}, {1537, 1000, 4100}, {900, 1100, 520}};
 TEST_F(GemmSm90StreamK, ManyTilesPerBlock) { this->template sweep<bfloat16_t, bfloat16_t>(kManyTiles, false); }
 TEST_F(GemmSm90StreamK5, SplitTilesBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kStreamK5, true); }
 TEST_F(GemmSm90StreamK5, SplitTilesFp16ToFp32) { this->template sweep<half_t, float>(kStreamK5, false); }
-TEST_F(GemmSm90StreamK7Medium, SplitTilesFp16ToFp16) { this->template sweep<half_t, half_t>(kStreamK7, true); }
 TEST_F(GemmSm90StreamK5, SmallBf16ToFp32) { this->template sweep<bfloat16_t, float>(kSmall, false); }
 // Small problems that split tiles on 5 blocks (compute-sanitizer runs this one): 6 tiles all shared
 // out (4 and 16 k-tiles), 12 tiles with 7 shared out (9 k-tiles).
@@ -220,6 +173,7 @@ TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_TRUE(dd.download() == first) << "stream 1";
   EXPECT_TRUE(d2.download() == first) << "stream 2";
+#if TESSERA_INSTANCES_EXTRA  // stream-K with 128x128 tiles (instances/table.txt, set `extra`)
   // A workspace that grows between two launches queued on one stream (128x128 tiles need half the
   // partial sums of 128x256): the first launch still reads the buffer it was given.
   GemmProblem<bfloat16_t, float> p3 = p2;
@@ -236,6 +190,9 @@ TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
   for (std::size_t i = 0; i < medium.size(); ++i) worst = std::max(worst, double(std::fabs(medium[i] - first[i])) / (1.0 + std::fabs(first[i])));
   EXPECT_LT(worst, 1e-5) << "128x128 tiles before the workspace grew";
   cudaStreamDestroy(st3);
+#else
+  ASSERT_EQ(cudaStreamDestroy(st2), cudaSuccess);
+#endif
   cudaStreamDestroy(st);
   EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
   ASSERT_EQ(run(nullptr), cudaSuccess);  // allocates again
@@ -394,13 +351,6 @@ TEST(GemmSm90DependentLaunch, ChainedProductsSeeTheirInputs) {
   }
   EXPECT_EQ(cudaStreamDestroy(st), cudaSuccess);
 }
-
-TEST_F(GemmSm90Tma, SmallBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kSmall, true); }
-TEST_F(GemmSm90Tma, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
-TEST_F(GemmSm90Tma, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
-TEST_F(GemmSm90Ws, SmallBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kSmall, true); }
-TEST_F(GemmSm90Ws, SmallFp16ToFp16) { this->template sweep<half_t, half_t>(kSmall, true); }
-TEST_F(GemmSm90Ws, LargeBf16ToBf16) { this->template sweep<bfloat16_t, bfloat16_t>(kLarge, false); }
 
 // Invalid problems are refused before any launch, with a message naming the violation.
 TEST(GemmSm90Host, InvalidProblemsAreRefused) {

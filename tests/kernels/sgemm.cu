@@ -5,7 +5,7 @@
 // skipped with the reason; the file must still compile.
 #include <stdexcept>
 
-#include "sgemm_check.hpp"
+#include "support/sgemm_check.hpp"
 #include "tessera/kernels/sgemm.cuh"
 
 namespace tessera::test {

@@ -25,7 +25,7 @@ std::string unescape(const std::string& s) {
 }
 
 TEST(RuntimeEval, AllAlgebraExamples) {
-  const auto file = std::filesystem::path(__FILE__).parent_path() / ".." / "eval" / "algebra_examples.txt";
+  const std::filesystem::path file = TESSERA_ALGEBRA_EXAMPLES;  // tests/eval/algebra_examples.txt (tests/CMakeLists.txt)
   std::ifstream in(file);
   ASSERT_TRUE(in) << "cannot open " << file;
   int count = 0;

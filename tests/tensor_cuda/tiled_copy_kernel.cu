@@ -8,7 +8,7 @@
 //    gemm outer product and reduce, and writes back.
 //
 // Without a GPU every test is skipped with the reason; the file must still compile for sm_90a.
-#include "gpu_skip.hpp"
+#include "support/gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "tessera/atom/names.hpp"
+#include "evaluate.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
 #include "output.hpp"
@@ -31,7 +31,7 @@ struct AnalyzeArgs {
 // Evaluate one option's expression; on an error print it with a caret under the column.
 bool evaluate_option(const char* option, const std::string& text, tessera::rt::Value& out) {
   try {
-    out = tessera::rt::evaluate(text, tessera::atom_names());
+    out = tessera::cli::evaluate(text);
     return true;
   } catch (const tessera::rt::eval_error& e) {
     std::cerr << "error: " << option << ": " << e.what() << "\n" << tessera::rt::caret_lines(text, e.column());

@@ -5,7 +5,8 @@
 //   3. the thread-value version: make_layout_tv, the block tile, the (thread,value) view
 //   4. the SGEMM block/thread tiling shapes (BM = BN = 64, BK = 8, TM = TN = 8)
 //   5. pictures: print_layout tables, a swizzled shared-memory tile, a TV layout as T#V# cells
-//   6. GPU kernels: in a CUDA build with a GPU, a short verified `tessera bench` (small sizes)
+//   6. GPU kernels: where a GPU exists and tessera-bench was built beside this command (a CUDA
+//      build), its short verified run (`tessera-bench --quick`)
 // The output is deterministic (fixed block and thread indices) and is checked by tests/demo.
 #include <CLI/CLI.hpp>
 
@@ -18,10 +19,6 @@
 
 #include "tessera/tessera.hpp"
 #include "output.hpp"
-
-#if defined(TESSERA_WITH_CUDA)
-int tessera_demo_bench(std::ostream& os);  // bench.cpp: a short verified `tessera bench`
-#endif
 
 namespace {
 
@@ -196,13 +193,23 @@ void section_gpu() {
     std::cout << "GPU: none found — kernel section skipped\n";
     return;
   }
-#if defined(TESSERA_WITH_CUDA)
-  std::cout << "GPU found: short benchmark (small sizes, every result verified; `tessera bench` for more)\n";
-  int rc = tessera_demo_bench(std::cout);
-  if (rc != 0) std::cout << "short benchmark failed (exit status " << rc << ")\n";
-#else
-  std::cout << "GPU found: this build has no CUDA (configure with nvcc to build the kernels); nothing run\n";
-#endif
+  // The GPU benchmark is its own command, built beside this one in CUDA builds.
+  std::error_code ec;
+  std::filesystem::path const self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::filesystem::path const bench = self.parent_path() / "tessera-bench";
+  if (ec || !std::filesystem::exists(bench)) {
+    std::cout << "GPU found: tessera-bench is not built beside this command (a CUDA build builds it: cmake --build "
+                 "build --target tessera_bench_cli); nothing run\n";
+    return;
+  }
+  std::cout << "GPU found: short benchmark (tessera-bench --quick: small sizes, every result verified; "
+               "tessera-bench --help for more)\n"
+            << std::flush;
+  std::string quoted;  // the path in single quotes for the shell, a quote in it written '\''
+  for (char const c : bench.string()) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  std::string const command = "'" + quoted + "' --quick";
+  int const rc = std::system(command.c_str());
+  if (rc != 0) std::cout << "short benchmark failed (" << command << ": status " << rc << ")\n";
 }
 
 }  // namespace

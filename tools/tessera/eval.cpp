@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "tessera/atom/names.hpp"
+#include "evaluate.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "output.hpp"
 
@@ -19,7 +19,7 @@ namespace {
 
 // Evaluate one line and print its result line; returns false on an error line.
 bool run_line(const std::string& line) {
-  const tessera::rt::EvalResult r = tessera::rt::eval_line(line, tessera::atom_names());
+  const tessera::rt::EvalResult r = tessera::cli::eval_line(line);
   std::cout << r.text << '\n';
   return r.ok;
 }

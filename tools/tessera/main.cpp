@@ -1,35 +1,30 @@
-// tessera -- the Tessera command: one subcommand per source file in this folder.
+// tessera -- the Tessera command: one subcommand per source file in this folder. Host-only: the GPU
+// benchmark is its own command, tessera-bench (tools/tessera-bench/, CUDA builds).
 //   tessera eval 'EXPR'   evaluate a layout-algebra expression (docs/eval.md)
 //   tessera demo          see demo.cpp
 //   tessera show 'EXPR'   draw a layout (docs/show.md)
 //   tessera analyze ...   bank conflicts / coalescing of an access pattern (docs/analyze.md)
-//   tessera bench         verify and time the GPU kernels (CUDA builds only; bench.cpp)
 //   tessera --version     the version
 // Exit statuses (output.hpp, README): 0 success, 1 a failed expression, model or write, 2 a wrong
 // command line (CLI11's message; --help and --version exit 0).
 #include <CLI/CLI.hpp>
 
 #include "output.hpp"
+#include "tessera/version.hpp"
 
 void register_eval(CLI::App& app);  // eval.cpp
 void register_demo(CLI::App& app);  // demo.cpp
 void register_show(CLI::App& app);  // show.cpp
 void register_analyze(CLI::App& app);  // analyze.cpp
-#if defined(TESSERA_WITH_CUDA)
-void register_bench(CLI::App& app);  // bench.cpp
-#endif
 
 int main(int argc, char** argv) {
   CLI::App app{"tessera: the Tessera layout-algebra toolbox", "tessera"};
-  app.set_version_flag("--version", "tessera " TESSERA_VERSION);
+  app.set_version_flag("--version", "tessera " TESSERA_VERSION_STRING);
   app.require_subcommand(1);
   register_eval(app);
   register_demo(app);
   register_show(app);
   register_analyze(app);
-#if defined(TESSERA_WITH_CUDA)
-  register_bench(app);
-#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

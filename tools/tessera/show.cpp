@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "tessera/atom/names.hpp"
+#include "evaluate.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/show_html.hpp"
 #include "output.hpp"
@@ -61,7 +61,7 @@ int run_show(const ShowArgs& a) {
     tt::ShowOptions opt;
     opt.tv = a.tv;
     if (!a.tile.empty()) opt.tile = parse_tile(a.tile);
-    const rt::Value v = rt::evaluate(a.expr, tessera::atom_names());
+    const rt::Value v = tessera::cli::evaluate(a.expr);
     if (const auto figure = tt::make_figure(v)) {
       if (a.tv || !a.tile.empty()) rt::fail("show: --tv and --tile are for layouts; an atom, tiled MMA or tiled copy brings its own tiles");
       picture = tt::render(*figure, format->second);

@@ -1,4 +1,5 @@
-// Tessera configuration: the project's only macros, each with its reason.
+// Tessera configuration: the library's macros, each with its reason (the version's, for #if tests
+// by code built against several versions, are in tessera/version.hpp).
 //
 // Error reporting (the exception type, message formatting, the policy) lives in error.hpp, the
 // bottom of the checking headers; TESSERA_REQUIRE below is its one macro.

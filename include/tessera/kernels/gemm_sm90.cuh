@@ -21,11 +21,11 @@
 //   gemm_sm90_stream_k<Cfg, T, TOut>(...)         step 3d: step 3a whose blocks share out the k-tiles
 //                                                 of a partial last wave of tiles (stream-K), so
 //                                                 that no SM idles at the end
-//   gemm_sm90<T, TOut>(problem, stream)           gemm_sm90_persistent (as fast as the cluster kernel
-//                                                 in the measured runs, and simpler) with the
-//                                                 largest of 128x256, 128x128, 64x128 tiles that
-//                                                 keeps every SM busy; gemm_sm90_stream_k where
-//                                                 whole waves of 128x256 tiles leave SMs idle
+//   gemm_sm90<T, TOut>(problem, stream)           the kernel and tile for the shape (the rule:
+//                                                 above gemm_sm90): gemm_sm90_persistent (as fast
+//                                                 as the cluster kernel, and simpler) with the
+//                                                 tile that keeps the SMs busiest, else the
+//                                                 ping-pong kernel or stream-K
 // D = act(alpha A B + beta C + bias) (GemmProblem) for T = half_t or bfloat16_t, fp32 accumulation,
 // TOut = float, half_t or bfloat16_t; any M, N, K >= 1 (TMA reads zeros outside the matrices, the
 // epilogue stores only inside D); A and B row- or column-major. Operands TMA cannot address (not
@@ -292,7 +292,7 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
   auto const inside = [&](int s) { return ep.fragment_inside(mr(s), n0 + 64 * (s % (BN / SW)), 64, 64); };
   // How a step's values are computed, one loop each (a register allocation each):
   //   plain  D = alpha acc: each chunk just before it is stored (computing the chunks before the
-  //          wait made the plain kernel 2 % slower, measured against the previous build in one call)
+  //          wait measured slower for this mode: docs/performance/log.md, "The fused epilogue")
   //   lean   GemmEpilogue::values, each chunk just before it is stored (a kernel short of registers:
   //          the ping-pong kernel)
   //   early  fragment_values; a 16-bit TOut loads the step's bias first and computes every chunk
@@ -316,7 +316,7 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
         } else {
           int m = m_of(step), n = n_of(step);  // x[0]'s element
           // lean: the chunk's C and bias addresses are computed here, not all up front (where the
-          // ping-pong kernel with a 16-bit TOut had them spill: 428 bytes with fp16)
+          // ping-pong kernel with a 16-bit TOut had them spill)
           if constexpr (mode == Mode::lean) schedule_here(m, n);
           auto const crd = [&](int k) {  // value 32 c + 8 bb + k = 4 j + r: (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2)
             return make_coord(m + 8 * (k % 4 / 2), n + 16 * bb + 8 * (k / 4) + k % 2);
@@ -512,10 +512,9 @@ inline int gemm_sm90_stream_k_tiles(int tiles, int k_tiles, int units) {
 // gemm_sm90_stream_k_pays(tiles, k_tiles, units): whether gemm_sm90 runs stream-K rather than the
 // data-parallel persistent kernel: when whole waves of tiles would leave more than a twentieth of
 // the blocks' slots idle (tiles / (units * waves) < 0.95) and gemm_sm90_stream_k_tiles shares tiles
-// out. Measured on an H200 (docs/performance.md, 128x256 tiles, 132 SMs), stream-K against the
-// persistent kernel: 3072^3 (288 tiles, 73 % of the slots busy) +14 % in bursts, 5120^3 (87 %)
-// +5 %, 5632^3 (92 %) +3 %, 3840^3 (85 %) and 2560^3 (76 %) even; 4096^3 and 6144^3 (97 %) lose
-// 2-8 % to its fix-up (writing and reading partial sums).
+// out. Why a twentieth: with more idle slots the last wave's SMs gain more than stream-K's fix-up
+// (writing and reading partial sums) costs; with whole waves 97 % busy (4096^3, 6144^3 on 132
+// SMs) the fix-up loses (measured on an H200: docs/performance/log.md, "Step 3d, stream-K").
 // Pre: tiles, k_tiles, units >= 1 (else std::invalid_argument). Post: true only if tiles > units and
 // gemm_sm90_stream_k_tiles(tiles, k_tiles, units) > 0.
 // Example: 288 tiles, 48 k-tiles, 132 blocks: 3 waves with 288 of 396 slots busy (73 %): true;
@@ -531,11 +530,10 @@ inline bool gemm_sm90_stream_k_pays(long long tiles, int k_tiles, int units) {
 // kernel (128x128 tiles, two consumer warpgroups taking a block's tiles in turn) where stream-K
 // would pay (gemm_sm90_stream_k_pays, on 128x256 tiles) and those tiles make at most four waves,
 // for a plain epilogue (D = alpha A B) with 16-bit output (plain16: where it was measured; its fused
-// epilogue is the lean one). Measured on an H200 (docs/performance.md), % of cuBLAS burst /
-// sustained, ping-pong against stream-K (bf16): 2304^3 111 / 100 vs 102 / 89, 2816^3 105 / 98 vs
-// 102 / 94, 3072^3 98 / 91 vs 95 / 91, 3840^3 104 / 106 vs 98 / 101, 1536x4096x4096 106 / 100 vs
-// 86 / 85, 4096x2304x8192 92 / 89 vs 71 / 74; it loses 2560^3 (102 / 95 vs 106 / 98) and 5120^3
-// (6 waves: 96 / 97 vs 97 / 100).
+// epilogue is the lean one). Why: on one to four partial waves its smaller tiles fill the SMs, and
+// its two consumer warpgroups overlap one tile's stores with the other's multiplies; that beat
+// stream-K's fix-up on most such shapes, by far on two that are not squares; at six waves stream-K
+// won (measured on an H200: docs/performance/log.md, "The ping-pong kernel for few partial waves").
 // Pre: tiles, k_tiles, units >= 1 (else std::invalid_argument). Post: true only if plain16 and
 // gemm_sm90_stream_k_pays(...).
 // Example: 288 tiles (3072^3), 48 k-tiles, 132 blocks, plain16: true; 800 tiles (5120^3): false.
@@ -564,13 +562,9 @@ inline double gemm_sm90_wave_use(long long m, long long n, int bm, int bn, int u
 // than a twentieth of their waves' slots idle (gemm_sm90_wave_use < 0.95), 128x192 tiles fill more
 // of theirs, and either that is 95 % or more, or, where the ping-pong kernel (128x128 tiles) is the
 // other choice (versus_pingpong: what gemm_sm90_pingpong_pays says), at least as much as 128x128
-// tiles fill. Measured on an H200 (docs/performance.md; 132 SMs; % of cuBLAS bf16 burst /
-// sustained), 128x192 tiles against the ping-pong kernel and stream-K: 3072^3 (use 0.97 against 0.73
-// for 128x256, 0.87 for 128x128) 108 / 99 vs 97 / 91 and 95 / 90; 4096x2304x8192 (0.97) 101 / 99 vs
-// 92 / 89 and 72 / 74; 1536x4096x4096 (0.97, 128x128 also 0.97) 109 / 100 vs 106 / 100; 2304^3
-// (0.82, 128x128 also) 115 / 100 vs 112 / 100 and 102 / 89; they lose where 128x128 tiles fill more
-// (2560^3, 2816^3, 3840^3: 86-100 vs 96-106 sustained) and 5120^3 (0.90: 94 / 92 vs stream-K's 97 /
-// 100).
+// tiles fill. Why: idle slots of the last wave are SMs doing nothing, so the tile that fills the
+// waves best wins; 128x192 tiles lost where 128x128 tiles fill more, and where they fill under 95 %
+// to stream-K (measured on an H200: docs/performance/log.md, "128x192 tiles", 2026-11-24).
 // Pre: m, n, units >= 1 (else std::invalid_argument). Post: true only if
 // gemm_sm90_wave_use(m, n, 128, 256, units) < 0.95 and gemm_sm90_wave_use(m, n, 128, 192, units)
 // is larger.
@@ -671,7 +665,7 @@ __global__ void __launch_bounds__(128, 1)
   // The one warpgroup both loads and multiplies: thread 0 refills a stage once a block barrier says
   // every warp is past the wgmmas that read it, so the ring's full barriers are used and its empty
   // ones are not (an arrival and a wait on them per k-tile, in the warp that also issues the
-  // wgmmas, made this kernel a quarter slower on the H200).
+  // wgmmas, measured much slower: docs/performance/log.md, "Figures moved from code comments").
   auto const sm = GemmSm90Smem<Cfg, T>::carve();
   TmaPipeline<Stages> const pipe{sm.bars};
   if (tid == 0) {
@@ -1035,7 +1029,7 @@ bool gemm_sm90_tma_addressable(T const* p, int ld, int contiguous) {
 // overlaps the end of the stream's previous grid, which each of their threads still waits for
 // before touching global memory (gemm_sm90_dependent_launch). On unless the environment variable
 // TESSERA_GEMM_SM90_PDL is 0 when first asked (read once per process: an A/B switch for
-// benchmarks). Pre: none. Example: TESSERA_GEMM_SM90_PDL=0 tessera bench ... times the launches
+// benchmarks). Pre: none. Example: TESSERA_GEMM_SM90_PDL=0 tessera-bench ... times the launches
 // without it.
 inline bool gemm_sm90_dependent_launch_enabled() {
   static bool const enabled = [] {
@@ -1059,9 +1053,9 @@ inline cudaError_t gemm_sm90_device(int& device, int& sms) {
 // The rows of block tiles in a raster group (gemm_block_coord) for `units` tiles in flight (one per
 // SM, or per cluster) of bm x bn: a wave then covers about g rows by units / g columns of tiles and
 // reads, per k step, g panels of A (bm rows each) and units / g panels of B (bn columns each);
-// g = sqrt(units bn / bm) reads the fewest bytes. 132 SMs: 16 for 128x256 tiles (measured on an
-// H200: up to 1.3 % faster than 8 in bursts at 4096^3 and 8192^3, the same sustained;
-// docs/performance.md), 11 for 128x128, 8 for 2x1 clusters of 128x256.
+// g = sqrt(units bn / bm) reads the fewest bytes. 132 SMs: 16 for 128x256 tiles (faster than 8 in
+// bursts on an H200, the same sustained: docs/performance/log.md, "The raster group"), 11 for
+// 128x128, 8 for 2x1 clusters of 128x256.
 // Pre: units, bm, bn >= 1. Post: >= 1.
 inline int gemm_sm90_raster_rows(int units, int bm, int bn) {
   double const g = std::sqrt(double(units) * double(bn) / double(bm));
@@ -1432,9 +1426,8 @@ cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t 
 // The tile configurations gemm_sm90 chooses from: TESSERA_GEMM_SM90_CHOICES(X) expands X(Cfg) for
 // each, GemmSm90Choices is the same list as a std::tuple. gemm_sm90 runs no other configuration
 // (detail::gemm_sm90_choice checks at compile time), so a program that compiles gemm_sm90's kernels
-// in other translation units declares exactly these extern: tessera::gemm_sm90_instances
-// (bench/gemm_sm90_instances.hpp checks that its list holds each with the four type pairs) and
-// tessera.ops.gemm (python/src/ops/gemm.cu, one unit per configuration and type pair).
+// in other translation units declares exactly these extern: the project's compiled instances
+// (instances/table.txt's `choices`, declared by instances/gemm_sm90.hpp) expand this list.
 #define TESSERA_GEMM_SM90_CHOICES(X)                                                                      \
   X(GemmSm90PersistentDefault) X(GemmSm90PersistentMedium) X(GemmSm90PersistentSmall) X(GemmSm90PersistentWide) \
   X(GemmSm90PingpongDefault) X(GemmSm90StreamKDefault)
@@ -1470,18 +1463,15 @@ cudaError_t gemm_sm90_choice(GemmProblem<T, TOut> const& problem, cudaStream_t s
 }  // namespace detail
 
 // gemm_sm90(problem, stream): gemm_sm90_persistent with the largest tile of 128x256, 128x128 and
-// 64x128 that still gives (nearly: 90 %) every SM a tile; the last when none does. On the H200's
-// sweep (docs/performance.md) this took 1024^3 from 37 % of cuBLAS to 79-105 %, M = 128 (N = K =
-// 8192) from 39 % to 94 %. Where whole waves of 128x256 tiles would leave SMs idle:
-// - 128x192 tiles (GemmSm90PersistentWide) where they fill the waves (gemm_sm90_wide_pays:
-//   3072^3 91 % -> 99 %, 4096x2304x8192 89 % -> 99 % sustained);
+// 64x128 that still gives (nearly: 90 %) every SM a tile; the last when none does (fewer tiles
+// than SMs starve the GPU). Where whole waves of 128x256 tiles would leave SMs idle:
+// - 128x192 tiles (GemmSm90PersistentWide) where they fill the waves (gemm_sm90_wide_pays);
 // - else, where 128x256 tiles make at most four waves, a plain epilogue with 16-bit output takes
-//   gemm_sm90_pingpong (gemm_sm90_pingpong_pays: 1536x4096x4096 88 % -> 106 % in bursts);
-// - else gemm_sm90_stream_k (gemm_sm90_stream_k_pays: 5120^3 92 % -> 97 %), with the stream's
-//   workspace; when its cooperative launch is refused or its workspace cannot be allocated, the
-//   persistent kernel.
-// (With whole waves the ping-pong kernel is as fast power-capped but 2-5 % slower at full clock,
-// in bursts from rest.)
+//   gemm_sm90_pingpong (gemm_sm90_pingpong_pays);
+// - else gemm_sm90_stream_k (gemm_sm90_stream_k_pays), with the stream's workspace; when its
+//   cooperative launch is refused or its workspace cannot be allocated, the persistent kernel.
+// (With whole waves the ping-pong kernel is as fast power-capped but slower at full clock.) The
+// figures of each choice: docs/performance.md ("The sweep") and docs/performance/log.md.
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
   detail::check_gemm_problem("gemm_sm90", problem);  // invalid problems throw before the device is asked

@@ -2,44 +2,13 @@
 // same type or f32 out). gemm_sm90 picks one of the tile configurations of
 // TESSERA_GEMM_SM90_CHOICES (include/tessera/kernels/gemm_sm90.cuh: persistent tiles, ping-pong,
 // stream-K) and dispatches on the operands' storage orders: four kernels a configuration and type
-// pair, about 5 s of nvcc each. Here they are declared only (extern template); gemm_instance.cu.in
-// instantiates them, one configuration (by its index in GemmSm90Choices) and type pair a
-// translation unit, so that a parallel build compiles them side by side.
+// pair. Here they are declared only (extern template, instances/gemm_sm90.hpp); tessera::instances
+// compiles them.
 #include <stdexcept>
 #include <string>
-#include <tuple>
 
+#include "instances/gemm_sm90.hpp"  // the kernels, compiled once in tessera::instances (instances/table.txt)
 #include "kernels.hpp"
-#include "tessera/kernels/gemm_sm90.cuh"
-
-// python/CMakeLists.txt generates one unit per index below TESSERA_OPS_GEMM_CHOICES.
-static_assert(std::tuple_size_v<tessera::kernels::GemmSm90Choices> == TESSERA_OPS_GEMM_CHOICES,
-              "python/CMakeLists.txt: tessera_ops_gemm_choices must be the number of TESSERA_GEMM_SM90_CHOICES");
-
-namespace tessera::kernels::detail {
-// The configurations gemm_sm90 chooses from, for the type pair TESSERA_OPS_T -> TESSERA_OPS_TOUT,
-// instantiated elsewhere.
-#define TESSERA_OPS_GEMM_EXTERN(Cfg)                                                                                 \
-  extern template cudaError_t gemm_sm90_run<Cfg, TESSERA_OPS_T, TESSERA_OPS_TOUT>(                                    \
-      char const*, GemmProblem<TESSERA_OPS_T, TESSERA_OPS_TOUT> const&, cudaStream_t, int);
-#define TESSERA_OPS_T half_t
-#define TESSERA_OPS_TOUT half_t
-TESSERA_GEMM_SM90_CHOICES(TESSERA_OPS_GEMM_EXTERN)
-#undef TESSERA_OPS_TOUT
-#define TESSERA_OPS_TOUT float
-TESSERA_GEMM_SM90_CHOICES(TESSERA_OPS_GEMM_EXTERN)
-#undef TESSERA_OPS_T
-#undef TESSERA_OPS_TOUT
-#define TESSERA_OPS_T bfloat16_t
-#define TESSERA_OPS_TOUT bfloat16_t
-TESSERA_GEMM_SM90_CHOICES(TESSERA_OPS_GEMM_EXTERN)
-#undef TESSERA_OPS_TOUT
-#define TESSERA_OPS_TOUT float
-TESSERA_GEMM_SM90_CHOICES(TESSERA_OPS_GEMM_EXTERN)
-#undef TESSERA_OPS_T
-#undef TESSERA_OPS_TOUT
-#undef TESSERA_OPS_GEMM_EXTERN
-}  // namespace tessera::kernels::detail
 
 namespace tessera::python_ops {
 

@@ -1,9 +1,11 @@
-// `tessera bench`: run the GPU kernels (elementwise add, tile copy, the SGEMM ladder, the
-// tensor-core GEMM) with
-// verification, warm-up and CUDA-event timing against an in-run reference (bench/harness.hpp).
-//   tessera bench [--kernels REGEX] [--sizes small|full|sweep] [--repeats N] [--iters N] [--warmup N]
-//                 [--shapes MxNxK,...] [--rest MS] [--sustained N] [--json FILE] [--svg FILE]
-// Built only when CUDA is present (TESSERA_WITH_CUDA); see docs/performance.md.
+// tessera-bench: the GPU benchmark (CUDA builds only). Runs the kernels (elementwise add, tile copy,
+// the SGEMM ladder and the CuTe tutorial's SGEMM, the tensor-core GEMMs) with verification,
+// warm-up and CUDA-event timing against a reference measured in the same run (bench/harness.hpp).
+//   tessera-bench [--kernels REGEX] [--sizes small|full|sweep] [--shapes MxNxK,...] [--repeats N]
+//                 [--iters N] [--warmup N] [--rest MS] [--sustained N] [--json FILE] [--svg FILE]
+//   tessera-bench --quick      the short verified run that `tessera demo` starts where a GPU exists
+// Exit status: 0 every result verified, 1 a result failed verification or the run failed, 2 a
+// wrong command line or no CUDA device. Method and figures: docs/performance.md.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -14,8 +16,14 @@
 
 #include "bench/cases/cases.hpp"
 #include "bench/harness.hpp"
+#include "examples/sgemm/cases.hpp"
+#include "tessera/version.hpp"
+#include "tessera_instances.inc"  // TESSERA_INSTANCES_EXTRA (instances/table.txt)
 
 namespace {
+
+// Whether this build compiled the kernel instances of the set `extra` (TESSERA_EXTRA_KERNELS).
+constexpr bool kExtraKernels = TESSERA_INSTANCES_EXTRA != 0;
 
 struct BenchOptions {
   std::string kernels = ".*";
@@ -29,7 +37,7 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   using namespace tessera::bench;
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::cerr << "tessera bench: no CUDA device visible; nothing to run\n";
+    std::cerr << "tessera-bench: no CUDA device visible; nothing to run\n";
     return 2;
   }
   bool const full = o.sizes == "full";
@@ -38,10 +46,11 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   std::regex const re(o.kernels);
   RunInfo const info = make_run_info(o.run, shapes.empty() ? o.sizes : "shapes " + o.shapes);
   std::vector<Result> results;
+  std::size_t matched = 0;
   // One group at a time, so that one group's buffers are freed before the next one's exist.
   for (int g = sweep || !shapes.empty() ? 2 : 0; g < 3; ++g) {
     std::vector<Case> all = g == 0   ? memory_cases(full)
-                            : g == 1 ? sgemm_cases(full)
+                            : g == 1 ? tessera::examples::sgemm_cases(full)
                             : !shapes.empty() ? gemm_shape_cases(shapes)
                             : sweep    ? gemm_sweep_cases()
                                        : gemm_cases(full);
@@ -49,8 +58,16 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
     for (auto& c : all)
       if (std::regex_search(c.kernel, re)) picked.push_back(std::move(c));
     all.clear();
+    matched += picked.size();
     auto rs = run_cases(picked, o.run);
     results.insert(results.end(), rs.begin(), rs.end());
+  }
+  if (matched == 0) {
+    std::cerr << "tessera-bench: no kernel of this run matches --kernels '" << o.kernels << "'"
+              << (kExtraKernels ? "" : " (the Hopper ladder's steps, gemm_sm90_cluster_* and gemm_sm90_stream_k_medium_* "
+                                       "are built with -DTESSERA_EXTRA_KERNELS=ON)")
+              << "\n";
+    return 2;
   }
   os << "device: " << info.device_name << " (" << info.sm_count << " SMs), " << (shapes.empty() ? "sizes: " : "")
      << info.sizes << ", median of "
@@ -68,20 +85,14 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
 
 }  // namespace
 
-// A short verified run for `tessera demo` (small sizes, few repeats). Returns the exit status.
-int tessera_demo_bench(std::ostream& os) {
-  BenchOptions o;
-  o.kernels = "fp16|sgemm";
-  o.run.repeats = 3;
-  o.run.warmup = 1;
-  o.run.iters = 3;
-  return run_bench(o, os);
-}
-
-void register_bench(CLI::App& app) {
+int main(int argc, char** argv) {
   auto opts = std::make_shared<BenchOptions>();
   opts->run.progress = true;
-  CLI::App* cmd = app.add_subcommand("bench", "Verify and time the GPU kernels against cudaMemcpy / cuBLAS");
+  CLI::App app{"tessera-bench: verify the GPU kernels, then time them against cudaMemcpy / cuBLAS in the same run",
+               "tessera-bench"};
+  CLI::App* cmd = &app;
+  app.set_version_flag("--version", "tessera-bench " TESSERA_VERSION_STRING);
+  bool quick = false;
   cmd->add_option("--kernels", opts->kernels, "regular expression selecting kernels by name (e.g. 'add_tv|sgemm')");
   CLI::Option* sizes = cmd->add_option("--sizes", opts->sizes,
                   "small (quick), full (32768x32768 add/copy, 4096^3 and 8192^3 GEMMs) or sweep (the fastest Hopper "
@@ -111,14 +122,24 @@ void register_bench(CLI::App& app) {
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--json", opts->json, "write the results, the device and its clocks as JSON to FILE");
   cmd->add_option("--svg", opts->svg, "draw % of reference as an SVG bar chart to FILE");
-  cmd->callback([opts] {
-    int rc = 0;
-    try {
-      rc = run_bench(*opts, std::cout);
-    } catch (std::exception const& e) {
-      std::cerr << "tessera bench: " << e.what() << '\n';
-      rc = 1;
-    }
-    if (rc != 0) std::exit(rc);
-  });
+  cmd->add_flag("--quick", quick,
+                "the short run of `tessera demo`: the fp16 kernels and the SGEMMs at small sizes, 3 x 3 launches");
+  try {
+    app.parse(argc, argv);
+  } catch (CLI::ParseError const& e) {
+    int const code = app.exit(e);
+    return code == 0 ? 0 : 2;  // --help and --version succeed; any other parse error is a usage error
+  }
+  if (quick) {
+    opts->kernels = "fp16|sgemm";
+    opts->run.repeats = 3;
+    opts->run.warmup = 1;
+    opts->run.iters = 3;
+  }
+  try {
+    return run_bench(*opts, std::cout);
+  } catch (std::exception const& e) {
+    std::cerr << "tessera-bench: " << e.what() << '\n';
+    return 1;
+  }
 }

@@ -7,7 +7,7 @@
 // 16-byte aligned: the packed path) and pointers offset by one element; beta = 0 over a poisoned D
 // (C is not read, every element is written) and beta != 0 with C separate from D; a per-column bias
 // with each activation in turn (relu, gelu, gelu_tanh). Tolerance, per element
-// (bench/gemm_reference.hpp), for z = alpha A B + beta C + bias and D_ref = act(z):
+// (support/gemm_reference.hpp), for z = alpha A B + beta C + bias and D_ref = act(z):
 //   e_z = 2 (K + 2) eps_fp32 (|alpha| sum_k |A_ik B_kj| + |beta C_ij|) + 2 eps_fp32 |bias_j|
 //   |D - D_ref| <= L e_z + 8 eps_fp32 (|z| + |D_ref|) + u_out |D_ref| + underflow_out
 // with L = 1 without an activation, 1.13 with one (the largest slope of gelu; relu's is 1); the
@@ -30,9 +30,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/cuda_check.hpp"
-#include "bench/gemm_reference.hpp"
-#include "gpu_skip.hpp"
+#include "support/cuda_check.hpp"
+#include "support/gemm_reference.hpp"
+#include "support/gpu_skip.hpp"
 #include "tessera/kernels/gemm_problem.hpp"
 
 namespace tessera::test::gemm {
@@ -40,7 +40,7 @@ namespace tessera::test::gemm {
 using tessera::bfloat16_t;
 using tessera::half_t;
 using tessera::Major;
-using tessera::bench::DeviceBuffer;
+using tessera::test::DeviceBuffer;
 using tessera::kernels::GemmProblem;
 
 struct Shape {
@@ -178,7 +178,7 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
   r.d = dref.get();
   r.ldd = sd.ld;
   r.cd_major = v.cd;
-  ASSERT_EQ(tessera::bench::cublas_gemm(handle, r), CUBLAS_STATUS_SUCCESS);
+  ASSERT_EQ(tessera::test::cublas_gemm(handle, r), CUBLAS_STATUS_SUCCESS);
   tessera::kernels::SgemmProblem q;
   q.m = s.m;
   q.n = s.n;
@@ -194,15 +194,15 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
   q.c = dscale.get();
   q.ldc = sd.ld;
   q.c_major = v.cd;
-  ASSERT_EQ(tessera::bench::cublas_sgemm(handle, q), CUBLAS_STATUS_SUCCESS);
+  ASSERT_EQ(tessera::test::cublas_sgemm(handle, q), CUBLAS_STATUS_SUCCESS);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 
   std::vector<TOut> got(hd.size());
   ASSERT_EQ(cudaMemcpy(got.data(), dd.get() + off, got.size() * sizeof(TOut), cudaMemcpyDeviceToHost), cudaSuccess);
   std::vector<float> want = dref.download(), scale = dscale.download();
-  double const tol = tessera::bench::gemm_tolerance_factor(s.k);
-  double const u_out = tessera::bench::unit_roundoff<TOut>();
-  double const underflow_out = tessera::bench::underflow_roundoff<TOut>();
+  double const tol = tessera::test::gemm_tolerance_factor(s.k);
+  double const u_out = tessera::test::unit_roundoff<TOut>();
+  double const underflow_out = tessera::test::underflow_roundoff<TOut>();
   double const eps32 = std::ldexp(1.0, -24);
   double const slope = v.act == tessera::kernels::GemmActivation::none ? 1.0 : 1.13;
   std::size_t bad = 0;

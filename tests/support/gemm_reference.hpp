@@ -1,4 +1,4 @@
-// The GEMM reference and its tolerance, shared by the benchmark's SGEMM cases and the GEMM tests.
+// The GEMM reference and its tolerance, shared by the GEMM tests and the benchmark's verification.
 //
 // Reference: cuBLAS in its default math mode (no TF32 for fp32), run on the same inputs in the
 // same process. Tolerance, per element of C (K-term rounding of both results):
@@ -16,7 +16,7 @@
 #include "tessera/kernels/gemm_problem.hpp"
 #include "tessera/kernels/sgemm_problem.hpp"
 
-namespace tessera::bench {
+namespace tessera::test {
 
 // 2 (K + 2) eps: the relative error bound of a K-term dot product computed twice (kernel and
 // reference), each with eps rounding per term.
@@ -48,4 +48,4 @@ constexpr double underflow_roundoff() {
   else return 0.0;
 }
 
-}  // namespace tessera::bench
+}  // namespace tessera::test

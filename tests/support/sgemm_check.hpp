@@ -6,7 +6,7 @@
 // C each row- or column-major; leading dimensions tight or padded by one float (no 128-bit
 // accesses possible) and pointers offset by one float (misaligned); beta = 0 over a NaN-poisoned C
 // (C must not be read, every element must be written) and beta != 0. Tolerance, per element, that
-// of bench/gemm_reference.hpp:
+// of support/gemm_reference.hpp:
 //   |C - C_ref| <= 2 (K + 2) eps (|alpha| sum_k |A_ik B_kj| + |beta C_ij|)
 // (the scale comes from cuBLAS on |A|, |B|, |C|). Elements of the padding between rows must stay
 // untouched.
@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/cuda_check.hpp"
-#include "bench/gemm_reference.hpp"
-#include "gpu_skip.hpp"
+#include "support/cuda_check.hpp"
+#include "support/gemm_reference.hpp"
+#include "support/gpu_skip.hpp"
 #include "tessera/kernels/sgemm_problem.hpp"
 
 namespace tessera::test {
@@ -94,9 +94,9 @@ inline void check_sgemm(cublasHandle_t handle, SgemmKernel const& kernel, SgemmS
   };
 
   std::size_t const off = std::size_t(v.offset);
-  bench::DeviceBuffer<float> da(ha.size() + off), db(hb.size() + off), dc(hc.size() + off), dref(hc.size() + off),
+  DeviceBuffer<float> da(ha.size() + off), db(hb.size() + off), dc(hc.size() + off), dref(hc.size() + off),
       dscale(hc.size() + off);
-  auto upload = [&](bench::DeviceBuffer<float>& d, std::vector<float> const& h) {
+  auto upload = [&](DeviceBuffer<float>& d, std::vector<float> const& h) {
     return cudaMemcpy(d.get() + off, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice);
   };
   ASSERT_EQ(upload(da, ha), cudaSuccess);
@@ -128,7 +128,7 @@ inline void check_sgemm(cublasHandle_t handle, SgemmKernel const& kernel, SgemmS
 
   SgemmProblem r = p;
   r.c = dref.get() + off;
-  ASSERT_EQ(bench::cublas_sgemm(handle, r), CUBLAS_STATUS_SUCCESS);
+  ASSERT_EQ(cublas_sgemm(handle, r), CUBLAS_STATUS_SUCCESS);
   // The error scale |alpha| |A||B| + |beta| |C|.
   ASSERT_EQ(upload(da, abs_of(ha)), cudaSuccess);
   ASSERT_EQ(upload(db, abs_of(hb)), cudaSuccess);
@@ -137,7 +137,7 @@ inline void check_sgemm(cublasHandle_t handle, SgemmKernel const& kernel, SgemmS
   q.alpha = std::fabs(p.alpha);
   q.beta = std::fabs(p.beta);
   q.c = dscale.get() + off;
-  ASSERT_EQ(bench::cublas_sgemm(handle, q), CUBLAS_STATUS_SUCCESS);
+  ASSERT_EQ(cublas_sgemm(handle, q), CUBLAS_STATUS_SUCCESS);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 
   std::vector<float> got(hc.size()), ref(hc.size()), scale(hc.size());
@@ -145,7 +145,7 @@ inline void check_sgemm(cublasHandle_t handle, SgemmKernel const& kernel, SgemmS
   ASSERT_EQ(cudaMemcpy(ref.data(), dref.get() + off, ref.size() * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(scale.data(), dscale.get() + off, scale.size() * sizeof(float), cudaMemcpyDeviceToHost),
             cudaSuccess);
-  double const tol_factor = bench::gemm_tolerance_factor(s.k);
+  double const tol_factor = gemm_tolerance_factor(s.k);
   std::size_t bad = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (sc.is_padding(i)) {

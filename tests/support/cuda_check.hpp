@@ -1,4 +1,4 @@
-// CUDA error checks and a device buffer, for the benchmark library, its cases and the GPU tests.
+// CUDA error checks and a device buffer, for the GPU tests and the benchmark's verification (tests/support).
 //
 //   check(e, "what")      throws std::runtime_error("what: <CUDA's message>") unless e == cudaSuccess
 //   check(status, "what") the same for a cuBLAS status
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace tessera::bench {
+namespace tessera::test {
 
 inline void check(cudaError_t e, char const* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
@@ -66,4 +66,4 @@ class DeviceBuffer {
   std::size_t n_ = 0;
 };
 
-}  // namespace tessera::bench
+}  // namespace tessera::test

@@ -1,7 +1,7 @@
 // cublas_sgemm: the in-run reference of every SGEMM (gemm_reference.hpp).
-#include "bench/gemm_reference.hpp"
+#include "support/gemm_reference.hpp"
 
-namespace tessera::bench {
+namespace tessera::test {
 
 cublasStatus_t cublas_sgemm(cublasHandle_t h, kernels::SgemmProblem const& p) {
   auto op = [](bool transposed) { return transposed ? CUBLAS_OP_T : CUBLAS_OP_N; };
@@ -43,4 +43,4 @@ template cublasStatus_t cublas_gemm(cublasHandle_t, kernels::GemmProblem<bfloat1
 template cublasStatus_t cublas_gemm(cublasHandle_t, kernels::GemmProblem<bfloat16_t, half_t> const&);
 template cublasStatus_t cublas_gemm(cublasHandle_t, kernels::GemmProblem<bfloat16_t, bfloat16_t> const&);
 
-}  // namespace tessera::bench
+}  // namespace tessera::test

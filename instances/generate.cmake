@@ -1,0 +1,137 @@
+# instances/generate.cmake -- tessera_generate_instances(): reads the table of kernel instances
+# (instances/table.txt: its header says what each column means) and writes, into OUT_DIR,
+#   * units/<unit>.cu for each unit of the table (from unit.cu.in beside this file): the explicit
+#     instantiations of the unit's rows, and
+#   * tessera_instances.inc: the X-macros of what is compiled, which instances/gemm_sm90.hpp and
+#     instances/gemm_sm80.hpp turn into `extern template` declarations.
+# Rows of the set `extra` are taken only when EXTRA is true. The list of the written units is
+# returned in the variable named by SOURCES_VAR. A malformed table stops configuring with a
+# message that names the row (tests/instances checks each).
+#
+#   tessera_generate_instances(TABLE <file> OUT_DIR <dir> EXTRA <bool> SOURCES_VAR <var>)
+set(tessera_instances_template "${CMAKE_CURRENT_LIST_DIR}/unit.cu.in")
+
+function(tessera_generate_instances)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TABLE;OUT_DIR;EXTRA;SOURCES_VAR" "")
+  foreach(required TABLE OUT_DIR SOURCES_VAR)
+    if(NOT DEFINED arg_${required})
+      message(FATAL_ERROR "tessera_generate_instances: ${required} is required")
+    endif()
+  endforeach()
+  get_filename_component(table_name "${arg_TABLE}" NAME)
+  set(tessera_instance_pairs "half_t/half_t" "half_t/float" "bfloat16_t/bfloat16_t" "bfloat16_t/float")
+  file(STRINGS "${arg_TABLE}" tessera_instance_rows REGEX "^[^#]")
+
+  set(units "")              # unit names, in table order
+  set(sm90_choice_pairs "")  # X(T, TOut) lines: the pairs gemm_sm90's choices are compiled with
+  set(sm90_list "")          # X(Cfg, T, TOut) lines of gemm_sm90's named configurations
+  set(sm80_list "")          # X(Cfg, T, TOut) lines of gemm_sm80
+  set(seen "")               # family/Cfg/T/TOut of every instance, to refuse duplicates
+  foreach(row IN LISTS tessera_instance_rows)
+    string(STRIP "${row}" row)
+    if(row STREQUAL "")
+      continue()
+    endif()
+    string(REGEX REPLACE "[ \t]+" ";" fields "${row}")
+    list(LENGTH fields n)
+    if(NOT n EQUAL 5)
+      message(FATAL_ERROR "${table_name}: '${row}' has ${n} columns; want unit family config types set")
+    endif()
+    list(GET fields 0 unit)
+    list(GET fields 1 family)
+    list(GET fields 2 config)
+    list(GET fields 3 types)
+    list(GET fields 4 set)
+    if(NOT family MATCHES "^(gemm_sm90|gemm_sm80)$")
+      message(FATAL_ERROR "${table_name}: family '${family}' in '${row}' is not gemm_sm90 or gemm_sm80")
+    endif()
+    if(NOT set MATCHES "^(default|extra)$")
+      message(FATAL_ERROR "${table_name}: set '${set}' in '${row}' is not default or extra")
+    endif()
+    if(NOT config MATCHES "^[A-Za-z][A-Za-z0-9_]*$")
+      message(FATAL_ERROR "${table_name}: configuration '${config}' in '${row}' is not a type name")
+    endif()
+    if(config STREQUAL "choices" AND NOT family STREQUAL "gemm_sm90")
+      message(FATAL_ERROR "${table_name}: 'choices' names gemm_sm90's configurations; '${row}' is ${family}")
+    endif()
+    if(set STREQUAL "extra" AND NOT arg_EXTRA)
+      continue()
+    endif()
+    if(types STREQUAL "all")
+      set(pairs ${tessera_instance_pairs})
+    else()
+      string(REPLACE "," ";" pairs "${types}")
+    endif()
+    if(NOT unit IN_LIST units)
+      list(APPEND units "${unit}")
+      set(unit_${unit} "")
+      set(includes_${unit} "")
+    endif()
+    if(NOT "${family}" IN_LIST includes_${unit})
+      list(APPEND includes_${unit} "${family}")
+    endif()
+    foreach(pair IN LISTS pairs)
+      if(NOT pair IN_LIST tessera_instance_pairs)
+        message(FATAL_ERROR "${table_name}: type pair '${pair}' in '${row}' is not one of ${tessera_instance_pairs}")
+      endif()
+      set(key "${family}/${config}/${pair}")
+      if(key IN_LIST seen)
+        message(FATAL_ERROR "${table_name}: ${key} is listed twice")
+      endif()
+      list(APPEND seen "${key}")
+      string(REPLACE "/" ", " tt "${pair}")
+      if(config STREQUAL "choices")
+        string(APPEND sm90_choice_pairs "  X(${tt}) \\\n")
+        string(REPLACE "/" ";" tpair "${pair}")
+        list(GET tpair 0 t)
+        list(GET tpair 1 tout)
+        string(APPEND unit_${unit} "#define TESSERA_CHOICE_T ${t}\n#define TESSERA_CHOICE_TOUT ${tout}\n"
+                                   "TESSERA_GEMM_SM90_CHOICES(TESSERA_GEMM_SM90_CHOICE_DEFINE)\n"
+                                   "#undef TESSERA_CHOICE_T\n#undef TESSERA_CHOICE_TOUT\n")
+      elseif(family STREQUAL "gemm_sm90")
+        string(APPEND sm90_list "  X(${config}, ${tt}) \\\n")
+        string(APPEND unit_${unit} "TESSERA_GEMM_SM90_DEFINE(${config}, ${tt})\n")
+      else()
+        string(APPEND sm80_list "  X(${config}, ${tt}) \\\n")
+        string(APPEND unit_${unit} "TESSERA_GEMM_SM80_DEFINE(${config}, ${tt})\n")
+      endif()
+    endforeach()
+  endforeach()
+
+  if(arg_EXTRA)
+    set(extra 1)
+  else()
+    set(extra 0)
+  endif()
+  file(CONFIGURE OUTPUT "${arg_OUT_DIR}/tessera_instances.inc" CONTENT
+"// Generated by instances/generate.cmake from ${table_name}: what tessera::instances compiles.
+// TESSERA_INSTANCES_EXTRA: whether the set `extra` was compiled (TESSERA_EXTRA_KERNELS).
+#define TESSERA_INSTANCES_EXTRA ${extra}
+// X(T, TOut): the type pairs with which every configuration of TESSERA_GEMM_SM90_CHOICES is compiled.
+#define TESSERA_INSTANCES_GEMM_SM90_CHOICE_PAIRS(X) \\
+${sm90_choice_pairs}
+// X(Cfg, T, TOut): gemm_sm90's other compiled configurations.
+#define TESSERA_INSTANCES_GEMM_SM90(X) \\
+${sm90_list}
+// X(Cfg, T, TOut): gemm_sm80's compiled configurations.
+#define TESSERA_INSTANCES_GEMM_SM80(X) \\
+${sm80_list}
+")
+
+  set(sources "")
+  foreach(unit IN LISTS units)
+    set(TESSERA_INSTANCE_UNIT "${unit}")
+    set(TESSERA_INSTANCE_ROWS "${unit_${unit}}")
+    set(TESSERA_INSTANCE_INCLUDES "")
+    foreach(family IN LISTS includes_${unit})
+      string(APPEND TESSERA_INSTANCE_INCLUDES "#include \"instances/${family}.hpp\"\n")
+    endforeach()
+    set(source "${arg_OUT_DIR}/units/${unit}.cu")
+    configure_file("${tessera_instances_template}" "${source}" @ONLY)
+    list(APPEND sources "${source}")
+  endforeach()
+  if(NOT units)
+    message(FATAL_ERROR "${table_name}: no instance to compile")
+  endif()
+  set(${arg_SOURCES_VAR} "${sources}" PARENT_SCOPE)
+endfunction()

@@ -31,6 +31,7 @@
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
 #include "tessera/tools/show_html.hpp"
+#include "tessera/version.hpp"
 
 namespace py = pybind11;
 namespace rt = tessera::rt;
@@ -380,6 +381,9 @@ py::object call(const std::string& fn, const py::args& args) { return from_value
 PYBIND11_MODULE(_tessera, m) {
   m.doc() = "The run-time twin of Tessera's layout algebra (tessera::rt), its pictures and access analysis. "
             "Use the package `tessera`, not this module.";
+  // The library's version (include/tessera/version.hpp), which is tessera.__version__ and the
+  // distribution's version (pyproject.toml reads the same line).
+  m.attr("__version__") = TESSERA_VERSION_STRING;
 
   // tessera.LayoutError (tessera/_types.py): every layout_error, with its message; an eval_error
   // (an expression given as text) also carries the input column.

@@ -15,8 +15,14 @@ computes; ``str()`` of every result is what the library prints. Impossible reque
     ((_2,_2),_3):((_24,_2),_8)
 
 Jupyter draws layouts, TV layouts, MMA atoms, tiled MMAs and tiled copies as the SVG of
-``tessera show``. See docs/python.md.
+``tessera show``. Submodules: ``tessera.pictures`` (``show``, the pictures of ``tessera show``),
+``tessera.analysis`` (``analyze``, the model of ``tessera analyze``) and ``tessera.ops`` (the GPU
+kernels on DLPack tensors); ``show`` and ``analyze`` are names of this module too. ``from tessera
+import *`` brings every public name except those of Python's builtins (``tessera.sum``,
+``tessera.min``, ``tessera.eval``, ... stay reachable as such). See docs/python.md.
 """
+
+import builtins as _builtins
 
 from . import _docs
 from ._types import Basis, Bool, IntTuple, LayoutError, S, Text, TVLayout, Underscore, ValueTuple, underscore as _
@@ -26,7 +32,11 @@ from ._tessera import ComposedLayout, CopyAtom, Layout, MmaAtom, Swizzle, TiledC
 
 _tessera._register_types(S, IntTuple, Bool, ValueTuple, TVLayout, Text, _types.underscore, LayoutError, Basis)
 
-__version__ = "0.1.0"
+#: The library's version, "MAJOR.MINOR.PATCH": include/tessera/version.hpp, compiled into the
+#: extension module (the distribution's version is read from the same line).
+__version__ = _tessera.__version__
+
+_BUILTIN_NAMES = frozenset(dir(_builtins))
 
 #: The functions of ``tessera eval``, each a function of this module (sorted).
 FUNCTIONS = tuple(_tessera.function_names())
@@ -104,64 +114,21 @@ def atom_names():
     return list(_tessera.atom_names())
 
 
-def show(x, format="svg", *, tv=False, tile=None):  # noqa: A002
-    """The picture ``tessera show`` draws (docs/show.md): ``format`` is "svg" (standalone SVG),
-    "html" (the interactive page: hover, zoom, pan), "ascii" (print_layout's table) or "latex" (TikZ).
+# The parts beyond the algebra, each a submodule whose functions are also names of this module:
+# tessera.pictures (show), tessera.analysis (analyze), and tessera.ops, the GPU kernels on DLPack
+# tensors (importable without CUDA, raising on use).
+from . import analysis, ops, pictures  # noqa: E402
+from .analysis import analyze  # noqa: E402
+from .pictures import show  # noqa: E402
 
-    ``x`` is a layout, a composed (swizzled) layout, make_layout_tv's pair, an MMA atom, a tiled MMA,
-    a tiled copy, or an expression string. ``tv=True`` with ``tile=(M, N)`` draws a (thread, value)
-    -> index layout on an M x N tile (``--tv --tile M,N``).
+#: The public names besides the functions of ``tessera eval`` (FUNCTIONS).
+_PUBLIC = [
+    "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle", "TVLayout",
+    "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "analyze", "atom", "atom_names", "eval", "parse",
+    "show",
+]
 
-    Precondition: at most 65536 cells; tile only with tv (and not for atoms and tiled operations).
-    Postcondition: the same text as ``tessera show EXPR --format FORMAT`` prints.
-
-    Example:
-        >>> print(tessera.show("(_2,(_2,_2)):(_4,(_2,_1))", "ascii"), end="")
-        (_2,(_2,_2)):(_4,(_2,_1))
-              0   1   2   3 
-            +---+---+---+---+
-         0  | 0 | 2 | 1 | 3 |
-            +---+---+---+---+
-         1  | 4 | 6 | 5 | 7 |
-            +---+---+---+---+
-    """
-    return _tessera.show(x, format, tv, tile)
-
-
-def analyze(access, *, smem=None, gmem=None, elem_bytes=None, vector=None, side=None, heatmap=None):
-    """The access analysis of ``tessera analyze`` (docs/analyze.md) as a dict: shared-memory bank
-    conflicts (``smem=``) or global-memory coalescing (``gmem=``) of one warp-wide access pattern.
-
-    ``access`` is a (thread, value) -> tile index layout (or make_layout_tv's pair), or a tiled copy;
-    ``smem``/``gmem`` the memory layout (m, n) -> element offset, plain or swizzled. ``elem_bytes``
-    (default 4) and ``vector`` (default 1) describe each thread's access, except for a tiled copy,
-    which brings its own; ``side`` ("src" or "dst") says which side of a tiled copy is in this memory
-    where the instruction does not tell. ``heatmap="ascii"`` or ``"svg"`` adds the heat map.
-
-    Keys: memory, layout, access, elem_bytes, vector, access_bytes, threads, rows, cols,
-    instructions (each: warp, index, wavefronts (shared) or sectors (global), ideal, useful_bytes,
-    lanes), cell_heat, cell_hits, bank_accesses and bank_ways (shared), totals, text (the report
-    ``tessera analyze`` prints), heatmap (when asked for).
-
-    Precondition: exactly one of smem and gmem; the model's (docs/analyze.md): widths of 1, 2, 4, 8
-    or 16 bytes, each thread's vector contiguous and aligned, tile indices below size(memory).
-    Postcondition: ``text`` is what ``tessera analyze --smem/--gmem M --access A`` prints.
-
-    Example:
-        >>> r = tessera.analyze("(_32,_32):(_1,_32)", smem="(_32,_32):(_32,_1)")
-        >>> r["totals"]["wavefronts"], r["totals"]["ideal"], r["totals"]["conflict_free"]
-        (1024, 32, False)
-    """
-    if (smem is None) == (gmem is None):
-        raise LayoutError("analyze: give exactly one of smem=LAYOUT or gmem=LAYOUT")
-    return _tessera.analyze(smem if gmem is None else gmem, access, gmem is None, elem_bytes, vector, side, heatmap)
-
-
-# The GPU kernels on DLPack tensors (tessera/ops.py); importable without CUDA, raising on use.
-from . import ops  # noqa: E402
-
-__all__ = [
-    "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle",
-    "TVLayout", "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "analyze", "atom",
-    "atom_names", "eval", "parse", "show",
-] + list(FUNCTIONS)
+#: What ``from tessera import *`` brings: every public name except those of Python's builtins,
+#: which a star import would replace in the importing module (``sum``, ``min``, ``max``, ``abs``,
+#: ``filter``, ``zip``, ``slice``, ``eval``, ...): those stay ``tessera.sum`` and so on.
+__all__ = [name for name in _PUBLIC + list(FUNCTIONS) if name not in _BUILTIN_NAMES]

@@ -10,7 +10,9 @@ import sys
 import pytest
 
 import tessera
+import tessera.analysis
 import tessera.ops
+import tessera.pictures
 from tessera import _docs, _types
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -41,8 +43,9 @@ def test_function_contract_and_example(name):
     assert run_doctest(getattr(tessera, name), name) == 1
 
 
-@pytest.mark.parametrize("obj", [tessera, tessera.parse, tessera.eval, tessera.atom, tessera.atom_names, tessera.show,
-                                 tessera.analyze, _types.S, _types.Basis, _types.IntTuple, _types.Bool, _types.LayoutError],
+@pytest.mark.parametrize("obj", [tessera, tessera.parse, tessera.eval, tessera.atom, tessera.atom_names, tessera.pictures,
+                                 tessera.show, tessera.analysis, tessera.analyze, _types.S, _types.Basis, _types.IntTuple,
+                                 _types.Bool, _types.LayoutError],
                          ids=lambda o: getattr(o, "__name__", str(o)))
 def test_other_docstring_examples(obj):
     assert run_doctest(obj, getattr(obj, "__name__", "tessera")) >= 1
@@ -58,13 +61,14 @@ def test_stubs_are_generated():
         assert "\ndef %s(" % name in text, name
 
 
-def test_ops_stubs_are_generated():
+@pytest.mark.parametrize("module", ["ops", "pictures", "analysis"])
+def test_submodule_stubs_are_generated(module):
     script = REPO / "scripts" / "gen_python_stubs.py"
-    stub = REPO / "python" / "tessera" / "ops.pyi"
-    p = subprocess.run([sys.executable, str(script), "--ops", "--check", str(stub)], capture_output=True, text=True)
+    stub = REPO / "python" / "tessera" / (module + ".pyi")
+    p = subprocess.run([sys.executable, str(script), "--module", module, "--check", str(stub)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     text = stub.read_text()
-    for name in tessera.ops.__all__:
+    for name in getattr(tessera, module).__all__:
         assert ("\ndef %s(" % name) in text or ("\nclass %s" % name) in text, name
 
 

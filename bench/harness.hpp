@@ -1,5 +1,5 @@
 // The benchmark harness: verify, warm up, time with CUDA events against a reference measured in
-// the same run, and report (text table, JSON, SVG chart). Used by `tessera bench`, the example
+// the same run, and report (text table, JSON, SVG chart). Used by `tessera-bench`, the example
 // programs and the GPU tests.
 //
 // A Case is one kernel at one shape, with its own in-run reference:

@@ -8,7 +8,7 @@
 // Both: (BLK_M,BLK_N,BLK_K) = (128,128,8) block tiles, C (M,N) M-major, 256 threads laid out
 // (16,16) M-major for the math, `copy` global -> shared over local_partitions, `gemm` shared ->
 // registers over local_partitions, `axpby` into C. No predication: M and N must be multiples of 128
-// and K of 8 (the launcher checks). Kept in `tessera bench` (sgemm_tutorial_nt / _tn) so that the
+// and K of 8 (the launcher checks). Kept in `tessera-bench` (sgemm_tutorial_nt / _tn) so that the
 // cost of writing a kernel this way stays measured.
 #pragma once
 

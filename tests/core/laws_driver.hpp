@@ -26,9 +26,9 @@ struct Coverage {
 // Seeds: NS distinct static layouts (each its own type: the costly part to compile), NM mixed
 // layout types with many run-time draws each, and dynamic layouts (few distinct types: the
 // nesting repeats) with many run-time draws. Together at least kMinCasesPerOperation cases.
-// A mixed type costs the compiler about twice a static one (measured on the largest differential
-// unit: 16 static and 8 mixed types 115 s, 12 and 8 106 s, 16 and 4 95 s), so there are four, each
-// drawn kMixedDrawFactor times as often: as many mixed cases as eight types of kDraws draws gave.
+// A mixed type costs the compiler about twice a static one (docs/performance/log.md, "Compile
+// cost"), so there are four, each drawn kMixedDrawFactor times as often: as many mixed cases as
+// eight types of kDraws draws gave.
 inline constexpr std::size_t kStaticSeeds = 16;
 inline constexpr std::size_t kMixedSeeds = 4;
 inline constexpr int kDraws = 420;

@@ -34,10 +34,9 @@ TESSERA_HOST_DEVICE constexpr void require_extent(X const& x, Y const& y, const 
 // over k in order, whatever the walk. The walk decides the schedule ptxas makes of a thread's
 // shared-memory reads: B's values of a k step are read first and stay in registers while A's are
 // streamed, one value per row. With the CuTe tutorial's TN tiles (examples/sgemm/tutorial.cuh)
-// that keeps the conflict-free reads in the batch and streams the bank-conflicted ones: columns
-// outermost (the reverse) measured 12 % slower there, and rows in pairs (CuTe's walk of 32-bit
-// (M)x(N) products, which streams A's reads two by two) 1.6 % slower in TN and 3 % in NT
-// (docs/performance.md).
+// that keeps the conflict-free reads in the batch and streams the bank-conflicted ones; columns
+// outermost, or rows in pairs (CuTe's walk of 32-bit (M)x(N) products), measured slower there
+// (docs/performance/log.md, "The CuTe tutorial's SGEMM").
 template <class TA, class TB, class TC>
 TESSERA_HOST_DEVICE constexpr void gemm_mk_nk(TA const& A, TB const& B, TC& C) {
   auto const mm = size<0>(C);

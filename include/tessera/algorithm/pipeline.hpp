@@ -6,8 +6,10 @@
 //   TmaPipeline<Stages, Cluster>    full[s]: the producer's arrival and the bytes of the stage's TMA
 //                                   loads; empty[s]: one arrival per consumer (in every block of the
 //                                   cluster: a multicast writes into all of them)
-//     init(bars, consumers)           one thread; then fence_barrier_init() is done and the caller
-//                                     syncs the block (or the cluster) before any other use
+//     init(consumers)                 one thread: initializes the 2 Stages barriers at `bars`
+//                                     (given at construction), runs fence_barrier_init(); the
+//                                     caller then syncs the block (or the cluster) before any
+//                                     other use
 //     producer_acquire(st)            wait until the consumers released stage st.index
 //     producer_expect(st, bytes)      announce the stage's bytes; returns full[st.index], the barrier
 //                                     the TMA loads complete on

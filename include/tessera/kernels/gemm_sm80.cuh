@@ -58,8 +58,8 @@ struct GemmSm80Config {
   static_assert(Stages >= 2, "GemmSm80Config: at least two shared-memory stages");
 };
 
-// The default: 128x256x32 tiles, 4 stages, 8 warps of 64x64 (the fastest of the measured
-// configurations on the H200, docs/performance.md).
+// The default: 128x256x32 tiles, 4 stages, 8 warps of 64x64 (the fastest of the configurations
+// measured on an H200: docs/performance/log.md, "Tensor-core GEMM").
 using GemmSm80Default = GemmSm80Config<128, 256, 32, 4, 2, 4>;
 
 namespace detail {
@@ -82,7 +82,7 @@ struct GemmSm80Mma<bfloat16_t> {
 //              rows of 128 bytes) xors the 16-byte chunk with the row.
 //   otherwise: (64,8):(1,64) atoms, 8 k-rows of 64 elements along P; Sw<3,3,3>.
 // (A chunk-major K-major atom, conflict-free for the cp.async writes as well, and L1-cached copies
-// (cp.async.ca) were both measured slower on the H200: docs/performance.md.)
+// (cp.async.ca) were both measured slower on an H200: docs/performance/log.md, "What limits it".)
 template <int BP, int BK, bool KMajor>
 TESSERA_HOST_DEVICE constexpr auto gemm_sm80_smem_layout() {
   if constexpr (KMajor) {

@@ -99,9 +99,9 @@ namespace detail {
 // static stride d > 0 (a thread layout's), i is divided as its unsigned type: the same value for
 // i >= 0 (s, a shape, is >= 1), where signed division costs sign fix-ups and leaves the compiler
 // unaware that the coordinate, and every offset computed from it, is >= 0 (sign-extended 64-bit
-// addresses). In the CuTe tutorial's TN SGEMM (examples/sgemm/tutorial.cuh, whose thread index is
-// int(threadIdx.x)) signed division cost 14 registers in the main loop: 204 against the 190 of
-// CuTe's build, whose threadIdx.x is unsigned (docs/performance.md).
+// addresses): in the CuTe tutorial's TN SGEMM (examples/sgemm/tutorial.cuh, whose thread index is
+// int(threadIdx.x)) it cost registers in the main loop against CuTe's build, whose threadIdx.x is
+// unsigned (docs/performance/log.md).
 // Pre: i >= 0 when I is a signed integer and d a static positive number (else the signed result
 // is not kept). Post: the value of (i / d) % s, of its type.
 // Example: thread_index_div_mod(int(13), _8{}, 4) == 1, computed as (13u / 8u) % 4u.

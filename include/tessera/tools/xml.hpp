@@ -1,5 +1,5 @@
 // xml_escape: text safe inside XML/SVG/HTML elements and attribute values, shared by every tool
-// that writes SVG or HTML (tessera show, tessera analyze, tessera bench).
+// that writes SVG or HTML (tessera show, tessera analyze, tessera-bench).
 #pragma once
 
 #include <string>

@@ -80,8 +80,8 @@ GpuState read_gpu_state(int device) {
 std::string describe(GpuState const& s) {
   if (!s.available) return "GPU state: NVML not available";
   char buf[160];
-  std::snprintf(buf, sizeof buf, "SM %u/%u MHz, mem %u MHz, %.0f W of %.0f W, %u C", s.sm_clock_mhz,
-                s.sm_clock_max_mhz, s.mem_clock_mhz, s.power_w, s.power_limit_w, s.temperature_c);
+  std::snprintf(buf, sizeof buf, "SM %u/%u MHz, mem %u MHz, %.0f W of %.0f W, %u C", s.sm_clock_mhz, s.sm_clock_max_mhz,
+                s.mem_clock_mhz, s.power_w, s.power_limit_w, s.temperature_c);
   return buf;
 }
 

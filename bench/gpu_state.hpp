@@ -16,13 +16,13 @@
 namespace tessera::bench {
 
 struct GpuState {
-  bool available = false;        // NVML answered for this device
-  unsigned sm_clock_mhz = 0;     // current SM clock
-  unsigned sm_clock_max_mhz = 0; // the SM clock's maximum (boost)
-  unsigned mem_clock_mhz = 0;    // current memory clock
-  double power_w = 0;            // current board power draw
-  double power_limit_w = 0;      // enforced power limit
-  unsigned temperature_c = 0;    // GPU temperature
+  bool available = false;         // NVML answered for this device
+  unsigned sm_clock_mhz = 0;      // current SM clock
+  unsigned sm_clock_max_mhz = 0;  // the SM clock's maximum (boost)
+  unsigned mem_clock_mhz = 0;     // current memory clock
+  double power_w = 0;             // current board power draw
+  double power_limit_w = 0;       // enforced power limit
+  unsigned temperature_c = 0;     // GPU temperature
 };
 
 // One reading of CUDA device `device` (matched to NVML by PCI bus id).

@@ -214,7 +214,8 @@ std::vector<Result> run_cases(std::vector<Case>& cases, Options const& o) {
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
   int i = 0;
   auto say = [&](Case const& c, std::string const& what) {
-    if (o.progress) std::cerr << "[" << i << "/" << cases.size() << "] " << c.kernel << " " << c.shape << ": " << what << "\n";
+    if (o.progress)
+      std::cerr << "[" << i << "/" << cases.size() << "] " << c.kernel << " " << c.shape << ": " << what << "\n";
   };
   for (auto& c : cases) {
     ++i;
@@ -244,8 +245,9 @@ std::vector<Result> run_cases(std::vector<Case>& cases, Options const& o) {
     check(cudaStreamSynchronize(s), "warm-up");
     check(cudaGetLastError(), "warm-up");
     r.before = read_gpu_state(o.device);
-    auto const [k, ref] = c.reference ? time_burst(c, s, o.repeats, o.iters, o.rest_ms)
-                                      : std::pair<Timing, Timing>{time_launches(c.run, s, o.repeats, o.iters), Timing{}};
+    auto const [k, ref] = c.reference
+                              ? time_burst(c, s, o.repeats, o.iters, o.rest_ms)
+                              : std::pair<Timing, Timing>{time_launches(c.run, s, o.repeats, o.iters), Timing{}};
     r.median_ms = k.median_ms;
     r.best_ms = k.best_ms;
     r.value = rate(c, k.median_ms);
@@ -266,9 +268,9 @@ std::vector<Result> run_cases(std::vector<Case>& cases, Options const& o) {
       r.sustained_percent_of_ref = percent(r.sustained_value, r.sustained_ref_value);
     }
     say(c, num(r.value, 1) + " " + r.unit + " (" + num(r.percent_of_ref, 1) + "% of reference)" +
-               (r.sustained_launches ? ", sustained " + num(r.sustained_value, 1) + " (" +
-                                           num(r.sustained_percent_of_ref, 1) + "%)"
-                                     : std::string()));
+               (r.sustained_launches
+                    ? ", sustained " + num(r.sustained_value, 1) + " (" + num(r.sustained_percent_of_ref, 1) + "%)"
+                    : std::string()));
     out.push_back(r);
   }
   cudaStreamDestroy(s);
@@ -287,7 +289,8 @@ RunInfo make_run_info(Options const& options, std::string sizes) {
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     std::string const entry = *e;
     std::size_t const eq = entry.find('=');
-    if (entry.rfind("TESSERA_", 0) == 0 && eq != std::string::npos) info.environment.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+    if (entry.rfind("TESSERA_", 0) == 0 && eq != std::string::npos)
+      info.environment.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
   }
   std::sort(info.environment.begin(), info.environment.end());
   return info;
@@ -295,9 +298,9 @@ RunInfo make_run_info(Options const& options, std::string sizes) {
 
 void print_table(std::vector<Result> const& rs, std::ostream& os) {
   bool const sustained = std::any_of(rs.begin(), rs.end(), [](Result const& r) { return r.sustained_launches > 0; });
-  os << std::left << std::setw(26) << "kernel" << std::setw(18) << "shape" << std::right << std::setw(12)
-     << "median ms" << std::setw(12) << "best ms" << std::setw(12) << "value" << std::setw(10) << "unit"
-     << std::setw(12) << "reference" << std::setw(10) << "% ref";
+  os << std::left << std::setw(26) << "kernel" << std::setw(18) << "shape" << std::right << std::setw(12) << "median ms"
+     << std::setw(12) << "best ms" << std::setw(12) << "value" << std::setw(10) << "unit" << std::setw(12)
+     << "reference" << std::setw(10) << "% ref";
   if (sustained) os << std::setw(12) << "sustained" << std::setw(10) << "% ref" << std::setw(12) << "SM MHz";
   os << "  verified\n";
   for (auto const& r : rs) {
@@ -337,9 +340,9 @@ void write_json(RunInfo const& info, std::vector<Result> const& rs, std::string 
     << ", \"repeats\": " << o.repeats << ", \"iters\": " << o.iters << ", \"rest_ms\": " << o.rest_ms
     << ", \"sustained_launches\": " << o.sustained_launches << "},\n  \"environment\": {";
   for (std::size_t i = 0; i < info.environment.size(); ++i)
-    f << (i ? ", " : "") << "\"" << json_escape(info.environment[i].first) << "\": \"" << json_escape(info.environment[i].second) << "\"";
-  f << "},\n  \"gpu_at_start\": " << json_state(info.at_start)
-    << ",\n  \"results\": [\n";
+    f << (i ? ", " : "") << "\"" << json_escape(info.environment[i].first) << "\": \""
+      << json_escape(info.environment[i].second) << "\"";
+  f << "},\n  \"gpu_at_start\": " << json_state(info.at_start) << ",\n  \"results\": [\n";
   for (std::size_t i = 0; i < rs.size(); ++i) {
     auto const& r = rs[i];
     f << "    {\"kernel\": \"" << json_escape(r.kernel) << "\", \"shape\": \"" << json_escape(r.shape)
@@ -347,15 +350,17 @@ void write_json(RunInfo const& info, std::vector<Result> const& rs, std::string 
       << ", \"message\": \"" << json_escape(r.message) << "\", \"median_ms\": " << num(r.median_ms, 6)
       << ", \"best_ms\": " << num(r.best_ms, 6) << ", \"value\": " << num(r.value, 3) << ", \"unit\": \""
       << json_escape(r.unit) << "\", \"ref_value\": " << num(r.ref_value, 3)
-      << ", \"percent_of_ref\": " << num(r.percent_of_ref, 2) << ",\n     \"sustained_launches\": "
-      << r.sustained_launches << ", \"sustained_ms\": " << num(r.sustained_ms, 6)
+      << ", \"percent_of_ref\": " << num(r.percent_of_ref, 2)
+      << ",\n     \"sustained_launches\": " << r.sustained_launches << ", \"sustained_ms\": " << num(r.sustained_ms, 6)
       << ", \"sustained_value\": " << num(r.sustained_value, 3)
       << ", \"sustained_ref_value\": " << num(r.sustained_ref_value, 3)
       << ", \"sustained_percent_of_ref\": " << num(r.sustained_percent_of_ref, 2)
-      << ",\n     \"gpu_before\": " << json_state(r.before) << ",\n     \"gpu_during_sustained\": {\"readings\": "
-      << r.during.readings << ", \"sm_clock_min_mhz\": " << r.during.sm_clock_min_mhz
+      << ",\n     \"gpu_before\": " << json_state(r.before)
+      << ",\n     \"gpu_during_sustained\": {\"readings\": " << r.during.readings
+      << ", \"sm_clock_min_mhz\": " << r.during.sm_clock_min_mhz
       << ", \"sm_clock_mean_mhz\": " << num(r.during.sm_clock_mean_mhz, 1)
-      << ", \"power_mean_w\": " << num(r.during.power_mean_w, 1) << ", \"power_max_w\": " << num(r.during.power_max_w, 1)
+      << ", \"power_mean_w\": " << num(r.during.power_mean_w, 1)
+      << ", \"power_max_w\": " << num(r.during.power_max_w, 1)
       << ", \"power_limit_w\": " << num(r.during.power_limit_w, 1) << "}}" << (i + 1 < rs.size() ? ",\n" : "\n");
   }
   f << "  ]\n}\n";
@@ -388,7 +393,8 @@ void write_svg(std::vector<Result> const& rs, std::string const& path) {
     f << "<text x=\"" << label_w - 8 << "\" y=\"" << y + bar_h - 6 << "\" text-anchor=\"end\">"
       << xml_escape(r.kernel + " " + r.shape) << "</text>\n";
     if (!r.verified) {
-      f << "<text x=\"" << label_w + 4 << "\" y=\"" << y + bar_h - 6 << "\" fill=\"#c00\">wrong result: not timed</text>\n";
+      f << "<text x=\"" << label_w + 4 << "\" y=\"" << y + bar_h - 6
+        << "\" fill=\"#c00\">wrong result: not timed</text>\n";
       continue;
     }
     std::string color = r.percent_of_ref >= 95 ? "#2a7" : (r.percent_of_ref >= 80 ? "#e90" : "#c33");

@@ -27,14 +27,14 @@
 namespace tessera::bench {
 
 struct Case {
-  std::string kernel;      // e.g. "add_tv_fp16"
-  std::string shape;       // e.g. "32768x32768"
-  std::string group;       // the reference's kind, e.g. "memory" (cudaMemcpyAsync) or "sgemm" (cuBLAS)
-  double bytes = 0;        // bytes the kernel must move (read + write), for GB/s
-  double flops = 0;        // 2*M*N*K for GEMMs; > 0 makes the unit TFLOP/s
-  std::function<void(cudaStream_t)> run;        // launches the kernel once (async)
+  std::string kernel;                     // e.g. "add_tv_fp16"
+  std::string shape;                      // e.g. "32768x32768"
+  std::string group;                      // the reference's kind, e.g. "memory" (cudaMemcpyAsync) or "sgemm" (cuBLAS)
+  double bytes = 0;                       // bytes the kernel must move (read + write), for GB/s
+  double flops = 0;                       // 2*M*N*K for GEMMs; > 0 makes the unit TFLOP/s
+  std::function<void(cudaStream_t)> run;  // launches the kernel once (async)
   std::function<void(cudaStream_t)> reference;  // launches the in-run reference once
-  std::function<bool(std::string&)> verify;     // runs the kernel once, checks every element; false + message on mismatch
+  std::function<bool(std::string&)> verify;  // runs the kernel once, checks every element; false + message on mismatch
 };
 
 struct Result {
@@ -46,18 +46,18 @@ struct Result {
   // Sustained (0 launches: not run): mean per-launch times over the interleaved run.
   int sustained_launches = 0;
   double sustained_ms = 0, sustained_value = 0, sustained_ref_value = 0, sustained_percent_of_ref = 0;
-  GpuState before;           // a reading just before the case was timed
-  GpuSample during;          // readings during the sustained run
+  GpuState before;   // a reading just before the case was timed
+  GpuSample during;  // readings during the sustained run
 };
 
 struct Options {
   int warmup = 3;
-  int repeats = 10;               // burst samples; the median is reported
-  int iters = 10;                 // back-to-back launches per sample
-  int rest_ms = 0;                // idle pause before each burst sample (the GPU back at its idle clocks and power)
-  int sustained_launches = 0;     // 0: no sustained run; otherwise >= 1 (200 or more to see power capping)
-  bool progress = false;          // one line per phase on stderr
-  int device = 0;                 // the CUDA device whose state is recorded
+  int repeats = 10;            // burst samples; the median is reported
+  int iters = 10;              // back-to-back launches per sample
+  int rest_ms = 0;             // idle pause before each burst sample (the GPU back at its idle clocks and power)
+  int sustained_launches = 0;  // 0: no sustained run; otherwise >= 1 (200 or more to see power capping)
+  bool progress = false;       // one line per phase on stderr
+  int device = 0;              // the CUDA device whose state is recorded
 };
 
 // Runs every case: verify -> (if correct) warm up -> burst timing of kernel and reference ->
@@ -68,7 +68,7 @@ std::vector<Result> run_cases(std::vector<Case>& cases, Options const& options);
 struct RunInfo {
   std::string device_name;
   int sm_count = 0;
-  std::string sizes;       // e.g. "full"
+  std::string sizes;  // e.g. "full"
   Options options;
   GpuState at_start;
   // The process's TESSERA_* environment variables (name, value), e.g. TESSERA_GEMM_SM90_PDL=0:

@@ -19,9 +19,9 @@ int main(int argc, char** argv) {
   using namespace tessera;
   bool const full = argc > 1 && std::strcmp(argv[1], "--full") == 0;
   int const n = full ? 32768 : 4096;
-  auto mS = make_layout(make_shape(n, n), make_stride(n, _1{}));   // (m,n) -> offset, row-major fp16
-  auto tiles = zipped_divide(mS, make_shape(_64{}, _256{}));     // ((tile),(tiles))
-  auto tile = layout<0>(tiles);                                  // (64,256) -> offset: one block's tile
+  auto mS = make_layout(make_shape(n, n), make_stride(n, _1{}));  // (m,n) -> offset, row-major fp16
+  auto tiles = zipped_divide(mS, make_shape(_64{}, _256{}));      // ((tile),(tiles))
+  auto tile = layout<0>(tiles);                                   // (64,256) -> offset: one block's tile
   std::cout << "zipped_divide(mS, (_64,_256))   = " << tiles << "\n"
             << "zipped_divide(tile, (_1,_8))    = " << zipped_divide(tile, make_shape(_1{}, _8{}))
             << "   // ((vector),(64, 256/8)): 8 fp16 = 128 bits\n\n";

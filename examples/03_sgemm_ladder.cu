@@ -19,7 +19,8 @@ using namespace tessera;
 
 template <class Cfg>
 bench::NamedSgemm candidate(std::string name) {
-  return {std::move(name), [](kernels::SgemmProblem const& p, cudaStream_t s) { return kernels::sgemm_tiled<Cfg>(p, s); }};
+  return {std::move(name),
+          [](kernels::SgemmProblem const& p, cudaStream_t s) { return kernels::sgemm_tiled<Cfg>(p, s); }};
 }
 
 }  // namespace

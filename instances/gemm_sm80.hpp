@@ -11,9 +11,9 @@
 
 namespace tessera::kernels::detail {
 
-#define TESSERA_GEMM_SM80_EXTERN(Cfg, T, TOut)                                                       \
-  extern template cudaError_t gemm_sm80_dispatch<Cfg, T, TOut>(GemmProblem<T, TOut> const&,        \
-                                                               GemmEpilogue<TOut> const&, cudaStream_t);
+#define TESSERA_GEMM_SM80_EXTERN(Cfg, T, TOut)                                                                         \
+  extern template cudaError_t gemm_sm80_dispatch<Cfg, T, TOut>(GemmProblem<T, TOut> const&, GemmEpilogue<TOut> const&, \
+                                                               cudaStream_t);
 TESSERA_INSTANCES_GEMM_SM80(TESSERA_GEMM_SM80_EXTERN)
 #undef TESSERA_GEMM_SM80_EXTERN
 

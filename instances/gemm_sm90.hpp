@@ -19,12 +19,13 @@
 
 namespace tessera::kernels::detail {
 
-#define TESSERA_GEMM_SM90_EXTERN(Cfg, T, TOut)                                                        \
-  extern template cudaError_t gemm_sm90_run<Cfg, T, TOut>(char const*, GemmProblem<T, TOut> const&, \
-                                                          cudaStream_t, int);
-#define TESSERA_GEMM_SM90_EXTERN_CHOICE(Cfg)                                                        \
-  TESSERA_GEMM_SM90_EXTERN(Cfg, half_t, half_t) TESSERA_GEMM_SM90_EXTERN(Cfg, half_t, float)        \
-  TESSERA_GEMM_SM90_EXTERN(Cfg, bfloat16_t, bfloat16_t) TESSERA_GEMM_SM90_EXTERN(Cfg, bfloat16_t, float)
+#define TESSERA_GEMM_SM90_EXTERN(Cfg, T, TOut) \
+  extern template cudaError_t gemm_sm90_run<Cfg, T, TOut>(char const*, GemmProblem<T, TOut> const&, cudaStream_t, int);
+#define TESSERA_GEMM_SM90_EXTERN_CHOICE(Cfg)            \
+  TESSERA_GEMM_SM90_EXTERN(Cfg, half_t, half_t)         \
+  TESSERA_GEMM_SM90_EXTERN(Cfg, half_t, float)          \
+  TESSERA_GEMM_SM90_EXTERN(Cfg, bfloat16_t, bfloat16_t) \
+  TESSERA_GEMM_SM90_EXTERN(Cfg, bfloat16_t, float)
 TESSERA_GEMM_SM90_CHOICES(TESSERA_GEMM_SM90_EXTERN_CHOICE)
 TESSERA_INSTANCES_GEMM_SM90(TESSERA_GEMM_SM90_EXTERN)
 #undef TESSERA_GEMM_SM90_EXTERN_CHOICE

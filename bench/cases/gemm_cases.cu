@@ -22,21 +22,21 @@
 #include <type_traits>
 
 #include "bench/cases/cases.hpp"
-#include "support/cuda_check.hpp"
-#include "support/gemm_reference.hpp"
 #include "instances/gemm_sm80.hpp"  // the kernels, compiled once in tessera::instances (instances/table.txt)
 #include "instances/gemm_sm90.hpp"
+#include "support/cuda_check.hpp"
+#include "support/gemm_reference.hpp"
 
 namespace tessera::bench {
 
 // CUDA checks, device buffers and the cuBLAS reference with its tolerance: tests/support/.
 using test::check;
-using test::DeviceBuffer;
 using test::cublas_gemm;
 using test::cublas_sgemm;
+using test::DeviceBuffer;
 using test::gemm_tolerance_factor;
-using test::unit_roundoff;
 using test::underflow_roundoff;
+using test::unit_roundoff;
 
 namespace {
 
@@ -78,7 +78,11 @@ struct GemmBuffers {
   DeviceBuffer<float> abs_a, abs_b;
   cublasHandle_t handle = nullptr;
   explicit GemmBuffers(GemmShape s_)
-      : s(s_), a(std::size_t(s_.m) * s_.k), b(std::size_t(s_.k) * s_.n), d(std::size_t(s_.m) * s_.n), abs_a(a.size()),
+      : s(s_),
+        a(std::size_t(s_.m) * s_.k),
+        b(std::size_t(s_.k) * s_.n),
+        d(std::size_t(s_.m) * s_.n),
+        abs_a(a.size()),
         abs_b(b.size()) {
     fill_uniform<T><<<1024, 256>>>(a.get(), a.size(), 0x1234, abs_a.get());
     fill_uniform<T><<<1024, 256>>>(b.get(), b.size(), 0x5678, abs_b.get());
@@ -215,7 +219,8 @@ bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
   check(cudaGetLastError(), "compare");
   unsigned long long const mismatches = bad.download()[0];
   if (mismatches != 0) {
-    msg = std::to_string(mismatches) + " of " + std::to_string(count) + " elements differ from cuBLAS beyond the tolerance";
+    msg = std::to_string(mismatches) + " of " + std::to_string(count) +
+          " elements differ from cuBLAS beyond the tolerance";
     return false;
   }
   return true;
@@ -250,7 +255,8 @@ void add_cases(std::vector<Case>& cases, std::vector<GemmShape> const& shapes, c
 // ref[i] = gelu_tanh(acc[i] + bias[n]) in fp32 (row-major M x N, n = i % N): the verification's
 // reference from cuBLAS's fp32 product.
 template <class TOut>
-__global__ void gelu_bias_reference(float* ref, float const* acc, TOut const* bias, std::uint64_t n_cols, std::uint64_t n) {
+__global__ void gelu_bias_reference(float* ref, float const* acc, TOut const* bias, std::uint64_t n_cols,
+                                    std::uint64_t n) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
     double const z = double(acc[i]) + double(float(bias[i % n_cols]));
@@ -261,19 +267,21 @@ __global__ void gelu_bias_reference(float* ref, float const* acc, TOut const* bi
 // bad += #{i : !(|d - ref| <= 1.13 tol scale + 8 eps32 |ref| + u_out |ref|)} (1.13: gelu's
 // largest slope; 8 eps32: the activation's own error).
 template <class TOut>
-__global__ void compare_gelu(TOut const* d, float const* ref, float const* scale, std::uint64_t n, double tol, double u_out,
-                             double underflow_out, unsigned long long* bad) {
+__global__ void compare_gelu(TOut const* d, float const* ref, float const* scale, std::uint64_t n, double tol,
+                             double u_out, double underflow_out, unsigned long long* bad) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
     double const r = ref[i];
     double const err = fabs(double(float(d[i])) - r);
-    double const bound = 1.13 * tol * double(scale[i]) + (8.0 * 1.1920929e-7 + u_out) * (fabs(r) + 1e-3) + underflow_out;
+    double const bound =
+        1.13 * tol * double(scale[i]) + (8.0 * 1.1920929e-7 + u_out) * (fabs(r) + 1e-3) + underflow_out;
     if (!(err <= bound)) atomicAdd(bad, 1ULL);
   }
 }
 
 void check_lt(cublasStatus_t s, char const* what) {
-  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + ": cublasLt status " + std::to_string(int(s)));
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string(what) + ": cublasLt status " + std::to_string(int(s)));
 }
 
 // cublasLtMatmul with the GELU_BIAS epilogue (tanh-approximated GELU, bias per column of the
@@ -296,18 +304,24 @@ struct LtGeluBias {
     check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &no, sizeof(no)), "TRANSB");
     cublasLtEpilogue_t const epi = CUBLASLT_EPILOGUE_GELU_BIAS;
     check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi)), "EPILOGUE");
-    check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)), "BIAS_POINTER");
+    check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)),
+             "BIAS_POINTER");
     cudaDataType_t const bt = kType;
-    check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt, sizeof(bt)), "BIAS_DATA_TYPE");
-    check_lt(cublasLtMatrixLayoutCreate(&la, kType, s.n, s.k, s.n), "layout B^T");  // B row-major K x N: N x K col-major
-    check_lt(cublasLtMatrixLayoutCreate(&lb, kType, s.k, s.m, s.k), "layout A^T");  // A row-major M x K: K x M col-major
+    check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt, sizeof(bt)),
+             "BIAS_DATA_TYPE");
+    check_lt(cublasLtMatrixLayoutCreate(&la, kType, s.n, s.k, s.n),
+             "layout B^T");  // B row-major K x N: N x K col-major
+    check_lt(cublasLtMatrixLayoutCreate(&lb, kType, s.k, s.m, s.k),
+             "layout A^T");  // A row-major M x K: K x M col-major
     check_lt(cublasLtMatrixLayoutCreate(&ld, kType, s.n, s.m, s.n), "layout D^T");
     check_lt(cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate");
     std::size_t const ws = workspace.bytes();
-    check_lt(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)), "workspace");
+    check_lt(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)),
+             "workspace");
     cublasLtMatmulHeuristicResult_t best{};
     int found = 0;
-    check_lt(cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, ld, ld, pref, 1, &best, &found), "cublasLtMatmulAlgoGetHeuristic");
+    check_lt(cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, ld, ld, pref, 1, &best, &found),
+             "cublasLtMatmulAlgoGetHeuristic");
     if (found < 1) throw std::runtime_error("cublasLt: no algorithm for the GELU_BIAS epilogue");
     algo = best.algo;
   }
@@ -323,8 +337,9 @@ struct LtGeluBias {
   LtGeluBias& operator=(LtGeluBias const&) = delete;
   void run(T const* a, T const* b, T* d, cudaStream_t st) const {
     float const one = 1.0f, zero = 0.0f;
-    check_lt(cublasLtMatmul(lt, op, &one, b, la, a, lb, &zero, d, ld, d, ld, &algo, workspace.get(), workspace.bytes(), st),
-             "cublasLtMatmul");
+    check_lt(
+        cublasLtMatmul(lt, op, &one, b, la, a, lb, &zero, d, ld, d, ld, &algo, workspace.get(), workspace.bytes(), st),
+        "cublasLtMatmul");
   }
 };
 
@@ -367,13 +382,14 @@ void add_gelu_bias_case(std::vector<Case>& cases, GemmShape sh, char const* type
       if (who == 0) check(kernels::gemm_sm90(problem(), nullptr), "gemm_sm90 (bias, gelu_tanh)");
       else lt->run(buf->a.get(), buf->b.get(), buf->d.get(), nullptr);
       check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
-      compare_gelu<T><<<1024, 256>>>(buf->d.get(), ref.get(), scale.get(), count, gemm_tolerance_factor(buf->s.k), unit_roundoff<T>(),
-                                     underflow_roundoff<T>(), bad.get());
+      compare_gelu<T><<<1024, 256>>>(buf->d.get(), ref.get(), scale.get(), count, gemm_tolerance_factor(buf->s.k),
+                                     unit_roundoff<T>(), underflow_roundoff<T>(), bad.get());
       check(cudaGetLastError(), "compare");
       unsigned long long const mismatches = bad.download()[0];
       if (mismatches != 0) {
         msg = std::to_string(mismatches) + " of " + std::to_string(count) + " elements of " +
-              (who == 0 ? "the kernel" : "cublasLt (the reference)") + " differ from gelu_tanh(A B + bias) beyond the tolerance";
+              (who == 0 ? "the kernel" : "cublasLt (the reference)") +
+              " differ from gelu_tanh(A B + bias) beyond the tolerance";
         return false;
       }
     }
@@ -385,19 +401,21 @@ void add_gelu_bias_case(std::vector<Case>& cases, GemmShape sh, char const* type
 }  // namespace
 
 std::vector<Case> gemm_cases(bool full) {
-  std::vector<GemmShape> const shapes =
-      full ? std::vector<GemmShape>{{4096, 4096, 4096}, {8192, 8192, 8192}} : std::vector<GemmShape>{{2048, 2048, 2048}};
+  std::vector<GemmShape> const shapes = full ? std::vector<GemmShape>{{4096, 4096, 4096}, {8192, 8192, 8192}}
+                                             : std::vector<GemmShape>{{2048, 2048, 2048}};
   std::vector<Case> cases;
 #if TESSERA_INSTANCES_EXTRA  // the ladder's steps 1 and 2 and the cluster kernel (instances/table.txt, set `extra`)
-  add_cases<bfloat16_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes, "bf16");
-  add_cases<half_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
+  add_cases<bfloat16_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes,
+                                                                                                       "bf16");
+  add_cases<half_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes,
+                                                                                                   "fp16");
 #else
   add_cases<bfloat16_t, Sm80, Sm90Persistent, Sm90Pingpong, Sm90StreamK>(cases, shapes, "bf16");
   add_cases<half_t, Sm80, Sm90Persistent, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
 #endif
   // Order: the ladder's order of kernels, each with bf16 then fp16, each by size.
   auto rank = [](Case const& c) {
-    char const* const order[] = {Sm80::name,         Sm90Tma::name,      Sm90Ws::name,     Sm90Persistent::name,
+    char const* const order[] = {Sm80::name,        Sm90Tma::name,      Sm90Ws::name,     Sm90Persistent::name,
                                  Sm90Cluster::name, Sm90Pingpong::name, Sm90StreamK::name};
     for (int i = 0; i < 7; ++i)
       if (c.kernel.rfind(order[i], 0) == 0) return 2 * i + (c.kernel.find("fp16") != std::string::npos ? 1 : 0);
@@ -434,8 +452,10 @@ std::vector<Case> gemm_sweep_cases() {
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes) {
   std::vector<Case> cases;
 #if TESSERA_INSTANCES_EXTRA  // stream-K with 128x128 tiles (instances/table.txt, set `extra`)
-  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(cases, shapes, "bf16");
-  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(cases, shapes, "fp16");
+  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(
+      cases, shapes, "bf16");
+  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(
+      cases, shapes, "fp16");
 #else
   add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90>(cases, shapes, "bf16");
   add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90>(cases, shapes, "fp16");

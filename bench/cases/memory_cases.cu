@@ -63,7 +63,8 @@ __device__ T to_elem(float v) {
 
 template <class T>
 __global__ void fill_kernel(T* p, std::uint64_t n, int which) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n; i += std::uint64_t(gridDim.x) * blockDim.x)
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
     p[i] = to_elem<T>(gen_value<T>(i, which));
 }
 
@@ -80,7 +81,8 @@ __device__ bool same_bits(T a, T b) {
 template <class T>
 __global__ void check_kernel(T const* C, std::uint64_t n, int mode, unsigned long long* mismatches) {
   unsigned long long bad = 0;
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n; i += std::uint64_t(gridDim.x) * blockDim.x) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
     float want = mode == 0 ? gen_value<T>(i, 0) + gen_value<T>(i, 1) : gen_value<T>(i, 0);
     if (!same_bits(C[i], to_elem<T>(want))) ++bad;
   }
@@ -112,7 +114,6 @@ char const* type_name() {
   else if constexpr (std::is_same_v<T, __nv_bfloat16>) return "bf16";
   else return "fp32";
 }
-
 
 // launch(stream) launches the kernel once and returns its error.
 template <class T>
@@ -154,8 +155,9 @@ void add_cases(std::vector<Case>& cs, std::shared_ptr<Pool> pool, int M, int N) 
                             [=](cudaStream_t s) { return kernels::add_naive(A, B, C, M, N, Major::row, s); }));
   cs.push_back(make_case<T>(pool, "add_vectorized", M, N, 2,
                             [=](cudaStream_t s) { return kernels::add_vectorized(A, B, C, M, N, Major::row, s); }));
-  cs.push_back(make_case<T>(pool, "add_vectorized_x4", M, N, 2,
-                            [=](cudaStream_t s) { return kernels::add_vectorized<T, 4>(A, B, C, M, N, Major::row, s); }));
+  cs.push_back(make_case<T>(pool, "add_vectorized_x4", M, N, 2, [=](cudaStream_t s) {
+    return kernels::add_vectorized<T, 4>(A, B, C, M, N, Major::row, s);
+  }));
   cs.push_back(make_case<T>(pool, "add_tv", M, N, 2,
                             [=](cudaStream_t s) { return kernels::add_tv(A, B, C, M, N, Major::row, s); }));
 }

@@ -21,8 +21,8 @@ namespace tessera::bench {
 
 // CUDA checks, device buffers and the cuBLAS reference with its tolerance: tests/support/.
 using test::check;
-using test::DeviceBuffer;
 using test::cublas_sgemm;
+using test::DeviceBuffer;
 using test::gemm_tolerance_factor;
 
 namespace {
@@ -62,7 +62,12 @@ struct SgemmBuffers {
   DeviceBuffer<float> a, b, c, ref;
   cublasHandle_t handle = nullptr;
   SgemmBuffers(int m_, int n_, int k_)
-      : m(m_), n(n_), k(k_), a(std::size_t(m_) * k_), b(std::size_t(k_) * n_), c(std::size_t(m_) * n_),
+      : m(m_),
+        n(n_),
+        k(k_),
+        a(std::size_t(m_) * k_),
+        b(std::size_t(k_) * n_),
+        c(std::size_t(m_) * n_),
         ref(std::size_t(m_) * n_) {
     fill_uniform_kernel<<<1024, 256>>>(a.get(), a.size(), 0x1234);
     fill_uniform_kernel<<<1024, 256>>>(b.get(), b.size(), 0x5678);
@@ -115,7 +120,8 @@ bool verify_case(SgemmBuffers& buf, SgemmLauncher const& launch, SgemmMajors mj,
   abs_kernel<<<1024, 256>>>(buf.b.get(), abs_b.get(), abs_b.size());
   buf.cublas(nullptr, scale.get(), abs_a.get(), abs_b.get(), mj);
   check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
-  compare_kernel<<<1024, 256>>>(buf.c.get(), buf.ref.get(), scale.get(), count, gemm_tolerance_factor(buf.k), bad.get());
+  compare_kernel<<<1024, 256>>>(buf.c.get(), buf.ref.get(), scale.get(), count, gemm_tolerance_factor(buf.k),
+                                bad.get());
   check(cudaGetLastError(), "compare");
   unsigned long long const mismatches = bad.download()[0];
   if (mismatches != 0) {

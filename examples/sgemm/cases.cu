@@ -11,7 +11,8 @@ namespace tessera::examples {
 std::vector<bench::NamedSgemm> sgemm_ladder() {
   std::vector<bench::NamedSgemm> out;
   for (int v = 1; v <= kSgemmSteps; ++v) {
-    out.push_back({sgemm_step_name(v), [v](kernels::SgemmProblem const& p, cudaStream_t s) { return sgemm_step(v, p, s); }});
+    out.push_back(
+        {sgemm_step_name(v), [v](kernels::SgemmProblem const& p, cudaStream_t s) { return sgemm_step(v, p, s); }});
   }
   return out;
 }

@@ -26,9 +26,9 @@ using SgemmV4 = kernels::SgemmTiledConfig<128, 128, 8, true, 2, false>;
 using SgemmV5 = kernels::SgemmTuned;
 
 // Tuning candidates measured beside the ladder (docs/performance/log.md, "SGEMM").
-using SgemmCandidateV4Fast = kernels::SgemmTiledConfig<128, 128, 8, true, 2, false, 8, 8, true>;     // v4 + fast path
-using SgemmCandidate16x8 = kernels::SgemmTiledConfig<128, 128, 8, true, 2, true, 16, 8, true>;       // v5 with BK = 8
-using SgemmCandidateBk8 = kernels::SgemmTiledConfig<128, 128, 8, true, 2, true, 8, 16, true>;        // (8,16), BK = 8
+using SgemmCandidateV4Fast = kernels::SgemmTiledConfig<128, 128, 8, true, 2, false, 8, 8, true>;      // v4 + fast path
+using SgemmCandidate16x8 = kernels::SgemmTiledConfig<128, 128, 8, true, 2, true, 16, 8, true>;        // v5 with BK = 8
+using SgemmCandidateBk8 = kernels::SgemmTiledConfig<128, 128, 8, true, 2, true, 8, 16, true>;         // (8,16), BK = 8
 using SgemmCandidateBk16x8x16 = kernels::SgemmTiledConfig<128, 128, 16, true, 2, true, 8, 16, true>;  // v5 with (8,16)
 
 inline constexpr int kSgemmSteps = 5;

@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(size_v<CThreadLayout>)
   auto mC = make_tensor(make_gmem_ptr(C), select<0, 1>(shape_MNK), dC);  // (M,N)
 
   // This block's tiles.
-  auto cta_coord = make_coord(int(blockIdx.x), int(blockIdx.y), _);  // (m,n,k)
+  auto cta_coord = make_coord(int(blockIdx.x), int(blockIdx.y), _);   // (m,n,k)
   auto gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X, _1>{});  // (BLK_M,BLK_K,k)
   auto gB = local_tile(mB, cta_tiler, cta_coord, Step<X, _1, _1>{});  // (BLK_N,BLK_K,k)
   auto gC = local_tile(mC, cta_tiler, cta_coord, Step<_1, _1, X>{});  // (BLK_M,BLK_N)
@@ -77,8 +77,8 @@ __global__ void __launch_bounds__(size_v<CThreadLayout>)
   for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
     copy(tAgA(_, _, k_tile), tAsA);  // (THR_M,THR_K) -> (THR_M,THR_K)
     copy(tBgB(_, _, k_tile), tBsB);  // (THR_N,THR_K) -> (THR_N,THR_K)
-    cp_async_fence();     // the tutorial's fences: nothing asynchronous is in flight here, they
-    cp_async_wait<0>();   // are where a cp.async version waits
+    cp_async_fence();                // the tutorial's fences: nothing asynchronous is in flight here, they
+    cp_async_wait<0>();              // are where a cp.async version waits
     __syncthreads();
     gemm(tCsA, tCsB, tCrC);  // (THR_M,BLK_K) x (THR_N,BLK_K) => (THR_M,THR_N)
     __syncthreads();
@@ -97,40 +97,42 @@ inline void check_tutorial_problem(kernels::SgemmProblem const& p, TutorialVaria
   Major const a = v == TutorialVariant::nt ? Major::col : Major::row;
   Major const b = v == TutorialVariant::nt ? Major::row : Major::col;
   if (p.c_major != Major::col || p.a_major != a || p.b_major != b) {
-    throw std::invalid_argument(std::string(name) + ": needs a column-major C and " +
-                                (v == TutorialVariant::nt ? "a column-major A, a row-major B" : "a row-major A, a column-major B"));
+    throw std::invalid_argument(
+        std::string(name) + ": needs a column-major C and " +
+        (v == TutorialVariant::nt ? "a column-major A, a row-major B" : "a row-major A, a column-major B"));
   }
   if (p.m % 128 != 0 || p.n % 128 != 0 || p.k % 8 != 0) {
-    throw std::invalid_argument(std::string(name) + ": the tutorial kernel is unpredicated; M and N must be multiples of 128 and K of 8, got " +
-                                std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k));
+    throw std::invalid_argument(
+        std::string(name) + ": the tutorial kernel is unpredicated; M and N must be multiples of 128 and K of 8, got " +
+        std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k));
   }
 }
 
 // Launches the tutorial kernel on p (asynchronous); returns the launch's error.
 inline cudaError_t launch_sgemm_tutorial(kernels::SgemmProblem const& p, TutorialVariant v, cudaStream_t stream) {
   check_tutorial_problem(p, v);
-  auto prob_shape = make_shape(p.m, p.n, p.k);                      // (M,N,K)
-  auto cta_tiler = make_shape(Int<128>{}, Int<128>{}, Int<8>{});    // (BLK_M,BLK_N,BLK_K)
-  auto dC = make_stride(Int<1>{}, p.ldc);                           // (dM,dN)
-  auto tC = make_layout(make_shape(Int<16>{}, Int<16>{}));          // (m,n) -> thread, M-major
+  auto prob_shape = make_shape(p.m, p.n, p.k);                    // (M,N,K)
+  auto cta_tiler = make_shape(Int<128>{}, Int<128>{}, Int<8>{});  // (BLK_M,BLK_N,BLK_K)
+  auto dC = make_stride(Int<1>{}, p.ldc);                         // (dM,dN)
+  auto tC = make_layout(make_shape(Int<16>{}, Int<16>{}));        // (m,n) -> thread, M-major
   dim3 const block(size_v<decltype(tC)>);
   dim3 const grid(unsigned(p.m / 128), unsigned(p.n / 128));
   if (v == TutorialVariant::nt) {
-    auto dA = make_stride(Int<1>{}, p.lda);                                 // (dM,dK)
-    auto dB = make_stride(Int<1>{}, p.ldb);                                 // (dN,dK)
-    auto sA = make_layout(make_shape(Int<128>{}, Int<8>{}));                // (m,k) -> smem offset, M-major
-    auto sB = make_layout(make_shape(Int<128>{}, Int<8>{}));                // (n,k) -> smem offset, N-major
-    auto tA = make_layout(make_shape(Int<32>{}, Int<8>{}));                 // (m,k) -> thread, M-major
-    auto tB = make_layout(make_shape(Int<32>{}, Int<8>{}));                 // (n,k) -> thread, N-major
+    auto dA = make_stride(Int<1>{}, p.lda);                   // (dM,dK)
+    auto dB = make_stride(Int<1>{}, p.ldb);                   // (dN,dK)
+    auto sA = make_layout(make_shape(Int<128>{}, Int<8>{}));  // (m,k) -> smem offset, M-major
+    auto sB = make_layout(make_shape(Int<128>{}, Int<8>{}));  // (n,k) -> smem offset, N-major
+    auto tA = make_layout(make_shape(Int<32>{}, Int<8>{}));   // (m,k) -> thread, M-major
+    auto tB = make_layout(make_shape(Int<32>{}, Int<8>{}));   // (n,k) -> thread, N-major
     sgemm_tutorial_kernel<<<grid, block, 0, stream>>>(prob_shape, cta_tiler, p.a, dA, sA, tA, p.b, dB, sB, tB, p.c, dC,
                                                       tC, p.alpha, p.beta);
   } else {
-    auto dA = make_stride(p.lda, Int<1>{});                                 // (dM,dK)
-    auto dB = make_stride(p.ldb, Int<1>{});                                 // (dN,dK)
-    auto sA = make_layout(make_shape(Int<128>{}, Int<8>{}), LayoutRight{}); // (m,k) -> smem offset, K-major
-    auto sB = make_layout(make_shape(Int<128>{}, Int<8>{}), LayoutRight{}); // (n,k) -> smem offset, K-major
-    auto tA = make_layout(make_shape(Int<32>{}, Int<8>{}), LayoutRight{});  // (m,k) -> thread, K-major
-    auto tB = make_layout(make_shape(Int<32>{}, Int<8>{}), LayoutRight{});  // (n,k) -> thread, K-major
+    auto dA = make_stride(p.lda, Int<1>{});                                  // (dM,dK)
+    auto dB = make_stride(p.ldb, Int<1>{});                                  // (dN,dK)
+    auto sA = make_layout(make_shape(Int<128>{}, Int<8>{}), LayoutRight{});  // (m,k) -> smem offset, K-major
+    auto sB = make_layout(make_shape(Int<128>{}, Int<8>{}), LayoutRight{});  // (n,k) -> smem offset, K-major
+    auto tA = make_layout(make_shape(Int<32>{}, Int<8>{}), LayoutRight{});   // (m,k) -> thread, K-major
+    auto tB = make_layout(make_shape(Int<32>{}, Int<8>{}), LayoutRight{});   // (n,k) -> thread, K-major
     sgemm_tutorial_kernel<<<grid, block, 0, stream>>>(prob_shape, cta_tiler, p.a, dA, sA, tA, p.b, dB, sB, tB, p.c, dC,
                                                       tC, p.alpha, p.beta);
   }

@@ -34,15 +34,15 @@ __global__ void __launch_bounds__(v1::kThreads)
   auto mA = make_tensor(make_gmem_ptr(A), make_matrix_layout<ARowMajor>(M, K, lda));  // (M,K)
   auto mB = make_tensor(make_gmem_ptr(B), make_matrix_layout<BRowMajor>(K, N, ldb));  // (K,N)
   auto mC = make_tensor(make_gmem_ptr(C), make_matrix_layout<true>(M, N, ldc));       // (M,N)
-  auto cA = make_identity_tensor(make_shape(M, K));  // (M,K) -> (m,k)
-  auto cB = make_identity_tensor(make_shape(K, N));  // (K,N) -> (k,n)
-  auto cC = make_identity_tensor(make_shape(M, N));  // (M,N) -> (m,n)
+  auto cA = make_identity_tensor(make_shape(M, K));                                   // (M,K) -> (m,k)
+  auto cB = make_identity_tensor(make_shape(K, N));                                   // (K,N) -> (k,n)
+  auto cC = make_identity_tensor(make_shape(M, N));                                   // (M,N) -> (m,n)
 
   int const bm = static_cast<int>(blockIdx.y);
   int const bn = static_cast<int>(blockIdx.x);
-  auto gA = local_tile(mA, make_shape(BM{}, BK{}), make_coord(bm, Underscore{}));   // (BM,BK,k)
-  auto gB = local_tile(mB, make_shape(BK{}, BN{}), make_coord(Underscore{}, bn));   // (BK,BN,k)
-  auto gC = local_tile(mC, make_shape(BM{}, BN{}), make_coord(bm, bn));             // (BM,BN)
+  auto gA = local_tile(mA, make_shape(BM{}, BK{}), make_coord(bm, Underscore{}));       // (BM,BK,k)
+  auto gB = local_tile(mB, make_shape(BK{}, BN{}), make_coord(Underscore{}, bn));       // (BK,BN,k)
+  auto gC = local_tile(mC, make_shape(BM{}, BN{}), make_coord(bm, bn));                 // (BM,BN)
   auto tileA_c = local_tile(cA, make_shape(BM{}, BK{}), make_coord(bm, Underscore{}));  // (BM,BK,k) -> (m,k)
   auto tileB_c = local_tile(cB, make_shape(BK{}, BN{}), make_coord(Underscore{}, bn));  // (BK,BN,k) -> (k,n)
   auto tileC_c = local_tile(cC, make_shape(BM{}, BN{}), make_coord(bm, bn));            // (BM,BN) -> (m,n)
@@ -60,14 +60,14 @@ __global__ void __launch_bounds__(v1::kThreads)
     if constexpr (ARowMajor) {
       return make_layout(make_shape(_8{}, _8{}), LayoutRight{});  // (m,k) -> thread, k fastest
     } else {
-      return make_layout(make_shape(_8{}, _8{}), LayoutLeft{});   // (m,k) -> thread, m fastest
+      return make_layout(make_shape(_8{}, _8{}), LayoutLeft{});  // (m,k) -> thread, m fastest
     }
   }();
   auto thrB = [] {
     if constexpr (BRowMajor) {
       return make_layout(make_shape(_1{}, _64{}), LayoutRight{});  // (k,n) -> thread, n fastest
     } else {
-      return make_layout(make_shape(_8{}, _8{}), LayoutLeft{});    // (k,n) -> thread, k fastest
+      return make_layout(make_shape(_8{}, _8{}), LayoutLeft{});  // (k,n) -> thread, k fastest
     }
   }();
   int const tid = static_cast<int>(threadIdx.x);
@@ -79,12 +79,13 @@ __global__ void __launch_bounds__(v1::kThreads)
   auto tBsB = local_partition(sB, thrB, tid);       // (BK/tk,BN/tn)
 
   // Compute partition: thread (row, col) of the (BM/TM,BN/TN) = (8,8) row-major thread grid.
-  auto thrC = make_layout(make_shape(Int<BM::value / TM::value>{}, Int<BN::value / TN::value>{}), LayoutRight{});  // (r,c) -> thread
+  auto thrC = make_layout(make_shape(Int<BM::value / TM::value>{}, Int<BN::value / TN::value>{}),
+                          LayoutRight{});  // (r,c) -> thread
   auto tc = thread_coord(thrC, tid);
   int const thread_row = get<0>(tc);
   int const thread_col = get<1>(tc);
-  auto tCsA = local_tile(sA, make_shape(TM{}, _1{}), make_coord(thread_row, Underscore{}));  // (TM,1,BK)
-  auto tCsB = local_tile(sB, make_shape(_1{}, TN{}), make_coord(Underscore{}, thread_col));  // (1,TN,BK)
+  auto tCsA = local_tile(sA, make_shape(TM{}, _1{}), make_coord(thread_row, Underscore{}));     // (TM,1,BK)
+  auto tCsB = local_tile(sB, make_shape(_1{}, TN{}), make_coord(Underscore{}, thread_col));     // (1,TN,BK)
   auto tCgC = local_tile(gC, make_shape(TM{}, TN{}), make_coord(thread_row, thread_col));       // (TM,TN)
   auto tCcC = local_tile(tileC_c, make_shape(TM{}, TN{}), make_coord(thread_row, thread_col));  // (TM,TN) -> (m,n)
 

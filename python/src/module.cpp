@@ -52,7 +52,8 @@ PyTypes*& types_slot() {
 }
 
 const PyTypes& types() {
-  if (types_slot() == nullptr) throw std::runtime_error("tessera._tessera is used before `import tessera` registered its types");
+  if (types_slot() == nullptr)
+    throw std::runtime_error("tessera._tessera is used before `import tessera` registered its types");
   return *types_slot();
 }
 
@@ -89,7 +90,8 @@ rt::Int to_int(py::handle h) {
 // tuple of them is an IntTuple, as `(a,b)` is in an expression).
 std::vector<rt::Value> items_of(py::handle seq, bool& ints, Budget& budget) {
   if (++budget.depth > kMaxDepth)
-    rt::fail("tessera: a tuple or list nested more than " + std::to_string(kMaxDepth) + " levels deep; the algebra's values nest less");
+    rt::fail("tessera: a tuple or list nested more than " + std::to_string(kMaxDepth) +
+             " levels deep; the algebra's values nest less");
   std::vector<rt::Value> out;
   ints = true;
   for (py::handle item : seq) {
@@ -111,15 +113,18 @@ rt::Value to_value(py::handle h, Budget& budget) {
   const PyTypes& t = types();
   if (h.is_none() || h.is(t.underscore)) return rt::IntTuple::underscore();
   if (py::isinstance<py::bool_>(h)) return rt::Bool{h.cast<bool>(), false};
-  if (py::isinstance(h, t.Bool)) return rt::Bool{py::bool_(h.attr("value")).cast<bool>(), py::bool_(h.attr("is_static")).cast<bool>()};
+  if (py::isinstance(h, t.Bool))
+    return rt::Bool{py::bool_(h.attr("value")).cast<bool>(), py::bool_(h.attr("is_static")).cast<bool>()};
   if (py::isinstance<py::int_>(h) || PyIndex_Check(h.ptr()) != 0) {
     if (++budget.integers > kMaxIntegers)
-      rt::fail("tessera: a value of more than " + std::to_string(kMaxIntegers) + " integers; an expression holds at most that many");
+      rt::fail("tessera: a value of more than " + std::to_string(kMaxIntegers) +
+               " integers; an expression holds at most that many");
   }
   if (py::isinstance<py::int_>(h)) return rt::IntTuple(to_int(h));
   if (py::isinstance(h, t.Basis)) {  // v@N: a tessera.Basis checked its mode on construction
     if (++budget.integers > kMaxIntegers)
-      rt::fail("tessera: a value of more than " + std::to_string(kMaxIntegers) + " integers; an expression holds at most that many");
+      rt::fail("tessera: a value of more than " + std::to_string(kMaxIntegers) +
+               " integers; an expression holds at most that many");
     return rt::IntTuple(rt::E(to_int(h.attr("value")), h.attr("mode").cast<int>()));
   }
   if (PyIndex_Check(h.ptr()) != 0) {  // other integers (numpy's): their index, a dynamic integer
@@ -142,10 +147,10 @@ rt::Value to_value(py::handle h, Budget& budget) {
     for (auto& v : items) kids.push_back(v.as<rt::IntTuple>());
     return rt::make_tuple(std::move(kids));
   }
-  throw py::type_error("tessera: cannot use " + std::string(py::str(py::type::of(h).attr("__name__"))) +
-                       " " + std::string(py::repr(h)) +
-                       " as a value of the algebra; use an int, tessera.S(n), a tuple, None (for `_`), a list (a tiler), "
-                       "a layout or an expression string");
+  throw py::type_error(
+      "tessera: cannot use " + std::string(py::str(py::type::of(h).attr("__name__"))) + " " + std::string(py::repr(h)) +
+      " as a value of the algebra; use an int, tessera.S(n), a tuple, None (for `_`), a list (a tiler), "
+      "a layout or an expression string");
 }
 
 std::vector<rt::Value> to_values(const py::args& args) {
@@ -208,12 +213,14 @@ std::string show(py::handle x, const std::string& format, bool tv, const py::obj
   if (!tile.is_none()) {
     const auto mn = tile.cast<std::pair<std::int64_t, std::int64_t>>();
     if (mn.first < 1 || mn.second < 1)
-      rt::fail("show: tile (" + std::to_string(mn.first) + "," + std::to_string(mn.second) + ") is not two positive integers; e.g. tile=(16, 256)");
+      rt::fail("show: tile (" + std::to_string(mn.first) + "," + std::to_string(mn.second) +
+               ") is not two positive integers; e.g. tile=(16, 256)");
     opt.tile = mn;
   }
   const rt::Value v = to_value(x);
   if (const auto figure = tt::make_figure(v)) {
-    if (opt.tv || opt.tile) rt::fail("show: tv and tile are for layouts; an atom, tiled MMA or tiled copy brings its own tiles");
+    if (opt.tv || opt.tile)
+      rt::fail("show: tv and tile are for layouts; an atom, tiled MMA or tiled copy brings its own tiles");
     return tt::render(*figure, f);
   }
   return tt::render(tt::make_grid(v, opt), f);
@@ -292,10 +299,11 @@ py::dict report_dict(const tt::Report& r, const std::string& heatmap) {
 }
 
 // analyze(...): `tessera analyze --smem|--gmem MEMORY --access ACCESS [...]` as a dict.
-py::dict analyze(py::handle memory, py::handle access, bool shared, const py::object& elem_bytes, const py::object& vector,
-                 const py::object& side, const py::object& heatmap) {
+py::dict analyze(py::handle memory, py::handle access, bool shared, const py::object& elem_bytes,
+                 const py::object& vector, const py::object& side, const py::object& heatmap) {
   const std::string heat = heatmap.is_none() ? "" : heatmap.cast<std::string>();
-  if (!heat.empty() && heat != "ascii" && heat != "svg") rt::fail("analyze: heatmap must be None, 'ascii' or 'svg', got '" + heat + "'");
+  if (!heat.empty() && heat != "ascii" && heat != "svg")
+    rt::fail("analyze: heatmap must be None, 'ascii' or 'svg', got '" + heat + "'");
   const rt::Value mem = to_value(memory);
   const rt::Value acc = to_value(access);
   const tt::MemoryKind kind = shared ? tt::MemoryKind::shared : tt::MemoryKind::global;
@@ -305,7 +313,9 @@ py::dict analyze(py::handle memory, py::handle access, bool shared, const py::ob
       rt::fail("analyze: a tiled copy brings its element width and vector (its atom); leave out elem_bytes and vector");
     const std::string s = side.is_none() ? "" : side.cast<std::string>();
     if (!s.empty() && s != "src" && s != "dst") rt::fail("analyze: side must be 'src' or 'dst', got '" + s + "'");
-    const tt::CopySide cs = s == "src" ? tt::CopySide::source : s == "dst" ? tt::CopySide::destination : tt::CopySide::automatic;
+    const tt::CopySide cs = s == "src"   ? tt::CopySide::source
+                            : s == "dst" ? tt::CopySide::destination
+                                         : tt::CopySide::automatic;
     report = tt::analyze_copy(mem, acc.as<rt::TiledCopy>(), kind, cs);
   } else {
     if (!side.is_none()) rt::fail("analyze: side is for a tiled copy given as access");
@@ -322,8 +332,8 @@ py::dict analyze(py::handle memory, py::handle access, bool shared, const py::ob
 
 py::object syntax_tree(const rt::Node& n) {
   using K = rt::Node::Kind;
-  static const char* const kinds[] = {"integer", "underscore", "tuple", "tiler", "layout",
-                                      "swizzle", "call", "apply", "composed", "name"};
+  static const char* const kinds[] = {"integer", "underscore", "tuple", "tiler",    "layout",
+                                      "swizzle", "call",       "apply", "composed", "name"};
   py::list kids;
   for (const auto& k : n.kids) kids.append(syntax_tree(k));
   py::object value = py::none();
@@ -345,8 +355,9 @@ template <class T, class Class>
 void common_methods(Class& c, const char* name) {
   c.def("__str__", &text<T>);
   c.def("__repr__", [name](const T& x) { return std::string(name) + "(" + rt::to_string(x) + ")"; });
-  c.def("_repr_svg_", [](py::object self) { return repr_svg(self); },
-        "The picture of `tessera show --format svg` for Jupyter, or None where it cannot be drawn.");
+  c.def(
+      "_repr_svg_", [](py::object self) { return repr_svg(self); },
+      "The picture of `tessera show --format svg` for Jupyter, or None where it cannot be drawn.");
 }
 
 // Equality and hashing on the printed text (every class but Layout, whose == ignores static-ness).
@@ -370,7 +381,9 @@ py::object unary(const char* fn, const T& x) {
 std::string value_text(const rt::Layout& l) {
   std::string s = rt::to_string(l), out;
   for (std::size_t i = 0; i < s.size(); ++i)
-    if (!(s[i] == '_' && i + 1 < s.size() && (std::isdigit(static_cast<unsigned char>(s[i + 1])) != 0 || s[i + 1] == '-'))) out += s[i];
+    if (!(s[i] == '_' && i + 1 < s.size() &&
+          (std::isdigit(static_cast<unsigned char>(s[i + 1])) != 0 || s[i + 1] == '-')))
+      out += s[i];
   return out;
 }
 
@@ -379,8 +392,9 @@ py::object call(const std::string& fn, const py::args& args) { return from_value
 }  // namespace
 
 PYBIND11_MODULE(_tessera, m) {
-  m.doc() = "The run-time twin of Tessera's layout algebra (tessera::rt), its pictures and access analysis. "
-            "Use the package `tessera`, not this module.";
+  m.doc() =
+      "The run-time twin of Tessera's layout algebra (tessera::rt), its pictures and access analysis. "
+      "Use the package `tessera`, not this module.";
   // The library's version (include/tessera/version.hpp), which is tessera.__version__ and the
   // distribution's version (pyproject.toml reads the same line).
   m.attr("__version__") = TESSERA_VERSION_STRING;
@@ -404,8 +418,8 @@ PYBIND11_MODULE(_tessera, m) {
 
   m.def(
       "_register_types",
-      [](py::object S, py::object IntTuple, py::object Bool, py::object ValueTuple, py::object TVLayout, py::object Text,
-         py::object underscore, py::object LayoutError, py::object Basis) {
+      [](py::object S, py::object IntTuple, py::object Bool, py::object ValueTuple, py::object TVLayout,
+         py::object Text, py::object underscore, py::object LayoutError, py::object Basis) {
         if (types_slot() == nullptr) types_slot() = new PyTypes{};
         *types_slot() = PyTypes{S, IntTuple, Bool, ValueTuple, TVLayout, Text, underscore, LayoutError, Basis};
       },
@@ -413,50 +427,66 @@ PYBIND11_MODULE(_tessera, m) {
 
   py::class_<rt::Layout> layout(m, "Layout", "A layout shape:stride, a function from coordinates to offsets.");
   common_methods<rt::Layout>(layout, "Layout");
-  layout.def(py::init([](py::handle shape, py::handle stride) {
-               const rt::Value sh = to_value(shape);
-               if (stride.is_none()) {
-                 if (!sh.is<rt::IntTuple>()) rt::fail("Layout: the shape must be an integer or a tuple of integers, got " + rt::eval_detail::kind_name(sh));
-                 return rt::make_layout(sh.as<rt::IntTuple>());
-               }
-               // SHAPE:STRIDE, with the messages of the expression `shape:stride`.
-               const rt::Value st = to_value(stride);
-               if (!sh.is<rt::IntTuple>() || !st.is<rt::IntTuple>())
-                 rt::fail("layout: write SHAPE:STRIDE with integer tuples, got " + rt::eval_detail::kind_name(sh) + " : " +
-                          rt::eval_detail::kind_name(st));
-               return rt::make_layout(sh.as<rt::IntTuple>(), st.as<rt::IntTuple>());
-             }),
-             py::arg("shape"), py::arg("stride") = py::none())
+  layout
+      .def(py::init([](py::handle shape, py::handle stride) {
+             const rt::Value sh = to_value(shape);
+             if (stride.is_none()) {
+               if (!sh.is<rt::IntTuple>())
+                 rt::fail("Layout: the shape must be an integer or a tuple of integers, got " +
+                          rt::eval_detail::kind_name(sh));
+               return rt::make_layout(sh.as<rt::IntTuple>());
+             }
+             // SHAPE:STRIDE, with the messages of the expression `shape:stride`.
+             const rt::Value st = to_value(stride);
+             if (!sh.is<rt::IntTuple>() || !st.is<rt::IntTuple>())
+               rt::fail("layout: write SHAPE:STRIDE with integer tuples, got " + rt::eval_detail::kind_name(sh) +
+                        " : " + rt::eval_detail::kind_name(st));
+             return rt::make_layout(sh.as<rt::IntTuple>(), st.as<rt::IntTuple>());
+           }),
+           py::arg("shape"), py::arg("stride") = py::none())
       .def_property_readonly("shape", [](const rt::Layout& l) { return from_int_tuple(l.shape); })
       .def_property_readonly("stride", [](const rt::Layout& l) { return from_int_tuple(l.stride); })
-      .def("__eq__", [](const rt::Layout& a, py::handle b) -> py::object {
-        if (!py::isinstance<rt::Layout>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(a == b.cast<rt::Layout>());
-      })
+      .def("__eq__",
+           [](const rt::Layout& a, py::handle b) -> py::object {
+             if (!py::isinstance<rt::Layout>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+             return py::bool_(a == b.cast<rt::Layout>());
+           })
       .def("__hash__", [](const rt::Layout& a) { return py::hash(py::str(value_text(a))); })
       .def("__len__", [](const rt::Layout& l) { return static_cast<std::size_t>(rt::rank(l).value); })
-      .def("__getitem__", [](const rt::Layout& l, std::int64_t i) {
-        const std::int64_t r = rt::rank(l).value;
-        if (i < -r || i >= r) throw py::index_error("mode " + std::to_string(i) + " of " + rt::to_string(l) + " of rank " + std::to_string(r));
-        return rt::layout(l, i < 0 ? i + r : i);
-      })
-      .def("__call__", [](const rt::Layout& l, const py::args& coord) { return from_value(rt::apply_value(l, to_values(coord))); })
-      .def("size", [](const rt::Layout& l) { return unary("size", l); }, "size(L): the number of coordinates, product of the shape.")
-      .def("cosize", [](const rt::Layout& l) { return unary("cosize", l); }, "cosize(L) = L(size(L) - 1) + 1.")
-      .def("rank", [](const rt::Layout& l) { return unary("rank", l); }, "rank(L): the number of top-level modes.")
-      .def("depth", [](const rt::Layout& l) { return unary("depth", l); }, "depth(L): the nesting depth of the shape.");
+      .def("__getitem__",
+           [](const rt::Layout& l, std::int64_t i) {
+             const std::int64_t r = rt::rank(l).value;
+             if (i < -r || i >= r)
+               throw py::index_error("mode " + std::to_string(i) + " of " + rt::to_string(l) + " of rank " +
+                                     std::to_string(r));
+             return rt::layout(l, i < 0 ? i + r : i);
+           })
+      .def("__call__",
+           [](const rt::Layout& l, const py::args& coord) { return from_value(rt::apply_value(l, to_values(coord))); })
+      .def(
+          "size", [](const rt::Layout& l) { return unary("size", l); },
+          "size(L): the number of coordinates, product of the shape.")
+      .def(
+          "cosize", [](const rt::Layout& l) { return unary("cosize", l); }, "cosize(L) = L(size(L) - 1) + 1.")
+      .def(
+          "rank", [](const rt::Layout& l) { return unary("rank", l); }, "rank(L): the number of top-level modes.")
+      .def(
+          "depth", [](const rt::Layout& l) { return unary("depth", l); }, "depth(L): the nesting depth of the shape.");
 
   py::class_<rt::Swizzle> swizzle(m, "Swizzle", "Sw<B,M,S>: x -> x ^ ((x >> S) & (((1 << B) - 1) << M)).");
   common_methods<rt::Swizzle>(swizzle, "Swizzle");
   text_equality<rt::Swizzle>(swizzle);
-  swizzle.def(py::init([](std::int64_t b, std::int64_t mm, std::int64_t s) { return rt::make_swizzle(b, mm, s); }),
-              py::arg("bits"), py::arg("base"), py::arg("shift"))
+  swizzle
+      .def(py::init([](std::int64_t b, std::int64_t mm, std::int64_t s) { return rt::make_swizzle(b, mm, s); }),
+           py::arg("bits"), py::arg("base"), py::arg("shift"))
       .def_property_readonly("bits", [](const rt::Swizzle& s) { return s.bits; })
       .def_property_readonly("base", [](const rt::Swizzle& s) { return s.base; })
       .def_property_readonly("shift", [](const rt::Swizzle& s) { return s.shift; })
-      .def("__call__", [](const rt::Swizzle& s, const py::args& x) { return from_value(rt::apply_value(s, to_values(x))); });
+      .def("__call__",
+           [](const rt::Swizzle& s, const py::args& x) { return from_value(rt::apply_value(s, to_values(x))); });
 
-  py::class_<rt::ComposedLayout> composed(m, "ComposedLayout", "F o offset o L: c -> F(offset + L(c)), a swizzled layout.");
+  py::class_<rt::ComposedLayout> composed(m, "ComposedLayout",
+                                          "F o offset o L: c -> F(offset + L(c)), a swizzled layout.");
   common_methods<rt::ComposedLayout>(composed, "ComposedLayout");
   text_equality<rt::ComposedLayout>(composed);
   composed
@@ -472,7 +502,8 @@ PYBIND11_MODULE(_tessera, m) {
       .def_property_readonly("offset", [](const rt::ComposedLayout& c) { return from_int_tuple(c.offset); })
       .def_property_readonly("layout", [](const rt::ComposedLayout& c) { return c.inner; })
       .def_property_readonly("shape", [](const rt::ComposedLayout& c) { return from_int_tuple(c.inner.shape); })
-      .def("__call__", [](const rt::ComposedLayout& c, const py::args& coord) { return from_value(rt::apply_value(c, to_values(coord))); })
+      .def("__call__", [](const rt::ComposedLayout& c,
+                          const py::args& coord) { return from_value(rt::apply_value(c, to_values(coord))); })
       .def("size", [](const rt::ComposedLayout& c) { return unary("size", c); })
       .def("cosize", [](const rt::ComposedLayout& c) { return unary("cosize", c); })
       .def("rank", [](const rt::ComposedLayout& c) { return unary("rank", c); });
@@ -482,7 +513,8 @@ PYBIND11_MODULE(_tessera, m) {
   text_equality<rt::MmaAtom>(mma_atom);
   mma_atom.def_property_readonly("name", [](const rt::MmaAtom& a) { return a.name; });
 
-  py::class_<rt::CopyAtom> copy_atom(m, "CopyAtom", "A copy instruction with its thread-value layouts (atom/names.hpp).");
+  py::class_<rt::CopyAtom> copy_atom(m, "CopyAtom",
+                                     "A copy instruction with its thread-value layouts (atom/names.hpp).");
   common_methods<rt::CopyAtom>(copy_atom, "CopyAtom");
   text_equality<rt::CopyAtom>(copy_atom);
   copy_atom.def_property_readonly("name", [](const rt::CopyAtom& a) { return a.name; });
@@ -497,25 +529,37 @@ PYBIND11_MODULE(_tessera, m) {
 
   m.def("function_names", &rt::function_names, "The functions of `tessera eval`, sorted.");
   m.def("call", &call, py::arg("fn"), "call(fn, *args): the function fn of `tessera eval` applied to the values args.");
-  m.def("apply", [](py::handle callee, const py::args& args) { return from_value(rt::apply_value(to_value(callee), to_values(args))); },
-        "apply(x, *coord): x(coord...) as an expression evaluates it (slicing where a coordinate is None).");
-  m.def("parse", [](const std::string& text) { return from_value(rt::evaluate(text, tessera::atom_names())); }, py::arg("text"),
-        "The value of one `tessera eval` expression.");
-  m.def("eval_line", [](const std::string& text) {
+  m.def(
+      "apply",
+      [](py::handle callee, const py::args& args) {
+        return from_value(rt::apply_value(to_value(callee), to_values(args)));
+      },
+      "apply(x, *coord): x(coord...) as an expression evaluates it (slicing where a coordinate is None).");
+  m.def(
+      "parse", [](const std::string& text) { return from_value(rt::evaluate(text, tessera::atom_names())); },
+      py::arg("text"), "The value of one `tessera eval` expression.");
+  m.def(
+      "eval_line",
+      [](const std::string& text) {
         const rt::EvalResult r = rt::eval_line(text, tessera::atom_names());
         return py::make_tuple(r.ok, r.text);
-      }, py::arg("text"), "(ok, line): what `tessera eval TEXT` prints.");
-  m.def("atom", [](const std::string& name) { return from_value(rt::lookup_name(name, tessera::atom_names())); }, py::arg("name"));
+      },
+      py::arg("text"), "(ok, line): what `tessera eval TEXT` prints.");
+  m.def(
+      "atom", [](const std::string& name) { return from_value(rt::lookup_name(name, tessera::atom_names())); },
+      py::arg("name"));
   m.def("atom_names", [] {
     std::vector<std::string> names;
     for (const auto& entry : tessera::atom_names()) names.push_back(entry.first);
     return names;
   });
   m.def("show", &show, py::arg("x"), py::arg("format"), py::arg("tv"), py::arg("tile"));
-  m.def("analyze", &analyze, py::arg("memory"), py::arg("access"), py::arg("shared"), py::arg("elem_bytes"), py::arg("vector"),
-        py::arg("side"), py::arg("heatmap"));
-  m.def("syntax_tree", [](const std::string& text) { return syntax_tree(rt::parse(text)); }, py::arg("text"),
-        "The parsed expression as nested (kind, value, children) tuples (for tests).");
-  m.def("to_value_text", [](py::handle x) { return rt::to_string(to_value(x)); }, py::arg("x"),
-        "The text of a Python value converted to a value of the algebra.");
+  m.def("analyze", &analyze, py::arg("memory"), py::arg("access"), py::arg("shared"), py::arg("elem_bytes"),
+        py::arg("vector"), py::arg("side"), py::arg("heatmap"));
+  m.def(
+      "syntax_tree", [](const std::string& text) { return syntax_tree(rt::parse(text)); }, py::arg("text"),
+      "The parsed expression as nested (kind, value, children) tuples (for tests).");
+  m.def(
+      "to_value_text", [](py::handle x) { return rt::to_string(to_value(x)); }, py::arg("x"),
+      "The text of a Python value converted to a value of the algebra.");
 }

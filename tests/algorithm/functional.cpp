@@ -2,10 +2,10 @@
 // against its operator, static integers staying static), for_each and the binary transform.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>
-#include <algorithm>
 
 #include "tessera/algorithm/functional.hpp"
 
@@ -68,7 +68,7 @@ TEST(Functional, ForEachVisitsEveryElementInIndexOrder) {
   });
   EXPECT_EQ(sum, 21);
   for (int i = 0; i < 6; ++i) EXPECT_EQ(order[i], i + 1);  // 1-D index order, not memory order
-  for_each(t, [](int& v) { v *= 10; });                     // modifies through references
+  for_each(t, [](int& v) { v *= 10; });                    // modifies through references
   EXPECT_EQ(t(1, 2), 60);
 }
 

@@ -39,9 +39,9 @@ TEST(Gemm, ThreeOperandAgainstLoops) {
   std::vector<double> A(M * K), Bkn(K * N), C(M * N, 0.5);
   for (int i = 0; i < M * K; ++i) A[std::size_t(i)] = i % 5 - 2;
   for (int i = 0; i < K * N; ++i) Bkn[std::size_t(i)] = i % 3 + 1;
-  auto tA = make_tensor(A.data(), make_shape(M, K), make_stride(K, _1{}));         // (M,K)
-  auto tB = make_tensor(Bkn.data(), make_shape(N, K), make_stride(_1{}, N));       // (N,K) over a (K,N) row-major buffer
-  auto tC = make_tensor(C.data(), make_shape(M, N), make_stride(N, _1{}));         // (M,N)
+  auto tA = make_tensor(A.data(), make_shape(M, K), make_stride(K, _1{}));    // (M,K)
+  auto tB = make_tensor(Bkn.data(), make_shape(N, K), make_stride(_1{}, N));  // (N,K) over a (K,N) row-major buffer
+  auto tC = make_tensor(C.data(), make_shape(M, N), make_stride(N, _1{}));    // (M,N)
   gemm(tA, tB, tC);
   for (int m = 0; m < M; ++m)
     for (int n = 0; n < N; ++n) {
@@ -253,7 +253,8 @@ void check_rows_in_pairs() {
   run(make_tensor<float>(make_shape(Int<M>{}, Int<K>{})), make_tensor<float>(make_shape(Int<N>{}, Int<K>{})),
       make_tensor<float>(make_shape(Int<M>{}, Int<N>{})));
   std::vector<float> a(M * K), b(N * K), c(M * N);
-  run(make_tensor(a.data(), make_shape(M, K)), make_tensor(b.data(), make_shape(N, K)), make_tensor(c.data(), make_shape(M, N)));
+  run(make_tensor(a.data(), make_shape(M, K)), make_tensor(b.data(), make_shape(N, K)),
+      make_tensor(c.data(), make_shape(M, N)));
 }
 
 TEST(Gemm, RowPairsAndSerpentineColumnsCoverEveryElement) {

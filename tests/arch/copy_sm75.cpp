@@ -24,6 +24,8 @@ TEST(ArchCopySm75, OperandsAreARowAndOneRegisterPerMatrix) {
 TEST(ArchCopySm75DeathTest, CallingOnTheHostStops) {
   uint128_t row{};
   std::uint32_t r[4] = {};
-  EXPECT_DEATH(SM75_U32x4_LDSM_N::copy(row, r[0], r[1], r[2], r[3]), "SM75_U32x4_LDSM_N::copy \\(ldmatrix\\) runs only on the device");
-  EXPECT_DEATH(SM75_U16x2_LDSM_T::copy(row, r[0]), "SM75_U16x2_LDSM_T::copy \\(ldmatrix.trans\\) runs only on the device");
+  EXPECT_DEATH(SM75_U32x4_LDSM_N::copy(row, r[0], r[1], r[2], r[3]),
+               "SM75_U32x4_LDSM_N::copy \\(ldmatrix\\) runs only on the device");
+  EXPECT_DEATH(SM75_U16x2_LDSM_T::copy(row, r[0]),
+               "SM75_U16x2_LDSM_T::copy \\(ldmatrix.trans\\) runs only on the device");
 }

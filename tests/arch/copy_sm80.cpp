@@ -29,6 +29,8 @@ TEST(ArchCopySm80, FenceAndWaitsDoNothingOnTheHost) {
 TEST(ArchCopySm80DeathTest, CopyingOnTheHostStops) {
   uint128_t const src{};
   uint128_t dst{};
-  EXPECT_DEATH(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>::copy(src, dst), "SM80_CP_ASYNC_CACHEGLOBAL::copy \\(cp.async.cg\\) runs only on the device");
-  EXPECT_DEATH(SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint128_t>::copy(src, dst, false), "cp.async.ca with src-size\\) runs only on the device");
+  EXPECT_DEATH(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>::copy(src, dst),
+               "SM80_CP_ASYNC_CACHEGLOBAL::copy \\(cp.async.cg\\) runs only on the device");
+  EXPECT_DEATH(SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint128_t>::copy(src, dst, false),
+               "cp.async.ca with src-size\\) runs only on the device");
 }

@@ -25,5 +25,6 @@ TEST(ArchCopySm90DeathTest, CallingOnTheHostStops) {
   uint128_t row{};
   std::uint32_t const r = 0;
   EXPECT_DEATH(SM90_U32x1_STSM_N::copy(r, row), "SM90_U32x1_STSM_N::copy \\(stmatrix\\) runs only on the device");
-  EXPECT_DEATH(SM90_U16x8_STSM_T::copy(r, r, r, r, row), "SM90_U16x8_STSM_T::copy \\(stmatrix.trans\\) runs only on the device");
+  EXPECT_DEATH(SM90_U16x8_STSM_T::copy(r, r, r, r, row),
+               "SM90_U16x8_STSM_T::copy \\(stmatrix.trans\\) runs only on the device");
 }

@@ -12,8 +12,9 @@ using namespace tessera;
 using u32 = std::uint32_t;
 
 template <class Op, class D, class A, class B, class C>
-constexpr bool registers_are = std::is_same_v<typename Op::DRegisters, D> && std::is_same_v<typename Op::ARegisters, A> &&
-                               std::is_same_v<typename Op::BRegisters, B> && std::is_same_v<typename Op::CRegisters, C>;
+constexpr bool registers_are =
+    std::is_same_v<typename Op::DRegisters, D> && std::is_same_v<typename Op::ARegisters, A> &&
+    std::is_same_v<typename Op::BRegisters, B> && std::is_same_v<typename Op::CRegisters, C>;
 
 TEST(ArchMmaSm80, RegistersAsTheIsaGivesThem) {
   // m16n8k16 f16/bf16: A four .f16x2/.bf16x2, B two, C/D four .f32.

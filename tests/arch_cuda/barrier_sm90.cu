@@ -26,7 +26,9 @@ using tessera::test::DeviceArray;
 
 constexpr int kThreads = 128, kWords = 16;  // words a thread writes a round
 
-__device__ std::uint32_t word(int pair, int round, int i) { return std::uint32_t(pair) * 2654435761u ^ std::uint32_t(round) * 40503u ^ std::uint32_t(i); }
+__device__ std::uint32_t word(int pair, int round, int i) {
+  return std::uint32_t(pair) * 2654435761u ^ std::uint32_t(round) * 40503u ^ std::uint32_t(i);
+}
 
 // Spins on load_acquire_gpu(flag) until it reads `want`; false after about a second.
 __device__ bool wait_for(std::uint32_t* flag, std::uint32_t want) {
@@ -39,7 +41,8 @@ __device__ bool wait_for(std::uint32_t* flag, std::uint32_t want) {
 
 // Block 2p writes pair p's buffer in round r (after the reader acknowledged round r - 1), block
 // 2p + 1 reads it. errors[0]: words read wrong; errors[1]: waits that timed out.
-__global__ void handover_kernel(std::uint32_t* data, std::uint32_t* flags, std::uint32_t* acks, int rounds, int* errors) {
+__global__ void handover_kernel(std::uint32_t* data, std::uint32_t* flags, std::uint32_t* acks, int rounds,
+                                int* errors) {
   int const pair = int(blockIdx.x) / 2, t = int(threadIdx.x);
   bool const writer = blockIdx.x % 2 == 0;
   std::uint32_t* buf = data + pair * kThreads * kWords;
@@ -83,7 +86,8 @@ TEST(ArchBarrierSm90Device, ReleaseAcquireHandsOverData) {
   int n = rounds;
   void* args[] = {&d, &f, &a, &n, &e};
   // Cooperative: every block resident at once (a reader spins on its writer), or the launch fails.
-  ASSERT_EQ(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(handover_kernel), dim3(2 * pairs), dim3(kThreads), args, 0, nullptr),
+  ASSERT_EQ(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(handover_kernel), dim3(2 * pairs), dim3(kThreads), args,
+                                        0, nullptr),
             cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::vector<int> const got = errors.to_host();

@@ -52,9 +52,10 @@ __global__ void load_kernel(__grid_constant__ Tma<KMajor> const tma, int M, int 
   }
   __syncthreads();
   if (tid == 0) {
-    auto const sA = make_tensor(make_smem_ptr(smem), stage_tile<KMajor>());                                 // (128,64) -> smem
-    auto const gA = local_tile(tma.get_tma_tensor(make_shape(M, K)), Shape<_128, _64>{}, make_coord(bm, bk));  // (128,64) -> (m,k)
-    auto const [tAgA, tAsA] = tma_partition(tma, sA, gA);                                                   // (BOX,BOXES)
+    auto const sA = make_tensor(make_smem_ptr(smem), stage_tile<KMajor>());  // (128,64) -> smem
+    auto const gA =
+        local_tile(tma.get_tma_tensor(make_shape(M, K)), Shape<_128, _64>{}, make_coord(bm, bk));  // (128,64) -> (m,k)
+    auto const [tAgA, tAsA] = tma_partition(tma, sA, gA);                                          // (BOX,BOXES)
     mbarrier_arrive_expect_tx(&bar, std::uint32_t(size<1>(tAsA)) * Tma<KMajor>::kBoxBytes);
     copy(tma.with(&bar), tAgA, tAsA);
   }
@@ -74,7 +75,8 @@ void expect_load_matches_layout() {
   ASSERT_EQ(cudaMalloc(&a, host.size() * 2), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&out, 128 * 64 * 2), cudaSuccess);
   ASSERT_EQ(cudaMemcpy(a, host.data(), host.size() * 2, cudaMemcpyHostToDevice), cudaSuccess);
-  auto const gmem = KMajor ? make_layout(make_shape(kM, kK), make_stride(ld, 1)) : make_layout(make_shape(kM, kK), make_stride(1, ld));
+  auto const gmem = KMajor ? make_layout(make_shape(kM, kK), make_stride(ld, 1))
+                           : make_layout(make_shape(kM, kK), make_stride(1, ld));
   Tma<KMajor> const tma = make_tma_copy(SM90_TMA_LOAD{}, static_cast<std::uint16_t const*>(a), gmem, box_of<KMajor>());
   for (int bm = 0; bm < 2; ++bm) {
     for (int bk = 0; bk < 3; ++bk) {
@@ -93,8 +95,8 @@ void expect_load_matches_layout() {
           std::uint16_t const want = m < kM && k < kK ? value_at(m, k) : 0;
           int const at = (p / BP) * BP * 64 + int(box(p % BP, q));
           if (got[std::size_t(at)] != want) {
-            ADD_FAILURE() << "tile (" << bm << "," << bk << ") element (" << p << "," << q << "): got " << got[std::size_t(at)]
-                          << ", want " << want;
+            ADD_FAILURE() << "tile (" << bm << "," << bk << ") element (" << p << "," << q << "): got "
+                          << got[std::size_t(at)] << ", want " << want;
             ++bad;
           }
         }
@@ -122,7 +124,8 @@ __global__ void store_kernel(__grid_constant__ TmaStore const tma, int M, int N,
   fence_view_async_shared();  // the writes above are read by the TMA
   __syncthreads();
   if (tid == 0) {
-    auto const sD = make_tensor(make_smem_ptr(smem), Layout<Shape<_64, Shape<_64, _2>>, Stride<_64, Stride<_1, Int<4096>>>>{});
+    auto const sD =
+        make_tensor(make_smem_ptr(smem), Layout<Shape<_64, Shape<_64, _2>>, Stride<_64, Stride<_1, Int<4096>>>>{});
     auto const gD = local_tile(tma.get_tma_tensor(make_shape(M, N)), Shape<_64, _128>{}, make_coord(bm, bn));
     auto const [tDgD, tDsD] = tma_partition(tma, sD, gD);  // (BOX,2)
     copy(tma, tDsD, tDgD);

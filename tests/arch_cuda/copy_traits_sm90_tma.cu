@@ -19,7 +19,7 @@ using namespace tessera;
 using test::box_of;
 using test::stages;
 // The canonical wgmma stage tiles, swizzled as TMA writes them.
-auto k_major_box() { return box_of<128, true>(); }   // (m,k) 128 x 64, rows of 64 K-elements
+auto k_major_box() { return box_of<128, true>(); }    // (m,k) 128 x 64, rows of 64 K-elements
 auto mn_major_box() { return box_of<128, false>(); }  // (m,k) 64 x 64, K-rows of 64 M-elements
 
 std::string error_of(auto&& f) {
@@ -68,24 +68,31 @@ TEST(TmaBoxParams, SwizzleModesAndPlainBoxes) {
   EXPECT_EQ(plain.box_inner, 16u);
   EXPECT_EQ(plain.box_outer, 8u);
   // One row: any pitch; the smallest TMA accepts is given.
-  EXPECT_EQ(tma_box_params(make_layout(make_shape(1, 5), make_stride(3, 1)), Layout<Shape<_1, _8>, Stride<_8, _1>>{}, 2).ld, 8u);
+  EXPECT_EQ(
+      tma_box_params(make_layout(make_shape(1, 5), make_stride(3, 1)), Layout<Shape<_1, _8>, Stride<_8, _1>>{}, 2).ld,
+      8u);
 }
 
 TEST(TmaBoxParams, MismatchesAreErrors) {
   // A column-major matrix read through a K-major box: not contiguous along the box's rows.
-  EXPECT_EQ(error_of([] { (void)tma_box_params(make_layout(make_shape(300, 200), make_stride(1, 304)), k_major_box(), 2); }),
-            "make_tma_desc: the box is contiguous along mode 1 but the global layout (300,200):(1,304) has stride 304 there "
-            "(TMA reads rows of contiguous elements)");
+  EXPECT_EQ(
+      error_of([] { (void)tma_box_params(make_layout(make_shape(300, 200), make_stride(1, 304)), k_major_box(), 2); }),
+      "make_tma_desc: the box is contiguous along mode 1 but the global layout (300,200):(1,304) has stride 304 there "
+      "(TMA reads rows of contiguous elements)");
   // Rows 128 elements apart in the box: TMA writes them back to back.
   EXPECT_EQ(error_of([] {
-              (void)tma_box_params(make_layout(make_shape(64, 64), make_stride(64, 1)), Layout<Shape<_2, _64>, Stride<_128, _1>>{}, 2);
+              (void)tma_box_params(make_layout(make_shape(64, 64), make_stride(64, 1)),
+                                   Layout<Shape<_2, _64>, Stride<_128, _1>>{}, 2);
             }),
-            "make_tma_desc: the box layout (_2,_64):(_128,_1) puts element (1,0) at offset 128, TMA writes it at 64 (rows of 64 "
+            "make_tma_desc: the box layout (_2,_64):(_128,_1) puts element (1,0) at offset 128, TMA writes it at 64 "
+            "(rows of 64 "
             "elements along the global unit-stride mode, one after the other)");
   // A swizzle on 32-byte units (Sw<3,4,3> on 2-byte elements) is not TMA's.
-  auto const wrong = make_composed_layout(Swizzle<3, 4, 3>{}, _0{}, tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_8, _64>{}));
+  auto const wrong =
+      make_composed_layout(Swizzle<3, 4, 3>{}, _0{}, tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_8, _64>{}));
   EXPECT_EQ(error_of([&] { (void)tma_box_params(make_layout(make_shape(64, 64), make_stride(64, 1)), wrong, 2); }),
-            "make_tma_desc: the box's swizzle Sw<3,4,3> on 2-byte elements is not a TMA swizzle (16-byte units permuted within "
+            "make_tma_desc: the box's swizzle Sw<3,4,3> on 2-byte elements is not a TMA swizzle (16-byte units "
+            "permuted within "
             "32-, 64- or 128-byte rows: Sw<1..3,3,3>)");
 }
 
@@ -100,12 +107,13 @@ TEST(TmaPartition, KMajorTileIsOneBox) {
   TmaCopy<SM90_TMA_LOAD, bfloat16_t, Box> const tma{};
   static_assert(decltype(tma)::kInnerMode == 1 && decltype(tma)::kBoxBytes == 128 * 64 * 2);
   static bfloat16_t smem[4 * 128 * 64];
-  auto const sA = make_tensor(make_smem_ptr(smem), stages<128, true, 4>());                      // (128,64,PIPE)
-  auto const gA = local_tile(tma.get_tma_tensor(make_shape(1000, 700)), Shape<_128, _64>{}, make_coord(3, _));  // (128,64,k)
+  auto const sA = make_tensor(make_smem_ptr(smem), stages<128, true, 4>());  // (128,64,PIPE)
+  auto const gA =
+      local_tile(tma.get_tma_tensor(make_shape(1000, 700)), Shape<_128, _64>{}, make_coord(3, _));  // (128,64,k)
   auto const [tAgA, tAsA] = tma_partition(tma, sA, gA);
-  EXPECT_EQ(int(size<1>(tAsA)), 1);            // BOXES
+  EXPECT_EQ(int(size<1>(tAsA)), 1);                // BOXES
   EXPECT_EQ(int(size<2>(tAgA)), (700 + 63) / 64);  // k tiles
-  EXPECT_EQ(int(size<2>(tAsA)), 4);            // stages
+  EXPECT_EQ(int(size<2>(tAsA)), 4);                // stages
   for (int kt = 0; kt < int(size<2>(tAgA)); ++kt) {
     auto const c = tAgA(0, 0, kt);
     EXPECT_EQ(int(get<0>(c)), 3 * 128);
@@ -176,7 +184,8 @@ TEST(TmaPartition, StoreBoxesOfAnEpilogueRow) {
   static_assert(decltype(tma)::kInnerMode == 1);
   static bfloat16_t smem[64 * 128];
   // (64,128) -> smem: the two boxes 4096 elements apart
-  auto const sD = make_tensor(make_smem_ptr(smem), Layout<Shape<_64, Shape<_64, _2>>, Stride<_64, Stride<_1, Int<4096>>>>{});
+  auto const sD =
+      make_tensor(make_smem_ptr(smem), Layout<Shape<_64, Shape<_64, _2>>, Stride<_64, Stride<_1, Int<4096>>>>{});
   auto const gD = local_tile(tma.get_tma_tensor(make_shape(300, 1000)), Shape<_64, _128>{}, make_coord(1, 2));
   auto const [tDgD, tDsD] = tma_partition(tma, sD, gD);
   ASSERT_EQ(int(size<1>(tDsD)), 2);

@@ -126,9 +126,11 @@ void expect_mma_matches_traits(Inputs inputs) {
   std::mt19937 gen(20261121u);
   std::uniform_int_distribution<int> ab(-3, 3), cd(-4, 4);
   for (int m = 0; m < M; ++m)
-    for (int k = 0; k < K; ++k) A[std::size_t(m + k * M)] = inputs == Inputs::a_identity ? float(m == k) : float(ab(gen));
+    for (int k = 0; k < K; ++k)
+      A[std::size_t(m + k * M)] = inputs == Inputs::a_identity ? float(m == k) : float(ab(gen));
   for (int n = 0; n < N; ++n)
-    for (int k = 0; k < K; ++k) B[std::size_t(n + k * N)] = inputs == Inputs::b_identity ? float(n == k) : float(ab(gen));
+    for (int k = 0; k < K; ++k)
+      B[std::size_t(n + k * N)] = inputs == Inputs::b_identity ? float(n == k) : float(ab(gen));
   for (auto& x : C) x = float(cd(gen));
 
   constexpr int nd = register_count_v<typename Op::DRegisters>;
@@ -150,8 +152,8 @@ void expect_mma_matches_traits(Inputs inputs) {
       int const m = idx % M, n = idx / M;
       float expected = C[std::size_t(idx)];
       for (int k = 0; k < K; ++k) expected += A[std::size_t(m + k * M)] * B[std::size_t(n + k * N)];
-      ASSERT_EQ(unpack<typename T::ValTypeD>(got, nd, t, v), expected) << "lane " << t << " value " << v << " (m "
-                                                                       << m << ", n " << n << ")";
+      ASSERT_EQ(unpack<typename T::ValTypeD>(got, nd, t, v), expected)
+          << "lane " << t << " value " << v << " (m " << m << ", n " << n << ")";
     }
   }
 }
@@ -159,16 +161,26 @@ void expect_mma_matches_traits(Inputs inputs) {
 template <class Op>
 void expect_mma_matches_traits_on_all_inputs() {
   for (Inputs inputs : {Inputs::random, Inputs::a_identity, Inputs::b_identity}) {
-    SCOPED_TRACE(inputs == Inputs::random ? "random inputs" : inputs == Inputs::a_identity ? "A = identity" : "B = identity");
+    SCOPED_TRACE(inputs == Inputs::random       ? "random inputs"
+                 : inputs == Inputs::a_identity ? "A = identity"
+                                                : "B = identity");
     expect_mma_matches_traits<Op>(inputs);
     if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
   }
 }
 
-TEST(ArchMmaSm80Device, M16N8K16F32F16F16F32) { expect_mma_matches_traits_on_all_inputs<SM80_16x8x16_F32F16F16F32_TN>(); }
-TEST(ArchMmaSm80Device, M16N8K16F32BF16BF16F32) { expect_mma_matches_traits_on_all_inputs<SM80_16x8x16_F32BF16BF16F32_TN>(); }
-TEST(ArchMmaSm80Device, M16N8K8F32TF32TF32F32) { expect_mma_matches_traits_on_all_inputs<SM80_16x8x8_F32TF32TF32F32_TN>(); }
+TEST(ArchMmaSm80Device, M16N8K16F32F16F16F32) {
+  expect_mma_matches_traits_on_all_inputs<SM80_16x8x16_F32F16F16F32_TN>();
+}
+TEST(ArchMmaSm80Device, M16N8K16F32BF16BF16F32) {
+  expect_mma_matches_traits_on_all_inputs<SM80_16x8x16_F32BF16BF16F32_TN>();
+}
+TEST(ArchMmaSm80Device, M16N8K8F32TF32TF32F32) {
+  expect_mma_matches_traits_on_all_inputs<SM80_16x8x8_F32TF32TF32F32_TN>();
+}
 TEST(ArchMmaSm80Device, M16N8K8F16F16F16F16) { expect_mma_matches_traits_on_all_inputs<SM80_16x8x8_F16F16F16F16_TN>(); }
-TEST(ArchMmaSm80Device, M16N8K16F16F16F16F16) { expect_mma_matches_traits_on_all_inputs<SM80_16x8x16_F16F16F16F16_TN>(); }
+TEST(ArchMmaSm80Device, M16N8K16F16F16F16F16) {
+  expect_mma_matches_traits_on_all_inputs<SM80_16x8x16_F16F16F16F16_TN>();
+}
 
 }  // namespace

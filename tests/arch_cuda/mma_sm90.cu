@@ -21,7 +21,8 @@ using namespace tessera;
 
 // A: 64 x 16 row-major (m, k); B: N x 16 row-major (n, k); D: 64 x N, element (m, n) at m + 64 n.
 template <class Op, int N>
-__global__ void wgmma_rs_kernel(typename MMA_Traits<Op>::ValTypeA const* A, typename MMA_Traits<Op>::ValTypeB const* B, float* D) {
+__global__ void wgmma_rs_kernel(typename MMA_Traits<Op>::ValTypeA const* A, typename MMA_Traits<Op>::ValTypeB const* B,
+                                float* D) {
   using T = typename MMA_Traits<Op>::ValTypeB;
   __shared__ alignas(1024) T sB[N * 64];  // an (N, 64) K-major stage; k >= 16 is zero
   constexpr auto layout = tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<Int<N>, _64>{});  // (n,k) -> offset
@@ -75,7 +76,8 @@ void expect_wgmma_rs_exact() {
       float want = 0.0f;
       for (int k = 0; k < 16; ++k) want += fa[std::size_t(m) * 16 + k] * fb[std::size_t(n) * 16 + k];
       if (got[std::size_t(m) + 64 * std::size_t(n)] != want && bad++ < 5)
-        ADD_FAILURE() << "D(" << m << "," << n << ") = " << got[std::size_t(m) + 64 * std::size_t(n)] << ", want " << want;
+        ADD_FAILURE() << "D(" << m << "," << n << ") = " << got[std::size_t(m) + 64 * std::size_t(n)] << ", want "
+                      << want;
     }
   EXPECT_EQ(bad, 0);
 }

@@ -29,7 +29,7 @@ TESSERA_HOST_DEVICE constexpr auto stages() {
 // 64-wide P chunk of an MN-major one.
 template <int BP, bool KMajor>
 TESSERA_HOST_DEVICE constexpr auto box_of() {
-  return make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, stage_tile<KMajor ? BP : 64, KMajor>());
+  return make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, stage_tile<(KMajor ? BP : 64), KMajor>());
 }
 
 }  // namespace tessera::test

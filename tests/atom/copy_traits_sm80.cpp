@@ -51,7 +51,7 @@ TEST(CopyTraitsSm80, SameLayoutsAsUniversalCopyOfTheirWidth) {
 
 TEST(CopyTraitsSm80, ZfillTraitsCarryThePredicate) {
   constexpr Copy_Traits<SM80_CP_ASYNC_CACHEALWAYS_ZFILL<std::uint64_t>> t{};
-  static_assert(t.pred);              // copy by default
+  static_assert(t.pred);               // copy by default
   static_assert(!t.with(false).pred);  // with(p) sets it
   static_assert(t.with(false).with(true).pred);
   Copy_Traits<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>> g;

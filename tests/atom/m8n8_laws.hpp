@@ -17,7 +17,8 @@ void expect_rows_layout_matches_isa(RowsLayout const& l, int matrices) {
   for (int t = 0; t < 32; ++t) {
     ptx::MatrixRow const r = ptx::m8n8_row_named_by(t, matrices);
     for (int b = 0; b < 128; ++b) {
-      ASSERT_EQ(int(l(t, b)), ptx::m8n8_tile_bit(r.matrix, r.row, 0, b)) << to_string(l) << " at (" << t << "," << b << ")";
+      ASSERT_EQ(int(l(t, b)), ptx::m8n8_tile_bit(r.matrix, r.row, 0, b))
+          << to_string(l) << " at (" << t << "," << b << ")";
     }
   }
 }

@@ -19,18 +19,26 @@ using namespace tessera;
 namespace {
 
 // The reference's example: 2x2 warps of m16n8k16, a 32x32x16 tile (two n8 atoms per warp).
-constexpr auto mma_2x2 = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2, _1>>{}, make_tile(_32{}, _32{}, _16{}));
+constexpr auto mma_2x2 =
+    make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2, _1>>{}, make_tile(_32{}, _32{}, _16{}));
 // Row-major warps and an N permutation that interleaves the two n8 atoms of a warp.
-constexpr auto mma_perm = make_tiled_mma(SM80_16x8x16_F32BF16BF16F32_TN{}, make_layout(Shape<_2, _2, _1>{}, LayoutRight{}),
-                                         make_tile(_32{}, Layout<Shape<_8, _2, _2>, Stride<_1, _16, _8>>{}, _16{}));
+constexpr auto mma_perm =
+    make_tiled_mma(SM80_16x8x16_F32BF16BF16F32_TN{}, make_layout(Shape<_2, _2, _1>{}, LayoutRight{}),
+                   make_tile(_32{}, Layout<Shape<_8, _2, _2>, Stride<_1, _16, _8>>{}, _16{}));
 
 TEST(TiledMMA, LayoutsEqualTheReference) {
-  EXPECT_EQ(to_string(mma_2x2.get_layoutA_TV()), "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))");
-  EXPECT_EQ(to_string(mma_2x2.get_layoutB_TV()), "((_4,_8,_2,_2),((_2,_2),(_2,_1))):((_64,_1,_0,_8),((_32,_256),(_16,_0)))");
-  EXPECT_EQ(to_string(mma_2x2.get_layoutC_TV()), "((_4,_8,_2,_2),((_2,_2),(_1,_2))):((_64,_1,_16,_256),((_32,_8),(_0,_512)))");
-  EXPECT_EQ(to_string(mma_perm.get_layoutA_TV()), "(((_4,_8),_2,_2),((_2,_2,_2),(_1,_1))):(((_64,_1),_0,_16),((_32,_8,_256),(_0,_0)))");
-  EXPECT_EQ(to_string(mma_perm.get_layoutB_TV()), "(((_4,_8),_2,_2),((_2,_2),(_2,_1))):(((_64,_1),_16,_0),((_32,_256),(_8,_0)))");
-  EXPECT_EQ(to_string(mma_perm.get_layoutC_TV()), "(((_4,_8),_2,_2),((_2,_2),(_1,_2))):(((_64,_1),_512,_16),((_32,_8),(_0,_256)))");
+  EXPECT_EQ(to_string(mma_2x2.get_layoutA_TV()),
+            "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))");
+  EXPECT_EQ(to_string(mma_2x2.get_layoutB_TV()),
+            "((_4,_8,_2,_2),((_2,_2),(_2,_1))):((_64,_1,_0,_8),((_32,_256),(_16,_0)))");
+  EXPECT_EQ(to_string(mma_2x2.get_layoutC_TV()),
+            "((_4,_8,_2,_2),((_2,_2),(_1,_2))):((_64,_1,_16,_256),((_32,_8),(_0,_512)))");
+  EXPECT_EQ(to_string(mma_perm.get_layoutA_TV()),
+            "(((_4,_8),_2,_2),((_2,_2,_2),(_1,_1))):(((_64,_1),_0,_16),((_32,_8,_256),(_0,_0)))");
+  EXPECT_EQ(to_string(mma_perm.get_layoutB_TV()),
+            "(((_4,_8),_2,_2),((_2,_2),(_2,_1))):(((_64,_1),_16,_0),((_32,_256),(_8,_0)))");
+  EXPECT_EQ(to_string(mma_perm.get_layoutC_TV()),
+            "(((_4,_8),_2,_2),((_2,_2),(_1,_2))):(((_64,_1),_512,_16),((_32,_8),(_0,_256)))");
   EXPECT_EQ(int(size(mma_2x2.get_thr_layout_vmnk())), 128);
   EXPECT_EQ(int(tile_size<0>(mma_2x2)), 32);
   EXPECT_EQ(int(tile_size<1>(mma_2x2)), 32);

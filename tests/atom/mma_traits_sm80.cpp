@@ -38,10 +38,14 @@ void expect_mma_laws(Fragment a, Fragment b) {
   ASSERT_EQ(int(size(bl)), N * K);
   ASSERT_EQ(int(size(cl)), M * N);
   // Value counts times value widths are the register widths.
-  static_assert(decltype(size<1>(al))::value * sizeof_bits_v<typename T::ValTypeA> == register_bits_v<typename Op::ARegisters>);
-  static_assert(decltype(size<1>(bl))::value * sizeof_bits_v<typename T::ValTypeB> == register_bits_v<typename Op::BRegisters>);
-  static_assert(decltype(size<1>(cl))::value * sizeof_bits_v<typename T::ValTypeC> == register_bits_v<typename Op::CRegisters>);
-  static_assert(decltype(size<1>(cl))::value * sizeof_bits_v<typename T::ValTypeD> == register_bits_v<typename Op::DRegisters>);
+  static_assert(decltype(size<1>(al))::value * sizeof_bits_v<typename T::ValTypeA> ==
+                register_bits_v<typename Op::ARegisters>);
+  static_assert(decltype(size<1>(bl))::value * sizeof_bits_v<typename T::ValTypeB> ==
+                register_bits_v<typename Op::BRegisters>);
+  static_assert(decltype(size<1>(cl))::value * sizeof_bits_v<typename T::ValTypeC> ==
+                register_bits_v<typename Op::CRegisters>);
+  static_assert(decltype(size<1>(cl))::value * sizeof_bits_v<typename T::ValTypeD> ==
+                register_bits_v<typename Op::DRegisters>);
   // The ISA's fragments, element by element.
   for (int t = 0; t < 32; ++t) {
     for (int i = 0; i < int(size<1>(al)); ++i) {
@@ -63,9 +67,8 @@ void expect_mma_laws(Fragment a, Fragment b) {
 }
 
 template <class T, class D, class A, class B, class C>
-constexpr bool value_types_are =
-    std::is_same_v<typename T::ValTypeD, D> && std::is_same_v<typename T::ValTypeA, A> &&
-    std::is_same_v<typename T::ValTypeB, B> && std::is_same_v<typename T::ValTypeC, C>;
+constexpr bool value_types_are = std::is_same_v<typename T::ValTypeD, D> && std::is_same_v<typename T::ValTypeA, A> &&
+                                 std::is_same_v<typename T::ValTypeB, B> && std::is_same_v<typename T::ValTypeC, C>;
 }  // namespace
 
 TEST(MmaTraitsSm80, ValueTypesAndShapes) {
@@ -85,13 +88,16 @@ TEST(MmaTraitsSm80, ValueTypesAndShapes) {
 TEST(MmaTraitsSm80, LayoutsPrintAsSpecified) {
   std::string const c16x8 = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))";
   // m16n8k16 with f16 or bf16 inputs: the same layouts whatever the accumulator.
-  EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F32F16F16F32_TN>::ALayout{}), "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
+  EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F32F16F16F32_TN>::ALayout{}),
+            "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
   EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F32F16F16F32_TN>::BLayout{}), "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))");
   EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F32F16F16F32_TN>::CLayout{}), c16x8);
-  EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F32BF16BF16F32_TN>::ALayout{}), "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
+  EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F32BF16BF16F32_TN>::ALayout{}),
+            "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
   EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F32BF16BF16F32_TN>::BLayout{}), "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))");
   EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F32BF16BF16F32_TN>::CLayout{}), c16x8);
-  EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F16F16F16F16_TN>::ALayout{}), "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
+  EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F16F16F16F16_TN>::ALayout{}),
+            "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
   EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F16F16F16F16_TN>::BLayout{}), "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))");
   EXPECT_EQ(to_string(MMA_Traits<SM80_16x8x16_F16F16F16F16_TN>::CLayout{}), c16x8);
   // m16n8k8 with f16.

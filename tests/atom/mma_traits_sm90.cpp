@@ -78,7 +78,8 @@ TEST(MmaTraitsSm90, LayoutsPrintAsCuTe) {
   EXPECT_EQ(to_string(T::BLayout{}), "(_128,(_128,_16)):(_0,(_1,_128))");
   EXPECT_EQ(to_string(T::ThrID{}), "_128:_1");
   EXPECT_EQ(to_string(T::Shape_MNK{}), "(_64,_128,_16)");
-  EXPECT_EQ(to_string(MMA_Traits<SM90_64x8x16_F32F16F16_SS<>>::CLayout{}), "((_4,_8,_4),(_2,_2)):((_128,_1,_16),(_64,_8))");
+  EXPECT_EQ(to_string(MMA_Traits<SM90_64x8x16_F32F16F16_SS<>>::CLayout{}),
+            "((_4,_8,_4),(_2,_2)):((_128,_1,_16),(_64,_8))");
   static_assert(std::is_same_v<MMA_Traits<SM90_64x64x16_F32F16F16_SS<>>::ValTypeA, half_t>);
   static_assert(std::is_same_v<MMA_Traits<SM90_64x64x16_F32BF16BF16_SS<>>::ValTypeB, bfloat16_t>);
   static_assert(MMA_Traits<SM90_64x64x16_F32F16F16_SS<GmmaMajor::MN, GmmaMajor::K>>::MajorA == GmmaMajor::MN);

@@ -18,14 +18,15 @@ template <class L>
   for (long long i = 0; i < n; ++i) {
     long long const x = static_cast<long long>(l(i));
     if (x < 0 || x >= n) {
-      return ::testing::AssertionFailure() << to_string(l) << " maps " << i << " to " << x << ", outside [0, " << n << ")";
+      return ::testing::AssertionFailure()
+             << to_string(l) << " maps " << i << " to " << x << ", outside [0, " << n << ")";
     }
     ++hits[static_cast<std::size_t>(x)];
   }
   for (long long x = 0; x < n; ++x) {
     if (hits[static_cast<std::size_t>(x)] != 1) {
-      return ::testing::AssertionFailure() << to_string(l) << " hits " << x << " " << hits[static_cast<std::size_t>(x)]
-                                           << " times";
+      return ::testing::AssertionFailure()
+             << to_string(l) << " hits " << x << " " << hits[static_cast<std::size_t>(x)] << " times";
     }
   }
   return ::testing::AssertionSuccess();
@@ -43,7 +44,8 @@ template <class L>
     for (int v = 0; v < values; ++v) {
       long long const x = static_cast<long long>(l(t, v));
       if (t < used) {
-        if (x < 0 || x >= n) return ::testing::AssertionFailure() << to_string(l) << ": (" << t << "," << v << ") -> " << x;
+        if (x < 0 || x >= n)
+          return ::testing::AssertionFailure() << to_string(l) << ": (" << t << "," << v << ") -> " << x;
         ++hits[static_cast<std::size_t>(x)];
       } else if (x != static_cast<long long>(l(t % used, v))) {
         return ::testing::AssertionFailure() << to_string(l) << ": thread " << t << " differs from thread " << t % used;
@@ -51,7 +53,9 @@ template <class L>
     }
   }
   for (long long x = 0; x < n; ++x) {
-    if (hits[static_cast<std::size_t>(x)] != 1) return ::testing::AssertionFailure() << to_string(l) << " hits " << x << " " << hits[static_cast<std::size_t>(x)] << " times";
+    if (hits[static_cast<std::size_t>(x)] != 1)
+      return ::testing::AssertionFailure()
+             << to_string(l) << " hits " << x << " " << hits[static_cast<std::size_t>(x)] << " times";
   }
   return ::testing::AssertionSuccess();
 }

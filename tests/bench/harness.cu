@@ -2,16 +2,16 @@
 // SVG) need no GPU; run_cases needs one: a case whose verify fails is reported unverified and never
 // timed, a case timed against itself is near 100% of reference in its burst and its sustained run,
 // and the GPU's state is read while it runs (where NVML is present).
-#include "support/gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
+#include "support/gpu_skip.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -80,7 +80,8 @@ TEST(BenchHarness, JsonEscapesStrings) {
   EXPECT_EQ(j.front(), '{');
   EXPECT_NE(j.find("\"device\": \"a \\\"quoted\\\" GPU\""), std::string::npos) << j;
   EXPECT_NE(j.find("\"sustained_launches\": 200"), std::string::npos) << j;
-  EXPECT_NE(j.find("\"environment\": {\"TESSERA_A\": \"0\", \"TESSERA_B\": \"say \\\"x\\\"\"}"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"environment\": {\"TESSERA_A\": \"0\", \"TESSERA_B\": \"say \\\"x\\\"\"}"), std::string::npos)
+      << j;
   EXPECT_NE(j.find("\"results\": ["), std::string::npos) << j;
   EXPECT_NE(j.find("\"kernel\": \"odd \\\"name\\\"\\\\x\""), std::string::npos) << j;
   EXPECT_NE(j.find("\"verified\": false"), std::string::npos);
@@ -141,7 +142,13 @@ TEST(BenchHarness, RunCasesVerifiesBeforeTiming) {
   auto copy = [=](cudaStream_t s) { cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s); };
   std::vector<Case> cases(2);
   cases[0] = {"self", "64MiB", "memory", 2.0 * bytes, 0, copy, copy, [](std::string&) { return true; }};
-  cases[1] = {"wrong", "64MiB", "memory", 2.0 * bytes, 0, [&](cudaStream_t) { ++timed_wrong; }, copy,
+  cases[1] = {"wrong",
+              "64MiB",
+              "memory",
+              2.0 * bytes,
+              0,
+              [&](cudaStream_t) { ++timed_wrong; },
+              copy,
               [](std::string& m) {
                 m = "deliberately wrong";
                 return false;

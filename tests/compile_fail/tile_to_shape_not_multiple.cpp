@@ -14,8 +14,8 @@ int main() {
   auto l = tile_to_shape(block, make_tuple(_64{}, C<36>{}));
 #else
   auto l = tile_to_shape(block, make_tuple(_64{}, _32{}));
-  static_assert(std::is_same_v<decltype(l), Layout<tuple<tuple<_8, _8>, tuple<_8, _4>>,
-                                                   tuple<tuple<_1, _64>, tuple<_8, _512>>>>);
+  static_assert(
+      std::is_same_v<decltype(l), Layout<tuple<tuple<_8, _8>, tuple<_8, _4>>, tuple<tuple<_1, _64>, tuple<_8, _512>>>>);
 #endif
   (void)l;
 }

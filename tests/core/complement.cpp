@@ -73,7 +73,8 @@ TEST(Complement, CodomainBelowOneIsAnError) {
     } catch (layout_error const& e) {
       EXPECT_EQ(std::string(e.what()),
                 "complement: the codomain size M has a leaf below 1, so the complement would hold an empty mode; "
-                "give a codomain size >= 1 (e.g. cosize(A)) (got _4:_1, " + std::to_string(m) + ")");
+                "give a codomain size >= 1 (e.g. cosize(A)) (got _4:_1, " +
+                    std::to_string(m) + ")");
     }
   }
   EXPECT_THROW((void)complement(make_layout(_1{}, _0{}), make_tuple(_2{}, 0)), layout_error);

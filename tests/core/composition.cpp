@@ -24,9 +24,9 @@ TEST(Composition, ReferenceExamples) {
   EXPECT_PRINTS(composition(make_layout(C<20>{}, _2{}), make_layout(S<5, 4>(), S<4, 1>())), "(_5,_4):(_8,_2)");
   EXPECT_PRINTS(composition(make_layout(S<10, 2>(), S<16, 4>()), make_layout(S<5, 4>(), S<1, 5>())),
                 "(_5,(_2,_2)):(_16,(_80,_4))");
-  EXPECT_PRINTS(composition(make_layout(make_tuple(10, 2), make_tuple(16, 4)),
-                            make_layout(make_tuple(5, 4), make_tuple(1, 5))),
-                "((5,1),(2,2)):((16,4),(80,4))");
+  EXPECT_PRINTS(
+      composition(make_layout(make_tuple(10, 2), make_tuple(16, 4)), make_layout(make_tuple(5, 4), make_tuple(1, 5))),
+      "((5,1),(2,2)):((16,4),(80,4))");
   auto A = make_layout(make_tuple(C<12>{}, S<4, 8>()), make_tuple(C<59>{}, S<13, 1>()));
   EXPECT_PRINTS(composition(A, make_tuple(make_layout(_3{}, _4{}), make_layout(_8{}, _2{}))),
                 "(_3,(_2,_4)):(_236,(_26,_1))");
@@ -82,11 +82,12 @@ TEST(Composition, AgreesWithTheReferenceAtTheEdges) {
                             make_layout(make_tuple(_4{}, S<2, 4, 2>()), make_tuple(C<16>{}, S<4, 1, 8>()))),
                 "(_4,(_2,_4,_2)):(_4,(_1,_2,_2))");
   EXPECT_PRINTS(detail::coalesce_x(make_layout(S<4, 1>(), S<2, 1>())), "(_4,_2):(_2,_1)");
-  EXPECT_PRINTS(composition(make_layout(make_tuple(S<2, 5, 6>(), _8{}), make_tuple(make_tuple(_8{}, C<192>{}, C<16>{}), _1{})),
-                            make_layout(make_tuple(_2{}), make_tuple(_4{}))),
-                "(_2):(_384)");
+  EXPECT_PRINTS(
+      composition(make_layout(make_tuple(S<2, 5, 6>(), _8{}), make_tuple(make_tuple(_8{}, C<192>{}, C<16>{}), _1{})),
+                  make_layout(make_tuple(_2{}), make_tuple(_4{}))),
+      "(_2):(_384)");
   auto a = make_layout(S<4, 8>(), make_tuple(_1{}, C<100>{}));
-  EXPECT_PRINTS(composition(a, make_layout(_2{}, _3{})), "_2:_3");  // offsets 0 and 3 lie in mode 0
+  EXPECT_PRINTS(composition(a, make_layout(_2{}, _3{})), "_2:_3");         // offsets 0 and 3 lie in mode 0
   EXPECT_PRINTS(composition(make_layout(_1{}, C<16>{}), _1{}), "_1:_16");  // an integer n is n:_1
   EXPECT_PRINTS(composition(a, make_layout(_1{}, _2{})), "_1:_100");       // a size-1 B keeps its stride
   auto d = make_layout(make_tuple(4, 8), make_tuple(1, 100));

@@ -22,15 +22,16 @@ TEST(Divide, SeedVectorizedTiling) {
   EXPECT_PRINTS(zipped_divide(mA, S<1, 4>()), "((_1,_4),(2048,512)):((_0,_1),(2048,_4))");
 }
 
-
 // A rank-1 tuple stays a tuple (docs/algebra.md, divides): tiled and flat keep a mode of rank 1.
 TEST(Divide, RankOneTuplesStayTuples) {
   auto v8 = make_layout(make_tuple(_8{}), make_tuple(_1{}));
   EXPECT_PRINTS(tiled_divide(v8, make_tuple(_4{})), "((_4),(_2)):((_1),(_4))");
-  EXPECT_PRINTS(flat_divide(make_layout(make_tuple(_2{}), make_tuple(_1{})), make_tuple(_1{})), "((_1),(_2)):((_0),(_1))");
+  EXPECT_PRINTS(flat_divide(make_layout(make_tuple(_2{}), make_tuple(_1{})), make_tuple(_1{})),
+                "((_1),(_2)):((_0),(_1))");
   EXPECT_PRINTS(flat_divide(v8, make_tuple(v8)), "(((_8)),(_1)):(((_1)),(_0))");
-  EXPECT_PRINTS(flat_divide(make_layout(S<1, 4>(), S<1, 1>()),
-                            make_tuple(make_layout(make_tuple(_1{}), make_tuple(_1{})), make_layout(make_tuple(_4{}), make_tuple(_1{})))),
-                "((_1),(_4),_1,_1):((_1),(_1),_0,_0)");
+  EXPECT_PRINTS(
+      flat_divide(make_layout(S<1, 4>(), S<1, 1>()), make_tuple(make_layout(make_tuple(_1{}), make_tuple(_1{})),
+                                                                make_layout(make_tuple(_4{}), make_tuple(_1{})))),
+      "((_1),(_4),_1,_1):((_1),(_1),_0,_0)");
   EXPECT_PRINTS(tiled_divide(make_layout(S<8, 4>(), S<1, 8>()), S<4, 2>()), "((_4,_2),_2,_2):((_1,_8),_4,_16)");
 }

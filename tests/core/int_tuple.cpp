@@ -77,7 +77,8 @@ TEST(IntTuple, Comparisons) {
   EXPECT_PRINTS(lex_less(S<1, 2>(), S<2, 1>()), "_true");
   EXPECT_PRINTS(lex_less(make_tuple(_1{}, 5), make_tuple(_2{}, 0)), "_true");  // decided by the first leaf
   EXPECT_PRINTS(lex_less(make_tuple(5, _1{}), make_tuple(3, _2{})), "false");
-  EXPECT_PRINTS(lex_less(make_tuple(1, make_tuple(2, 3)), make_tuple(make_tuple(1, 2), 4)), "true");  // flattened leaves
+  EXPECT_PRINTS(lex_less(make_tuple(1, make_tuple(2, 3)), make_tuple(make_tuple(1, 2), 4)),
+                "true");  // flattened leaves
   EXPECT_PRINTS(colex_less(S<2, 1>(), S<1, 2>()), "_true");
   EXPECT_PRINTS(colex_less(S<1, 2>(), S<1, 2>()), "_false");
   EXPECT_PRINTS(elem_less(make_tuple(_4{}, 2), make_tuple(_3{}, 5, 7)), "_false");
@@ -93,7 +94,7 @@ TEST(IntTuple, RoleAliasesNameTuples) {
   using L = Layout<Shape<Shape<_4, _8>, _2>, Stride<Stride<_16, _1>, _8>>;
   static_assert(std::is_empty_v<L>);
   EXPECT_PRINTS(L{}, "((_4,_8),_2):((_16,_1),_8)");
-  EXPECT_PRINTS(Layout<_32>{}, "_32:_1");                        // the default stride is compact
+  EXPECT_PRINTS(Layout<_32>{}, "_32:_1");                           // the default stride is compact
   EXPECT_PRINTS((Layout<Shape<_1, _128>>{}), "(_1,_128):(_0,_1)");  // a size-1 mode gets stride _0
   EXPECT_EQ(L{}(make_tuple(make_tuple(1, 2), 1)), 16 + 2 + 8);
 }

@@ -68,8 +68,7 @@ TEST(IntegerApi, BitWidthAndLog2) {
 TEST(IntTupleApi, RoundUpExact) {
   EXPECT_PRINTS(round_up(13, _4{}), "16");
   EXPECT_PRINTS(round_up(Int<13>{}, _4{}), "_16");
-  EXPECT_PRINTS(round_up(make_tuple(_5{}, make_tuple(7, _8{})), make_tuple(_4{}, make_tuple(2, _3{}))),
-                "(_8,(8,_9))");
+  EXPECT_PRINTS(round_up(make_tuple(_5{}, make_tuple(7, _8{})), make_tuple(_4{}, make_tuple(2, _3{}))), "(_8,(8,_9))");
   EXPECT_PRINTS(round_up(make_tuple(5, 6), make_tuple(4)), "(8,6)");  // missing modes count as _1
   EXPECT_THROW(round_up(5, 0), layout_error);
 }
@@ -148,8 +147,7 @@ TEST(TupleApi, ApplyAndZip) {
 }
 
 TEST(TupleApi, Unflatten) {
-  EXPECT_PRINTS(unflatten(make_tuple(2, 3, 4, 5), make_tuple(make_tuple(_, _), make_tuple(_, _))),
-                "((2,3),(4,5))");
+  EXPECT_PRINTS(unflatten(make_tuple(2, 3, 4, 5), make_tuple(make_tuple(_, _), make_tuple(_, _))), "((2,3),(4,5))");
   EXPECT_PRINTS(unflatten(make_tuple(2, 3, 4), make_tuple(1, make_tuple(1, 1))), "(2,(3,4))");
   EXPECT_PRINTS(unflatten(make_tuple(_7{}), 1), "_7");
   // Law: flatten(unflatten(f, p)) == f and the result is congruent with p.
@@ -164,9 +162,9 @@ TEST(TupleApi, Unflatten) {
 TEST(TupleApi, FindAndPredicates) {
   static_assert(std::is_same_v<decltype(find(make_tuple(_2{}, _1{}, _3{}), _1{})), C<1>>);
   static_assert(std::is_same_v<decltype(find(make_tuple(2, _1{}), _4{})), C<2>>);  // none: rank
-  static_assert(std::is_same_v<decltype(find_if(make_tuple(2, _1{}, 3),
-                                                [](auto x) { return C<is_static_v<decltype(x)>>{}; })),
-                               C<1>>);
+  static_assert(
+      std::is_same_v<decltype(find_if(make_tuple(2, _1{}, 3), [](auto x) { return C<is_static_v<decltype(x)>>{}; })),
+                     C<1>>);
   static_assert(std::is_same_v<decltype(find(_3{}, _3{})), C<0>>);
   static_assert(std::is_same_v<decltype(find(_3{}, _4{})), C<1>>);
   auto is_one = [](auto x) { return x == _1{}; };

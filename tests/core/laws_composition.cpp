@@ -6,24 +6,22 @@ using namespace tessera;
 using namespace tessera::test;
 
 TEST(Laws, CoalescePreservesSizeAndValues) {
-  auto c = run_unary<Family::General, 2, 1>(
-      [](auto const& l) {
-        auto r = coalesce(l);
-        EXPECT_EQ(size(r), size(l)) << l << " -> " << r;
-        EXPECT_EQ(values(r), values(l)) << l << " -> " << r;
-        EXPECT_LE(int(decltype(depth(r))::value), 1) << r;
-        return true;
-      });
+  auto c = run_unary<Family::General, 2, 1>([](auto const& l) {
+    auto r = coalesce(l);
+    EXPECT_EQ(size(r), size(l)) << l << " -> " << r;
+    EXPECT_EQ(values(r), values(l)) << l << " -> " << r;
+    EXPECT_LE(int(decltype(depth(r))::value), 1) << r;
+    return true;
+  });
   expect_coverage(c, "coalesce");
 }
 
 TEST(Laws, FilterKeepsTheImage) {
-  auto c = run_unary<Family::General, 2, 100>(
-      [](auto const& l) {
-        auto r = filter(l);
-        EXPECT_EQ(value_set(values(r)), value_set(values(l))) << l << " -> " << r;
-        return true;
-      });
+  auto c = run_unary<Family::General, 2, 100>([](auto const& l) {
+    auto r = filter(l);
+    EXPECT_EQ(value_set(values(r)), value_set(values(l))) << l << " -> " << r;
+    return true;
+  });
   expect_coverage(c, "filter");
 }
 
@@ -59,14 +57,17 @@ bool check_composition(A const& a, B const& b, long long& justified, long long& 
     long long n = static_cast<long long>(size(b));
     for (long long i = 0; i < n; ++i) {
       // A as written, also beyond its domain (its last coordinate unreduced): docs/algebra.md.
-      EXPECT_EQ(static_cast<long long>(r(i)), static_cast<long long>(a(b(i)))) << a << " o " << b << " = " << r << " at " << i;
+      EXPECT_EQ(static_cast<long long>(r(i)), static_cast<long long>(a(b(i))))
+          << a << " o " << b << " = " << r << " at " << i;
     }
     EXPECT_TRUE(bool(compatible(b.shape(), r.shape()))) << a << " o " << b << " = " << r;
     return true;
   } catch (layout_error const&) {
     if (leafwise_composition_is_right(a, b)) {
       ++unjustified;
-      if (unjustified <= 3) std::printf("[ laws ] rejected although mode-wise composition is right: %s o %s\n", to_string(a).c_str(), to_string(b).c_str());
+      if (unjustified <= 3)
+        std::printf("[ laws ] rejected although mode-wise composition is right: %s o %s\n", to_string(a).c_str(),
+                    to_string(b).c_str());
     } else {
       ++justified;
     }

@@ -18,8 +18,8 @@ struct Coverage {
   long long static_cases = 0, mixed_cases = 0, dynamic_cases = 0, rejected = 0;
   long long total() const { return static_cases + mixed_cases + dynamic_cases; }
   void report(const char* op) const {
-    std::printf("[ laws ] %-18s static %lld, mixed %lld, dynamic %lld (rejected inputs: %lld)\n", op,
-                static_cases, mixed_cases, dynamic_cases, rejected);
+    std::printf("[ laws ] %-18s static %lld, mixed %lld, dynamic %lld (rejected inputs: %lld)\n", op, static_cases,
+                mixed_cases, dynamic_cases, rejected);
   }
 };
 
@@ -45,12 +45,14 @@ Coverage run_unary(Check&& check, int draws = kDraws) {
     (check(random_layout<S, F, Kind::Static, MSL>(0)) ? c.static_cases : c.rejected)++;
     // Injective mixed layouts keep their compile-time values, so one draw each.
     int const dyn_draws = F == Family::General ? draws : draws + draws / 2;
-    for (int d = 0; d < dyn_draws; ++d) (check(random_layout<S, F, Kind::Dynamic, MSL>(rng())) ? c.dynamic_cases : c.rejected)++;
+    for (int d = 0; d < dyn_draws; ++d)
+      (check(random_layout<S, F, Kind::Dynamic, MSL>(rng())) ? c.dynamic_cases : c.rejected)++;
   });
   for_seeds<Seed0 + 500, kMixedSeeds>([&](auto seed) {
     constexpr std::uint64_t S = decltype(seed)::value;
     int const mixed_draws = F == Family::General ? kMixedDrawFactor * draws : 1;
-    for (int d = 0; d < mixed_draws; ++d) (check(random_layout<S, F, Kind::Mixed, MSL>(rng())) ? c.mixed_cases : c.rejected)++;
+    for (int d = 0; d < mixed_draws; ++d)
+      (check(random_layout<S, F, Kind::Mixed, MSL>(rng())) ? c.mixed_cases : c.rejected)++;
   });
   return c;
 }
@@ -64,7 +66,7 @@ Coverage run_binary(Check&& check, int draws = kDraws) {
     constexpr std::uint64_t S = decltype(seed)::value;
     constexpr std::uint64_t T = S * 31 + 1000003;
     (check(random_layout<S, FA, Kind::Static, MA>(0), random_layout<T, FB, Kind::Static, MB>(0)) ? c.static_cases
-                                                                                                  : c.rejected)++;
+                                                                                                 : c.rejected)++;
     for (int d = 0; d < draws; ++d)
       (check(random_layout<S, FA, Kind::Dynamic, MA>(rng()), random_layout<T, FB, Kind::Dynamic, MB>(rng()))
            ? c.dynamic_cases
@@ -74,8 +76,9 @@ Coverage run_binary(Check&& check, int draws = kDraws) {
     constexpr std::uint64_t S = decltype(seed)::value;
     constexpr std::uint64_t T = S * 31 + 1000003;
     for (int d = 0; d < kMixedDrawFactor * draws; ++d)
-      (check(random_layout<S, FA, Kind::Mixed, MA>(rng()), random_layout<T, FB, Kind::Mixed, MB>(rng())) ? c.mixed_cases
-                                                                                                          : c.rejected)++;
+      (check(random_layout<S, FA, Kind::Mixed, MA>(rng()), random_layout<T, FB, Kind::Mixed, MB>(rng()))
+           ? c.mixed_cases
+           : c.rejected)++;
   });
   return c;
 }
@@ -92,8 +95,9 @@ inline void expect_coverage(Coverage const& c, const char* op) {
 // and B's modes carry into one another in A): such a call would not compile.
 template <class A, class B>
 constexpr bool composition_refused_statically() {
-  using OK = decltype(detail::check_distributes(wrap(detail::coalesce_x(A{}).shape()), wrap(detail::coalesce_x(A{}).stride()),
-                                                flatten_to_tuple(B{}.shape()), flatten_to_tuple(B{}.stride())));
+  using OK =
+      decltype(detail::check_distributes(wrap(detail::coalesce_x(A{}).shape()), wrap(detail::coalesce_x(A{}).stride()),
+                                         flatten_to_tuple(B{}.shape()), flatten_to_tuple(B{}.stride())));
   if constexpr (is_static_v<OK>) {
     return !OK::value;
   } else {

@@ -21,32 +21,30 @@ TEST(Laws, UpcastUndoesDowncast) {
 }
 
 TEST(Laws, MaxCommonVectorIsContiguousInBoth) {
-  auto c = run_binary<Family::Injective, 2, Family::Injective, 2, 1100>(
-      [](auto const& a, auto const& b) {
-        auto v = static_cast<long long>(max_common_vector(a, b));
-        auto inv = right_inverse(b);
-        for (long long j = 0; j < v; ++j) {
-          EXPECT_EQ(static_cast<long long>(b(inv(j))), j);
-          EXPECT_EQ(static_cast<long long>(a(inv(j))), j) << a << " , " << b << " v=" << v;
-        }
-        auto self = static_cast<long long>(max_common_vector(a, a));
-        EXPECT_GE(self, 1);
-        return true;
-      });
+  auto c = run_binary<Family::Injective, 2, Family::Injective, 2, 1100>([](auto const& a, auto const& b) {
+    auto v = static_cast<long long>(max_common_vector(a, b));
+    auto inv = right_inverse(b);
+    for (long long j = 0; j < v; ++j) {
+      EXPECT_EQ(static_cast<long long>(b(inv(j))), j);
+      EXPECT_EQ(static_cast<long long>(a(inv(j))), j) << a << " , " << b << " v=" << v;
+    }
+    auto self = static_cast<long long>(max_common_vector(a, a));
+    EXPECT_GE(self, 1);
+    return true;
+  });
   expect_coverage(c, "max_common_vector");
 }
 
 TEST(Laws, Idx2CrdAndCrd2IdxAgreeWithEvaluation) {
-  auto c = run_unary<Family::General, 2, 1200>(
-      [](auto const& l) {
-        long long n = static_cast<long long>(size(l));
-        for (long long i = 0; i < n; ++i) {
-          auto crd = idx2crd(i, l.shape());
-          EXPECT_EQ(static_cast<long long>(crd2idx(crd, l.shape(), l.stride())), static_cast<long long>(l(i))) << l;
-          EXPECT_EQ(static_cast<long long>(crd2idx(crd, l.shape(), prefix_product(l.shape()))), i) << l;
-        }
-        return true;
-      });
+  auto c = run_unary<Family::General, 2, 1200>([](auto const& l) {
+    long long n = static_cast<long long>(size(l));
+    for (long long i = 0; i < n; ++i) {
+      auto crd = idx2crd(i, l.shape());
+      EXPECT_EQ(static_cast<long long>(crd2idx(crd, l.shape(), l.stride())), static_cast<long long>(l(i))) << l;
+      EXPECT_EQ(static_cast<long long>(crd2idx(crd, l.shape(), prefix_product(l.shape()))), i) << l;
+    }
+    return true;
+  });
   expect_coverage(c, "idx2crd/crd2idx");
 }
 

@@ -151,7 +151,8 @@ TEST(Laws, MakeLayoutLikeCoshapeFilterZerosWithShape) {
     EXPECT_TRUE(filter(l) == coalesce(filter_zeros(l))) << l;
     // with_shape(size): the same function of 1-D indices.
     auto w = l.with_shape(size(l));
-    for (long long i = 0; i < static_cast<long long>(size(l)); ++i) EXPECT_EQ(static_cast<long long>(w(i)), static_cast<long long>(l(i))) << l;
+    for (long long i = 0; i < static_cast<long long>(size(l)); ++i)
+      EXPECT_EQ(static_cast<long long>(w(i)), static_cast<long long>(l(i))) << l;
     // coordinates of offsets on the compact layout: they map back.
     for (long long i = 0; i < static_cast<long long>(size(f)); ++i) {
       long long const off = f(i);
@@ -160,7 +161,8 @@ TEST(Laws, MakeLayoutLikeCoshapeFilterZerosWithShape) {
       EXPECT_EQ(static_cast<long long>(f(f.get_1d_coord(off))), off) << f;
     }
     // domain_offset
-    EXPECT_EQ(static_cast<long long>(get<1>(domain_offset(size(l) - _1{}, l))), static_cast<long long>(l(size(l) - _1{})));
+    EXPECT_EQ(static_cast<long long>(get<1>(domain_offset(size(l) - _1{}, l))),
+              static_cast<long long>(l(size(l) - _1{})));
     return true;
   });
   expect_coverage(c, "make_layout_like");

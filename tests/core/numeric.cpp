@@ -61,10 +61,10 @@ TEST(Numeric, HalfKnownEncodings) {
     float value;
     std::uint16_t bits;
   };
-  for (Case c : {Case{0.0f, 0x0000}, Case{-0.0f, 0x8000}, Case{1.0f, 0x3c00}, Case{-2.0f, 0xc000},
-                 Case{0.5f, 0x3800}, Case{65504.0f, 0x7bff}, Case{0x1p-14f, 0x0400}, Case{0x1p-24f, 0x0001},
-                 Case{0x1.ff8p-15f, 0x03ff}, Case{0.1f, 0x2e66}, Case{3.14159265f, 0x4248},
-                 Case{1.0f / 3.0f, 0x3555}, Case{kInf, 0x7c00}, Case{-kInf, 0xfc00}}) {
+  for (Case c : {Case{0.0f, 0x0000}, Case{-0.0f, 0x8000}, Case{1.0f, 0x3c00}, Case{-2.0f, 0xc000}, Case{0.5f, 0x3800},
+                 Case{65504.0f, 0x7bff}, Case{0x1p-14f, 0x0400}, Case{0x1p-24f, 0x0001}, Case{0x1.ff8p-15f, 0x03ff},
+                 Case{0.1f, 0x2e66}, Case{3.14159265f, 0x4248}, Case{1.0f / 3.0f, 0x3555}, Case{kInf, 0x7c00},
+                 Case{-kInf, 0xfc00}}) {
     EXPECT_EQ(half_t(c.value).raw(), c.bits) << c.value;
     EXPECT_EQ(float(half_t::bitcast(c.bits)), float(half_t(c.value))) << c.value;
   }
@@ -72,18 +72,18 @@ TEST(Numeric, HalfKnownEncodings) {
 }
 
 TEST(Numeric, HalfRoundsToNearestEven) {
-  EXPECT_EQ(half_t(1.0f + 0x1p-11f).raw(), 0x3c00);            // tie between 0x3c00 and 0x3c01: even
-  EXPECT_EQ(half_t(1.0f + 3 * 0x1p-11f).raw(), 0x3c02);        // tie between 0x3c01 and 0x3c02: even
-  EXPECT_EQ(half_t(1.0f + 0x1p-11f + 0x1p-20f).raw(), 0x3c01); // just above the tie: up
-  EXPECT_EQ(half_t(1.0f + 0x1p-11f - 0x1p-20f).raw(), 0x3c00); // just below: down
-  EXPECT_EQ(half_t(65519.0f).raw(), 0x7bff);                   // below the overflow threshold
-  EXPECT_EQ(half_t(65520.0f).raw(), 0x7c00);                   // tie with 65536: to infinity
+  EXPECT_EQ(half_t(1.0f + 0x1p-11f).raw(), 0x3c00);             // tie between 0x3c00 and 0x3c01: even
+  EXPECT_EQ(half_t(1.0f + 3 * 0x1p-11f).raw(), 0x3c02);         // tie between 0x3c01 and 0x3c02: even
+  EXPECT_EQ(half_t(1.0f + 0x1p-11f + 0x1p-20f).raw(), 0x3c01);  // just above the tie: up
+  EXPECT_EQ(half_t(1.0f + 0x1p-11f - 0x1p-20f).raw(), 0x3c00);  // just below: down
+  EXPECT_EQ(half_t(65519.0f).raw(), 0x7bff);                    // below the overflow threshold
+  EXPECT_EQ(half_t(65520.0f).raw(), 0x7c00);                    // tie with 65536: to infinity
   EXPECT_EQ(half_t(-1e9f).raw(), 0xfc00);
-  EXPECT_EQ(half_t(0x1p-25f).raw(), 0x0000);                   // tie between 0 and 2^-24: zero
-  EXPECT_EQ(half_t(0x1.000002p-25f).raw(), 0x0001);            // above it: the smallest subnormal
-  EXPECT_EQ(half_t(-0x1p-26f).raw(), 0x8000);                  // underflow keeps the sign
-  EXPECT_EQ(half_t(3 * 0x1p-25f).raw(), 0x0002);               // 1.5 units: tie, to even (2)
-  EXPECT_EQ(half_t(0x1.ffcp-15f).raw(), 0x0400);               // rounds up out of the subnormals
+  EXPECT_EQ(half_t(0x1p-25f).raw(), 0x0000);         // tie between 0 and 2^-24: zero
+  EXPECT_EQ(half_t(0x1.000002p-25f).raw(), 0x0001);  // above it: the smallest subnormal
+  EXPECT_EQ(half_t(-0x1p-26f).raw(), 0x8000);        // underflow keeps the sign
+  EXPECT_EQ(half_t(3 * 0x1p-25f).raw(), 0x0002);     // 1.5 units: tie, to even (2)
+  EXPECT_EQ(half_t(0x1.ffcp-15f).raw(), 0x0400);     // rounds up out of the subnormals
   EXPECT_EQ(half_t(1e-30f).raw(), 0x0000);
 }
 
@@ -93,7 +93,7 @@ TEST(Numeric, HalfNaN) {
   EXPECT_NE(n.raw() & 0x03ff, 0);
   EXPECT_TRUE(std::isnan(float(n)));
   EXPECT_EQ(half_t(-kNaN).raw() & 0x8000, 0x8000);
-  EXPECT_TRUE(std::isnan(float(half_t::bitcast(0x7c01))));  // a signalling half NaN reads as NaN
+  EXPECT_TRUE(std::isnan(float(half_t::bitcast(0x7c01))));        // a signalling half NaN reads as NaN
   EXPECT_TRUE(std::isnan(float(half_t(float_of(0x7f800001u)))));  // a float NaN with a low payload
 }
 
@@ -156,17 +156,17 @@ TEST(Numeric, BFloat16KnownEncodingsAndRounding) {
     float value;
     std::uint16_t bits;
   };
-  for (Case c : {Case{0.0f, 0x0000}, Case{-0.0f, 0x8000}, Case{1.0f, 0x3f80}, Case{-2.0f, 0xc000},
-                 Case{0.1f, 0x3dcd}, Case{3.14159265f, 0x4049}, Case{kInf, 0x7f80}, Case{-kInf, 0xff80},
-                 Case{0x1p-133f, 0x0001},  // the smallest subnormal
+  for (Case c : {Case{0.0f, 0x0000}, Case{-0.0f, 0x8000}, Case{1.0f, 0x3f80}, Case{-2.0f, 0xc000}, Case{0.1f, 0x3dcd},
+                 Case{3.14159265f, 0x4049}, Case{kInf, 0x7f80}, Case{-kInf, 0xff80},
+                 Case{0x1p-133f, 0x0001},                          // the smallest subnormal
                  Case{std::numeric_limits<float>::max(), 0x7f80},  // rounds past the largest bfloat16
                  Case{0x1.fep127f, 0x7f7f}}) {
     EXPECT_EQ(bfloat16_t(c.value).raw(), c.bits) << c.value;
   }
   EXPECT_EQ(float(bfloat16_t(3.14159265f)), 3.140625f);
-  EXPECT_EQ(bfloat16_t(1.0f + 0x1p-8f).raw(), 0x3f80);              // tie: even
-  EXPECT_EQ(bfloat16_t(1.0f + 3 * 0x1p-8f).raw(), 0x3f82);          // tie: even
-  EXPECT_EQ(bfloat16_t(1.0f + 0x1p-8f + 0x1p-20f).raw(), 0x3f81);   // above the tie: up
+  EXPECT_EQ(bfloat16_t(1.0f + 0x1p-8f).raw(), 0x3f80);             // tie: even
+  EXPECT_EQ(bfloat16_t(1.0f + 3 * 0x1p-8f).raw(), 0x3f82);         // tie: even
+  EXPECT_EQ(bfloat16_t(1.0f + 0x1p-8f + 0x1p-20f).raw(), 0x3f81);  // above the tie: up
 }
 
 TEST(Numeric, BFloat16NaNAndRoundTrips) {
@@ -197,15 +197,15 @@ TEST(Numeric, BFloat16NaNAndRoundTrips) {
 
 TEST(Numeric, TFloat32) {
   EXPECT_EQ(tfloat32_t(1.0f).raw(), 0x3f800000u);
-  EXPECT_EQ(float(tfloat32_t(1.0f + 0x1p-10f)), 1.0f + 0x1p-10f);        // 10 mantissa bits: exact
-  EXPECT_EQ(float(tfloat32_t(1.0f + 0x1p-11f)), 1.0f);                   // tie: even
-  EXPECT_EQ(float(tfloat32_t(1.0f + 3 * 0x1p-11f)), 1.0f + 0x1p-9f);     // tie: even
+  EXPECT_EQ(float(tfloat32_t(1.0f + 0x1p-10f)), 1.0f + 0x1p-10f);     // 10 mantissa bits: exact
+  EXPECT_EQ(float(tfloat32_t(1.0f + 0x1p-11f)), 1.0f);                // tie: even
+  EXPECT_EQ(float(tfloat32_t(1.0f + 3 * 0x1p-11f)), 1.0f + 0x1p-9f);  // tie: even
   EXPECT_EQ(float(tfloat32_t(1.0f + 0x1p-11f + 0x1p-20f)), 1.0f + 0x1p-10f);
   EXPECT_EQ(float(tfloat32_t(-3.0f)), -3.0f);
   EXPECT_EQ(float(tfloat32_t(kInf)), kInf);
   EXPECT_EQ(float(tfloat32_t(std::numeric_limits<float>::max())), kInf);  // rounds past the largest
   EXPECT_TRUE(std::isnan(float(tfloat32_t(kNaN))));
-  EXPECT_TRUE(std::isnan(float(tfloat32_t(float_of(0x7f800001u)))));      // payload only in the low bits
+  EXPECT_TRUE(std::isnan(float(tfloat32_t(float_of(0x7f800001u)))));  // payload only in the low bits
   EXPECT_EQ(tfloat32_t(-kNaN).raw() & 0x80000000u, 0x80000000u);
   for (std::uint64_t b = 0; b <= 0xffffffffull; b += 65537) {
     float const x = float_of(std::uint32_t(b));

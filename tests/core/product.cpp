@@ -11,7 +11,8 @@ TEST(Product, ReferenceExamples) {
   auto b = make_layout(S<3, 4>(), S<1, 3>());
   EXPECT_PRINTS(blocked_product(a, b), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
   EXPECT_PRINTS(raked_product(a, b), "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))");
-  EXPECT_PRINTS(tile_to_shape(make_layout(S<8, 8>(), S<8, 1>()), S<64, 32>()), "((_8,_8),(_8,_4)):((_8,_64),(_1,_512))");
+  EXPECT_PRINTS(tile_to_shape(make_layout(S<8, 8>(), S<8, 1>()), S<64, 32>()),
+                "((_8,_8),(_8,_4)):((_8,_64),(_1,_512))");
   EXPECT_PRINTS(make_ordered_layout(S<2, 2, 2, 2>(), S<0, 2, 3, 1>()), "(_2,_2,_2,_2):(_1,_4,_8,_2)");
 }
 
@@ -54,11 +55,14 @@ TEST(LayoutTV, SeedThreadValueLayout) {
 
 // Size-1 modes keep their computed strides, rank-1 tuples stay tuples (docs/algebra.md, products).
 TEST(Product, AgreesWithTheReferenceAtTheEdges) {
-  EXPECT_PRINTS(blocked_product(make_layout(S<2, 4>(), S<8, 1>()), make_layout(S<1, 4, 8>(), make_tuple(C<64>{}, _8{}, _1{}))),
-                "((_2,_1),(_4,_4),(_1,(_2,_4))):((_8,_512),(_1,_64),(_0,(_4,_16)))");
-  EXPECT_PRINTS(tiled_product(make_layout(make_tuple(_3{}), make_tuple(_1{})), make_layout(make_tuple(_2{}), make_tuple(_1{}))),
-                "((_3),(_2)):((_1),(_3))");
+  EXPECT_PRINTS(
+      blocked_product(make_layout(S<2, 4>(), S<8, 1>()), make_layout(S<1, 4, 8>(), make_tuple(C<64>{}, _8{}, _1{}))),
+      "((_2,_1),(_4,_4),(_1,(_2,_4))):((_8,_512),(_1,_64),(_0,(_4,_16)))");
+  EXPECT_PRINTS(
+      tiled_product(make_layout(make_tuple(_3{}), make_tuple(_1{})), make_layout(make_tuple(_2{}), make_tuple(_1{}))),
+      "((_3),(_2)):((_1),(_3))");
   EXPECT_PRINTS(raked_product(make_layout(make_tuple(S<4, 1, 2>()), make_tuple(S<2, 2, 8>())), make_layout(_2{}, _1{})),
                 "((_2,((_4,_1,_2)))):((_1,((_2,_2,_8))))");
-  EXPECT_PRINTS(blocked_product(make_layout(_1{}, _1{}), make_layout(make_tuple(_1{}), make_tuple(_1{}))), "((_1,(_1))):((_1,(_0)))");
+  EXPECT_PRINTS(blocked_product(make_layout(_1{}, _1{}), make_layout(make_tuple(_1{}), make_tuple(_1{}))),
+                "((_1,(_1))):((_1,(_0)))");
 }

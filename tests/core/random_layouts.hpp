@@ -107,14 +107,15 @@ struct layout_type {
     return n;
   }
   template <int Mode, bool IsStride>
-  using mode = std::conditional_t<spec.count[Mode] == 0, leaf<first_leaf<Mode, IsStride>(), IsStride>,
-                                  tuple<leaf<first_leaf<Mode, IsStride>(), IsStride>,
-                                        leaf<first_leaf<Mode, IsStride>() + 1, IsStride>>>;
+  using mode = std::conditional_t<
+      spec.count[Mode] == 0, leaf<first_leaf<Mode, IsStride>(), IsStride>,
+      tuple<leaf<first_leaf<Mode, IsStride>(), IsStride>, leaf<first_leaf<Mode, IsStride>() + 1, IsStride>>>;
   template <bool IsStride, std::size_t... Ms>
   static auto modes(std::index_sequence<Ms...>) -> tuple<mode<int(Ms), IsStride>...>;
   template <bool IsStride>
-  using part = std::conditional_t<spec.scalar, leaf<0, IsStride>,
-                                  decltype(modes<IsStride>(std::make_index_sequence<spec.rank < 1 ? 1 : spec.rank>{}))>;
+  using part =
+      std::conditional_t<spec.scalar, leaf<0, IsStride>,
+                         decltype(modes<IsStride>(std::make_index_sequence<(spec.rank < 1 ? 1 : spec.rank)>{}))>;
   using shape = part<false>;
   using stride = part<true>;
 };

@@ -23,4 +23,3 @@ TEST(MaxCommon, ReferenceExample) {
   EXPECT_PRINTS(max_common_vector(make_layout(S<4, 4>(), S<4, 1>()), make_layout(S<4, 4>(), S<4, 1>())), "_16");
   EXPECT_PRINTS(max_common_vector(make_layout(S<4, 4>(), S<4, 1>()), make_layout(S<4, 4>(), S<1, 4>())), "_1");
 }
-

@@ -64,7 +64,8 @@ TEST(Swizzle, CompositionOfSwizzles) {
 template <class CL, class Ref>
 void expect_agrees(CL const& c, Ref ref, int n) {
   ASSERT_EQ(int(size(c)), n) << to_string(c);
-  for (int i = 0; i < n; ++i) ASSERT_EQ(static_cast<long long>(c(i)), static_cast<long long>(ref(i))) << to_string(c) << " at " << i;
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(static_cast<long long>(c(i)), static_cast<long long>(ref(i))) << to_string(c) << " at " << i;
 }
 
 TEST(Swizzle, ComposedTupleFunctionsAgreeElementwise) {
@@ -72,25 +73,35 @@ TEST(Swizzle, ComposedTupleFunctionsAgreeElementwise) {
   auto c = composition(Swizzle<3, 2, 3>{}, L);
   auto sw = Swizzle<3, 2, 3>{};
   EXPECT_PRINTS((take<0, 1>(c)), "Sw<3,2,3> o _0 o (_8):(_64)");
-  expect_agrees(take<1, 2>(c), [&](int i) { return sw(take<1, 2>(L)(i)); }, 64);
+  expect_agrees(
+      take<1, 2>(c), [&](int i) { return sw(take<1, 2>(L)(i)); }, 64);
   EXPECT_PRINTS(flatten(c), "Sw<3,2,3> o _0 o (_8,_4,_16):(_64,_1,_4)");
-  expect_agrees(flatten(c), [&](int i) { return c(i); }, 512);
-  expect_agrees(group<0, 2>(c), [&](int i) { return c(i); }, 512);
+  expect_agrees(
+      flatten(c), [&](int i) { return c(i); }, 512);
+  expect_agrees(
+      group<0, 2>(c), [&](int i) { return c(i); }, 512);
   EXPECT_EQ(int(rank(group<0, 2>(c))), 1);
   auto ap = append(c, make_layout(_2{}, _512{}));
-  expect_agrees(ap, [&](int i) { return sw(i < 512 ? L(i) : L(i % 512) + 512); }, 1024);
+  expect_agrees(
+      ap, [&](int i) { return sw(i < 512 ? L(i) : L(i % 512) + 512); }, 1024);
   EXPECT_PRINTS(append<3>(c), "Sw<3,2,3> o _0 o (_8,(_4,_16),_1):(_64,(_1,_4),_0)");
-  EXPECT_PRINTS(coalesce(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _8{})))), "Sw<3,3,3> o _0 o _64:_1");
-  expect_agrees(coalesce(c), [&](int i) { return c(i); }, 512);
-  expect_agrees(coalesce(c, make_shape(_1{}, _1{})), [&](int i) { return c(i); }, 512);
-  expect_agrees(filter(c), [&](int i) { return c(i); }, 512);
+  EXPECT_PRINTS(coalesce(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _8{})))),
+                "Sw<3,3,3> o _0 o _64:_1");
+  expect_agrees(
+      coalesce(c), [&](int i) { return c(i); }, 512);
+  expect_agrees(
+      coalesce(c, make_shape(_1{}, _1{})), [&](int i) { return c(i); }, 512);
+  expect_agrees(
+      filter(c), [&](int i) { return c(i); }, 512);
   // slice / slice_and_offset / domain_offset: the fixed part's offset moves inside the swizzle.
   auto s = slice(make_coord(3, _), c);
   EXPECT_PRINTS(s, "Sw<3,2,3> o 192 o ((_4,_16)):((_1,_4))");
-  expect_agrees(s, [&](int k) { return c(3, k); }, 64);
+  expect_agrees(
+      s, [&](int k) { return c(3, k); }, 64);
   auto so = slice_and_offset(make_coord(_, 5), c);
   EXPECT_EQ(int(get<1>(so)), 0);
-  expect_agrees(get<0>(so), [&](int m) { return c(m, 5); }, 8);
+  expect_agrees(
+      get<0>(so), [&](int m) { return c(m, 5); }, 8);
   auto d = get<0>(domain_offset(make_coord(2, 3), c));
   for (int m = 0; m < 6; ++m)
     for (int k = 0; k < 61; ++k) ASSERT_EQ(d(m, k), sw(L(2, 3) + L(m, k)));
@@ -182,12 +193,15 @@ TEST(Swizzle, ComposedMaxCommonLayout) {
 
 // zip and tile_unzip of a composed layout act on its inner layout.
 TEST(Swizzle, ComposedZipAndTileUnzip) {
-  auto l = make_layout(make_shape(make_shape(_2{}, _4{}), make_shape(_8{}, _8{})), make_stride(make_stride(_1{}, _2{}), make_stride(_8{}, _64{})));
+  auto l = make_layout(make_shape(make_shape(_2{}, _4{}), make_shape(_8{}, _8{})),
+                       make_stride(make_stride(_1{}, _2{}), make_stride(_8{}, _64{})));
   auto c = make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, l);
   EXPECT_PRINTS(zip(c), "Sw<3,3,3> o _0 o " + to_string(zip(l)));
   auto tiler = make_shape(_4{}, _8{});
   auto d = logical_divide(make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, make_layout(make_shape(_16{}, _32{}))), tiler);
-  EXPECT_PRINTS(tile_unzip(d, tiler), "Sw<3,3,3> o _0 o " + to_string(tile_unzip(logical_divide(make_layout(make_shape(_16{}, _32{})), tiler), tiler)));
+  EXPECT_PRINTS(
+      tile_unzip(d, tiler),
+      "Sw<3,3,3> o _0 o " + to_string(tile_unzip(logical_divide(make_layout(make_shape(_16{}, _32{})), tiler), tiler)));
 }
 
 TEST(Swizzle, ComposedMaxCommonVector) {

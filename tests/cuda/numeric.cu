@@ -55,7 +55,9 @@ struct DeviceArray {
   std::size_t n = 0;
   explicit DeviceArray(std::size_t n_) : n(n_) { check(cudaMalloc(&p, n * sizeof(T)), "cudaMalloc"); }
   ~DeviceArray() { cudaFree(p); }
-  void upload(std::vector<T> const& v) { check(cudaMemcpy(p, v.data(), n * sizeof(T), cudaMemcpyHostToDevice), "upload"); }
+  void upload(std::vector<T> const& v) {
+    check(cudaMemcpy(p, v.data(), n * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  }
   std::vector<T> download() const {
     std::vector<T> v(n);
     check(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
@@ -63,7 +65,9 @@ struct DeviceArray {
   }
 };
 
-bool same_value(float a, float b) { return (std::isnan(a) && std::isnan(b)) || std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+bool same_value(float a, float b) {
+  return (std::isnan(a) && std::isnan(b)) || std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+}
 bool half_nan(std::uint16_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x03ffu) != 0; }
 bool bf16_nan(std::uint16_t h) { return (h & 0x7f80u) == 0x7f80u && (h & 0x007fu) != 0; }
 
@@ -81,8 +85,10 @@ TEST(CudaNumeric, EverySixteenBitPatternToFloatMatchesHost) {
   int bad = 0;
   for (int i = 0; i < n; ++i) {
     float const wh = float(half_t::bitcast(bits[i])), wb = float(bfloat16_t::bitcast(bits[i]));
-    if (!same_value(gh[i], wh) && bad++ < 5) ADD_FAILURE() << "half 0x" << std::hex << i << ": device " << gh[i] << ", host " << wh;
-    if (!same_value(gb[i], wb) && bad++ < 5) ADD_FAILURE() << "bf16 0x" << std::hex << i << ": device " << gb[i] << ", host " << wb;
+    if (!same_value(gh[i], wh) && bad++ < 5)
+      ADD_FAILURE() << "half 0x" << std::hex << i << ": device " << gh[i] << ", host " << wh;
+    if (!same_value(gb[i], wb) && bad++ < 5)
+      ADD_FAILURE() << "bf16 0x" << std::hex << i << ": device " << gb[i] << ", host " << wb;
   }
   EXPECT_EQ(bad, 0);
 }
@@ -128,12 +134,12 @@ TEST(CudaNumeric, FloatToHalfAndBfloat16MatchHostIncludingTies) {
     bool const half_ok = gh[i] == wh || (half_nan(gh[i]) && half_nan(wh));
     bool const bf16_ok = gb[i] == wb || (bf16_nan(gb[i]) && bf16_nan(wb));
     if (!half_ok && bad++ < 5) {
-      ADD_FAILURE() << "half_t(" << in[i] << " = 0x" << std::hex << std::bit_cast<std::uint32_t>(in[i]) << "): device 0x" << gh[i]
-                    << ", host 0x" << wh;
+      ADD_FAILURE() << "half_t(" << in[i] << " = 0x" << std::hex << std::bit_cast<std::uint32_t>(in[i])
+                    << "): device 0x" << gh[i] << ", host 0x" << wh;
     }
     if (!bf16_ok && bad++ < 5) {
-      ADD_FAILURE() << "bfloat16_t(" << in[i] << " = 0x" << std::hex << std::bit_cast<std::uint32_t>(in[i]) << "): device 0x"
-                    << gb[i] << ", host 0x" << wb;
+      ADD_FAILURE() << "bfloat16_t(" << in[i] << " = 0x" << std::hex << std::bit_cast<std::uint32_t>(in[i])
+                    << "): device 0x" << gb[i] << ", host 0x" << wb;
     }
   }
   EXPECT_EQ(bad, 0) << "of " << n << " inputs";

@@ -9,9 +9,9 @@
 //
 // Without a GPU (cudaGetDeviceCount fails or reports 0 devices) every test is skipped with the
 // reason; the file must still compile for sm_90a, which is the point of building it in CI.
-#include "support/gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
+#include "support/gpu_skip.hpp"
 
 #include <string>
 #include <type_traits>
@@ -33,10 +33,11 @@ using Composed = decltype(composition(make_layout(make_tuple(_6{}, _2{}), make_t
 // (m,n) -> offset of a 16x8 column-major tensor, split into (_4,_4) tiles: ((tile),(rest)).
 using Zipped = decltype(zipped_divide(make_layout(make_tuple(_16{}, _8{})), make_tuple(_4{}, _4{})));
 // (thr,val) -> index in a (_4,_32) tile: 32 threads (_4,_8):(_8,_1), each holding (_1,_4) values.
-using TV = decltype(get<1>(make_layout_tv(make_layout(make_tuple(_4{}, _8{}), make_tuple(_8{}, _1{})),
-                                          make_layout(make_tuple(_1{}, _4{})))));
+using TV = decltype(get<1>(
+    make_layout_tv(make_layout(make_tuple(_4{}, _8{}), make_tuple(_8{}, _1{})), make_layout(make_tuple(_1{}, _4{})))));
 // (m,k) -> swizzled smem offset: Sw<3,3,3> o _0 o (_8,_64):(_64,_1) (the 128-value prefix is used).
-using Swizzled = decltype(composition(Swizzle<3, 3, 3>{}, make_layout(make_tuple(_8{}, _64{}), make_tuple(_64{}, _1{}))));
+using Swizzled =
+    decltype(composition(Swizzle<3, 3, 3>{}, make_layout(make_tuple(_8{}, _64{}), make_tuple(_64{}, _1{}))));
 // raw crd2idx on ((_4,_2),_16):((_1,_64),_4).
 using CrdShape = decltype(make_tuple(make_tuple(_4{}, _2{}), _16{}));
 using CrdStride = decltype(make_tuple(make_tuple(_1{}, _64{}), _4{}));
@@ -72,8 +73,9 @@ static_assert(std::is_same_v<decltype(LikeRowMajor{}.get_hier_coord(C<35>{})), t
 static_assert(std::is_same_v<decltype(round_up(make_tuple(C<13>{}, _8{}), make_tuple(_4{}))), tuple<C<16>, _8>>);
 static_assert(decltype(max_alignment(Compact{}))::value == 128 && decltype(gcd(_12{}, _8{}))::value == 4);
 static_assert(decltype(evenly_divides(make_tuple(_16{}, _8{}), make_tuple(_4{}, _4{})))::value);
-static_assert(std::is_same_v<decltype(nullspace(make_layout(make_tuple(_2{}, _4{}, _3{}), make_tuple(_0{}, _1{}, _0{})))),
-                             Layout<tuple<_2, _3>, tuple<_1, _8>>>);
+static_assert(
+    std::is_same_v<decltype(nullspace(make_layout(make_tuple(_2{}, _4{}, _3{}), make_tuple(_0{}, _1{}, _0{})))),
+                   Layout<tuple<_2, _3>, tuple<_1, _8>>>);
 
 // Offsets of layout k at index i. One function for host and device so both sides run the same
 // algebra; the kernel's results must match the host's bit for bit.
@@ -115,9 +117,9 @@ TEST(CudaStaticLayout, HostNotation) {
   EXPECT_EQ(to_string(Compact{}), "(_8,_16):(_1,_8)");
   // The host reference against independent integer formulas.
   for (int i = 0; i < kDomain; ++i) {
-    EXPECT_EQ(offset_of(0, i), i) << i;                                            // compact
-    long long const inner = (i % 8) * 64 + i / 8;                                  // (_8,_64):(_64,_1)
-    EXPECT_EQ(offset_of(4, i), inner ^ ((inner >> 3) & (7 << 3))) << i;            // Sw<3,3,3>
+    EXPECT_EQ(offset_of(0, i), i) << i;                                           // compact
+    long long const inner = (i % 8) * 64 + i / 8;                                 // (_8,_64):(_64,_1)
+    EXPECT_EQ(offset_of(4, i), inner ^ ((inner >> 3) & (7 << 3))) << i;           // Sw<3,3,3>
     EXPECT_EQ(offset_of(5, i), (i % 4) + ((i % 8) / 4) * 64 + (i / 8) * 4) << i;  // crd2idx
     EXPECT_EQ(offset_of(6, i), (i % 32) % 16 + ((i % 32) / 16) * 4) << i;         // left_inverse
   }
@@ -152,7 +154,7 @@ struct SeedTiling {
     auto mA = make_layout(make_tuple(m, n), make_tuple(n, _1{}));  // (m,n) -> offset
     auto tv = make_layout_tv(make_layout(make_tuple(_4{}, _32{}), make_tuple(_32{}, _1{})),
                              make_layout(make_tuple(_4{}, _8{}), make_tuple(_8{}, _1{})));
-    auto gA = zipped_divide(mA, get<0>(tv));            // ((_16,_256),(m/16,n/256)) -> offset
+    auto gA = zipped_divide(mA, get<0>(tv));               // ((_16,_256),(m/16,n/256)) -> offset
     auto tidfrg = composition(layout<0>(gA), get<1>(tv));  // (thr,val) -> offset
     return make_tuple(gA, tidfrg);
   }

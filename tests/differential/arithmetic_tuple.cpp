@@ -31,7 +31,7 @@ constexpr bool flat_modes_only() {
   }
 }
 
-const Register reg_make_identity_layout{"make_identity_layout", [](Tally& t) {
+const Register reg_make_identity_layout("make_identity_layout", [](Tally& t) {
   return run_unary<Family::General, 2, kIdentity>([&](auto const& l) {
     auto const id = make_identity_layout(l.shape());
     std::string const e = call("make_identity_layout", l.shape());
@@ -63,7 +63,7 @@ const Register reg_make_identity_layout{"make_identity_layout", [](Tally& t) {
     }
     return true;
   });
-}};
+});
 
 enum class Op { composition, logical, zipped, tiled, flat };
 
@@ -138,13 +138,14 @@ Coverage identity_tiled(Tally& t) {
 
 // Registered under make_identity_layout: these compare composition and the divides of identity
 // layouts; the names' own comparisons (composition.cpp, divide.cpp) cover integer strides.
-const Register reg_identity_composition{"make_identity_layout", [](Tally& t) { return identity_tiled<Op::composition>(t); }};
-const Register reg_identity_logical{"make_identity_layout", [](Tally& t) { return identity_tiled<Op::logical>(t); }};
-const Register reg_identity_zipped{"make_identity_layout", [](Tally& t) { return identity_tiled<Op::zipped>(t); }};
-const Register reg_identity_tiled{"make_identity_layout", [](Tally& t) { return identity_tiled<Op::tiled>(t); }};
-const Register reg_identity_flat{"make_identity_layout", [](Tally& t) { return identity_tiled<Op::flat>(t); }};
+const Register reg_identity_composition("make_identity_layout",
+                                        [](Tally& t) { return identity_tiled<Op::composition>(t); });
+const Register reg_identity_logical("make_identity_layout", [](Tally& t) { return identity_tiled<Op::logical>(t); });
+const Register reg_identity_zipped("make_identity_layout", [](Tally& t) { return identity_tiled<Op::zipped>(t); });
+const Register reg_identity_tiled("make_identity_layout", [](Tally& t) { return identity_tiled<Op::tiled>(t); });
+const Register reg_identity_flat("make_identity_layout", [](Tally& t) { return identity_tiled<Op::flat>(t); });
 
-const Register reg_make_basis_like{"make_basis_like", [](Tally& t) {
+const Register reg_make_basis_like("make_basis_like", [](Tally& t) {
   return run_unary<Family::General, 2, kBasis>([&](auto const& l) {
     using Shape = plain_t<decltype(l.shape())>;
     if constexpr (flat_modes_only<Shape>()) {
@@ -158,9 +159,9 @@ const Register reg_make_basis_like{"make_basis_like", [](Tally& t) {
     }
     return true;
   });
-}};
+});
 
-const Register reg_basis_get{"basis_get", [](Tally& t) {
+const Register reg_basis_get("basis_get", [](Tally& t) {
   return run_unary<Family::General, 2, kBasis + 1>([&](auto const& l) {
     using Shape = plain_t<decltype(l.shape())>;
     constexpr int R = rank_v<Shape>;
@@ -171,7 +172,7 @@ const Register reg_basis_get{"basis_get", [](Tally& t) {
     check_refused(t, call("basis_get", E<R>{}, s));  // get<R> of a rank-R tuple does not compile
     return true;
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

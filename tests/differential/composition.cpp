@@ -8,21 +8,21 @@
 namespace tessera::test {
 namespace {
 
-const Register reg_coalesce{"coalesce", [](Tally& t) {
+const Register reg_coalesce("coalesce", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("coalesce", l), [&] { return str(coalesce(l)); });
     check(t, call("coalesce", l, l.shape()), [&] { return str(coalesce(l, l.shape())); });  // per mode
     check(t, call("coalesce", l, _1{}), [&] { return str(coalesce(l, _1{})); });
     return true;
   });
-}};
+});
 
-const Register reg_filter{"filter", [](Tally& t) {
+const Register reg_filter("filter", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("filter", l), [&] { return str(filter(l)); });
     return true;
   });
-}};
+});
 
 // composition(a, tiler) when the core compiles it, else a refusal the twin must share.
 template <class A, class T>
@@ -34,7 +34,7 @@ void compose(Tally& t, A const& a, T const& tiler) {
   }
 }
 
-const Register reg_composition{"composition", [](Tally& t) {
+const Register reg_composition("composition", [](Tally& t) {
   return run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
     compose(t, a, b);
     compose(t, a, b.shape());
@@ -49,7 +49,7 @@ const Register reg_composition{"composition", [](Tally& t) {
     }
     return true;
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

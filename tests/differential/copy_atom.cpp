@@ -42,9 +42,11 @@ auto typed_atoms() {
       Typed<UniversalCopy<uint128_t>, float>{"Copy_Atom<UniversalCopy<uint128_t>,float>"},
       Typed<UniversalCopy<uint128_t>, half_t>{"Copy_Atom<UniversalCopy<uint128_t>,half_t>"},
       Typed<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{"Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>"},
-      Typed<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>, float>{"Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>,float>"},
+      Typed<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>, float>{
+          "Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>,float>"},
       Typed<SM80_CP_ASYNC_CACHEALWAYS<std::uint64_t>, half_t>{"Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint64_t>,half_t>"},
-      Typed<SM80_CP_ASYNC_CACHEALWAYS<std::uint32_t>, std::uint8_t>{"Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint32_t>,uint8_t>"});
+      Typed<SM80_CP_ASYNC_CACHEALWAYS<std::uint32_t>, std::uint8_t>{
+          "Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint32_t>,uint8_t>"});
 }
 
 // What the core prints for one tiled copy, computed once per TiledCopy type.
@@ -93,29 +95,39 @@ std::vector<CopyCase> const& copy_cases() {
                             make_tiled_copy(CG{}, Layout<Shape<_8, _16>>{}, Layout<Shape<_8, _1>>{})));
     out.push_back(copy_case("make_tiled_copy(" + cg + ", (_16,_8):(_8,_1), (_2,_8))",
                             make_tiled_copy(CG{}, Layout<Shape<_16, _8>, Stride<_8, _1>>{}, Layout<Shape<_2, _8>>{})));
-    out.push_back(copy_case("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,float>, (_32,_8):(_8,_1), (_1,_4))",
-                            make_tiled_copy(U128f{}, Layout<Shape<_32, _8>, Stride<_8, _1>>{}, Layout<Shape<_1, _4>>{})));
+    out.push_back(
+        copy_case("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,float>, (_32,_8):(_8,_1), (_1,_4))",
+                  make_tiled_copy(U128f{}, Layout<Shape<_32, _8>, Stride<_8, _1>>{}, Layout<Shape<_1, _4>>{})));
     out.push_back(copy_case("make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>,float>, (_32,_8))",
                             make_tiled_copy(U32f{}, Layout<Shape<_32, _8>>{})));
-    out.push_back(copy_case("make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint64_t>,half_t>, (_16,_8):(_8,_1), (_1,_4))",
-                            make_tiled_copy(CA64h{}, Layout<Shape<_16, _8>, Stride<_8, _1>>{}, Layout<Shape<_1, _4>>{})));
+    out.push_back(
+        copy_case("make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint64_t>,half_t>, (_16,_8):(_8,_1), (_1,_4))",
+                  make_tiled_copy(CA64h{}, Layout<Shape<_16, _8>, Stride<_8, _1>>{}, Layout<Shape<_1, _4>>{})));
 
     const std::string mma1 = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1))";
     const std::string mma2 = "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1), [_32,_32,_16])";
     const auto m1 = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2, _1>>{});
-    const auto m2 = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2, _1>>{}, make_tile(_32{}, _32{}, _16{}));
+    const auto m2 =
+        make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2, _2, _1>>{}, make_tile(_32{}, _32{}, _16{}));
     using LdsmN4 = Copy_Atom<SM75_U32x4_LDSM_N, half_t>;
     using LdsmN2 = Copy_Atom<SM75_U32x2_LDSM_N, half_t>;
     using LdsmT4 = Copy_Atom<SM75_U16x8_LDSM_T, half_t>;
     using U32h = Copy_Atom<UniversalCopy<std::uint32_t>, half_t>;
     using StsmN4 = Copy_Atom<SM90_U32x4_STSM_N, half_t>;
-    out.push_back(copy_case("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, " + mma1 + ")", make_tiled_copy_A(LdsmN4{}, m1)));
-    out.push_back(copy_case("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, " + mma2 + ")", make_tiled_copy_A(LdsmN4{}, m2)));
-    out.push_back(copy_case("make_tiled_copy_B(Copy_Atom<SM75_U32x2_LDSM_N,half_t>, " + mma1 + ")", make_tiled_copy_B(LdsmN2{}, m1)));
-    out.push_back(copy_case("make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, " + mma2 + ")", make_tiled_copy_B(LdsmN4{}, m2)));
-    out.push_back(copy_case("make_tiled_copy_B(Copy_Atom<SM75_U16x8_LDSM_T,half_t>, " + mma2 + ")", make_tiled_copy_B(LdsmT4{}, m2)));
-    out.push_back(copy_case("make_tiled_copy_C(Copy_Atom<UniversalCopy<uint32_t>,half_t>, " + mma1 + ")", make_tiled_copy_C(U32h{}, m1)));
-    out.push_back(copy_case("make_tiled_copy_C(Copy_Atom<SM90_U32x4_STSM_N,half_t>, " + mma2 + ")", make_tiled_copy_C(StsmN4{}, m2)));
+    out.push_back(copy_case("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, " + mma1 + ")",
+                            make_tiled_copy_A(LdsmN4{}, m1)));
+    out.push_back(copy_case("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, " + mma2 + ")",
+                            make_tiled_copy_A(LdsmN4{}, m2)));
+    out.push_back(copy_case("make_tiled_copy_B(Copy_Atom<SM75_U32x2_LDSM_N,half_t>, " + mma1 + ")",
+                            make_tiled_copy_B(LdsmN2{}, m1)));
+    out.push_back(copy_case("make_tiled_copy_B(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, " + mma2 + ")",
+                            make_tiled_copy_B(LdsmN4{}, m2)));
+    out.push_back(copy_case("make_tiled_copy_B(Copy_Atom<SM75_U16x8_LDSM_T,half_t>, " + mma2 + ")",
+                            make_tiled_copy_B(LdsmT4{}, m2)));
+    out.push_back(copy_case("make_tiled_copy_C(Copy_Atom<UniversalCopy<uint32_t>,half_t>, " + mma1 + ")",
+                            make_tiled_copy_C(U32h{}, m1)));
+    out.push_back(copy_case("make_tiled_copy_C(Copy_Atom<SM90_U32x4_STSM_N,half_t>, " + mma2 + ")",
+                            make_tiled_copy_C(StsmN4{}, m2)));
     return out;
   }();
   return cases;
@@ -134,7 +146,8 @@ Coverage for_each_copy(F&& f) {
 template <class F>
 Coverage for_each_typed_atom(F&& f) {
   Coverage c;
-  std::apply([&](auto... atoms) { ((f(atoms.name, typename decltype(atoms)::atom{}), ++c.static_cases), ...); }, typed_atoms());
+  std::apply([&](auto... atoms) { ((f(atoms.name, typename decltype(atoms)::atom{}), ++c.static_cases), ...); },
+             typed_atoms());
   return c;
 }
 
@@ -142,25 +155,35 @@ std::string of(char const* fn, char const* name) { return std::string(fn) + "(" 
 
 // Copy_Atom<Op, T>: the element layouts (layout_src/dst/ref of a typed atom). The registrations for
 // these names in mma_atom.cpp cover the bare instructions (bit layouts).
-const Register reg_layout_src{"layout_src", [](Tally& t) {
+const Register reg_layout_src("layout_src", [](Tally& t) {
   check_refused(t, "layout_src(Copy_Atom<SM75_U32x4_LDSM_N,uint128_t>)");  // 128-bit elements do not fit the registers
   check_refused(t, "layout_src(Copy_Atom<SM80_16x8x16_F32F16F16F32_TN,half_t>)");  // not a copy instruction
-  return for_each_typed_atom([&](char const* n, auto a) { check(t, of("layout_src", n), [&] { return str(typename decltype(a)::ValLayoutSrc{}); }); });
-}};
-const Register reg_layout_dst{"layout_dst", [](Tally& t) {
-  return for_each_typed_atom([&](char const* n, auto a) { check(t, of("layout_dst", n), [&] { return str(typename decltype(a)::ValLayoutDst{}); }); });
-}};
-const Register reg_layout_ref{"layout_ref", [](Tally& t) {
-  return for_each_typed_atom([&](char const* n, auto a) { check(t, of("layout_ref", n), [&] { return str(typename decltype(a)::ValLayoutRef{}); }); });
-}};
-const Register reg_thr_id{"thr_id", [](Tally& t) {
-  return for_each_typed_atom([&](char const* n, auto a) { check(t, of("thr_id", n), [&] { return str(typename decltype(a)::ThrID{}); }); });
-}};
+  return for_each_typed_atom([&](char const* n, auto a) {
+    check(t, of("layout_src", n), [&] { return str(typename decltype(a)::ValLayoutSrc{}); });
+  });
+});
+const Register reg_layout_dst("layout_dst", [](Tally& t) {
+  return for_each_typed_atom([&](char const* n, auto a) {
+    check(t, of("layout_dst", n), [&] { return str(typename decltype(a)::ValLayoutDst{}); });
+  });
+});
+const Register reg_layout_ref("layout_ref", [](Tally& t) {
+  return for_each_typed_atom([&](char const* n, auto a) {
+    check(t, of("layout_ref", n), [&] { return str(typename decltype(a)::ValLayoutRef{}); });
+  });
+});
+const Register reg_thr_id("thr_id", [](Tally& t) {
+  return for_each_typed_atom(
+      [&](char const* n, auto a) { check(t, of("thr_id", n), [&] { return str(typename decltype(a)::ThrID{}); }); });
+});
 
-const Register reg_make_tiled_copy{"make_tiled_copy", [](Tally& t) {
+const Register reg_make_tiled_copy("make_tiled_copy", [](Tally& t) {
   check_refused(t, "layout_s_tv(make_tiled_copy(SM75_U32x4_LDSM_N, (_32,_1)))");  // no element type
-  check_refused(t, "layout_s_tv(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, (_32,_4), (_1,_4)))");  // 4 of 8 values
-  check_refused(t, "layout_s_tv(make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, (_16,_1), (_1,_8)))");  // 16 of 32 threads
+  check_refused(t,
+                "layout_s_tv(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, (_32,_4), "
+                "(_1,_4)))");  // 4 of 8 values
+  check_refused(
+      t, "layout_s_tv(make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, (_16,_1), (_1,_8)))");  // 16 of 32 threads
   check_refused(t, "layout_s_tv(make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>,float>, (32,_1)))");  // dynamic
   Coverage c;
   for (auto const& cc : copy_cases())
@@ -169,9 +192,11 @@ const Register reg_make_tiled_copy{"make_tiled_copy", [](Tally& t) {
       ++c.static_cases;
     }
   return c;
-}};
-const Register reg_make_tiled_copy_a{"make_tiled_copy_A", [](Tally& t) {
-  check_refused(t, "layout_s_tv(make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(UniversalFMA<float>, (_2,_2,_1))))");
+});
+const Register reg_make_tiled_copy_a("make_tiled_copy_A", [](Tally& t) {
+  check_refused(t,
+                "layout_s_tv(make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, "
+                "make_tiled_mma(UniversalFMA<float>, (_2,_2,_1))))");
   Coverage c;
   for (auto const& cc : copy_cases())
     if (cc.expr.rfind("make_tiled_copy_A(", 0) == 0) {
@@ -179,8 +204,8 @@ const Register reg_make_tiled_copy_a{"make_tiled_copy_A", [](Tally& t) {
       ++c.static_cases;
     }
   return c;
-}};
-const Register reg_make_tiled_copy_b{"make_tiled_copy_B", [](Tally& t) {
+});
+const Register reg_make_tiled_copy_b("make_tiled_copy_B", [](Tally& t) {
   Coverage c;
   for (auto const& cc : copy_cases())
     if (cc.expr.rfind("make_tiled_copy_B(", 0) == 0) {
@@ -188,10 +213,12 @@ const Register reg_make_tiled_copy_b{"make_tiled_copy_B", [](Tally& t) {
       ++c.static_cases;
     }
   return c;
-}};
-const Register reg_make_tiled_copy_c{"make_tiled_copy_C", [](Tally& t) {
+});
+const Register reg_make_tiled_copy_c("make_tiled_copy_C", [](Tally& t) {
   // 4 accumulator values a thread, an stmatrix x4 of halves moves 8
-  check_refused(t, "layout_s_tv(make_tiled_copy_C(Copy_Atom<SM90_U32x4_STSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1))))");
+  check_refused(t,
+                "layout_s_tv(make_tiled_copy_C(Copy_Atom<SM90_U32x4_STSM_N,half_t>, "
+                "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1))))");
   Coverage c;
   for (auto const& cc : copy_cases())
     if (cc.expr.rfind("make_tiled_copy_C(", 0) == 0) {
@@ -199,24 +226,24 @@ const Register reg_make_tiled_copy_c{"make_tiled_copy_C", [](Tally& t) {
       ++c.static_cases;
     }
   return c;
-}};
-const Register reg_layout_s_tv{"layout_s_tv", [](Tally& t) {
+});
+const Register reg_layout_s_tv("layout_s_tv", [](Tally& t) {
   check_refused(t, "layout_s_tv(Copy_Atom<SM75_U32x4_LDSM_N,half_t>)");  // an atom, not a tiled copy
   return for_each_copy([&](CopyCase const& c) { check(t, "layout_s_tv(" + c.expr + ")", [&] { return c.s_tv; }); });
-}};
-const Register reg_layout_d_tv{"layout_d_tv", [](Tally& t) {
+});
+const Register reg_layout_d_tv("layout_d_tv", [](Tally& t) {
   return for_each_copy([&](CopyCase const& c) { check(t, "layout_d_tv(" + c.expr + ")", [&] { return c.d_tv; }); });
-}};
-const Register reg_tidfrg_s{"tidfrg_s", [](Tally& t) {
+});
+const Register reg_tidfrg_s("tidfrg_s", [](Tally& t) {
   return for_each_copy([&](CopyCase const& c) {
     for (auto const& [l, r] : c.tidfrg_s) check(t, "tidfrg_s(" + c.expr + ", " + l + ")", [&] { return r; });
   });
-}};
-const Register reg_tidfrg_d{"tidfrg_d", [](Tally& t) {
+});
+const Register reg_tidfrg_d("tidfrg_d", [](Tally& t) {
   return for_each_copy([&](CopyCase const& c) {
     for (auto const& [l, r] : c.tidfrg_d) check(t, "tidfrg_d(" + c.expr + ", " + l + ")", [&] { return r; });
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

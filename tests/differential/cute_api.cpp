@@ -29,7 +29,8 @@ constexpr bool round_up_compiles() {
           } else {
             return !is_tuple_v<tuple_element_t<Is, A>>;
           }
-        }() && ... && true);
+        }() && ... &&
+                true);
       }(std::make_index_sequence<tuple_size_v<A>>{});
     }
   } else {
@@ -53,7 +54,8 @@ constexpr bool zip_compiles() {
   } else {
     return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
       return ((is_tuple_v<tuple_element_t<Is, T>> &&
-               rank_v<tuple_element_t<Is, T>> == rank_v<tuple_element_t<0, T>>) && ... && true);
+               rank_v<tuple_element_t<Is, T>> == rank_v<tuple_element_t<0, T>>)&&... &&
+              true);
     }(std::make_index_sequence<tuple_size_v<T>>{});
   }
 }
@@ -66,7 +68,7 @@ auto compact_of(L const& l) {
 
 // ---- integers ------------------------------------------------------------------------------------
 
-const Register reg_round_up{"round_up", [](Tally& t) {
+const Register reg_round_up("round_up", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("round_up", l.shape(), l.shape()), [&] { return str(round_up(l.shape(), l.shape())); });
     check(t, call("round_up", size(l), _3{}), [&] { return str(round_up(size(l), _3{})); });
@@ -74,36 +76,36 @@ const Register reg_round_up{"round_up", [](Tally& t) {
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using A = plain_t<decltype(a.shape())>;
-    using B = plain_t<decltype(b.shape())>;
-    if constexpr (round_up_compiles<A, B>()) {
-      check(t, call("round_up", a.shape(), b.shape()), [&] { return str(round_up(a.shape(), b.shape())); });
-    } else {
-      check_refused(t, call("round_up", a.shape(), b.shape()));
-    }
-    return true;
-  });
-}};
+           using A = plain_t<decltype(a.shape())>;
+           using B = plain_t<decltype(b.shape())>;
+           if constexpr (round_up_compiles<A, B>()) {
+             check(t, call("round_up", a.shape(), b.shape()), [&] { return str(round_up(a.shape(), b.shape())); });
+           } else {
+             check_refused(t, call("round_up", a.shape(), b.shape()));
+           }
+           return true;
+         });
+});
 
-const Register reg_elem_scale{"elem_scale", [](Tally& t) {
+const Register reg_elem_scale("elem_scale", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("elem_scale", l.stride(), l.shape()), [&] { return str(elem_scale(l.stride(), l.shape())); });
     check(t, call("elem_scale", size(l), l.shape()), [&] { return str(elem_scale(size(l), l.shape())); });
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using A = plain_t<decltype(a.shape())>;
-    using B = plain_t<decltype(b.shape())>;
-    if constexpr (weakly_congruent_v<A, B>) {
-      check(t, call("elem_scale", a.shape(), b.shape()), [&] { return str(elem_scale(a.shape(), b.shape())); });
-    } else {
-      check_refused(t, call("elem_scale", a.shape(), b.shape()));
-    }
-    return true;
-  });
-}};
+           using A = plain_t<decltype(a.shape())>;
+           using B = plain_t<decltype(b.shape())>;
+           if constexpr (weakly_congruent_v<A, B>) {
+             check(t, call("elem_scale", a.shape(), b.shape()), [&] { return str(elem_scale(a.shape(), b.shape())); });
+           } else {
+             check_refused(t, call("elem_scale", a.shape(), b.shape()));
+           }
+           return true;
+         });
+});
 
-const Register reg_filter_zeros{"filter_zeros", [](Tally& t) {
+const Register reg_filter_zeros("filter_zeros", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("filter_zeros", l.stride(), l.shape()), [&] { return str(filter_zeros(l.stride(), l.shape())); });
     if constexpr (is_tuple_v<plain_t<decltype(l.stride())>>) {  // an integer alone is a layout for eval
@@ -114,18 +116,19 @@ const Register reg_filter_zeros{"filter_zeros", [](Tally& t) {
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using A = plain_t<decltype(a.stride())>;
-    using B = plain_t<decltype(b.shape())>;
-    if constexpr (weakly_congruent_v<A, B>) {
-      check(t, call("filter_zeros", a.stride(), b.shape()), [&] { return str(filter_zeros(a.stride(), b.shape())); });
-    } else {
-      check_refused(t, call("filter_zeros", a.stride(), b.shape()));
-    }
-    return true;
-  });
-}};
+           using A = plain_t<decltype(a.stride())>;
+           using B = plain_t<decltype(b.shape())>;
+           if constexpr (weakly_congruent_v<A, B>) {
+             check(t, call("filter_zeros", a.stride(), b.shape()),
+                   [&] { return str(filter_zeros(a.stride(), b.shape())); });
+           } else {
+             check_refused(t, call("filter_zeros", a.stride(), b.shape()));
+           }
+           return true;
+         });
+});
 
-const Register reg_gcd{"gcd", [](Tally& t) {
+const Register reg_gcd("gcd", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("gcd", l.shape()), [&] { return str(gcd(l.shape())); });
     check(t, call("gcd", size(l), l.stride()), [&] { return str(gcd(size(l), l.stride())); });
@@ -133,35 +136,35 @@ const Register reg_gcd{"gcd", [](Tally& t) {
     check(t, call("gcd", cosize(l), size(l)), [&] { return str(gcd(cosize(l), size(l))); });
     return true;
   });
-}};
+});
 
-const Register reg_lcm{"lcm", [](Tally& t) {
+const Register reg_lcm("lcm", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("lcm", size(l), _6{}), [&] { return str(lcm(size(l), _6{})); });
     check(t, call("lcm", cosize(l), size(l)), [&] { return str(lcm(cosize(l), size(l))); });
     return true;
   });
-}};
+});
 
-const Register reg_bit_width{"bit_width", [](Tally& t) {
+const Register reg_bit_width("bit_width", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("bit_width", size(l)), [&] { return str(bit_width(size(l))); });
     check(t, call("bit_width", cosize(l) - _1{}), [&] { return str(bit_width(cosize(l) - _1{})); });
     return true;
   });
-}};
+});
 
-const Register reg_log_2{"log_2", [](Tally& t) {
+const Register reg_log_2("log_2", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("log_2", size(l)), [&] { return str(log_2(size(l))); });
     check(t, call("log_2", middle_index(l)), [&] { return str(log_2(middle_index(l))); });  // 0: refused
     return true;
   });
-}};
+});
 
 // ---- coordinates ---------------------------------------------------------------------------------
 
-const Register reg_crd2crd{"crd2crd", [](Tally& t) {
+const Register reg_crd2crd("crd2crd", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto const& s = l.shape();
     auto c = idx2crd(middle_index(l), s);
@@ -172,18 +175,19 @@ const Register reg_crd2crd{"crd2crd", [](Tally& t) {
     check(t, call("crd2crd", c, s, s), [&] { return str(crd2crd(c, s, s)); });
     return true;
   });
-}};
+});
 
 // idx2crd(i, shape, stride) on compact layouts (the 2-argument form: int_tuple.cpp).
-const Register reg_idx2crd_stride{"idx2crd", [](Tally& t) {
+const Register reg_idx2crd_stride("idx2crd", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto f = compact_of(l);
     auto off = f(middle_index(f));
     check(t, call("idx2crd", off, f.shape(), f.stride()), [&] { return str(idx2crd(off, f.shape(), f.stride())); });
-    check(t, call("idx2crd", last_index(f), f.shape(), _1{}), [&] { return str(idx2crd(last_index(f), f.shape(), _1{})); });
+    check(t, call("idx2crd", last_index(f), f.shape(), _1{}),
+          [&] { return str(idx2crd(last_index(f), f.shape(), _1{})); });
     return true;
   });
-}};
+});
 
 // ---- comparisons ---------------------------------------------------------------------------------
 
@@ -191,7 +195,7 @@ enum class Cmp { elem_leq, elem_gtr, elem_geq, lex_leq, lex_gtr, lex_geq, colex_
 
 template <Cmp K>
 constexpr const char* cmp_name() {
-  constexpr const char* names[] = {"elem_leq", "elem_gtr", "elem_geq",  "lex_leq",  "lex_gtr",
+  constexpr const char* names[] = {"elem_leq", "elem_gtr",  "elem_geq",  "lex_leq",  "lex_gtr",
                                    "lex_geq",  "colex_leq", "colex_gtr", "colex_geq"};
   return names[int(K)];
 }
@@ -222,38 +226,39 @@ Coverage comparison(Tally& t) {
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using A = plain_t<decltype(a.shape())>;
-    using B = plain_t<decltype(b.shape())>;
-    if constexpr (elementwise ? elem_less_compiles<A, B>() : leaf_count_v<A> == leaf_count_v<B>) {
-      check(t, call(name, a.shape(), b.shape()), [&] { return compare<K>(a.shape(), b.shape()); });
-    } else {
-      check_refused(t, call(name, a.shape(), b.shape()));
-    }
-    return true;
-  });
+           using A = plain_t<decltype(a.shape())>;
+           using B = plain_t<decltype(b.shape())>;
+           if constexpr (elementwise ? elem_less_compiles<A, B>() : leaf_count_v<A> == leaf_count_v<B>) {
+             check(t, call(name, a.shape(), b.shape()), [&] { return compare<K>(a.shape(), b.shape()); });
+           } else {
+             check_refused(t, call(name, a.shape(), b.shape()));
+           }
+           return true;
+         });
 }
 
-const Register reg_elem_leq{"elem_leq", [](Tally& t) { return comparison<Cmp::elem_leq>(t); }};
-const Register reg_elem_gtr{"elem_gtr", [](Tally& t) { return comparison<Cmp::elem_gtr>(t); }};
-const Register reg_elem_geq{"elem_geq", [](Tally& t) { return comparison<Cmp::elem_geq>(t); }};
-const Register reg_lex_leq{"lex_leq", [](Tally& t) { return comparison<Cmp::lex_leq>(t); }};
-const Register reg_lex_gtr{"lex_gtr", [](Tally& t) { return comparison<Cmp::lex_gtr>(t); }};
-const Register reg_lex_geq{"lex_geq", [](Tally& t) { return comparison<Cmp::lex_geq>(t); }};
-const Register reg_colex_leq{"colex_leq", [](Tally& t) { return comparison<Cmp::colex_leq>(t); }};
-const Register reg_colex_gtr{"colex_gtr", [](Tally& t) { return comparison<Cmp::colex_gtr>(t); }};
-const Register reg_colex_geq{"colex_geq", [](Tally& t) { return comparison<Cmp::colex_geq>(t); }};
+const Register reg_elem_leq("elem_leq", [](Tally& t) { return comparison<Cmp::elem_leq>(t); });
+const Register reg_elem_gtr("elem_gtr", [](Tally& t) { return comparison<Cmp::elem_gtr>(t); });
+const Register reg_elem_geq("elem_geq", [](Tally& t) { return comparison<Cmp::elem_geq>(t); });
+const Register reg_lex_leq("lex_leq", [](Tally& t) { return comparison<Cmp::lex_leq>(t); });
+const Register reg_lex_gtr("lex_gtr", [](Tally& t) { return comparison<Cmp::lex_gtr>(t); });
+const Register reg_lex_geq("lex_geq", [](Tally& t) { return comparison<Cmp::lex_geq>(t); });
+const Register reg_colex_leq("colex_leq", [](Tally& t) { return comparison<Cmp::colex_leq>(t); });
+const Register reg_colex_gtr("colex_gtr", [](Tally& t) { return comparison<Cmp::colex_gtr>(t); });
+const Register reg_colex_geq("colex_geq", [](Tally& t) { return comparison<Cmp::colex_geq>(t); });
 
 // ---- tuple algorithms ----------------------------------------------------------------------------
 
-const Register reg_unflatten{"unflatten", [](Tally& t) {
+const Register reg_unflatten("unflatten", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
-    check(t, call("unflatten", flatten(l.shape()), l.stride()), [&] { return str(unflatten(flatten(l.shape()), l.stride())); });
+    check(t, call("unflatten", flatten(l.shape()), l.stride()),
+          [&] { return str(unflatten(flatten(l.shape()), l.stride())); });
     check(t, call("unflatten", flatten(l), l.shape()), [&] { return str(unflatten(flatten(l), l.shape())); });
     return true;
   });
-}};
+});
 
-const Register reg_zip{"zip", [](Tally& t) {
+const Register reg_zip("zip", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     using S = plain_t<decltype(l.shape())>;
     auto c = swizzled(Swizzle<2, 1, 3>{}, l);  // zip of a composed layout acts on its inner layout
@@ -269,77 +274,77 @@ const Register reg_zip{"zip", [](Tally& t) {
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using P = plain_t<decltype(make_tuple(a.shape(), b.shape()))>;
-    if constexpr (zip_compiles<P>()) {
-      check(t, call("zip", a.shape(), b.shape()), [&] { return str(zip(a.shape(), b.shape())); });
-      check(t, call("zip", a, b), [&] { return str(zip(a, b)); });
-    } else {
-      check_refused(t, call("zip", a.shape(), b.shape()));
-      check_refused(t, call("zip", a, b));
-    }
-    return true;
-  });
-}};
+           using P = plain_t<decltype(make_tuple(a.shape(), b.shape()))>;
+           if constexpr (zip_compiles<P>()) {
+             check(t, call("zip", a.shape(), b.shape()), [&] { return str(zip(a.shape(), b.shape())); });
+             check(t, call("zip", a, b), [&] { return str(zip(a, b)); });
+           } else {
+             check_refused(t, call("zip", a.shape(), b.shape()));
+             check_refused(t, call("zip", a, b));
+           }
+           return true;
+         });
+});
 
-const Register reg_front{"front", [](Tally& t) {
+const Register reg_front("front", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("front", l.shape()), [&] { return str(front(l.shape())); });
     check(t, call("front", l.stride()), [&] { return str(front(l.stride())); });
     return true;
   });
-}};
-const Register reg_back{"back", [](Tally& t) {
+});
+const Register reg_back("back", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("back", l.shape()), [&] { return str(back(l.shape())); });
     check(t, call("back", l.stride()), [&] { return str(back(l.stride())); });
     return true;
   });
-}};
-const Register reg_replace_front{"replace_front", [](Tally& t) {
+});
+const Register reg_replace_front("replace_front", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("replace_front", l.shape(), l.stride()), [&] { return str(replace_front(l.shape(), l.stride())); });
     check(t, call("replace_front", l.shape(), _7{}), [&] { return str(replace_front(l.shape(), _7{})); });
     return true;
   });
-}};
-const Register reg_replace_back{"replace_back", [](Tally& t) {
+});
+const Register reg_replace_back("replace_back", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("replace_back", l.shape(), l.stride()), [&] { return str(replace_back(l.shape(), l.stride())); });
     check(t, call("replace_back", l.shape(), size(l)), [&] { return str(replace_back(l.shape(), size(l))); });
     return true;
   });
-}};
+});
 
 // ---- layouts -------------------------------------------------------------------------------------
 
-const Register reg_compact_order{"compact_order", [](Tally& t) {
+const Register reg_compact_order("compact_order", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("compact_order", l.shape(), l.stride()), [&] { return str(compact_order(l.shape(), l.stride())); });
     check(t, call("compact_order", l.shape(), repeat_like(l.shape(), _0{})),
           [&] { return str(compact_order(l.shape(), repeat_like(l.shape(), _0{}))); });
     return true;
   });
-}};
+});
 
-const Register reg_make_layout_like{"make_layout_like", [](Tally& t) {
+const Register reg_make_layout_like("make_layout_like", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("make_layout_like", l), [&] { return str(make_layout_like(l)); });
     return true;
   });
-}};
+});
 
-const Register reg_coshape{"coshape", [](Tally& t) {
+const Register reg_coshape("coshape", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("coshape", l), [&] { return str(coshape(l)); });
     return true;
   });
-}};
-const Register reg_coprofile{"coprofile", [](Tally& t) {
+});
+const Register reg_coprofile("coprofile", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("coprofile", l), [&] { return str(coprofile(l)); });
     return true;
   });
-}};
+});
 
 // get_*_coord on the compact version of a layout (found), and on the layout with its static _0
 // modes filtered (a dynamic 0 stride or a gap: refused by both).
@@ -364,37 +369,37 @@ Coverage coord_of_offset(Tally& t) {
     return true;
   });
 }
-const Register reg_get_hier_coord{"get_hier_coord", [](Tally& t) { return coord_of_offset<0>(t); }};
-const Register reg_get_flat_coord{"get_flat_coord", [](Tally& t) { return coord_of_offset<1>(t); }};
-const Register reg_get_1d_coord{"get_1d_coord", [](Tally& t) { return coord_of_offset<2>(t); }};
+const Register reg_get_hier_coord("get_hier_coord", [](Tally& t) { return coord_of_offset<0>(t); });
+const Register reg_get_flat_coord("get_flat_coord", [](Tally& t) { return coord_of_offset<1>(t); });
+const Register reg_get_1d_coord("get_1d_coord", [](Tally& t) { return coord_of_offset<2>(t); });
 
-const Register reg_domain_offset{"domain_offset", [](Tally& t) {
+const Register reg_domain_offset("domain_offset", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = idx2crd(middle_index(l), l.shape());
     check(t, call("domain_offset", c, l), [&] { return str(domain_offset(c, l)); });
     check(t, call("domain_offset", last_index(l), l), [&] { return str(domain_offset(last_index(l), l)); });
     return true;
   });
-}};
+});
 
-const Register reg_with_shape{"with_shape", [](Tally& t) {
+const Register reg_with_shape("with_shape", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("with_shape", l, size(l)), [&] { return str(l.with_shape(size(l))); });
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using A = plain_t<decltype(a)>;
-    using B = plain_t<decltype(make_layout(b.shape()))>;
-    if constexpr (composition_compiles<A, B>()) {
-      check(t, call("with_shape", a, b.shape()), [&] { return str(a.with_shape(b.shape())); });
-    } else {
-      check_refused(t, call("with_shape", a, b.shape()));
-    }
-    return true;
-  });
-}};
+           using A = plain_t<decltype(a)>;
+           using B = plain_t<decltype(make_layout(b.shape()))>;
+           if constexpr (composition_compiles<A, B>()) {
+             check(t, call("with_shape", a, b.shape()), [&] { return str(a.with_shape(b.shape())); });
+           } else {
+             check_refused(t, call("with_shape", a, b.shape()));
+           }
+           return true;
+         });
+});
 
-const Register reg_tile_unzip{"tile_unzip", [](Tally& t) {
+const Register reg_tile_unzip("tile_unzip", [](Tally& t) {
   return run_binary<Family::General, 2, Family::Injective, 1, kDivide>([&](auto const& a, auto const& b) {
     using S = plain_t<decltype(a.shape())>;
     using T = plain_t<decltype(b.shape())>;
@@ -408,23 +413,23 @@ const Register reg_tile_unzip{"tile_unzip", [](Tally& t) {
     check(t, call("tile_unzip", cq, b), [&] { return str(tile_unzip(cq, b)); });
     return true;
   });
-}};
+});
 
-const Register reg_evenly_divides{"evenly_divides", [](Tally& t) {
+const Register reg_evenly_divides("evenly_divides", [](Tally& t) {
   return run_binary<Family::General, 2, Family::Injective, 1, kDivide>([&](auto const& a, auto const& b) {
     check(t, call("evenly_divides", a.shape(), b.shape()), [&] { return str(evenly_divides(a.shape(), b.shape())); });
     check(t, call("evenly_divides", a, size(b)), [&] { return str(evenly_divides(a, size(b))); });
     check(t, call("evenly_divides", a.shape(), b), [&] { return str(evenly_divides(a.shape(), b)); });
     return true;
   });
-}};
+});
 
-const Register reg_max_alignment{"max_alignment", [](Tally& t) {
+const Register reg_max_alignment("max_alignment", [](Tally& t) {
   return run_unary<Family::Injective, 1, kDivide>([&](auto const& l) {
     check(t, call("max_alignment", l), [&] { return str(max_alignment(l)); });
     return true;
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

@@ -30,8 +30,8 @@ struct Tally {
   // e.g. right_inverse(4:1) = _1:_0) and the twin, which knows the values, the exact answer; each
   // is checked by the operation's law (check_exact).
   long long twin_exact = 0;
-  Coverage cases;                       // operand draws by kind (static, mixed, dynamic)
-  std::vector<std::string> examples;    // the first disagreements, for the failure message
+  Coverage cases;                     // operand draws by kind (static, mixed, dynamic)
+  std::vector<std::string> examples;  // the first disagreements, for the failure message
 };
 
 inline const std::string kRefused = "refused";
@@ -116,7 +116,8 @@ inline bool is_bijection(rt::Layout const& l) {
 inline Exact exact_tv(std::string const& thr_text, std::string const& val_text) {
   return [thr_text, val_text](std::optional<rt::Value> const& twin, std::string const& core) {
     if (!twin)
-      return !is_bijection(rt::raked_product(rt::evaluate(thr_text).as<rt::Layout>(), rt::evaluate(val_text).as<rt::Layout>()));
+      return !is_bijection(
+          rt::raked_product(rt::evaluate(thr_text).as<rt::Layout>(), rt::evaluate(val_text).as<rt::Layout>()));
     if (core == kRefused || tv_bijection(rt::evaluate(core))) return false;
     return tv_bijection(*twin);
   };
@@ -184,7 +185,7 @@ inline std::multimap<std::string, Comparison>& comparisons() {
 }
 
 // Registers comparisons for `tessera eval` function `name` at static initialisation, e.g.
-//   const Register reg_rank{"rank", [](Tally& t) { return run_unary<...>(...); }};
+//   const Register reg_rank("rank", [](Tally& t) { return run_unary<...>(...); });
 struct Register {
   Register(const char* name, Comparison c) { comparisons().emplace(name, std::move(c)); }
 };

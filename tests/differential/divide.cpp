@@ -12,7 +12,7 @@ enum class Divide { logical, zipped, tiled, flat };
 
 template <Divide D>
 constexpr const char* divide_name() {
-  return D == Divide::logical ? "logical_divide"
+  return D == Divide::logical  ? "logical_divide"
          : D == Divide::zipped ? "zipped_divide"
          : D == Divide::tiled  ? "tiled_divide"
                                : "flat_divide";
@@ -51,10 +51,10 @@ Coverage divides(Tally& t) {
   });
 }
 
-const Register reg_logical_divide{"logical_divide", [](Tally& t) { return divides<Divide::logical>(t); }};
-const Register reg_zipped_divide{"zipped_divide", [](Tally& t) { return divides<Divide::zipped>(t); }};
-const Register reg_tiled_divide{"tiled_divide", [](Tally& t) { return divides<Divide::tiled>(t); }};
-const Register reg_flat_divide{"flat_divide", [](Tally& t) { return divides<Divide::flat>(t); }};
+const Register reg_logical_divide("logical_divide", [](Tally& t) { return divides<Divide::logical>(t); });
+const Register reg_zipped_divide("zipped_divide", [](Tally& t) { return divides<Divide::zipped>(t); });
+const Register reg_tiled_divide("tiled_divide", [](Tally& t) { return divides<Divide::tiled>(t); });
+const Register reg_flat_divide("flat_divide", [](Tally& t) { return divides<Divide::flat>(t); });
 
 }  // namespace
 }  // namespace tessera::test

@@ -49,12 +49,12 @@ namespace {
 // their comparisons (mma_atom.cpp, copy_atom.cpp) enumerate every atom instead of drawing ~10,000 random cases
 // of each kind mix; they need only static cases, at least one each.
 bool enumerated(std::string const& name) {
-  static const std::set<std::string> names = {"shape_mnk",      "layout_a",        "layout_b",    "layout_c",
-                                              "thr_id",         "layout_src",      "layout_dst",  "layout_ref",
-                                              "make_tiled_mma", "thr_layout_vmnk", "layout_a_tv", "layout_b_tv",
-                                              "layout_c_tv",    "tile_size",       "make_tiled_copy", "make_tiled_copy_A",
-                                              "make_tiled_copy_B", "make_tiled_copy_C", "layout_s_tv", "layout_d_tv",
-                                              "tidfrg_s",       "tidfrg_d"};
+  static const std::set<std::string> names = {
+      "shape_mnk",         "layout_a",          "layout_b",          "layout_c",       "thr_id",
+      "layout_src",        "layout_dst",        "layout_ref",        "make_tiled_mma", "thr_layout_vmnk",
+      "layout_a_tv",       "layout_b_tv",       "layout_c_tv",       "tile_size",      "make_tiled_copy",
+      "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "layout_s_tv",    "layout_d_tv",
+      "tidfrg_s",          "tidfrg_d"};
   return names.count(name) > 0;
 }
 
@@ -74,7 +74,8 @@ class EvalFunction : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EvalFunction, CoreAndTwinAgree) {
   const std::string& name = GetParam();
-  if (const auto e = exempt().find(name); e != exempt().end()) GTEST_SKIP() << name << "() is not compared: " << e->second;
+  if (const auto e = exempt().find(name); e != exempt().end())
+    GTEST_SKIP() << name << "() is not compared: " << e->second;
   const auto [first, last] = comparisons().equal_range(name);
   ASSERT_NE(first, last) << "`tessera eval` knows " << name
                          << "() (include/tessera/runtime/eval.hpp), but no comparison with the core algebra is "
@@ -83,8 +84,8 @@ TEST_P(EvalFunction, CoreAndTwinAgree) {
                             "counterpart";
   Tally t;
   for (auto it = first; it != last; ++it) t.cases = t.cases + it->second(t);
-  std::printf("[ diff ] %-20s agreed %lld, both refused %lld, disagreed %lld, twin exact by its law %lld\n", name.c_str(),
-              t.agreed, t.refused_both, t.disagreed, t.twin_exact);
+  std::printf("[ diff ] %-20s agreed %lld, both refused %lld, disagreed %lld, twin exact by its law %lld\n",
+              name.c_str(), t.agreed, t.refused_both, t.disagreed, t.twin_exact);
   std::string examples;
   for (const auto& e : t.examples) examples += "\n  " + e;
   EXPECT_EQ(t.disagreed, 0) << name << ": the core and the run-time twin disagree, e.g." << examples;
@@ -106,8 +107,8 @@ TEST(Differential, ComparisonsNameEvalFunctions) {
   const auto names = rt::function_names();
   const std::set<std::string> known(names.begin(), names.end());
   for (const auto& entry : comparisons())
-    EXPECT_TRUE(known.count(entry.first)) << "a comparison is registered for " << entry.first
-                                          << "(), which `tessera eval` does not know";
+    EXPECT_TRUE(known.count(entry.first))
+        << "a comparison is registered for " << entry.first << "(), which `tessera eval` does not know";
   for (const auto& [name, reason] : exempt()) {
     EXPECT_TRUE(known.count(name)) << name << "() is exempt but `tessera eval` does not know it";
     EXPECT_EQ(comparisons().count(name), 0u) << name << "() is both exempt and compared";

@@ -11,62 +11,63 @@ namespace {
 
 // ---- structure ---------------------------------------------------------------------------------
 
-const Register reg_rank{"rank", [](Tally& t) {
+const Register reg_rank("rank", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("rank", l.shape()), [&] { return str(rank(l.shape())); });
     check(t, call("rank", l), [&] { return str(rank(l)); });
     return true;
   });
-}};
+});
 
-const Register reg_depth{"depth", [](Tally& t) {
+const Register reg_depth("depth", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("depth", l.shape()), [&] { return str(depth(l.shape())); });
     check(t, call("depth", l), [&] { return str(depth(l)); });
     return true;
   });
-}};
+});
 
-const Register reg_size{"size", [](Tally& t) {
+const Register reg_size("size", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("size", l.shape()), [&] { return str(size(l.shape())); });
     check(t, call("size", l), [&] { return str(size(l)); });
     return true;
   });
-}};
+});
 
-const Register reg_product{"product", [](Tally& t) {
+const Register reg_product("product", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("product", l.shape()), [&] { return str(product(l.shape())); });
     check(t, call("product", l.stride()), [&] { return str(product(l.stride())); });  // _0 absorbs
     return true;
   });
-}};
+});
 
-const Register reg_product_each{"product_each", [](Tally& t) {
+const Register reg_product_each("product_each", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("product_each", l.shape()), [&] { return str(product_each(l.shape())); });
     check(t, call("product_each", l.stride()), [&] { return str(product_each(l.stride())); });
     return true;
   });
-}};
+});
 
-const Register reg_inner_product{"inner_product", [](Tally& t) {
+const Register reg_inner_product("inner_product", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("inner_product", l.shape(), l.stride()), [&] { return str(inner_product(l.shape(), l.stride())); });
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using A = plain_t<decltype(a.shape())>;
-    using B = plain_t<decltype(b.stride())>;
-    if constexpr (decltype(congruent(std::declval<A>(), std::declval<B>()))::value) {
-      check(t, call("inner_product", a.shape(), b.stride()), [&] { return str(inner_product(a.shape(), b.stride())); });
-    } else {
-      check_refused(t, call("inner_product", a.shape(), b.stride()));
-    }
-    return true;
-  });
-}};
+           using A = plain_t<decltype(a.shape())>;
+           using B = plain_t<decltype(b.stride())>;
+           if constexpr (decltype(congruent(std::declval<A>(), std::declval<B>()))::value) {
+             check(t, call("inner_product", a.shape(), b.stride()),
+                   [&] { return str(inner_product(a.shape(), b.stride())); });
+           } else {
+             check_refused(t, call("inner_product", a.shape(), b.stride()));
+           }
+           return true;
+         });
+});
 
 // ---- division ----------------------------------------------------------------------------------
 
@@ -127,8 +128,8 @@ Coverage integer_grid(Tally& t) {
   return c;
 }
 
-const Register reg_shape_div{"shape_div", [](Tally& t) { return division<false>(t) + integer_grid<false>(t); }};
-const Register reg_ceil_div{"ceil_div", [](Tally& t) { return division<true>(t) + integer_grid<true>(t); }};
+const Register reg_shape_div("shape_div", [](Tally& t) { return division<false>(t) + integer_grid<false>(t); });
+const Register reg_ceil_div("ceil_div", [](Tally& t) { return division<true>(t) + integer_grid<true>(t); });
 
 // ---- profiles and equality -----------------------------------------------------------------------
 
@@ -141,22 +142,22 @@ Coverage profile_pairs(Tally& t, const char* name, F f) {
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    check(t, call(name, a.shape(), b.shape()), [&] { return str(f(a.shape(), b.shape())); });
-    return true;
-  });
+           check(t, call(name, a.shape(), b.shape()), [&] { return str(f(a.shape(), b.shape())); });
+           return true;
+         });
 }
 
-const Register reg_congruent{"congruent", [](Tally& t) {
+const Register reg_congruent("congruent", [](Tally& t) {
   return profile_pairs(t, "congruent", [](auto const& x, auto const& y) { return congruent(x, y); });
-}};
-const Register reg_weakly_congruent{"weakly_congruent", [](Tally& t) {
+});
+const Register reg_weakly_congruent("weakly_congruent", [](Tally& t) {
   return profile_pairs(t, "weakly_congruent", [](auto const& x, auto const& y) { return weakly_congruent(x, y); });
-}};
-const Register reg_compatible{"compatible", [](Tally& t) {
+});
+const Register reg_compatible("compatible", [](Tally& t) {
   return profile_pairs(t, "compatible", [](auto const& x, auto const& y) { return compatible(x, y); });
-}};
+});
 
-const Register reg_equal{"equal", [](Tally& t) {
+const Register reg_equal("equal", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("equal", l.shape(), l.shape()), [&] { return str(equal(l.shape(), l.shape())); });
     check(t, call("equal", l.shape(), l.stride()), [&] { return str(equal(l.shape(), l.stride())); });
@@ -166,15 +167,15 @@ const Register reg_equal{"equal", [](Tally& t) {
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    check(t, call("equal", a.shape(), b.shape()), [&] { return str(equal(a.shape(), b.shape())); });
-    check(t, call("equal", a, b), [&] { return str(a == b); });
-    return true;
-  });
-}};
+           check(t, call("equal", a.shape(), b.shape()), [&] { return str(equal(a.shape(), b.shape())); });
+           check(t, call("equal", a, b), [&] { return str(a == b); });
+           return true;
+         });
+});
 
 // ---- comparisons -------------------------------------------------------------------------------
 
-const Register reg_elem_less{"elem_less", [](Tally& t) {
+const Register reg_elem_less("elem_less", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto last = idx2crd(last_index(l), l.shape());   // static for a static shape
     auto mid = idx2crd(middle_index(l), l.shape());  // dynamic
@@ -184,16 +185,16 @@ const Register reg_elem_less{"elem_less", [](Tally& t) {
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using A = plain_t<decltype(a.shape())>;
-    using B = plain_t<decltype(b.shape())>;
-    if constexpr (elem_less_compiles<A, B>()) {
-      check(t, call("elem_less", a.shape(), b.shape()), [&] { return str(elem_less(a.shape(), b.shape())); });
-    } else {
-      check_refused(t, call("elem_less", a.shape(), b.shape()));
-    }
-    return true;
-  });
-}};
+           using A = plain_t<decltype(a.shape())>;
+           using B = plain_t<decltype(b.shape())>;
+           if constexpr (elem_less_compiles<A, B>()) {
+             check(t, call("elem_less", a.shape(), b.shape()), [&] { return str(elem_less(a.shape(), b.shape())); });
+           } else {
+             check_refused(t, call("elem_less", a.shape(), b.shape()));
+           }
+           return true;
+         });
+});
 
 // lex_less / colex_less of a coordinate and the shape, of a shape and its stride, of two shapes.
 template <bool Colex>
@@ -213,23 +214,23 @@ Coverage lexicographic(Tally& t) {
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using A = plain_t<decltype(a.shape())>;
-    using B = plain_t<decltype(b.shape())>;
-    if constexpr (leaf_count_v<A> == leaf_count_v<B>) {
-      check(t, call(name, a.shape(), b.shape()), [&] { return op(a.shape(), b.shape()); });
-    } else {
-      check_refused(t, call(name, a.shape(), b.shape()));
-    }
-    return true;
-  });
+           using A = plain_t<decltype(a.shape())>;
+           using B = plain_t<decltype(b.shape())>;
+           if constexpr (leaf_count_v<A> == leaf_count_v<B>) {
+             check(t, call(name, a.shape(), b.shape()), [&] { return op(a.shape(), b.shape()); });
+           } else {
+             check_refused(t, call(name, a.shape(), b.shape()));
+           }
+           return true;
+         });
 }
 
-const Register reg_lex_less{"lex_less", [](Tally& t) { return lexicographic<false>(t); }};
-const Register reg_colex_less{"colex_less", [](Tally& t) { return lexicographic<true>(t); }};
+const Register reg_lex_less("lex_less", [](Tally& t) { return lexicographic<false>(t); });
+const Register reg_colex_less("colex_less", [](Tally& t) { return lexicographic<true>(t); });
 
 // ---- coordinates -------------------------------------------------------------------------------
 
-const Register reg_crd2idx{"crd2idx", [](Tally& t) {
+const Register reg_crd2idx("crd2idx", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto const& s = l.shape();
     auto const& d = l.stride();
@@ -243,18 +244,19 @@ const Register reg_crd2idx{"crd2idx", [](Tally& t) {
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using A = plain_t<decltype(a.shape())>;
-    using B = plain_t<decltype(b.shape())>;
-    if constexpr (coordinate_fits<A, B>()) {
-      check(t, call("crd2idx", a.shape(), b.shape(), b.stride()), [&] { return str(crd2idx(a.shape(), b.shape(), b.stride())); });
-    } else {
-      check_refused(t, call("crd2idx", a.shape(), b.shape(), b.stride()));
-    }
-    return true;
-  });
-}};
+           using A = plain_t<decltype(a.shape())>;
+           using B = plain_t<decltype(b.shape())>;
+           if constexpr (coordinate_fits<A, B>()) {
+             check(t, call("crd2idx", a.shape(), b.shape(), b.stride()),
+                   [&] { return str(crd2idx(a.shape(), b.shape(), b.stride())); });
+           } else {
+             check_refused(t, call("crd2idx", a.shape(), b.shape(), b.stride()));
+           }
+           return true;
+         });
+});
 
-const Register reg_idx2crd{"idx2crd", [](Tally& t) {
+const Register reg_idx2crd("idx2crd", [](Tally& t) {
   auto c = run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto const& s = l.shape();
     auto rd = idx2crd(middle_index(l), product_each(s));
@@ -264,41 +266,41 @@ const Register reg_idx2crd{"idx2crd", [](Tally& t) {
     return true;
   });
   return c + run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
-    using A = plain_t<decltype(a.shape())>;
-    using B = plain_t<decltype(b.shape())>;
-    if constexpr (coordinate_fits<A, B>()) {
-      check(t, call("idx2crd", a.shape(), b.shape()), [&] { return str(idx2crd(a.shape(), b.shape())); });
-    } else {
-      check_refused(t, call("idx2crd", a.shape(), b.shape()));
-    }
-    return true;
-  });
-}};
+           using A = plain_t<decltype(a.shape())>;
+           using B = plain_t<decltype(b.shape())>;
+           if constexpr (coordinate_fits<A, B>()) {
+             check(t, call("idx2crd", a.shape(), b.shape()), [&] { return str(idx2crd(a.shape(), b.shape())); });
+           } else {
+             check_refused(t, call("idx2crd", a.shape(), b.shape()));
+           }
+           return true;
+         });
+});
 
-const Register reg_prefix_product{"prefix_product", [](Tally& t) {
+const Register reg_prefix_product("prefix_product", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("prefix_product", l.shape()), [&] { return str(prefix_product(l.shape())); });
     check(t, call("prefix_product", l.shape(), size(l)), [&] { return str(prefix_product(l.shape(), size(l))); });
     check(t, call("prefix_product", l.stride(), _2{}), [&] { return str(prefix_product(l.stride(), _2{})); });
     return true;
   });
-}};
+});
 
 // ---- sub-tuples (with layouts, whose eval forms act on shape and stride together) ---------------
 
-const Register reg_get{"get", [](Tally& t) {
+const Register reg_get("get", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     using S = plain_t<decltype(l.shape())>;
     constexpr int R = rank_v<S>;
     check(t, call("get", l.shape(), R - 1), [&] { return str(get<R - 1>(l.shape())); });
     check(t, call("get", l.shape(), R - 1, 0), [&] { return str(get<R - 1, 0>(l.shape())); });
     check(t, call("get", l, 0), [&] { return str(layout<0>(l)); });  // get of a layout is layout<i>
-    check_refused(t, call("get", l.shape(), R));                      // get<R>: out of range
+    check_refused(t, call("get", l.shape(), R));                     // get<R>: out of range
     return true;
   });
-}};
+});
 
-const Register reg_select{"select", [](Tally& t) {
+const Register reg_select("select", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_v<plain_t<decltype(l.shape())>>;
     check(t, call("select", l.shape(), R - 1, 0), [&] { return str(select<R - 1, 0>(l.shape())); });
@@ -307,9 +309,9 @@ const Register reg_select{"select", [](Tally& t) {
     check_refused(t, call("select", l.shape(), 0, R));
     return true;
   });
-}};
+});
 
-const Register reg_take{"take", [](Tally& t) {
+const Register reg_take("take", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_v<plain_t<decltype(l.shape())>>;
     check(t, call("take", l.shape(), 0, R), [&] { return str(take<0, R>(l.shape())); });
@@ -318,9 +320,9 @@ const Register reg_take{"take", [](Tally& t) {
     check_refused(t, call("take", l.shape(), 0, R + 1));
     return true;
   });
-}};
+});
 
-const Register reg_group{"group", [](Tally& t) {
+const Register reg_group("group", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_v<plain_t<decltype(l.shape())>>;
     check(t, call("group", l.shape(), 0, R), [&] { return str(group<0, R>(l.shape())); });
@@ -329,17 +331,17 @@ const Register reg_group{"group", [](Tally& t) {
     check_refused(t, call("group", l.shape(), 1, 0));
     return true;
   });
-}};
+});
 
-const Register reg_flatten{"flatten", [](Tally& t) {
+const Register reg_flatten("flatten", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("flatten", l.shape()), [&] { return str(flatten(l.shape())); });
     check(t, call("flatten", l), [&] { return str(flatten(l)); });
     return true;
   });
-}};
+});
 
-const Register reg_append{"append", [](Tally& t) {
+const Register reg_append("append", [](Tally& t) {
   return run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
     constexpr int R = rank_v<plain_t<decltype(a.shape())>>;
     check(t, call("append", a.shape(), b.shape()), [&] { return str(append(a.shape(), b.shape())); });
@@ -351,16 +353,16 @@ const Register reg_append{"append", [](Tally& t) {
     check(t, call("append", a, b, 1), [&] { return str(append<1>(a, b)); });
     return true;
   });
-}};
+});
 
 // prepend(x, y); the twin's prepend(x, y, N) has no core counterpart (the core has no prepend<N>).
-const Register reg_prepend{"prepend", [](Tally& t) {
+const Register reg_prepend("prepend", [](Tally& t) {
   return run_binary<Family::General, 2, Family::General, 2, kBinary>([&](auto const& a, auto const& b) {
     check(t, call("prepend", a.shape(), b.shape()), [&] { return str(prepend(a.shape(), b.shape())); });
     check(t, call("prepend", a, b), [&] { return str(prepend(a, b)); });
     return true;
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

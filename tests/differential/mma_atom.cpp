@@ -30,7 +30,8 @@ auto mma_atoms() {
                          Named<SM80_16x8x16_F32BF16BF16F32_TN>{"SM80_16x8x16_F32BF16BF16F32_TN"},
                          Named<SM80_16x8x8_F16F16F16F16_TN>{"SM80_16x8x8_F16F16F16F16_TN"},
                          Named<SM80_16x8x8_F32TF32TF32F32_TN>{"SM80_16x8x8_F32TF32TF32F32_TN"},
-                         Named<UniversalFMA<float>>{"UniversalFMA<float>"}, Named<UniversalFMA<double>>{"UniversalFMA<double>"},
+                         Named<UniversalFMA<float>>{"UniversalFMA<float>"},
+                         Named<UniversalFMA<double>>{"UniversalFMA<double>"},
                          Named<SM90_64x8x16_F32F16F16_SS<>>{"SM90_64x8x16_F32F16F16_SS"},
                          Named<SM90_64x128x16_F32BF16BF16_SS<>>{"SM90_64x128x16_F32BF16BF16_SS"});
 }
@@ -42,8 +43,10 @@ auto copy_atoms() {
       Named<SM90_U32x1_STSM_N>{"SM90_U32x1_STSM_N"}, Named<SM90_U32x2_STSM_N>{"SM90_U32x2_STSM_N"},
       Named<SM90_U32x4_STSM_N>{"SM90_U32x4_STSM_N"}, Named<SM90_U16x2_STSM_T>{"SM90_U16x2_STSM_T"},
       Named<SM90_U16x4_STSM_T>{"SM90_U16x4_STSM_T"}, Named<SM90_U16x8_STSM_T>{"SM90_U16x8_STSM_T"},
-      Named<UniversalCopy<std::uint8_t>>{"UniversalCopy<uint8_t>"}, Named<UniversalCopy<std::uint16_t>>{"UniversalCopy<uint16_t>"},
-      Named<UniversalCopy<std::uint32_t>>{"UniversalCopy<uint32_t>"}, Named<UniversalCopy<std::uint64_t>>{"UniversalCopy<uint64_t>"},
+      Named<UniversalCopy<std::uint8_t>>{"UniversalCopy<uint8_t>"},
+      Named<UniversalCopy<std::uint16_t>>{"UniversalCopy<uint16_t>"},
+      Named<UniversalCopy<std::uint32_t>>{"UniversalCopy<uint32_t>"},
+      Named<UniversalCopy<std::uint64_t>>{"UniversalCopy<uint64_t>"},
       Named<UniversalCopy<uint128_t>>{"UniversalCopy<uint128_t>"},
       Named<SM80_CP_ASYNC_CACHEALWAYS<std::uint32_t>>{"SM80_CP_ASYNC_CACHEALWAYS<uint32_t>"},
       Named<SM80_CP_ASYNC_CACHEALWAYS<std::uint64_t>>{"SM80_CP_ASYNC_CACHEALWAYS<uint64_t>"},
@@ -93,26 +96,39 @@ std::vector<TiledCase> const& tiled_cases() {
       using Op = typename decltype(named)::type;
       auto m = make_tiled_mma(Op{}, al, perm.tile);
       out.push_back({"make_tiled_mma(" + std::string(named.name) + ", " + str(al) + ", " + perm.text + ")",
-                     str(m.get_thr_layout_vmnk()), str(m.get_layoutA_TV()), str(m.get_layoutB_TV()),
-                     str(m.get_layoutC_TV()), {str(tile_size<0>(m)), str(tile_size<1>(m)), str(tile_size<2>(m))}});
+                     str(m.get_thr_layout_vmnk()),
+                     str(m.get_layoutA_TV()),
+                     str(m.get_layoutB_TV()),
+                     str(m.get_layoutC_TV()),
+                     {str(tile_size<0>(m)), str(tile_size<1>(m)), str(tile_size<2>(m))}});
     };
     const Perm<tuple<Underscore, Underscore, Underscore>> none{{}, "[_,_,_]"};
-    std::apply([&](auto... atoms) {
-      auto per_atom = [&](auto atom) { std::apply([&](auto... als) { (one(atom, als, none), ...); }, atom_layouts()); };
-      (per_atom(atoms), ...);
-    }, mma_atoms());
+    std::apply(
+        [&](auto... atoms) {
+          auto per_atom = [&](auto atom) {
+            std::apply([&](auto... als) { (one(atom, als, none), ...); }, atom_layouts());
+          };
+          (per_atom(atoms), ...);
+        },
+        mma_atoms());
     auto some_atoms = std::make_tuple(Named<SM80_16x8x16_F32F16F16F32_TN>{"SM80_16x8x16_F32F16F16F32_TN"},
                                       Named<SM80_16x8x8_F32TF32TF32F32_TN>{"SM80_16x8x8_F32TF32TF32F32_TN"});
     auto some_layouts = std::make_tuple(Layout<Shape<_2, _2, _1>>{}, Layout<Shape<_2, _1, _1>>{});
-    std::apply([&](auto... atoms) {
-      auto per_atom = [&](auto atom) {
-        std::apply([&](auto... als) {
-          auto per_layout = [&](auto al) { std::apply([&](auto... perms) { (one(atom, al, perms), ...); }, permutations()); };
-          (per_layout(als), ...);
-        }, some_layouts);
-      };
-      (per_atom(atoms), ...);
-    }, some_atoms);
+    std::apply(
+        [&](auto... atoms) {
+          auto per_atom = [&](auto atom) {
+            std::apply(
+                [&](auto... als) {
+                  auto per_layout = [&](auto al) {
+                    std::apply([&](auto... perms) { (one(atom, al, perms), ...); }, permutations());
+                  };
+                  (per_layout(als), ...);
+                },
+                some_layouts);
+          };
+          (per_atom(atoms), ...);
+        },
+        some_atoms);
     return out;
   }();
   return cases;
@@ -132,83 +148,110 @@ Coverage for_each_tiled_mma(F&& f) {
 template <class F>
 Coverage for_each_mma_atom(F&& f) {
   Coverage c;
-  std::apply([&](auto... atoms) { ((f(atoms.name, MMA_Traits<typename decltype(atoms)::type>{}), ++c.static_cases), ...); },
-             mma_atoms());
+  std::apply(
+      [&](auto... atoms) { ((f(atoms.name, MMA_Traits<typename decltype(atoms)::type>{}), ++c.static_cases), ...); },
+      mma_atoms());
   return c;
 }
 template <class F>
 Coverage for_each_copy_atom(F&& f) {
   Coverage c;
-  std::apply([&](auto... atoms) { ((f(atoms.name, Copy_Traits<typename decltype(atoms)::type>{}), ++c.static_cases), ...); },
-             copy_atoms());
+  std::apply(
+      [&](auto... atoms) { ((f(atoms.name, Copy_Traits<typename decltype(atoms)::type>{}), ++c.static_cases), ...); },
+      copy_atoms());
   return c;
 }
 
 std::string of(char const* fn, char const* name) { return std::string(fn) + "(" + name + ")"; }
 
-const Register reg_shape_mnk{"shape_mnk", [](Tally& t) {
+const Register reg_shape_mnk("shape_mnk", [](Tally& t) {
   check_refused(t, "shape_mnk(SM75_U32x4_LDSM_N)");  // a copy atom: MMA_Traits has no specialization
-  return for_each_mma_atom([&](char const* n, auto tr) { check(t, of("shape_mnk", n), [&] { return str(typename decltype(tr)::Shape_MNK{}); }); });
-}};
-const Register reg_layout_a{"layout_a", [](Tally& t) {
+  return for_each_mma_atom([&](char const* n, auto tr) {
+    check(t, of("shape_mnk", n), [&] { return str(typename decltype(tr)::Shape_MNK{}); });
+  });
+});
+const Register reg_layout_a("layout_a", [](Tally& t) {
   check_refused(t, "layout_a(SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>)");
-  return for_each_mma_atom([&](char const* n, auto tr) { check(t, of("layout_a", n), [&] { return str(typename decltype(tr)::ALayout{}); }); });
-}};
-const Register reg_layout_b{"layout_b", [](Tally& t) {
+  return for_each_mma_atom([&](char const* n, auto tr) {
+    check(t, of("layout_a", n), [&] { return str(typename decltype(tr)::ALayout{}); });
+  });
+});
+const Register reg_layout_b("layout_b", [](Tally& t) {
   check_refused(t, "layout_b(UniversalCopy<uint32_t>)");
-  return for_each_mma_atom([&](char const* n, auto tr) { check(t, of("layout_b", n), [&] { return str(typename decltype(tr)::BLayout{}); }); });
-}};
-const Register reg_layout_c{"layout_c", [](Tally& t) {
+  return for_each_mma_atom([&](char const* n, auto tr) {
+    check(t, of("layout_b", n), [&] { return str(typename decltype(tr)::BLayout{}); });
+  });
+});
+const Register reg_layout_c("layout_c", [](Tally& t) {
   check_refused(t, "layout_c(SM90_U32x4_STSM_N)");
-  return for_each_mma_atom([&](char const* n, auto tr) { check(t, of("layout_c", n), [&] { return str(typename decltype(tr)::CLayout{}); }); });
-}};
-const Register reg_thr_id{"thr_id", [](Tally& t) {
+  return for_each_mma_atom([&](char const* n, auto tr) {
+    check(t, of("layout_c", n), [&] { return str(typename decltype(tr)::CLayout{}); });
+  });
+});
+const Register reg_thr_id("thr_id", [](Tally& t) {
   check_refused(t, "thr_id((_2,_2):(_1,_2))");  // a layout is not an atom
-  return for_each_mma_atom([&](char const* n, auto tr) { check(t, of("thr_id", n), [&] { return str(typename decltype(tr)::ThrID{}); }); }) +
-         for_each_copy_atom([&](char const* n, auto tr) { check(t, of("thr_id", n), [&] { return str(typename decltype(tr)::ThrID{}); }); });
-}};
-const Register reg_layout_src{"layout_src", [](Tally& t) {
+  return for_each_mma_atom([&](char const* n, auto tr) {
+           check(t, of("thr_id", n), [&] { return str(typename decltype(tr)::ThrID{}); });
+         }) +
+         for_each_copy_atom([&](char const* n, auto tr) {
+           check(t, of("thr_id", n), [&] { return str(typename decltype(tr)::ThrID{}); });
+         });
+});
+const Register reg_layout_src("layout_src", [](Tally& t) {
   check_refused(t, "layout_src(SM80_16x8x16_F32F16F16F32_TN)");  // an MMA atom: Copy_Traits has no specialization
-  return for_each_copy_atom([&](char const* n, auto tr) { check(t, of("layout_src", n), [&] { return str(typename decltype(tr)::SrcLayout{}); }); });
-}};
-const Register reg_layout_dst{"layout_dst", [](Tally& t) {
+  return for_each_copy_atom([&](char const* n, auto tr) {
+    check(t, of("layout_src", n), [&] { return str(typename decltype(tr)::SrcLayout{}); });
+  });
+});
+const Register reg_layout_dst("layout_dst", [](Tally& t) {
   check_refused(t, "layout_dst(UniversalFMA<float>)");
-  return for_each_copy_atom([&](char const* n, auto tr) { check(t, of("layout_dst", n), [&] { return str(typename decltype(tr)::DstLayout{}); }); });
-}};
-const Register reg_layout_ref{"layout_ref", [](Tally& t) {
+  return for_each_copy_atom([&](char const* n, auto tr) {
+    check(t, of("layout_dst", n), [&] { return str(typename decltype(tr)::DstLayout{}); });
+  });
+});
+const Register reg_layout_ref("layout_ref", [](Tally& t) {
   check_refused(t, "layout_ref(SM80_16x8x8_F16F16F16F16_TN)");
-  return for_each_copy_atom([&](char const* n, auto tr) { check(t, of("layout_ref", n), [&] { return str(typename decltype(tr)::RefLayout{}); }); });
-}};
+  return for_each_copy_atom([&](char const* n, auto tr) {
+    check(t, of("layout_ref", n), [&] { return str(typename decltype(tr)::RefLayout{}); });
+  });
+});
 
 // make_tiled_mma through the thread layout it builds; what the core's static_asserts refuse.
-const Register reg_make_tiled_mma{"make_tiled_mma", [](Tally& t) {
-  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1):(_1,_1,_0)))");  // not compact
-  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2)))");                // rank 2
-  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1), [_,_]))");      // two modes
-  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM75_U32x4_LDSM_N, (_2,_2,_1)))");                        // a copy atom
-  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,_2,_1)))");              // dynamic
-  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1), [_,32,_]))");    // dynamic
-  return for_each_tiled_mma([&](TiledCase const& c) { check(t, "thr_layout_vmnk(" + c.expr + ")", [&] { return c.vmnk; }); });
-}};
-const Register reg_thr_layout_vmnk{"thr_layout_vmnk", [](Tally& t) {
+const Register reg_make_tiled_mma("make_tiled_mma", [](Tally& t) {
+  check_refused(t,
+                "thr_layout_vmnk(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1):(_1,_1,_0)))");  // not compact
+  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2)))");             // rank 2
+  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1), [_,_]))");   // two modes
+  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM75_U32x4_LDSM_N, (_2,_2,_1)))");                     // a copy atom
+  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,_2,_1)))");           // dynamic
+  check_refused(t, "thr_layout_vmnk(make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1), [_,32,_]))");  // dynamic
+  return for_each_tiled_mma(
+      [&](TiledCase const& c) { check(t, "thr_layout_vmnk(" + c.expr + ")", [&] { return c.vmnk; }); });
+});
+const Register reg_thr_layout_vmnk("thr_layout_vmnk", [](Tally& t) {
   check_refused(t, "thr_layout_vmnk(SM80_16x8x16_F32F16F16F32_TN)");  // an atom, not a tiled MMA
-  return for_each_tiled_mma([&](TiledCase const& c) { check(t, "thr_layout_vmnk(" + c.expr + ")", [&] { return c.vmnk; }); });
-}};
-const Register reg_layout_a_tv{"layout_a_tv", [](Tally& t) {
-  return for_each_tiled_mma([&](TiledCase const& c) { check(t, "layout_a_tv(" + c.expr + ")", [&] { return c.a_tv; }); });
-}};
-const Register reg_layout_b_tv{"layout_b_tv", [](Tally& t) {
-  return for_each_tiled_mma([&](TiledCase const& c) { check(t, "layout_b_tv(" + c.expr + ")", [&] { return c.b_tv; }); });
-}};
-const Register reg_layout_c_tv{"layout_c_tv", [](Tally& t) {
-  return for_each_tiled_mma([&](TiledCase const& c) { check(t, "layout_c_tv(" + c.expr + ")", [&] { return c.c_tv; }); });
-}};
-const Register reg_tile_size{"tile_size", [](Tally& t) {
+  return for_each_tiled_mma(
+      [&](TiledCase const& c) { check(t, "thr_layout_vmnk(" + c.expr + ")", [&] { return c.vmnk; }); });
+});
+const Register reg_layout_a_tv("layout_a_tv", [](Tally& t) {
+  return for_each_tiled_mma(
+      [&](TiledCase const& c) { check(t, "layout_a_tv(" + c.expr + ")", [&] { return c.a_tv; }); });
+});
+const Register reg_layout_b_tv("layout_b_tv", [](Tally& t) {
+  return for_each_tiled_mma(
+      [&](TiledCase const& c) { check(t, "layout_b_tv(" + c.expr + ")", [&] { return c.b_tv; }); });
+});
+const Register reg_layout_c_tv("layout_c_tv", [](Tally& t) {
+  return for_each_tiled_mma(
+      [&](TiledCase const& c) { check(t, "layout_c_tv(" + c.expr + ")", [&] { return c.c_tv; }); });
+});
+const Register reg_tile_size("tile_size", [](Tally& t) {
   return for_each_tiled_mma([&](TiledCase const& c) {
-    for (int i = 0; i < 3; ++i) check(t, "tile_size(" + c.expr + ", " + std::to_string(i) + ")", [&] { return c.tile[i]; });
+    for (int i = 0; i < 3; ++i)
+      check(t, "tile_size(" + c.expr + ", " + std::to_string(i) + ")", [&] { return c.tile[i]; });
     check_refused(t, "tile_size(" + c.expr + ", 3)");  // tile_size<3> does not compile
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

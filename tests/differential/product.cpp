@@ -11,7 +11,7 @@ enum class Product { logical, zipped, tiled, flat };
 
 template <Product P>
 constexpr const char* product_name() {
-  return P == Product::logical ? "logical_product"
+  return P == Product::logical  ? "logical_product"
          : P == Product::zipped ? "zipped_product"
          : P == Product::tiled  ? "tiled_product"
                                 : "flat_product";
@@ -50,28 +50,28 @@ Coverage products(Tally& t) {
   });
 }
 
-const Register reg_logical_product{"logical_product", [](Tally& t) { return products<Product::logical>(t); }};
-const Register reg_zipped_product{"zipped_product", [](Tally& t) { return products<Product::zipped>(t); }};
-const Register reg_tiled_product{"tiled_product", [](Tally& t) { return products<Product::tiled>(t); }};
-const Register reg_flat_product{"flat_product", [](Tally& t) { return products<Product::flat>(t); }};
+const Register reg_logical_product("logical_product", [](Tally& t) { return products<Product::logical>(t); });
+const Register reg_zipped_product("zipped_product", [](Tally& t) { return products<Product::zipped>(t); });
+const Register reg_tiled_product("tiled_product", [](Tally& t) { return products<Product::tiled>(t); });
+const Register reg_flat_product("flat_product", [](Tally& t) { return products<Product::flat>(t); });
 
-const Register reg_blocked_product{"blocked_product", [](Tally& t) {
+const Register reg_blocked_product("blocked_product", [](Tally& t) {
   return run_binary<Family::Injective, 1, Family::Injective, 1, kProduct>([&](auto const& a, auto const& b) {
     check(t, call("blocked_product", a, b), [&] { return str(blocked_product(a, b)); });
     auto c = swizzled(Swizzle<3, 0, 3>{}, a);
     check(t, call("blocked_product", c, b), [&] { return str(blocked_product(c, b)); });
     return true;
   });
-}};
+});
 
-const Register reg_raked_product{"raked_product", [](Tally& t) {
+const Register reg_raked_product("raked_product", [](Tally& t) {
   return run_binary<Family::Injective, 1, Family::Injective, 1, kProduct>([&](auto const& a, auto const& b) {
     check(t, call("raked_product", a, b), [&] { return str(raked_product(a, b)); });
     auto c = swizzled(Swizzle<3, 0, 3>{}, a);
     check(t, call("raked_product", c, b), [&] { return str(raked_product(c, b)); });
     return true;
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

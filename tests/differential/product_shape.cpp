@@ -17,17 +17,18 @@ void with_order(Tally& t, std::string const& expr, F&& core_with_order, auto con
   }
 }
 
-const Register reg_make_ordered_layout{"make_ordered_layout", [](Tally& t) {
+const Register reg_make_ordered_layout("make_ordered_layout", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto const& s = l.shape();
     auto reversed = reverse(make_seq_tuple<leaf_count_v<plain_t<decltype(s)>>>());  // static, flat
     check(t, call("make_ordered_layout", s, reversed), [&] { return str(make_ordered_layout(s, reversed)); });
     auto by_stride = flatten(l.stride());  // static for static strides (ties by position), else refused
-    with_order(t, call("make_ordered_layout", s, by_stride), [&](auto const& o) { return str(make_ordered_layout(s, o)); },
-               by_stride);
+    with_order(
+        t, call("make_ordered_layout", s, by_stride), [&](auto const& o) { return str(make_ordered_layout(s, o)); },
+        by_stride);
     return true;
   });
-}};
+});
 
 // True when some mode of the target sizes TS is not a multiple of the block size BS there and
 // both are static: tile_to_shape does not compile then (its check is a static_assert).
@@ -46,7 +47,7 @@ constexpr bool static_mismatch() {
   }(std::make_index_sequence<tuple_size_v<BS>>{});
 }
 
-const Register reg_tile_to_shape{"tile_to_shape", [](Tally& t) {
+const Register reg_tile_to_shape("tile_to_shape", [](Tally& t) {
   return run_binary<Family::Injective, 1, Family::Injective, 1, kProduct>([&](auto const& a, auto const& b) {
     // A target of rank(a) + rank(b) modes, each a multiple of the block's: (2*size(a_i)..., b...).
     constexpr int RA = rank_v<plain_t<decltype(a.shape())>>;
@@ -72,18 +73,19 @@ const Register reg_tile_to_shape{"tile_to_shape", [](Tally& t) {
     }
     return true;
   });
-}};
+});
 
-const Register reg_make_layout_tv{"make_layout_tv", [](Tally& t) {
+const Register reg_make_layout_tv("make_layout_tv", [](Tally& t) {
   return run_binary<Family::Injective, 1, Family::Injective, 1, kProduct>([&](auto const& thr, auto const& val) {
     // Where the core's TV layout is not a bijection (its right_inverse stops at a dynamic
     // stride), the twin's must be one; the twin refuses when raked_product(thr, val) is not a
     // bijection onto [0, size), which the core does not check (check_exact).
-    check_exact(t, call("make_layout_tv", thr, val), [&] { return str(make_layout_tv(thr, val)); },
-                exact_tv(text(thr), text(val)));
+    check_exact(
+        t, call("make_layout_tv", thr, val), [&] { return str(make_layout_tv(thr, val)); },
+        exact_tv(text(thr), text(val)));
     return true;
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

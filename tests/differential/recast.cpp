@@ -5,33 +5,33 @@
 namespace tessera::test {
 namespace {
 
-const Register reg_upcast{"upcast", [](Tally& t) {
+const Register reg_upcast("upcast", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("upcast", l, 1), [&] { return str(upcast<1>(l)); });
     check(t, call("upcast", l, 2), [&] { return str(upcast<2>(l)); });
     check(t, call("upcast", l, 4), [&] { return str(upcast<4>(l)); });
     return true;
   });
-}};
+});
 
-const Register reg_downcast{"downcast", [](Tally& t) {
+const Register reg_downcast("downcast", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("downcast", l, 2), [&] { return str(downcast<2>(l)); });
     check(t, call("downcast", l, 4), [&] { return str(downcast<4>(l)); });
     return true;
   });
-}};
+});
 
-const Register reg_recast{"recast", [](Tally& t) {
+const Register reg_recast("recast", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("recast", l, 16, 32), [&] { return str(recast<16, 32>(l)); });
     check(t, call("recast", l, 32, 8), [&] { return str(recast<32, 8>(l)); });
     check(t, call("recast", l, 16, 16), [&] { return str(recast<16, 16>(l)); });  // upcast<1>
     return true;
   });
-}};
+});
 
-const Register reg_max_common_vector{"max_common_vector", [](Tally& t) {
+const Register reg_max_common_vector("max_common_vector", [](Tally& t) {
   return run_binary<Family::Injective, 1, Family::Injective, 1, kProduct>([&](auto const& a, auto const& b) {
     using A = plain_t<decltype(a)>;
     using Inv = plain_t<decltype(right_inverse(b))>;
@@ -42,9 +42,9 @@ const Register reg_max_common_vector{"max_common_vector", [](Tally& t) {
     }
     return true;
   });
-}};
+});
 
-const Register reg_max_common_layout{"max_common_layout", [](Tally& t) {
+const Register reg_max_common_layout("max_common_layout", [](Tally& t) {
   return run_binary<Family::Injective, 1, Family::Injective, 1, kProduct>([&](auto const& a, auto const& b) {
     using A = plain_t<decltype(a)>;
     using Inv = plain_t<decltype(right_inverse(b))>;
@@ -65,7 +65,7 @@ const Register reg_max_common_layout{"max_common_layout", [](Tally& t) {
     check_refused(t, call("max_common_layout", ca, cb));  // two composed layouts: not defined
     return true;
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

@@ -13,7 +13,8 @@ namespace tessera::test {
 // l with every integer static: (4,_2):(1,-8) -> (_4,_2):(_1,_-8).
 inline rt::Layout static_spelling(rt::Layout const& l) {
   const auto to_static = [](rt::Int x) { return rt::S(x.value); };
-  return rt::Layout{rt::detail::transform_leaves(l.shape, to_static), rt::detail::transform_leaves(l.stride, to_static)};
+  return rt::Layout{rt::detail::transform_leaves(l.shape, to_static),
+                    rt::detail::transform_leaves(l.stride, to_static)};
 }
 
 // right_inverse(l): exact by its law (exact_right_inverse), or the twin's inverse has the values

@@ -14,27 +14,27 @@ namespace tessera::test {
 namespace {
 
 // size, rank and cosize of Sw o offset o L are those of L.
-const Register reg_size{"size", [](Tally& t) {
+const Register reg_size("size", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = swizzled(Swizzle<2, 1, 3>{}, l);
     check(t, call("size", c), [&] { return str(size(c)); });
     return true;
   });
-}};
-const Register reg_rank{"rank", [](Tally& t) {
+});
+const Register reg_rank("rank", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = swizzled(Swizzle<2, 1, 3>{}, l);
     check(t, call("rank", c), [&] { return str(rank(c)); });
     return true;
   });
-}};
-const Register reg_cosize{"cosize", [](Tally& t) {
+});
+const Register reg_cosize("cosize", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = swizzled(Swizzle<2, 1, 3>{}, l);
     check(t, call("cosize", c), [&] { return str(cosize(c)); });
     return true;
   });
-}};
+});
 
 // ---- the rest of the core's functions on composed layouts --------------------------------------
 
@@ -72,9 +72,22 @@ constexpr bool composes_with_swizzle() {
     const long long y = static_cast<long long>(L{}(static_cast<long long>(Sw::read_mask)));
     const long long z = static_cast<long long>(L{}(static_cast<long long>(Sw::write_mask)));
     if (y < 0 || z < 0) return false;
-    auto pop = [](unsigned long long x) { int k = 0; for (; x != 0; x &= x - 1) ++k; return k; };
-    auto tz = [](unsigned long long x) { int k = 0; if (x == 0) return 0; for (; (x & 1) == 0; x >>= 1) ++k; return k; };
-    auto run = [&](unsigned long long x) { if (x == 0) return true; unsigned long long lo = x >> tz(x); return (lo & (lo + 1)) == 0; };
+    auto pop = [](unsigned long long x) {
+      int k = 0;
+      for (; x != 0; x &= x - 1) ++k;
+      return k;
+    };
+    auto tz = [](unsigned long long x) {
+      int k = 0;
+      if (x == 0) return 0;
+      for (; (x & 1) == 0; x >>= 1) ++k;
+      return k;
+    };
+    auto run = [&](unsigned long long x) {
+      if (x == 0) return true;
+      unsigned long long lo = x >> tz(x);
+      return (lo & (lo + 1)) == 0;
+    };
     const auto uy = static_cast<unsigned long long>(y), uz = static_cast<unsigned long long>(z);
     if (pop(uy) != pop(uz) || !run(uy) || !run(uz) || (uy & uz) != 0) return false;
     // sw' = Sw<pop(y), min(tz(y), tz(z)), tz(y) - tz(z)>, a valid swizzle (|S| >= B), applied as
@@ -88,7 +101,8 @@ constexpr bool composes_with_swizzle() {
       return static_cast<long long>(ux ^ moved);
     };
     for (long long x = 0; x < n; ++x) {
-      if (static_cast<long long>(L{}(static_cast<long long>(Sw::apply(x)))) != apply2(static_cast<long long>(L{}(x)))) return false;
+      if (static_cast<long long>(L{}(static_cast<long long>(Sw::apply(x)))) != apply2(static_cast<long long>(L{}(x))))
+        return false;
     }
     return true;
   }
@@ -103,29 +117,30 @@ void compose_with_swizzle(Tally& t, L const& l, Sw const& s) {
   }
 }
 
-const Register reg_shape{"shape", [](Tally& t) {
+const Register reg_shape("shape", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     check(t, call("shape", c), [&] { return str(shape(c)); });
     check(t, call("shape", c, 0), [&] { return str(shape<0>(c)); });
     return true;
   });
-}};
-const Register reg_depth{"depth", [](Tally& t) {
+});
+const Register reg_depth("depth", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     check(t, call("depth", c), [&] { return str(depth(c)); });
     return true;
   });
-}};
-const Register reg_stride{"stride", [](Tally& t) {
+});
+const Register reg_stride("stride", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check_refused(t, call("stride", sw(l)));  // a composed layout has no stride (static_assert in the core)
-    check(t, call("stride", call("get_nonswizzle_portion", sw(l))), [&] { return str(stride(get_nonswizzle_portion(sw(l)))); });
+    check(t, call("stride", call("get_nonswizzle_portion", sw(l))),
+          [&] { return str(stride(get_nonswizzle_portion(sw(l)))); });
     return true;
   });
-}};
-const Register reg_layout{"layout", [](Tally& t) {
+});
+const Register reg_layout("layout", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_v<plain_t<decltype(l.shape())>>;
     auto c = sw(l);
@@ -134,8 +149,8 @@ const Register reg_layout{"layout", [](Tally& t) {
     check_refused(t, call("layout", c, R));
     return true;
   });
-}};
-const Register reg_take{"take", [](Tally& t) {
+});
+const Register reg_take("take", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_v<plain_t<decltype(l.shape())>>;
     auto c = sw(l);
@@ -143,23 +158,23 @@ const Register reg_take{"take", [](Tally& t) {
     check(t, call("take", c, R - 1, R), [&] { return str(take<R - 1, R>(c)); });
     return true;
   });
-}};
-const Register reg_group{"group", [](Tally& t) {
+});
+const Register reg_group("group", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_v<plain_t<decltype(l.shape())>>;
     auto c = sw(l);
     check(t, call("group", c, 0, R), [&] { return str(group<0, R>(c)); });
     return true;
   });
-}};
-const Register reg_flatten{"flatten", [](Tally& t) {
+});
+const Register reg_flatten("flatten", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     check(t, call("flatten", c), [&] { return str(flatten(c)); });
     return true;
   });
-}};
-const Register reg_append{"append", [](Tally& t) {
+});
+const Register reg_append("append", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_v<plain_t<decltype(l.shape())>>;
     auto c = sw(l);
@@ -167,24 +182,24 @@ const Register reg_append{"append", [](Tally& t) {
     check(t, call("append", c, Layout<_1, _0>{}, R + 1), [&] { return str(append<R + 1>(c)); });
     return true;
   });
-}};
-const Register reg_composed_slice{"slice", [](Tally& t) {
+});
+const Register reg_composed_slice("slice", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     auto k = keep_first(l);
     check(t, call("slice", k, c), [&] { return str(slice(k, c)); });
     return true;
   });
-}};
-const Register reg_composed_slice_and_offset{"slice_and_offset", [](Tally& t) {
+});
+const Register reg_composed_slice_and_offset("slice_and_offset", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     auto k = keep_first(l);
     check(t, call("slice_and_offset", k, c), [&] { return str(slice_and_offset(k, c)); });
     return true;
   });
-}};
-const Register reg_domain_offset{"domain_offset", [](Tally& t) {
+});
+const Register reg_domain_offset("domain_offset", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     auto crd = idx2crd(middle_index(l), l.shape());
@@ -192,29 +207,29 @@ const Register reg_domain_offset{"domain_offset", [](Tally& t) {
     check(t, call("domain_offset", last_index(l), c), [&] { return str(domain_offset(last_index(l), c)); });
     return true;
   });
-}};
-const Register reg_coalesce{"coalesce", [](Tally& t) {
+});
+const Register reg_coalesce("coalesce", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     check(t, call("coalesce", c), [&] { return str(coalesce(c)); });
     return true;
   });
-}};
-const Register reg_filter{"filter", [](Tally& t) {
+});
+const Register reg_filter("filter", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     check(t, call("filter", c), [&] { return str(filter(c)); });
     return true;
   });
-}};
-const Register reg_complement{"complement", [](Tally& t) {
+});
+const Register reg_complement("complement", [](Tally& t) {
   return run_unary<Family::Injective, 2, kInjective>([&](auto const& l) {
     auto c = sw(l);
     check(t, call("complement", c), [&] { return str(complement(c)); });
     check(t, call("complement", c, cosize(l) * _2{}), [&] { return str(complement(c, cosize(l) * _2{})); });
     return true;
   });
-}};
+});
 
 template <bool Right, class X>
 auto inverse_of(X const& x) {
@@ -247,10 +262,10 @@ Coverage inverses(Tally& t) {
     return true;
   });
 }
-const Register reg_right_inverse{"right_inverse", [](Tally& t) { return inverses<true>(t); }};
-const Register reg_left_inverse{"left_inverse", [](Tally& t) { return inverses<false>(t); }};
+const Register reg_right_inverse("right_inverse", [](Tally& t) { return inverses<true>(t); });
+const Register reg_left_inverse("left_inverse", [](Tally& t) { return inverses<false>(t); });
 
-const Register reg_upcast{"upcast", [](Tally& t) {
+const Register reg_upcast("upcast", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     check(t, call("upcast", c, 2), [&] { return str(upcast<2>(c)); });
@@ -258,16 +273,16 @@ const Register reg_upcast{"upcast", [](Tally& t) {
     check(t, call("upcast", Swizzle<3, 4, 3>{}, 4), [&] { return str(upcast<4>(Swizzle<3, 4, 3>{})); });
     return true;
   });
-}};
-const Register reg_downcast{"downcast", [](Tally& t) {
+});
+const Register reg_downcast("downcast", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     check(t, call("downcast", c, 2), [&] { return str(downcast<2>(c)); });
     check(t, call("downcast", Swizzle<3, 3, 3>{}, 2), [&] { return str(downcast<2>(Swizzle<3, 3, 3>{})); });
     return true;
   });
-}};
-const Register reg_recast{"recast", [](Tally& t) {
+});
+const Register reg_recast("recast", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto c = sw(l);
     check(t, call("recast", c, 16, 32), [&] { return str(recast<16, 32>(c)); });
@@ -275,22 +290,22 @@ const Register reg_recast{"recast", [](Tally& t) {
     check(t, call("recast", c, 16, 16), [&] { return str(recast<16, 16>(c)); });
     return true;
   });
-}};
-const Register reg_get_swizzle_portion{"get_swizzle_portion", [](Tally& t) {
+});
+const Register reg_get_swizzle_portion("get_swizzle_portion", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("get_swizzle_portion", sw(l)), [&] { return str(get_swizzle_portion(sw(l))); });
     check(t, call("get_swizzle_portion", l), [&] { return str(get_swizzle_portion(l)); });
     return true;
   });
-}};
-const Register reg_get_nonswizzle_portion{"get_nonswizzle_portion", [](Tally& t) {
+});
+const Register reg_get_nonswizzle_portion("get_nonswizzle_portion", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("get_nonswizzle_portion", sw(l)), [&] { return str(get_nonswizzle_portion(sw(l))); });
     check(t, call("get_nonswizzle_portion", l), [&] { return str(get_nonswizzle_portion(l)); });
     return true;
   });
-}};
-const Register reg_max_common_vector{"max_common_vector", [](Tally& t) {
+});
+const Register reg_max_common_vector("max_common_vector", [](Tally& t) {
   return run_binary<Family::Injective, 1, Family::Injective, 1, kProduct>([&](auto const& a, auto const& b) {
     using A = plain_t<decltype(a)>;
     using Inv = plain_t<decltype(right_inverse(b))>;
@@ -310,14 +325,16 @@ const Register reg_max_common_vector{"max_common_vector", [](Tally& t) {
     }
     return true;
   });
-}};
+});
 
 // composition(Sw0, Sw1) and composition(L, Sw).
-const Register reg_composition{"composition", [](Tally& t) {
+const Register reg_composition("composition", [](Tally& t) {
   return run_unary<Family::Injective, 2, kInjective>([&](auto const& l) {
     if constexpr (is_static_v<plain_t<decltype(l)>>) {
-      check(t, call("composition", Swizzle<1, 4, 3>{}, Swizzle<2, 2, 3>{}), [&] { return str(composition(Swizzle<1, 4, 3>{}, Swizzle<2, 2, 3>{})); });
-      check(t, call("composition", Swizzle<0, 4, 3>{}, Swizzle<2, 2, 3>{}), [&] { return str(composition(Swizzle<0, 4, 3>{}, Swizzle<2, 2, 3>{})); });
+      check(t, call("composition", Swizzle<1, 4, 3>{}, Swizzle<2, 2, 3>{}),
+            [&] { return str(composition(Swizzle<1, 4, 3>{}, Swizzle<2, 2, 3>{})); });
+      check(t, call("composition", Swizzle<0, 4, 3>{}, Swizzle<2, 2, 3>{}),
+            [&] { return str(composition(Swizzle<0, 4, 3>{}, Swizzle<2, 2, 3>{})); });
       check_refused(t, call("composition", Swizzle<1, 2, 3>{}, Swizzle<1, 2, 4>{}));  // the shifts differ
     }
     compose_with_swizzle(t, l, Swizzle<1, 0, 1>{});
@@ -325,7 +342,7 @@ const Register reg_composition{"composition", [](Tally& t) {
     compose_with_swizzle(t, l, Swizzle<0, 4, 3>{});
     return true;
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

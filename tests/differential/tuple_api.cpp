@@ -19,41 +19,41 @@ constexpr int rank_of_shape = rank_v<plain_t<decltype(std::declval<L>().shape())
 
 // ---- integers and whole tuples -----------------------------------------------------------------
 
-const Register reg_sum{"sum", [](Tally& t) {
+const Register reg_sum("sum", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("sum", l.shape()), [&] { return str(sum(l.shape())); });
     check(t, call("sum", l.stride()), [&] { return str(sum(l.stride())); });
     check(t, call("sum", make_tuple()), [&] { return str(sum(make_tuple())); });
     return true;
   });
-}};
+});
 
-const Register reg_wrap{"wrap", [](Tally& t) {
+const Register reg_wrap("wrap", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("wrap", l.shape()), [&] { return str(wrap(l.shape())); });
     check(t, call("wrap", size(l)), [&] { return str(wrap(size(l))); });
     return true;
   });
-}};
+});
 
-const Register reg_unwrap{"unwrap", [](Tally& t) {
+const Register reg_unwrap("unwrap", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("unwrap", l.stride()), [&] { return str(unwrap(l.stride())); });
     auto nested = make_tuple(make_tuple(l.shape()));
     check(t, call("unwrap", nested), [&] { return str(unwrap(nested)); });
     return true;
   });
-}};
+});
 
-const Register reg_reverse{"reverse", [](Tally& t) {
+const Register reg_reverse("reverse", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("reverse", l.shape()), [&] { return str(reverse(l.shape())); });
     check(t, call("reverse", l.stride()), [&] { return str(reverse(l.stride())); });
     return true;
   });
-}};
+});
 
-const Register reg_make_seq_tuple{"make_seq_tuple", [](Tally& t) {
+const Register reg_make_seq_tuple("make_seq_tuple", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_of_shape<decltype(l)>;
     check(t, call("make_seq_tuple", R), [&] { return str(make_seq_tuple<R>()); });
@@ -62,9 +62,9 @@ const Register reg_make_seq_tuple{"make_seq_tuple", [](Tally& t) {
     check_refused(t, call("make_seq_tuple", -1));  // make_seq_tuple<-1>: no index sequence of that length
     return true;
   });
-}};
+});
 
-const Register reg_repeat{"repeat", [](Tally& t) {
+const Register reg_repeat("repeat", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_of_shape<decltype(l)>;
     check(t, call("repeat", R, size(l)), [&] { return str(repeat<R>(size(l))); });
@@ -72,20 +72,20 @@ const Register reg_repeat{"repeat", [](Tally& t) {
     check(t, call("repeat", 0, l.stride()), [&] { return str(repeat<0>(l.stride())); });
     return true;
   });
-}};
+});
 
-const Register reg_repeat_like{"repeat_like", [](Tally& t) {
+const Register reg_repeat_like("repeat_like", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("repeat_like", l.shape(), size(l)), [&] { return str(repeat_like(l.shape(), size(l))); });
     check(t, call("repeat_like", l.stride(), _0{}), [&] { return str(repeat_like(l.stride(), _0{})); });
     check(t, call("repeat_like", l.stride(), l.shape()), [&] { return str(repeat_like(l.stride(), l.shape())); });
     return true;
   });
-}};
+});
 
 // ---- modes by a (template) index ---------------------------------------------------------------
 
-const Register reg_insert{"insert", [](Tally& t) {
+const Register reg_insert("insert", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     using S = plain_t<decltype(l.shape())>;
     constexpr int R = rank_v<S>;
@@ -99,9 +99,9 @@ const Register reg_insert{"insert", [](Tally& t) {
     check_refused(t, call("insert", wrap(l.shape()), R + 1, _1{}));  // past the end
     return true;
   });
-}};
+});
 
-const Register reg_remove{"remove", [](Tally& t) {
+const Register reg_remove("remove", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_of_shape<decltype(l)>;
     check(t, call("remove", l.shape(), R - 1), [&] { return str(remove<R - 1>(l.shape())); });
@@ -109,9 +109,9 @@ const Register reg_remove{"remove", [](Tally& t) {
     check_refused(t, call("remove", l.shape(), R));
     return true;
   });
-}};
+});
 
-const Register reg_replace{"replace", [](Tally& t) {
+const Register reg_replace("replace", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     constexpr int R = rank_of_shape<decltype(l)>;
     check(t, call("replace", l.shape(), R - 1, size(l)), [&] { return str(replace<R - 1>(l.shape(), size(l))); });
@@ -119,66 +119,70 @@ const Register reg_replace{"replace", [](Tally& t) {
     check_refused(t, call("replace", l.shape(), R, _1{}));
     return true;
   });
-}};
+});
 
-const Register reg_find{"find", [](Tally& t) {
+const Register reg_find("find", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("find", l.stride(), _1{}), [&] { return str(find(l.stride(), _1{})); });
     check(t, call("find", l.shape(), _4{}), [&] { return str(find(l.shape(), _4{})); });
-    check(t, call("find", l.shape(), back(wrap(l.shape()))), [&] { return str(find(l.shape(), back(wrap(l.shape())))); });
+    check(t, call("find", l.shape(), back(wrap(l.shape()))),
+          [&] { return str(find(l.shape(), back(wrap(l.shape())))); });
     check(t, call("find", l.stride(), size(l)), [&] { return str(find(l.stride(), size(l))); });
     return true;
   });
-}};
+});
 
-const Register reg_tuple_cat{"tuple_cat", [](Tally& t) {
+const Register reg_tuple_cat("tuple_cat", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     using S = plain_t<decltype(l.shape())>;
-    check(t, call("tuple_cat", wrap(l.shape()), wrap(l.stride())), [&] { return str(tuple_cat(wrap(l.shape()), wrap(l.stride()))); });
+    check(t, call("tuple_cat", wrap(l.shape()), wrap(l.stride())),
+          [&] { return str(tuple_cat(wrap(l.shape()), wrap(l.stride()))); });
     check(t, call("tuple_cat", wrap(l.shape()), make_tuple(), make_tuple(size(l))),
           [&] { return str(tuple_cat(wrap(l.shape()), make_tuple(), make_tuple(size(l)))); });
     if constexpr (!is_tuple_v<S>) check_refused(t, call("tuple_cat", l.shape(), l.stride()));  // integers: wrap them
     return true;
   });
-}};
+});
 
 // min/max/abs/signum of the leaves at the ends of a layout's shape and stride.
-const Register reg_min{"min", [](Tally& t) {
+const Register reg_min("min", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("min", size(l), _6{}), [&] { return str(min(size(l), _6{})); });
-    check(t, call("min", front(l.stride()), back(l.shape())), [&] { return str(min(front(l.stride()), back(l.shape()))); });
+    check(t, call("min", front(l.stride()), back(l.shape())),
+          [&] { return str(min(front(l.stride()), back(l.shape()))); });
     return true;
   });
-}};
-const Register reg_max{"max", [](Tally& t) {
+});
+const Register reg_max("max", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("max", size(l), _6{}), [&] { return str(max(size(l), _6{})); });
-    check(t, call("max", front(l.stride()), back(l.shape())), [&] { return str(max(front(l.stride()), back(l.shape()))); });
+    check(t, call("max", front(l.stride()), back(l.shape())),
+          [&] { return str(max(front(l.stride()), back(l.shape()))); });
     return true;
   });
-}};
-const Register reg_abs{"abs", [](Tally& t) {
+});
+const Register reg_abs("abs", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("abs", front(l.stride())), [&] { return str(abs(front(l.stride()))); });
     check(t, call("abs", back(l.stride())), [&] { return str(abs(back(l.stride()))); });
     return true;
   });
-}};
-const Register reg_signum{"signum", [](Tally& t) {
+});
+const Register reg_signum("signum", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("signum", front(l.stride())), [&] { return str(signum(front(l.stride()))); });
     check(t, call("signum", back(l.stride())), [&] { return str(signum(back(l.stride()))); });
     return true;
   });
-}};
+});
 
-const Register reg_flatten_to_tuple{"flatten_to_tuple", [](Tally& t) {
+const Register reg_flatten_to_tuple("flatten_to_tuple", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("flatten_to_tuple", l.shape()), [&] { return str(flatten_to_tuple(l.shape())); });
     check(t, call("flatten_to_tuple", size(l)), [&] { return str(flatten_to_tuple(size(l))); });
     return true;
   });
-}};
+});
 
 // and_/or_ of predicates' results: static ones (congruent) and ones static only for static
 // operands (equal of a size).
@@ -203,11 +207,11 @@ Coverage and_or(Tally& t) {
     return true;
   });
 }
-const Register reg_and{"and_", [](Tally& t) { return and_or<true>(t); }};
-const Register reg_or{"or_", [](Tally& t) { return and_or<false>(t); }};
+const Register reg_and("and_", [](Tally& t) { return and_or<true>(t); });
+const Register reg_or("or_", [](Tally& t) { return and_or<false>(t); });
 
 // dice(step, t) with the step (X,_1,...,_1) (drop mode 0) and (_1,...,_1,X) (drop the last).
-const Register reg_dice{"dice", [](Tally& t) {
+const Register reg_dice("dice", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     using S = plain_t<decltype(l.shape())>;
     if constexpr (is_tuple_v<S>) {
@@ -227,11 +231,11 @@ const Register reg_dice{"dice", [](Tally& t) {
     }
     return true;
   });
-}};
+});
 
 // thread_coord(thr, i) on the layouts as they are (not bijections: the core computes anyway) and on
 // their compact versions (the thread layouts it is meant for), at a middle and the last index.
-const Register reg_thread_coord{"thread_coord", [](Tally& t) {
+const Register reg_thread_coord("thread_coord", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto f = make_layout_like(l);
     check(t, call("thread_coord", l, middle_index(l)), [&] { return str(thread_coord(l, middle_index(l))); });
@@ -239,25 +243,25 @@ const Register reg_thread_coord{"thread_coord", [](Tally& t) {
     check(t, call("thread_coord", f, last_index(f)), [&] { return str(thread_coord(f, last_index(f))); });
     return true;
   });
-}};
+});
 
 // ---- compact strides and slices ----------------------------------------------------------------
 
-const Register reg_compact_col_major{"compact_col_major", [](Tally& t) {
+const Register reg_compact_col_major("compact_col_major", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("compact_col_major", l.shape()), [&] { return str(compact_col_major(l.shape())); });
     check(t, call("compact_col_major", l.shape(), size(l)), [&] { return str(compact_col_major(l.shape(), size(l))); });
     return true;
   });
-}};
-const Register reg_compact_row_major{"compact_row_major", [](Tally& t) {
+});
+const Register reg_compact_row_major("compact_row_major", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("compact_row_major", l.shape()), [&] { return str(compact_row_major(l.shape())); });
     check(t, call("compact_row_major", l.shape(), _2{}), [&] { return str(compact_row_major(l.shape(), _2{})); });
     return true;
   });
-}};
-const Register reg_compact_major{"compact_major", [](Tally& t) {
+});
+const Register reg_compact_major("compact_major", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     using S = plain_t<decltype(l.shape())>;
     const std::string s = text(l.shape());
@@ -272,7 +276,7 @@ const Register reg_compact_major{"compact_major", [](Tally& t) {
     check_refused(t, "compact_major(" + s + ", " + text(size(l)) + ")");  // no Major tag
     return true;
   });
-}};
+});
 
 // The coordinate that keeps mode 0 of L and fixes the others at 0 (`_` for an integer shape).
 template <class L>
@@ -295,7 +299,7 @@ auto keep_last(L const& l) {
   }
 }
 
-const Register reg_slice{"slice", [](Tally& t) {
+const Register reg_slice("slice", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto a = keep_first(l);
     auto b = keep_last(l);
@@ -305,8 +309,8 @@ const Register reg_slice{"slice", [](Tally& t) {
     check(t, call("slice", b, l.stride()), [&] { return str(slice(b, l.stride())); });
     return true;
   });
-}};
-const Register reg_slice_and_offset{"slice_and_offset", [](Tally& t) {
+});
+const Register reg_slice_and_offset("slice_and_offset", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     auto a = keep_first(l);
     auto b = keep_last(l);
@@ -314,31 +318,32 @@ const Register reg_slice_and_offset{"slice_and_offset", [](Tally& t) {
     check(t, call("slice_and_offset", b, l), [&] { return str(slice_and_offset(b, l)); });
     return true;
   });
-}};
+});
 
 // ---- tensor/tensor.hpp's tuple makers ----------------------------------------------------------
 
-const Register reg_make_shape{"make_shape", [](Tally& t) {
+const Register reg_make_shape("make_shape", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("make_shape", size(l), l.shape()), [&] { return str(make_shape(size(l), l.shape())); });
     check(t, "make_shape()", [&] { return str(make_shape()); });
     return true;
   });
-}};
-const Register reg_make_stride{"make_stride", [](Tally& t) {
+});
+const Register reg_make_stride("make_stride", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
     check(t, call("make_stride", l.stride(), _1{}), [&] { return str(make_stride(l.stride(), _1{})); });
     return true;
   });
-}};
-const Register reg_make_coord{"make_coord", [](Tally& t) {
+});
+const Register reg_make_coord("make_coord", [](Tally& t) {
   return run_unary<Family::General, 2, kUnary>([&](auto const& l) {
-    check(t, call("make_coord", middle_index(l), last_index(l)), [&] { return str(make_coord(middle_index(l), last_index(l))); });
+    check(t, call("make_coord", middle_index(l), last_index(l)),
+          [&] { return str(make_coord(middle_index(l), last_index(l))); });
     return true;
   });
-}};
+});
 // make_tile of layouts and sizes, printed and used as the tiler of a divide.
-const Register reg_make_tile{"make_tile", [](Tally& t) {
+const Register reg_make_tile("make_tile", [](Tally& t) {
   return run_binary<Family::General, 2, Family::Injective, 1, 3300>([&](auto const& a, auto const& b) {
     using S = plain_t<decltype(a.shape())>;
     auto tile = make_tile(b, size(b));
@@ -350,7 +355,7 @@ const Register reg_make_tile{"make_tile", [](Tally& t) {
     }
     return true;
   });
-}};
+});
 
 }  // namespace
 }  // namespace tessera::test

@@ -3,8 +3,8 @@
 // skipped with the reason; the file must still compile.
 #include <stdexcept>
 
-#include "support/sgemm_check.hpp"
 #include "sgemm/ladder.cuh"
+#include "support/sgemm_check.hpp"
 
 namespace tessera::test {
 

@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sgemm/tutorial.cuh"
 #include "support/cuda_check.hpp"
 #include "support/gpu_skip.hpp"
-#include "sgemm/tutorial.cuh"
 
 namespace tessera::test {
 
@@ -67,8 +67,12 @@ TEST(SgemmTutorialDevice, BothVariantsAgainstTheHostReference) {
       for (std::size_t i = 0; i < b.size(); ++i) b[i] = float(int(i * 5 % 11) - 5) / 4.0f;
       for (std::size_t i = 0; i < c.size(); ++i)
         c[i] = beta == 0.0f ? std::numeric_limits<float>::quiet_NaN() : float(int(i % 9) - 4);
-      auto A = [&](int m, int k) { return double(a[p.a_major == Major::row ? std::size_t(m) * K + k : std::size_t(k) * M + m]); };
-      auto B = [&](int k, int n) { return double(b[p.b_major == Major::row ? std::size_t(k) * N + n : std::size_t(n) * K + k]); };
+      auto A = [&](int m, int k) {
+        return double(a[p.a_major == Major::row ? std::size_t(m) * K + k : std::size_t(k) * M + m]);
+      };
+      auto B = [&](int k, int n) {
+        return double(b[p.b_major == Major::row ? std::size_t(k) * N + n : std::size_t(n) * K + k]);
+      };
       test::DeviceBuffer<float> da(a.size()), db(b.size()), dc(c.size());
       da.upload(a);
       db.upload(b);

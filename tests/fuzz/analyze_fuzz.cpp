@@ -30,7 +30,8 @@ std::int64_t memory_elements(const rt::Value& v) {
 // Accesses of the access layout (thr x val), or kCap + 1.
 std::int64_t accesses(const rt::Value& v) {
   if (v.is<rt::Layout>()) return rt::size(v.as<rt::Layout>()).value;
-  if (v.is<rt::ValueTuple>() && v.as<rt::ValueTuple>().items.size() == 2 && v.as<rt::ValueTuple>().items[1].is<rt::Layout>())
+  if (v.is<rt::ValueTuple>() && v.as<rt::ValueTuple>().items.size() == 2 &&
+      v.as<rt::ValueTuple>().items[1].is<rt::Layout>())
     return rt::size(v.as<rt::ValueTuple>().items[1].as<rt::Layout>()).value;
   return 1;
 }
@@ -53,7 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (memory_elements(memory) > kCap || accesses(access) > kCap) return 0;
     tt::Report r;
     if (access.is<rt::TiledCopy>()) {
-      const auto side = (opts & 64) ? tt::CopySide::source : ((opts & 128) ? tt::CopySide::destination : tt::CopySide::automatic);
+      const auto side =
+          (opts & 64) ? tt::CopySide::source : ((opts & 128) ? tt::CopySide::destination : tt::CopySide::automatic);
       r = tt::analyze_copy(memory, access.as<rt::TiledCopy>(), kind, side);
     } else {
       r = tt::analyze(memory, access, {kind, elem_bytes, vector, {}});

@@ -99,7 +99,8 @@ void check_composition(const rt::Layout& a, const rt::Layout& b) {
   for (std::int64_t i = 0; i < rt::size(b).value; ++i) {
     const std::int64_t bi = at(b, i);
     if (bi < 0) return;  // A(B(i)) below A's domain: no law to check (beyond it, A is as written)
-    if (at(r, i) != at(a, bi)) broken("composition", str(a) + " o " + str(b) + " = " + str(r) + " at " + std::to_string(i));
+    if (at(r, i) != at(a, bi))
+      broken("composition", str(a) + " o " + str(b) + " = " + str(r) + " at " + std::to_string(i));
   }
 }
 
@@ -125,7 +126,8 @@ void check_complement(const rt::Layout& a, std::int64_t m) {
     for (auto x : image)
       if (x + at(r, i) >= 0 && x + at(r, i) < m) covered[static_cast<std::size_t>(x + at(r, i))] = true;
   for (std::int64_t k = 0; k < m; ++k)
-    if (!covered[static_cast<std::size_t>(k)]) broken("complement covers [0, M)", what + " misses " + std::to_string(k));
+    if (!covered[static_cast<std::size_t>(k)])
+      broken("complement covers [0, M)", what + " misses " + std::to_string(k));
 }
 
 bool has_negative_stride(const rt::Layout& l) {
@@ -150,7 +152,8 @@ void check_inverses(const rt::Layout& l) {
       for (std::int64_t i = 0; i < rt::size(r).value; ++i) {
         const std::int64_t ri = at(r, i);
         if ((!negative && (ri < 0 || ri >= rt::size(l).value)) || at(l, ri) != i)
-          broken(by_value ? "right_inverse" : "right_inverse_static", str(l) + " -> " + str(r) + " at " + std::to_string(i));
+          broken(by_value ? "right_inverse" : "right_inverse_static",
+                 str(l) + " -> " + str(r) + " at " + std::to_string(i));
       }
     } catch (const tessera::layout_error&) {
     }

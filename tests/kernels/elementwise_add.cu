@@ -5,11 +5,11 @@
 // bf16, k/2^18 for fp32), so the host's float sum rounded once to T is exactly the device's add:
 // the comparison is bitwise for all three types. C is poisoned (all bits set) before the launch
 // and followed by guard elements that must stay untouched. Without a GPU every test is skipped.
-#include "support/gpu_skip.hpp"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
+#include "support/gpu_skip.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -109,14 +109,15 @@ void check_add(Version v, int M, int N, Major major, int offset = 0) {
   }
   EXPECT_EQ(bad, 0u) << "mismatching elements";
   for (std::size_t i = 0; i < std::size_t(offset); ++i) EXPECT_TRUE(same_bits(got[i], poison)) << "wrote before C";
-  for (std::size_t i = offset + n; i < got.size(); ++i) EXPECT_TRUE(same_bits(got[i], poison)) << "wrote past C at " << i;
+  for (std::size_t i = offset + n; i < got.size(); ++i)
+    EXPECT_TRUE(same_bits(got[i], poison)) << "wrote past C at " << i;
 }
 
 // 1, primes, non-multiples of 4/8 (vector) and of 16 x 256 (TV tile), exact multiples, and a
 // matrix of several full TV tiles with a partial edge.
-std::vector<std::pair<int, int>> const sizes = {
-    {1, 1}, {1, 7}, {7, 1}, {13, 17}, {31, 257}, {17, 256}, {16, 256}, {16, 264},
-    {64, 512}, {97, 61}, {33, 1031}, {256, 1000}, {127, 2053}};
+std::vector<std::pair<int, int>> const sizes = {{1, 1},     {1, 7},      {7, 1},     {13, 17},  {31, 257},
+                                                {17, 256},  {16, 256},   {16, 264},  {64, 512}, {97, 61},
+                                                {33, 1031}, {256, 1000}, {127, 2053}};
 
 template <class T>
 void sweep(Version v) {
@@ -128,21 +129,48 @@ void sweep(Version v) {
   check_add<T>(v, 45, 256, Major::col, 1);
 }
 
-TEST(ElementwiseAdd, NaiveFp16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__half>(Version::naive); }
-TEST(ElementwiseAdd, NaiveBf16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__nv_bfloat16>(Version::naive); }
-TEST(ElementwiseAdd, NaiveFp32) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<float>(Version::naive); }
-TEST(ElementwiseAdd, VectorizedFp16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__half>(Version::vectorized); }
-TEST(ElementwiseAdd, VectorizedBf16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__nv_bfloat16>(Version::vectorized); }
-TEST(ElementwiseAdd, VectorizedFp32) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<float>(Version::vectorized); }
+TEST(ElementwiseAdd, NaiveFp16) {
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  sweep<__half>(Version::naive);
+}
+TEST(ElementwiseAdd, NaiveBf16) {
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  sweep<__nv_bfloat16>(Version::naive);
+}
+TEST(ElementwiseAdd, NaiveFp32) {
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  sweep<float>(Version::naive);
+}
+TEST(ElementwiseAdd, VectorizedFp16) {
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  sweep<__half>(Version::vectorized);
+}
+TEST(ElementwiseAdd, VectorizedBf16) {
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  sweep<__nv_bfloat16>(Version::vectorized);
+}
+TEST(ElementwiseAdd, VectorizedFp32) {
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  sweep<float>(Version::vectorized);
+}
 TEST(ElementwiseAdd, VectorizedX4AllTypes) {
   if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   sweep<__half>(Version::vectorized_x4);
   sweep<__nv_bfloat16>(Version::vectorized_x4);
   sweep<float>(Version::vectorized_x4);
 }
-TEST(ElementwiseAdd, TvFp16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__half>(Version::tv); }
-TEST(ElementwiseAdd, TvBf16) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<__nv_bfloat16>(Version::tv); }
-TEST(ElementwiseAdd, TvFp32) { if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why; sweep<float>(Version::tv); }
+TEST(ElementwiseAdd, TvFp16) {
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  sweep<__half>(Version::tv);
+}
+TEST(ElementwiseAdd, TvBf16) {
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  sweep<__nv_bfloat16>(Version::tv);
+}
+TEST(ElementwiseAdd, TvFp32) {
+  if (auto why = no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  sweep<float>(Version::tv);
+}
 
 // A small case for compute-sanitizer (memcheck / racecheck): --gtest_filter=ElementwiseAdd.Small*
 TEST(ElementwiseAdd, SmallAllVersions) {
@@ -155,7 +183,8 @@ TEST(ElementwiseAdd, SmallAllVersions) {
 }
 
 TEST(ElementwiseAdd, RejectsEmpty) {
-  EXPECT_THROW((void)tessera::kernels::add_tv<float>(nullptr, nullptr, nullptr, 0, 5, Major::row), std::invalid_argument);
+  EXPECT_THROW((void)tessera::kernels::add_tv<float>(nullptr, nullptr, nullptr, 0, 5, Major::row),
+               std::invalid_argument);
 }
 
 }  // namespace

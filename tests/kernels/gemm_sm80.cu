@@ -1,7 +1,7 @@
 // Device tests of include/tessera/kernels/gemm_sm80.cuh against cublasGemmEx (the sweep and the
 // tolerance: gemm_check.hpp), and the host-side refusal of invalid problems.
-#include "support/gemm_check.hpp"
 #include "instances/gemm_sm80.hpp"  // the kernels, compiled once in tessera::instances
+#include "support/gemm_check.hpp"
 
 namespace {
 

@@ -155,7 +155,8 @@ TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
     ASSERT_EQ(cudaStreamSynchronize(st), cudaSuccess);
     std::vector<float> const got = dd.download();
     double worst = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, double(std::fabs(got[i] - first[i])) / (1.0 + std::fabs(first[i])));
+    for (std::size_t i = 0; i < got.size(); ++i)
+      worst = std::max(worst, double(std::fabs(got[i] - first[i])) / (1.0 + std::fabs(first[i])));
     EXPECT_LT(worst, 1e-5) << "graph replay " << rep;
   }
   cudaGraphExecDestroy(exec);
@@ -187,7 +188,8 @@ TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
   EXPECT_TRUE(dd.download() == first) << "after the workspace grew";
   std::vector<float> const medium = d2.download();
   double worst = 0;
-  for (std::size_t i = 0; i < medium.size(); ++i) worst = std::max(worst, double(std::fabs(medium[i] - first[i])) / (1.0 + std::fabs(first[i])));
+  for (std::size_t i = 0; i < medium.size(); ++i)
+    worst = std::max(worst, double(std::fabs(medium[i] - first[i])) / (1.0 + std::fabs(first[i])));
   EXPECT_LT(worst, 1e-5) << "128x128 tiles before the workspace grew";
   cudaStreamDestroy(st3);
 #else
@@ -258,7 +260,8 @@ TEST(GemmSm90StreamKRuns, EvictionPrefersIdleWorkspaces) {
   std::atomic<bool> go{false};
   auto hold = [](void* flag) {
     auto const t0 = std::chrono::steady_clock::now();
-    while (!static_cast<std::atomic<bool>*>(flag)->load() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
+    while (!static_cast<std::atomic<bool>*>(flag)->load() &&
+           std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
   };
   ASSERT_EQ(cudaLaunchHostFunc(st[0], hold, &go), cudaSuccess);
@@ -273,14 +276,16 @@ TEST(GemmSm90StreamKRuns, EvictionPrefersIdleWorkspaces) {
   ASSERT_EQ(GemmSm90Workspaces::get().count(device), keep);
   p.d = outs[keep].get();
   ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, st[keep], 5), cudaSuccess);  // frees one workspace
-  if (std::chrono::steady_clock::now() - held_at > std::chrono::seconds(2)) {  // the hold has run out meanwhile
+  if (std::chrono::steady_clock::now() - held_at > std::chrono::seconds(2)) {    // the hold has run out meanwhile
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     for (auto s : st) EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
     EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
-    GTEST_SKIP() << "launches waited for other streams' work here (compute-sanitizer serializes them): nothing to hold back";
+    GTEST_SKIP()
+        << "launches waited for other streams' work here (compute-sanitizer serializes them): nothing to hold back";
   }
   bool finished = false;
-  for (auto const t0 = std::chrono::steady_clock::now(); std::chrono::steady_clock::now() - t0 < std::chrono::seconds(4);) {
+  for (auto const t0 = std::chrono::steady_clock::now();
+       std::chrono::steady_clock::now() - t0 < std::chrono::seconds(4);) {
     cudaError_t const state = cudaStreamQuery(st[keep]);
     if (state == cudaSuccess) {
       finished = true;
@@ -308,7 +313,8 @@ TEST(GemmSm90StreamKRuns, EvictionPrefersIdleWorkspaces) {
 TEST(GemmSm90DependentLaunch, ChainedProductsSeeTheirInputs) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   constexpr int m = 1024, k1 = 8192, n1 = 512, n2 = 256;
-  DeviceBuffer<bfloat16_t> a1(std::size_t(m) * k1), b1(std::size_t(k1) * n1), d1(std::size_t(m) * n1), b2(std::size_t(n1) * n2);
+  DeviceBuffer<bfloat16_t> a1(std::size_t(m) * k1), b1(std::size_t(k1) * n1), d1(std::size_t(m) * n1),
+      b2(std::size_t(n1) * n2);
   DeviceBuffer<float> d2(std::size_t(m) * n2);
   unsigned x = 7;
   auto fill = [&](DeviceBuffer<bfloat16_t>& buf, float scale) {
@@ -323,14 +329,17 @@ TEST(GemmSm90DependentLaunch, ChainedProductsSeeTheirInputs) {
   fill(b1, 1.0f / 16);
   fill(b2, 1.0f);
   GemmProblem<bfloat16_t, bfloat16_t> g1;
-  g1.m = m, g1.n = n1, g1.k = k1, g1.a = a1.get(), g1.lda = k1, g1.b = b1.get(), g1.ldb = n1, g1.d = d1.get(), g1.ldd = n1;
+  g1.m = m, g1.n = n1, g1.k = k1, g1.a = a1.get(), g1.lda = k1, g1.b = b1.get(), g1.ldb = n1, g1.d = d1.get(),
+  g1.ldd = n1;
   GemmProblem<bfloat16_t, float> g2;
-  g2.m = m, g2.n = n2, g2.k = n1, g2.a = d1.get(), g2.lda = n1, g2.b = b2.get(), g2.ldb = n2, g2.d = d2.get(), g2.ldd = n2;
+  g2.m = m, g2.n = n2, g2.k = n1, g2.a = d1.get(), g2.lda = n1, g2.b = b2.get(), g2.ldb = n2, g2.d = d2.get(),
+  g2.ldd = n2;
   cudaStream_t st = nullptr;
   ASSERT_EQ(cudaStreamCreate(&st), cudaSuccess);
   using Second = cudaError_t (*)(GemmProblem<bfloat16_t, float> const&, cudaStream_t);
-  Second const seconds[] = {tessera::kernels::gemm_sm90_persistent<tessera::kernels::GemmSm90PersistentDefault, bfloat16_t, float>,
-                            tessera::kernels::gemm_sm90_pingpong<tessera::kernels::GemmSm90PingpongDefault, bfloat16_t, float>};
+  Second const seconds[] = {
+      tessera::kernels::gemm_sm90_persistent<tessera::kernels::GemmSm90PersistentDefault, bfloat16_t, float>,
+      tessera::kernels::gemm_sm90_pingpong<tessera::kernels::GemmSm90PingpongDefault, bfloat16_t, float>};
   for (int which = 0; which < 2; ++which) {
     auto chain = [&](bool sync_between) {
       EXPECT_EQ(cudaMemsetAsync(d1.get(), 0xff, d1.bytes(), st), cudaSuccess);  // bf16 NaNs
@@ -398,7 +407,8 @@ TEST(GemmSm90Host, RasterGroupsCoverEveryTileOnce) {
         for (int bid = 0; bid < tiles_m * tiles_n; ++bid) {
           int bm = -1, bn = -1;
           tessera::kernels::detail::gemm_block_coord(bid, tiles_m, tiles_n, bm, bn, group);
-          ASSERT_TRUE(bm >= 0 && bm < tiles_m && bn >= 0 && bn < tiles_n) << bid << " of " << tiles_m << "x" << tiles_n << " g" << group;
+          ASSERT_TRUE(bm >= 0 && bm < tiles_m && bn >= 0 && bn < tiles_n)
+              << bid << " of " << tiles_m << "x" << tiles_n << " g" << group;
           ++seen[std::size_t(bm * tiles_n + bn)];
         }
         for (int c : seen) EXPECT_EQ(c, 1) << tiles_m << "x" << tiles_n << " group " << group;
@@ -458,15 +468,15 @@ TEST(GemmSm90Host, StreamKIsChosenForPartialWaves) {
 TEST(GemmSm90Host, PingpongIsChosenForFewPartialWavesOfPlainProducts) {
   using tessera::kernels::detail::gemm_sm90_pingpong_pays;
   using tessera::kernels::detail::gemm_sm90_stream_k_pays;
-  EXPECT_TRUE(gemm_sm90_pingpong_pays(288, 48, 132, true));     // 3072^3, 4096 x 2304 x K
-  EXPECT_TRUE(gemm_sm90_pingpong_pays(162, 36, 132, true));     // 2304^3: 1.2 waves
-  EXPECT_TRUE(gemm_sm90_pingpong_pays(450, 60, 132, true));     // 3840^3: 3.4 waves
-  EXPECT_TRUE(gemm_sm90_pingpong_pays(192, 64, 132, true));     // 1536 x 4096 x 4096
-  EXPECT_FALSE(gemm_sm90_pingpong_pays(288, 48, 132, false));   // beta, bias, activation or fp32 out
-  EXPECT_FALSE(gemm_sm90_pingpong_pays(800, 80, 132, true));    // 5120^3: 6 waves (stream-K)
-  EXPECT_FALSE(gemm_sm90_pingpong_pays(512, 64, 132, true));    // 4096^3: whole waves (persistent)
-  EXPECT_FALSE(gemm_sm90_pingpong_pays(392, 56, 132, true));    // 3584^3: 99 % of 3 waves busy
-  EXPECT_FALSE(gemm_sm90_pingpong_pays(288, 3, 132, true));     // too few k-tiles: persistent
+  EXPECT_TRUE(gemm_sm90_pingpong_pays(288, 48, 132, true));    // 3072^3, 4096 x 2304 x K
+  EXPECT_TRUE(gemm_sm90_pingpong_pays(162, 36, 132, true));    // 2304^3: 1.2 waves
+  EXPECT_TRUE(gemm_sm90_pingpong_pays(450, 60, 132, true));    // 3840^3: 3.4 waves
+  EXPECT_TRUE(gemm_sm90_pingpong_pays(192, 64, 132, true));    // 1536 x 4096 x 4096
+  EXPECT_FALSE(gemm_sm90_pingpong_pays(288, 48, 132, false));  // beta, bias, activation or fp32 out
+  EXPECT_FALSE(gemm_sm90_pingpong_pays(800, 80, 132, true));   // 5120^3: 6 waves (stream-K)
+  EXPECT_FALSE(gemm_sm90_pingpong_pays(512, 64, 132, true));   // 4096^3: whole waves (persistent)
+  EXPECT_FALSE(gemm_sm90_pingpong_pays(392, 56, 132, true));   // 3584^3: 99 % of 3 waves busy
+  EXPECT_FALSE(gemm_sm90_pingpong_pays(288, 3, 132, true));    // too few k-tiles: persistent
   // A zero count is refused (it would divide by zero), naming the function and the counts.
   auto refusal = [](auto&& f) -> std::string {
     try {
@@ -498,9 +508,9 @@ TEST(GemmSm90Host, WideTilesAreChosenWhereTheyFillTheWaves) {
   EXPECT_NEAR(gemm_sm90_wave_use(3072, 3072, 128, 256, 132), 288.0 / 396.0, 1e-12);  // 288 tiles, 3 waves
   EXPECT_NEAR(gemm_sm90_wave_use(3072, 3072, 128, 192, 132), 384.0 / 396.0, 1e-12);
   EXPECT_NEAR(gemm_sm90_wave_use(100, 100, 128, 128, 1), 10000.0 / 16384.0, 1e-12);  // padding counts
-  EXPECT_DOUBLE_EQ(gemm_sm90_wave_use(1024, 2048, 128, 256, 64), 1.0);                   // 64 tiles, 1 wave
-  EXPECT_TRUE(gemm_sm90_wide_pays(3072, 3072, 132, false));  // 0.97 against 0.73
-  EXPECT_TRUE(gemm_sm90_wide_pays(3072, 3072, 132, true));   // and 0.87 for 128x128
+  EXPECT_DOUBLE_EQ(gemm_sm90_wave_use(1024, 2048, 128, 256, 64), 1.0);               // 64 tiles, 1 wave
+  EXPECT_TRUE(gemm_sm90_wide_pays(3072, 3072, 132, false));                          // 0.97 against 0.73
+  EXPECT_TRUE(gemm_sm90_wide_pays(3072, 3072, 132, true));                           // and 0.87 for 128x128
   EXPECT_TRUE(gemm_sm90_wide_pays(4096, 2304, 132, false));
   EXPECT_TRUE(gemm_sm90_wide_pays(1536, 4096, 132, true));    // 0.97, as 128x128
   EXPECT_TRUE(gemm_sm90_wide_pays(2304, 2304, 132, true));    // 0.82, as 128x128
@@ -514,7 +524,8 @@ TEST(GemmSm90Host, WideTilesAreChosenWhereTheyFillTheWaves) {
     (void)gemm_sm90_wave_use(0, 64, 128, 256, 132);
     ADD_FAILURE() << "m = 0 was accepted";
   } catch (std::invalid_argument const& e) {
-    EXPECT_EQ(std::string(e.what()), "gemm_sm90_wave_use: m, n, bm, bn and units must be >= 1, got 0, 64, 128, 256, 132");
+    EXPECT_EQ(std::string(e.what()),
+              "gemm_sm90_wave_use: m, n, bm, bn and units must be >= 1, got 0, 64, 128, 256, 132");
   }
   EXPECT_THROW(gemm_sm90_wide_pays(3072, 3072, 0, true), std::invalid_argument);
   // Never wider tiles that fill less than 128x256 tiles, nor where 128x256 tiles fill 95 %.
@@ -550,21 +561,23 @@ TEST(GemmSm90Host, StreamKCoversEveryKTileOnce) {
   using tessera::kernels::detail::gemm_sm90_stream_k_tiles;
   using tessera::kernels::detail::GemmSm90Schedule;
   using tessera::kernels::detail::GemmSm90Work;
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(512, 64, 132), 116);        // 4096^3, 128x256: the last 0.88 wave
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(2048, 128, 132), 68);  // 8192^3: the last 0.52 wave
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(512, 64, 132), 116);       // 4096^3, 128x256: the last 0.88 wave
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(2048, 128, 132), 68);      // 8192^3: the last 0.52 wave
   EXPECT_EQ(gemm_sm90_stream_k_tiles(288, 64, 132), 24 + 132);  // 0.18 wave: one whole wave more
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(140, 64, 132), 140);         // 1.06 waves: all of them
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(264, 64, 132), 0);           // whole waves
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(100, 64, 132), 0);           // fewer tiles than blocks
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(512, 3, 132), 0);            // too few k-tiles
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(5, 1 << 30, 4), 0);          // iterations beyond an int
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(140, 64, 132), 140);       // 1.06 waves: all of them
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(264, 64, 132), 0);         // whole waves
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(100, 64, 132), 0);         // fewer tiles than blocks
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(512, 3, 132), 0);          // too few k-tiles
+  EXPECT_EQ(gemm_sm90_stream_k_tiles(5, 1 << 30, 4), 0);        // iterations beyond an int
   for (int units : {1, 2, 5, 7, 16, 132}) {
     for (int tiles : {1, 3, 6, 7, 13, 24, 52, 140, 200, 301, 512}) {
       for (int k_tiles : {1, 3, 4, 5, 16, 65, 128}) {
         int const sk = gemm_sm90_stream_k_tiles(tiles, k_tiles, units);
         ASSERT_TRUE(sk >= 0 && sk <= tiles);
-        std::string const where = std::to_string(tiles) + " tiles, " + std::to_string(k_tiles) + " k-tiles, " + std::to_string(units) + " blocks";
-        std::vector<int> done(std::size_t(tiles) * k_tiles, 0), owners(std::size_t(tiles), 0), pieces(std::size_t(tiles), 0);
+        std::string const where = std::to_string(tiles) + " tiles, " + std::to_string(k_tiles) + " k-tiles, " +
+                                  std::to_string(units) + " blocks";
+        std::vector<int> done(std::size_t(tiles) * k_tiles, 0), owners(std::size_t(tiles), 0),
+            pieces(std::size_t(tiles), 0);
         std::vector<std::vector<int>> holders(static_cast<std::size_t>(tiles));
         std::vector<std::vector<GemmSm90Work>> work(static_cast<std::size_t>(units));
         for (int u = 0; u < units; ++u) {
@@ -584,10 +597,12 @@ TEST(GemmSm90Host, StreamKCoversEveryKTileOnce) {
               ASSERT_LT(w.tile, sk) << where << ": a split tile outside the stream-K tiles";
               holders[std::size_t(w.tile)].push_back(u);
             }
-            if (GemmSm90Schedule::contributes(w)) EXPECT_EQ(i, 0u) << where << ", block " << u << ": a handed-over piece not first";
+            if (GemmSm90Schedule::contributes(w))
+              EXPECT_EQ(i, 0u) << where << ", block " << u << ": a handed-over piece not first";
             if (GemmSm90Schedule::owns_split(w, k_tiles)) {
               bool last_split = true;
-              for (std::size_t j = i + 1; j < ws.size(); ++j) last_split = last_split && ws[j].k0 == 0 && ws[j].k1 == k_tiles;
+              for (std::size_t j = i + 1; j < ws.size(); ++j)
+                last_split = last_split && ws[j].k0 == 0 && ws[j].k1 == k_tiles;
               EXPECT_TRUE(last_split) << where << ", block " << u << ": work after its owned split";
             }
             if (i > 0 && ws[i - 1].tile >= sk) EXPECT_GE(w.tile, sk) << where << ": stream-K after whole tiles";

@@ -7,8 +7,9 @@
 #include "instances/gemm_sm90.hpp"  // the kernels, compiled once in tessera::instances
 #include "support/gemm_check.hpp"
 
-static_assert(TESSERA_INSTANCES_EXTRA, "gemm_sm90_ladder.cu launches the instance set `extra`: build it with "
-                                       "-DTESSERA_EXTRA_KERNELS=ON (tests/kernels/CMakeLists.txt)");
+static_assert(TESSERA_INSTANCES_EXTRA,
+              "gemm_sm90_ladder.cu launches the instance set `extra`: build it with "
+              "-DTESSERA_EXTRA_KERNELS=ON (tests/kernels/CMakeLists.txt)");
 
 namespace {
 

@@ -20,8 +20,8 @@ namespace tessera::test::gemm {
 // product) and on stream-K with an fp32 D (gemm_sm90_stream_k_pays); 2304 x 2560 x 1024 (180 tiles,
 // 68 %) on 128x192 tiles with a 16-bit D (gemm_sm90_wide_pays: 91 % of their slots, as for 128x128)
 // and on stream-K with an fp32 D.
-inline std::vector<Shape> const kManyTiles = {{2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}, {2304, 2560, 1024},
-                                       {1536, 1536, 256}};
+inline std::vector<Shape> const kManyTiles = {
+    {2048, 2560, 64}, {1537, 4100, 200}, {4096, 4096, 16}, {2304, 2560, 1024}, {1536, 1536, 256}};
 
 // Stream-K: 128x256 tiles on 5 blocks: 6 tiles (all shared out), 24 (4 shared: 4.8 k-tiles a
 // block of K = 333's 6), 52 (7 shared, K = 4100: 65 k-tiles, the last partial), 4 (fewer tiles than

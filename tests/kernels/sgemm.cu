@@ -50,8 +50,7 @@ TEST(SgemmHost, InvalidProblemsAreRefused) {
     (void)kernels::sgemm(p);
     ADD_FAILURE() << "lda < K was accepted";
   } catch (std::invalid_argument const& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "sgemm: lda = 3 is too small for the row-major 4x4 matrix A; ld must be >= 4");
+    EXPECT_EQ(std::string(e.what()), "sgemm: lda = 3 is too small for the row-major 4x4 matrix A; ld must be >= 4");
   }
   p.lda = 4;
   p.m = -1;

@@ -3,11 +3,11 @@
 // over sizes with 1, primes and non-multiples of every tile (N a multiple of the 16-byte vector,
 // which the copy requires), row- and column-major; dst is poisoned and guarded. Invalid
 // configurations must throw an error naming the violated constraint. Skipped without a GPU.
-#include "support/gpu_skip.hpp"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
+#include "support/gpu_skip.hpp"
 
 #include <cstdint>
 #include <cstring>

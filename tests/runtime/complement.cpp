@@ -17,9 +17,10 @@ TEST(RuntimeAlgebra, ComplementExamples) {
   EXPECT_EQ(str(complement(L("(_2,_2):(_1,_6)"), T("_24"))), "(_3,_2):(_2,_12)");
   EXPECT_EQ(str(complement(L("(_2,_2):(_1,_6)"))), "_3:_2");
   EXPECT_EQ(str(complement(L("_1:_0"), T("(_2,_3)"))), "_6:_1");
-  EXPECT_EQ(str(complement(L("(2,2):(1,6)"), T("24"))), "(1,3,2):(1,2,12)");  // dynamic strides: all dynamic, no _1 to drop
-  EXPECT_THROW(complement(L("(_2,_2):(_1,_1)"), T("_24")), layout_error);       // not injective
-  EXPECT_THROW(complement(L("(_2,_3):(_2,_3)"), T("_24")), layout_error);       // 3 not divisible by 4
+  EXPECT_EQ(str(complement(L("(2,2):(1,6)"), T("24"))),
+            "(1,3,2):(1,2,12)");  // dynamic strides: all dynamic, no _1 to drop
+  EXPECT_THROW(complement(L("(_2,_2):(_1,_1)"), T("_24")), layout_error);  // not injective
+  EXPECT_THROW(complement(L("(_2,_3):(_2,_3)"), T("_24")), layout_error);  // 3 not divisible by 4
 }
 
 TEST(RuntimeAlgebra, Inverses) {
@@ -30,16 +31,17 @@ TEST(RuntimeAlgebra, Inverses) {
   EXPECT_THROW(left_inverse(L("(_2,_2):(_1,_1)")), layout_error);
 }
 
-
 // right_inverse with negative strides obeys its law L(R(i)) == i (found by the Python package's law
 // test, tests/python/test_laws.py): a negative stride is taken only as the whole chain. Before,
 // (_2,_4):(_-4,_1) gave (_4,_2):(_2,_-1), with L(R(5)) == -4.
 TEST(RuntimeAlgebra, RightInverseWithNegativeStridesObeysItsLaw) {
-  for (const char* text : {"_4:_-1", "(_2,_4):(_-4,_1)", "(_2,_4):(_4,_-1)", "(_3,_3):(_-1,_3)", "(_3,_3,_4,_2):(_-1,_3,_7,_2)",
-                           "(_8,(_4),_8,(_2,_8)):(_0,(_2),_-2,(_-1,_3))", "(4,2):(-1,4)", "(2,4):(-4,1)"}) {
+  for (const char* text :
+       {"_4:_-1", "(_2,_4):(_-4,_1)", "(_2,_4):(_4,_-1)", "(_3,_3):(_-1,_3)", "(_3,_3,_4,_2):(_-1,_3,_7,_2)",
+        "(_8,(_4),_8,(_2,_8)):(_0,(_2),_-2,(_-1,_3))", "(4,2):(-1,4)", "(2,4):(-4,1)"}) {
     const Layout l = L(text);
     const Layout r = right_inverse(l);
-    for (std::int64_t i = 0; i < size(r).value; ++i) EXPECT_EQ(evaluate(l, evaluate(r, D(i))).value, i) << text << " ; " << str(r);
+    for (std::int64_t i = 0; i < size(r).value; ++i)
+      EXPECT_EQ(evaluate(l, evaluate(r, D(i))).value, i) << text << " ; " << str(r);
   }
   EXPECT_EQ(str(right_inverse(L("(_2,_4):(_4,_-1)"))), "_4:_-2");
   EXPECT_EQ(str(right_inverse(L("(_3,_3):(_-1,_3)"))), "_3:_-1");
@@ -53,7 +55,8 @@ TEST(RuntimeAlgebra, RightInverseOfTheLawFuzzersNegativeStrideCase) {
   for (const char* text : {"(3,(2,5)):(-2,(1,-6))", "(_3,(_2,_5)):(_-2,(_1,_-6))"}) {
     const Layout l = L(text);
     for (const Layout& r : {right_inverse(l), right_inverse_static(l)}) {
-      for (std::int64_t i = 0; i < size(r).value; ++i) EXPECT_EQ(evaluate(l, evaluate(r, D(i))).value, i) << text << " ; " << str(r);
+      for (std::int64_t i = 0; i < size(r).value; ++i)
+        EXPECT_EQ(evaluate(l, evaluate(r, D(i))).value, i) << text << " ; " << str(r);
     }
   }
   EXPECT_EQ(str(right_inverse(L("(3,(2,5)):(-2,(1,-6))"))), "2:3");
@@ -86,14 +89,16 @@ TEST(RuntimeAlgebra, ComplementCodomainBelowOneIsAnError) {
   for (const char* m : {"0", "_0", "-4", "_-4", "(4,0)", "(_8,_-1)"}) {
     for (const char* a : {"4:1", "_4:_1", "(2,2):(1,6)", "_1:_0"}) {
       const std::string e = error_of([&] { (void)complement(L(a), T(m)); });
-      EXPECT_NE(e.find("has a leaf below 1; give a codomain size >= 1"), std::string::npos) << a << ", " << m << ": " << e;
+      EXPECT_NE(e.find("has a leaf below 1; give a codomain size >= 1"), std::string::npos)
+          << a << ", " << m << ": " << e;
     }
   }
   EXPECT_EQ(str(complement(L("4:1"), T("1"))), "(1,1):(_1,4)");  // 1 is a valid (tiny) codomain
   // Without M, a negative stride makes the default codomain cosize(filter(A)) < 1: the error names
   // the stride, not a codomain the caller never gave.
   const std::string e = error_of([] { (void)complement(L("_4:_-1")); });
-  EXPECT_NE(e.find("has negative strides (its default codomain cosize(filter(A)) = _-2 is below 1)"), std::string::npos) << e;
+  EXPECT_NE(e.find("has negative strides (its default codomain cosize(filter(A)) = _-2 is below 1)"), std::string::npos)
+      << e;
 }
 
 // Size-1 modes hold only offset 0, so they never make a layout non-injective: complement and
@@ -106,7 +111,8 @@ TEST(RuntimeAlgebra, SizeOneModesDoNotCountForInjectivity) {
   // The law: (A, R) reaches every offset of [0, 16) exactly once.
   std::vector<int> hits(16, 0);
   for (std::int64_t i = 0; i < 4; ++i)
-    for (std::int64_t j = 0; j < 4; ++j) ++hits[static_cast<std::size_t>(evaluate(a, D(i)).value + evaluate(r, D(j)).value)];
+    for (std::int64_t j = 0; j < 4; ++j)
+      ++hits[static_cast<std::size_t>(evaluate(a, D(i)).value + evaluate(r, D(j)).value)];
   for (int h : hits) EXPECT_EQ(h, 1);
   EXPECT_EQ(str(complement(L("(1,4):(3,1)"), T("8"))), "(1,2):(1,4)");
   EXPECT_EQ(str(complement(L("(4,1,2):(1,-1,8)"), T("32"))), "(1,2,2):(1,4,16)");
@@ -116,9 +122,12 @@ TEST(RuntimeAlgebra, SizeOneModesDoNotCountForInjectivity) {
   const Layout lb = left_inverse(b);
   for (std::int64_t i = 0; i < 6; ++i) EXPECT_EQ(evaluate(lb, evaluate(b, D(i))).value, i) << str(lb);
   // Real overlaps: stride 0 with size > 1 is not injective; interleaved strides are named as such.
-  EXPECT_NE(error_of([] { (void)complement(L("(2,2):(1,0)"), T("8")); }).find("stride 0 in a mode of size 2, so it is not injective"),
+  EXPECT_NE(error_of([] {
+              (void)complement(L("(2,2):(1,0)"), T("8"));
+            }).find("stride 0 in a mode of size 2, so it is not injective"),
             std::string::npos);
-  EXPECT_NE(error_of([] { (void)complement(L("(2,3):(4,6)"), T("24")); }).find("overlap in stride order"), std::string::npos);
+  EXPECT_NE(error_of([] { (void)complement(L("(2,3):(4,6)"), T("24")); }).find("overlap in stride order"),
+            std::string::npos);
 }
 
 // left_inverse(_5:_-1): the layout is injective; the refusal says why no left inverse exists
@@ -127,7 +136,8 @@ TEST(RuntimeAlgebra, LeftInverseOfNegativeStrideSaysWhy) {
   const std::string e = error_of([] { (void)left_inverse(L("_5:_-1")); });
   EXPECT_EQ(e.find("not injective"), std::string::npos) << e;
   EXPECT_NE(e.find("negative stride _-1"), std::string::npos) << e;
-  EXPECT_NE(error_of([] { (void)left_inverse(L("(2,2):(1,0)")); }).find("stride 0, so it is not injective"), std::string::npos);
+  EXPECT_NE(error_of([] { (void)left_inverse(L("(2,2):(1,0)")); }).find("stride 0, so it is not injective"),
+            std::string::npos);
   EXPECT_EQ(str(left_inverse(L("(_4,1):(_1,-3)"))), "(1,4):(0,1)");
 }
 

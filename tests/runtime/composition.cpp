@@ -19,12 +19,14 @@ TEST(RuntimeLayout, Coalesce) {
 }
 
 TEST(RuntimeLayout, CoalesceKeepsValues) {
-  for (const char* text : {"(_2,(_1,_6)):(_1,(_6,_2))", "((2,_3),(_4,5)):((_1,2),(6,24))", "(_3,(_2,_2)):(_2,(_6,_12))"}) {
+  for (const char* text :
+       {"(_2,(_1,_6)):(_1,(_6,_2))", "((2,_3),(_4,5)):((_1,2),(6,24))", "(_3,(_2,_2)):(_2,(_6,_12))"}) {
     const Layout l = L(text);
     const Layout c = coalesce(l);
     ASSERT_EQ(size(c).value, size(l).value) << text;
     EXPECT_LE(depth(c).value, 1) << text;
-    for (std::int64_t i = 0; i < size(l).value; ++i) EXPECT_EQ(evaluate(c, D(i)).value, evaluate(l, D(i)).value) << text;
+    for (std::int64_t i = 0; i < size(l).value; ++i)
+      EXPECT_EQ(evaluate(c, D(i)).value, evaluate(l, D(i)).value) << text;
   }
 }
 
@@ -47,7 +49,8 @@ TEST(RuntimeAlgebra, CompositionErrorsNameTheCondition) {
   } catch (const layout_error& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("composition: stride 3 of B = 4:3 and mode size 4 of A = (4,8):(1,100) do not divide one another"),
-              std::string::npos) << m;
+              std::string::npos)
+        << m;
   }
   EXPECT_THROW(composition(L("(_4,_8):(_1,_5)"), L("_6:_1")), layout_error);  // 6 > 4 and 4 does not divide 6
   EXPECT_THROW(composition(L("(_4,_8):(_1,_4)"), Tiler{L("_2:_1"), L("_2:_1"), L("_2:_1")}), layout_error);
@@ -62,7 +65,6 @@ TEST(RuntimeAlgebra, CompositionErrorsNameTheCondition) {
   EXPECT_EQ(str(composition(L("(_4,_8):(_1,_5)"), L("_1:_3"))), "_1:_5");  // the stride A's last mode gives (CuTe's)
   EXPECT_EQ(str(composition(L("(_4,_8):(_1,_4)"), L("_1:_3"))), "_1:_3");  // A coalesces to _32:_1
 }
-
 
 // Drift from the core found by reading both side by side; each case prints what the core prints.
 TEST(RuntimeAlgebra, CompositionFollowsTheCore) {
@@ -96,7 +98,9 @@ TEST(RuntimeAlgebra, CoordinateLayoutsCoalesceAndCompose) {
   const Layout b = L("(_4,_3):(_2,_8)");
   const Layout r = composition(id, b);
   for (std::int64_t i = 0; i < 12; ++i)
-    EXPECT_EQ(to_string(evaluate_any(r, IntTuple(D(i)))), to_string(evaluate_any(id, IntTuple(evaluate(b, IntTuple(D(i))))))) << i;
+    EXPECT_EQ(to_string(evaluate_any(r, IntTuple(D(i)))),
+              to_string(evaluate_any(id, IntTuple(evaluate(b, IntTuple(D(i)))))))
+        << i;
 }
 
 }  // namespace

@@ -85,13 +85,15 @@ TEST(RuntimeCuteApi, Refusals) {
     return r.text;
   };
   EXPECT_NE(error("log_2(0)").find("log_2(x): x must be positive"), std::string::npos);
-  EXPECT_NE(error("round_up(5,0)").find("round_up(a, b): the multiple b must be positive (got 5, 0)"), std::string::npos);
+  EXPECT_NE(error("round_up(5,0)").find("round_up(a, b): the multiple b must be positive (got 5, 0)"),
+            std::string::npos);
   EXPECT_NE(error("round_up((5),(4,4))").find("has more modes than a"), std::string::npos);
   EXPECT_NE(error("idx2crd(3,(2,4),(0,1))").find("stride 0"), std::string::npos);
   EXPECT_NE(error("get_1d_coord((2,4):(8,1),5)").find("need a compact layout"), std::string::npos);
   EXPECT_NE(error("zip(((2,3),4))").find("zip: every mode"), std::string::npos);
   EXPECT_NE(error("unflatten((2,(3,4)),(1,1,1))").find("must be flat"), std::string::npos);
-  EXPECT_NE(error("elem_geq((1,2,3),(4,5))").find("elem_geq: the coordinate (1,2,3) has more modes"), std::string::npos);
+  EXPECT_NE(error("elem_geq((1,2,3),(4,5))").find("elem_geq: the coordinate (1,2,3) has more modes"),
+            std::string::npos);
 }
 
 }  // namespace

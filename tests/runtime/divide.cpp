@@ -20,7 +20,6 @@ TEST(RuntimeAlgebra, DivideExamples) {
   EXPECT_EQ(str(flat_divide(L("(_4,_2,_3):(_2,_1,_8)"), L("_4:_2"))), "(_2,_2,_2,_3):(_4,_1,_2,_8)");
 }
 
-
 TEST(RuntimeAlgebra, NestedTilersDivideSubModes) {
   // As the core: mode 1 is divided per sub-mode by the nested tiler (_2,_4), and zipped regroups
   // that mode's (tile, rest) pairs first: tiles ((_2,_4)), rests ((_2,_2)) (CuTe's zip2_by).
@@ -35,8 +34,10 @@ TEST(RuntimeAlgebra, DividingCoordinateLayouts) {
   EXPECT_EQ(to_string(zipped_divide(id, make_tiler(T("(_16,_8)")))), "((_16,_8),(7,5)):((_1@0,_1@1),(_16@0,_8@1))");
   EXPECT_EQ(to_string(logical_divide(make_identity_layout(T("(_4,_8)")), make_tiler(T("(_2,_4)")))),
             "((_2,_2),(_4,_2)):((_1@0,_2@0),(_1@1,_4@1))");
-  EXPECT_EQ(to_string(flat_divide(make_identity_layout(T("(4,8)")), make_tiler(T("(_2,_4)")))), "(_2,_4,2,2):(_1@0,_1@1,_2@0,_4@1)");
-  EXPECT_EQ(to_string(tiled_divide(make_identity_layout(T("(4,8)")), make_tiler(T("(_2,_4)")))), "((_2,_4),2,2):((_1@0,_1@1),_2@0,_4@1)");
+  EXPECT_EQ(to_string(flat_divide(make_identity_layout(T("(4,8)")), make_tiler(T("(_2,_4)")))),
+            "(_2,_4,2,2):(_1@0,_1@1,_2@0,_4@1)");
+  EXPECT_EQ(to_string(tiled_divide(make_identity_layout(T("(4,8)")), make_tiler(T("(_2,_4)")))),
+            "((_2,_4),2,2):((_1@0,_1@1),_2@0,_4@1)");
   // local_tile: tile (3,2) of the zipped divide, its origin the coordinate (48,16).
   const Layout z = zipped_divide(id, make_tiler(T("(_16,_8)")));
   const IntTuple c = T("(_,(3,2))");

@@ -25,7 +25,8 @@ std::string unescape(const std::string& s) {
 }
 
 TEST(RuntimeEval, AllAlgebraExamples) {
-  const std::filesystem::path file = TESSERA_ALGEBRA_EXAMPLES;  // tests/eval/algebra_examples.txt (tests/CMakeLists.txt)
+  const std::filesystem::path file =
+      TESSERA_ALGEBRA_EXAMPLES;  // tests/eval/algebra_examples.txt (tests/CMakeLists.txt)
   std::ifstream in(file);
   ASSERT_TRUE(in) << "cannot open " << file;
   int count = 0;
@@ -164,7 +165,8 @@ TEST(RuntimeEval, AtomNames) {
     const EvalResult r = eval_line(c.expr, names);
     EXPECT_FALSE(r.ok) << c.expr;
     EXPECT_NE(r.text.find(c.contains), std::string::npos) << c.expr << " -> " << r.text;
-    EXPECT_NE(r.text.find(" at input column " + std::to_string(c.column)), std::string::npos) << c.expr << " -> " << r.text;
+    EXPECT_NE(r.text.find(" at input column " + std::to_string(c.column)), std::string::npos)
+        << c.expr << " -> " << r.text;
   }
   // Without a table no name is known.
   const EvalResult bare = eval_line("layout_c(SM80_16x8x16_F32F16F16F32_TN)");
@@ -207,7 +209,9 @@ TEST(RuntimeEval, LimitsHoldWhileParsing) {
   const std::string long_line = std::string(std::size_t{1} << 20, ' ') + "1";
   r = eval_line(long_line);
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.text.find("expression too long (more than 1048576 bytes, the limit of one expression)"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("expression too long (more than 1048576 bytes, the limit of one expression)"),
+            std::string::npos)
+      << r.text;
   // At the limits an expression still works: 65536 integers in one tuple.
   std::string at_limit = "size((";
   for (int i = 0; i < 65535; ++i) at_limit += "1,";
@@ -260,7 +264,8 @@ TEST(RuntimeEval, CaretLinesPointAtTheInputColumn) {
 // X(c) evaluates any layout-valued X (docs/eval.md), a composed layout in parentheses too (it
 // was "cannot apply a value tuple"); without them the coordinate binds to the last term.
 TEST(RuntimeEval, ApplyingAParenthesizedComposedLayout) {
-  EXPECT_EQ(eval_line("(Sw<3,3,3> o (_8,_64):(_64,_1))(9)").text, eval_line("composition(Sw<3,3,3>, (_8,_64):(_64,_1))(9)").text);
+  EXPECT_EQ(eval_line("(Sw<3,3,3> o (_8,_64):(_64,_1))(9)").text,
+            eval_line("composition(Sw<3,3,3>, (_8,_64):(_64,_1))(9)").text);
   EXPECT_EQ(eval_line("(Sw<3,3,3> o (_8,_64):(_64,_1))(9)").text, "73");  // L(9) = 65, swizzled
   EXPECT_EQ(eval_line("((_8,_64):(_64,_1))(9)").text, "65");
 }
@@ -288,8 +293,10 @@ TEST(RuntimeEval, BasisStrides) {
   EXPECT_EQ(E("(_1@0,4):(1,2)").rfind("error: layout: shape leaf _1@0", 0), 0u) << E("(_1@0,4):(1,2)");
   EXPECT_EQ(E("(4,8)(_1@0)").rfind("error: evaluation: the coordinate", 0), 0u) << E("(4,8)(_1@0)");
   const std::string c = E("complement(make_identity_layout((4,8)))");
-  EXPECT_EQ(c.rfind("error: complement: argument 1 is a layout (4,8):(_1@0,_1@1), which holds basis elements", 0), 0u) << c;
-  EXPECT_NE(E("print_layout(make_identity_layout((2,3)))").find("`tessera show` draws coordinate layouts"), std::string::npos);
+  EXPECT_EQ(c.rfind("error: complement: argument 1 is a layout (4,8):(_1@0,_1@1), which holds basis elements", 0), 0u)
+      << c;
+  EXPECT_NE(E("print_layout(make_identity_layout((2,3)))").find("`tessera show` draws coordinate layouts"),
+            std::string::npos);
   EXPECT_EQ(E("Sw<3,3,3> o make_identity_layout((4,8))").rfind("error: composed layout:", 0), 0u);
   EXPECT_EQ(E("composition(Sw<1,1,1>, make_identity_layout((4,8)))").rfind("error: composition:", 0), 0u);
   EXPECT_EQ(E("(4,8):(1,_1@0)(5)").rfind("error: evaluation: the integer offset", 0), 0u);

@@ -95,7 +95,6 @@ TEST(RuntimeIntTuple, Modes) {
   EXPECT_THROW(take(a, 3, 5), layout_error);
 }
 
-
 // Drift from the core found by reading both side by side; each case prints what the core prints.
 TEST(RuntimeIntTuple, ComparisonsFollowTheCore) {
   // lex_less/colex_less: static when decidable (a static pair that differs decides alone), over the
@@ -122,8 +121,8 @@ TEST(RuntimeIntTuple, DivisionAndPaddingFollowTheCore) {
   EXPECT_EQ(to_string(shape_div(D(-2), D(8))), "-1");  // the sign of -2/8, as the core (was 1)
   EXPECT_EQ(to_string(shape_div(S(-2), S(8))), "_-1");
   EXPECT_EQ(to_string(shape_div(D(0), D(4))), "0");
-  EXPECT_EQ(to_string(shape_div(S(0), D(4))), "0");      // no absorbing rule in shape_div (was _0)
-  EXPECT_THROW(shape_div(D(4), D(0)), layout_error);    // division by zero (was 1)
+  EXPECT_EQ(to_string(shape_div(S(0), D(4))), "0");   // no absorbing rule in shape_div (was _0)
+  EXPECT_THROW(shape_div(D(4), D(0)), layout_error);  // division by zero (was 1)
   EXPECT_THROW(ceil_div(D(5), D(-2)), layout_error);  // the divisor must be positive (was 1)
   // append<N> makes an integer a tuple even when nothing is padded, as the core (was 2).
   EXPECT_EQ(to_string(append(T("2"), T("_1"), 1)), "(2)");
@@ -181,7 +180,7 @@ TEST(RuntimeIntTuple, IndexedAndWholeTupleFunctions) {
   EXPECT_EQ(to_string(thread_coord(L("(8,8):(8,1)"), D(10))), "(1,2)");
   EXPECT_EQ(to_string(thread_coord(L("(_4,(_2,_2)):(_4,(_1,_16))"), S(37))), "(_1,_1)");
   EXPECT_EQ(to_string(thread_coord(L("_8:_1"), D(3))), "(3)");  // always a tuple
-  for (std::int64_t i = 0; i < 32; ++i) {  // thr(thread_coord(thr, i)) == i on a bijection
+  for (std::int64_t i = 0; i < 32; ++i) {                       // thr(thread_coord(thr, i)) == i on a bijection
     const Layout thr = L("(_4,(_2,_4)):(_8,(_1,_2))");
     ASSERT_EQ(evaluate(thr, thread_coord(thr, D(i))).value, i);
   }
@@ -213,7 +212,9 @@ TEST(RuntimeIntTuple, IndexedAndWholeTupleFunctions) {
             "insert: position 3 is outside [0, 2] for (2,3); insert at a position in [0, rank(t)]");
   EXPECT_EQ(message([] { remove(T("(2,3)"), 2); }),
             "remove: mode index 2 is out of range for (2,3) of rank 2; use an index in [0, rank)");
-  EXPECT_EQ(message([] { tuple_cat({T("(2,3)"), T("4")}); }),
+  EXPECT_EQ(message([] {
+              tuple_cat({T("(2,3)"), T("4")});
+            }),
             "tuple_cat: 4 is not a tuple; tuple_cat joins tuples (wrap an integer first: wrap(x))");
   EXPECT_THROW(repeat(-1, T("1")), layout_error);
   EXPECT_THROW(make_seq_tuple(-1), layout_error);

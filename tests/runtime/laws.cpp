@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <random>
 
-#include "tessera/runtime/algebra.hpp"  // first: the umbrella of the twin compiles on its own
 #include "helpers.hpp"
+#include "tessera/runtime/algebra.hpp"  // first: the umbrella of the twin compiles on its own
 
 namespace tessera::rt::test {
 namespace {
@@ -13,7 +13,9 @@ std::string str(const Layout& l) { return to_string(l); }
 
 struct Gen {
   std::mt19937_64 rng{12345};
-  std::int64_t pick(std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); }
+  std::int64_t pick(std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  }
   Int maybe_static(std::int64_t v) { return Int{v, pick(0, 2) != 0}; }
 
   // A random layout: shape leaves in {1,2,3,4}, strides a random ordering of compact strides,
@@ -90,7 +92,8 @@ TEST(RuntimeAlgebraLaws, CompositionBeyondTheDomainFollowsAAsWritten) {
     beyond += past ? 1 : 0;
   }
   EXPECT_GT(beyond, 300);
-  EXPECT_EQ(str(composition(L("(_4,_1):(_2,_1)"), L("(_4,(_2,_4,_2)):(_16,(_4,_1,_8))"))), "(_4,(_2,_4,_2)):(_4,(_1,_2,_2))");
+  EXPECT_EQ(str(composition(L("(_4,_1):(_2,_1)"), L("(_4,(_2,_4,_2)):(_16,(_4,_1,_8))"))),
+            "(_4,(_2,_4,_2)):(_4,(_1,_2,_2))");
 }
 
 // The composition of one mode B = n:r computed as docs/algebra.md says, without any refusal: each
@@ -167,10 +170,12 @@ TEST(RuntimeAlgebraLaws, CompositionRefusesOnlyWrongResults) {
     std::vector<std::pair<std::int64_t, std::int64_t>> got;
     for (const auto& m : rm) got.emplace_back(m.s.value, m.d.value);
     auto want = u.modes;
-    if (want.size() > 1 && want.back().first == 1 && got.size() + 1 == want.size()) want.pop_back();  // a static m of 1 is left out
+    if (want.size() > 1 && want.back().first == 1 && got.size() + 1 == want.size())
+      want.pop_back();  // a static m of 1 is left out
     ASSERT_EQ(got, want) << str(a) << " o " << str(b) << " = " << str(res);
     bool odd = false;  // accepted with a stride and a mode size that do not divide one another
-    for (const auto& m : detail::flat_modes(detail::coalesce_x(a))) odd = odd || (m.s.value % r != 0 && r % m.s.value != 0);
+    for (const auto& m : detail::flat_modes(detail::coalesce_x(a)))
+      odd = odd || (m.s.value % r != 0 && r % m.s.value != 0);
     accepted_odd += (odd && n > 1) ? 1 : 0;
   }
   EXPECT_GT(refused, 300);
@@ -196,7 +201,8 @@ TEST(RuntimeAlgebraLaws, SizeOneModesKeepTheirStride) {
     }
     const Unchecked u = unchecked_composition(a, 1, q, true);
     ASSERT_EQ(str(one), "_1:" + to_string(detail::flat_modes(one)[0].d)) << str(a);
-    ASSERT_EQ(detail::flat_modes(one)[0].d.value, u.modes.back().second) << str(a) << " o _1:_" << q << " = " << str(one);
+    ASSERT_EQ(detail::flat_modes(one)[0].d.value, u.modes.back().second)
+        << str(a) << " o _1:_" << q << " = " << str(one);
     nonzero += detail::flat_modes(one)[0].d.value != 0 ? 1 : 0;
     const Layout b = make_layout(std::vector<Layout>{Layout{S(2), S(1)}, Layout{S(1), S(q)}});
     Layout both;

@@ -7,11 +7,13 @@ namespace {
 
 TEST(RuntimeLayout, PrintFormat) {
   EXPECT_EQ(to_string(make_layout(make_tuple({S(2), D(4)}), make_tuple({D(4), S(1)}))), "(_2,4):(4,_1)");
-  EXPECT_EQ(to_string(L("((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))")), "((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))");
+  EXPECT_EQ(to_string(L("((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))")),
+            "((_3,_2),(_2,_5,_2)):((_4,_1),(_2,_13,_100))");
   EXPECT_EQ(to_string(make_layout(make_tuple({S(8)}), make_tuple({S(1)}))), "(_8):(_1)");
   EXPECT_EQ(to_string(make_layout(IntTuple(S(4)))), "_4:_1");
   EXPECT_EQ(to_string(Swizzle{3, 3, 3}), "Sw<3,3,3>");
-  EXPECT_EQ(to_string(ComposedLayout{Swizzle{3, 3, 3}, S(0), L("(_8,_64):(_64,_1)")}), "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)");
+  EXPECT_EQ(to_string(ComposedLayout{Swizzle{3, 3, 3}, S(0), L("(_8,_64):(_64,_1)")}),
+            "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)");
   ValueTuple tv{{Value(T("(_16,_256)")), Value(L("((_32,_4),(_8,_4)):((_128,_4),(_16,_1))"))}};
   EXPECT_EQ(to_string(Value(tv)), "((_16,_256),((_32,_4),(_8,_4)):((_128,_4),(_16,_1)))");
 }
@@ -43,7 +45,7 @@ TEST(RuntimeLayout, EvaluationAndSizes) {
   EXPECT_EQ(to_string(rank(a)), "_2");
   EXPECT_EQ(to_string(depth(a)), "_2");
   EXPECT_EQ(to_string(cosize(L("(_2,_4):(_4,_1)"))), "_8");
-  EXPECT_EQ(evaluate(a, D(7)).value, evaluate(a, T("(1,1)")).value);               // 1-D vs R-D
+  EXPECT_EQ(evaluate(a, D(7)).value, evaluate(a, T("(1,1)")).value);                  // 1-D vs R-D
   EXPECT_EQ(evaluate(a, T("(1,1)")).value, evaluate(a, T("((1,0),(1,0,0))")).value);  // natural
   EXPECT_EQ(to_string(evaluate(a, T("(_1,_1)"))), "_6");
   EXPECT_TRUE(L("(2,4):(4,1)") == L("(_2,_4):(_4,_1)"));
@@ -126,11 +128,12 @@ TEST(RuntimeLayout, CoshapeOfCoordinateLayouts) {
 
 TEST(RuntimeLayout, CoordinateLayoutsRefuseIntegerOnlyFunctions) {
   const Layout id = make_identity_layout(T("(4,8)"));
-  for (auto f : {+[](const Layout& l) { (void)cosize(l); }, +[](const Layout& l) { (void)make_layout_like(l); },
-                 +[](const Layout& l) { (void)get_hier_coord(l, D(3)); }, +[](const Layout& l) { (void)evaluate(l, T("3")); },
-                 +[](const Layout& l) { (void)complement(l); }, +[](const Layout& l) { (void)right_inverse(l); },
-                 +[](const Layout& l) { (void)nullspace(l); }, +[](const Layout& l) { (void)upcast(l, 2); },
-                 +[](const Layout& l) { (void)max_common_vector(l, l); }, +[](const Layout& l) { (void)max_alignment(l); }}) {
+  for (auto f :
+       {+[](const Layout& l) { (void)cosize(l); }, +[](const Layout& l) { (void)make_layout_like(l); },
+        +[](const Layout& l) { (void)get_hier_coord(l, D(3)); }, +[](const Layout& l) { (void)evaluate(l, T("3")); },
+        +[](const Layout& l) { (void)complement(l); }, +[](const Layout& l) { (void)right_inverse(l); },
+        +[](const Layout& l) { (void)nullspace(l); }, +[](const Layout& l) { (void)upcast(l, 2); },
+        +[](const Layout& l) { (void)max_common_vector(l, l); }, +[](const Layout& l) { (void)max_alignment(l); }}) {
     try {
       f(id);
       ADD_FAILURE() << "no error";
@@ -139,7 +142,7 @@ TEST(RuntimeLayout, CoordinateLayoutsRefuseIntegerOnlyFunctions) {
     }
   }
   EXPECT_THROW(make_layout(T("(4,8)"), T("(_1@0,_1@1)")).shape.as_int(), layout_error);  // the shape is a tuple
-  EXPECT_THROW(make_layout(T("(_1@0,8)")), layout_error);                                  // basis elements are strides
+  EXPECT_THROW(make_layout(T("(_1@0,8)")), layout_error);                                // basis elements are strides
   EXPECT_EQ(to_string(slice(T("(_,3)"), id)), "(4):(_1@0)");
 }
 

@@ -11,7 +11,6 @@ TEST(RuntimeLayout, PrintLayout) {
   EXPECT_THROW(print_layout(L("_4:_1")), layout_error);
 }
 
-
 TEST(RuntimeLayout, PrintLayoutColumnWidthFollowsTheCore) {
   // The column width is the number of digits of cosize(L) as the core counts them: 1 for a
   // cosize below 10, also a negative one (the twin counted the '-' of "-4" and padded to 2).

@@ -12,8 +12,10 @@ TEST(RuntimeAlgebra, ProductExamples) {
   EXPECT_EQ(str(blocked_product(L("(_2,_5):(_5,_1)"), L("(_3,_4):(_1,_3)"))), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
   EXPECT_EQ(str(raked_product(L("(_2,_5):(_5,_1)"), L("(_3,_4):(_1,_3)"))), "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))");
   EXPECT_EQ(str(tile_to_shape(L("(_8,_8):(_8,_1)"), T("(_64,_32)"))), "((_8,_8),(_8,_4)):((_8,_64),(_1,_512))");
-  EXPECT_EQ(str(logical_product(L("(_2,_3):(_1,_2)"), Tiler{L("_2:_1"), L("_2:_1")})), "((_2,_2),(_3,_2)):((_1,_2),(_2,_1))");
-  EXPECT_EQ(str(zipped_product(L("(_2,_3):(_1,_2)"), Tiler{L("_2:_1"), L("_2:_1")})), "((_2,_3),(_2,_2)):((_1,_2),(_2,_1))");
+  EXPECT_EQ(str(logical_product(L("(_2,_3):(_1,_2)"), Tiler{L("_2:_1"), L("_2:_1")})),
+            "((_2,_2),(_3,_2)):((_1,_2),(_2,_1))");
+  EXPECT_EQ(str(zipped_product(L("(_2,_3):(_1,_2)"), Tiler{L("_2:_1"), L("_2:_1")})),
+            "((_2,_3),(_2,_2)):((_1,_2),(_2,_1))");
   EXPECT_THROW(tile_to_shape(L("(_3,_3):(_1,_3)"), T("(_8,_9)")), layout_error);
 }
 
@@ -56,7 +58,6 @@ TEST(RuntimeAlgebra, MakeLayoutTv) {
             "(((1,32),(4,1)),((1,8),(4,1))):(((262144,8),(8192,1)),((32768,1),(2048,1)))");
 }
 
-
 // Drift from the core found by reading both side by side; each case prints what the core prints.
 TEST(RuntimeAlgebra, OrderedLayoutsFollowTheCore) {
   // The order is static in the core (a type): a dynamic one is refused (the twin accepted it).
@@ -88,14 +89,15 @@ TEST(RuntimeProduct, MakeLayoutTvDynamicIsTheStaticAnswer) {
   // right_inverse follows dynamic strides by value: the largest R with L(R(i)) == i.
   EXPECT_EQ(str(right_inverse(L("4:1"))), "4:1");
   EXPECT_EQ(str(right_inverse(L("(2,4):(4,1)"))), "(4,2):(2,1)");
-  EXPECT_EQ(str(right_inverse_static(L("4:1"))), "_1:_0");  // the compile-time algebra's answer
+  EXPECT_EQ(str(right_inverse_static(L("4:1"))), "_1:_0");                        // the compile-time algebra's answer
   EXPECT_THROW((void)make_layout_tv(L("(4,8):(1,-4)"), L("2:1")), layout_error);  // offsets below 0
   // thr not a bijection onto [0, size): refused, with the reason.
   try {
     (void)make_layout_tv(L("((_2,_2),(_2,_2)):((_4,_64),(_16,_1))"), L("(_2):(_1)"));
     ADD_FAILURE() << "a TV layout over a non-bijective raked product was returned";
   } catch (const layout_error& e) {
-    EXPECT_NE(std::string(e.what()).find("does not reach every index of [0, 32) exactly once"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("does not reach every index of [0, 32) exactly once"), std::string::npos)
+        << e.what();
   }
 }
 

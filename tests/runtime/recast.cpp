@@ -27,7 +27,6 @@ TEST(RuntimeAlgebra, CommonVectorAndNullspace) {
   EXPECT_EQ(str(make_ordered_layout(T("(_2,_2,_2,_2)"), T("(_0,_2,_3,_1)"))), "(_2,_2,_2,_2):(_1,_4,_8,_2)");
 }
 
-
 TEST(RuntimeAlgebra, RecastOfEqualWidthsIsUpcastByOne) {
   // As the core's recast<16,16> = upcast<1>: a shape over a dynamic stride becomes dynamic
   // (the twin returned the layout unchanged, (_4,_8):(8,_1)).

@@ -17,7 +17,6 @@ TEST(RuntimeAlgebra, SwizzleAndComposed) {
   EXPECT_THROW(make_swizzle(3, 3, 1), layout_error);
 }
 
-
 TEST(RuntimeAlgebra, CosizeOfComposedLayout) {
   // As the core: the cosize of the inner layout (the evaluator refused a composed layout).
   EXPECT_EQ(to_string(cosize(composition(Swizzle{3, 3, 3}, L("(_8,_64):(_64,_1)")))), "_512");
@@ -35,7 +34,8 @@ TEST(RuntimeAlgebra, SwizzleMasksAndComposition) {
   EXPECT_THROW(make_swizzle_from_masks(0b11, 0b110), layout_error);
   EXPECT_EQ(read_mask(Swizzle{3, 4, 3}), 0b1110000000u);
   EXPECT_EQ(write_mask(Swizzle{3, 4, 3}), 0b0001110000u);
-  const Swizzle pairs[][2] = {{{1, 4, 3}, {2, 2, 3}}, {{2, 2, 3}, {1, 4, 3}}, {{3, 3, 3}, {3, 3, 3}}, {{1, 2, -3}, {1, 3, -3}}};
+  const Swizzle pairs[][2] = {
+      {{1, 4, 3}, {2, 2, 3}}, {{2, 2, 3}, {1, 4, 3}}, {{3, 3, 3}, {3, 3, 3}}, {{1, 2, -3}, {1, 3, -3}}};
   for (const auto& p : pairs) {
     const Swizzle c = composition(p[0], p[1]);
     for (std::int64_t x = 0; x < (1 << 12); ++x)
@@ -93,7 +93,8 @@ TEST(RuntimeAlgebra, ComposedLayoutFunctions) {
   EXPECT_EQ(to_string(layout(c, 1)), "Sw<3,3,3> o _0 o _64:_1");
   EXPECT_EQ(E("get(Sw<3,3,3> o _0 o (_8,_64):(_64,_1), 0)"), "Sw<3,3,3> o _0 o _8:_64");
   EXPECT_EQ(E("shape(Sw<3,3,3> o _0 o (_8,_64):(_64,_1), 1)"), "_64");
-  EXPECT_NE(E("stride(Sw<3,3,3> o _0 o (_8,_64):(_64,_1))").find("stride: a composed (swizzled) layout has no stride"), std::string::npos);
+  EXPECT_NE(E("stride(Sw<3,3,3> o _0 o (_8,_64):(_64,_1))").find("stride: a composed (swizzled) layout has no stride"),
+            std::string::npos);
   EXPECT_EQ(E("stride(get_nonswizzle_portion(Sw<3,3,3> o _0 o (_8,_64):(_64,_1)))"), "(_64,_1)");
   EXPECT_EQ(to_string(append(c, L("_2:_512"))), "Sw<3,3,3> o _0 o (_8,_64,_2):(_64,_1,_512)");
   EXPECT_EQ(E("append(Sw<3,3,3> o _0 o _8:_1, _1:_0, 3)"), "Sw<3,3,3> o _0 o (_8,_1,_1):(_1,_0,_0)");
@@ -114,7 +115,7 @@ TEST(RuntimeAlgebra, ComposedLayoutFunctions) {
   for (std::int64_t x = 0; x < 64; ++x)
     ASSERT_EQ(evaluate(ls, T(std::to_string(x))).value,
               evaluate(L("(_8,_8):(_8,_1)"), IntTuple(apply(Swizzle{3, 0, 3}, D(x)))).value);
-  EXPECT_THROW(composition(L("(8,8):(8,1)"), Swizzle{3, 0, 3}), layout_error);     // not static
+  EXPECT_THROW(composition(L("(8,8):(8,1)"), Swizzle{3, 0, 3}), layout_error);      // not static
   EXPECT_THROW(composition(L("(_4,_8):(_8,_1)"), Swizzle{3, 3, 3}), layout_error);  // smaller than the span
   // right_inverse / left_inverse: c(R(i)) == i and R'(c(i)) == i.
   const ComposedLayout r = right_inverse(c);
@@ -123,7 +124,8 @@ TEST(RuntimeAlgebra, ComposedLayoutFunctions) {
   const ComposedLayout li = left_inverse(c);
   for (std::int64_t i = 0; i < 512; ++i) ASSERT_EQ(evaluate(li, IntTuple(evaluate(c, T(std::to_string(i))))).value, i);
   EXPECT_EQ(E("right_inverse(Sw<3,3,3>)"), "Sw<3,3,3>");
-  EXPECT_NE(E("right_inverse(Sw<3,3,3> o 8 o (_8,_64):(_64,_1))").find("the offset must be _0, got 8"), std::string::npos);
+  EXPECT_NE(E("right_inverse(Sw<3,3,3> o 8 o (_8,_64):(_64,_1))").find("the offset must be _0, got 8"),
+            std::string::npos);
   EXPECT_NE(E("left_inverse(Sw<3,3,3> o _0 o (8,64):(64,1))").find("L must be static"), std::string::npos);
 }
 

@@ -32,9 +32,7 @@ template <class T>
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t n) : n_(n) {
-    check(cudaMalloc(&p_, (n > 0 ? n : 1) * sizeof(T)), "cudaMalloc");
-  }
+  explicit DeviceBuffer(std::size_t n) : n_(n) { check(cudaMalloc(&p_, (n > 0 ? n : 1) * sizeof(T)), "cudaMalloc"); }
   ~DeviceBuffer() { cudaFree(p_); }
   DeviceBuffer(DeviceBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {

@@ -40,8 +40,8 @@ namespace tessera::test::gemm {
 using tessera::bfloat16_t;
 using tessera::half_t;
 using tessera::Major;
-using tessera::test::DeviceBuffer;
 using tessera::kernels::GemmProblem;
+using tessera::test::DeviceBuffer;
 
 struct Shape {
   int m, n, k;
@@ -61,7 +61,8 @@ inline double activate_reference(tessera::kernels::GemmActivation a, double z) {
   switch (a) {
     case GemmActivation::relu: return z > 0.0 ? z : 0.0;
     case GemmActivation::gelu: return 0.5 * z * (1.0 + std::erf(z / std::sqrt(2.0)));
-    case GemmActivation::gelu_tanh: return 0.5 * z * (1.0 + std::tanh(std::sqrt(2.0 / 3.14159265358979323846) * (z + 0.044715 * z * z * z)));
+    case GemmActivation::gelu_tanh:
+      return 0.5 * z * (1.0 + std::tanh(std::sqrt(2.0 / 3.14159265358979323846) * (z + 0.044715 * z * z * z)));
     case GemmActivation::none: break;
   }
   return z;
@@ -89,10 +90,11 @@ char const* type_name() {
 template <class Launch, class T, class TOut>
 void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
   std::string const what = std::string(type_name<T>()) + "->" + type_name<TOut>() + " " + std::to_string(s.m) + "x" +
-                           std::to_string(s.n) + "x" + std::to_string(s.k) + " A=" + (v.a == Major::row ? "row" : "col") +
-                           " B=" + (v.b == Major::row ? "row" : "col") + " CD=" + (v.cd == Major::row ? "row" : "col") +
-                           " pad=" + std::to_string(v.pad) + " offset=" + std::to_string(v.offset) +
-                           " beta=" + std::to_string(v.beta) + (v.bias ? " bias" : "") + " act=" + to_string(v.act);
+                           std::to_string(s.n) + "x" + std::to_string(s.k) +
+                           " A=" + (v.a == Major::row ? "row" : "col") + " B=" + (v.b == Major::row ? "row" : "col") +
+                           " CD=" + (v.cd == Major::row ? "row" : "col") + " pad=" + std::to_string(v.pad) +
+                           " offset=" + std::to_string(v.offset) + " beta=" + std::to_string(v.beta) +
+                           (v.bias ? " bias" : "") + " act=" + to_string(v.act);
   SCOPED_TRACE(what);
   Storage const sa = make_storage(s.m, s.k, v.a, v.pad);
   Storage const sb = make_storage(s.k, s.n, v.b, v.pad);
@@ -126,7 +128,8 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
   DeviceBuffer<TOut> dc(hc.size() + off), dd(hd.size() + off);
   DeviceBuffer<float> dabs_a(abs_a.size()), dabs_b(abs_b.size()), dref(ref.size()), dscale(ref.size());
   auto upload = [&](auto& dev, auto const& host, std::size_t o) {
-    ASSERT_EQ(cudaMemcpy(dev.get() + o, host.data(), host.size() * sizeof(host[0]), cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(dev.get() + o, host.data(), host.size() * sizeof(host[0]), cudaMemcpyHostToDevice),
+              cudaSuccess);
   };
   upload(da, ha, off);
   upload(db, hb, off);
@@ -208,7 +211,8 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
   std::size_t bad = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (sd.is_padding(i)) {
-      if (std::memcmp(&got[i], &poison, sizeof(TOut)) != 0 && bad++ < 5) ADD_FAILURE() << "padding element " << i << " was written";
+      if (std::memcmp(&got[i], &poison, sizeof(TOut)) != 0 && bad++ < 5)
+        ADD_FAILURE() << "padding element " << i << " was written";
       continue;
     }
     int const col = int(sd.major == Major::row ? i % std::size_t(sd.ld) : i / std::size_t(sd.ld));  // n of element i
@@ -218,17 +222,19 @@ void check_gemm(cublasHandle_t handle, Shape s, Variant v, unsigned seed) {
     double const g = float(got[i]);
     double const err = std::fabs(g - r);
     double const ez = tol * double(scale[i]) + 2 * eps32 * std::fabs(b);
-    double const bound = slope * ez + 8 * eps32 * (std::fabs(z) + std::fabs(r)) + u_out * std::fabs(r) + underflow_out + 1e-30;
+    double const bound =
+        slope * ez + 8 * eps32 * (std::fabs(z) + std::fabs(r)) + u_out * std::fabs(r) + underflow_out + 1e-30;
     if (!(err <= bound) && bad++ < 5) {
-      ADD_FAILURE() << "element " << i << ": got " << g << ", reference " << r << " (cuBLAS " << want[i] << " + bias " << b
-                    << "), |diff| " << err << " > " << bound;
+      ADD_FAILURE() << "element " << i << ": got " << g << ", reference " << r << " (cuBLAS " << want[i] << " + bias "
+                    << b << "), |diff| " << err << " > " << bound;
     }
   }
   EXPECT_EQ(bad, 0u);
 }
 
-inline tessera::kernels::GemmActivation const kActivations[3] = {
-    tessera::kernels::GemmActivation::relu, tessera::kernels::GemmActivation::gelu, tessera::kernels::GemmActivation::gelu_tanh};
+inline tessera::kernels::GemmActivation const kActivations[3] = {tessera::kernels::GemmActivation::relu,
+                                                                 tessera::kernels::GemmActivation::gelu,
+                                                                 tessera::kernels::GemmActivation::gelu_tanh};
 
 template <class Launch>
 class GemmDeviceTest : public ::testing::Test {
@@ -253,8 +259,8 @@ class GemmDeviceTest : public ::testing::Test {
             check_gemm<Launch, T, TOut>(handle_, s, Variant{a, b, cd, 0, 1, 0.75f}, seed++);
             // bias and an activation, D TMA-addressable (pad 0) and not (pad 1) in turn
             auto const act = kActivations[seed % 3];
-            check_gemm<Launch, T, TOut>(handle_, s, Variant{a, b, cd, int(seed % 2), 0, seed % 4 == 0 ? 0.5f : 0.0f, true, act},
-                                        seed++);
+            check_gemm<Launch, T, TOut>(
+                handle_, s, Variant{a, b, cd, int(seed % 2), 0, seed % 4 == 0 ? 0.5f : 0.0f, true, act}, seed++);
           }
         }
       }
@@ -263,9 +269,8 @@ class GemmDeviceTest : public ::testing::Test {
   cublasHandle_t handle_ = nullptr;
 };
 
-inline std::vector<Shape> const kSmall = {{1, 1, 1},   {7, 13, 5},    {16, 8, 16},   {64, 64, 32},
-                                          {128, 128, 32}, {127, 129, 33}, {257, 131, 72}, {3, 200, 1},
-                                          {130, 2, 67}, {136, 264, 40}};
+inline std::vector<Shape> const kSmall = {{1, 1, 1},      {7, 13, 5},     {16, 8, 16}, {64, 64, 32}, {128, 128, 32},
+                                          {127, 129, 33}, {257, 131, 72}, {3, 200, 1}, {130, 2, 67}, {136, 264, 40}};
 inline std::vector<Shape> const kLarge = {{1000, 1000, 1000}, {512, 384, 256}, {1024, 768, 2048}};
 
 }  // namespace tessera::test::gemm

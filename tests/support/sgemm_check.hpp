@@ -49,9 +49,7 @@ struct SgemmKernel {
 struct Storage {
   int rows, cols, ld;
   Major major;
-  std::size_t elements() const {
-    return std::size_t(major == Major::row ? rows : cols) * std::size_t(ld);
-  }
+  std::size_t elements() const { return std::size_t(major == Major::row ? rows : cols) * std::size_t(ld); }
   bool is_padding(std::size_t i) const {  // i beyond the matrix's extent inside its row/column
     return int(i % std::size_t(ld)) >= (major == Major::row ? cols : rows);
   }
@@ -63,19 +61,18 @@ inline Storage make_storage(int rows, int cols, Major major, int pad) {
 
 struct Variant {
   Major a, b, c;
-  int pad;      // leading-dimension padding (floats)
-  int offset;   // pointer offset (floats): 1 = misaligned for 128-bit accesses
+  int pad;     // leading-dimension padding (floats)
+  int offset;  // pointer offset (floats): 1 = misaligned for 128-bit accesses
   float beta;
 };
 
 // Runs the kernel and cuBLAS on the same random inputs; checks every element of C.
 inline void check_sgemm(cublasHandle_t handle, SgemmKernel const& kernel, SgemmShape s, Variant v, unsigned seed) {
-
-  std::string const what = kernel.name + " " + std::to_string(s.m) +
-                           "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
-                           " A=" + (v.a == Major::row ? "row" : "col") + " B=" + (v.b == Major::row ? "row" : "col") +
-                           " C=" + (v.c == Major::row ? "row" : "col") + " pad=" + std::to_string(v.pad) +
-                           " offset=" + std::to_string(v.offset) + " beta=" + std::to_string(v.beta);
+  std::string const what = kernel.name + " " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                           std::to_string(s.k) + " A=" + (v.a == Major::row ? "row" : "col") +
+                           " B=" + (v.b == Major::row ? "row" : "col") + " C=" + (v.c == Major::row ? "row" : "col") +
+                           " pad=" + std::to_string(v.pad) + " offset=" + std::to_string(v.offset) +
+                           " beta=" + std::to_string(v.beta);
   SCOPED_TRACE(what);
   Storage const sa = make_storage(s.m, s.k, v.a, v.pad);
   Storage const sb = make_storage(s.k, s.n, v.b, v.pad);
@@ -155,8 +152,8 @@ inline void check_sgemm(cublasHandle_t handle, SgemmKernel const& kernel, SgemmS
     double const tol = tol_factor * double(scale[i]) + 1e-30;
     double const err = std::fabs(double(got[i]) - double(ref[i]));
     if (!(err <= tol) && bad++ < 5) {
-      ADD_FAILURE() << "element " << i << ": got " << got[i] << ", cuBLAS " << ref[i] << ", |diff| " << err
-                    << " > tol " << tol;
+      ADD_FAILURE() << "element " << i << ": got " << got[i] << ", cuBLAS " << ref[i] << ", |diff| " << err << " > tol "
+                    << tol;
     }
   }
   EXPECT_EQ(bad, 0u);
@@ -203,13 +200,16 @@ TEST_P(SgemmTest, SmallSizesAllLayouts) {
 TEST_P(SgemmTest, LargeSizes) {
   sweep({{1000, 1000, 1000}, {512, 384, 256}}, false);
   for (Major a : {Major::row, Major::col}) {
-    check_sgemm(handle_, kernels()[std::size_t(GetParam())], SgemmShape{1000, 1000, 1000}, Variant{a, Major::row, Major::row, 1, 1, -0.75f}, 99);
+    check_sgemm(handle_, kernels()[std::size_t(GetParam())], SgemmShape{1000, 1000, 1000},
+                Variant{a, Major::row, Major::row, 1, 1, -0.75f}, 99);
   }
 }
 
 // K == 0: C = beta C; A and B are not read.
-TEST_P(SgemmTest, EmptyK) { check_sgemm(handle_, kernels()[std::size_t(GetParam())], SgemmShape{37, 65, 0}, Variant{Major::row, Major::row, Major::row, 0, 0, 0.5f}, 7); }
-
+TEST_P(SgemmTest, EmptyK) {
+  check_sgemm(handle_, kernels()[std::size_t(GetParam())], SgemmShape{37, 65, 0},
+              Variant{Major::row, Major::row, Major::row, 0, 0, 0.5f}, 7);
+}
 
 // The parameter name of kernel i.
 inline std::string sgemm_kernel_name(::testing::TestParamInfo<int> const& info) {

@@ -79,7 +79,7 @@ TEST(Copy, ResultsMatchElementByElement) {
   std::vector<float> A(64 * 32);
   for (std::size_t i = 0; i < A.size(); ++i) A[i] = float(i);
   auto mA = make_tensor(make_gmem_ptr(A.data()), make_shape(64, 32), make_stride(32, _1{}));  // (M,K)
-  auto gA = local_tile(mA, make_shape(_64{}, _8{}), make_coord(0, _));                          // (BM,BK,k)
+  auto gA = local_tile(mA, make_shape(_64{}, _8{}), make_coord(0, _));                        // (BM,BK,k)
   alignas(16) float smem[64 * 8];
   auto sA = make_tensor(make_smem_ptr(smem), make_layout(make_shape(_64{}, _8{}), LayoutRight{}));  // (BM,BK)
   auto thr = make_layout(make_shape(_8{}, _8{}), LayoutRight{});

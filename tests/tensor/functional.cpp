@@ -21,8 +21,11 @@ TEST(Functional, FillClearAxpbyTransformReduce) {
   EXPECT_EQ(y(3), 2.0f * (6.0f + 1.5f));
   transform(y, x, [](float a) { return a + 1.0f; });
   EXPECT_EQ(x(3), y(3) + 1.0f);
-  EXPECT_EQ(reduce(x, 0.0f, [](float a, float b) { return a + b; }),
-            [&] { float s = 0; for (int i = 0; i < 8; ++i) s += x(i); return s; }());
+  EXPECT_EQ(reduce(x, 0.0f, [](float a, float b) { return a + b; }), [&] {
+    float s = 0;
+    for (int i = 0; i < 8; ++i) s += x(i);
+    return s;
+  }());
   EXPECT_EQ(reduce(make_tensor(CountingIterator<int>(0), make_shape(_5{})), 0, [](int a, int b) { return a + b; }), 10);
   clear(x);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(x(i), 0.0f);

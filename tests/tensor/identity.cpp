@@ -18,10 +18,10 @@ TEST(Identity, ElementsAreTheirCoordinates) {
       EXPECT_EQ(v(get<1>(x)), n);
     }
   // Tiled and partitioned like data, it gives the global coordinate of every element.
-  auto cM = make_identity_tensor(make_shape(100, 37));                          // (M,N) -> (m,n)
-  auto cta = local_tile(cM, make_shape(_32{}, _16{}), make_coord(3, 2));       // (32,16)
-  auto thr = make_layout(make_shape(_8{}, _4{}), LayoutRight{});               // (8,4) -> thr
-  auto tc = local_partition(cta, thr, 9);                                       // (4,4)
+  auto cM = make_identity_tensor(make_shape(100, 37));                    // (M,N) -> (m,n)
+  auto cta = local_tile(cM, make_shape(_32{}, _16{}), make_coord(3, 2));  // (32,16)
+  auto thr = make_layout(make_shape(_8{}, _4{}), LayoutRight{});          // (8,4) -> thr
+  auto tc = local_partition(cta, thr, 9);                                 // (4,4)
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) {
       auto x = tc(i, j);
@@ -53,9 +53,9 @@ TEST(Identity, PartialTileCopyWithPredicates) {
       auto gD = local_tile(mD, tile, make_coord(bm, bn));   // (32,16)
       auto gC = local_tile(cMN, tile, make_coord(bm, bn));  // (32,16) -> (m,n)
       for (int tid = 0; tid < 32; ++tid) {
-        auto tSgS = local_partition(gS, thr, tid);  // (4,4)
-        auto tDgD = local_partition(gD, thr, tid);  // (4,4)
-        auto tCgC = local_partition(gC, thr, tid);  // (4,4) -> (m,n)
+        auto tSgS = local_partition(gS, thr, tid);                // (4,4)
+        auto tDgD = local_partition(gD, thr, tid);                // (4,4)
+        auto tCgC = local_partition(gC, thr, tid);                // (4,4) -> (m,n)
         auto pred = make_tensor<bool>(make_layout(shape(tCgC)));  // (4,4)
         for (int i = 0; i < int(size(pred)); ++i) {
           pred(i) = elem_less(tCgC(i), shape_mn);

@@ -12,8 +12,8 @@
 using namespace tessera;
 
 TEST(Porting, TypeNamesForStaticLayouts) {
-  using SA = Layout<Shape<_128, _8>>;                    // compact column-major by default
-  using SB = Layout<Shape<_128, _8>, Stride<_8, _1>>;    // k-major
+  using SA = Layout<Shape<_128, _8>>;                  // compact column-major by default
+  using SB = Layout<Shape<_128, _8>, Stride<_8, _1>>;  // k-major
   static_assert(std::is_same_v<SA, Layout<Shape<_128, _8>, Stride<_1, _128>>>);
   static_assert(std::is_same_v<SA, decltype(make_layout(make_shape(_128{}, _8{})))>);
   static_assert(std::is_same_v<SB, decltype(make_layout(make_shape(_128{}, _8{}), LayoutRight{}))>);

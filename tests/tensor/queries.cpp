@@ -57,7 +57,8 @@ TEST(Queries, OnDynamicLayouts) {
   static_assert(std::is_same_v<decltype(rank<1>(l)), _2>);
   static_assert(std::is_same_v<decltype(depth(l)), _2>);
   static_assert(std::is_same_v<decltype(depth<1, 0>(l)), _0>);
-  static_assert(!is_static_v<decltype(size(l))> && !is_static_v<decltype((size<1, 0>(l)))> && !is_static_v<decltype(cosize(l))>);
+  static_assert(!is_static_v<decltype(size(l))> && !is_static_v<decltype((size<1, 0>(l)))> &&
+                !is_static_v<decltype(cosize(l))>);
   EXPECT_EQ(v(size(l)), 24);
   EXPECT_EQ(v(size<0>(l)), 2);
   EXPECT_EQ(v(size<1>(l)), 12);
@@ -77,8 +78,7 @@ TEST(Queries, SubLayoutIsTheLayoutOnOneMode) {
   auto check = [](auto const& l) {
     for (int i = 0; i < int(size<0>(l)); ++i) EXPECT_EQ(v(get<0>(l)(i)), v(l(make_coord(i, 0))));
     for (int j = 0; j < int(size<1>(l)); ++j) EXPECT_EQ(v(get<1>(l)(j)), v(l(make_coord(0, j))));
-    for (int j = 0; j < int(size<1, 1>(l)); ++j)
-      EXPECT_EQ(v((get<1, 1>(l))(j)), v(l(make_coord(0, make_coord(0, j)))));
+    for (int j = 0; j < int(size<1, 1>(l)); ++j) EXPECT_EQ(v((get<1, 1>(l))(j)), v(l(make_coord(0, make_coord(0, j)))));
   };
   check(StaticL{});
   check(dynamic_l());

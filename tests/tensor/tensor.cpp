@@ -82,8 +82,9 @@ TEST(Tensor, LikeTensorsKeepTheStrideOrder) {
   EXPECT_PRINTS(make_tensor_like<float>(row_major).layout(), "(_4,_2):(_2,_1)");
   EXPECT_PRINTS(tensor_layout_like(make_layout(make_shape(_2{}, _3{}, _4{}), make_stride(_12{}, _1{}, _3{}))),
                 "(_2,_3,_4):(_12,_1,_3)");
-  EXPECT_PRINTS(tensor_layout_like(make_layout(make_shape(_2{}, _2{}, _2{}, _2{}), make_stride(_0{}, _2{}, _4{}, _1{}))),
-                "(_2,_2,_2,_2):(_0,_2,_4,_1)");
+  EXPECT_PRINTS(
+      tensor_layout_like(make_layout(make_shape(_2{}, _2{}, _2{}, _2{}), make_stride(_0{}, _2{}, _4{}, _1{}))),
+      "(_2,_2,_2,_2):(_0,_2,_4,_1)");
   EXPECT_PRINTS(tensor_layout_like(make_layout(make_shape(_2{}, _3{}), make_stride(_0{}, _7{}))), "(_2,_3):(_0,_1)");
   // A strided source becomes compact in the same order: (_3,_2):(_10,_1) -> (_3,_2):(_2,_1).
   auto t = make_tensor_like<int>(make_layout(make_shape(_3{}, _2{}), make_stride(_10{}, _1{})));
@@ -112,13 +113,16 @@ TEST(Tensor, FragmentLikeOfALayoutIsCuTes) {
   EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}, _64{}))), "(_8,(_64)):(_1,(_8))");
   EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}, _64{}), LayoutRight{})), "(_8,(_64)):(_1,(_8))");
   EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}, _4{}, _2{}))), "(_8,_4,_2):(_1,_8,_32)");
-  EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}, make_shape(_4{}, _2{})))), "(_8,((_4,_2))):(_1,((_8,_32)))");
+  EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}, make_shape(_4{}, _2{})))),
+                "(_8,((_4,_2))):(_1,((_8,_32)))");
   EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(_8{}))), "(_8):(_1)");
-  EXPECT_PRINTS(make_fragment_like(make_layout(make_shape(make_shape(_2{}, _4{}), _4{}), make_stride(make_stride(_16{}, _1{}), _4{}))),
+  EXPECT_PRINTS(make_fragment_like(
+                    make_layout(make_shape(make_shape(_2{}, _4{}), _4{}), make_stride(make_stride(_16{}, _1{}), _4{}))),
                 "((_2,_4),(_4)):((_1,_2),(_8))");
   // A swizzled layout's fragment is not swizzled.
-  EXPECT_PRINTS(make_fragment_like(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), LayoutRight{}))),
-                "(_8,(_64)):(_1,(_8))");
+  EXPECT_PRINTS(
+      make_fragment_like(composition(Swizzle<3, 3, 3>{}, make_layout(make_shape(_8{}, _64{}), LayoutRight{}))),
+      "(_8,(_64)):(_1,(_8))");
 }
 
 TEST(Tensor, TensorLayoutLikeLaw) {
@@ -137,7 +141,8 @@ TEST(Tensor, TensorLayoutLikeLaw) {
         EXPECT_EQ(ds[i] == 0 && ss[i] != 1, rs[i] == 0 && ss[i] != 1) << to_string(L) << " -> " << to_string(R);
         if (ds[i] != 0) kept *= ss[i];
         for (int j = 0; j < n; ++j)
-          if (ds[i] != 0 && ds[j] != 0 && ds[i] < ds[j] && ss[i] > 1 && ss[j] > 1) EXPECT_LT(rs[i], rs[j]) << to_string(L);
+          if (ds[i] != 0 && ds[j] != 0 && ds[i] < ds[j] && ss[i] > 1 && ss[j] > 1)
+            EXPECT_LT(rs[i], rs[j]) << to_string(L);
       }
     }(std::make_integer_sequence<int, n>{});
     std::vector<int> hit(std::size_t(kept), 0);
@@ -207,8 +212,7 @@ TEST(Tensor, SixtyFourBitOffsetsBeyondTwoToThe31) {
   float* base = nullptr;
   auto p = make_tensor(make_gmem_ptr(base), L);
   auto slice = p(65535, _);
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(slice.data().get()),
-            std::uintptr_t(65535) * 65536 * sizeof(float));
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(slice.data().get()), std::uintptr_t(65535) * 65536 * sizeof(float));
   // The same extents in 32-bit integers are rejected with a message that says what to do.
   try {
     (void)make_tensor(make_gmem_ptr(base), make_shape(65536, 65536));

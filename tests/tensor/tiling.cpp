@@ -26,7 +26,8 @@ void check_local_tile_mk(M m, K k, BM bm_tile, BK bk_tile, Order order) {
     for (long long kb = 0; kb < tiles_k; ++kb)
       for (long long j = 0; j < v(bk_tile); ++j)
         for (long long i = 0; i < v(bm_tile); ++i)
-          ASSERT_EQ(gA(i, j, kb), mA(bm * v(bm_tile) + i, kb * v(bk_tile) + j)) << bm << " " << i << " " << j << " " << kb;
+          ASSERT_EQ(gA(i, j, kb), mA(bm * v(bm_tile) + i, kb * v(bk_tile) + j))
+              << bm << " " << i << " " << j << " " << kb;
   }
   // Both tile coordinates fixed: one (BM,BK) tile.
   auto g = local_tile(mA, make_shape(bm_tile, bk_tile), make_coord(tiles_m - 1, tiles_k - 1));
@@ -71,10 +72,10 @@ void check_local_partition_2d(T const& t, Layout<S, D> const& thr) {
 }  // namespace
 
 TEST(LocalTile, StaticDynamicMixedAgainstEnumeration) {
-  check_local_tile_mk(_64{}, _32{}, _16{}, _8{}, LayoutRight{});       // static
-  check_local_tile_mk(64, 32, 16, 8, LayoutRight{});                     // dynamic
-  check_local_tile_mk(96, 40, _32{}, _8{}, LayoutLeft{});                // mixed: dynamic tensor, static tile
-  check_local_tile_mk(48, _24{}, 16, _4{}, LayoutLeft{});                // mixed extents
+  check_local_tile_mk(_64{}, _32{}, _16{}, _8{}, LayoutRight{});  // static
+  check_local_tile_mk(64, 32, 16, 8, LayoutRight{});              // dynamic
+  check_local_tile_mk(96, 40, _32{}, _8{}, LayoutLeft{});         // mixed: dynamic tensor, static tile
+  check_local_tile_mk(48, _24{}, 16, _4{}, LayoutLeft{});         // mixed extents
 }
 
 TEST(LocalTile, Seed004Shapes) {
@@ -98,14 +99,14 @@ TEST(LocalTile, Seed004Shapes) {
   EXPECT_EQ(gC(2, 3), (by * 64 + 2) * N + bx * 64 + 3);
 
   // Shared memory tiles and the thread layouts of the tutorial.
-  auto sA = offsets(make_layout(make_shape(BM, BK), LayoutRight{}));  // (BM,BK) -> smem offset
-  auto sB = offsets(make_layout(make_shape(BK, BN), LayoutRight{}));  // (BK,BN) -> smem offset
-  auto A_thread_layout = make_layout(make_shape(_8{}, _8{}), LayoutRight{});  // (8,8) -> thr
+  auto sA = offsets(make_layout(make_shape(BM, BK), LayoutRight{}));           // (BM,BK) -> smem offset
+  auto sB = offsets(make_layout(make_shape(BK, BN), LayoutRight{}));           // (BK,BN) -> smem offset
+  auto A_thread_layout = make_layout(make_shape(_8{}, _8{}), LayoutRight{});   // (8,8) -> thr
   auto B_thread_layout = make_layout(make_shape(_1{}, _64{}), LayoutRight{});  // (1,64) -> thr
-  auto tAgA = local_partition(gA, A_thread_layout, 10);  // (8,1,k)
-  auto tAsA = local_partition(sA, A_thread_layout, 10);  // (8,1)
-  auto tBgB = local_partition(gB, B_thread_layout, 10);  // (8,1,k)
-  auto tBsB = local_partition(sB, B_thread_layout, 10);  // (8,1)
+  auto tAgA = local_partition(gA, A_thread_layout, 10);                        // (8,1,k)
+  auto tAsA = local_partition(sA, A_thread_layout, 10);                        // (8,1)
+  auto tBgB = local_partition(gB, B_thread_layout, 10);                        // (8,1,k)
+  auto tBsB = local_partition(sB, B_thread_layout, 10);                        // (8,1)
   EXPECT_PRINTS(tAgA.layout(), "(_8,_1,512):(32768,_0,_8)");
   EXPECT_PRINTS(tAsA.layout(), "(_8,_1):(_64,_0)");
   EXPECT_PRINTS(tBgB.layout(), "(_8,_1,512):(4096,_0,32768)");
@@ -118,8 +119,8 @@ TEST(LocalTile, Seed004Shapes) {
   auto TM = _8{};
   auto TN = _8{};
   int thread_row = 3, thread_col = 6;
-  auto sA_to_r = local_tile(sA, make_shape(TM, _1{}), make_coord(thread_row, _));  // (TM,1,BK)
-  auto sB_to_r = local_tile(sB, make_shape(_1{}, TN), make_coord(_, thread_col));  // (1,TN,BK)
+  auto sA_to_r = local_tile(sA, make_shape(TM, _1{}), make_coord(thread_row, _));         // (TM,1,BK)
+  auto sB_to_r = local_tile(sB, make_shape(_1{}, TN), make_coord(_, thread_col));         // (1,TN,BK)
   auto gC_to_w = local_tile(gC, make_shape(TM, TN), make_coord(thread_row, thread_col));  // (TM,TN)
   EXPECT_PRINTS(sA_to_r.layout(), "(_8,_1,_8):(_8,_0,_1)");
   EXPECT_PRINTS(sB_to_r.layout(), "(_1,_8,_8):(_0,_1,_64)");
@@ -133,11 +134,11 @@ TEST(LocalTile, Seed004Shapes) {
 
 TEST(LocalTile, ProjectionStep) {
   // One (BM,BN,BK) tiler for A, B and C; each sees its modes through a step.
-  auto tiler = make_shape(_32{}, _16{}, _8{});  // (BM,BN,BK)
-  auto coord = make_coord(2, 3, _);             // (bm,bn,_)
-  auto mA = offsets(make_layout(make_shape(128, 64)));  // (M,K) -> offset
-  auto mB = offsets(make_layout(make_shape(96, 64)));   // (N,K) -> offset
-  auto mC = offsets(make_layout(make_shape(128, 96)));  // (M,N) -> offset
+  auto tiler = make_shape(_32{}, _16{}, _8{});                // (BM,BN,BK)
+  auto coord = make_coord(2, 3, _);                           // (bm,bn,_)
+  auto mA = offsets(make_layout(make_shape(128, 64)));        // (M,K) -> offset
+  auto mB = offsets(make_layout(make_shape(96, 64)));         // (N,K) -> offset
+  auto mC = offsets(make_layout(make_shape(128, 96)));        // (M,N) -> offset
   auto gA = local_tile(mA, tiler, coord, Step<_1, X, _1>{});  // (BM,BK,k)
   auto gB = local_tile(mB, tiler, coord, Step<X, _1, _1>{});  // (BN,BK,k)
   auto gC = local_tile(mC, tiler, coord, Step<_1, _1, X>{});  // (BM,BN)
@@ -173,7 +174,7 @@ TEST(LocalPartition, StaticDynamicMixedAgainstEnumeration) {
 
 TEST(LocalPartition, ProjectionStep) {
   // A (16,16) thread grid over C (M,N); A (M,K) takes the thread's m, B (N,K) its n.
-  auto thr = make_layout(make_shape(_16{}, _16{}));  // (tm,tn) -> thr
+  auto thr = make_layout(make_shape(_16{}, _16{}));         // (tm,tn) -> thr
   auto sA = offsets(make_layout(make_shape(_64{}, _8{})));  // (BM,BK)
   auto sB = offsets(make_layout(make_shape(_64{}, _8{})));  // (BN,BK)
   for (int tid = 0; tid < 256; ++tid) {
@@ -230,7 +231,7 @@ TEST(Partition, InnerOuterAgainstEnumeration) {
 // A tiler that does not divide the extent rounds the tile count up; the last tiles overhang (their
 // coordinates past the extent are the caller's to predicate). 100 x 37 by 32 x 16: 4 x 3 tiles.
 TEST(Partition, NonDividingTilersRoundTheTileCountUp) {
-  auto t = offsets(make_layout(make_shape(100, 37)));  // (m,n) -> m + 100 n
+  auto t = offsets(make_layout(make_shape(100, 37)));                                          // (m,n) -> m + 100 n
   auto all = local_tile(t, make_shape(_32{}, _16{}), make_coord(Underscore{}, Underscore{}));  // (32,16,4,3)
   EXPECT_EQ(v(size<0>(all)), 32);
   EXPECT_EQ(v(size<1>(all)), 16);

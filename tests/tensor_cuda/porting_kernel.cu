@@ -4,9 +4,9 @@
 // with beta = 0 over a NaN-poisoned output (not read).
 //
 // Without a GPU every test is skipped with the reason; the file must still compile for sm_90a.
-#include "support/gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
+#include "support/gpu_skip.hpp"
 
 #include <cmath>
 #include <limits>

@@ -8,9 +8,9 @@
 //    gemm outer product and reduce, and writes back.
 //
 // Without a GPU every test is skipped with the reason; the file must still compile for sm_90a.
-#include "support/gpu_skip.hpp"
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
+#include "support/gpu_skip.hpp"
 
 #include <string>
 #include <vector>
@@ -25,9 +25,9 @@ namespace {
 
 using namespace tessera;
 
-using TileShape = decltype(make_shape(_32{}, _16{}));                             // (BM,BN)
-using SmemLayout = decltype(make_layout(TileShape{}, LayoutRight{}));              // (BM,BN) -> smem offset
-using ThrLayout = decltype(make_layout(make_shape(_8{}, _4{}), LayoutRight{}));    // (TM,TN) -> thr
+using TileShape = decltype(make_shape(_32{}, _16{}));                            // (BM,BN)
+using SmemLayout = decltype(make_layout(TileShape{}, LayoutRight{}));            // (BM,BN) -> smem offset
+using ThrLayout = decltype(make_layout(make_shape(_8{}, _4{}), LayoutRight{}));  // (TM,TN) -> thr
 constexpr int kThreads = 32;
 
 __global__ void tiled_copy_kernel(float const* src, float* dst, int M, int N) {
@@ -35,18 +35,18 @@ __global__ void tiled_copy_kernel(float const* src, float* dst, int M, int N) {
   auto shape_mn = make_shape(M, N);
   auto mS = make_tensor(make_gmem_ptr(src), make_layout(shape_mn, LayoutRight{}));  // (M,N)
   auto mD = make_tensor(make_gmem_ptr(dst), make_layout(shape_mn, LayoutRight{}));  // (M,N)
-  auto cMN = make_identity_tensor(shape_mn);                                         // (M,N) -> (m,n)
+  auto cMN = make_identity_tensor(shape_mn);                                        // (M,N) -> (m,n)
   auto blk = make_coord(int(blockIdx.y), int(blockIdx.x));
-  auto gS = local_tile(mS, TileShape{}, blk);   // (BM,BN)
-  auto gD = local_tile(mD, TileShape{}, blk);   // (BM,BN)
-  auto cT = local_tile(cMN, TileShape{}, blk);  // (BM,BN) -> (m,n)
+  auto gS = local_tile(mS, TileShape{}, blk);                // (BM,BN)
+  auto gD = local_tile(mD, TileShape{}, blk);                // (BM,BN)
+  auto cT = local_tile(cMN, TileShape{}, blk);               // (BM,BN) -> (m,n)
   auto sT = make_tensor(make_smem_ptr(smem), SmemLayout{});  // (BM,BN)
 
   int tid = int(threadIdx.x);
-  auto tSgS = local_partition(gS, ThrLayout{}, tid);  // (BM/TM,BN/TN)
-  auto tSsT = local_partition(sT, ThrLayout{}, tid);  // (BM/TM,BN/TN)
-  auto tDgD = local_partition(gD, ThrLayout{}, tid);  // (BM/TM,BN/TN)
-  auto tCcT = local_partition(cT, ThrLayout{}, tid);  // (BM/TM,BN/TN) -> (m,n)
+  auto tSgS = local_partition(gS, ThrLayout{}, tid);        // (BM/TM,BN/TN)
+  auto tSsT = local_partition(sT, ThrLayout{}, tid);        // (BM/TM,BN/TN)
+  auto tDgD = local_partition(gD, ThrLayout{}, tid);        // (BM/TM,BN/TN)
+  auto tCcT = local_partition(cT, ThrLayout{}, tid);        // (BM/TM,BN/TN) -> (m,n)
   auto pred = make_tensor<bool>(make_layout(shape(tCcT)));  // (BM/TM,BN/TN)
   TESSERA_UNROLL
   for (int i = 0; i < decltype(size(pred))::value; ++i) pred(i) = elem_less(tCcT(i), shape_mn);
@@ -64,11 +64,11 @@ struct Plus {
 using RegShape = decltype(make_shape(_1{}, _4{}));  // (1,4) per thread
 __global__ void register_kernel(float const* src, float* dst, float* sums, int* bits) {
   __shared__ alignas(16) float smem[64 * 64];
-  auto L = make_layout(make_shape(_64{}, _64{}), LayoutRight{});  // (64,64) -> offset
-  auto mS = make_tensor(make_gmem_ptr(src), L);                   // (64,64)
-  auto mD = make_tensor(make_gmem_ptr(dst), L);                   // (64,64)
-  auto sA = make_tensor(make_smem_ptr(smem), L);                  // (64,64)
-  int tid = int(threadIdx.x);                                     // 1024 threads: (64,16)
+  auto L = make_layout(make_shape(_64{}, _64{}), LayoutRight{});    // (64,64) -> offset
+  auto mS = make_tensor(make_gmem_ptr(src), L);                     // (64,64)
+  auto mD = make_tensor(make_gmem_ptr(dst), L);                     // (64,64)
+  auto sA = make_tensor(make_smem_ptr(smem), L);                    // (64,64)
+  int tid = int(threadIdx.x);                                       // 1024 threads: (64,16)
   auto thr = make_layout(make_shape(_64{}, _16{}), LayoutRight{});  // (64,16) -> thr
   auto tg = local_partition(mS, thr, tid);                          // (1,4)
   auto ts = local_partition(sA, thr, tid);                          // (1,4)
@@ -77,7 +77,7 @@ __global__ void register_kernel(float const* src, float* dst, float* sums, int* 
   auto c = thread_coord(thr, tid);
   auto sPiece = local_tile(sA, RegShape{}, make_coord(get<0>(c), get<1>(c)));  // (1,4) contiguous
   auto gPiece = local_tile(mD, RegShape{}, make_coord(get<0>(c), get<1>(c)));  // (1,4)
-  auto r = make_fragment_like(sPiece);                                          // (1,4) registers
+  auto r = make_fragment_like(sPiece);                                         // (1,4) registers
   copy(sPiece, r);
   if (tid == 0) bits[0] = copy_vector_bits(sPiece, r);
   auto ones = make_tensor<float>(make_layout(make_shape(_1{}, _4{})));

@@ -139,8 +139,12 @@ TEST(AnalyzeShared, MakeLayoutTvResultIsAccepted) {
 
 // Law: wavefronts >= ideal, and every bank's words in a phase never exceed the phase's lanes.
 TEST(AnalyzeShared, WavefrontsNeverBelowIdeal) {
-  const char* memories[] = {"(_32,_32):(_32,_1)", "(_32,_32):(_33,_1)", "(_32,_32):(_1,_32)", "Sw<3,2,3> o (_32,_32):(_32,_1)",
-                            "Sw<2,2,3> o (_32,_32):(_32,_1)", "(_32,_32):(_36,_1)"};
+  const char* memories[] = {"(_32,_32):(_32,_1)",
+                            "(_32,_32):(_33,_1)",
+                            "(_32,_32):(_1,_32)",
+                            "Sw<3,2,3> o (_32,_32):(_32,_1)",
+                            "Sw<2,2,3> o (_32,_32):(_32,_1)",
+                            "(_32,_32):(_36,_1)"};
   const char* accesses[] = {kByColumns, kByRows, "(_32,_32):(_0,_1)", "((_4,_8),_32):((_8,_1),_32)"};
   for (const char* m : memories)
     for (const char* a : accesses) {
@@ -159,8 +163,9 @@ TEST(AnalyzeShared, WavefrontsNeverBelowIdeal) {
 
 Report copy(const char* memory, const char* tiled_copy, MemoryKind kind = MemoryKind::shared,
             tessera::tools::CopySide side = tessera::tools::CopySide::automatic) {
-  return tessera::tools::analyze_copy(tessera::rt::evaluate(memory),
-                                      tessera::rt::evaluate(tiled_copy, tessera::atom_names()).as<tessera::rt::TiledCopy>(), kind, side);
+  return tessera::tools::analyze_copy(
+      tessera::rt::evaluate(memory),
+      tessera::rt::evaluate(tiled_copy, tessera::atom_names()).as<tessera::rt::TiledCopy>(), kind, side);
 }
 constexpr const char* kLdsmX4A =
     "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))";
@@ -188,7 +193,8 @@ TEST(AnalyzeCopy, LdmatrixX4UnderSw333IsConflictFree) {
 
 TEST(AnalyzeCopy, LdmatrixX1GivesEightAddresses) {
   const Report r = copy("(_64,_64):(_64,_1)",
-                        "make_tiled_copy_A(Copy_Atom<SM75_U32x1_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))");
+                        "make_tiled_copy_A(Copy_Atom<SM75_U32x1_LDSM_N,half_t>, "
+                        "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))");
   ASSERT_FALSE(r.instructions.empty());
   for (const auto& in : r.instructions) {
     ASSERT_EQ(in.lanes.size(), 8u);  // lanes 0-7 give the rows of the 8x8 matrix
@@ -197,15 +203,17 @@ TEST(AnalyzeCopy, LdmatrixX1GivesEightAddresses) {
     EXPECT_EQ(in.wavefronts, 8);  // 8 rows 128 bytes apart: the same four banks
   }
   const Report sw = copy("Sw<3,3,3> o (_64,_64):(_64,_1)",
-                         "make_tiled_copy_A(Copy_Atom<SM75_U32x1_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))");
+                         "make_tiled_copy_A(Copy_Atom<SM75_U32x1_LDSM_N,half_t>, "
+                         "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))");
   EXPECT_EQ(sw.total_wavefronts(), sw.total_ideal());
 }
 
 TEST(AnalyzeCopy, SidesAndErrors) {
   // cp.async: global memory is its source; 16-byte rows of a row-major tile coalesce fully
-  const Report g = copy("(_64,_64):(_64,_1)",
-                        "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, (_16,_8):(_8,_1), (_1,_8))",
-                        MemoryKind::global);
+  const Report g =
+      copy("(_64,_64):(_64,_1)",
+           "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, (_16,_8):(_8,_1), (_1,_8))",
+           MemoryKind::global);
   EXPECT_DOUBLE_EQ(g.efficiency(), 1.0);
   auto message = [](auto f) {
     try {
@@ -216,9 +224,12 @@ TEST(AnalyzeCopy, SidesAndErrors) {
     return std::string("no error");
   };
   const std::string universal = "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,half_t>, (_8,_8):(_8,_1), (_1,_8))";
-  EXPECT_NE(message([&] { copy("(_64,_64):(_64,_1)", universal.c_str()); }).find("--side src or --side dst"), std::string::npos);
-  EXPECT_EQ(copy("(_64,_64):(_64,_1)", universal.c_str(), MemoryKind::shared, tessera::tools::CopySide::source).total_wavefronts(),
-            copy("(_64,_64):(_64,_1)", universal.c_str(), MemoryKind::shared, tessera::tools::CopySide::destination).total_wavefronts());
+  EXPECT_NE(message([&] { copy("(_64,_64):(_64,_1)", universal.c_str()); }).find("--side src or --side dst"),
+            std::string::npos);
+  EXPECT_EQ(copy("(_64,_64):(_64,_1)", universal.c_str(), MemoryKind::shared, tessera::tools::CopySide::source)
+                .total_wavefronts(),
+            copy("(_64,_64):(_64,_1)", universal.c_str(), MemoryKind::shared, tessera::tools::CopySide::destination)
+                .total_wavefronts());
   // ldmatrix (not .trans) of an M-major tile: a thread's 8 values are not contiguous
   const std::string e = message([&] { copy("(_64,_64):(_1,_64)", kLdsmX4A); });
   EXPECT_NE(e.find("is not 8 contiguous"), std::string::npos) << e;
@@ -253,7 +264,8 @@ TEST(AnalyzeGlobal, VectorsAndStrides) {
 
 TEST(AnalyzeText, ReportNamesTotals) {
   const std::string t = tessera::tools::to_text(shared("(_32,_32):(_32,_1)", kByColumns, 4));
-  EXPECT_NE(t.find("total: 1024 wavefronts for 32 instructions (ideal 32), 32.00 wavefronts/instruction, 32-way (bank conflicts)"),
+  EXPECT_NE(t.find("total: 1024 wavefronts for 32 instructions (ideal 32), 32.00 wavefronts/instruction, 32-way (bank "
+                   "conflicts)"),
             std::string::npos)
       << t;
   const std::string g = tessera::tools::to_text(global("(_32,_32):(_32,_1)", kByColumns, 4));
@@ -271,7 +283,8 @@ TEST(AnalyzeHeatmap, AsciiGrid) {
 }
 
 TEST(AnalyzeHeatmap, SvgIsStandaloneXml) {
-  for (const Report& r : {shared("Sw<3,3,3> o (_8,_64):(_64,_1)", kFp16Columns, 2, 8), global("(_32,_32):(_32,_1)", kByColumns, 4)}) {
+  for (const Report& r :
+       {shared("Sw<3,3,3> o (_8,_64):(_64,_1)", kFp16Columns, 2, 8), global("(_32,_32):(_32,_1)", kByColumns, 4)}) {
     const std::string svg = tessera::tools::heatmap_svg(r);
     EXPECT_EQ(tessera::test::xml_error(svg), "") << svg.substr(0, 400);
     EXPECT_NE(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
@@ -292,13 +305,18 @@ std::string error_of(const char* memory, const char* access, int elem_bytes, int
 }
 
 TEST(AnalyzeErrors, MessagesNameTheProblemAndTheFix) {
-  EXPECT_NE(error_of("(_32,_32):(_32,_1)", kByRows, 4, 2).find("is not 2 contiguous, aligned elements"), std::string::npos);
-  EXPECT_NE(error_of("(_32,_32):(_32,_1)", kByColumns, 4, 3).find("the vector must be 1, 2, 4, 8 or 16 bytes"), std::string::npos);
-  EXPECT_NE(error_of("(_32,_32):(_32,_1)", kByColumns, 3, 1).find("element width 3 bytes is not supported"), std::string::npos);
-  EXPECT_NE(error_of("(_16,_16):(_16,_1)", kByColumns, 4, 1).find("outside the memory layout's 256 elements"), std::string::npos);
+  EXPECT_NE(error_of("(_32,_32):(_32,_1)", kByRows, 4, 2).find("is not 2 contiguous, aligned elements"),
+            std::string::npos);
+  EXPECT_NE(error_of("(_32,_32):(_32,_1)", kByColumns, 4, 3).find("the vector must be 1, 2, 4, 8 or 16 bytes"),
+            std::string::npos);
+  EXPECT_NE(error_of("(_32,_32):(_32,_1)", kByColumns, 3, 1).find("element width 3 bytes is not supported"),
+            std::string::npos);
+  EXPECT_NE(error_of("(_16,_16):(_16,_1)", kByColumns, 4, 1).find("outside the memory layout's 256 elements"),
+            std::string::npos);
   EXPECT_NE(error_of("(_32,_32):(_32,_1)", "_32:_1", 4, 1).find("need rank 2"), std::string::npos);
   EXPECT_NE(error_of("Sw<3,3,3>", kByColumns, 4, 1).find("must be a layout or a swizzled"), std::string::npos);
-  EXPECT_NE(error_of("(_32,_32):(_32,_1)", "(_32,_30):(_1,_32)", 4, 4).find("not a multiple of the vector width 4"), std::string::npos);
+  EXPECT_NE(error_of("(_32,_32):(_32,_1)", "(_32,_30):(_1,_32)", 4, 4).find("not a multiple of the vector width 4"),
+            std::string::npos);
 }
 
 // Offsets that fit int64 but whose byte addresses (offset * element width) do not: an error
@@ -306,7 +324,8 @@ TEST(AnalyzeErrors, MessagesNameTheProblemAndTheFix) {
 // memory, or counted 3 sectors for two 4-byte accesses).
 TEST(AnalyzeErrors, ByteAddressOverflowIsAnError) {
   const std::string fits = "does not fit in int64";
-  EXPECT_NE(error_of("(2,1):(576460752303423488,1)", "(2,1):(1,0)", 16, 1).find("byte address of element offset 576460752303423488"),
+  EXPECT_NE(error_of("(2,1):(576460752303423488,1)", "(2,1):(1,0)", 16, 1)
+                .find("byte address of element offset 576460752303423488"),
             std::string::npos);
   EXPECT_NE(error_of("(_32,_32):(288230376151711744,_1)", "(_32,_32):(_1,_32)", 16, 1).find(fits), std::string::npos);
   try {
@@ -337,7 +356,8 @@ TEST(AnalyzeHeatmap, LargeTilesAreRefused) {
   }
   const Report at_limit = global("(_256,_256):(_256,_1)", "(_32,_1):(_1,_0)", 4);
   EXPECT_NE(tessera::tools::heatmap_svg(at_limit).find("</svg>"), std::string::npos);
-  EXPECT_THROW((void)tessera::tools::heatmap_ascii(global("(_1,_65537):(_0,_1)", "(_32,_1):(_1,_0)", 4)), tessera::layout_error);
+  EXPECT_THROW((void)tessera::tools::heatmap_ascii(global("(_1,_65537):(_0,_1)", "(_32,_1):(_1,_0)", 4)),
+               tessera::layout_error);
 }
 
 }  // namespace

@@ -25,9 +25,11 @@ TEST(ShowView, Rank2ViewRule) {
   EXPECT_EQ(rt::to_string(tt::rank2_view(rt::evaluate("(2,3,4):(1,2,6)").as<rt::Layout>())), "(2,(3,4)):(1,(2,6))");
   EXPECT_EQ(rt::to_string(tt::rank2_view(rt::evaluate("(2,3):(3,1)").as<rt::Layout>())), "(2,3):(3,1)");
   EXPECT_EQ(rt::to_string(tt::tv_view(rt::evaluate("_32:_4").as<rt::Layout>())), "(_32,_1):(_4,_0)");
-  EXPECT_EQ(tt::tile_extent(rt::evaluate("(_16,_256)").as<rt::IntTuple>()), std::make_pair(std::int64_t{16}, std::int64_t{256}));
+  EXPECT_EQ(tt::tile_extent(rt::evaluate("(_16,_256)").as<rt::IntTuple>()),
+            std::make_pair(std::int64_t{16}, std::int64_t{256}));
   EXPECT_EQ(tt::tile_extent(rt::evaluate("_32").as<rt::IntTuple>()), std::make_pair(std::int64_t{1}, std::int64_t{32}));
-  EXPECT_EQ(tt::tile_extent(rt::evaluate("(4,8,2)").as<rt::IntTuple>()), std::make_pair(std::int64_t{4}, std::int64_t{16}));
+  EXPECT_EQ(tt::tile_extent(rt::evaluate("(4,8,2)").as<rt::IntTuple>()),
+            std::make_pair(std::int64_t{4}, std::int64_t{16}));
 }
 
 TEST(ShowGrid, PlainCellsAreTheLayoutOfTheView) {
@@ -58,7 +60,8 @@ TEST(ShowGrid, SwizzledCellsAreSwizzledOffsets) {
   EXPECT_EQ(g.at(1, 63).offset, 119);
   for (std::int64_t i = 0; i < 8; ++i)
     for (std::int64_t j = 0; j < 64; ++j)
-      EXPECT_EQ(g.at(i, j).offset, rt::evaluate(v.as<rt::ComposedLayout>(), rt::make_tuple({rt::D(i), rt::D(j)})).value);
+      EXPECT_EQ(g.at(i, j).offset,
+                rt::evaluate(v.as<rt::ComposedLayout>(), rt::make_tuple({rt::D(i), rt::D(j)})).value);
   EXPECT_EQ(tt::render_ascii(g).substr(0, 35), "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)\n");
 }
 
@@ -81,8 +84,8 @@ TEST(ShowGrid, TvCellsInvertTvOverTheTile) {
     }
   EXPECT_EQ(seen.size(), 16u * 256u);  // tv is a bijection onto the tile
   EXPECT_EQ(tt::tv_label(g.at(0, 0)), "T0/V0");
-  EXPECT_EQ(tt::cell_label(g, 0, 1), "T0/V1");   // thread 0 holds rows 0..3, columns 0..7
-  EXPECT_EQ(tt::cell_label(g, 0, 8), "T1/V0");   // thread mode (_32,_4):(_128,_4): 8 columns, then 4 rows
+  EXPECT_EQ(tt::cell_label(g, 0, 1), "T0/V1");  // thread 0 holds rows 0..3, columns 0..7
+  EXPECT_EQ(tt::cell_label(g, 0, 8), "T1/V0");  // thread mode (_32,_4):(_128,_4): 8 columns, then 4 rows
   EXPECT_EQ(tt::cell_label(g, 4, 0), "T32/V0");
   EXPECT_EQ(g.key(0, 8), 1);
   EXPECT_EQ(tt::palette_index(g.key(0, 8), true), 1);
@@ -152,11 +155,13 @@ TEST(ShowErrors, MessagesNameTheProblemAndTheFix) {
   EXPECT_EQ(message("(512,512):(1,512)"),
             "show: layout (512,512):(1,512) has 512x512 cells, more than 65536; show a smaller tile "
             "(e.g. a slice or layout<0>(zipped_divide(L, tile)))");
-  EXPECT_EQ(message("Sw<3,3,3>"), "show: cannot draw Sw<3,3,3>; give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
+  EXPECT_EQ(message("Sw<3,3,3>"),
+            "show: cannot draw Sw<3,3,3>; give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
   EXPECT_EQ(message("congruent((2,3),(2,3))"),
             "show: cannot draw _true; give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
-  EXPECT_EQ(message("(_4,[_2:_1])"),
-            "show: cannot draw the tuple (_4,(_2:_1)); give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
+  EXPECT_EQ(
+      message("(_4,[_2:_1])"),
+      "show: cannot draw the tuple (_4,(_2:_1)); give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
   tt::ShowOptions tv;
   tv.tv = true;
   EXPECT_EQ(message("(4,2):(1,4)", tv), "show: --tv needs the tile shape the layout indexes; add --tile M,N");
@@ -181,7 +186,8 @@ TEST(ShowHtml, IsSelfContained) {
 // holds a pair that maps to it, and every pair's cell holds a pair); B is drawn transposed.
 rt::Value named(const char* expr) { return rt::evaluate(expr, tessera::atom_names()); }
 
-void expect_panel_inverts(const tt::Grid& g, const rt::Layout& tv, std::int64_t m_extent, bool transposed, const char* what) {
+void expect_panel_inverts(const tt::Grid& g, const rt::Layout& tv, std::int64_t m_extent, bool transposed,
+                          const char* what) {
   const rt::Layout v = tt::tv_view(tv);
   const std::int64_t threads = rt::size(rt::get(v.shape, 0)).value, values = rt::size(rt::get(v.shape, 1)).value;
   std::set<std::pair<std::int64_t, std::int64_t>> reached;
@@ -200,7 +206,8 @@ void expect_panel_inverts(const tt::Grid& g, const rt::Layout& tv, std::int64_t 
 }
 
 TEST(ShowFigure, TiledMmaPanelsInvertTheirTvLayouts) {
-  const rt::TiledMma m = named("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1), [_,_32,_])").as<rt::TiledMma>();
+  const rt::TiledMma m =
+      named("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1), [_,_32,_])").as<rt::TiledMma>();
   const tt::Figure f = tt::make_mma_figure(m);
   ASSERT_EQ(f.panels.size(), 3u);
   const tt::Grid &a = f.panels[0].grid, &b = f.panels[1].grid, &c = f.panels[2].grid;
@@ -223,9 +230,10 @@ TEST(ShowFigure, TiledMmaPanelsInvertTheirTvLayouts) {
 }
 
 TEST(ShowFigure, TiledCopyPanelsAreSourceAndDestination) {
-  const rt::TiledCopy c =
-      named("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))")
-          .as<rt::TiledCopy>();
+  const rt::TiledCopy c = named(
+                              "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, "
+                              "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))")
+                              .as<rt::TiledCopy>();
   const tt::Figure f = tt::make_copy_figure(c);
   ASSERT_EQ(f.panels.size(), 2u);
   expect_panel_inverts(f.panels[0].grid, rt::layout_s_tv(c), 32, false, "source");
@@ -245,7 +253,8 @@ TEST(ShowFigure, RenderersDrawEveryPanel) {
     EXPECT_NE(ascii.find(title), std::string::npos) << title << " in\n" << ascii;
   const std::string svg = tt::render_svg(f);
   EXPECT_EQ(tessera::test::xml_error(svg), "") << svg;
-  for (const char* id : {"id=\"cells-0\"", "id=\"cells-1\"", "id=\"cells-2\""}) EXPECT_NE(svg.find(id), std::string::npos) << id;
+  for (const char* id : {"id=\"cells-0\"", "id=\"cells-1\"", "id=\"cells-2\""})
+    EXPECT_NE(svg.find(id), std::string::npos) << id;
   const std::string html = tt::render_html(f);
   EXPECT_NE(html.find("class=\"cells\""), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no external resource
@@ -260,7 +269,8 @@ TEST(ShowFigure, ACopyAtomAloneIsAnErrorNamingTheFix) {
     (void)tt::make_figure(named("SM75_U32x4_LDSM_N"));
     ADD_FAILURE() << "a copy atom alone should not draw";
   } catch (const tessera::layout_error& e) {
-    EXPECT_NE(std::string(e.what()).find("make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N,half_t>"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N,half_t>"), std::string::npos)
+        << e.what();
   }
   EXPECT_FALSE(tt::make_figure(rt::evaluate("(_2,_2):(_1,_2)")).has_value());
 }
@@ -275,11 +285,14 @@ TEST(ShowGrid, TileWithoutTvIsAnError) {
       (void)tessera::tools::make_grid(tessera::rt::evaluate(expr), opt);
       ADD_FAILURE() << expr << ": --tile without --tv was accepted";
     } catch (const tessera::layout_error& e) {
-      EXPECT_NE(std::string(e.what()).find("--tile M,N is the tile of a TV picture; add --tv"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("--tile M,N is the tile of a TV picture; add --tv"), std::string::npos)
+          << e.what();
     }
   }
   opt.tile = std::make_pair(std::int64_t{16}, std::int64_t{256});
-  EXPECT_EQ(tessera::tools::make_grid(tessera::rt::evaluate("make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1))"), opt).rows, 16);
+  EXPECT_EQ(
+      tessera::tools::make_grid(tessera::rt::evaluate("make_layout_tv((_4,_32):(_32,_1), (_4,_8):(_8,_1))"), opt).rows,
+      16);
 }
 
 TEST(ShowGrid, CoordinateLayoutCellsAreTheirCoordinates) {
@@ -298,7 +311,8 @@ TEST(ShowGrid, CoordinateLayoutCellsAreTheirCoordinates) {
   // Divided like data, the cells still name the coordinate each element has in the whole tensor.
   const rt::Layout z = rt::evaluate("zipped_divide(make_identity_layout((6,4)), (_2,_2))").as<rt::Layout>();
   const tt::Grid g = tt::make_grid(z);
-  EXPECT_EQ(g.at(1, 5).coord, rt::to_string(rt::evaluate_any(z, rt::make_tuple({rt::IntTuple(rt::D(1)), rt::IntTuple(rt::D(5))}))));
+  EXPECT_EQ(g.at(1, 5).coord,
+            rt::to_string(rt::evaluate_any(z, rt::make_tuple({rt::IntTuple(rt::D(1)), rt::IntTuple(rt::D(5))}))));
   EXPECT_EQ(g.at(1, 5).coord, "(5,2)");
   // One basis mode: the coordinate is padded with 0 (the codomain of _4:_1@1 has rank 2).
   EXPECT_EQ(grid("_4:_1@1").at(0, 3).coord, "(0,3)");

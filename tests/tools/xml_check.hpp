@@ -16,7 +16,9 @@ inline std::string xml_error(std::string_view doc) {
   std::size_t p = 0;
   const auto err = [&](const std::string& what) { return what + " at byte " + std::to_string(p); };
   const auto is_name_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == ':'; };
-  const auto is_name = [&](char c) { return is_name_start(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.'; };
+  const auto is_name = [&](char c) {
+    return is_name_start(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.';
+  };
   const auto skip_ws = [&] {
     while (p < doc.size() && std::isspace(static_cast<unsigned char>(doc[p]))) ++p;
   };
@@ -40,7 +42,8 @@ inline std::string xml_error(std::string_view doc) {
         ok = true;
         const bool hex = ref[1] == 'x';
         for (std::size_t k = hex ? 2 : 1; k < ref.size(); ++k)
-          ok = ok && (hex ? std::isxdigit(static_cast<unsigned char>(ref[k])) : std::isdigit(static_cast<unsigned char>(ref[k])));
+          ok = ok && (hex ? std::isxdigit(static_cast<unsigned char>(ref[k]))
+                          : std::isdigit(static_cast<unsigned char>(ref[k])));
         ok = ok && ref.size() > (hex ? 2u : 1u);
       }
       if (!ok) return err("unknown entity &" + std::string(ref) + ";");

@@ -49,11 +49,11 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   std::size_t matched = 0;
   // One group at a time, so that one group's buffers are freed before the next one's exist.
   for (int g = sweep || !shapes.empty() ? 2 : 0; g < 3; ++g) {
-    std::vector<Case> all = g == 0   ? memory_cases(full)
-                            : g == 1 ? tessera::examples::sgemm_cases(full)
+    std::vector<Case> all = g == 0            ? memory_cases(full)
+                            : g == 1          ? tessera::examples::sgemm_cases(full)
                             : !shapes.empty() ? gemm_shape_cases(shapes)
-                            : sweep    ? gemm_sweep_cases()
-                                       : gemm_cases(full);
+                            : sweep           ? gemm_sweep_cases()
+                                              : gemm_cases(full);
     std::vector<Case> picked;
     for (auto& c : all)
       if (std::regex_search(c.kernel, re)) picked.push_back(std::move(c));
@@ -64,16 +64,17 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   }
   if (matched == 0) {
     std::cerr << "tessera-bench: no kernel of this run matches --kernels '" << o.kernels << "'"
-              << (kExtraKernels ? "" : " (the Hopper ladder's steps, gemm_sm90_cluster_* and gemm_sm90_stream_k_medium_* "
-                                       "are built with -DTESSERA_EXTRA_KERNELS=ON)")
+              << (kExtraKernels ? ""
+                                : " (the Hopper ladder's steps, gemm_sm90_cluster_* and gemm_sm90_stream_k_medium_* "
+                                  "are built with -DTESSERA_EXTRA_KERNELS=ON)")
               << "\n";
     return 2;
   }
   os << "device: " << info.device_name << " (" << info.sm_count << " SMs), " << (shapes.empty() ? "sizes: " : "")
-     << info.sizes << ", median of "
-     << o.run.repeats << " x " << o.run.iters << " launches";
+     << info.sizes << ", median of " << o.run.repeats << " x " << o.run.iters << " launches";
   if (o.run.rest_ms > 0) os << " (each after " << o.run.rest_ms << " ms idle)";
-  if (o.run.sustained_launches > 0) os << ", sustained: " << o.run.sustained_launches << " + " << o.run.sustained_launches << " interleaved";
+  if (o.run.sustained_launches > 0)
+    os << ", sustained: " << o.run.sustained_launches << " + " << o.run.sustained_launches << " interleaved";
   os << "\nat start: " << describe(info.at_start) << "\n";
   print_table(results, os);
   if (!o.json.empty()) write_json(info, results, o.json);
@@ -94,10 +95,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "tessera-bench " TESSERA_VERSION_STRING);
   bool quick = false;
   cmd->add_option("--kernels", opts->kernels, "regular expression selecting kernels by name (e.g. 'add_tv|sgemm')");
-  CLI::Option* sizes = cmd->add_option("--sizes", opts->sizes,
-                  "small (quick), full (32768x32768 add/copy, 4096^3 and 8192^3 GEMMs) or sweep (the fastest Hopper "
-                  "GEMM on 1024^3..16384^3 and M = 128..1024 with N = K = 8192)")
-      ->check(CLI::IsMember({"small", "full", "sweep"}));
+  CLI::Option* sizes =
+      cmd->add_option(
+             "--sizes", opts->sizes,
+             "small (quick), full (32768x32768 add/copy, 4096^3 and 8192^3 GEMMs) or sweep (the fastest Hopper "
+             "GEMM on 1024^3..16384^3 and M = 128..1024 with N = K = 8192)")
+          ->check(CLI::IsMember({"small", "full", "sweep"}));
   cmd->add_option("--shapes", opts->shapes,
                   "MxNxK[,MxNxK...]: instead of --sizes, the Hopper GEMMs (persistent, pingpong, stream_k, gemm_sm90; "
                   "bf16 and fp16) on these shapes")

@@ -14,9 +14,9 @@
 #include <string>
 
 #include "evaluate.hpp"
+#include "output.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
-#include "output.hpp"
 
 namespace {
 
@@ -52,8 +52,12 @@ int run_analyze(const AnalyzeArgs& a) {
     const tt::MemoryKind kind = shared ? tt::MemoryKind::shared : tt::MemoryKind::global;
     if (access.is<tessera::rt::TiledCopy>()) {
       if (a.given_elem_bytes || a.given_vector)
-        tessera::rt::fail("analyze: a tiled copy brings its element width and vector (its atom); leave out --elem-bytes and --vector");
-      const tt::CopySide side = a.side == "src" ? tt::CopySide::source : a.side == "dst" ? tt::CopySide::destination : tt::CopySide::automatic;
+        tessera::rt::fail(
+            "analyze: a tiled copy brings its element width and vector (its atom); leave out --elem-bytes and "
+            "--vector");
+      const tt::CopySide side = a.side == "src"   ? tt::CopySide::source
+                                : a.side == "dst" ? tt::CopySide::destination
+                                                  : tt::CopySide::automatic;
       report = tt::analyze_copy(memory, access.as<tessera::rt::TiledCopy>(), kind, side);
     } else {
       if (!a.side.empty()) tessera::rt::fail("analyze: --side is for a tiled copy given as --access");
@@ -99,17 +103,23 @@ int run_analyze(const AnalyzeArgs& a) {
 
 void register_analyze(CLI::App& app) {
   auto args = std::make_shared<AnalyzeArgs>();
-  CLI::App* cmd = app.add_subcommand("analyze", "Bank conflicts (shared) or coalescing (global) of a warp access pattern");
-  auto* smem = cmd->add_option("--smem", args->smem, "shared-memory layout (m,n) -> element offset, e.g. 'Sw<3,3,3> o (_8,_64):(_64,_1)'");
-  auto* gmem = cmd->add_option("--gmem", args->gmem, "global-memory layout (m,n) -> element offset (base 128-byte aligned)");
+  CLI::App* cmd =
+      app.add_subcommand("analyze", "Bank conflicts (shared) or coalescing (global) of a warp access pattern");
+  auto* smem = cmd->add_option("--smem", args->smem,
+                               "shared-memory layout (m,n) -> element offset, e.g. 'Sw<3,3,3> o (_8,_64):(_64,_1)'");
+  auto* gmem =
+      cmd->add_option("--gmem", args->gmem, "global-memory layout (m,n) -> element offset (base 128-byte aligned)");
   smem->excludes(gmem);
   cmd->add_option("--access", args->access,
                   "(thread,value) -> tile index layout (32 threads per warp), or a tiled copy, e.g. "
-                  "'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(...))'")->required();
-  cmd->add_option("--side", args->side, "for a tiled copy: the side in this memory, src or dst (default: from the instruction)")
+                  "'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(...))'")
+      ->required();
+  cmd->add_option("--side", args->side,
+                  "for a tiled copy: the side in this memory, src or dst (default: from the instruction)")
       ->check(CLI::IsMember({"src", "dst"}));
   cmd->add_option("--elem-bytes", args->elem_bytes, "element width in bytes: 1, 2, 4, 8 or 16")->capture_default_str();
-  cmd->add_option("--vector", args->vector, "elements per thread per instruction (vector access)")->capture_default_str();
+  cmd->add_option("--vector", args->vector, "elements per thread per instruction (vector access)")
+      ->capture_default_str();
   cmd->add_option("--heatmap", args->heatmap, "also render a heat map")->check(CLI::IsMember({"ascii", "svg"}));
   cmd->add_option("-o,--output", args->output, "write the heat map (or the report) to FILE");
   cmd->callback([cmd, args] {

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "tessera/tessera.hpp"
 #include "output.hpp"
+#include "tessera/tessera.hpp"
 
 namespace {
 
@@ -160,8 +160,8 @@ void section_sgemm() {
 void section_pictures() {
   heading("5. Pictures");
   std::cout << "print_layout of (_2,(_2,_2)):(_4,(_2,_1)): cell (i,j) = L(i,j).\n";
-  std::cout << layout_table(make_layout(make_tuple(_2{}, make_tuple(_2{}, _2{})),
-                                        make_tuple(_4{}, make_tuple(_2{}, _1{}))));
+  std::cout << layout_table(
+      make_layout(make_tuple(_2{}, make_tuple(_2{}, _2{})), make_tuple(_4{}, make_tuple(_2{}, _1{}))));
 
   std::cout << "\nA shared-memory tile of 8 rows x 64 fp16, swizzled by Sw<3,3,3>. Each row holds eight\n"
                "16-byte chunks of 8 elements; cell (m,c) = the chunk where element (m,8c) lands.\n";
@@ -187,8 +187,7 @@ void section_pictures() {
 
 void section_gpu() {
   heading("6. GPU kernels");
-  const bool gpu = std::filesystem::exists("/dev/nvidia0") ||
-                   std::system("nvidia-smi -L >/dev/null 2>&1") == 0;
+  const bool gpu = std::filesystem::exists("/dev/nvidia0") || std::system("nvidia-smi -L >/dev/null 2>&1") == 0;
   if (!gpu) {
     std::cout << "GPU: none found — kernel section skipped\n";
     return;

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "evaluate.hpp"
-#include "tessera/runtime/eval.hpp"
 #include "output.hpp"
+#include "tessera/runtime/eval.hpp"
 
 namespace {
 

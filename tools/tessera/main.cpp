@@ -12,9 +12,9 @@
 #include "output.hpp"
 #include "tessera/version.hpp"
 
-void register_eval(CLI::App& app);  // eval.cpp
-void register_demo(CLI::App& app);  // demo.cpp
-void register_show(CLI::App& app);  // show.cpp
+void register_eval(CLI::App& app);     // eval.cpp
+void register_demo(CLI::App& app);     // demo.cpp
+void register_show(CLI::App& app);     // show.cpp
 void register_analyze(CLI::App& app);  // analyze.cpp
 
 int main(int argc, char** argv) {

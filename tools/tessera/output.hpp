@@ -22,8 +22,8 @@ inline int finish_stdout(int status) {
   std::cout.flush();
   if (std::cout) return status;
   const int err = errno;
-  std::cerr << "error: cannot write standard output" << (err != 0 ? std::string(": ") + std::strerror(err) : std::string())
-            << "\n";
+  std::cerr << "error: cannot write standard output"
+            << (err != 0 ? std::string(": ") + std::strerror(err) : std::string()) << "\n";
   return kExitFailed;
 }
 

@@ -15,9 +15,9 @@
 #include <string>
 
 #include "evaluate.hpp"
+#include "output.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/show_html.hpp"
-#include "output.hpp"
 
 namespace {
 
@@ -54,8 +54,10 @@ int run_show(const ShowArgs& a) {
   namespace tt = tessera::tools;
   std::string picture;
   try {
-    const std::map<std::string, tt::Format> formats{
-        {"ascii", tt::Format::ascii}, {"svg", tt::Format::svg}, {"html", tt::Format::html}, {"latex", tt::Format::latex}};
+    const std::map<std::string, tt::Format> formats{{"ascii", tt::Format::ascii},
+                                                    {"svg", tt::Format::svg},
+                                                    {"html", tt::Format::html},
+                                                    {"latex", tt::Format::latex}};
     const auto format = formats.find(a.format);
     if (format == formats.end()) rt::fail("show: unknown format " + a.format + "; use ascii, svg, html or latex");
     tt::ShowOptions opt;
@@ -63,7 +65,8 @@ int run_show(const ShowArgs& a) {
     if (!a.tile.empty()) opt.tile = parse_tile(a.tile);
     const rt::Value v = tessera::cli::evaluate(a.expr);
     if (const auto figure = tt::make_figure(v)) {
-      if (a.tv || !a.tile.empty()) rt::fail("show: --tv and --tile are for layouts; an atom, tiled MMA or tiled copy brings its own tiles");
+      if (a.tv || !a.tile.empty())
+        rt::fail("show: --tv and --tile are for layouts; an atom, tiled MMA or tiled copy brings its own tiles");
       picture = tt::render(*figure, format->second);
     } else {
       picture = tt::render(tt::make_grid(v, opt), format->second);
@@ -94,7 +97,8 @@ int run_show(const ShowArgs& a) {
 
 void register_show(CLI::App& app) {
   auto args = std::make_shared<ShowArgs>();
-  CLI::App* cmd = app.add_subcommand("show", "Draw a layout: ascii (print_layout), svg, html (hover, zoom) or latex (TikZ)");
+  CLI::App* cmd =
+      app.add_subcommand("show", "Draw a layout: ascii (print_layout), svg, html (hover, zoom) or latex (TikZ)");
   cmd->add_option("expr", args->expr, "expression (tessera eval syntax), e.g. '(_2,(_2,_2)):(_4,(_2,_1))'")->required();
   cmd->add_option("-f,--format", args->format, "ascii (default), svg, html or latex");
   cmd->add_flag("--tv", args->tv, "EXPR is a (thread,value) -> m + n*M layout on the tile --tile M,N");

@@ -107,7 +107,8 @@ TESSERA_HOST_DEVICE bool can_vectorize(Src const& src, Dst const& dst) {
 // The number of W-bit vectors a W-bit copy src -> dst moves (static_vector_ok<W, S, D>() holds).
 template <int W, class S, class D>
 TESSERA_HOST_DEVICE constexpr int vector_blocks() {
-  return vector_plan<typename S::layout_type, typename D::layout_type, W / sizeof_bits_v<typename D::value_type>>::blocks;
+  return vector_plan<typename S::layout_type, typename D::layout_type,
+                     W / sizeof_bits_v<typename D::value_type>>::blocks;
 }
 
 // Moves vector j (0 <= j < vector_blocks<W, S, D>()) of a W-bit copy src -> dst.
@@ -116,11 +117,13 @@ template <int W, class Src, class Dst>
 TESSERA_HOST_DEVICE void copy_vector_block(Src const& src, Dst& dst, int j) {
   using S = std::remove_cvref_t<Src>;
   using D = std::remove_cvref_t<Dst>;
-  constexpr auto plan = vector_plan_v<typename S::layout_type, typename D::layout_type, W / sizeof_bits_v<typename D::value_type>>;
+  constexpr auto plan =
+      vector_plan_v<typename S::layout_type, typename D::layout_type, W / sizeof_bits_v<typename D::value_type>>;
   using V = copy_vector<W / 8>;
   int const i = plan.starts[j];
   // Through the iterators, so that a swizzled pointer swizzles each vector's address.
-  *reinterpret_cast<V*>(raw_pointer(dst.data() + dst.layout()(i))) = *reinterpret_cast<V const*>(raw_pointer(src.data() + src.layout()(i)));
+  *reinterpret_cast<V*>(raw_pointer(dst.data() + dst.layout()(i))) =
+      *reinterpret_cast<V const*>(raw_pointer(src.data() + src.layout()(i)));
 }
 
 // Copies with W-bit accesses and returns true when can_vectorize<W> holds; else returns false.

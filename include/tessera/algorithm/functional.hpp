@@ -59,19 +59,27 @@ struct constant_fn {
 // Unary operators: unary_plus (+x), negate (-x), bit_not (~x), logical_not (!x), abs_fn (|x|).
 struct unary_plus {
   template <class T>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const { return +std::forward<T>(x); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const {
+    return +std::forward<T>(x);
+  }
 };
 struct negate {
   template <class T>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const { return -std::forward<T>(x); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const {
+    return -std::forward<T>(x);
+  }
 };
 struct bit_not {
   template <class T>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const { return ~std::forward<T>(x); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const {
+    return ~std::forward<T>(x);
+  }
 };
 struct logical_not {
   template <class T>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const { return !std::forward<T>(x); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(T&& x) const {
+    return !std::forward<T>(x);
+  }
 };
 // abs_fn{}(x): tessera::abs for integers (static stays static), x < 0 ? -x : x otherwise.
 struct abs_fn {
@@ -90,75 +98,111 @@ struct abs_fn {
 // greater_equal, less_equal. (Written out one by one: no macro generates their bodies.)
 struct plus {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) + std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) + std::forward<B>(b);
+  }
 };
 struct minus {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) - std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) - std::forward<B>(b);
+  }
 };
 struct multiplies {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) * std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) * std::forward<B>(b);
+  }
 };
 struct divides {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) / std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) / std::forward<B>(b);
+  }
 };
 struct modulus {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) % std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) % std::forward<B>(b);
+  }
 };
 struct bit_and {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) & std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) & std::forward<B>(b);
+  }
 };
 struct bit_or {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) | std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) | std::forward<B>(b);
+  }
 };
 struct bit_xor {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) ^ std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) ^ std::forward<B>(b);
+  }
 };
 struct left_shift {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) << std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) << std::forward<B>(b);
+  }
 };
 struct right_shift {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) >> std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) >> std::forward<B>(b);
+  }
 };
 struct logical_and {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) && std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) && std::forward<B>(b);
+  }
 };
 struct logical_or {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) || std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) || std::forward<B>(b);
+  }
 };
 struct equal_to {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) == std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) == std::forward<B>(b);
+  }
 };
 struct not_equal_to {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) != std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) != std::forward<B>(b);
+  }
 };
 struct greater {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) > std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) > std::forward<B>(b);
+  }
 };
 struct less {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) < std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) < std::forward<B>(b);
+  }
 };
 struct greater_equal {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) >= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) >= std::forward<B>(b);
+  }
 };
 struct less_equal {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) <= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) <= std::forward<B>(b);
+  }
 };
 
 // max_fn{}(a, b), min_fn{}(a, b): tessera::max/min for integers (static when both are), else
@@ -190,43 +234,63 @@ struct min_fn {
 // Example: float x = 2; plus_assign{}(x, 3.0f) leaves x == 5 and returns x.
 struct plus_assign {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) += std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) += std::forward<B>(b);
+  }
 };
 struct minus_assign {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) -= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) -= std::forward<B>(b);
+  }
 };
 struct multiplies_assign {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) *= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) *= std::forward<B>(b);
+  }
 };
 struct divides_assign {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) /= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) /= std::forward<B>(b);
+  }
 };
 struct modulus_assign {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) %= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) %= std::forward<B>(b);
+  }
 };
 struct bit_and_assign {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) &= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) &= std::forward<B>(b);
+  }
 };
 struct bit_or_assign {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) |= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) |= std::forward<B>(b);
+  }
 };
 struct bit_xor_assign {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) ^= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) ^= std::forward<B>(b);
+  }
 };
 struct left_shift_assign {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) <<= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) <<= std::forward<B>(b);
+  }
 };
 struct right_shift_assign {
   template <class A, class B>
-  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const { return std::forward<A>(a) >>= std::forward<B>(b); }
+  TESSERA_HOST_DEVICE constexpr decltype(auto) operator()(A&& a, B&& b) const {
+    return std::forward<A>(a) >>= std::forward<B>(b);
+  }
 };
 
 // Folds of a binary function object Op over one or more arguments, as C++'s fold expressions over

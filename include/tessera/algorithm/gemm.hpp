@@ -117,9 +117,8 @@ TESSERA_HOST_DEVICE constexpr void gemm(TD&& D, TA const& A, TB const& B, TC con
   if constexpr (RA == 1 && RC == 1) {
     detail::loop(size(D), [&](auto v) { D(v) = A(v) * B(v) + C(v); });
   } else if constexpr (RA == 1) {
-    detail::loop(size<1>(D), [&](auto n) {
-      detail::loop(size<0>(D), [&](auto m) { D(m, n) = A(m) * B(n) + C(m, n); });
-    });
+    detail::loop(size<1>(D),
+                 [&](auto n) { detail::loop(size<0>(D), [&](auto m) { D(m, n) = A(m) * B(n) + C(m, n); }); });
   } else if constexpr (RA == 2 && RC == 2) {
     detail::loop(size(D), [&](auto i) { D(i) = C(i); });
     detail::gemm_mk_nk(A, B, D);
@@ -170,18 +169,23 @@ TESSERA_HOST_DEVICE constexpr void batched_gemm(TD&& D, TA const& A, TB const& B
   detail::require_extent(size<2>(A), size<2>(C), "L");
   detail::require_extent(size<2>(B), size<2>(C), "L");
   detail::require_extent(size<2>(D), size<2>(C), "L");
-  detail::loop(size<2>(C), [&](auto l) { gemm(D(Underscore{}, Underscore{}, l), A(Underscore{}, Underscore{}, l), B(Underscore{}, Underscore{}, l), C(Underscore{}, Underscore{}, l)); });
+  detail::loop(size<2>(C), [&](auto l) {
+    gemm(D(Underscore{}, Underscore{}, l), A(Underscore{}, Underscore{}, l), B(Underscore{}, Underscore{}, l),
+         C(Underscore{}, Underscore{}, l));
+  });
 }
 template <class TA, class TB, class TC>
   requires(is_tensor_v<TA> && is_tensor_v<TB> && is_tensor_v<TC>)
 TESSERA_HOST_DEVICE constexpr void batched_gemm(TA const& A, TB const& B, TC&& C) {
-  static_assert(std::remove_cvref_t<TA>::rank == 3 && std::remove_cvref_t<TB>::rank == 3 &&
-                    std::remove_cvref_t<TC>::rank == 3,
-                "batched_gemm: the operands must be (M,K,L), (N,K,L) and (M,N,L); for one product "
-                "use gemm (group_modes can merge extra batch modes into L)");
+  static_assert(
+      std::remove_cvref_t<TA>::rank == 3 && std::remove_cvref_t<TB>::rank == 3 && std::remove_cvref_t<TC>::rank == 3,
+      "batched_gemm: the operands must be (M,K,L), (N,K,L) and (M,N,L); for one product "
+      "use gemm (group_modes can merge extra batch modes into L)");
   detail::require_extent(size<2>(A), size<2>(C), "L");
   detail::require_extent(size<2>(B), size<2>(C), "L");
-  detail::loop(size<2>(C), [&](auto l) { gemm(A(Underscore{}, Underscore{}, l), B(Underscore{}, Underscore{}, l), C(Underscore{}, Underscore{}, l)); });
+  detail::loop(size<2>(C), [&](auto l) {
+    gemm(A(Underscore{}, Underscore{}, l), B(Underscore{}, Underscore{}, l), C(Underscore{}, Underscore{}, l));
+  });
 }
 
 }  // namespace tessera

@@ -44,7 +44,9 @@ struct PipelineState {
   std::uint32_t phase = 0;
 
   // The state of the i-th k-tile (i >= 0).
-  TESSERA_HOST_DEVICE static constexpr PipelineState at(int i) { return PipelineState{i % Stages, std::uint32_t((i / Stages) & 1)}; }
+  TESSERA_HOST_DEVICE static constexpr PipelineState at(int i) {
+    return PipelineState{i % Stages, std::uint32_t((i / Stages) & 1)};
+  }
   TESSERA_HOST_DEVICE constexpr PipelineState& operator++() {
     if (++index == Stages) {
       index = 0;
@@ -52,7 +54,9 @@ struct PipelineState {
     }
     return *this;
   }
-  TESSERA_HOST_DEVICE constexpr bool operator==(PipelineState const& o) const { return index == o.index && phase == o.phase; }
+  TESSERA_HOST_DEVICE constexpr bool operator==(PipelineState const& o) const {
+    return index == o.index && phase == o.phase;
+  }
 };
 
 // The barriers of the ring: full[Stages] then empty[Stages] at `bars` (2 Stages 64-bit words of
@@ -76,7 +80,9 @@ struct TmaPipeline {
     }
     fence_barrier_init();
   }
-  TESSERA_HOST_DEVICE void producer_acquire(PipelineState<Stages> st) const { mbarrier_wait(empty(st.index), st.phase ^ 1u); }
+  TESSERA_HOST_DEVICE void producer_acquire(PipelineState<Stages> st) const {
+    mbarrier_wait(empty(st.index), st.phase ^ 1u);
+  }
   TESSERA_HOST_DEVICE std::uint64_t* producer_expect(PipelineState<Stages> st, std::uint32_t bytes) const {
     mbarrier_arrive_expect_tx(full(st.index), bytes);
     return full(st.index);

@@ -4,8 +4,8 @@
 // not read or written, and on the host nothing happens.
 #pragma once
 
-#include "tessera/arch/prefetch.hpp"
 #include "tessera/algorithm/functional.hpp"
+#include "tessera/arch/prefetch.hpp"
 
 namespace tessera {
 

@@ -45,9 +45,10 @@ namespace tessera {
 #define TESSERA_SM90_AVAILABLE 1
 #endif
 
-#define TESSERA_SM90_ONLY(what)                                                                                 \
-  static_assert(detail::always_false<Unused>, what ": needs sm_90 or newer; build for -gencode arch=compute_90a " \
-                                                   "(or compute_90) or later")
+#define TESSERA_SM90_ONLY(what)                                                \
+  static_assert(detail::always_false<Unused>, what                             \
+                ": needs sm_90 or newer; build for -gencode arch=compute_90a " \
+                "(or compute_90) or later")
 
 // mbarrier_init(bar, count): the barrier's first phase completes after `count` arrivals (and the
 // transaction bytes announced for it). Pre: one thread initializes; fence_barrier_init() and a
@@ -293,7 +294,8 @@ TESSERA_HOST_DEVICE void warpgroup_reg_alloc() {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
 #elif defined(__CUDA_ARCH__)
-  static_assert(detail::always_false<std::integral_constant<int, N>>, "warpgroup_reg_alloc: setmaxnreg needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+  static_assert(detail::always_false<std::integral_constant<int, N>>,
+                "warpgroup_reg_alloc: setmaxnreg needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
 #else
   detail::device_only("warpgroup_reg_alloc (setmaxnreg.inc)");
 #endif
@@ -304,7 +306,8 @@ TESSERA_HOST_DEVICE void warpgroup_reg_dealloc() {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
 #elif defined(__CUDA_ARCH__)
-  static_assert(detail::always_false<std::integral_constant<int, N>>, "warpgroup_reg_dealloc: setmaxnreg needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
+  static_assert(detail::always_false<std::integral_constant<int, N>>,
+                "warpgroup_reg_dealloc: setmaxnreg needs sm_90a; build for -gencode=arch=compute_90a,code=sm_90a");
 #else
   detail::device_only("warpgroup_reg_dealloc (setmaxnreg.dec)");
 #endif

@@ -34,9 +34,7 @@ struct SM75_U32x1_LDSM_N {
   template <class Unused = void>
   TESSERA_HOST_DEVICE static void copy(uint128_t const& smem_src, std::uint32_t& dst) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
-    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n"
-                 : "=r"(dst)
-                 : "r"(smem_address(&smem_src)));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" : "=r"(dst) : "r"(smem_address(&smem_src)));
 #elif defined(__CUDA_ARCH__)
     static_assert(detail::always_false<Unused>,
                   "SM75_U32x1_LDSM_N: ldmatrix needs sm_75 or newer; "

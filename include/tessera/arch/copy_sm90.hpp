@@ -79,8 +79,8 @@ struct SM90_U32x4_STSM_N {
   using DRegisters = uint128_t[1];
 
   template <class Unused = void>
-  TESSERA_HOST_DEVICE static void copy(std::uint32_t const& src0, std::uint32_t const& src1,
-                                       std::uint32_t const& src2, std::uint32_t const& src3, uint128_t& smem_dst) {
+  TESSERA_HOST_DEVICE static void copy(std::uint32_t const& src0, std::uint32_t const& src1, std::uint32_t const& src2,
+                                       std::uint32_t const& src3, uint128_t& smem_dst) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n"
                  :
@@ -149,8 +149,8 @@ struct SM90_U16x8_STSM_T {
   using DRegisters = uint128_t[1];
 
   template <class Unused = void>
-  TESSERA_HOST_DEVICE static void copy(std::uint32_t const& src0, std::uint32_t const& src1,
-                                       std::uint32_t const& src2, std::uint32_t const& src3, uint128_t& smem_dst) {
+  TESSERA_HOST_DEVICE static void copy(std::uint32_t const& src0, std::uint32_t const& src1, std::uint32_t const& src2,
+                                       std::uint32_t const& src3, uint128_t& smem_dst) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n"
                  :

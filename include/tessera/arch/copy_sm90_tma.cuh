@@ -44,8 +44,9 @@ enum class TmaSwizzle { none, b32, b64, b128 };
 
 namespace detail {
 using TensorMapEncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, cuuint64_t const*,
-                                          cuuint64_t const*, cuuint32_t const*, cuuint32_t const*, CUtensorMapInterleave,
-                                          CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+                                          cuuint64_t const*, cuuint32_t const*, cuuint32_t const*,
+                                          CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                          CUtensorMapFloatOOBfill);
 
 // The driver's cuTensorMapEncodeTiled, looked up once through the runtime.
 inline TensorMapEncodeTiled tensor_map_encode_tiled() {
@@ -83,24 +84,31 @@ inline TmaDescriptor make_tma_desc_2d(void const* ptr, int elem_bytes, std::uint
   tma_require(elem_bytes == 1 || elem_bytes == 2 || elem_bytes == 4,
               [&] { return "elements must be 1, 2 or 4 bytes, got " + std::to_string(elem_bytes); });
   tma_require(inner >= 1 && outer >= 1, [&] { return "the matrix is empty"; });
-  tma_require(ld >= inner, [&] { return "ld = " + std::to_string(ld) + " is smaller than the row length " + std::to_string(inner); });
+  tma_require(ld >= inner, [&] {
+    return "ld = " + std::to_string(ld) + " is smaller than the row length " + std::to_string(inner);
+  });
   tma_require(ld * elem_bytes % 16 == 0, [&] {
     return "the row pitch ld * elem_bytes = " + std::to_string(ld * elem_bytes) +
            " bytes is not a multiple of 16 (TMA strides); pad the rows";
   });
-  tma_require(box_inner >= 1 && box_inner <= 256 && box_outer >= 1 && box_outer <= 256,
-              [&] { return "box sizes must be in [1, 256], got " + std::to_string(box_inner) + " x " + std::to_string(box_outer); });
-  tma_require(box_inner * elem_bytes % 16 == 0,
-              [&] { return "the box's inner extent " + std::to_string(box_inner * elem_bytes) + " bytes is not a multiple of 16"; });
-  const std::uint32_t span = swizzle == TmaSwizzle::b128 ? 128 : swizzle == TmaSwizzle::b64 ? 64 : swizzle == TmaSwizzle::b32 ? 32 : 0;
-  tma_require(span == 0 || box_inner * elem_bytes <= span, [&] {
-    return "a " + std::to_string(span) + "-byte swizzle needs a box inner extent of at most " + std::to_string(span) + " bytes, got " +
-           std::to_string(box_inner * elem_bytes);
+  tma_require(box_inner >= 1 && box_inner <= 256 && box_outer >= 1 && box_outer <= 256, [&] {
+    return "box sizes must be in [1, 256], got " + std::to_string(box_inner) + " x " + std::to_string(box_outer);
   });
-  const CUtensorMapDataType type = elem_bytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+  tma_require(box_inner * elem_bytes % 16 == 0, [&] {
+    return "the box's inner extent " + std::to_string(box_inner * elem_bytes) + " bytes is not a multiple of 16";
+  });
+  const std::uint32_t span = swizzle == TmaSwizzle::b128  ? 128
+                             : swizzle == TmaSwizzle::b64 ? 64
+                             : swizzle == TmaSwizzle::b32 ? 32
+                                                          : 0;
+  tma_require(span == 0 || box_inner * elem_bytes <= span, [&] {
+    return "a " + std::to_string(span) + "-byte swizzle needs a box inner extent of at most " + std::to_string(span) +
+           " bytes, got " + std::to_string(box_inner * elem_bytes);
+  });
+  const CUtensorMapDataType type = elem_bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                    : elem_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
                                                      : CU_TENSOR_MAP_DATA_TYPE_UINT32;
-  const CUtensorMapSwizzle sw = swizzle == TmaSwizzle::b128 ? CU_TENSOR_MAP_SWIZZLE_128B
+  const CUtensorMapSwizzle sw = swizzle == TmaSwizzle::b128  ? CU_TENSOR_MAP_SWIZZLE_128B
                                 : swizzle == TmaSwizzle::b64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                 : swizzle == TmaSwizzle::b32 ? CU_TENSOR_MAP_SWIZZLE_32B
                                                              : CU_TENSOR_MAP_SWIZZLE_NONE;
@@ -109,10 +117,11 @@ inline TmaDescriptor make_tma_desc_2d(void const* ptr, int elem_bytes, std::uint
   const cuuint32_t box[2] = {box_inner, box_outer};
   const cuuint32_t elem_strides[2] = {1, 1};
   TmaDescriptor desc{};
-  const CUresult r = detail::tensor_map_encode_tiled()(&desc, type, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides,
-                                                       CU_TENSOR_MAP_INTERLEAVE_NONE, sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  tma_require(r == CUDA_SUCCESS, [&] { return "cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)); });
+  const CUresult r = detail::tensor_map_encode_tiled()(
+      &desc, type, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  tma_require(r == CUDA_SUCCESS,
+              [&] { return "cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)); });
   return desc;
 }
 
@@ -125,12 +134,13 @@ struct SM90_TMA_LOAD_2D {
   __device__ static void copy(TmaDescriptor const* desc, std::uint64_t* bar, void* dst, int c0, int c1) {
 #if defined(TESSERA_SM90_AVAILABLE)
     asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::"r"(
-            smem_address(dst)),
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::
+            "r"(smem_address(dst)),
         "l"(reinterpret_cast<std::uint64_t>(desc)), "r"(smem_address(bar)), "r"(c0), "r"(c1)
         : "memory");
 #elif defined(__CUDA_ARCH__)
-    static_assert(detail::always_false<Unused>, "SM90_TMA_LOAD_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+    static_assert(detail::always_false<Unused>,
+                  "SM90_TMA_LOAD_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
 #else
     (void)desc, (void)bar, (void)dst, (void)c0, (void)c1;
 #endif
@@ -144,7 +154,8 @@ struct SM90_TMA_LOAD_MULTICAST_2D {
   // each receiving block's barrier expects the box's bytes; the blocks of mask are running (a
   // cluster launch).
   template <class Unused = void>
-  __device__ static void copy(TmaDescriptor const* desc, std::uint64_t* bar, void* dst, int c0, int c1, std::uint16_t mask) {
+  __device__ static void copy(TmaDescriptor const* desc, std::uint64_t* bar, void* dst, int c0, int c1,
+                              std::uint16_t mask) {
 #if defined(TESSERA_SM90_AVAILABLE)
     asm volatile(
         "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
@@ -152,7 +163,8 @@ struct SM90_TMA_LOAD_MULTICAST_2D {
         "l"(reinterpret_cast<std::uint64_t>(desc)), "r"(smem_address(bar)), "r"(c0), "r"(c1), "h"(mask)
         : "memory");
 #elif defined(__CUDA_ARCH__)
-    static_assert(detail::always_false<Unused>, "SM90_TMA_LOAD_MULTICAST_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+    static_assert(detail::always_false<Unused>,
+                  "SM90_TMA_LOAD_MULTICAST_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
 #else
     (void)desc, (void)bar, (void)dst, (void)c0, (void)c1, (void)mask;
 #endif
@@ -173,7 +185,8 @@ struct SM90_TMA_STORE_2D {
                  "r"(smem_address(src)), "r"(c0), "r"(c1)
                  : "memory");
 #elif defined(__CUDA_ARCH__)
-    static_assert(detail::always_false<Unused>, "SM90_TMA_STORE_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+    static_assert(detail::always_false<Unused>,
+                  "SM90_TMA_STORE_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
 #else
     (void)desc, (void)src, (void)c0, (void)c1;
 #endif
@@ -186,7 +199,8 @@ __device__ void tma_store_commit() {
 #if defined(TESSERA_SM90_AVAILABLE)
   asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
 #elif defined(__CUDA_ARCH__)
-  static_assert(detail::always_false<Unused>, "tma_store_commit: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+  static_assert(detail::always_false<Unused>,
+                "tma_store_commit: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
 #endif
 }
 
@@ -221,7 +235,8 @@ __device__ void tma_prefetch_desc(TmaDescriptor const* desc) {
 #if defined(TESSERA_SM90_AVAILABLE)
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(desc)) : "memory");
 #elif defined(__CUDA_ARCH__)
-  static_assert(detail::always_false<Unused>, "tma_prefetch_desc: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+  static_assert(detail::always_false<Unused>,
+                "tma_prefetch_desc: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
 #else
   (void)desc;
 #endif

@@ -33,26 +33,23 @@ struct SM80_16x8x16_F32F16F16F32_TN {
   using CRegisters = float[4];
 
   template <class Unused = void>
-  TESSERA_HOST_DEVICE static void fma(float& d0, float& d1, float& d2, float& d3,
-                                      std::uint32_t const& a0, std::uint32_t const& a1,
-                                      std::uint32_t const& a2, std::uint32_t const& a3,
-                                      std::uint32_t const& b0, std::uint32_t const& b1,
-                                      float const& c0, float const& c1, float const& c2, float const& c3) {
+  TESSERA_HOST_DEVICE static void fma(float& d0, float& d1, float& d2, float& d3, std::uint32_t const& a0,
+                                      std::uint32_t const& a1, std::uint32_t const& a2, std::uint32_t const& a3,
+                                      std::uint32_t const& b0, std::uint32_t const& b1, float const& c0,
+                                      float const& c1, float const& c2, float const& c3) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile(
         "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
         : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3),
-          "r"(b0), "r"(b1),
-          "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
 #elif defined(__CUDA_ARCH__)
     static_assert(detail::always_false<Unused>,
                   "SM80_16x8x16_F32F16F16F32_TN: mma.sync.m16n8k16 needs sm_80 or newer; "
                   "build for -gencode arch=compute_80 or later");
 #else
-    detail::device_only("SM80_16x8x16_F32F16F16F32_TN::fma (mma.sync.m16n8k16)", d0, d1, d2, d3,
-                        a0, a1, a2, a3, b0, b1, c0, c1, c2, c3);
+    detail::device_only("SM80_16x8x16_F32F16F16F32_TN::fma (mma.sync.m16n8k16)", d0, d1, d2, d3, a0, a1, a2, a3, b0, b1,
+                        c0, c1, c2, c3);
 #endif
   }
 };
@@ -66,26 +63,23 @@ struct SM80_16x8x16_F32BF16BF16F32_TN {
   using CRegisters = float[4];
 
   template <class Unused = void>
-  TESSERA_HOST_DEVICE static void fma(float& d0, float& d1, float& d2, float& d3,
-                                      std::uint32_t const& a0, std::uint32_t const& a1,
-                                      std::uint32_t const& a2, std::uint32_t const& a3,
-                                      std::uint32_t const& b0, std::uint32_t const& b1,
-                                      float const& c0, float const& c1, float const& c2, float const& c3) {
+  TESSERA_HOST_DEVICE static void fma(float& d0, float& d1, float& d2, float& d3, std::uint32_t const& a0,
+                                      std::uint32_t const& a1, std::uint32_t const& a2, std::uint32_t const& a3,
+                                      std::uint32_t const& b0, std::uint32_t const& b1, float const& c0,
+                                      float const& c1, float const& c2, float const& c3) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile(
         "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
         : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3),
-          "r"(b0), "r"(b1),
-          "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
 #elif defined(__CUDA_ARCH__)
     static_assert(detail::always_false<Unused>,
                   "SM80_16x8x16_F32BF16BF16F32_TN: mma.sync.m16n8k16 needs sm_80 or newer; "
                   "build for -gencode arch=compute_80 or later");
 #else
-    detail::device_only("SM80_16x8x16_F32BF16BF16F32_TN::fma (mma.sync.m16n8k16)", d0, d1, d2, d3,
-                        a0, a1, a2, a3, b0, b1, c0, c1, c2, c3);
+    detail::device_only("SM80_16x8x16_F32BF16BF16F32_TN::fma (mma.sync.m16n8k16)", d0, d1, d2, d3, a0, a1, a2, a3, b0,
+                        b1, c0, c1, c2, c3);
 #endif
   }
 };
@@ -99,26 +93,23 @@ struct SM80_16x8x8_F32TF32TF32F32_TN {
   using CRegisters = float[4];
 
   template <class Unused = void>
-  TESSERA_HOST_DEVICE static void fma(float& d0, float& d1, float& d2, float& d3,
-                                      std::uint32_t const& a0, std::uint32_t const& a1,
-                                      std::uint32_t const& a2, std::uint32_t const& a3,
-                                      std::uint32_t const& b0, std::uint32_t const& b1,
-                                      float const& c0, float const& c1, float const& c2, float const& c3) {
+  TESSERA_HOST_DEVICE static void fma(float& d0, float& d1, float& d2, float& d3, std::uint32_t const& a0,
+                                      std::uint32_t const& a1, std::uint32_t const& a2, std::uint32_t const& a3,
+                                      std::uint32_t const& b0, std::uint32_t const& b1, float const& c0,
+                                      float const& c1, float const& c2, float const& c3) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile(
         "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
         : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3),
-          "r"(b0), "r"(b1),
-          "f"(c0), "f"(c1), "f"(c2), "f"(c3));
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"(c0), "f"(c1), "f"(c2), "f"(c3));
 #elif defined(__CUDA_ARCH__)
     static_assert(detail::always_false<Unused>,
                   "SM80_16x8x8_F32TF32TF32F32_TN: mma.sync.m16n8k8 needs sm_80 or newer; "
                   "build for -gencode arch=compute_80 or later");
 #else
-    detail::device_only("SM80_16x8x8_F32TF32TF32F32_TN::fma (mma.sync.m16n8k8)", d0, d1, d2, d3,
-                        a0, a1, a2, a3, b0, b1, c0, c1, c2, c3);
+    detail::device_only("SM80_16x8x8_F32TF32TF32F32_TN::fma (mma.sync.m16n8k8)", d0, d1, d2, d3, a0, a1, a2, a3, b0, b1,
+                        c0, c1, c2, c3);
 #endif
   }
 };
@@ -132,25 +123,21 @@ struct SM80_16x8x8_F16F16F16F16_TN {
   using CRegisters = std::uint32_t[2];
 
   template <class Unused = void>
-  TESSERA_HOST_DEVICE static void fma(std::uint32_t& d0, std::uint32_t& d1,
-                                      std::uint32_t const& a0, std::uint32_t const& a1,
-                                      std::uint32_t const& b0,
-                                      std::uint32_t const& c0, std::uint32_t const& c1) {
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t& d0, std::uint32_t& d1, std::uint32_t const& a0,
+                                      std::uint32_t const& a1, std::uint32_t const& b0, std::uint32_t const& c0,
+                                      std::uint32_t const& c1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile(
         "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 "
         "{%0, %1}, {%2, %3}, {%4}, {%5, %6};\n"
         : "=r"(d0), "=r"(d1)
-        : "r"(a0), "r"(a1),
-          "r"(b0),
-          "r"(c0), "r"(c1));
+        : "r"(a0), "r"(a1), "r"(b0), "r"(c0), "r"(c1));
 #elif defined(__CUDA_ARCH__)
     static_assert(detail::always_false<Unused>,
                   "SM80_16x8x8_F16F16F16F16_TN: mma.sync.m16n8k8 needs sm_80 or newer; "
                   "build for -gencode arch=compute_80 or later");
 #else
-    detail::device_only("SM80_16x8x8_F16F16F16F16_TN::fma (mma.sync.m16n8k8)", d0, d1,
-                        a0, a1, b0, c0, c1);
+    detail::device_only("SM80_16x8x8_F16F16F16F16_TN::fma (mma.sync.m16n8k8)", d0, d1, a0, a1, b0, c0, c1);
 #endif
   }
 };
@@ -164,26 +151,23 @@ struct SM80_16x8x16_F16F16F16F16_TN {
   using CRegisters = std::uint32_t[2];
 
   template <class Unused = void>
-  TESSERA_HOST_DEVICE static void fma(std::uint32_t& d0, std::uint32_t& d1,
-                                      std::uint32_t const& a0, std::uint32_t const& a1,
-                                      std::uint32_t const& a2, std::uint32_t const& a3,
-                                      std::uint32_t const& b0, std::uint32_t const& b1,
-                                      std::uint32_t const& c0, std::uint32_t const& c1) {
+  TESSERA_HOST_DEVICE static void fma(std::uint32_t& d0, std::uint32_t& d1, std::uint32_t const& a0,
+                                      std::uint32_t const& a1, std::uint32_t const& a2, std::uint32_t const& a3,
+                                      std::uint32_t const& b0, std::uint32_t const& b1, std::uint32_t const& c0,
+                                      std::uint32_t const& c1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile(
         "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 "
         "{%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9};\n"
         : "=r"(d0), "=r"(d1)
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3),
-          "r"(b0), "r"(b1),
-          "r"(c0), "r"(c1));
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(c0), "r"(c1));
 #elif defined(__CUDA_ARCH__)
     static_assert(detail::always_false<Unused>,
                   "SM80_16x8x16_F16F16F16F16_TN: mma.sync.m16n8k16 needs sm_80 or newer; "
                   "build for -gencode arch=compute_80 or later");
 #else
-    detail::device_only("SM80_16x8x16_F16F16F16F16_TN::fma (mma.sync.m16n8k16)", d0, d1,
-                        a0, a1, a2, a3, b0, b1, c0, c1);
+    detail::device_only("SM80_16x8x16_F16F16F16F16_TN::fma (mma.sync.m16n8k16)", d0, d1, a0, a1, a2, a3, b0, b1, c0,
+                        c1);
 #endif
   }
 };

@@ -63,9 +63,9 @@ struct Copy_Atom : Copy_Traits<Op> {
   using Traits = Copy_Traits<Op>;
   using ValType = T;
   using ThrID = typename Traits::ThrID;
-  using BitLayoutSrc = typename Traits::SrcLayout;  // (thr,val) -> bit
-  using BitLayoutDst = typename Traits::DstLayout;  // (thr,val) -> bit
-  using BitLayoutRef = typename Traits::RefLayout;  // (thr,val) -> bit
+  using BitLayoutSrc = typename Traits::SrcLayout;                             // (thr,val) -> bit
+  using BitLayoutDst = typename Traits::DstLayout;                             // (thr,val) -> bit
+  using BitLayoutRef = typename Traits::RefLayout;                             // (thr,val) -> bit
   using ValLayoutSrc = decltype(recast<1, sizeof_bits_v<T>>(BitLayoutSrc{}));  // (thr,val) -> element
   using ValLayoutDst = decltype(recast<1, sizeof_bits_v<T>>(BitLayoutDst{}));  // (thr,val) -> element
   using ValLayoutRef = decltype(recast<1, sizeof_bits_v<T>>(BitLayoutRef{}));  // (thr,val) -> element
@@ -100,8 +100,8 @@ struct Copy_Atom : Copy_Traits<Op> {
         detail::copy_unpack<Op>(src, dst);
       }
     } else {
-      copy_if(*this, make_tensor(pred.data(), layout<0>(pred.layout())), make_tensor(src.data(), layout<0>(src.layout())),
-              make_tensor(dst.data(), layout<0>(dst.layout())));
+      copy_if(*this, make_tensor(pred.data(), layout<0>(pred.layout())),
+              make_tensor(src.data(), layout<0>(src.layout())), make_tensor(dst.data(), layout<0>(dst.layout())));
     }
   }
 };
@@ -155,10 +155,11 @@ struct TiledCopy : Atom {
     constexpr int R = rank_v<typename L::shape_type>;
     auto v = size<0>(l);
     // (m,n) -> v_idx: the order of the values inside Layout_TV.
-    auto frg_layout_mn =
-        upcast<int(TiledNumThr::value * decltype(v)::value)>(composition(right_inverse(TiledLayout_TV{}), make_layout(Tiler_MN{})));
+    auto frg_layout_mn = upcast<int(TiledNumThr::value * decltype(v)::value)>(
+        composition(right_inverse(TiledLayout_TV{}), make_layout(Tiler_MN{})));
     // (atom_vals,rest_vals) -> (v,m,n)
-    auto frg_layout_v = zipped_divide(logical_product(make_layout(v), right_inverse(frg_layout_mn)), make_layout(AtomNumVal{}));
+    auto frg_layout_v =
+        zipped_divide(logical_product(make_layout(v), right_inverse(frg_layout_mn)), make_layout(AtomNumVal{}));
     // ((TileV,TileM,TileN,...),(1,RestM,RestN,...))
     auto t = zipped_divide(l, prepend(product_each(frg_layout_mn.shape()), v));
     // ((atom_vals,rest_vals),(1,RestM,RestN,...))
@@ -198,7 +199,8 @@ struct TiledCopy : Atom {
     auto trg_layout_tv = make_layout(composition(layout<0>(atom_layout_tv), ref2trg), layout<1>(atom_layout_tv));
     // ((trg_tid,rest_tid),(trg_val,rest_val)) -> (m,n), each mode merged as far as it goes
     auto z = detail::zip2(trg_layout_tv);
-    auto thrval2mn = make_layout(coalesce(layout<0>(z)), make_layout(coalesce(layout<1, 0>(z)), coalesce(layout<1, 1>(z))));
+    auto thrval2mn =
+        make_layout(coalesce(layout<0>(z)), make_layout(coalesce(layout<1, 0>(z)), coalesce(layout<1, 1>(z))));
     // ((thr,val),(RestM,RestN,...))
     auto tv = make_layout(composition(layout<0>(l), thrval2mn), layout<1>(l));
     return slice(make_coord(make_coord(_, _), _), tv);
@@ -243,7 +245,8 @@ struct ThrCopy {
 // make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{},
 //                 (_32,_4):(_4,_1), (_1,_8)) copies (32,32) tiles, 8 contiguous halves per thread.
 template <class Atom, class ThrLayout, class ValLayout = decltype(make_layout(_1{}))>
-TESSERA_HOST_DEVICE constexpr auto make_tiled_copy(Atom const& = {}, ThrLayout const& thr = {}, ValLayout const& val = {}) {
+TESSERA_HOST_DEVICE constexpr auto make_tiled_copy(Atom const& = {}, ThrLayout const& thr = {},
+                                                   ValLayout const& val = {}) {
   static_assert(is_copy_atom<Atom>::value, "make_tiled_copy: the first argument must be a Copy_Atom<Op, T>");
   auto tv = make_layout_tv(thr, val);
   return TiledCopy<Atom, decltype(get<1>(tv)), decltype(get<0>(tv))>{};

@@ -91,7 +91,8 @@ inline constexpr int tma_box_inner_mode = [] {
 // within the swizzle span).
 template <class GShape, class GStride, class Box>
 TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box, int elem_bytes) {
-  static_assert(decltype(rank(Layout<GShape, GStride>{}))::value == 2, "make_tma_desc: the global layout must have rank 2 (rows, columns)");
+  static_assert(decltype(rank(Layout<GShape, GStride>{}))::value == 2,
+                "make_tma_desc: the global layout must have rank 2 (rows, columns)");
   using Sw = detail::TmaBoxSwizzle<Box>;
   auto const inner_layout = [&] {
     if constexpr (Sw::composed) {
@@ -101,8 +102,10 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
       return box;
     }
   }();
-  static_assert(is_static_v<std::remove_cvref_t<decltype(inner_layout)>>, "make_tma_desc: the box layout must be static");
-  static_assert(decltype(rank(inner_layout))::value == 2, "make_tma_desc: the box layout must have rank 2, in the global layout's mode order");
+  static_assert(is_static_v<std::remove_cvref_t<decltype(inner_layout)>>,
+                "make_tma_desc: the box layout must be static");
+  static_assert(decltype(rank(inner_layout))::value == 2,
+                "make_tma_desc: the box layout must have rank 2, in the global layout's mode order");
 
   long long const g0 = size<0>(gmem), g1 = size<1>(gmem);
   long long const s0 = stride<0>(gmem), s1 = stride<1>(gmem);
@@ -111,13 +114,15 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
   p.inner_mode = detail::tma_box_inner_mode<std::remove_cvref_t<decltype(inner_layout)>>;
   long long const s_inner = p.inner_mode == 0 ? s0 : s1, g_inner = p.inner_mode == 0 ? g0 : g1;
   detail::tma_layout_require(s_inner == 1 || g_inner == 1, [&] {
-    return "the box is contiguous along mode " + std::to_string(p.inner_mode) + " but the global layout " + to_string(gmem) +
-           " has stride " + std::to_string(s_inner) + " there (TMA reads rows of contiguous elements)";
+    return "the box is contiguous along mode " + std::to_string(p.inner_mode) + " but the global layout " +
+           to_string(gmem) + " has stride " + std::to_string(s_inner) +
+           " there (TMA reads rows of contiguous elements)";
   });
   long long const inner = p.inner_mode == 0 ? g0 : g1, outer = p.inner_mode == 0 ? g1 : g0;
   long long const pitch = p.inner_mode == 0 ? s1 : s0;
-  detail::tma_layout_require(outer == 1 || pitch > 0,
-                             [&] { return "the row pitch of " + to_string(gmem) + " must be positive, got " + std::to_string(pitch); });
+  detail::tma_layout_require(outer == 1 || pitch > 0, [&] {
+    return "the row pitch of " + to_string(gmem) + " must be positive, got " + std::to_string(pitch);
+  });
   p.inner = std::uint64_t(inner);
   p.outer = std::uint64_t(outer);
   // one row: the pitch is never used; the smallest that TMA accepts
@@ -132,8 +137,8 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
   if constexpr (Sw::composed) {
     int const unit = Sw::base + (elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3);
     detail::tma_layout_require(unit == 4 && Sw::shift == 3 && Sw::bits >= 1 && Sw::bits <= 3, [&] {
-      return "the box's swizzle Sw<" + std::to_string(Sw::bits) + "," + std::to_string(Sw::base) + "," + std::to_string(Sw::shift) +
-             "> on " + std::to_string(elem_bytes) +
+      return "the box's swizzle Sw<" + std::to_string(Sw::bits) + "," + std::to_string(Sw::base) + "," +
+             std::to_string(Sw::shift) + "> on " + std::to_string(elem_bytes) +
              "-byte elements is not a TMA swizzle (16-byte units permuted within 32-, 64- or "
              "128-byte rows: Sw<1..3," +
              std::to_string(4 - (unit - Sw::base)) + ",3>)";
@@ -146,10 +151,12 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
     using InnerLayout = std::remove_cvref_t<decltype(inner_layout)>;
     InnerLayout const il{};
     int const mode = detail::tma_box_inner_mode<InnerLayout>;
-    int const bi = mode == 0 ? int(size<0>(il)) : int(size<1>(il)), bo = mode == 0 ? int(size<1>(il)) : int(size<0>(il));
+    int const bi = mode == 0 ? int(size<0>(il)) : int(size<1>(il)),
+              bo = mode == 0 ? int(size<1>(il)) : int(size<0>(il));
     for (int y = 0; y < bo; ++y)
       for (int x = 0; x < bi; ++x)
-        if ((mode == 0 ? (long long)il(x, y) : (long long)il(y, x)) != (long long)y * bi + x) return (long long)y * bi + x;
+        if ((mode == 0 ? (long long)il(x, y) : (long long)il(y, x)) != (long long)y * bi + x)
+          return (long long)y * bi + x;
     return -1LL;
   }();
   if (out_of_order >= 0) {
@@ -158,9 +165,9 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
     detail::tma_layout_require(false, [&] {
       std::string const coord = p.inner_mode == 0 ? "(" + std::to_string(x) + "," + std::to_string(y) + ")"
                                                   : "(" + std::to_string(y) + "," + std::to_string(x) + ")";
-      return "the box layout " + to_string(inner_layout) + " puts element " + coord + " at offset " + std::to_string(got) +
-             ", TMA writes it at " + std::to_string(out_of_order) + " (rows of " + std::to_string(b_inner) +
-             " elements along the global unit-stride mode, one after the other)";
+      return "the box layout " + to_string(inner_layout) + " puts element " + coord + " at offset " +
+             std::to_string(got) + ", TMA writes it at " + std::to_string(out_of_order) + " (rows of " +
+             std::to_string(b_inner) + " elements along the global unit-stride mode, one after the other)";
     });
   }
   return p;
@@ -175,7 +182,6 @@ TmaDescriptor make_tma_desc(T const* ptr, Layout<GShape, GStride> const& gmem, B
   TmaBoxParams const p = tma_box_params(gmem, box, int(sizeof(T)));
   return make_tma_desc_2d(ptr, int(sizeof(T)), p.inner, p.outer, p.ld, p.box_inner, p.box_outer, p.swizzle);
 }
-
 
 // ---- TMA atoms and tma_partition ------------------------------------------------------------------
 //
@@ -205,7 +211,8 @@ struct SM90_TMA_STORE {
 };
 
 template <class Op>
-concept TmaOp = std::is_same_v<Op, SM90_TMA_LOAD> || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> || std::is_same_v<Op, SM90_TMA_STORE>;
+concept TmaOp = std::is_same_v<Op, SM90_TMA_LOAD> || std::is_same_v<Op, SM90_TMA_LOAD_MULTICAST> ||
+                std::is_same_v<Op, SM90_TMA_STORE>;
 
 namespace detail {
 // The box layout without its swizzle: (p,q) -> element offset in the box.
@@ -258,7 +265,9 @@ struct TmaCopy {
   // box_layout(): (p,q) -> element offset in the box, before the swizzle.
   TESSERA_HOST_DEVICE static constexpr auto box_layout() { return box_inner_type{}; }
   // box_shape(): (P,Q) of one box, the sizes of the box layout's two modes.
-  TESSERA_HOST_DEVICE static constexpr auto box_shape() { return make_shape(size<0>(box_inner_type{}), size<1>(box_inner_type{})); }
+  TESSERA_HOST_DEVICE static constexpr auto box_shape() {
+    return make_shape(size<0>(box_inner_type{}), size<1>(box_inner_type{}));
+  }
   TESSERA_HOST_DEVICE TmaDescriptor const* get_tma_descriptor() const { return &desc; }
   // get_tma_tensor(shape): what tma_partition cuts the global matrix with, (m,n) -> (m,n): TMA
   // addresses the matrix by coordinates, not pointers.
@@ -279,7 +288,8 @@ struct TmaCopy {
 // `gmem`, moving boxes laid out as `box` (make_tma_desc's preconditions and errors).
 template <class Op, class T, class GShape, class GStride, class Box>
   requires TmaOp<Op>
-TmaCopy<Op, std::remove_const_t<T>, Box> make_tma_copy(Op, T* ptr, Layout<GShape, GStride> const& gmem, Box const& box) {
+TmaCopy<Op, std::remove_const_t<T>, Box> make_tma_copy(Op, T* ptr, Layout<GShape, GStride> const& gmem,
+                                                       Box const& box) {
   return {make_tma_desc(ptr, gmem, box)};
 }
 
@@ -293,10 +303,12 @@ TmaCopy<Op, std::remove_const_t<T>, Box> make_tma_copy(Op, T* ptr, Layout<GShape
 // tma_partition(tma, sX, gX, rank, Int<N>{}): block `rank` of N keeps boxes rank, rank + N, ... (a
 // multicast load, where each block of a cluster loads its share of a tile shared by all).
 template <class Op, class T, class Box, class SE, class SL, class GE, class GL>
-TESSERA_HOST_DEVICE constexpr auto tma_partition(TmaCopy<Op, T, Box> const&, Tensor<SE, SL> const& sX, Tensor<GE, GL> const& gX) {
+TESSERA_HOST_DEVICE constexpr auto tma_partition(TmaCopy<Op, T, Box> const&, Tensor<SE, SL> const& sX,
+                                                 Tensor<GE, GL> const& gX) {
   using Tma = TmaCopy<Op, T, Box>;
   constexpr int R = Tensor<SE, SL>::rank;
-  static_assert(R >= 2 && Tensor<GE, GL>::rank == R, "tma_partition: sX and gX must be (P,Q,rest...) tensors of the same rank");
+  static_assert(R >= 2 && Tensor<GE, GL>::rank == R,
+                "tma_partition: sX and gX must be (P,Q,rest...) tensors of the same rank");
   constexpr auto box = Tma::box_shape();
   static_assert(decltype(size<0>(sX.layout()))::value % decltype(get<0>(box))::value == 0 &&
                     decltype(size<1>(sX.layout()))::value % decltype(get<1>(box))::value == 0,
@@ -312,18 +324,20 @@ TESSERA_HOST_DEVICE constexpr auto tma_partition(TmaCopy<Op, T, Box> const&, Ten
 }
 
 template <class Op, class T, class Box, class SE, class SL, class GE, class GL, int N>
-TESSERA_HOST_DEVICE constexpr auto tma_partition(TmaCopy<Op, T, Box> const& tma, Tensor<SE, SL> const& sX, Tensor<GE, GL> const& gX,
-                                                 int rank, Int<N>) {
+TESSERA_HOST_DEVICE constexpr auto tma_partition(TmaCopy<Op, T, Box> const& tma, Tensor<SE, SL> const& sX,
+                                                 Tensor<GE, GL> const& gX, int rank, Int<N>) {
   auto const [gD, sD] = tma_partition(tma, sX, gX);
   constexpr int boxes = int(decltype(size<1>(sD.layout()))::value);
-  static_assert(boxes % N == 0, "tma_partition: the blocks must share the boxes of a tile evenly (BOXES a multiple of N)");
+  static_assert(boxes % N == 0,
+                "tma_partition: the blocks must share the boxes of a tile evenly (BOXES a multiple of N)");
   // BOXES -> (N,BOXES/N): (r,i) -> box r + N i; then r = rank.
   using Split = Layout<Shape<Int<N>, Int<boxes / N>>, Stride<_1, Int<N>>>;
   auto split = [&](auto const& t) {
     constexpr int R = std::remove_cvref_t<decltype(t)>::rank;
     return [&]<std::size_t... Js>(std::index_sequence<Js...>) {
       auto const l = t.layout();
-      auto const shared = make_tensor(t.data(), make_layout(layout<0>(l), composition(layout<1>(l), Split{}), layout<int(2 + Js)>(l)...));
+      auto const shared = make_tensor(
+          t.data(), make_layout(layout<0>(l), composition(layout<1>(l), Split{}), layout<int(2 + Js)>(l)...));
       return shared(_, make_coord(rank, _), ((void)Js, _)...);
     }(std::make_index_sequence<R - 2>{});
   };
@@ -346,7 +360,8 @@ template <class Op, class T, class Box, class G, class S>
   requires(is_tensor_v<G> && is_tensor_v<std::remove_cvref_t<S>>)
 __device__ void copy(TmaLoad<Op, T, Box> const& load, G const& src, S&& dst) {
   using Tma = TmaCopy<Op, T, Box>;
-  static_assert(G::rank == 2 && std::remove_cvref_t<S>::rank == 2, "copy(tma.with(bar), src, dst): give (BOX,BOXES) slices");
+  static_assert(G::rank == 2 && std::remove_cvref_t<S>::rank == 2,
+                "copy(tma.with(bar), src, dst): give (BOX,BOXES) slices");
   constexpr int boxes = int(decltype(size<1>(dst.layout()))::value);
   TESSERA_UNROLL
   for (int j = 0; j < boxes; ++j) {

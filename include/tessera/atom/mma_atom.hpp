@@ -47,8 +47,8 @@ TESSERA_HOST_DEVICE void mma_unpack(TD&& D, TA const& A, TB const& B, TC const& 
   auto rC = as_registers<typename Op::CRegisters>(C);
   constexpr std::size_t ND = std::extent_v<typename Op::DRegisters>, NA = std::extent_v<typename Op::ARegisters>,
                         NB = std::extent_v<typename Op::BRegisters>, NC = std::extent_v<typename Op::CRegisters>;
-  static_assert(decltype(size(rD))::value == ND && decltype(size(rA))::value == NA &&
-                    decltype(size(rB))::value == NB && decltype(size(rC))::value == NC,
+  static_assert(decltype(size(rD))::value == ND && decltype(size(rA))::value == NA && decltype(size(rB))::value == NB &&
+                    decltype(size(rC))::value == NC,
                 "MMA_Atom::call: a fragment does not hold the instruction's registers (partition with "
                 "partition_fragment_A/B/C of the same MMA)");
   [&]<std::size_t... Id, std::size_t... Ia, std::size_t... Ib, std::size_t... Ic>(
@@ -117,7 +117,8 @@ struct TiledMMA : Atom {
                 "TiledMMA: the atom layout must be rank 3, (m,n,k) -> atom, e.g. (_2,_2,_1)");
   static_assert(is_tuple_v<PermutationMNK> && tuple_size_v<PermutationMNK> == 3,
                 "TiledMMA: the permutation must be a tiler of three modes (M,N,K); `_` keeps a mode");
-  static_assert(is_static_v<AtomLayoutMNK> && is_static_v<PermutationMNK>, "TiledMMA: atom layout and permutation must be static");
+  static_assert(is_static_v<AtomLayoutMNK> && is_static_v<PermutationMNK>,
+                "TiledMMA: atom layout and permutation must be static");
 
   using AtomShape_MNK = typename Atom::Shape_MNK;
   using AtomThrID = typename Atom::ThrID;
@@ -190,12 +191,13 @@ struct TiledMMA : Atom {
     auto a = zipped_divide(t, make_tile(make_layout(size<I0>(AtomShape_MNK{})),
                                         make_layout(size<I1>(AtomShape_MNK{}))));  // ((Atom0,Atom1),(Rest0,Rest1,...))
     // The atom's (m,k) as (thr,val).
-    auto tv = make_layout(composition(layout<0>(a), atom_tv), layout<1>(a));         // ((ThrV,FrgV),(Rest0,Rest1,...))
+    auto tv = make_layout(composition(layout<0>(a), atom_tv), layout<1>(a));  // ((ThrV,FrgV),(Rest0,Rest1,...))
     // Hand the rest to the atoms of the thread layout along the two modes.
-    auto r = zipped_divide(layout<1>(tv), make_tile(make_layout(size<I0 + 1>(ThrLayoutVMNK{})),
-                                                    make_layout(size<I1 + 1>(ThrLayoutVMNK{}))));  // ((Thr0,Thr1),(Rest0',Rest1',...))
-    return make_layout(make_layout(layout<0, 0>(tv), layout<0>(r)),    // (ThrV,(Thr0,Thr1))
-                       make_layout(layout<0, 1>(tv), layout<1>(r)));   // (FrgV,(Rest0',Rest1',...))
+    auto r = zipped_divide(layout<1>(tv),
+                           make_tile(make_layout(size<I0 + 1>(ThrLayoutVMNK{})),
+                                     make_layout(size<I1 + 1>(ThrLayoutVMNK{}))));  // ((Thr0,Thr1),(Rest0',Rest1',...))
+    return make_layout(make_layout(layout<0, 0>(tv), layout<0>(r)),                 // (ThrV,(Thr0,Thr1))
+                       make_layout(layout<0, 1>(tv), layout<1>(r)));                // (FrgV,(Rest0',Rest1',...))
   }
 
   // ((ThrV,(Thr0,Thr1)),(FrgV,rest)) -> ((thr_idx),(FrgV,rest)): spread the thread mode over all
@@ -203,7 +205,7 @@ struct TiledMMA : Atom {
   // the thread index through the inverse of the (v,m,n,k) layout.
   template <int I0, int I1, class L>
   TESSERA_HOST_DEVICE static constexpr auto layout_tv(L const& tv) {
-    auto thr = layout<0>(tv);       // (ThrV,(Thr0,Thr1)) -> index
+    auto thr = layout<0>(tv);  // (ThrV,(Thr0,Thr1)) -> index
     auto thr_v = layout<0>(thr);
     auto thr_0 = layout<1, 0>(thr);
     auto thr_1 = layout<1, 1>(thr);
@@ -213,9 +215,9 @@ struct TiledMMA : Atom {
     auto vmnk = [&] {
       if constexpr (I0 == 0 && I1 == 2) {  // A: (M,K), ignores N
         return make_layout(thr_v, thr_0, make_layout(nn, _0{}), thr_1);
-      } else if constexpr (I0 == 1) {       // B: (N,K), ignores M
+      } else if constexpr (I0 == 1) {  // B: (N,K), ignores M
         return make_layout(thr_v, make_layout(nm, _0{}), thr_0, thr_1);
-      } else {                              // C: (M,N), ignores K
+      } else {  // C: (M,N), ignores K
         return make_layout(thr_v, thr_0, thr_1, make_layout(size<3>(ThrLayoutVMNK{}), _0{}));
       }
     }();
@@ -277,7 +279,8 @@ struct ThrMMA : TiledMMA_ {
 // 128 threads.
 template <class AtomOrOp, class AtomLayout = decltype(make_layout(make_shape(_1{}, _1{}, _1{}))),
           class Permutation = tuple<Underscore, Underscore, Underscore>>
-TESSERA_HOST_DEVICE constexpr auto make_tiled_mma(AtomOrOp const& = {}, AtomLayout const& = {}, Permutation const& = {}) {
+TESSERA_HOST_DEVICE constexpr auto make_tiled_mma(AtomOrOp const& = {}, AtomLayout const& = {},
+                                                  Permutation const& = {}) {
   using Atom = std::conditional_t<is_mma_atom<AtomOrOp>::value, AtomOrOp, MMA_Atom<AtomOrOp>>;
   return TiledMMA<Atom, AtomLayout, Permutation>{};
 }

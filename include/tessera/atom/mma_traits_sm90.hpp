@@ -37,7 +37,8 @@ namespace tessera {
 namespace detail {
 template <int N>
 struct SM90_CLayout {
-  using type = Layout<Shape<Shape<_4, _8, _4>, Shape<_2, _2, Int<N / 8>>>, Stride<Stride<_128, _1, _16>, Stride<_64, _8, _512>>>;
+  using type =
+      Layout<Shape<Shape<_4, _8, _4>, Shape<_2, _2, Int<N / 8>>>, Stride<Stride<_128, _1, _16>, Stride<_64, _8, _512>>>;
 };
 template <>
 struct SM90_CLayout<8> {
@@ -64,22 +65,22 @@ struct SM90_RS_Traits : SM90_SS_Traits<N, TAB> {
 };
 }  // namespace detail
 
-#define TESSERA_SM90_SS_TRAITS(N)                                                                   \
-  template <GmmaMajor A, GmmaMajor B>                                                               \
+#define TESSERA_SM90_SS_TRAITS(N)                                                                    \
+  template <GmmaMajor A, GmmaMajor B>                                                                \
   struct MMA_Traits<SM90_64x##N##x16_F32BF16BF16_SS<A, B>> : detail::SM90_SS_Traits<N, bfloat16_t> { \
-    static constexpr GmmaMajor MajorA = A, MajorB = B;                                              \
-  };                                                                                                \
-  template <GmmaMajor A, GmmaMajor B>                                                               \
-  struct MMA_Traits<SM90_64x##N##x16_F32F16F16_SS<A, B>> : detail::SM90_SS_Traits<N, half_t> {      \
-    static constexpr GmmaMajor MajorA = A, MajorB = B;                                              \
-  };                                                                                                \
-  template <GmmaMajor A, GmmaMajor B>                                                               \
+    static constexpr GmmaMajor MajorA = A, MajorB = B;                                               \
+  };                                                                                                 \
+  template <GmmaMajor A, GmmaMajor B>                                                                \
+  struct MMA_Traits<SM90_64x##N##x16_F32F16F16_SS<A, B>> : detail::SM90_SS_Traits<N, half_t> {       \
+    static constexpr GmmaMajor MajorA = A, MajorB = B;                                               \
+  };                                                                                                 \
+  template <GmmaMajor A, GmmaMajor B>                                                                \
   struct MMA_Traits<SM90_64x##N##x16_F32BF16BF16_RS<A, B>> : detail::SM90_RS_Traits<N, bfloat16_t> { \
-    static constexpr GmmaMajor MajorA = A, MajorB = B;                                              \
-  };                                                                                                \
-  template <GmmaMajor A, GmmaMajor B>                                                               \
-  struct MMA_Traits<SM90_64x##N##x16_F32F16F16_RS<A, B>> : detail::SM90_RS_Traits<N, half_t> {      \
-    static constexpr GmmaMajor MajorA = A, MajorB = B;                                              \
+    static constexpr GmmaMajor MajorA = A, MajorB = B;                                               \
+  };                                                                                                 \
+  template <GmmaMajor A, GmmaMajor B>                                                                \
+  struct MMA_Traits<SM90_64x##N##x16_F32F16F16_RS<A, B>> : detail::SM90_RS_Traits<N, half_t> {       \
+    static constexpr GmmaMajor MajorA = A, MajorB = B;                                               \
   };
 TESSERA_SM90_SS_TRAITS(8)
 TESSERA_SM90_SS_TRAITS(16)
@@ -118,14 +119,17 @@ TESSERA_SM90_SS_TRAITS(256)
 // ---- canonical shared-memory layouts and descriptors ----------------------------------------------
 
 // The 128-byte-swizzled atoms for 16-bit elements, (MN,K) -> element offset.
-using GmmaLayoutKSw128Atom = decltype(make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, Layout<Shape<_8, _64>, Stride<_64, _1>>{}));
-using GmmaLayoutMNSw128Atom = decltype(make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, Layout<Shape<_64, _8>, Stride<_1, _64>>{}));
+using GmmaLayoutKSw128Atom =
+    decltype(make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, Layout<Shape<_8, _64>, Stride<_64, _1>>{}));
+using GmmaLayoutMNSw128Atom =
+    decltype(make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, Layout<Shape<_64, _8>, Stride<_1, _64>>{}));
 
 // gmma_desc_bits(address, lbo, sbo): a 128-byte-swizzle matrix descriptor: start address, leading
 // and stride byte offsets (each in 16-byte units in the descriptor), layout type 1 (128B swizzle),
 // base offset 0. Pre: address is the shared-window byte address of the block's first element in an
 // atom that starts 1024-byte aligned.
-TESSERA_HOST_DEVICE constexpr std::uint64_t gmma_desc_bits(std::uint32_t address, std::uint32_t lbo, std::uint32_t sbo) {
+TESSERA_HOST_DEVICE constexpr std::uint64_t gmma_desc_bits(std::uint32_t address, std::uint32_t lbo,
+                                                           std::uint32_t sbo) {
   return std::uint64_t((address & 0x3FFFFu) >> 4) | (std::uint64_t((lbo >> 4) & 0x3FFFu) << 16) |
          (std::uint64_t((sbo >> 4) & 0x3FFFu) << 32) | (std::uint64_t(1) << 62);
 }
@@ -158,7 +162,8 @@ TESSERA_HOST_DEVICE constexpr std::uint64_t make_gmma_desc(std::uint32_t base, L
                   "16-bit elements); build the stage with tile_to_shape(GmmaLayoutMNSw128Atom)");
     constexpr int sbo = int(c(0, 8)) - o;
     constexpr int lbo = MNBlock > 64 ? int(c(64, 0)) - o : 0;
-    static_assert(MNBlock <= 64 || MNBlock % 64 == 0, "make_gmma_desc<MN>: a block wider than 64 must be whole 64-element chunks");
+    static_assert(MNBlock <= 64 || MNBlock % 64 == 0,
+                  "make_gmma_desc<MN>: a block wider than 64 must be whole 64-element chunks");
     return gmma_desc_bits(base + 2u * std::uint32_t(l(mn0, k0)), 2u * std::uint32_t(lbo), 2u * std::uint32_t(sbo));
   }
 }

@@ -33,13 +33,13 @@ namespace detail {
 // SM90_64xNx16_..._SS<> and _RS<> by N.
 template <int N>
 struct GemmSm90Name;
-#define TESSERA_SM90_NAME(N)                                  \
-  template <>                                                 \
-  struct GemmSm90Name<N> {                                    \
-    using bf16 = SM90_64x##N##x16_F32BF16BF16_SS<>;           \
-    using f16 = SM90_64x##N##x16_F32F16F16_SS<>;              \
-    using bf16_rs = SM90_64x##N##x16_F32BF16BF16_RS<>;        \
-    using f16_rs = SM90_64x##N##x16_F32F16F16_RS<>;           \
+#define TESSERA_SM90_NAME(N)                           \
+  template <>                                          \
+  struct GemmSm90Name<N> {                             \
+    using bf16 = SM90_64x##N##x16_F32BF16BF16_SS<>;    \
+    using f16 = SM90_64x##N##x16_F32F16F16_SS<>;       \
+    using bf16_rs = SM90_64x##N##x16_F32BF16BF16_RS<>; \
+    using f16_rs = SM90_64x##N##x16_F32F16F16_RS<>;    \
   };
 TESSERA_SM90_NAME(8)
 TESSERA_SM90_NAME(16)
@@ -90,8 +90,11 @@ rt::IntTuple to_rt_shape(S const& s) {
 template <class Op>
 rt::MmaAtom rt_mma_atom(std::string name) {
   using T = MMA_Traits<Op>;
-  return rt::MmaAtom{std::move(name), to_rt_shape(typename T::Shape_MNK{}), to_rt_layout(typename T::ThrID{}),
-                     to_rt_layout(typename T::ALayout{}), to_rt_layout(typename T::BLayout{}),
+  return rt::MmaAtom{std::move(name),
+                     to_rt_shape(typename T::Shape_MNK{}),
+                     to_rt_layout(typename T::ThrID{}),
+                     to_rt_layout(typename T::ALayout{}),
+                     to_rt_layout(typename T::BLayout{}),
                      to_rt_layout(typename T::CLayout{})};
 }
 template <class Op>
@@ -138,7 +141,9 @@ inline rt::Names const& atom_names() {
     mma(static_cast<SM80_16x8x8_F32TF32TF32F32_TN*>(nullptr), "SM80_16x8x8_F32TF32TF32F32_TN");
     mma(static_cast<UniversalFMA<float>*>(nullptr), "UniversalFMA<float>");
     mma(static_cast<UniversalFMA<double>*>(nullptr), "UniversalFMA<double>");
-    [&n]<int... Ks>(std::integer_sequence<int, Ks...>) { (add_sm90<8 * (Ks + 1)>(n), ...); }(std::make_integer_sequence<int, 32>{});
+    [&n]<int... Ks>(std::integer_sequence<int, Ks...>) {
+      (add_sm90<8 * (Ks + 1)>(n), ...);
+    }(std::make_integer_sequence<int, 32>{});
     copy(static_cast<SM75_U32x1_LDSM_N*>(nullptr), "SM75_U32x1_LDSM_N");
     copy(static_cast<SM75_U32x2_LDSM_N*>(nullptr), "SM75_U32x2_LDSM_N");
     copy(static_cast<SM75_U32x4_LDSM_N*>(nullptr), "SM75_U32x4_LDSM_N");

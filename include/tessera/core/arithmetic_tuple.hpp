@@ -215,9 +215,8 @@ namespace detail {
 // The strides of top-level mode I of an identity layout: its prefix products along E<I>.
 template <int I, class Mode>
 TESSERA_HOST_DEVICE constexpr auto identity_mode_strides(Mode const& mode) {
-  return transform_leaf(prefix_product(mode), [](auto const& d) {
-    return make_scaled_basis<std::remove_cvref_t<decltype(d)>, I>(d);
-  });
+  return transform_leaf(prefix_product(mode),
+                        [](auto const& d) { return make_scaled_basis<std::remove_cvref_t<decltype(d)>, I>(d); });
 }
 template <class Shape, std::size_t... Is>
 TESSERA_HOST_DEVICE constexpr auto identity_strides(Shape const& shape, std::index_sequence<Is...>) {

@@ -224,10 +224,9 @@ TESSERA_HOST_DEVICE constexpr auto right_inverse(Layout<S, D> const& l) {
   } else {
     auto r = prefix_product(fs);
     return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-      return make_layout(
-          unwrap(make_tuple(get<detail::inverse_chain_index<FS, FD, Is>>(fs)...)),
-          unwrap(make_tuple((signum(get<detail::inverse_chain_index<FS, FD, Is>>(fd)) *
-                             get<detail::inverse_chain_index<FS, FD, Is>>(r))...)));
+      return make_layout(unwrap(make_tuple(get<detail::inverse_chain_index<FS, FD, Is>>(fs)...)),
+                         unwrap(make_tuple((signum(get<detail::inverse_chain_index<FS, FD, Is>>(fd)) *
+                                            get<detail::inverse_chain_index<FS, FD, Is>>(r))...)));
     }(std::make_index_sequence<n>{});
   }
 }
@@ -252,8 +251,7 @@ TESSERA_HOST_DEVICE constexpr auto left_inverse_sorted(SS const& ss, SD const& s
                     orig);
   });
   TESSERA_REQUIRE(get<0>(sd) > _0{},
-                  "left_inverse: needs positive strides; a stride-0 (broadcast) mode is not injective",
-                  orig);
+                  "left_inverse: needs positive strides; a stride-0 (broadcast) mode is not injective", orig);
   auto shapes = [&]<std::size_t... Is>(std::index_sequence<Is...>) {
     return make_tuple(get<0>(sd), (get<Is + 1>(sd) / get<Is>(sd))..., get<R - 1>(ss));
   }(std::make_index_sequence<R - 1>{});
@@ -293,8 +291,8 @@ TESSERA_HOST_DEVICE constexpr auto left_inverse(Layout<S, D> const& l) {
       int k = 0;
       for_each(fr, [&](auto const& x) { rr[k++] = V(x); });
       return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-        return detail::left_inverse_sorted(make_tuple(m.s[Is]...), make_tuple(m.d[Is]...),
-                                           make_tuple(rr[m.pos[Is]]...), l, V(0));
+        return detail::left_inverse_sorted(make_tuple(m.s[Is]...), make_tuple(m.d[Is]...), make_tuple(rr[m.pos[Is]]...),
+                                           l, V(0));
       }(std::make_index_sequence<R>{});
     }
   }

@@ -163,7 +163,8 @@ TESSERA_HOST_DEVICE constexpr auto composition_general(LS const& ls, LD const& l
         return T(rest) == 0 ? T(0) : T(ceil_div_or_one(rest, s));  // a dynamic stride 0 stays 0
       }
     }();
-    if constexpr (is_constant_v<1, std::remove_cvref_t<decltype(next_shape)>> || is_constant_v<1, std::remove_cvref_t<decltype(m)>>) {
+    if constexpr (is_constant_v<1, std::remove_cvref_t<decltype(next_shape)>> ||
+                  is_constant_v<1, std::remove_cvref_t<decltype(m)>>) {
       return make_tuple(get<0>(st), get<1>(st), m, next_stride);
     } else {
       auto const taken = min(next_shape, m);
@@ -303,7 +304,8 @@ template <class LS, class LD, class T>
 TESSERA_HOST_DEVICE constexpr auto composition(Layout<LS, LD> const& a, T const& tiler) {
   if constexpr (is_tuple_v<T>) {
     constexpr int RT = tuple_size_v<T>;
-    static_assert(RT <= rank_v<LS>, "composition: the tiler has more modes than the layout; give one tile per mode at most");
+    static_assert(RT <= rank_v<LS>,
+                  "composition: the tiler has more modes than the layout; give one tile per mode at most");
     return [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) {
       return make_layout(composition(layout<int(Is)>(a), get<Is>(tiler))..., layout<int(RT + Js)>(a)...);
     }(std::make_index_sequence<RT>{}, std::make_index_sequence<rank_v<LS> - RT>{});
@@ -322,7 +324,8 @@ TESSERA_HOST_DEVICE constexpr auto Layout<Shape, Stride>::with_shape(NewShape co
 }
 template <class Shape, class Stride>
 template <class S0, class S1, class... Ss>
-TESSERA_HOST_DEVICE constexpr auto Layout<Shape, Stride>::with_shape(S0 const& s0, S1 const& s1, Ss const&... ss) const {
+TESSERA_HOST_DEVICE constexpr auto Layout<Shape, Stride>::with_shape(S0 const& s0, S1 const& s1,
+                                                                     Ss const&... ss) const {
   return with_shape(make_tuple(s0, s1, ss...));
 }
 

@@ -44,16 +44,16 @@
 //                   on the device, with TESSERA_DEVICE_CHECKS, prints the message and traps.
 // A macro because static_assert needs the literal message at the place of the check. Needs
 // tessera/core/error.hpp (included by every header that checks).
-#define TESSERA_REQUIRE(cond, msg, ...)                                                     \
-  do {                                                                                      \
-    using tessera_cond_t_ = decltype(cond);                                                 \
-    if constexpr (::tessera::is_static_v<tessera_cond_t_>) {                                \
-      static_assert(::tessera::detail::static_truth<tessera_cond_t_>(), msg);               \
-    } else if constexpr (TESSERA_RUNTIME_CHECKS) {                                          \
-      if (!static_cast<bool>(cond)) {                                                       \
-        ::tessera::detail::fail(msg __VA_OPT__(, ) __VA_ARGS__);                            \
-      }                                                                                     \
-    }                                                                                       \
+#define TESSERA_REQUIRE(cond, msg, ...)                                       \
+  do {                                                                        \
+    using tessera_cond_t_ = decltype(cond);                                   \
+    if constexpr (::tessera::is_static_v<tessera_cond_t_>) {                  \
+      static_assert(::tessera::detail::static_truth<tessera_cond_t_>(), msg); \
+    } else if constexpr (TESSERA_RUNTIME_CHECKS) {                            \
+      if (!static_cast<bool>(cond)) {                                         \
+        ::tessera::detail::fail(msg __VA_OPT__(, ) __VA_ARGS__);              \
+      }                                                                       \
+    }                                                                         \
   } while (0)
 
 // TESSERA_STATIC_ASSERT_V(cond[, "message"]) checks at compile time a condition that Tessera
@@ -62,6 +62,6 @@
 // (plain static_assert(cond) does not compile there: cond is an object whose type holds the
 // answer). A dynamic condition is a compile-time error saying so (check it at run time instead).
 // A macro so that the condition's text is in the message. Needs tessera/core/error.hpp.
-#define TESSERA_STATIC_ASSERT_V(cond, ...)                                   \
-  static_assert(::tessera::detail::static_condition<decltype(cond)>(),       \
+#define TESSERA_STATIC_ASSERT_V(cond, ...)                             \
+  static_assert(::tessera::detail::static_condition<decltype(cond)>(), \
                 "TESSERA_STATIC_ASSERT_V(" #cond ") is false" __VA_OPT__(": " __VA_ARGS__))

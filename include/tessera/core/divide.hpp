@@ -52,7 +52,8 @@ TESSERA_HOST_DEVICE constexpr auto logical_divide(Layout<S, D> const& a, T const
   if constexpr (is_layout_v<T>) {
     return composition(a, make_layout(tiler, complement(tiler, size(a))));
   } else if constexpr (is_tuple_v<T>) {
-    return detail::per_mode(a, tiler, [](auto const& m, auto const& t) { return logical_divide(m, t); }, "logical_divide");
+    return detail::per_mode(
+        a, tiler, [](auto const& m, auto const& t) { return logical_divide(m, t); }, "logical_divide");
   } else {
     static_assert(Integer<T>, "logical_divide: the tiler must be a layout, a tuple of tiles or an integer");
     return logical_divide(a, make_layout(tiler));
@@ -139,7 +140,8 @@ TESSERA_HOST_DEVICE constexpr auto evenly_divides_mode(A const& a, B const& b) {
   } else if constexpr (is_layout_v<B>) {
     return size(a) == size(b) * size(complement(b, size(a)));
   } else {
-    static_assert(Integer<B>, "evenly_divides(shape, tiler): each tile must be an integer, a layout, a tuple of them or _");
+    static_assert(Integer<B>,
+                  "evenly_divides(shape, tiler): each tile must be an integer, a layout, a tuple of them or _");
     return size(a) == b * size(ceil_div(a, b));
   }
 }

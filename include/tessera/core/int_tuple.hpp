@@ -146,8 +146,8 @@ TESSERA_HOST_DEVICE constexpr auto inner_product(A const& a, B const& b) {
   if constexpr (is_tuple_v<A>) {
     static_assert(is_tuple_v<B> && tuple_size_v<A> == tuple_size_v<B>,
                   "inner_product: the two IntTuples must be congruent (same nesting and rank)");
-    return fold(transform(a, b, [](auto const& x, auto const& y) { return inner_product(x, y); }),
-                _0{}, [](auto const& s, auto const& x) { return s + x; });
+    return fold(transform(a, b, [](auto const& x, auto const& y) { return inner_product(x, y); }), _0{},
+                [](auto const& s, auto const& x) { return s + x; });
   } else {
     static_assert(!is_tuple_v<B>, "inner_product: an integer paired with a tuple; make them congruent");
     return a * b;
@@ -213,9 +213,7 @@ TESSERA_HOST_DEVICE constexpr auto group(T const& t) {
 template <class T>
 TESSERA_HOST_DEVICE constexpr auto flatten_to_tuple(T const& t) {
   if constexpr (is_tuple_v<T>) {
-    return fold(t, tuple<>{}, [](auto const& acc, auto const& x) {
-      return tuple_cat(acc, flatten_to_tuple(x));
-    });
+    return fold(t, tuple<>{}, [](auto const& acc, auto const& x) { return tuple_cat(acc, flatten_to_tuple(x)); });
   } else {
     return make_tuple(t);
   }
@@ -408,7 +406,6 @@ TESSERA_HOST_DEVICE constexpr auto unflatten(F const& f, P const& profile) {
   return get<0>(detail::unflatten_from<0>(ft, profile));
 }
 
-
 // ---- profile comparisons ---------------------------------------------------------------------
 
 // congruent(a, b): same nesting profile (always static).
@@ -453,8 +450,8 @@ template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto compatible(A const& a, B const& b) {
   if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
     if constexpr (tuple_size_v<A> == tuple_size_v<B>) {
-      return fold(transform(a, b, [](auto const& x, auto const& y) { return compatible(x, y); }),
-                  true_type{}, [](auto const& acc, auto const& v) { return and_(acc, v); });
+      return fold(transform(a, b, [](auto const& x, auto const& y) { return compatible(x, y); }), true_type{},
+                  [](auto const& acc, auto const& v) { return and_(acc, v); });
     } else {
       return false_type{};
     }
@@ -470,8 +467,8 @@ template <class A, class B>
 TESSERA_HOST_DEVICE constexpr auto equal(A const& a, B const& b) {
   if constexpr (is_tuple_v<A> && is_tuple_v<B>) {
     if constexpr (tuple_size_v<A> == tuple_size_v<B>) {
-      return fold(transform(a, b, [](auto const& x, auto const& y) { return equal(x, y); }),
-                  true_type{}, [](auto const& acc, auto const& v) { return and_(acc, v); });
+      return fold(transform(a, b, [](auto const& x, auto const& y) { return equal(x, y); }), true_type{},
+                  [](auto const& acc, auto const& v) { return and_(acc, v); });
     } else {
       return false_type{};
     }
@@ -799,8 +796,7 @@ TESSERA_HOST_DEVICE constexpr auto bit_width(T const& x) {
     static_assert(T::value >= 0, "bit_width(x): x must be >= 0 (bit_width counts the bits of a non-negative value)");
     return C<detail::bit_width_value(T::value)>{};
   } else {
-    TESSERA_REQUIRE(x >= 0, "bit_width(x): x must be >= 0 (bit_width counts the bits of a non-negative value)",
-                    x);
+    TESSERA_REQUIRE(x >= 0, "bit_width(x): x must be >= 0 (bit_width counts the bits of a non-negative value)", x);
     return detail::bit_width_value(x);
   }
 }
@@ -860,8 +856,7 @@ TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& c, Shape const& shape, Str
       auto r = fold(make_seq_tuple<R - 1>(), make_tuple(_0{}, c), [&](auto const& acc, auto i) {
         constexpr int I = decltype(i)::value;
         auto sz = product(get<I>(shape));
-        return make_tuple(get<0>(acc) + crd2idx(get<1>(acc) % sz, get<I>(shape), get<I>(stride)),
-                          get<1>(acc) / sz);
+        return make_tuple(get<0>(acc) + crd2idx(get<1>(acc) % sz, get<I>(shape), get<I>(stride)), get<1>(acc) / sz);
       });
       return get<0>(r) + crd2idx(get<1>(r), get<R - 1>(shape), get<R - 1>(stride));
     }
@@ -869,7 +864,6 @@ TESSERA_HOST_DEVICE constexpr auto crd2idx(Crd const& c, Shape const& shape, Str
     return c * stride;
   }
 }
-
 
 // idx2crd(i, shape, stride): the coordinate of offset i in the compact layout shape:stride, every
 // mode taking (i / stride) % shape (the last mode reduced too, unlike idx2crd(i, shape)); a static
@@ -900,18 +894,19 @@ TESSERA_HOST_DEVICE constexpr auto idx2crd(Idx const& idx, Shape const& shape, S
       return _0{};
     } else {
       if constexpr (is_static_int_v<Stride>) {
-        static_assert(Stride::value != 0, "idx2crd(i, shape, stride): a mode of size > 1 has stride 0, so the layout is "
-                                          "not compact and no coordinate is found; filter_zeros the layout first");
+        static_assert(Stride::value != 0,
+                      "idx2crd(i, shape, stride): a mode of size > 1 has stride 0, so the layout is "
+                      "not compact and no coordinate is found; filter_zeros the layout first");
       } else {
-        TESSERA_REQUIRE(stride != 0, "idx2crd(i, shape, stride): a mode of size > 1 has stride 0, so the layout is "
-                                     "not compact and no coordinate is found; filter_zeros the layout first",
+        TESSERA_REQUIRE(stride != 0,
+                        "idx2crd(i, shape, stride): a mode of size > 1 has stride 0, so the layout is "
+                        "not compact and no coordinate is found; filter_zeros the layout first",
                         shape, stride);
       }
       return (idx / stride) % shape;
     }
   }
 }
-
 
 // ---- comparisons -----------------------------------------------------------------------------
 

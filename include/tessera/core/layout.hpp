@@ -117,8 +117,9 @@ namespace detail {
 template <class Shape, class Order>
 TESSERA_HOST_DEVICE constexpr auto leaves_like(Shape const& shape, Order const& order) {
   if constexpr (is_tuple_v<Order>) {
-    static_assert(is_tuple_v<Shape> && tuple_size_v<Shape> == tuple_size_v<Order>,
-                  "compact_order(shape, order): order must be weakly congruent to shape (same rank at every tuple of order)");
+    static_assert(
+        is_tuple_v<Shape> && tuple_size_v<Shape> == tuple_size_v<Order>,
+        "compact_order(shape, order): order must be weakly congruent to shape (same rank at every tuple of order)");
     return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
       return tuple_cat(tuple<>{}, leaves_like(get<Is>(shape), get<Is>(order))...);
     }(std::make_index_sequence<tuple_size_v<Order>>{});

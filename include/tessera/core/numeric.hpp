@@ -71,7 +71,7 @@ TESSERA_HOST_DEVICE constexpr std::uint16_t float_to_half_bits(float f) {
     return static_cast<std::uint16_t>(sign | (h >= 0x7c00u ? 0x7c00u : h));
   }
   std::uint32_t const exponent = mag >> 23;  // biased float exponent, <= 112 here
-  if (exponent < 102) {  // |f| < 2^-25: rounds to zero
+  if (exponent < 102) {                      // |f| < 2^-25: rounds to zero
     return static_cast<std::uint16_t>(sign);
   }
   // A half subnormal counts units of 2^-24: |f| / 2^-24 = significand >> (126 - exponent).

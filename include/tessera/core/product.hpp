@@ -25,7 +25,8 @@ TESSERA_HOST_DEVICE constexpr auto logical_product(Layout<S, D> const& a, B cons
       return make_layout(a, composition(complement(a, size(a) * cosize(b)), b));
     }
   } else if constexpr (is_tuple_v<B>) {
-    return detail::per_mode(a, b, [](auto const& m, auto const& t) { return logical_product(m, t); }, "logical_product");
+    return detail::per_mode(
+        a, b, [](auto const& m, auto const& t) { return logical_product(m, t); }, "logical_product");
   } else {
     static_assert(Integer<B>, "logical_product: B must be a layout, a tuple of layouts or an integer");
     return logical_product(a, make_layout(b));
@@ -55,17 +56,18 @@ TESSERA_HOST_DEVICE constexpr auto zip_product(Layout<SA, DA> const& a, Layout<S
   auto p = logical_product(append<R>(a), append<R>(b));
   // At R == 1 with an integer first part (B's copies for raked, A for blocked) unpadded, the
   // result is the one mode (first, second), the second part kept whole (a tuple stays one).
-  using First = std::remove_cvref_t<decltype(layout<Raked ? 1 : 0>(logical_product(a, b)))>;
+  using First = std::remove_cvref_t<decltype(layout<(Raked ? 1 : 0)>(logical_product(a, b)))>;
   if constexpr (R == 1 && !is_tuple_v<typename First::shape_type>) {
     auto q = logical_product(a, b);
-    return make_layout(make_layout(layout<Raked ? 1 : 0>(q), layout<Raked ? 0 : 1>(q)));
-  } else return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-    if constexpr (Raked) {
-      return make_layout(make_layout(layout<1, int(Is)>(p), layout<0, int(Is)>(p))...);
-    } else {
-      return make_layout(make_layout(layout<0, int(Is)>(p), layout<1, int(Is)>(p))...);
-    }
-  }(std::make_index_sequence<R>{});
+    return make_layout(make_layout(layout<(Raked ? 1 : 0)>(q), layout<(Raked ? 0 : 1)>(q)));
+  } else
+    return [&]<std::size_t... Is>(std::index_sequence<Is...>) {
+      if constexpr (Raked) {
+        return make_layout(make_layout(layout<1, int(Is)>(p), layout<0, int(Is)>(p))...);
+      } else {
+        return make_layout(make_layout(layout<0, int(Is)>(p), layout<1, int(Is)>(p))...);
+      }
+    }(std::make_index_sequence<R>{});
 }
 }  // namespace detail
 

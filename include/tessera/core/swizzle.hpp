@@ -156,8 +156,8 @@ struct ComposedLayout : private tuple<Outer, Offset, Inner> {
       return (*this)(make_tuple(cs...));
     } else if constexpr ((has_underscore_v<Cs> || ...)) {
       auto so = slice_and_offset(cs..., inner());
-      return ComposedLayout<Outer, decltype(offset() + get<1>(so)), decltype(get<0>(so))>(outer(), offset() + get<1>(so),
-                                                                                           get<0>(so));
+      return ComposedLayout<Outer, decltype(offset() + get<1>(so)), decltype(get<0>(so))>(
+          outer(), offset() + get<1>(so), get<0>(so));
     } else {
       return outer()(offset() + inner()(cs...));
     }

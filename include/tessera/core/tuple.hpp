@@ -113,9 +113,7 @@ TESSERA_HOST_DEVICE constexpr void for_each(T const& t, F&& f) {
 // for_each_index<N>(f): f(C<i>{}) for i in [0, N).
 template <std::size_t N, class F>
 TESSERA_HOST_DEVICE constexpr void for_each_index(F&& f) {
-  [&]<std::size_t... Is>(std::index_sequence<Is...>) {
-    (f(C<int(Is)>{}), ...);
-  }(std::make_index_sequence<N>{});
+  [&]<std::size_t... Is>(std::index_sequence<Is...>) { (f(C<int(Is)>{}), ...); }(std::make_index_sequence<N>{});
 }
 
 // transform(t, f) = (f(t0), f(t1), ...); transform(a, b, f) = (f(a0,b0), ...).
@@ -154,8 +152,7 @@ TESSERA_HOST_DEVICE constexpr auto fold(T const& t, V const& init, F&& f) {
 // tuple_cat(a, b): the elements of a then b.
 template <class... As, class... Bs>
 TESSERA_HOST_DEVICE constexpr auto tuple_cat(tuple<As...> const& a, tuple<Bs...> const& b) {
-  return [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>,
-                                                   std::index_sequence<Js...>) {
+  return [&]<std::size_t... Is, std::size_t... Js>(std::index_sequence<Is...>, std::index_sequence<Js...>) {
     return tuple<As..., Bs...>(get<Is>(a)..., get<Js>(b)...);
   }(std::index_sequence_for<As...>{}, std::index_sequence_for<Bs...>{});
 }

@@ -78,8 +78,7 @@ inline void require(bool ok, char const* fn, std::string const& what) {
 
 // The M, N >= 1 precondition of the matrix kernels.
 inline void require_extents(char const* fn, int M, int N) {
-  require(M >= 1 && N >= 1, fn,
-          "M and N must be >= 1, got M = " + std::to_string(M) + ", N = " + std::to_string(N));
+  require(M >= 1 && N >= 1, fn, "M and N must be >= 1, got M = " + std::to_string(M) + ", N = " + std::to_string(N));
 }
 
 }  // namespace detail

@@ -44,10 +44,10 @@ __device__ __forceinline__ T add_elem(T a, T b) {
 // Naive: thread q handles element (q / cols, q % cols) of the row-major view.
 template <class T>
 __global__ void add_naive_kernel(T const* A, T const* B, T* C, int rows, int cols, std::int64_t ld) {
-  auto layout = row_layout(rows, cols, ld);                 // (m,n) -> offset
-  auto mA = make_tensor(make_gmem_ptr(A), layout);          // (M,N)
-  auto mB = make_tensor(make_gmem_ptr(B), layout);          // (M,N)
-  auto mC = make_tensor(make_gmem_ptr(C), layout);          // (M,N)
+  auto layout = row_layout(rows, cols, ld);         // (m,n) -> offset
+  auto mA = make_tensor(make_gmem_ptr(A), layout);  // (M,N)
+  auto mB = make_tensor(make_gmem_ptr(B), layout);  // (M,N)
+  auto mC = make_tensor(make_gmem_ptr(C), layout);  // (M,N)
   std::int64_t q = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (q >= std::int64_t(rows) * cols) return;
   int m = int(q / cols);
@@ -64,13 +64,13 @@ __global__ void add_naive_kernel(T const* A, T const* B, T* C, int rows, int col
 template <class T, bool Vec, int VPT>
 __global__ void add_vectorized_kernel(T const* A, T const* B, T* C, int rows, int cols, std::int64_t ld) {
   constexpr int VEC = 16 / int(sizeof(T));
-  auto tiler = make_shape(_1{}, Int<VEC>{});                // (1,VEC)
+  auto tiler = make_shape(_1{}, Int<VEC>{});  // (1,VEC)
   auto shape_mn = make_shape(rows, cols);
-  auto layout = row_layout(rows, cols, ld);                 // (m,n) -> offset
+  auto layout = row_layout(rows, cols, ld);                               // (m,n) -> offset
   auto gA = zipped_divide(make_tensor(make_gmem_ptr(A), layout), tiler);  // ((1,VEC),(M,nvec))
   auto gB = zipped_divide(make_tensor(make_gmem_ptr(B), layout), tiler);  // ((1,VEC),(M,nvec))
   auto gC = zipped_divide(make_tensor(make_gmem_ptr(C), layout), tiler);  // ((1,VEC),(M,nvec))
-  auto cC = zipped_divide(make_identity_tensor(shape_mn), tiler);        // ((1,VEC),(M,nvec)) -> (m,n)
+  auto cC = zipped_divide(make_identity_tensor(shape_mn), tiler);         // ((1,VEC),(M,nvec)) -> (m,n)
 
   int nvec = (cols + VEC - 1) / VEC;
   std::int64_t total = std::int64_t(rows) * nvec;
@@ -119,14 +119,14 @@ __global__ void add_vectorized_kernel(T const* A, T const* B, T* C, int rows, in
 // ((32,4),(8,4)):((128,4),(16,1)).
 using TvThrLayout = decltype(make_layout(make_shape(_4{}, _32{}), make_stride(_32{}, _1{})));  // (tm,tn) -> thr
 using TvValLayout = decltype(make_layout(make_shape(_4{}, _8{}), make_stride(_8{}, _1{})));    // (vm,vn) -> val
-inline constexpr int tv_threads = decltype(size(TvThrLayout{}))::value;                       // 128
+inline constexpr int tv_threads = decltype(size(TvThrLayout{}))::value;                        // 128
 
 // TV: block (bm,bn) owns tile (bm,bn) of zipped_divide(mX, tiler); thread t owns tv(t, _) of it.
 // A full tile with aligned rows uses 128-bit accesses (two per 8-value row for fp32); a partial
 // tile predicates every value with elem_less.
 template <class T, bool Vec>
-__global__ void __launch_bounds__(tv_threads) add_tv_kernel(T const* A, T const* B, T* C, int rows, int cols,
-                                                            std::int64_t ld) {
+__global__ void __launch_bounds__(tv_threads)
+    add_tv_kernel(T const* A, T const* B, T* C, int rows, int cols, std::int64_t ld) {
   constexpr auto tiler_tv = make_layout_tv(TvThrLayout{}, TvValLayout{});
   constexpr auto tiler = get<0>(tiler_tv);  // (TileM,TileN) = (16,256)
   constexpr auto tv = get<1>(tiler_tv);     // (thr,val) -> (m,n) in the tile
@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(tv_threads) add_tv_kernel(T const* A, T const*
   auto blkA = local_tile(make_tensor(make_gmem_ptr(A), layout), tiler, blk);  // (TileM,TileN)
   auto blkB = local_tile(make_tensor(make_gmem_ptr(B), layout), tiler, blk);  // (TileM,TileN)
   auto blkC = local_tile(make_tensor(make_gmem_ptr(C), layout), tiler, blk);  // (TileM,TileN)
-  auto blkc = local_tile(make_identity_tensor(shape_mn), tiler, blk);        // (TileM,TileN) -> (m,n)
+  auto blkc = local_tile(make_identity_tensor(shape_mn), tiler, blk);         // (TileM,TileN) -> (m,n)
 
   int tid = int(threadIdx.x);
   // composition with the TV layout, then thread tid's slice, flattened to (VN,VM) = (8,4).

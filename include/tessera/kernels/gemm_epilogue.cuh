@@ -66,9 +66,9 @@ struct GemmEpilogue {
   int ldd = 0;
   TOut const* bias = nullptr;
   bool bias_per_row = false;
-  bool pairs_aligned = false;  // D(m,n), D(m,n+1) can be stored as one pair for every even n
-  bool plain = true;           // beta == 0, no bias, no activation: D = alpha acc
-  int last_m = 0, last_n = 0;  // D's last row and column (M - 1, N - 1): where C and bias are read at the latest
+  bool pairs_aligned = false;   // D(m,n), D(m,n+1) can be stored as one pair for every even n
+  bool plain = true;            // beta == 0, no bias, no activation: D = alpha acc
+  int last_m = 0, last_n = 0;   // D's last row and column (M - 1, N - 1): where C and bias are read at the latest
   bool fragment_pairs = false;  // C(m,n), C(m,n+1) and bias[n], bias[n+1] can be read as one pair for every even n
   GemmActivation act = GemmActivation::none;
 
@@ -88,7 +88,8 @@ struct GemmEpilogue {
   __device__ static float gelu(float x) {
     float const z = fabsf(x) * 0.70710678118654752f;
     float const t = rcp_approx(1.0f + 0.3275911f * z);
-    float const poly = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t;
+    float const poly =
+        ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t;
     float const half_q = 0.5f * poly * ex2_approx(x * x * -0.72134752044448170f);  // e^{-x^2/2} = 2^{-x^2 log2(e) / 2}
     return x * (x >= 0.0f ? 1.0f - half_q : half_q);
   }
@@ -232,7 +233,8 @@ struct GemmEpilogue {
         TESSERA_UNROLL
         for (int h = 0; h < 2; ++h) {
           Pair const b = bias_per_row ? bv[0] : bv[j0 + j];  // constant indices: bv stays in registers
-          float const b0 = float(bias_per_row ? (h == 0 ? b.x : b.y) : b.x), b1 = float(bias_per_row ? (h == 0 ? b.x : b.y) : b.y);
+          float const b0 = float(bias_per_row ? (h == 0 ? b.x : b.y) : b.x),
+                      b1 = float(bias_per_row ? (h == 0 ? b.x : b.y) : b.y);
           x[4 * j + 2 * h] += b0;
           x[4 * j + 2 * h + 1] += b1;
         }
@@ -267,7 +269,8 @@ struct GemmEpilogue {
     TESSERA_UNROLL
     for (int g = 0; g < NV / G; ++g) {
       float x[G];
-      values<Compact>(x, [&](int k) { return acc(g * G + k); }, [&](int k) { return coord(g * G + k); });
+      values<Compact>(
+          x, [&](int k) { return acc(g * G + k); }, [&](int k) { return coord(g * G + k); });
       TESSERA_UNROLL
       for (int k = 0; k < G; k += 2) {
         auto const mn = coord(g * G + k);
@@ -294,7 +297,8 @@ GemmEpilogue<TOut> make_gemm_epilogue(GemmProblem<T, TOut> const& problem, GemmP
   e.last_m = p.m - 1;
   e.last_n = p.n - 1;
   auto const pair_aligned = [](void const* q) { return reinterpret_cast<std::uintptr_t>(q) % (2 * sizeof(TOut)) == 0; };
-  e.fragment_pairs = (p.beta == 0.0f || (p.ldc % 2 == 0 && pair_aligned(p.c))) && (p.bias == nullptr || pair_aligned(p.bias));
+  e.fragment_pairs =
+      (p.beta == 0.0f || (p.ldc % 2 == 0 && pair_aligned(p.c))) && (p.bias == nullptr || pair_aligned(p.bias));
   e.plain = gemm_epilogue_plain(p);
   return e;
 }

@@ -75,14 +75,16 @@ void check_gemm_problem(char const* fn, GemmProblem<T, TOut> const& p) {
   auto need = [fn](bool ok, auto const& what) {
     if (!ok) throw std::invalid_argument(std::string(fn) + ": " + std::string(what()));
   };
-  need(p.m >= 1 && p.n >= 1 && p.k >= 1,
-       [&] { return "m, n and k must be >= 1, got " + std::to_string(p.m) + ", " + std::to_string(p.n) + ", " + std::to_string(p.k); });
+  need(p.m >= 1 && p.n >= 1 && p.k >= 1, [&] {
+    return "m, n and k must be >= 1, got " + std::to_string(p.m) + ", " + std::to_string(p.n) + ", " +
+           std::to_string(p.k);
+  });
   auto check_matrix = [&](char const* name, char const* ld_name, int r, int c, int ld, Major major, void const* ptr) {
     long long const minor = major == Major::row ? c : r;
     long long const major_extent = major == Major::row ? r : c;
     auto const what = [&] {
-      return std::string(major == Major::row ? "row" : "column") + "-major " + std::to_string(r) + "x" + std::to_string(c) + " matrix " +
-             name;
+      return std::string(major == Major::row ? "row" : "column") + "-major " + std::to_string(r) + "x" +
+             std::to_string(c) + " matrix " + name;
     };
     need(ptr != nullptr, [&] { return std::string(name) + " is null"; });
     need(ld >= minor, [&] {
@@ -96,10 +98,11 @@ void check_gemm_problem(char const* fn, GemmProblem<T, TOut> const& p) {
   check_matrix("B", "ldb", p.k, p.n, p.ldb, p.b_major, p.b);
   check_matrix("D", "ldd", p.m, p.n, p.ldd, p.cd_major, p.d);
   if (p.beta != 0.0f) check_matrix("C", "ldc", p.m, p.n, p.ldc, p.cd_major, p.c);
-  need(p.activation == GemmActivation::none || p.activation == GemmActivation::relu || p.activation == GemmActivation::gelu ||
-           p.activation == GemmActivation::gelu_tanh,
+  need(p.activation == GemmActivation::none || p.activation == GemmActivation::relu ||
+           p.activation == GemmActivation::gelu || p.activation == GemmActivation::gelu_tanh,
        [&] {
-         return "activation " + std::to_string(static_cast<int>(p.activation)) + " is not a GemmActivation (none, relu, gelu, gelu_tanh)";
+         return "activation " + std::to_string(static_cast<int>(p.activation)) +
+                " is not a GemmActivation (none, relu, gelu, gelu_tanh)";
        });
 }
 

@@ -54,7 +54,8 @@ struct GemmSm80Config {
   static_assert(BK == 32 || BK == 64, "GemmSm80Config: BK must be 32 or 64 (one swizzled row of the K-major tile)");
   static_assert(BM % (16 * WarpsM) == 0 && BN % (16 * WarpsN) == 0,
                 "GemmSm80Config: BM must be a multiple of 16 WarpsM and BN of 16 WarpsN (the tiled MMA's tile)");
-  static_assert(BM % 64 == 0 && BN % 64 == 0, "GemmSm80Config: BM and BN must be multiples of 64 (the M/N-major smem atom)");
+  static_assert(BM % 64 == 0 && BN % 64 == 0,
+                "GemmSm80Config: BM and BN must be multiples of 64 (the M/N-major smem atom)");
   static_assert(Stages >= 2, "GemmSm80Config: at least two shared-memory stages");
 };
 
@@ -105,16 +106,19 @@ TESSERA_HOST_DEVICE constexpr auto gemm_sm80_smem_layout() {
 // Zfill: the zero-filling variant, which takes a predicate per vector.
 template <class T, int BP, int BK, int NT, bool KMajor, bool Zfill>
 TESSERA_HOST_DEVICE constexpr auto gemm_sm80_g2s_copy() {
-  using Op = std::conditional_t<Zfill, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>, SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>>;
+  using Op =
+      std::conditional_t<Zfill, SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>, SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>>;
   using Atom = Copy_Atom<Op, T>;
   if constexpr (KMajor) {
     constexpr int VK = BK / 8;  // vectors per row
-    return make_tiled_copy(Atom{}, make_layout(make_shape(Int<NT / VK>{}, Int<VK>{}), make_stride(Int<VK>{}, _1{})),  // (p,k) -> thr
-                           make_layout(make_shape(_1{}, _8{})));                                                      // (p,k) -> val
+    return make_tiled_copy(
+        Atom{}, make_layout(make_shape(Int<NT / VK>{}, Int<VK>{}), make_stride(Int<VK>{}, _1{})),  // (p,k) -> thr
+        make_layout(make_shape(_1{}, _8{})));                                                      // (p,k) -> val
   } else {
     constexpr int VP = 64 / 8;  // vectors per 64-element column piece
-    return make_tiled_copy(Atom{}, make_layout(make_shape(Int<VP>{}, Int<NT / VP>{}), make_stride(_1{}, Int<VP>{})),  // (p,k) -> thr
-                           make_layout(make_shape(_8{}, _1{})));                                                      // (p,k) -> val
+    return make_tiled_copy(
+        Atom{}, make_layout(make_shape(Int<VP>{}, Int<NT / VP>{}), make_stride(_1{}, Int<VP>{})),  // (p,k) -> thr
+        make_layout(make_shape(_8{}, _1{})));                                                      // (p,k) -> val
   }
 }
 
@@ -132,27 +136,27 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   int const tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
   int bm = 0, bn = 0;
   gemm_block_coord(int(blockIdx.x), tiles_m, tiles_n, bm, bn);
-  auto mA = make_tensor(make_gmem_ptr(A), make_matrix_layout<AKMajor>(M, K, lda));   // (M,K)
-  auto mB = make_tensor(make_gmem_ptr(B), make_matrix_layout<BKMajor>(N, K, ldb));   // (N,K): B seen as B^T
-  auto cA = make_identity_tensor(make_shape(M, K));                                  // (M,K) -> (m,k)
-  auto cB = make_identity_tensor(make_shape(N, K));                                  // (N,K) -> (n,k)
+  auto mA = make_tensor(make_gmem_ptr(A), make_matrix_layout<AKMajor>(M, K, lda));  // (M,K)
+  auto mB = make_tensor(make_gmem_ptr(B), make_matrix_layout<BKMajor>(N, K, ldb));  // (N,K): B seen as B^T
+  auto cA = make_identity_tensor(make_shape(M, K));                                 // (M,K) -> (m,k)
+  auto cB = make_identity_tensor(make_shape(N, K));                                 // (N,K) -> (n,k)
   auto blk_mk = make_shape(Int<BM>{}, Int<BK>{});
   auto blk_nk = make_shape(Int<BN>{}, Int<BK>{});
-  auto gA = local_tile(mA, blk_mk, make_coord(bm, _));                               // (BM,BK,k)
-  auto gB = local_tile(mB, blk_nk, make_coord(bn, _));                               // (BN,BK,k)
-  auto gcA = local_tile(cA, blk_mk, make_coord(bm, _));                              // (BM,BK,k) -> (m,k)
-  auto gcB = local_tile(cB, blk_nk, make_coord(bn, _));                              // (BN,BK,k) -> (n,k)
+  auto gA = local_tile(mA, blk_mk, make_coord(bm, _));   // (BM,BK,k)
+  auto gB = local_tile(mB, blk_nk, make_coord(bn, _));   // (BN,BK,k)
+  auto gcA = local_tile(cA, blk_mk, make_coord(bm, _));  // (BM,BK,k) -> (m,k)
+  auto gcB = local_tile(cB, blk_nk, make_coord(bn, _));  // (BN,BK,k) -> (n,k)
 
   // ---- shared memory: Stages x (sA, sB), swizzled --------------------------------------------
   extern __shared__ unsigned char gemm_sm80_smem[];
   // The swizzles act on offsets from 1024-byte aligned stages: align the block.
   T* smem = reinterpret_cast<T*>((reinterpret_cast<std::uintptr_t>(gemm_sm80_smem) + 1023) & ~std::uintptr_t(1023));
-  constexpr auto sA_layout = gemm_sm80_smem_layout<BM, BK, AKMajor>();   // (BM,BK) -> offset, one stage
-  constexpr auto sB_layout = gemm_sm80_smem_layout<BN, BK, BKMajor>();   // (BN,BK) -> offset, one stage
+  constexpr auto sA_layout = gemm_sm80_smem_layout<BM, BK, AKMajor>();  // (BM,BK) -> offset, one stage
+  constexpr auto sB_layout = gemm_sm80_smem_layout<BN, BK, BKMajor>();  // (BN,BK) -> offset, one stage
   constexpr int kStageA = int(decltype(cosize(sA_layout))::value);
   constexpr int kStageB = int(decltype(cosize(sB_layout))::value);
-  T* const smem_a = smem;                      // Stages x (BM,BK)
-  T* const smem_b = smem + Stages * kStageA;   // Stages x (BN,BK)
+  T* const smem_a = smem;                     // Stages x (BM,BK)
+  T* const smem_b = smem + Stages * kStageA;  // Stages x (BN,BK)
   // Stage s of each operand: a tensor whose base holds the stage offset, so that the swizzled
   // offsets inside a stage are the same for every stage (computed once, not per k-tile).
   auto sA_at = [&](int s) { return make_tensor(make_smem_ptr(smem_a + s * kStageA), sA_layout); };  // (BM,BK)
@@ -161,16 +165,16 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   int const tid = int(threadIdx.x);
 
   // ---- gmem -> smem partitions ---------------------------------------------------------------
-  constexpr auto g2s_A = gemm_sm80_g2s_copy<T, BM, BK, NT, AKMajor, true>();         // zero-filling
+  constexpr auto g2s_A = gemm_sm80_g2s_copy<T, BM, BK, NT, AKMajor, true>();  // zero-filling
   constexpr auto g2s_B = gemm_sm80_g2s_copy<T, BN, BK, NT, BKMajor, true>();
-  constexpr auto g2s_A_all = gemm_sm80_g2s_copy<T, BM, BK, NT, AKMajor, false>();    // no predicates
+  constexpr auto g2s_A_all = gemm_sm80_g2s_copy<T, BM, BK, NT, AKMajor, false>();  // no predicates
   constexpr auto g2s_B_all = gemm_sm80_g2s_copy<T, BN, BK, NT, BKMajor, false>();
   auto g2s_thr_A = g2s_A.get_slice(tid);
   auto g2s_thr_B = g2s_B.get_slice(tid);
-  auto tAgA = g2s_thr_A.partition_S(gA);    // (CPY,CPY_M,CPY_K,k)
-  auto tAcA = g2s_thr_A.partition_S(gcA);   // (CPY,CPY_M,CPY_K,k) -> (m,k)
-  auto tBgB = g2s_thr_B.partition_S(gB);    // (CPY,CPY_N,CPY_K,k)
-  auto tBcB = g2s_thr_B.partition_S(gcB);   // (CPY,CPY_N,CPY_K,k) -> (n,k)
+  auto tAgA = g2s_thr_A.partition_S(gA);   // (CPY,CPY_M,CPY_K,k)
+  auto tAcA = g2s_thr_A.partition_S(gcA);  // (CPY,CPY_M,CPY_K,k) -> (m,k)
+  auto tBgB = g2s_thr_B.partition_S(gB);   // (CPY,CPY_N,CPY_K,k)
+  auto tBcB = g2s_thr_B.partition_S(gcB);  // (CPY,CPY_N,CPY_K,k) -> (n,k)
   // Predicates, one per 128-bit vector: its first element inside the matrix (the extent along the
   // contiguous mode is a multiple of 8, so then the whole vector is). For the k-tiles wholly
   // inside K only the row (A) / column (B) matters: computed once.
@@ -197,8 +201,9 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   auto const b_tile_step = stride<3>(tBgB);
   // Issues one operand's copies of k-tile kt into its stage buffer sX; nothing past the last k-tile.
   // X: the operand's g2s partitioner pieces (view of k-tile 0, step, coordinates, row predicates).
-  auto load_operand = [&](auto const& copy_pred, auto const& copy_all, auto const& tXgX0, auto const& step, auto const& tXcX,
-                          auto const& tXpX_rows, bool inside, auto const& shape_xk, auto tXsX, int kt) {
+  auto load_operand = [&](auto const& copy_pred, auto const& copy_all, auto const& tXgX0, auto const& step,
+                          auto const& tXcX, auto const& tXpX_rows, bool inside, auto const& shape_xk, auto tXsX,
+                          int kt) {
     if (kt >= k_tiles) return;
     auto tXgX = make_tensor(tXgX0.data() + kt * step, tXgX0.layout());  // (CPY,CPY_P,CPY_K)
     if (kt < k_full_tiles) {
@@ -213,7 +218,8 @@ __global__ void __launch_bounds__(Cfg::kThreads)
       TESSERA_UNROLL
       for (int i = 0; i < int(decltype(size<1>(tXpX))::value); ++i) {
         TESSERA_UNROLL
-        for (int j = 0; j < int(decltype(size<2>(tXpX))::value); ++j) tXpX(0, i, j) = elem_less(tXcX(0, i, j, kt), shape_xk);
+        for (int j = 0; j < int(decltype(size<2>(tXpX))::value); ++j)
+          tXpX(0, i, j) = elem_less(tXcX(0, i, j, kt), shape_xk);
       }
       copy_if(copy_pred, tXpX, tXgX, tXsX);
     }
@@ -221,21 +227,24 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   auto shape_mk = make_shape(M, K);
   auto shape_nk = make_shape(N, K);
   auto load_a = [&](int kt, int stage) {
-    load_operand(g2s_A, g2s_A_all, tAgA0, a_tile_step, tAcA, tApA_m, a_inside, shape_mk, g2s_thr_A.partition_D(sA_at(stage)), kt);
+    load_operand(g2s_A, g2s_A_all, tAgA0, a_tile_step, tAcA, tApA_m, a_inside, shape_mk,
+                 g2s_thr_A.partition_D(sA_at(stage)), kt);
   };
   auto load_b = [&](int kt, int stage) {
-    load_operand(g2s_B, g2s_B_all, tBgB0, b_tile_step, tBcB, tBpB_n, b_inside, shape_nk, g2s_thr_B.partition_D(sB_at(stage)), kt);
+    load_operand(g2s_B, g2s_B_all, tBgB0, b_tile_step, tBcB, tBpB_n, b_inside, shape_nk,
+                 g2s_thr_B.partition_D(sB_at(stage)), kt);
   };
 
   // ---- the MMA and its register fragments ----------------------------------------------------
-  constexpr auto mma = make_tiled_mma(MMA_Atom<Mma>{}, make_layout(make_shape(Int<Cfg::WarpsM>{}, Int<Cfg::WarpsN>{}, _1{})),
-                                      make_tile(Int<16 * Cfg::WarpsM>{}, Int<16 * Cfg::WarpsN>{}, _16{}));
+  constexpr auto mma =
+      make_tiled_mma(MMA_Atom<Mma>{}, make_layout(make_shape(Int<Cfg::WarpsM>{}, Int<Cfg::WarpsN>{}, _1{})),
+                     make_tile(Int<16 * Cfg::WarpsM>{}, Int<16 * Cfg::WarpsN>{}, _16{}));
   auto thr_mma = mma.get_slice(tid);
   // Register fragments for two k-blocks of 16 (a ring: the next k-block loads while one multiplies).
   auto sA_k32 = local_tile(sA_at(0), make_shape(Int<BM>{}, _32{}), make_coord(0, 0));  // (BM,32)
   auto sB_k32 = local_tile(sB_at(0), make_shape(Int<BN>{}, _32{}), make_coord(0, 0));  // (BN,32)
-  auto tCrA = thr_mma.partition_fragment_A(sA_k32);  // (MMA,MMA_M,2)
-  auto tCrB = thr_mma.partition_fragment_B(sB_k32);  // (MMA,MMA_N,2)
+  auto tCrA = thr_mma.partition_fragment_A(sA_k32);                                    // (MMA,MMA_M,2)
+  auto tCrB = thr_mma.partition_fragment_B(sB_k32);                                    // (MMA,MMA_N,2)
   // fp32 accumulators (MMA,MMA_M,MMA_N) of the block's (BM,BN) tile of D.
   auto acc = thr_mma.partition_fragment_C(make_identity_tensor(make_shape(Int<BM>{}, Int<BN>{})));
   clear(acc);
@@ -245,8 +254,8 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   constexpr auto s2r_B = make_tiled_copy_B(GemmSm80S2RAtom<T, BKMajor>{}, mma);
   auto s2r_thr_A = s2r_A.get_slice(tid);
   auto s2r_thr_B = s2r_B.get_slice(tid);
-  auto tXrA = s2r_thr_A.retile_D(tCrA);    // (CPY,MMA_M,MMA_K)
-  auto tXrB = s2r_thr_B.retile_D(tCrB);    // (CPY,MMA_N,MMA_K)
+  auto tXrA = s2r_thr_A.retile_D(tCrA);  // (CPY,MMA_M,MMA_K)
+  auto tXrB = s2r_thr_B.retile_D(tCrB);  // (CPY,MMA_N,MMA_K)
   // ldmatrix of k-block kb of stage s into register slot kb % 2.
   auto load_kblock = [&](int s, int kb) {
     copy(s2r_A, s2r_thr_A.partition_S(sA_at(s))(_, _, kb), tXrA(_, _, kb & 1));  // (CPY,MMA_M)
@@ -318,15 +327,17 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   // ---- epilogue: D = act(alpha acc + beta C + bias) ----------------------------------------
   auto cD = make_identity_tensor(make_shape(M, N));                                 // (M,N) -> (m,n)
   auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));  // (BM,BN) -> (m,n)
-  auto tCcD = thr_mma.partition_C(gcD);                                              // (MMA,MMA_M,MMA_N) -> (m,n)
+  auto tCcD = thr_mma.partition_C(gcD);                                             // (MMA,MMA_M,MMA_N) -> (m,n)
   // Values 2j and 2j+1 of a thread are neighbouring columns of one row (the accumulator layout's
   // first value mode has stride 1 along N): stored as one pair (GemmEpilogue::store_pair).
-  auto tCgD = thr_mma.partition_C(local_tile(make_tensor(make_gmem_ptr(ep.d), make_matrix_layout<true>(M, N, ep.ldd)),
-                                                make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn)));  // (MMA,MMA_M,MMA_N)
+  auto tCgD =
+      thr_mma.partition_C(local_tile(make_tensor(make_gmem_ptr(ep.d), make_matrix_layout<true>(M, N, ep.ldd)),
+                                     make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn)));  // (MMA,MMA_M,MMA_N)
   static_assert(decltype(get<0>(tCgD.layout())(_1{}) - get<0>(tCgD.layout())(_0{}))::value == 1,
                 "gemm_sm80_kernel: accumulator values 2j, 2j+1 must be neighbouring columns of D");
   // Compact (GemmEpilogue::values): the 128 x 256 tile's accumulators leave few registers free.
-  ep.template store<int(decltype(size(acc))::value), true>([&](int v) { return acc(v); }, [&](int v) { return tCcD(v); }, M, N);
+  ep.template store<int(decltype(size(acc))::value), true>([&](int v) { return acc(v); },
+                                                           [&](int v) { return tCcD(v); }, M, N);
 }
 
 // The kernel's dynamic shared memory: the stages of both operands plus the alignment slack.
@@ -372,7 +383,8 @@ cudaError_t gemm_sm80_dispatch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut>
 // gemm_sm80<Cfg, T, TOut>(problem, stream): D = act(alpha A B + beta C + bias) (see the file comment).
 template <class Cfg, class T, class TOut>
 cudaError_t gemm_sm80(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
-  static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>, "gemm_sm80: A and B must be half_t or bfloat16_t");
+  static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>,
+                "gemm_sm80: A and B must be half_t or bfloat16_t");
   static_assert(std::is_same_v<TOut, float> || std::is_same_v<TOut, half_t> || std::is_same_v<TOut, bfloat16_t>,
                 "gemm_sm80: C and D must be float, half_t or bfloat16_t");
   detail::check_gemm_problem("gemm_sm80", problem);
@@ -387,10 +399,12 @@ cudaError_t gemm_sm80(GemmProblem<T, TOut> const& problem, cudaStream_t stream =
     if (detail::gemm_operand_vectorizable(ptr, ld, contiguous)) return cudaSuccess;
     int const ld_packed = (contiguous + 7) / 8 * 8;
     std::size_t const count = std::size_t(lines) * std::size_t(ld_packed);
-    if (cudaError_t const e = cudaMallocAsync(reinterpret_cast<void**>(&out.ptr), count * sizeof(T), stream); e != cudaSuccess) {
+    if (cudaError_t const e = cudaMallocAsync(reinterpret_cast<void**>(&out.ptr), count * sizeof(T), stream);
+        e != cudaSuccess) {
       return e;
     }
-    detail::gemm_pack_kernel<T><<<unsigned((count + 255) / 256), 256, 0, stream>>>(ptr, ld, lines, contiguous, out.ptr, ld_packed);
+    detail::gemm_pack_kernel<T>
+        <<<unsigned((count + 255) / 256), 256, 0, stream>>>(ptr, ld, lines, contiguous, out.ptr, ld_packed);
     ptr = out.ptr;
     ld = ld_packed;
     return cudaGetLastError();

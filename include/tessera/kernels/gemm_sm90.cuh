@@ -77,12 +77,12 @@
 
 #include "tessera/algorithm/pipeline.hpp"
 #include "tessera/arch/barrier_sm90.hpp"
+#include "tessera/arch/copy_sm90.hpp"
 #include "tessera/arch/copy_sm90_tma.cuh"
 #include "tessera/arch/util.hpp"
 #include "tessera/atom/copy_traits_sm90_tma.cuh"
 #include "tessera/atom/mma_atom.hpp"
 #include "tessera/atom/mma_traits_sm90.hpp"
-#include "tessera/arch/copy_sm90.hpp"
 #include "tessera/kernels/gemm_epilogue.cuh"
 #include "tessera/kernels/gemm_problem.hpp"
 #include "tessera/tensor/tensor.hpp"
@@ -93,10 +93,11 @@ namespace tessera::kernels {
 template <int BM_, int BN_, int BK_, int Stages_>
 struct GemmSm90Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
-  static constexpr int kThreads = 128;  // one warpgroup
+  static constexpr int kThreads = 128;      // one warpgroup
   static constexpr int kEpilogueBytes = 0;  // stores D from registers
   static_assert(BM % 64 == 0 && BM <= 256, "GemmSm90Config: BM must be a multiple of 64 (the wgmma's M), at most 256");
-  static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90Config: BN must be 64, 128, 192 or 256 (whole 64-element swizzle spans)");
+  static_assert(BN % 64 == 0 && BN <= 256,
+                "GemmSm90Config: BN must be 64, 128, 192 or 256 (whole 64-element swizzle spans)");
   static_assert(BK == 64, "GemmSm90Config: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
   static_assert(Stages >= 2, "GemmSm90Config: at least two stages");
   static_assert(BM / 64 * BN / 2 <= 128, "GemmSm90Config: the accumulators exceed 128 registers a thread");
@@ -118,13 +119,15 @@ struct GemmSm90WsConfig {
   static constexpr int ClusterM = ClusterM_;
   static constexpr bool StreamK = StreamK_;
   static_assert(ClusterM == 1 || ClusterM == 2, "GemmSm90WsConfig: ClusterM must be 1 or 2");
-  static_assert(!StreamK || (Persistent && ClusterM == 1), "GemmSm90WsConfig: stream-K needs a persistent kernel without clusters");
+  static_assert(!StreamK || (Persistent && ClusterM == 1),
+                "GemmSm90WsConfig: stream-K needs a persistent kernel without clusters");
   static constexpr int kConsumers = BM / 64;
   static constexpr int kThreads = 128 * (1 + kConsumers);
   // The persistent kernels store D through shared memory (two 8 KB chunk buffers per consumer
   // warpgroup) and TMA where D is TMA-addressable; step 2 stores from registers.
   static constexpr int kEpilogueBytes = Persistent ? kConsumers * 2 * 8192 : 0;
-  static_assert(BM % 64 == 0 && BM >= 64 && BM <= 128, "GemmSm90WsConfig: BM must be 64 or 128 (one or two consumer warpgroups)");
+  static_assert(BM % 64 == 0 && BM >= 64 && BM <= 128,
+                "GemmSm90WsConfig: BM must be 64 or 128 (one or two consumer warpgroups)");
   static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90WsConfig: BN must be 64, 128, 192 or 256");
   static_assert(BK == 64, "GemmSm90WsConfig: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
   static_assert(Stages >= 2, "GemmSm90WsConfig: at least two stages");
@@ -153,7 +156,8 @@ struct GemmSm90PingpongConfig {
   static constexpr int ClusterM = 1;
   static constexpr int kThreads = 384;
   static constexpr int kEpilogueBytes = 2 * 2 * 8192;  // two 8 KB chunk buffers per consumer warpgroup
-  static_assert(BM % 64 == 0 && BM / 64 * BN / 2 <= 128, "GemmSm90PingpongConfig: a warpgroup's accumulators exceed 128 registers");
+  static_assert(BM % 64 == 0 && BM / 64 * BN / 2 <= 128,
+                "GemmSm90PingpongConfig: a warpgroup's accumulators exceed 128 registers");
   static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90PingpongConfig: BN must be 64, 128, 192 or 256");
   static_assert(BK == 64, "GemmSm90PingpongConfig: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
   static_assert(Stages >= 2, "GemmSm90PingpongConfig: at least two stages");
@@ -166,14 +170,14 @@ namespace detail {
 // The wgmma for the input type, N = BN, with the operands' majors.
 template <class T, int BN, GmmaMajor MA, GmmaMajor MB>
 struct GemmSm90Op;
-#define TESSERA_GEMM_SM90_OP(N)                                                 \
-  template <GmmaMajor MA, GmmaMajor MB>                                         \
-  struct GemmSm90Op<bfloat16_t, N, MA, MB> {                                    \
-    using type = SM90_64x##N##x16_F32BF16BF16_SS<MA, MB>;                       \
-  };                                                                            \
-  template <GmmaMajor MA, GmmaMajor MB>                                         \
-  struct GemmSm90Op<half_t, N, MA, MB> {                                        \
-    using type = SM90_64x##N##x16_F32F16F16_SS<MA, MB>;                         \
+#define TESSERA_GEMM_SM90_OP(N)                           \
+  template <GmmaMajor MA, GmmaMajor MB>                   \
+  struct GemmSm90Op<bfloat16_t, N, MA, MB> {              \
+    using type = SM90_64x##N##x16_F32BF16BF16_SS<MA, MB>; \
+  };                                                      \
+  template <GmmaMajor MA, GmmaMajor MB>                   \
+  struct GemmSm90Op<half_t, N, MA, MB> {                  \
+    using type = SM90_64x##N##x16_F32F16F16_SS<MA, MB>;   \
   };
 TESSERA_GEMM_SM90_OP(64)
 TESSERA_GEMM_SM90_OP(128)
@@ -200,7 +204,7 @@ TESSERA_HOST_DEVICE constexpr auto gemm_sm90_stage_layout() {
 // layouts.
 template <int BP, int BK, bool KMajor>
 TESSERA_HOST_DEVICE constexpr auto gemm_sm90_load_box() {
-  return make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, gemm_sm90_stage_layout<KMajor ? BP : 64, BK, KMajor>());
+  return make_composed_layout(Swizzle<3, 3, 3>{}, _0{}, gemm_sm90_stage_layout<(KMajor ? BP : 64), BK, KMajor>());
 }
 
 // The shared-memory box of one TMA store of the epilogue: 64 rows x 128 bytes of D, row-major,
@@ -232,15 +236,17 @@ using GemmSm90TmaD = TmaCopy<SM90_TMA_STORE, TOut, decltype(gemm_sm90_epilogue_b
 // (CM > 1) the block loads only its share of B's boxes, multicast to every block of the cluster;
 // its barrier still expects the whole stage.
 template <class Cfg, class T, bool AKMajor, bool BKMajor, int CM = 1>
-__device__ void gemm_sm90_load_stage(GemmSm90TmaA<Cfg, T, AKMajor> const& tma_a, GemmSm90TmaB<Cfg, T, BKMajor, CM> const& tma_b,
-                                     std::uint64_t* bar, T* a, T* b, int kt, int bm, int bn, int M, int N, int K,
-                                     std::uint32_t rank = 0) {
+__device__ void gemm_sm90_load_stage(GemmSm90TmaA<Cfg, T, AKMajor> const& tma_a,
+                                     GemmSm90TmaB<Cfg, T, BKMajor, CM> const& tma_b, std::uint64_t* bar, T* a, T* b,
+                                     int kt, int bm, int bn, int M, int N, int K, std::uint32_t rank = 0) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
-  auto const gA = local_tile(tma_a.get_tma_tensor(make_shape(M, K)), Shape<Int<BM>, Int<BK>>{}, make_coord(bm, kt));  // (BM,BK) -> (m,k)
-  auto const gB = local_tile(tma_b.get_tma_tensor(make_shape(N, K)), Shape<Int<BN>, Int<BK>>{}, make_coord(bn, kt));  // (BN,BK) -> (n,k)
+  auto const gA = local_tile(tma_a.get_tma_tensor(make_shape(M, K)), Shape<Int<BM>, Int<BK>>{},
+                             make_coord(bm, kt));  // (BM,BK) -> (m,k)
+  auto const gB = local_tile(tma_b.get_tma_tensor(make_shape(N, K)), Shape<Int<BN>, Int<BK>>{},
+                             make_coord(bn, kt));                                            // (BN,BK) -> (n,k)
   auto const sA = make_tensor(make_smem_ptr(a), gemm_sm90_stage_layout<BM, BK, AKMajor>());  // (BM,BK) -> smem
   auto const sB = make_tensor(make_smem_ptr(b), gemm_sm90_stage_layout<BN, BK, BKMajor>());  // (BN,BK) -> smem
-  auto const [tAgA, tAsA] = tma_partition(tma_a, sA, gA);                                  // (BOX,BOXES)
+  auto const [tAgA, tAsA] = tma_partition(tma_a, sA, gA);                                    // (BOX,BOXES)
   copy(tma_a.with(bar), tAgA, tAsA);
   if constexpr (CM > 1) {
     auto const [tBgB, tBsB] = tma_partition(tma_b, sB, gB, int(rank), Int<CM>{});  // (BOX,BOXES/CM): this block's share
@@ -256,7 +262,8 @@ __device__ void gemm_sm90_load_stage(GemmSm90TmaA<Cfg, T, AKMajor> const& tma_a,
 // one row (the wgmma accumulator layout), stored as one pair (GemmEpilogue::store_pair); only
 // elements inside D are stored.
 template <int NV, class TOut, class Coords>
-__device__ __forceinline__ void gemm_sm90_store(float const (&acc)[NV], Coords const& tCcD, int M, int N, GemmEpilogue<TOut> const& ep) {
+__device__ __forceinline__ void gemm_sm90_store(float const (&acc)[NV], Coords const& tCcD, int M, int N,
+                                                GemmEpilogue<TOut> const& ep) {
   ep.template store<NV>([&](int v) { return acc[v]; }, [&](int v) { return tCcD(v); }, M, N);
 }
 
@@ -275,9 +282,10 @@ __device__ __forceinline__ void gemm_sm90_store(float const (&acc)[NV], Coords c
 // (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2) of the 64 x N tile (the CLayout of
 // atom/mma_traits_sm90.hpp).
 template <class TOut, int MBLK, int BN, bool Lean = false>
-__device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN / 2], GemmEpilogue<TOut> const& ep, GemmSm90TmaD<TOut> const& tma_d,
-                                    unsigned char* buf, int m0, int n0, int M, int N, int lt, std::uint32_t bar_id, int& count) {
-  constexpr int CW = 128 / int(sizeof(TOut));  // columns of a box
+__device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN / 2], GemmEpilogue<TOut> const& ep,
+                                                    GemmSm90TmaD<TOut> const& tma_d, unsigned char* buf, int m0, int n0,
+                                                    int M, int N, int lt, std::uint32_t bar_id, int& count) {
+  constexpr int CW = 128 / int(sizeof(TOut));   // columns of a box
   constexpr int P = sizeof(TOut) == 2 ? 1 : 2;  // boxes a step
   constexpr int SW = CW * P;                    // columns of a step: 64
   static_assert(SW == 64 && BN % SW == 0, "gemm_sm90_store_tma: BN must be a multiple of 64");
@@ -308,7 +316,7 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
       // 8 values at a time (two column pairs of two rows: chunk bb = values 8 bb .. 8 bb + 7), few
       // registers live beside the accumulators. (The coordinates are computed where they are used:
       // held across the step's barriers they would take registers the ping-pong kernel lacks.)
-      auto const chunk = [&](float (&x)[8], int bb) {
+      auto const chunk = [&](float(&x)[8], int bb) {
         auto const src = [&](int k) { return acc[i][32 * c + 8 * bb + k]; };
         if constexpr (mode == Mode::plain) {
           TESSERA_UNROLL
@@ -318,9 +326,10 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
           // lean: the chunk's C and bias addresses are computed here, not all up front (where the
           // ping-pong kernel with a 16-bit TOut had them spill)
           if constexpr (mode == Mode::lean) schedule_here(m, n);
-          auto const crd = [&](int k) {  // value 32 c + 8 bb + k = 4 j + r: (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2)
-            return make_coord(m + 8 * (k % 4 / 2), n + 16 * bb + 8 * (k / 4) + k % 2);
-          };
+          auto const crd =
+              [&](int k) {  // value 32 c + 8 bb + k = 4 j + r: (row 16 w + l/4 + 8 (r/2), column 8 j + 2 (l%4) + r%2)
+                return make_coord(m + 8 * (k % 4 / 2), n + 16 * bb + 8 * (k / 4) + k % 2);
+              };
           if constexpr (mode == Mode::lean) {
             ep.values(x, src, crd);
           } else if constexpr (sizeof(TOut) == 2) {
@@ -345,7 +354,8 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
           for (int q = 0; q < 4; ++q) {
             int const k = 4 * (q / 2) + 2 * (q % 2);
             TOut const x0 = from_float<TOut>(x[k]), x1 = from_float<TOut>(x[k + 1]);
-            r[4 * bb + q] = std::uint32_t(__builtin_bit_cast(std::uint16_t, x0)) | (std::uint32_t(__builtin_bit_cast(std::uint16_t, x1)) << 16);
+            r[4 * bb + q] = std::uint32_t(__builtin_bit_cast(std::uint16_t, x0)) |
+                            (std::uint32_t(__builtin_bit_cast(std::uint16_t, x1)) << 16);
           }
         }
       };
@@ -389,9 +399,11 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
       named_barrier_sync(bar_id, 128);
       if (lt == 0) {
         // the step's 64 x 64 of D: P boxes of 64 x CW, 8 KB apart
-        using StepLayout = Layout<Shape<_64, Shape<Int<CW>, Int<P>>>, Stride<Int<CW>, Stride<_1, Int<8192 / int(sizeof(TOut))>>>>;
+        using StepLayout =
+            Layout<Shape<_64, Shape<Int<CW>, Int<P>>>, Stride<Int<CW>, Stride<_1, Int<8192 / int(sizeof(TOut))>>>>;
         auto const sD = make_tensor(make_smem_ptr(reinterpret_cast<TOut*>(b)), StepLayout{});  // (64,64) -> smem
-        auto const gD = local_tile(tma_d.get_tma_tensor(make_shape(M, N)), Shape<_64, _64>{}, make_coord(mr(step) / 64, n0 / SW + c));
+        auto const gD = local_tile(tma_d.get_tma_tensor(make_shape(M, N)), Shape<_64, _64>{},
+                                   make_coord(mr(step) / 64, n0 / SW + c));
         auto const [tDgD, tDsD] = tma_partition(tma_d, sD, gD);  // (BOX,P)
         copy(tma_d, tDsD, tDgD);
         tma_store_commit();
@@ -423,7 +435,8 @@ struct GemmSm90Smem {
 
   __device__ static GemmSm90Smem carve() {
     extern __shared__ unsigned char gemm_sm90_smem[];
-    auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(gemm_sm90_smem) + 1023) & ~std::uintptr_t(1023));
+    auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(gemm_sm90_smem) + 1023) &
+                                                  ~std::uintptr_t(1023));
     T* a = reinterpret_cast<T*>(base);
     T* b = a + Cfg::Stages * kStageA;
     auto* epilogue = reinterpret_cast<unsigned char*>(b + Cfg::Stages * kStageB);
@@ -452,8 +465,8 @@ __device__ void gemm_sm90_fence_acc(float (&acc)[MBLK][BN / 2]) {
 // which would make ptxas serialize the wgmmas (warning C7515). a_stage, b_stage: the stage's
 // shared-window byte addresses.
 template <class Op, GmmaMajor MA, GmmaMajor MB, int BK, int BN, int MBLK, class LA, class LB>
-__device__ void gemm_sm90_mma_ktile(float (&acc)[MBLK][BN / 2], std::uint32_t a_stage, std::uint32_t b_stage, LA const& sA_layout,
-                                    LB const& sB_layout, int row0, bool first) {
+__device__ void gemm_sm90_mma_ktile(float (&acc)[MBLK][BN / 2], std::uint32_t a_stage, std::uint32_t b_stage,
+                                    LA const& sA_layout, LB const& sB_layout, int row0, bool first) {
   gemm_sm90_fence_acc<MBLK, BN>(acc);
   warpgroup_arrive();
   TESSERA_UNROLL
@@ -489,8 +502,8 @@ __device__ void gemm_sm90_mma_ktile(float (&acc)[MBLK][BN / 2], std::uint32_t a_
 // and units must be >= 1, got 288, 48, 0".
 inline void gemm_sm90_check_counts(char const* fn, long long tiles, long long k_tiles, long long units) {
   if (tiles < 1 || k_tiles < 1 || units < 1)
-    throw std::invalid_argument(std::string(fn) + ": tiles, k_tiles and units must be >= 1, got " + std::to_string(tiles) + ", " +
-                                std::to_string(k_tiles) + ", " + std::to_string(units));
+    throw std::invalid_argument(std::string(fn) + ": tiles, k_tiles and units must be >= 1, got " +
+                                std::to_string(tiles) + ", " + std::to_string(k_tiles) + ", " + std::to_string(units));
 }
 
 // gemm_sm90_stream_k_tiles(tiles, k_tiles, units): S, the tiles shared out (0: none). A block's
@@ -550,8 +563,9 @@ inline bool gemm_sm90_pingpong_pays(long long tiles, int k_tiles, int units, boo
 // 3 waves: 0.970.
 inline double gemm_sm90_wave_use(long long m, long long n, int bm, int bn, int units) {
   if (m < 1 || n < 1 || bm < 1 || bn < 1 || units < 1)
-    throw std::invalid_argument("gemm_sm90_wave_use: m, n, bm, bn and units must be >= 1, got " + std::to_string(m) + ", " +
-                                std::to_string(n) + ", " + std::to_string(bm) + ", " + std::to_string(bn) + ", " + std::to_string(units));
+    throw std::invalid_argument("gemm_sm90_wave_use: m, n, bm, bn and units must be >= 1, got " + std::to_string(m) +
+                                ", " + std::to_string(n) + ", " + std::to_string(bm) + ", " + std::to_string(bn) +
+                                ", " + std::to_string(units));
   long long const tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
   long long const waves = (tiles + units - 1) / units;
   return double(m) * double(n) / (double(waves) * units * bm * bn);
@@ -644,7 +658,8 @@ __device__ __forceinline__ void gemm_sm90_dependent_launch() { grid_dependency_w
 
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(128, 1)
-    gemm_sm90_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
+    gemm_sm90_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep,
+                     __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
                      __grid_constant__ GemmSm90TmaB<Cfg, T, BKMajor> const tma_b) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
   constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
@@ -653,7 +668,7 @@ __global__ void __launch_bounds__(128, 1)
   constexpr auto sA_layout = gemm_sm90_stage_layout<BM, BK, AKMajor>();  // (BM,BK) -> offset
   constexpr auto sB_layout = gemm_sm90_stage_layout<BN, BK, BKMajor>();  // (BN,BK) -> offset
   constexpr int kStageA = BM * BK, kStageB = BN * BK;                    // elements
-  constexpr int MB_ = BM / 64;  // wgmmas along M
+  constexpr int MB_ = BM / 64;                                           // wgmmas along M
 
   int const tid = int(threadIdx.x);
   int const tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
@@ -680,7 +695,8 @@ __global__ void __launch_bounds__(128, 1)
   auto load = [&](int kt) {
     auto const st = PipelineState<Stages>::at(kt);
     std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
-    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(tma_a, tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt, bm, bn, M, N, K);
+    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(tma_a, tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt,
+                                                   bm, bn, M, N, K);
   };
   if (tid == 0) {
     for (int kt = 0; kt < Stages && kt < k_tiles; ++kt) load(kt);
@@ -695,7 +711,8 @@ __global__ void __launch_bounds__(128, 1)
   for (int kt = 0; kt < k_tiles; ++kt, ++st) {
     pipe.consumer_wait(st);
     gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(st.index * kStageA * sizeof(T)),
-                                           b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout, sB_layout, 0, kt == 0);
+                                            b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout,
+                                            sB_layout, 0, kt == 0);
     warpgroup_wait<1>();  // k-tile kt-1's wgmmas have retired: its stage may be refilled
     if (kt >= 1 && kt - 1 + Stages < k_tiles) {
       __syncthreads();  // every warp of the warpgroup is past its wait
@@ -725,18 +742,19 @@ __global__ void __launch_bounds__(128, 1)
 // the next launch, and adds the slot to its accumulators (loads that bypass L1: the slot was
 // written by another SM).
 template <int NV>
-__device__ __forceinline__ void gemm_sm90_stream_k_publish(float const (&acc)[NV], float* slot, std::uint32_t* flag, std::uint32_t epoch,
-                                                           int lt, std::uint32_t bar_id) {
+__device__ __forceinline__ void gemm_sm90_stream_k_publish(float const (&acc)[NV], float* slot, std::uint32_t* flag,
+                                                           std::uint32_t epoch, int lt, std::uint32_t bar_id) {
   static_assert(NV % 4 == 0, "gemm_sm90_stream_k_publish: whole float4s");
   auto* dst = reinterpret_cast<float4*>(slot);
   TESSERA_UNROLL
-  for (int q = 0; q < NV / 4; ++q) __stcg(dst + q * 128 + lt, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
+  for (int q = 0; q < NV / 4; ++q)
+    __stcg(dst + q * 128 + lt, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
   named_barrier_sync(bar_id, 128);
   if (lt == 0) store_release_gpu(flag, epoch);
 }
 template <int NV>
-__device__ __forceinline__ void gemm_sm90_stream_k_add(float (&acc)[NV], float const* slot, std::uint32_t* flag, std::uint32_t epoch, int lt,
-                                                       std::uint32_t bar_id) {
+__device__ __forceinline__ void gemm_sm90_stream_k_add(float (&acc)[NV], float const* slot, std::uint32_t* flag,
+                                                       std::uint32_t epoch, int lt, std::uint32_t bar_id) {
   if (lt == 0) {
     while (load_acquire_gpu(flag) != epoch) __nanosleep(64);
     store_release_gpu(flag, 0u);
@@ -763,10 +781,11 @@ __device__ __forceinline__ void gemm_sm90_stream_k_add(float (&acc)[NV], float c
 // choice is gemm_sm90_raster_rows).
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
-    gemm_sm90_ws_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep, __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
+    gemm_sm90_ws_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep,
+                        __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
                         __grid_constant__ GemmSm90TmaB<Cfg, T, BKMajor, Cfg::ClusterM> const tma_b,
-                        __grid_constant__ GemmSm90TmaD<TOut> const tma_d,
-                        bool const tma_store_d, int const raster, GemmSm90StreamK const sk) {
+                        __grid_constant__ GemmSm90TmaD<TOut> const tma_d, bool const tma_store_d, int const raster,
+                        GemmSm90StreamK const sk) {
   constexpr bool TmaStoreD = Cfg::kEpilogueBytes > 0;  // whether the kernel has the TMA-store path
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages, kConsumers = Cfg::kConsumers;
   constexpr int CM = Cfg::ClusterM;
@@ -823,8 +842,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         for (int kt = w.k0; kt < w.k1; ++kt, ++st) {
           pipe.producer_acquire(st);
           std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
-          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor, CM>(tma_a, tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt,
-                                                              bm, bn, M, N, K, rank);
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor, CM>(tma_a, tma_b, bar, sm.stage_a(st.index),
+                                                             sm.stage_b(st.index), kt, bm, bn, M, N, K, rank);
         }
       });
       grid_dependents_launch();  // the block's last load is issued (gemm_sm90_dependent_launch)
@@ -834,7 +853,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     warpgroup_reg_alloc<232>();
     int const row0 = 64 * (warpgroup - 1);
     int const lt = tid % 128;  // the thread in its warpgroup
-    float acc[1][BN / 2];  // not initialized: each tile's first k-block overwrites them
+    float acc[1][BN / 2];      // not initialized: each tile's first k-block overwrites them
     std::uint32_t const a_base = smem_address(sm.a), b_base = smem_address(sm.b);
     auto mma = make_tiled_mma(MMA_Atom<Op>{}, Layout<Shape<Int<kConsumers>, _1, _1>>{});
     auto thr_mma = mma.get_slice(tid - 128);
@@ -850,8 +869,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int kt = w.k0; kt < w.k1; ++kt) {
         pipe.consumer_wait(st);
         gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(st.index * kStageA * sizeof(T)),
-                                               b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout, sB_layout, row0,
-                                               kt == w.k0);
+                                                b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout,
+                                                sB_layout, row0, kt == w.k0);
         warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
         if (kt > w.k0 && lt == 0) pipe.consumer_release(prev);
         prev = st;
@@ -862,15 +881,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       if (lt == 0) pipe.consumer_release(prev);  // the piece's last stage
 
       if constexpr (sk_phase) {  // a tile split over blocks: hand this part over, or add the others'
-        auto const slot = [&](int u) { return sk.partials + (std::size_t(u) * kConsumers + std::size_t(warpgroup - 1)) * (128 * BN / 2); };
+        auto const slot = [&](int u) {
+          return sk.partials + (std::size_t(u) * kConsumers + std::size_t(warpgroup - 1)) * (128 * BN / 2);
+        };
         auto const flag = [&](int u) { return sk.flags + (u * kConsumers + warpgroup - 1); };
         if (GemmSm90Schedule::contributes(w)) {
-          gemm_sm90_stream_k_publish(acc[0], slot(first_tile), flag(first_tile), sk.epoch, lt, std::uint32_t(warpgroup));
+          gemm_sm90_stream_k_publish(acc[0], slot(first_tile), flag(first_tile), sk.epoch, lt,
+                                     std::uint32_t(warpgroup));
           return;
         }
         if (GemmSm90Schedule::owns_split(w, k_tiles))
-          sched.for_each_contributor(
-              w.tile, [&](int u) { gemm_sm90_stream_k_add(acc[0], slot(u), flag(u), sk.epoch, lt, std::uint32_t(warpgroup)); });
+          sched.for_each_contributor(w.tile, [&](int u) {
+            gemm_sm90_stream_k_add(acc[0], slot(u), flag(u), sk.epoch, lt, std::uint32_t(warpgroup));
+          });
       }
 
       // ---- epilogue (the producer is already loading the next tile) -----------------------------
@@ -882,8 +905,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // live beside its schedule.)
       if (TmaStoreD && tma_store_d) {
         if constexpr (TmaStoreD)
-          gemm_sm90_store_tma<TOut, 1, BN, sk_phase>(acc, ep, tma_d, sm.epilogue_buffers(warpgroup - 1), bm * BM + row0, bn * BN, M, N, lt,
-                                           std::uint32_t(warpgroup), stored);
+          gemm_sm90_store_tma<TOut, 1, BN, sk_phase>(acc, ep, tma_d, sm.epilogue_buffers(warpgroup - 1), bm * BM + row0,
+                                                     bn * BN, M, N, lt, std::uint32_t(warpgroup), stored);
       } else {
         gemm_sm90_store(acc[0], tCcD(_, 0, 0), M, N, ep);
       }
@@ -906,8 +929,9 @@ template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(384, 1)
     gemm_sm90_pingpong_kernel(int M, int N, int K, GemmEpilogue<TOut> const ep,
                               __grid_constant__ GemmSm90TmaA<Cfg, T, AKMajor> const tma_a,
-                              __grid_constant__ GemmSm90TmaB<Cfg, T, BKMajor> const tma_b, __grid_constant__ GemmSm90TmaD<TOut> const tma_d,
-                              bool const tma_store_d, int const raster) {
+                              __grid_constant__ GemmSm90TmaB<Cfg, T, BKMajor> const tma_b,
+                              __grid_constant__ GemmSm90TmaD<TOut> const tma_d, bool const tma_store_d,
+                              int const raster) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
   constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
   constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
@@ -947,7 +971,8 @@ __global__ void __launch_bounds__(384, 1)
         for (int kt = 0; kt < k_tiles; ++kt, ++st) {
           pipe.producer_acquire(st);
           std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
-          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(tma_a, tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index), kt, bm, bn, M, N, K);
+          gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(tma_a, tma_b, bar, sm.stage_a(st.index), sm.stage_b(st.index),
+                                                         kt, bm, bn, M, N, K);
         }
       }
       grid_dependents_launch();  // the block's last load is issued (gemm_sm90_dependent_launch)
@@ -968,12 +993,13 @@ __global__ void __launch_bounds__(384, 1)
       int bm = 0, bn = 0;
       gemm_block_coord(tile, tiles_m, tiles_n, bm, bn, raster);
       if (j >= 1) mbarrier_wait(&turn[me], (turns++) & 1);  // the other's main loop of tile j-1 is past its waits
-      auto st = PipelineState<Stages>::at(j * k_tiles);  // the ring's position of this tile's first k-tile
+      auto st = PipelineState<Stages>::at(j * k_tiles);     // the ring's position of this tile's first k-tile
       PipelineState<Stages> prev;
       for (int kt = 0; kt < k_tiles; ++kt) {
         pipe.consumer_wait(st);
         gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(st.index * kStageA * sizeof(T)),
-                                               b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout, sB_layout, 0, kt == 0);
+                                                b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout,
+                                                sB_layout, 0, kt == 0);
         warpgroup_wait<1>();
         if (kt >= 1 && lt == 0) pipe.consumer_release(prev);
         prev = st;
@@ -987,8 +1013,8 @@ __global__ void __launch_bounds__(384, 1)
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
       auto tCcD = thr_mma.partition_C(gcD);  // (V,MB_,1) -> (m,n)
       if (tma_store_d) {
-        gemm_sm90_store_tma<TOut, MB_, BN, true>(acc, ep, tma_d, sm.epilogue_buffers(me), bm * BM, bn * BN, M, N, lt, std::uint32_t(1 + me),
-                                           stored);
+        gemm_sm90_store_tma<TOut, MB_, BN, true>(acc, ep, tma_d, sm.epilogue_buffers(me), bm * BM, bn * BN, M, N, lt,
+                                                 std::uint32_t(1 + me), stored);
       } else {
         // Each value's coordinates computed where they are used (schedule_here), as in the lean
         // path of gemm_sm90_store_tma: computed up front, their addresses spill.
@@ -1010,7 +1036,8 @@ __global__ void __launch_bounds__(384, 1)
 
 template <class Cfg, class T>
 constexpr int gemm_sm90_smem_bytes() {
-  return Cfg::Stages * (Cfg::BM + Cfg::BN) * Cfg::BK * int(sizeof(T)) + Cfg::kEpilogueBytes + (2 * Cfg::Stages + 2) * 8 + 1024;
+  return Cfg::Stages * (Cfg::BM + Cfg::BN) * Cfg::BK * int(sizeof(T)) + Cfg::kEpilogueBytes +
+         (2 * Cfg::Stages + 2) * 8 + 1024;
 }
 
 // TMA addresses a matrix directly when it starts 16-byte aligned and both its row pitch and its
@@ -1045,7 +1072,8 @@ inline cudaError_t gemm_sm90_device(int& device, int& sms) {
   static std::atomic<int> cached[64] = {};  // SM counts of devices 0..63; 0: not asked yet
   if (cudaError_t const e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (device >= 0 && device < 64 && (sms = cached[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
-  if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess) return e;
+  if (cudaError_t const e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess)
+    return e;
   if (device >= 0 && device < 64) cached[device].store(sms, std::memory_order_relaxed);
   return cudaSuccess;
 }
@@ -1107,7 +1135,8 @@ struct GemmSm90Workspaces {
     return w;
   }
   template <class Launch>
-  cudaError_t launch(int device, cudaStream_t stream, std::size_t partial_bytes, int flags, GemmSm90StreamK& sk, Launch&& f) {
+  cudaError_t launch(int device, cudaStream_t stream, std::size_t partial_bytes, int flags, GemmSm90StreamK& sk,
+                     Launch&& f) {
     std::size_t const flag_bytes = (std::size_t(flags) * sizeof(std::uint32_t) + 255) / 256 * 256;
     std::size_t const need = flag_bytes + partial_bytes;
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
@@ -1128,13 +1157,15 @@ struct GemmSm90Workspaces {
     if (e == nullptr) {
       if (cudaError_t const err = evict_beyond(device, kKeep - 1, stream); err != cudaSuccess) return err;
       cudaEvent_t done = nullptr;
-      if (cudaError_t const err = cudaEventCreateWithFlags(&done, cudaEventDisableTiming); err != cudaSuccess) return err;
+      if (cudaError_t const err = cudaEventCreateWithFlags(&done, cudaEventDisableTiming); err != cudaSuccess)
+        return err;
       entries.push_back(Entry{device, id, nullptr, 0, 0, done, 0});
       e = &entries.back();
     }
     if (e->bytes < need) {
       unsigned char* mem = nullptr;
-      if (cudaError_t const err = cudaMallocAsync(reinterpret_cast<void**>(&mem), need, stream); err != cudaSuccess) return err;
+      if (cudaError_t const err = cudaMallocAsync(reinterpret_cast<void**>(&mem), need, stream); err != cudaSuccess)
+        return err;
       if (cudaError_t const err = cudaMemsetAsync(mem, 0, flag_bytes, stream); err != cudaSuccess) {
         (void)cudaFreeAsync(mem, stream);
         return err;
@@ -1225,7 +1256,8 @@ inline constexpr bool is_ws_config = Cfg::kThreads > 128 && !is_pingpong_config<
 
 // sms_limit: the persistent blocks at most (0: one per SM).
 template <class Cfg, class T, class TOut, bool AK, bool BK>
-cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> const& ep, cudaStream_t stream, int sms_limit) {
+cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> const& ep, cudaStream_t stream,
+                             int sms_limit) {
   // The epilogue through shared memory and TMA where the config has the buffers and D is
   // TMA-addressable, else from registers.
   bool const tma_store_d = Cfg::kEpilogueBytes > 0 && gemm_sm90_tma_addressable(p.d, p.ldd, p.n);
@@ -1235,8 +1267,10 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
     if constexpr (is_ws_config<Cfg>) return Cfg::ClusterM;
     return 1;
   }();
-  auto const gA = AK ? make_layout(make_shape(p.m, p.k), make_stride(p.lda, 1)) : make_layout(make_shape(p.m, p.k), make_stride(1, p.lda));
-  auto const gB = BK ? make_layout(make_shape(p.n, p.k), make_stride(p.ldb, 1)) : make_layout(make_shape(p.n, p.k), make_stride(1, p.ldb));
+  auto const gA = AK ? make_layout(make_shape(p.m, p.k), make_stride(p.lda, 1))
+                     : make_layout(make_shape(p.m, p.k), make_stride(1, p.lda));
+  auto const gB = BK ? make_layout(make_shape(p.n, p.k), make_stride(p.ldb, 1))
+                     : make_layout(make_shape(p.n, p.k), make_stride(1, p.ldb));
   GemmSm90TmaA<Cfg, T, AK> const ta{make_tma_desc(p.a, gA, gemm_sm90_load_box<Cfg::BM, Cfg::BK, AK>())};
   GemmSm90TmaB<Cfg, T, BK, cm> const tb{make_tma_desc(p.b, gB, gemm_sm90_load_box<Cfg::BN / cm, Cfg::BK, BK>())};
   auto const gD = make_layout(make_shape(p.m, p.n), make_stride(p.ldd, 1));
@@ -1258,7 +1292,8 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
   static std::atomic<std::uint64_t> raised{0};
   std::uint64_t const bit = device >= 0 && device < 64 ? std::uint64_t(1) << device : 0;
   if (bit == 0 || (raised.load(std::memory_order_relaxed) & bit) == 0) {
-    if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem); e != cudaSuccess)
+    if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        e != cudaSuccess)
       return e;
     raised.fetch_or(bit, std::memory_order_relaxed);
   }
@@ -1343,7 +1378,8 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
 // The launchers' common part: checks, row-major D, packing, dispatch on the operands' majors.
 template <class Cfg, class T, class TOut>
 cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, cudaStream_t stream, int sms_limit = 0) {
-  static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>, "gemm_sm90: A and B must be half_t or bfloat16_t");
+  static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>,
+                "gemm_sm90: A and B must be half_t or bfloat16_t");
   static_assert(std::is_same_v<TOut, float> || std::is_same_v<TOut, half_t> || std::is_same_v<TOut, bfloat16_t>,
                 "gemm_sm90: C and D must be float, half_t or bfloat16_t");
   check_gemm_problem(fn, problem);
@@ -1356,7 +1392,9 @@ cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, c
     int const lines = major == Major::row ? rows : cols;
     int const ld_packed = (contiguous + 7) / 8 * 8;
     std::size_t const count = std::size_t(lines) * std::size_t(ld_packed);
-    if (cudaError_t const e = cudaMallocAsync(reinterpret_cast<void**>(&out), count * sizeof(T), stream); e != cudaSuccess) return e;
+    if (cudaError_t const e = cudaMallocAsync(reinterpret_cast<void**>(&out), count * sizeof(T), stream);
+        e != cudaSuccess)
+      return e;
     gemm_pack_kernel<T><<<unsigned((count + 255) / 256), 256, 0, stream>>>(ptr, ld, lines, contiguous, out, ld_packed);
     ptr = out;
     ld = ld_packed;
@@ -1391,7 +1429,8 @@ cudaError_t gemm_sm90_tma(GemmProblem<T, TOut> const& problem, cudaStream_t stre
 }
 template <class Cfg = GemmSm90WsDefault, class T, class TOut>
 cudaError_t gemm_sm90_ws(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
-  static_assert(detail::is_ws_config<Cfg> && !Cfg::Persistent, "gemm_sm90_ws: give a GemmSm90WsConfig (not persistent)");
+  static_assert(detail::is_ws_config<Cfg> && !Cfg::Persistent,
+                "gemm_sm90_ws: give a GemmSm90WsConfig (not persistent)");
   return detail::gemm_sm90_run<Cfg>("gemm_sm90_ws", problem, stream);
 }
 template <class Cfg = GemmSm90PersistentDefault, class T, class TOut>
@@ -1411,7 +1450,8 @@ cudaError_t gemm_sm90_pingpong(GemmProblem<T, TOut> const& problem, cudaStream_t
 // values a block, 17 MB for 128x256 tiles on 132 SMs, kept until gemm_sm90_release_workspaces).
 template <class Cfg = GemmSm90StreamKDefault, class T, class TOut>
 cudaError_t gemm_sm90_stream_k(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr, int sms = 0) {
-  static_assert(detail::is_ws_config<Cfg> && Cfg::StreamK, "gemm_sm90_stream_k: give a GemmSm90WsConfig<..., true, 1, true>");
+  static_assert(detail::is_ws_config<Cfg> && Cfg::StreamK,
+                "gemm_sm90_stream_k: give a GemmSm90WsConfig<..., true, 1, true>");
   return detail::gemm_sm90_run<Cfg>("gemm_sm90_stream_k", problem, stream, sms);
 }
 // gemm_sm90_release_workspaces(): frees the stream-K workspaces of every stream and device (each
@@ -1428,9 +1468,13 @@ cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t 
 // (detail::gemm_sm90_choice checks at compile time), so a program that compiles gemm_sm90's kernels
 // in other translation units declares exactly these extern: the project's compiled instances
 // (instances/table.txt's `choices`, declared by instances/gemm_sm90.hpp) expand this list.
-#define TESSERA_GEMM_SM90_CHOICES(X)                                                                      \
-  X(GemmSm90PersistentDefault) X(GemmSm90PersistentMedium) X(GemmSm90PersistentSmall) X(GemmSm90PersistentWide) \
-  X(GemmSm90PingpongDefault) X(GemmSm90StreamKDefault)
+#define TESSERA_GEMM_SM90_CHOICES(X) \
+  X(GemmSm90PersistentDefault)       \
+  X(GemmSm90PersistentMedium)        \
+  X(GemmSm90PersistentSmall)         \
+  X(GemmSm90PersistentWide)          \
+  X(GemmSm90PingpongDefault)         \
+  X(GemmSm90StreamKDefault)
 
 namespace detail {
 template <class First, class... Rest>
@@ -1439,7 +1483,8 @@ struct gemm_sm90_drop_first {
 };
 }  // namespace detail
 #define TESSERA_GEMM_SM90_CHOICE_TYPE(Cfg) , Cfg
-using GemmSm90Choices = typename detail::gemm_sm90_drop_first<void TESSERA_GEMM_SM90_CHOICES(TESSERA_GEMM_SM90_CHOICE_TYPE)>::type;
+using GemmSm90Choices =
+    typename detail::gemm_sm90_drop_first<void TESSERA_GEMM_SM90_CHOICES(TESSERA_GEMM_SM90_CHOICE_TYPE)>::type;
 #undef TESSERA_GEMM_SM90_CHOICE_TYPE
 
 namespace detail {

@@ -46,12 +46,12 @@ inline void check_sgemm_problem(char const* fn, SgemmProblem const& p) {
   auto check_matrix = [&](char const* name, char const* ld_name, int r, int c, int ld, Major major) {
     long long const minor = major == Major::row ? c : r;
     long long const major_extent = major == Major::row ? r : c;
-    std::string const what = std::string(major == Major::row ? "row" : "column") + "-major " + std::to_string(r) +
-                             "x" + std::to_string(c) + " matrix " + name;
+    std::string const what = std::string(major == Major::row ? "row" : "column") + "-major " + std::to_string(r) + "x" +
+                             std::to_string(c) + " matrix " + name;
     long long const min_ld = minor > 1 ? minor : 1;
     if (ld < min_ld) {
-      fail(std::string(ld_name) + " = " + std::to_string(ld) + " is too small for the " + what + "; ld must be >= " +
-           std::to_string(min_ld));
+      fail(std::string(ld_name) + " = " + std::to_string(ld) + " is too small for the " + what +
+           "; ld must be >= " + std::to_string(min_ld));
     }
     if (major_extent * static_cast<long long>(ld) >= (1LL << 31)) {
       fail("the " + what + " with " + ld_name + " = " + std::to_string(ld) +
@@ -61,7 +61,8 @@ inline void check_sgemm_problem(char const* fn, SgemmProblem const& p) {
   check_matrix("A", "lda", p.m, p.k, p.lda, p.a_major);
   check_matrix("B", "ldb", p.k, p.n, p.ldb, p.b_major);
   check_matrix("C", "ldc", p.m, p.n, p.ldc, p.c_major);
-  if (p.m > 0 && p.n > 0 && p.c == nullptr) fail("C is null but the problem writes " + std::to_string(p.m) + "x" + std::to_string(p.n) + " elements");
+  if (p.m > 0 && p.n > 0 && p.c == nullptr)
+    fail("C is null but the problem writes " + std::to_string(p.m) + "x" + std::to_string(p.n) + " elements");
   if (p.m > 0 && p.n > 0 && p.k > 0 && (p.a == nullptr || p.b == nullptr)) fail("A or B is null but k > 0");
 }
 

@@ -67,13 +67,13 @@ namespace detail {
 // Otherwise (M- or N-major) the vectors run along p and land as one 128-bit store.
 template <int BP, int BK, int NT, bool KMajor>
 struct SgemmTileLoader {
-  static constexpr int VP = KMajor ? 1 : 4;           // vector extent along p
-  static constexpr int VK = KMajor ? 4 : 1;           // vector extent along k
-  static constexpr int GP = BP / VP, GK = BK / VK;    // vector grid of one tile
-  static constexpr int kVectors = GP * GK / NT;       // vectors per thread per tile
-  static constexpr int kPad = KMajor ? 4 : 0;         // smem row padding: conflict-free transposed stores
-  static constexpr int kRow = BP + kPad;              // smem floats per k
-  static constexpr int kStageFloats = BK * kRow;      // smem floats per stage
+  static constexpr int VP = KMajor ? 1 : 4;         // vector extent along p
+  static constexpr int VK = KMajor ? 4 : 1;         // vector extent along k
+  static constexpr int GP = BP / VP, GK = BK / VK;  // vector grid of one tile
+  static constexpr int kVectors = GP * GK / NT;     // vectors per thread per tile
+  static constexpr int kPad = KMajor ? 4 : 0;       // smem row padding: conflict-free transposed stores
+  static constexpr int kRow = BP + kPad;            // smem floats per k
+  static constexpr int kStageFloats = BK * kRow;    // smem floats per stage
   static_assert(GP * GK % NT == 0, "SgemmTileLoader: the tile's vectors must split evenly among the threads");
 
   using VecShape = decltype(make_shape(Int<VP>{}, Int<VK>{}));
@@ -84,7 +84,7 @@ struct SgemmTileLoader {
       return make_layout(make_shape(Int<NT / GK>{}, Int<GK>{}), LayoutRight{});  // (p,kv) -> thread
     } else {
       static_assert(NT % GP == 0, "SgemmTileLoader: threads must cover whole columns of p-vectors");
-      return make_layout(make_shape(Int<GP>{}, Int<NT / GP>{}), LayoutLeft{});   // (pv,k) -> thread
+      return make_layout(make_shape(Int<GP>{}, Int<NT / GP>{}), LayoutLeft{});  // (pv,k) -> thread
     }
   }
   // (p,k) -> smem offset of one stage: k-major rows of kRow floats (A or B transposed).
@@ -112,8 +112,8 @@ __device__ __forceinline__ float4 load_vector_predicated(float const* p, bool fu
 // aligned 128-bit loads (16-byte aligned, ld % 4 == 0); vec_c likewise for C.
 template <class Cfg, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(Cfg::kThreads, 2)  // 256 threads: <= 128 registers; 128: <= 255
-    sgemm_tiled_kernel(int M, int N, int K, float alpha, float const* A, int lda, float const* B, int ldb,
-                       float beta, float* C, int ldc, bool vec_a, bool vec_b, bool vec_c) {
+    sgemm_tiled_kernel(int M, int N, int K, float alpha, float const* A, int lda, float const* B, int ldb, float beta,
+                       float* C, int ldc, bool vec_a, bool vec_b, bool vec_c) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, NT = Cfg::kThreads, Stages = Cfg::Stages;
   using LoadA = detail::SgemmTileLoader<BM, BK, NT, AKMajor>;
   using LoadB = detail::SgemmTileLoader<BN, BK, NT, BKMajor>;
@@ -134,36 +134,42 @@ __global__ void __launch_bounds__(Cfg::kThreads, 2)  // 256 threads: <= 128 regi
   }
 
   // ---- global tensors and this thread's share of each tile -----------------------------------
-  auto mA = make_tensor(make_gmem_ptr(A), make_matrix_layout<AKMajor>(M, K, lda));   // (M,K)
-  auto mB = make_tensor(make_gmem_ptr(B), make_matrix_layout<BKMajor>(N, K, ldb));   // (N,K): B^T's view
-  auto cA = make_identity_tensor(make_shape(M, K));                                  // (M,K) -> (m,k)
-  auto cB = make_identity_tensor(make_shape(N, K));                                  // (N,K) -> (n,k)
-  auto gA = local_tile(mA, make_shape(Int<BM>{}, Int<BK>{}), make_coord(bm, Underscore{}));  // (BM,BK,k)
-  auto gB = local_tile(mB, make_shape(Int<BN>{}, Int<BK>{}), make_coord(bn, Underscore{}));  // (BN,BK,k)
+  auto mA = make_tensor(make_gmem_ptr(A), make_matrix_layout<AKMajor>(M, K, lda));                // (M,K)
+  auto mB = make_tensor(make_gmem_ptr(B), make_matrix_layout<BKMajor>(N, K, ldb));                // (N,K): B^T's view
+  auto cA = make_identity_tensor(make_shape(M, K));                                               // (M,K) -> (m,k)
+  auto cB = make_identity_tensor(make_shape(N, K));                                               // (N,K) -> (n,k)
+  auto gA = local_tile(mA, make_shape(Int<BM>{}, Int<BK>{}), make_coord(bm, Underscore{}));       // (BM,BK,k)
+  auto gB = local_tile(mB, make_shape(Int<BN>{}, Int<BK>{}), make_coord(bn, Underscore{}));       // (BN,BK,k)
   auto tileA_c = local_tile(cA, make_shape(Int<BM>{}, Int<BK>{}), make_coord(bm, Underscore{}));  // (BM,BK,k) -> (m,k)
   auto tileB_c = local_tile(cB, make_shape(Int<BN>{}, Int<BK>{}), make_coord(bn, Underscore{}));  // (BN,BK,k) -> (n,k)
 
   int const tid = static_cast<int>(threadIdx.x);
   // Vector grids: element (i,j,kt) is the first element of vector (i,j) of k-tile kt.
-  auto gAv = zipped_divide(gA, typename LoadA::VecShape{});          // ((vec),(GP,GK,k))
-  auto gBv = zipped_divide(gB, typename LoadB::VecShape{});          // ((vec),(GP,GK,k))
-  auto cAv = zipped_divide(tileA_c, typename LoadA::VecShape{});     // ((vec),(GP,GK,k)) -> (m,k)
-  auto cBv = zipped_divide(tileB_c, typename LoadB::VecShape{});     // ((vec),(GP,GK,k)) -> (n,k)
-  auto tAgA = group_modes<0, 2>(local_partition(make_tensor(gAv.data(), layout<1>(gAv)), LoadA::thread_layout(), tid));  // (v,k)
-  auto tBgB = group_modes<0, 2>(local_partition(make_tensor(gBv.data(), layout<1>(gBv)), LoadB::thread_layout(), tid));  // (v,k)
-  auto tAcA = group_modes<0, 2>(local_partition(make_tensor(cAv.data(), layout<1>(cAv)), LoadA::thread_layout(), tid));  // (v,k) -> (m,k)
-  auto tBcB = group_modes<0, 2>(local_partition(make_tensor(cBv.data(), layout<1>(cBv)), LoadB::thread_layout(), tid));  // (v,k) -> (n,k)
+  auto gAv = zipped_divide(gA, typename LoadA::VecShape{});       // ((vec),(GP,GK,k))
+  auto gBv = zipped_divide(gB, typename LoadB::VecShape{});       // ((vec),(GP,GK,k))
+  auto cAv = zipped_divide(tileA_c, typename LoadA::VecShape{});  // ((vec),(GP,GK,k)) -> (m,k)
+  auto cBv = zipped_divide(tileB_c, typename LoadB::VecShape{});  // ((vec),(GP,GK,k)) -> (n,k)
+  auto tAgA = group_modes<0, 2>(
+      local_partition(make_tensor(gAv.data(), layout<1>(gAv)), LoadA::thread_layout(), tid));  // (v,k)
+  auto tBgB = group_modes<0, 2>(
+      local_partition(make_tensor(gBv.data(), layout<1>(gBv)), LoadB::thread_layout(), tid));  // (v,k)
+  auto tAcA = group_modes<0, 2>(
+      local_partition(make_tensor(cAv.data(), layout<1>(cAv)), LoadA::thread_layout(), tid));  // (v,k) -> (m,k)
+  auto tBcB = group_modes<0, 2>(
+      local_partition(make_tensor(cBv.data(), layout<1>(cBv)), LoadB::thread_layout(), tid));  // (v,k) -> (n,k)
 
   // ---- shared memory: Stages x (sA, sB), k-major rows ------------------------------------------
   __shared__ alignas(16) float smem[Stages * (LoadA::kStageFloats + LoadB::kStageFloats)];
-  float* const smem_a = smem;                                   // Stages x (BM,BK)
-  float* const smem_b = smem + Stages * LoadA::kStageFloats;    // Stages x (BN,BK)
+  float* const smem_a = smem;                                           // Stages x (BM,BK)
+  float* const smem_b = smem + Stages * LoadA::kStageFloats;            // Stages x (BN,BK)
   auto sA0 = make_tensor(make_smem_ptr(smem_a), LoadA::smem_layout());  // (BM,BK), stage 0
   auto sB0 = make_tensor(make_smem_ptr(smem_b), LoadB::smem_layout());  // (BN,BK), stage 0
   auto sAv = zipped_divide(sA0, typename LoadA::VecShape{});            // ((vec),(GP,GK))
   auto sBv = zipped_divide(sB0, typename LoadB::VecShape{});            // ((vec),(GP,GK))
-  auto tAsA = group_modes<0, 2>(local_partition(make_tensor(sAv.data(), layout<1>(sAv)), LoadA::thread_layout(), tid));  // (v)
-  auto tBsB = group_modes<0, 2>(local_partition(make_tensor(sBv.data(), layout<1>(sBv)), LoadB::thread_layout(), tid));  // (v)
+  auto tAsA =
+      group_modes<0, 2>(local_partition(make_tensor(sAv.data(), layout<1>(sAv)), LoadA::thread_layout(), tid));  // (v)
+  auto tBsB =
+      group_modes<0, 2>(local_partition(make_tensor(sBv.data(), layout<1>(sBv)), LoadB::thread_layout(), tid));  // (v)
   static_assert(decltype(size(tAsA))::value == LoadA::kVectors && decltype(size(tBsB))::value == LoadB::kVectors,
                 "sgemm_tiled_kernel: each thread loads kVectors vectors of each operand");
 
@@ -316,8 +322,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 2)  // 256 threads: <= 128 regi
   }
 
   // ---- registers -> C: C = alpha acc + beta C, predicated, 128-bit where possible ---------------
-  auto mC = make_tensor(make_gmem_ptr(C), make_matrix_layout<true>(M, N, ldc));                   // (M,N)
-  auto gC = local_tile(mC, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));                 // (BM,BN)
+  auto mC = make_tensor(make_gmem_ptr(C), make_matrix_layout<true>(M, N, ldc));    // (M,N)
+  auto gC = local_tile(mC, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));  // (BM,BN)
   int const row0 = bm * BM + m0;
   int const col0 = bn * BN + n0;
   TESSERA_UNROLL

@@ -24,9 +24,9 @@
 namespace tessera::kernels {
 
 struct TileCopyConfig {
-  int tile_m = 32;       // rows per tile
-  int num_threads = 512; // threads per block
-  int tile_n = 0;        // columns per tile; 0: (num_threads / tile_m) * VEC, as in the published program
+  int tile_m = 32;        // rows per tile
+  int num_threads = 512;  // threads per block
+  int tile_n = 0;         // columns per tile; 0: (num_threads / tile_m) * VEC, as in the published program
 };
 
 namespace detail {
@@ -43,15 +43,15 @@ __global__ void tile_copy_kernel(T const* src, T* dst, int rows, int cols, std::
   auto blk = make_coord(int(blockIdx.y), int(blockIdx.x));
   auto gS = local_tile(make_tensor(make_gmem_ptr(src), layout), tile, blk);  // (TILE_M,TILE_N)
   auto gD = local_tile(make_tensor(make_gmem_ptr(dst), layout), tile, blk);  // (TILE_M,TILE_N)
-  auto cT = local_tile(make_identity_tensor(shape_mn), tile, blk);          // (TILE_M,TILE_N) -> (m,n)
+  auto cT = local_tile(make_identity_tensor(shape_mn), tile, blk);           // (TILE_M,TILE_N) -> (m,n)
   auto sT = make_tensor(make_smem_ptr(reinterpret_cast<T*>(tile_copy_smem)),
-                        make_layout(tile, make_stride(tile_n, _1{})));     // (TILE_M,TILE_N) row-major
+                        make_layout(tile, make_stride(tile_n, _1{})));  // (TILE_M,TILE_N) row-major
 
   auto vec = make_shape(_1{}, Int<VEC>{});  // one 128-bit vector
-  auto vgS = zipped_divide(gS, vec);  // ((1,VEC),(TILE_M,TILE_N/VEC))
-  auto vgD = zipped_divide(gD, vec);  // ((1,VEC),(TILE_M,TILE_N/VEC))
-  auto vcT = zipped_divide(cT, vec);  // ((1,VEC),(TILE_M,TILE_N/VEC)) -> (m,n)
-  auto vsT = zipped_divide(sT, vec);  // ((1,VEC),(TILE_M,TILE_N/VEC))
+  auto vgS = zipped_divide(gS, vec);        // ((1,VEC),(TILE_M,TILE_N/VEC))
+  auto vgD = zipped_divide(gD, vec);        // ((1,VEC),(TILE_M,TILE_N/VEC))
+  auto vcT = zipped_divide(cT, vec);        // ((1,VEC),(TILE_M,TILE_N/VEC)) -> (m,n)
+  auto vsT = zipped_divide(sT, vec);        // ((1,VEC),(TILE_M,TILE_N/VEC))
 
   int vec_per_row = tile_n / VEC;
   int vectors = tile_m * vec_per_row;
@@ -119,7 +119,8 @@ TileCopyConfig tile_copy_check(T const* src, T const* dst, int M, int N, Major m
          " times " + std::to_string(sizeof(T)) + " bytes is not a multiple of 16; pad the leading dimension");
   if (!detail::aligned16(src) || !detail::aligned16(dst)) fail("src and dst must be 16-byte aligned");
   long long gy = (p.rows + cfg.tile_m - 1) / cfg.tile_m;
-  if (gy > 65535) fail("ceil(rows / tile_m) = " + std::to_string(gy) + " exceeds the grid's y limit 65535; use a larger tile_m");
+  if (gy > 65535)
+    fail("ceil(rows / tile_m) = " + std::to_string(gy) + " exceeds the grid's y limit 65535; use a larger tile_m");
   return cfg;
 }
 
@@ -136,12 +137,13 @@ cudaError_t tile_copy(T const* src, T* dst, int M, int N, Major major, TileCopyC
   auto p = detail::row_problem(M, N, major);
   int smem = cfg.tile_m * cfg.tile_n * int(sizeof(T));
   if (smem > 48 * 1024) {
-    cudaError_t e = cudaFuncSetAttribute(detail::tile_copy_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    cudaError_t e =
+        cudaFuncSetAttribute(detail::tile_copy_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (e != cudaSuccess) return e;
   }
   dim3 grid(unsigned((p.cols + cfg.tile_n - 1) / cfg.tile_n), unsigned((p.rows + cfg.tile_m - 1) / cfg.tile_m));
-  detail::tile_copy_kernel<T><<<grid, cfg.num_threads, smem, stream>>>(src, dst, p.rows, p.cols, p.ld, cfg.tile_m,
-                                                                        cfg.tile_n);
+  detail::tile_copy_kernel<T>
+      <<<grid, cfg.num_threads, smem, stream>>>(src, dst, p.rows, p.cols, p.ld, cfg.tile_m, cfg.tile_n);
   return cudaGetLastError();
 }
 

@@ -3,13 +3,13 @@
 // included on its own; nothing in the library includes this one.
 #pragma once
 
-#include "tessera/runtime/integer.hpp"
+#include "tessera/runtime/complement.hpp"
+#include "tessera/runtime/composition.hpp"
+#include "tessera/runtime/divide.hpp"
 #include "tessera/runtime/int_tuple.hpp"
+#include "tessera/runtime/integer.hpp"
 #include "tessera/runtime/layout.hpp"
 #include "tessera/runtime/print.hpp"
-#include "tessera/runtime/composition.hpp"
-#include "tessera/runtime/complement.hpp"
-#include "tessera/runtime/divide.hpp"
 #include "tessera/runtime/product.hpp"
 #include "tessera/runtime/recast.hpp"
 #include "tessera/runtime/swizzle.hpp"

@@ -40,7 +40,8 @@ inline Layout complement(const Layout& a, const IntTuple& cotarget) {
   dynamic = dynamic && ms.size() > 1;
   if (dynamic)
     for (auto& m : ms) m = detail::Mode{D(m.s.value), D(m.d.value)};
-  std::stable_sort(ms.begin(), ms.end(), [](const detail::Mode& x, const detail::Mode& y) { return x.d.value < y.d.value; });
+  std::stable_sort(ms.begin(), ms.end(),
+                   [](const detail::Mode& x, const detail::Mode& y) { return x.d.value < y.d.value; });
   Int cur = dynamic ? D(1) : S(1);
   std::vector<detail::Mode> out;
   for (const auto& m : ms) {
@@ -55,7 +56,8 @@ inline Layout complement(const Layout& a, const IntTuple& cotarget) {
            to_string(m.s) + "; complement needs positive strides (reverse that mode first)");
     if (m.d.value < cur.value)
       fail("complement: the modes of " + to_string(a) + " overlap in stride order: stride " + to_string(m.d) +
-           " is below " + to_string(cur) + ", the extent (size * stride) of the modes below it, so the layout "
+           " is below " + to_string(cur) +
+           ", the extent (size * stride) of the modes below it, so the layout "
            "is not injective or its gaps are not a layout; complement needs each stride >= the extent of the "
            "smaller modes (filter the layout or fix its strides)");
     if (!divides(cur, m.d))
@@ -105,7 +107,8 @@ inline Layout right_inverse_chain(const Layout& l, bool by_value) {
   const auto find = [&](std::int64_t next) {
     std::optional<std::size_t> at;
     for (std::size_t j = 0; j < f.size() && !at; ++j)
-      if ((by_value ? f[j].s.value != 1 : f[j].d.is_static) && (f[j].d.value < 0 ? -f[j].d.value : f[j].d.value) == next)
+      if ((by_value ? f[j].s.value != 1 : f[j].d.is_static) &&
+          (f[j].d.value < 0 ? -f[j].d.value : f[j].d.value) == next)
         at = j;
     return at;
   };
@@ -157,8 +160,9 @@ inline Layout left_inverse(const Layout& l) {
   for (std::size_t i = 0; i < f.size(); ++i) {
     if (f[i].s.value == 1 && f[i].d.value <= 0) continue;  // size 1: holds only offset 0, any stride
     if (f[i].d.value == 0)
-      fail("left_inverse: " + to_string(l) + " has a mode of size " + to_string(f[i].s) +
-           " with stride 0, so it is not injective (that mode repeats offsets); left_inverse needs an injective layout");
+      fail(
+          "left_inverse: " + to_string(l) + " has a mode of size " + to_string(f[i].s) +
+          " with stride 0, so it is not injective (that mode repeats offsets); left_inverse needs an injective layout");
     if (f[i].d.value < 0)
       fail("left_inverse: " + to_string(l) + " has the negative stride " + to_string(f[i].d) +
            "; the layout may be injective, but its offsets go below 0 and no layout (whose domain starts at 0) "
@@ -166,7 +170,8 @@ inline Layout left_inverse(const Layout& l) {
     order.push_back(i);
   }
   if (order.empty()) return Layout{S(1), S(0)};
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return f[x].d.value < f[y].d.value; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return f[x].d.value < f[y].d.value; });
   // A size-1 mode that fits no place in the order (between two others) holds only offset 0: skip it.
   for (std::size_t k = 0; k + 1 < order.size();) {
     const auto& a = f[order[k]];
@@ -182,7 +187,8 @@ inline Layout left_inverse(const Layout& l) {
     const auto& b = f[order[k + 1]];
     if (!divides(a.d, b.d) || b.d.value < (a.s * a.d).value)
       fail("left_inverse: stride " + to_string(b.d) + " of " + to_string(l) + " must be a multiple of stride " +
-           to_string(a.d) + " and >= " + to_string(a.s * a.d) + " (size * stride of the previous mode); the layout is not injective or not invertible this way");
+           to_string(a.d) + " and >= " + to_string(a.s * a.d) +
+           " (size * stride of the previous mode); the layout is not injective or not invertible this way");
     out.push_back(detail::Mode{b.d / a.d, r[order[k]]});
   }
   out.push_back(detail::Mode{f[order.back()].s, r[order.back()]});

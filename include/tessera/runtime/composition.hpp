@@ -114,8 +114,8 @@ struct Tile {
   std::vector<Tile> modes;  // kind == tiler
   bool integer = false;     // kind == layout made from an integer n: make_layout(n), but n:_1 in composition
 
-  Tile(std::nullopt_t) {}                                            // NOLINT: `_`, keep the mode
-  Tile(Layout l) : kind(Kind::layout), layout(std::move(l)) {}      // NOLINT: a layout is a tile
+  Tile(std::nullopt_t) {}                                       // NOLINT: `_`, keep the mode
+  Tile(Layout l) : kind(Kind::layout), layout(std::move(l)) {}  // NOLINT: a layout is a tile
   explicit Tile(Tiler t) : kind(Kind::tiler), modes(std::move(t)) {}
   // An integer n as a tile: make_layout(n) (_1:_0 for a static _1), composition takes it as n:_1.
   static Tile of_integer(const IntTuple& n) {
@@ -177,8 +177,8 @@ inline Layout compose_general(const Layout& a, Int n, Int r) {
     if (mv > 1 && rv != 0) {
       const std::int64_t ns = sv / rv + (sv % rv != 0 ? 1 : 0);
       if (rv % sv != 0 && sv % rv != 0 && mv > ns)
-        fail("composition: " + std::string(i ? "remaining stride " : "stride ") + to_string(rest) + " of B = " +
-             b_text(n, r) + " and mode size " + to_string(s) + " of A = " + to_string(a) +
+        fail("composition: " + std::string(i ? "remaining stride " : "stride ") + to_string(rest) +
+             " of B = " + b_text(n, r) + " and mode size " + to_string(s) + " of A = " + to_string(a) +
              " do not divide one another and B's " + to_string(m) +
              " remaining elements do not fit in that mode; use a B whose stride divides (or is a multiple of) the "
              "mode sizes of A");
@@ -216,7 +216,7 @@ inline bool modes_do_not_carry(const std::vector<Mode>& fa, const Layout& b) {
     // -1 - i, as in the core.
     const std::int64_t si = fa[i].s.value, di = fa[i].d.is_basis() ? -1 - static_cast<std::int64_t>(i) : fa[i].d.value;
     if (si == 1 && i + 1 < fa.size()) continue;  // a size-1 digit holds nothing (but the last is unbounded)
-    std::int64_t reach = 0;                       // d*s of the previous digit (no merge if it overflows)
+    std::int64_t reach = 0;                      // d*s of the previous digit (no merge if it overflows)
     if (!s.empty() && !__builtin_mul_overflow(d.back(), s.back(), &reach) && reach == di) {
       s.back() *= si;
     } else {
@@ -265,7 +265,8 @@ inline Layout compose(const Layout& a, const Layout& b) {
 // (_6,_2):(_8,_2) o (_4,_3):(_3,_1) = ((_2,_2),_3):((_24,_2),_8).
 inline Layout composition(const Layout& a, const Layout& b) {
   if (!congruent(a.shape, a.stride).value || !congruent(b.shape, b.stride).value)
-    fail("composition: an operand is not a layout (shape and stride not congruent): " + to_string(a) + ", " + to_string(b));
+    fail("composition: an operand is not a layout (shape and stride not congruent): " + to_string(a) + ", " +
+         to_string(b));
   const std::size_t la = leaf_count(a.shape), lb = leaf_count(b.shape);
   if (la > detail::kMaxLeaves || lb > detail::kMaxLeaves) detail::check_result_size("composition", la * lb);
   detail::check_result_size("composition", la * lb / 16);
@@ -274,7 +275,8 @@ inline Layout composition(const Layout& a, const Layout& b) {
   // coalesce_x) scales them, as the core's composition does (_8:_2 o (4,8):(_1@0,_1@1) =
   // (4,8):(_2@0,_2@1)); the core does not compile any other.
   if (has_basis_strides(b) && flat.shape.is_tuple())
-    fail("composition: B = " + to_string(b) + " has basis strides (its values are coordinates), but A = " + to_string(a) +
+    fail("composition: B = " + to_string(b) +
+         " has basis strides (its values are coordinates), but A = " + to_string(a) +
          " has several modes, which take integer indices (as in the core); compose with an integer-strided B, or use a "
          "coordinate layout as A");
   if (!detail::modes_do_not_carry(detail::flat_modes(flat), b))
@@ -295,7 +297,8 @@ inline Layout composition(const Layout& a, const Tiler& t) {
   std::vector<Layout> out;
   for (std::size_t i = 0; i < ms.size(); ++i) {
     if (i >= t.size() || t[i].kind == Tile::Kind::keep) out.push_back(ms[i]);
-    else if (t[i].kind == Tile::Kind::layout && t[i].integer) out.push_back(composition(ms[i], Layout{t[i].layout.shape, S(1)}));
+    else if (t[i].kind == Tile::Kind::layout && t[i].integer)
+      out.push_back(composition(ms[i], Layout{t[i].layout.shape, S(1)}));
     else if (t[i].kind == Tile::Kind::layout) out.push_back(composition(ms[i], t[i].layout));
     else out.push_back(composition(ms[i], t[i].modes));
   }

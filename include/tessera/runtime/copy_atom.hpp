@@ -36,10 +36,10 @@ inline int type_bits(std::string_view t) {
     std::string_view name;
     int bits;
   };
-  static constexpr Entry kTypes[] = {
-      {"half_t", 16},   {"bfloat16_t", 16}, {"tfloat32_t", 32}, {"float", 32},     {"double", 64},
-      {"int8_t", 8},    {"uint8_t", 8},     {"int16_t", 16},    {"uint16_t", 16},  {"int32_t", 32},
-      {"uint32_t", 32}, {"int64_t", 64},    {"uint64_t", 64},   {"uint128_t", 128}};
+  static constexpr Entry kTypes[] = {{"half_t", 16},   {"bfloat16_t", 16}, {"tfloat32_t", 32}, {"float", 32},
+                                     {"double", 64},   {"int8_t", 8},      {"uint8_t", 8},     {"int16_t", 16},
+                                     {"uint16_t", 16}, {"int32_t", 32},    {"uint32_t", 32},   {"int64_t", 64},
+                                     {"uint64_t", 64}, {"uint128_t", 128}};
   for (const auto& e : kTypes)
     if (e.name == t) return e.bits;
   return 0;
@@ -96,14 +96,15 @@ inline TiledCopy checked_tiled_copy(const char* fn, const CopyAtom& atom, Layout
 
 inline void require_static(const char* fn, const char* what, const Layout& l) {
   if (!all_static(l.shape) || !all_static(l.stride))
-    fail(std::string(fn) + ": the " + what + " must be static (write its integers _N), as the library's TiledCopy type needs; got " +
-         to_string(l));
+    fail(std::string(fn) + ": the " + what +
+         " must be static (write its integers _N), as the library's TiledCopy type needs; got " + to_string(l));
 }
 
 // ((TileM,TileN),(Rest...)) -> (thr, (atom_val,rest_val), (Rest...)) with the atom's values in the
 // target's order (ref2trg: the atom's reference (thr,val) -> the target's).
 inline Layout tile2thrfrg(const TiledCopy& c, const Layout& l, const Layout& ref2trg) {
-  const Layout atom_tv = zipped_divide(c.layout_tv, make_tiler(make_tuple({S(atom_threads(c.atom)), S(atom_values(c.atom))})));
+  const Layout atom_tv =
+      zipped_divide(c.layout_tv, make_tiler(make_tuple({S(atom_threads(c.atom)), S(atom_values(c.atom))})));
   const Layout trg_tv = make_layout(std::vector<Layout>{composition(layout(atom_tv, 0), ref2trg), layout(atom_tv, 1)});
   const Layout t0 = layout(trg_tv, 0), t1 = layout(trg_tv, 1);
   const Layout thr = coalesce(make_layout(std::vector<Layout>{layout(t0, 0), layout(t1, 0)}));
@@ -130,13 +131,16 @@ inline TiledCopy make_tiled_copy(const CopyAtom& atom, const Layout& thr, const 
 
 // make_tiled_copy_a/b/c(atom, m): tile (M,K), (N,K) or (M,N) of the tiled MMA, its TV layout.
 inline TiledCopy make_tiled_copy_a(const CopyAtom& atom, const TiledMma& m) {
-  return detail::checked_tiled_copy("make_tiled_copy_A", atom, layout_a_tv(m), make_tuple({IntTuple(tile_size(m, 0)), IntTuple(tile_size(m, 2))}));
+  return detail::checked_tiled_copy("make_tiled_copy_A", atom, layout_a_tv(m),
+                                    make_tuple({IntTuple(tile_size(m, 0)), IntTuple(tile_size(m, 2))}));
 }
 inline TiledCopy make_tiled_copy_b(const CopyAtom& atom, const TiledMma& m) {
-  return detail::checked_tiled_copy("make_tiled_copy_B", atom, layout_b_tv(m), make_tuple({IntTuple(tile_size(m, 1)), IntTuple(tile_size(m, 2))}));
+  return detail::checked_tiled_copy("make_tiled_copy_B", atom, layout_b_tv(m),
+                                    make_tuple({IntTuple(tile_size(m, 1)), IntTuple(tile_size(m, 2))}));
 }
 inline TiledCopy make_tiled_copy_c(const CopyAtom& atom, const TiledMma& m) {
-  return detail::checked_tiled_copy("make_tiled_copy_C", atom, layout_c_tv(m), make_tuple({IntTuple(tile_size(m, 0)), IntTuple(tile_size(m, 1))}));
+  return detail::checked_tiled_copy("make_tiled_copy_C", atom, layout_c_tv(m),
+                                    make_tuple({IntTuple(tile_size(m, 0)), IntTuple(tile_size(m, 1))}));
 }
 
 // tidfrg_s(c, L), tidfrg_d(c, L): L (TileM,TileN,...) -> (thr_idx, CopyV, (RestM,RestN,...)) for

@@ -27,11 +27,12 @@ template <class F>
 std::pair<std::vector<Layout>, std::vector<Layout>> per_mode(const char* fn, const Layout& a, const Tiler& t, F f) {
   for (const auto& x : t)
     if (x.kind == Tile::Kind::keep)
-      fail(std::string(fn) + ": `_` in the tiler is only supported by composition; give a layout or shape for every mode");
+      fail(std::string(fn) +
+           ": `_` in the tiler is only supported by composition; give a layout or shape for every mode");
   auto ms = modes(a);
   if (t.size() > ms.size())
-    fail(std::string(fn) + ": the tiler has " + std::to_string(t.size()) + " modes but " + to_string(a) +
-         " has rank " + std::to_string(ms.size()) + "; use a tiler with at most rank(A) modes");
+    fail(std::string(fn) + ": the tiler has " + std::to_string(t.size()) + " modes but " + to_string(a) + " has rank " +
+         std::to_string(ms.size()) + "; use a tiler with at most rank(A) modes");
   std::vector<Layout> done, trailing;
   for (std::size_t i = 0; i < ms.size(); ++i) {
     if (i < t.size()) done.push_back(t[i].kind == Tile::Kind::layout ? f(ms[i], t[i].layout) : f(ms[i], t[i].modes));
@@ -77,19 +78,22 @@ inline std::vector<Layout> modes_or_whole(const Layout& l) {
 
 // zipped: Z = zip2_by(per-mode result, tiler); tiled: (Z0, modes of Z1...); flat: (modes of Z0...,
 // modes of Z1...), a mode of rank 1 kept whole (docs/algebra.md).
-inline Layout arrange(Arrange how, const std::vector<Layout>& pairs, const std::vector<Layout>& trailing, const Tiler& t) {
+inline Layout arrange(Arrange how, const std::vector<Layout>& pairs, const std::vector<Layout>& trailing,
+                      const Tiler& t) {
   const Layout logical = make_layout(concat(pairs, trailing));
   if (how == Arrange::logical) return logical;
   const Layout z = zip2_by(logical, t);
   if (how == Arrange::zipped) return z;
-  if (how == Arrange::tiled) return make_layout(concat(std::vector<Layout>{layout(z, 0)}, modes_or_whole(layout(z, 1))));
+  if (how == Arrange::tiled)
+    return make_layout(concat(std::vector<Layout>{layout(z, 0)}, modes_or_whole(layout(z, 1))));
   return make_layout(concat(modes_or_whole(layout(z, 0)), modes_or_whole(layout(z, 1))));
 }
 
 // For a single layout operand: zipped is the two-mode result itself, tiled splits mode 1 into
 // its top-level modes, flat splits both (a mode of rank 1 kept whole).
 inline Layout arrange_single(Arrange how, const Layout& two) {
-  if (how == Arrange::tiled) return make_layout(concat(std::vector<Layout>{layout(two, 0)}, modes_or_whole(layout(two, 1))));
+  if (how == Arrange::tiled)
+    return make_layout(concat(std::vector<Layout>{layout(two, 0)}, modes_or_whole(layout(two, 1))));
   if (how != Arrange::flat) return two;
   return make_layout(concat(modes_or_whole(layout(two, 0)), modes_or_whole(layout(two, 1))));
 }
@@ -155,7 +159,8 @@ inline Bool evenly_divides(const IntTuple& a, const Tiler& t) {
   const std::size_t r = a.is_tuple() ? a.children().size() : 1;
   if (t.size() > r) return Bool{false, true};
   Bool all{true, true};
-  for (std::size_t i = 0; i < t.size(); ++i) all = and_(all, evenly_divides(get(a, static_cast<std::int64_t>(i)), t[i]));
+  for (std::size_t i = 0; i < t.size(); ++i)
+    all = and_(all, evenly_divides(get(a, static_cast<std::int64_t>(i)), t[i]));
   return all;
 }
 inline Bool evenly_divides(const IntTuple& a, const Tile& t) {

@@ -38,7 +38,8 @@ inline std::string kind_name_full(const Value& v) {
   if (v.is<Swizzle>()) return "a swizzle " + to_string(v.as<Swizzle>());
   if (v.is<ComposedLayout>()) return "a composed layout " + to_string(v.as<ComposedLayout>());
   if (v.is<Bool>()) return "a boolean " + to_string(v.as<Bool>());
-  if (v.is<Text>() && (v.as<Text>().text == "LayoutLeft" || v.as<Text>().text == "LayoutRight" || v.as<Text>().text == "X"))
+  if (v.is<Text>() &&
+      (v.as<Text>().text == "LayoutLeft" || v.as<Text>().text == "LayoutRight" || v.as<Text>().text == "X"))
     return "the tag " + v.as<Text>().text;
   if (v.is<ValueTuple>()) return "a value tuple " + to_string(v.as<ValueTuple>());
   if (v.is<MmaAtom>()) return "an MMA atom " + v.as<MmaAtom>().name;
@@ -191,7 +192,8 @@ inline Value get_path(const Args& a, Value x) {
     else if (x.is<ValueTuple>()) {
       const auto& items = x.as<ValueTuple>().items;
       if (i < 0 || static_cast<std::size_t>(i) >= items.size())
-        fail(a.fn + ": index " + std::to_string(i) + " is out of range for " + to_string(x) + "; use an index in [0, rank)");
+        fail(a.fn + ": index " + std::to_string(i) + " is out of range for " + to_string(x) +
+             "; use an index in [0, rank)");
       Value next = items[static_cast<std::size_t>(i)];
       x = std::move(next);
     } else {
@@ -237,17 +239,20 @@ inline Value composition_call(const Args& a) {
   if (a.v[0].is<Swizzle>()) {
     const Layout l = a.layout(1);
     if (has_basis_strides(l))
-      fail("composition: " + to_string(l) + " has basis strides (its values are coordinates), but a swizzle acts on "
+      fail("composition: " + to_string(l) +
+           " has basis strides (its values are coordinates), but a swizzle acts on "
            "integer offsets; compose the swizzle with the data layout");
     return composition(a.v[0].as<Swizzle>(), l);
   }
   if (a.v[1].is<Swizzle>()) {
     if (a.composed(0))
-      fail("composition: the right operand " + to_string(a.v[1].as<Swizzle>()) + " of a composed layout would nest two "
+      fail("composition: the right operand " + to_string(a.v[1].as<Swizzle>()) +
+           " of a composed layout would nest two "
            "swizzles (F o off o (L o Sw)), which is no composed layout; compose the swizzles first");
     const Layout l = a.layout(0);
     if (has_basis_strides(l))
-      fail("composition: " + to_string(l) + " has basis strides (its values are coordinates), but a swizzle as B yields "
+      fail("composition: " + to_string(l) +
+           " has basis strides (its values are coordinates), but a swizzle as B yields "
            "integer offsets to be mapped by A; compose the swizzle with the data layout");
     return composition(l, a.v[1].as<Swizzle>());
   }
@@ -255,8 +260,9 @@ inline Value composition_call(const Args& a) {
     const Layout b{a.v[1].as<IntTuple>(), S(1)};
     return on_left(a, 0, [&](const Layout& l) { return composition(l, b); });
   }
-  return binary(a, [](const Layout& l, const Layout& r) { return composition(l, r); },
-                [](const Layout& l, const Tiler& t) { return composition(l, t); });
+  return binary(
+      a, [](const Layout& l, const Layout& r) { return composition(l, r); },
+      [](const Layout& l, const Tiler& t) { return composition(l, t); });
 }
 
 inline Value rank_call(const Args& a) {
@@ -296,6 +302,8 @@ inline Value equal_call(const Args& a) {
 inline const std::map<std::string, Fn>& functions() {
   static const std::map<std::string, Fn> table = [] {
     std::map<std::string, Fn> t;
+    // One line a function: the table reads as a list (the formatter would spread each lambda).
+    // clang-format off
     // IntTuple algebra
     t["rank"] = rank_call;
     t["depth"] = [](const Args& a) { a.arity(1, 1); return Value(depth(shape_of(a, 0))); };
@@ -710,6 +718,7 @@ inline const std::map<std::string, Fn>& functions() {
     t["layout_d_tv"] = [](const Args& a) { a.arity(1, 1); return Value(layout_d_tv(a.tiled_copy(0))); };
     t["tidfrg_s"] = [](const Args& a) { a.arity(2, 2); return Value(tidfrg_s(a.tiled_copy(0), a.layout(1))); };
     t["tidfrg_d"] = [](const Args& a) { a.arity(2, 2); return Value(tidfrg_d(a.tiled_copy(0), a.layout(1))); };
+    // clang-format on
     return t;
   }();
   return table;
@@ -746,7 +755,8 @@ inline IntTuple coordinate(const std::vector<Value>& args) {
   std::vector<IntTuple> parts;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (!args[i].is<IntTuple>())
-      fail("evaluation: coordinate " + std::to_string(i + 1) + " is " + kind_name(args[i]) + ", expected an integer, `_` or a tuple");
+      fail("evaluation: coordinate " + std::to_string(i + 1) + " is " + kind_name(args[i]) +
+           ", expected an integer, `_` or a tuple");
     parts.push_back(args[i].as<IntTuple>());
   }
   if (parts.size() == 1) return parts[0];
@@ -767,10 +777,14 @@ inline Value copy_atom_by_name(const std::string& name, const Names& names) {
     }
   }
   if (comma == std::string::npos || comma == std::string::npos - 1)
-    fail("Copy_Atom takes two template arguments, the instruction and the element type: Copy_Atom<SM75_U32x4_LDSM_N,half_t>; got " + name);
+    fail(
+        "Copy_Atom takes two template arguments, the instruction and the element type: "
+        "Copy_Atom<SM75_U32x4_LDSM_N,half_t>; got " +
+        name);
   const std::string op = inner.substr(0, comma), type = inner.substr(comma + 1);
   const auto it = names.find(op);
-  if (it == names.end()) fail("unknown name '" + op + "' in " + name + " (the atoms `tessera eval` knows are listed in docs/eval.md)");
+  if (it == names.end())
+    fail("unknown name '" + op + "' in " + name + " (the atoms `tessera eval` knows are listed in docs/eval.md)");
   if (!it->second.is<CopyAtom>()) fail(name + ": " + op + " is not a copy instruction");
   return Value(make_copy_atom(it->second.as<CopyAtom>(), type));
 }
@@ -796,16 +810,21 @@ inline Value apply(const Value& callee, const std::vector<Value>& args) {
   Layout l;
   if (callee.is<Layout>()) l = callee.as<Layout>();
   else if (callee.is<IntTuple>() && !has_underscore(callee.as<IntTuple>())) l = make_layout(callee.as<IntTuple>());
-  else fail("evaluation: cannot apply " + kind_name(callee) + " to a coordinate; only layouts, composed layouts and swizzles are functions");
+  else
+    fail("evaluation: cannot apply " + kind_name(callee) +
+         " to a coordinate; only layouts, composed layouts and swizzles are functions");
   if (has_underscore(c)) return slice(c, l);
-  if (detail::has_basis(c)) fail("evaluation: the coordinate " + to_string(c) + " holds a basis element; coordinates are integers");
+  if (detail::has_basis(c))
+    fail("evaluation: the coordinate " + to_string(c) + " holds a basis element; coordinates are integers");
   return evaluate_any(l, c);
 }
 
 inline Value composed(const std::vector<Value>& terms) {
   if (terms.size() != 2 && terms.size() != 3)
-    fail("composed layout: write Sw<B,M,S> o offset o layout (or Sw<B,M,S> o layout), got " + std::to_string(terms.size()) + " terms");
-  if (!terms[0].is<Swizzle>()) fail("composed layout: the first term must be a swizzle Sw<B,M,S>, got " + kind_name(terms[0]));
+    fail("composed layout: write Sw<B,M,S> o offset o layout (or Sw<B,M,S> o layout), got " +
+         std::to_string(terms.size()) + " terms");
+  if (!terms[0].is<Swizzle>())
+    fail("composed layout: the first term must be a swizzle Sw<B,M,S>, got " + kind_name(terms[0]));
   Int off = S(0);
   if (terms.size() == 3) {
     if (!terms[1].is<IntTuple>() || !terms[1].as<IntTuple>().is_int())
@@ -818,7 +837,8 @@ inline Value composed(const std::vector<Value>& terms) {
   else if (l.is<IntTuple>() && !has_underscore(l.as<IntTuple>())) inner = make_layout(l.as<IntTuple>());
   else fail("composed layout: the last term must be a layout, got " + kind_name(l));
   if (has_basis_strides(inner))
-    fail("composed layout: " + to_string(inner) + " has basis strides (its values are coordinates), but a swizzle acts "
+    fail("composed layout: " + to_string(inner) +
+         " has basis strides (its values are coordinates), but a swizzle acts "
          "on integer offsets; use a layout with integer strides");
   return ComposedLayout{terms[0].as<Swizzle>(), off, inner};
 }
@@ -840,14 +860,49 @@ inline bool has_basis_value(const Value& v) {
 // the divides and crd2idx check their other operands themselves (B and the tiler need integer
 // strides).
 inline bool takes_basis(const std::string& fn) {
-  static const std::set<std::string> names = {
-      "rank",   "depth",   "size",   "product_each", "get",          "layout",         "shape",          "stride",
-      "select", "take",    "group",  "flatten",      "append",       "prepend",        "make_layout",    "coalesce",
-      "filter", "equal",   "zip",    "unflatten",    "filter_zeros", "front",          "back",           "replace_front",
-      "replace_back",      "congruent",              "weakly_congruent",              "compatible",     "crd2idx",
-      "composition",       "logical_divide",         "zipped_divide",                 "tiled_divide",   "flat_divide",
-      "tile_unzip",        "evenly_divides",         "with_shape",   "domain_offset",  "coshape",        "coprofile",
-      "make_identity_layout", "make_basis_like",     "basis_get"};
+  static const std::set<std::string> names = {"rank",
+                                              "depth",
+                                              "size",
+                                              "product_each",
+                                              "get",
+                                              "layout",
+                                              "shape",
+                                              "stride",
+                                              "select",
+                                              "take",
+                                              "group",
+                                              "flatten",
+                                              "append",
+                                              "prepend",
+                                              "make_layout",
+                                              "coalesce",
+                                              "filter",
+                                              "equal",
+                                              "zip",
+                                              "unflatten",
+                                              "filter_zeros",
+                                              "front",
+                                              "back",
+                                              "replace_front",
+                                              "replace_back",
+                                              "congruent",
+                                              "weakly_congruent",
+                                              "compatible",
+                                              "crd2idx",
+                                              "composition",
+                                              "logical_divide",
+                                              "zipped_divide",
+                                              "tiled_divide",
+                                              "flat_divide",
+                                              "tile_unzip",
+                                              "evenly_divides",
+                                              "with_shape",
+                                              "domain_offset",
+                                              "coshape",
+                                              "coprofile",
+                                              "make_identity_layout",
+                                              "make_basis_like",
+                                              "basis_get"};
   return names.count(fn) > 0;
 }
 
@@ -857,7 +912,8 @@ inline void check_basis_arguments(const std::string& fn, const std::vector<Value
     if (!has_basis_value(args[i])) continue;
     fail(fn + ": argument " + std::to_string(i + 1) + " is " + kind_name(args[i]) +
          ", which holds basis elements (a coordinate layout such as make_identity_layout's maps coordinates to "
-         "coordinates); " + fn + " takes integer strides only" +
+         "coordinates); " +
+         fn + " takes integer strides only" +
          (fn == "print_layout" ? " (`tessera show` draws coordinate layouts)" : "; apply it to the data layout"));
   }
 }
@@ -907,9 +963,12 @@ inline Value lookup_name(const std::string& name, const Names& names) {
   // compact_major's Major tags and dice's "drop this mode" marker
   if (name == "LayoutLeft" || name == "LayoutRight" || name == "X") return Text{name};
   auto it = names.find(name);
-  if (it == names.end() && name.rfind("Copy_Atom<", 0) == 0 && !names.empty()) return eval_detail::copy_atom_by_name(name, names);
+  if (it == names.end() && name.rfind("Copy_Atom<", 0) == 0 && !names.empty())
+    return eval_detail::copy_atom_by_name(name, names);
   if (it == names.end()) {
-    if (names.empty()) fail("unknown name '" + detail::shown(name) + "' (this evaluator knows no names; functions are called as f(...))");
+    if (names.empty())
+      fail("unknown name '" + detail::shown(name) +
+           "' (this evaluator knows no names; functions are called as f(...))");
     fail("unknown name '" + detail::shown(name) + "' (the atoms `tessera eval` knows are listed in docs/eval.md)");
   }
   return it->second;

@@ -22,7 +22,7 @@ namespace tessera::rt {
 // coordinate layout and in the values built from them (make_basis_like).
 class IntTuple {
  public:
-  IntTuple() = default;  // the empty tuple ()
+  IntTuple() = default;                               // the empty tuple ()
   IntTuple(Int i) : kind_(Kind::integer), int_(i) {}  // NOLINT: an Int is an IntTuple
   explicit IntTuple(std::vector<IntTuple> children) : kids_(std::move(children)) {}
 
@@ -82,14 +82,13 @@ inline std::size_t rank_of(const IntTuple& t) { return t.is_tuple() ? t.children
 
 inline void check_index(const char* fn, const IntTuple& t, std::int64_t i) {
   if (i < 0 || static_cast<std::size_t>(i) >= rank_of(t))
-    fail(std::string(fn) + ": mode index " + std::to_string(i) + " is out of range for " +
-         to_string(t) + " of rank " + std::to_string(rank_of(t)) + "; use an index in [0, rank)");
+    fail(std::string(fn) + ": mode index " + std::to_string(i) + " is out of range for " + to_string(t) + " of rank " +
+         std::to_string(rank_of(t)) + "; use an index in [0, rank)");
 }
 
 // Padding to rank N allocates N modes: keep N reasonable.
 inline void check_pad_rank(const char* fn, std::int64_t n) {
-  if (n > 65536)
-    fail(std::string(fn) + ": rank " + std::to_string(n) + " is larger than 65536; pad to a smaller rank");
+  if (n > 65536) fail(std::string(fn) + ": rank " + std::to_string(n) + " is larger than 65536; pad to a smaller rank");
 }
 
 inline void leaves_into(const IntTuple& t, std::vector<IntTuple>& out) {
@@ -195,7 +194,8 @@ inline bool divides(Int b, Int a) {
 // shape_div(_8,_2) = _4, shape_div(_2,_8) = _1, shape_div(-2,8) = -1.
 inline Int shape_div(Int a, Int b) {
   if (b.value == 0)
-    fail("shape_div: division by zero in shape_div(" + to_string(a) + ", " + to_string(b) + "); divide by a non-zero extent");
+    fail("shape_div: division by zero in shape_div(" + to_string(a) + ", " + to_string(b) +
+         "); divide by a non-zero extent");
   if (divides(b, a)) return Int{(a / b).value, a.is_static && b.is_static};
   if (divides(a, b)) return Int{(a.value < 0) != (b.value < 0) ? -1 : 1, a.is_static && b.is_static};
   fail("shape_div: " + to_string(a) + " and " + to_string(b) +
@@ -210,7 +210,8 @@ template <class IntOp>
 IntTuple divide_like(const char* name, const IntTuple& a, const IntTuple& b, IntOp op) {
   if (a.is_tuple() && b.is_tuple()) {
     if (a.children().size() != b.children().size())
-      fail(std::string(name) + ": " + to_string(a) + " and " + to_string(b) + " have different ranks; pass equal ranks");
+      fail(std::string(name) + ": " + to_string(a) + " and " + to_string(b) +
+           " have different ranks; pass equal ranks");
     std::vector<IntTuple> kids;
     for (std::size_t i = 0; i < a.children().size(); ++i)
       kids.push_back(divide_like(name, a.children()[i], b.children()[i], op));
@@ -354,7 +355,8 @@ inline IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape) {
       fail("idx2crd: index " + to_string(idx) + " does not match shape " + to_string(shape) +
            "; pass an integer or one index per mode");
     std::vector<IntTuple> kids;
-    for (std::size_t i = 0; i < idx.children().size(); ++i) kids.push_back(idx2crd(idx.children()[i], shape.children()[i]));
+    for (std::size_t i = 0; i < idx.children().size(); ++i)
+      kids.push_back(idx2crd(idx.children()[i], shape.children()[i]));
     return make_tuple(std::move(kids));
   }
   Int c = idx.as_int();
@@ -421,7 +423,9 @@ inline Bool lex_less_leaves(const char* fn, const IntTuple& a, const IntTuple& b
 inline Bool lex_less(const IntTuple& a, const IntTuple& b) { return detail::lex_less_leaves("lex_less", a, b, false); }
 
 // colex_less(a, b): the flattened leaves compared from the last. colex_less((2,1),(1,2)) = true.
-inline Bool colex_less(const IntTuple& a, const IntTuple& b) { return detail::lex_less_leaves("colex_less", a, b, true); }
+inline Bool colex_less(const IntTuple& a, const IntTuple& b) {
+  return detail::lex_less_leaves("colex_less", a, b, true);
+}
 
 // get<i>(t): mode i; get<0> of an integer is the integer. get<1>((2,(3,4))) = (3,4).
 inline IntTuple get(const IntTuple& t, std::int64_t i) {
@@ -569,7 +573,8 @@ inline IntTuple filter_zeros(const IntTuple& a, const IntTuple& b) {
   if (a.is_tuple()) {
     detail::require_tuple_pair("filter_zeros(a, b)", a, b, "differ in rank; a must be weakly congruent to b");
     std::vector<IntTuple> kids;
-    for (std::size_t i = 0; i < a.children().size(); ++i) kids.push_back(filter_zeros(a.children()[i], b.children()[i]));
+    for (std::size_t i = 0; i < a.children().size(); ++i)
+      kids.push_back(filter_zeros(a.children()[i], b.children()[i]));
     return make_tuple(std::move(kids));
   }
   if (is_static_value(a.as_int(), 0)) return detail::transform_leaves(b, [](Int) { return S(1); });
@@ -623,8 +628,8 @@ inline IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape, const IntTup
   if (idx.is_tuple()) {
     if (!shape.is_tuple() || !stride.is_tuple() || idx.children().size() != shape.children().size() ||
         idx.children().size() != stride.children().size())
-      fail("idx2crd(i, shape, stride): a tuple i = " + to_string(idx) + " needs a shape and a stride of its rank (got " +
-           to_string(shape) + ", " + to_string(stride) + ")");
+      fail("idx2crd(i, shape, stride): a tuple i = " + to_string(idx) +
+           " needs a shape and a stride of its rank (got " + to_string(shape) + ", " + to_string(stride) + ")");
     std::vector<IntTuple> kids;
     for (std::size_t k = 0; k < idx.children().size(); ++k)
       kids.push_back(idx2crd(idx.children()[k], shape.children()[k], stride.children()[k]));
@@ -636,21 +641,26 @@ inline IntTuple idx2crd(const IntTuple& idx, const IntTuple& shape, const IntTup
       fail("idx2crd(i, shape, stride): the shape " + to_string(shape) + " and the stride " + to_string(stride) +
            " must have the same rank");
     std::vector<IntTuple> kids;
-    for (std::size_t k = 0; k < shape.children().size(); ++k) kids.push_back(idx2crd(idx, shape.children()[k], stride.children()[k]));
+    for (std::size_t k = 0; k < shape.children().size(); ++k)
+      kids.push_back(idx2crd(idx, shape.children()[k], stride.children()[k]));
     return make_tuple(std::move(kids));
   }
-  if (stride.is_tuple()) fail("idx2crd(i, shape, stride): an integer shape needs an integer stride (got " + to_string(stride) + ")");
+  if (stride.is_tuple())
+    fail("idx2crd(i, shape, stride): an integer shape needs an integer stride (got " + to_string(stride) + ")");
   const Int s = shape.as_int(), d = stride.as_int();
   if (is_static_value(s, 1)) return S(0);
   if (d.value == 0)
-    fail("idx2crd(i, shape, stride): a mode of size > 1 has stride 0, so the layout is not compact and no coordinate "
-         "is found; filter_zeros the layout first (got " + to_string(s) + ", " + to_string(d) + ")");
+    fail(
+        "idx2crd(i, shape, stride): a mode of size > 1 has stride 0, so the layout is not compact and no coordinate "
+        "is found; filter_zeros the layout first (got " +
+        to_string(s) + ", " + to_string(d) + ")");
   return (idx.as_int() / d) % s;
 }
 
 // crd2crd(c, src, dst): idx2crd(crd2idx(c, src), dst), mode by mode where all three are tuples.
 // crd2crd((1,2),(2,3),6) = 5; crd2crd(5,6,(2,3)) = (1,2).
-inline IntTuple crd2crd(const IntTuple& c, const IntTuple& src, const IntTuple& dst);  // layout.hpp (needs crd2idx(c, shape))
+inline IntTuple crd2crd(const IntTuple& c, const IntTuple& src,
+                        const IntTuple& dst);  // layout.hpp (needs crd2idx(c, shape))
 
 namespace detail {
 template <class Cmp>
@@ -660,7 +670,8 @@ Bool elem_all(const char* fn, const IntTuple& a, const IntTuple& b, Cmp cmp) {
       fail(std::string(fn) + ": the coordinate " + to_string(a) + " has more modes than the bound " + to_string(b) +
            "; compare a coordinate with a bound of at least its rank");
     Bool r{true, true};
-    for (std::size_t i = 0; i < a.children().size(); ++i) r = and_(r, elem_all(fn, a.children()[i], b.children()[i], cmp));
+    for (std::size_t i = 0; i < a.children().size(); ++i)
+      r = and_(r, elem_all(fn, a.children()[i], b.children()[i], cmp));
     return r;
   }
   if (!a.is_int() || !b.is_int())
@@ -694,7 +705,8 @@ inline Bool colex_geq(const IntTuple& a, const IntTuple& b) { return not_(colex_
 inline IntTuple unflatten(const IntTuple& f, const IntTuple& profile) {
   const std::vector<IntTuple> flat = f.is_tuple() ? f.children() : std::vector<IntTuple>{f};
   for (const auto& x : flat)
-    if (x.is_tuple()) fail("unflatten(f, profile): f = " + to_string(f) + " must be flat (no nested tuples); flatten it first");
+    if (x.is_tuple())
+      fail("unflatten(f, profile): f = " + to_string(f) + " must be flat (no nested tuples); flatten it first");
   if (leaf_count(profile) != flat.size())
     fail("unflatten(f, profile): f = " + to_string(f) + " must have exactly as many elements as profile " +
          to_string(profile) + " has leaves");
@@ -717,7 +729,8 @@ inline IntTuple zip(const IntTuple& t) {
   const std::size_t r0 = ms[0].children().size();
   for (const auto& m : ms)
     if (!m.is_tuple() || m.children().size() != r0)
-      fail("zip: every mode of " + to_string(t) + " must be a tuple of the same rank as the first (pad them with append<N>)");
+      fail("zip: every mode of " + to_string(t) +
+           " must be a tuple of the same rank as the first (pad them with append<N>)");
   std::vector<IntTuple> out;
   for (std::size_t j = 0; j < r0; ++j) {
     std::vector<IntTuple> col;

@@ -64,9 +64,7 @@ struct Bool {
   bool is_static = false;
 };
 
-inline std::string to_string(Bool b) {
-  return std::string(b.is_static ? "_" : "") + (b.value ? "true" : "false");
-}
+inline std::string to_string(Bool b) { return std::string(b.is_static ? "_" : "") + (b.value ? "true" : "false"); }
 
 // ---- checked integer arithmetic with the static rules of docs/algebra.md ------------------------
 // op(static, static) is static; absorbing rules: _0*x, x*_0, _0/x, _0%x, x%_1, x%_-1 are _0.
@@ -131,7 +129,8 @@ inline Int operator+(Int a, Int b) {
     if (a.basis != b.basis)
       fail("integer arithmetic: " + to_string(a) + " + " + to_string(b) +
            " adds basis elements of different modes (or a basis element and an integer); their sum is a coordinate "
-           "tuple, which only the evaluation of a layout (L(c)) forms; give the layout strides all integers or all basis elements");
+           "tuple, which only the evaluation of a layout (L(c)) forms; give the layout strides all integers or all "
+           "basis elements");
     return E(plain(a) + plain(b), a.basis);
   }
   std::int64_t r;
@@ -207,6 +206,8 @@ inline Bool operator<(Int a, Int b) {
 }
 
 // True only when `a == b` is known statically (both static and equal, the same basis mode if any).
-inline bool static_equal(Int a, Int b) { return a.is_static && b.is_static && a.value == b.value && a.basis == b.basis; }
+inline bool static_equal(Int a, Int b) {
+  return a.is_static && b.is_static && a.value == b.value && a.basis == b.basis;
+}
 
 }  // namespace tessera::rt

@@ -74,14 +74,13 @@ inline IntTuple compact_major(const IntTuple& shape, const IntTuple& current, bo
       kids.push_back(compact_major(shape.children()[i], current.children()[i], row_major));
     return make_tuple(std::move(kids));
   }
-  if (!current.is_int()) fail("compact_major: the start " + to_string(current) + " must be an integer or a tuple of them");
+  if (!current.is_int())
+    fail("compact_major: the start " + to_string(current) + " must be an integer or a tuple of them");
   return detail::compact_major(shape, current.as_int(), row_major);
 }
 
 // crd2idx with compact column-major strides. crd2idx((1,2), (3,4)) = 7.
-inline Int crd2idx(const IntTuple& crd, const IntTuple& shape) {
-  return crd2idx(crd, shape, compact_col_major(shape));
-}
+inline Int crd2idx(const IntTuple& crd, const IntTuple& shape) { return crd2idx(crd, shape, compact_col_major(shape)); }
 
 // ---- validation ---------------------------------------------------------------------------------
 
@@ -185,8 +184,11 @@ namespace detail {
 // does not compile them on basis strides either).
 inline void require_integer_strides(const std::string& fn, const Layout& l) {
   if (has_basis_strides(l))
-    fail(fn + ": " + to_string(l) + " has basis strides (it maps coordinates to coordinates, like "
-         "make_identity_layout's), but " + fn + " needs integer strides, as in the core; apply it to the data "
+    fail(fn + ": " + to_string(l) +
+         " has basis strides (it maps coordinates to coordinates, like "
+         "make_identity_layout's), but " +
+         fn +
+         " needs integer strides, as in the core; apply it to the data "
          "layout (integer strides) instead");
 }
 }  // namespace detail
@@ -195,7 +197,8 @@ inline void require_integer_strides(const std::string& fn, const Layout& l) {
 // Pre: integer strides (evaluate_any takes any).
 inline Int evaluate(const Layout& l, const IntTuple& crd) {
   if (has_basis_strides(l))
-    fail("evaluation: " + to_string(l) + " has basis strides, so its values are coordinates, not integer offsets; "
+    fail("evaluation: " + to_string(l) +
+         " has basis strides, so its values are coordinates, not integer offsets; "
          "use evaluate_any (tessera eval: L(c) prints the coordinate)");
   return crd2idx(crd, l.shape, l.stride);
 }
@@ -236,13 +239,15 @@ inline IntTuple offset_add(const IntTuple& a, const IntTuple& b) {
   const std::size_t r = std::max(detail::coordinate_rank(a), detail::coordinate_rank(b));
   std::vector<IntTuple> kids;
   kids.reserve(r);
-  for (std::size_t i = 0; i < r; ++i) kids.emplace_back(detail::coordinate_entry(a, i) + detail::coordinate_entry(b, i));
+  for (std::size_t i = 0; i < r; ++i)
+    kids.emplace_back(detail::coordinate_entry(a, i) + detail::coordinate_entry(b, i));
   return make_tuple(std::move(kids));
 }
 
 namespace detail {
 inline IntTuple crd2off_impl(const IntTuple& crd, const IntTuple& shape, const IntTuple& stride) {
-  return crd2idx_walk<IntTuple>(crd, shape, stride, [](const IntTuple& a, const IntTuple& b) { return offset_add(a, b); });
+  return crd2idx_walk<IntTuple>(crd, shape, stride,
+                                [](const IntTuple& a, const IntTuple& b) { return offset_add(a, b); });
 }
 }  // namespace detail
 
@@ -272,7 +277,8 @@ inline Layout make_identity_layout(const IntTuple& shape) {
   for (std::size_t i = 0; i < shape.children().size(); ++i) {
     if (i > 65535) fail("make_identity_layout: more than 65536 modes; a basis element names a mode below 65536");
     const int mode = static_cast<int>(i);
-    strides.push_back(detail::transform_leaves(prefix_product(shape.children()[i]), [mode](Int d) { return E(d, mode); }));
+    strides.push_back(
+        detail::transform_leaves(prefix_product(shape.children()[i]), [mode](Int d) { return E(d, mode); }));
   }
   return make_layout(shape, make_tuple(std::move(strides)));
 }
@@ -336,18 +342,26 @@ inline Layout select(const Layout& l, const std::vector<std::int64_t>& idx) {
   return Layout{select(l.shape, idx), select(l.stride, idx)};
 }
 // take<1,3>((2,3,5,7):(1,2,6,30)) = (3,5):(2,6).
-inline Layout take(const Layout& l, std::int64_t b, std::int64_t e) { return Layout{take(l.shape, b, e), take(l.stride, b, e)}; }
+inline Layout take(const Layout& l, std::int64_t b, std::int64_t e) {
+  return Layout{take(l.shape, b, e), take(l.stride, b, e)};
+}
 // group<0,2>((2,3,5,7):(1,2,6,30)) = ((2,3),5,7):((1,2),6,30).
-inline Layout group(const Layout& l, std::int64_t b, std::int64_t e) { return Layout{group(l.shape, b, e), group(l.stride, b, e)}; }
+inline Layout group(const Layout& l, std::int64_t b, std::int64_t e) {
+  return Layout{group(l.shape, b, e), group(l.stride, b, e)};
+}
 // flatten(((2,3),4):((1,2),6)) = (2,3,4):(1,2,6).
 inline Layout flatten(const Layout& l) { return Layout{flatten(l.shape), flatten(l.stride)}; }
 // append((2,3):(1,2), 4:6) = (2,3,4):(1,2,6); append<N> pads with x.
-inline Layout append(const Layout& l, const Layout& x) { return Layout{append(l.shape, x.shape), append(l.stride, x.stride)}; }
+inline Layout append(const Layout& l, const Layout& x) {
+  return Layout{append(l.shape, x.shape), append(l.stride, x.stride)};
+}
 inline Layout append(const Layout& l, const Layout& x, std::int64_t n) {
   return Layout{append(l.shape, x.shape, n), append(l.stride, x.stride, n)};
 }
 // prepend((2,3):(1,2), 4:6) = (4,2,3):(6,1,2).
-inline Layout prepend(const Layout& l, const Layout& x) { return Layout{prepend(l.shape, x.shape), prepend(l.stride, x.stride)}; }
+inline Layout prepend(const Layout& l, const Layout& x) {
+  return Layout{prepend(l.shape, x.shape), prepend(l.stride, x.stride)};
+}
 inline Layout prepend(const Layout& l, const Layout& x, std::int64_t n) {
   return Layout{prepend(l.shape, x.shape, n), prepend(l.stride, x.stride, n)};
 }
@@ -380,8 +394,7 @@ inline void slice_into(const IntTuple& c, const IntTuple& t, std::vector<IntTupl
   }
   if (c.is_int()) return;
   if (!t.is_tuple() || t.children().size() != c.children().size())
-    fail("slice: coordinate " + to_string(c) + " does not match " + to_string(t) +
-         "; give one coordinate per mode");
+    fail("slice: coordinate " + to_string(c) + " does not match " + to_string(t) + "; give one coordinate per mode");
   for (std::size_t i = 0; i < c.children().size(); ++i) slice_into(c.children()[i], t.children()[i], out);
 }
 
@@ -521,7 +534,8 @@ inline IntTuple as_codomain(const IntTuple& x) {
 inline IntTuple inner_product_any(const IntTuple& a, const IntTuple& b) {
   if (a.is_int() && b.is_int()) return a.as_int() * b.as_int();
   IntTuple s = S(0);
-  for (std::size_t i = 0; i < a.children().size(); ++i) s = offset_add(s, inner_product_any(a.children()[i], b.children()[i]));
+  for (std::size_t i = 0; i < a.children().size(); ++i)
+    s = offset_add(s, inner_product_any(a.children()[i], b.children()[i]));
   return s;
 }
 inline IntTuple stride_sum(const IntTuple& d) {
@@ -556,9 +570,11 @@ inline IntTuple get_hier_coord(const Layout& l, Int i) {
   detail::require_integer_strides("get_hier_coord", l);
   const IntTuple c = idx2crd(IntTuple(i), l.shape, l.stride);
   if (crd2idx(c, l.shape, l.stride).value != i.value)
-    fail("get_hier_coord/get_flat_coord/get_1d_coord: the offset is not reached by the layout at the coordinate found; "
-         "these need a compact layout (a bijection onto [0, size)) and an offset in its image; make the layout compact "
-         "(make_layout_like) or use a coordinate (got " + to_string(i) + ", " + to_string(l) + ")");
+    fail(
+        "get_hier_coord/get_flat_coord/get_1d_coord: the offset is not reached by the layout at the coordinate found; "
+        "these need a compact layout (a bijection onto [0, size)) and an offset in its image; make the layout compact "
+        "(make_layout_like) or use a coordinate (got " +
+        to_string(i) + ", " + to_string(l) + ")");
   return c;
 }
 inline IntTuple get_flat_coord(const Layout& l, Int i) {
@@ -574,7 +590,8 @@ inline Int get_1d_coord(const Layout& l, Int i) { return crd2idx(get_hier_coord(
 // index. Always a tuple. Pre (not checked, as the core): thr a bijection of [0, size(thr)).
 // thread_coord((8,8):(8,1), 10) = (1,2).
 inline IntTuple thread_coord(const Layout& thr, Int i) {
-  std::function<IntTuple(const IntTuple&, const IntTuple&)> leaves = [&](const IntTuple& s, const IntTuple& d) -> IntTuple {
+  std::function<IntTuple(const IntTuple&, const IntTuple&)> leaves = [&](const IntTuple& s,
+                                                                         const IntTuple& d) -> IntTuple {
     if (s.is_tuple()) {
       std::vector<IntTuple> kids;
       for (std::size_t k = 0; k < s.children().size(); ++k) kids.push_back(leaves(s.children()[k], d.children()[k]));

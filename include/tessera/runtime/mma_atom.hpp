@@ -65,15 +65,18 @@ inline std::string to_string(const TiledMma& m) {
 // make_tiled_mma(atom, atom_layout = (_1,_1,_1), permutation = [_,_,_]). Pre: atom_layout has rank
 // 3, static and compact (a bijection onto its atoms); three static permutation entries.
 inline TiledMma make_tiled_mma(const MmaAtom& atom, const Layout& atom_layout,
-                               std::vector<std::optional<Layout>> permutation = {std::nullopt, std::nullopt, std::nullopt}) {
+                               std::vector<std::optional<Layout>> permutation = {std::nullopt, std::nullopt,
+                                                                                 std::nullopt}) {
   if (rank(atom.shape_mnk).value != 3)
-    fail("make_tiled_mma: the atom " + atom.name + " must have a rank-3 shape (M,N,K); got " + to_string(atom.shape_mnk));
+    fail("make_tiled_mma: the atom " + atom.name + " must have a rank-3 shape (M,N,K); got " +
+         to_string(atom.shape_mnk));
   for (const Layout* l : {&atom.a, &atom.b, &atom.c})
     if (rank(*l).value != 2)
       fail("make_tiled_mma: the atom " + atom.name + "'s A, B and C layouts must be rank 2, (thr,val) -> index; got " +
            to_string(*l));
   if (rank(atom_layout).value != 3)
-    fail("make_tiled_mma: the atom layout must be rank 3, (m,n,k) -> atom, e.g. (_2,_2,_1); got " + to_string(atom_layout));
+    fail("make_tiled_mma: the atom layout must be rank 3, (m,n,k) -> atom, e.g. (_2,_2,_1); got " +
+         to_string(atom_layout));
   if (permutation.size() != 3)
     fail("make_tiled_mma: the permutation must be a tiler of three modes [M,N,K] (`_` keeps a mode); got " +
          std::to_string(permutation.size()) + " modes");
@@ -101,11 +104,14 @@ inline Layout permutation_mnk(const TiledMma& m, std::int64_t i) {
 // thrfrg(L) for the tile modes i0, i1: ((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1,...))).
 inline Layout thrfrg(const TiledMma& m, const Layout& l, std::int64_t i0, std::int64_t i1, const Layout& atom_tv) {
   Layout t = logical_divide(l, Tiler{permutation_mnk(m, i0), permutation_mnk(m, i1)});  // (Perm0,Perm1,...)
-  Layout a = zipped_divide(t, Tiler{make_layout(IntTuple(product(get(m.atom.shape_mnk, i0)))),
-                                    make_layout(IntTuple(product(get(m.atom.shape_mnk, i1))))});  // ((Atom0,Atom1),(Rest0,Rest1,...))
-  Layout tv = make_layout(std::vector<Layout>{composition(layout(a, 0), atom_tv), layout(a, 1)});  // ((ThrV,FrgV),(Rest...))
-  Layout r = zipped_divide(layout(tv, 1), Tiler{make_layout(IntTuple(size(layout(m.thr_vmnk, i0 + 1)))),
-                                                make_layout(IntTuple(size(layout(m.thr_vmnk, i1 + 1))))});  // ((Thr0,Thr1),(Rest'...))
+  Layout a = zipped_divide(
+      t, Tiler{make_layout(IntTuple(product(get(m.atom.shape_mnk, i0)))),
+               make_layout(IntTuple(product(get(m.atom.shape_mnk, i1))))});  // ((Atom0,Atom1),(Rest0,Rest1,...))
+  Layout tv =
+      make_layout(std::vector<Layout>{composition(layout(a, 0), atom_tv), layout(a, 1)});  // ((ThrV,FrgV),(Rest...))
+  Layout r = zipped_divide(layout(tv, 1),
+                           Tiler{make_layout(IntTuple(size(layout(m.thr_vmnk, i0 + 1)))),
+                                 make_layout(IntTuple(size(layout(m.thr_vmnk, i1 + 1))))});  // ((Thr0,Thr1),(Rest'...))
   Layout tv0 = layout(tv, 0);
   return make_layout(std::vector<Layout>{make_layout(std::vector<Layout>{layout(tv0, 0), layout(r, 0)}),
                                          make_layout(std::vector<Layout>{layout(tv0, 1), layout(r, 1)})});
@@ -129,7 +135,8 @@ inline Layout ref_layout(const TiledMma& m, std::int64_t i0, std::int64_t i1) {
 
 // tile_size(m, i): the extent of the tiled MMA's tile along mode i (0: M, 1: N, 2: K).
 inline Int tile_size(const TiledMma& m, std::int64_t i) {
-  if (i < 0 || i > 2) fail("tile_size: mode " + std::to_string(i) + " of a tiled MMA; the modes are 0 (M), 1 (N), 2 (K)");
+  if (i < 0 || i > 2)
+    fail("tile_size: mode " + std::to_string(i) + " of a tiled MMA; the modes are 0 (M), 1 (N), 2 (K)");
   return size(detail::permutation_mnk(m, i));
 }
 

@@ -82,11 +82,11 @@ struct Node {
   enum class Kind { integer, underscore, tuple, tiler, layout, swizzle, call, apply, composed, name };
   Kind kind = Kind::tuple;
   std::size_t column = 1;
-  Int value{};                 // integer
-  std::string name;            // call; name (an atom: SM75_U32x4_LDSM_N, UniversalCopy<uint32_t>)
+  Int value{};                     // integer
+  std::string name;                // call; name (an atom: SM75_U32x4_LDSM_N, UniversalCopy<uint32_t>)
   std::int64_t sw[3] = {0, 0, 0};  // swizzle B, M, S
-  std::vector<Node> kids;      // tuple/tiler items, layout (shape, stride), call args,
-                               // apply (callee, args...), composed terms
+  std::vector<Node> kids;          // tuple/tiler items, layout (shape, stride), call args,
+                                   // apply (callee, args...), composed terms
 };
 
 class Parser {
@@ -111,7 +111,8 @@ class Parser {
     if (pos_ == text_.size()) throw eval_error("empty expression", column());
     Node n = expr();
     skip_space();
-    if (pos_ != text_.size()) throw eval_error("unexpected '" + std::string(1, text_[pos_]) + "' after the expression", column());
+    if (pos_ != text_.size())
+      throw eval_error("unexpected '" + std::string(1, text_[pos_]) + "' after the expression", column());
     return n;
   }
 
@@ -169,7 +170,9 @@ class Parser {
     Parser& p;
     explicit DepthGuard(Parser& q) : p(q) {
       if (++p.depth_ > kMaxDepth)
-        throw eval_error("expression nested too deeply (limit: about " + std::to_string(kMaxDepth / 2) + " levels of brackets)", p.column());
+        throw eval_error(
+            "expression nested too deeply (limit: about " + std::to_string(kMaxDepth / 2) + " levels of brackets)",
+            p.column());
     }
     ~DepthGuard() { --p.depth_; }
   };
@@ -283,8 +286,8 @@ class Parser {
     n.column = column();
     if (pos_ >= text_.size()) throw eval_error("unexpected end of input, expected a value", column());
     const char c = text_[pos_];
-    count_term(is_digit(c) || c == '-' || (c == '_' && pos_ + 1 < text_.size() &&
-                                           (is_digit(text_[pos_ + 1]) || text_[pos_ + 1] == '-')));
+    count_term(is_digit(c) || c == '-' ||
+               (c == '_' && pos_ + 1 < text_.size() && (is_digit(text_[pos_ + 1]) || text_[pos_ + 1] == '-')));
     if (is_digit(c) || c == '-') {
       n.kind = Node::Kind::integer;
       n.value = basis_suffix(D(integer_literal()));
@@ -315,7 +318,8 @@ class Parser {
   // '<' NAME targs? (',' NAME targs?)* '>' after `outer`, as "<A,B<C>>" (no spaces): the template
   // arguments of a name, e.g. Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>.
   std::string template_arguments(const std::string& outer, int depth) {
-    if (depth >= 8) throw eval_error("template arguments nested more than 8 deep in '" + detail::shown(outer) + "'", column());
+    if (depth >= 8)
+      throw eval_error("template arguments nested more than 8 deep in '" + detail::shown(outer) + "'", column());
     ++pos_;
     std::string out = "<";
     for (bool first = true;; first = false) {
@@ -358,7 +362,8 @@ class Parser {
       n.kind = Node::Kind::name;
       return n;
     }
-    if (name.find('<') != std::string::npos) throw eval_error("'" + detail::shown(name) + "' is a name, not a function", column());
+    if (name.find('<') != std::string::npos)
+      throw eval_error("'" + detail::shown(name) + "' is a name, not a function", column());
     n.kind = Node::Kind::call;
     ++pos_;
     n.kids = args(')');
@@ -379,7 +384,9 @@ inline std::string caret_lines(std::string_view text, std::size_t column) {
   const std::size_t end = std::min(text.size(), begin + 100);
   const auto show = [](std::string_view part) {
     std::string out;
-    for (const char ch : part) out += (ch == '\t' || ch == '\r' || ch == '\n') ? std::string(1, ' ') : detail::printable(std::string_view(&ch, 1));
+    for (const char ch : part)
+      out +=
+          (ch == '\t' || ch == '\r' || ch == '\n') ? std::string(1, ' ') : detail::printable(std::string_view(&ch, 1));
     return out;
   };
   const std::string head = begin > 0 ? "..." : "";

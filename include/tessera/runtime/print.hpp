@@ -21,7 +21,8 @@ inline std::string print_layout(const Layout& l) {
   const std::int64_t rows = size(get(l.shape, 0)).value, cols = size(get(l.shape, 1)).value;
   const auto leaves = static_cast<std::int64_t>(leaf_count(l.shape));
   if (rows > 65536 || cols > 65536 || rows * cols > 65536 || rows * cols * leaves > (std::int64_t{1} << 22))
-    fail("print_layout: " + to_string(l) + " has more than 65536 cells (or is too deeply split to print); print a smaller tile");
+    fail("print_layout: " + to_string(l) +
+         " has more than 65536 cells (or is too deeply split to print); print a smaller tile");
   std::size_t width = 1;  // decimal digits of cosize(L), as the core counts them (1 below 10)
   for (std::int64_t c = cosize(l).value; c >= 10; c /= 10) ++width;
   // v right-aligned in `w` characters (wider values are not cut), as the core's table.

@@ -25,12 +25,12 @@ inline Layout make_ordered_layout(const IntTuple& shape, const IntTuple& order) 
     fail("make_ordered_layout: order " + to_string(order) + " does not match shape " + to_string(shape) +
          "; give one order value per shape leaf");
   if (!detail::all_static(order))
-    fail("make_ordered_layout: the order " + to_string(order) + " must be static; write it with static integers, e.g. (_1,_0)");
+    fail("make_ordered_layout: the order " + to_string(order) +
+         " must be static; write it with static integers, e.g. (_1,_0)");
   std::vector<std::size_t> idx(sl.size());
   for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-    return ol[a].as_int().value < ol[b].as_int().value;
-  });
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](std::size_t a, std::size_t b) { return ol[a].as_int().value < ol[b].as_int().value; });
   std::vector<Int> strides(sl.size());
   Int cur = S(1);
   for (auto i : idx) {
@@ -106,9 +106,11 @@ inline Layout block_or_rake(const Layout& a, const Layout& b, bool raked) {
   if (r == 1) {
     const Layout q = logical_product(a, b);
     const Layout first = layout(q, raked ? 1 : 0), second = layout(q, raked ? 0 : 1);
-    if (!first.shape.is_tuple()) return make_layout(std::vector<Layout>{make_layout(std::vector<Layout>{first, second})});
+    if (!first.shape.is_tuple())
+      return make_layout(std::vector<Layout>{make_layout(std::vector<Layout>{first, second})});
   }
-  const Layout p = logical_product(append(a, pad, static_cast<std::int64_t>(r)), append(b, pad, static_cast<std::int64_t>(r)));
+  const Layout p =
+      logical_product(append(a, pad, static_cast<std::int64_t>(r)), append(b, pad, static_cast<std::int64_t>(r)));
   const Layout p0 = layout(p, 0), p1 = layout(p, 1);
   std::vector<Layout> out;
   for (std::size_t i = 0; i < r; ++i) {
@@ -132,7 +134,8 @@ inline Layout raked_product(const Layout& a, const Layout& b) { return detail::b
 // = make_ordered_layout(n, order) (column-major without an order). Pre: each mode of block
 // divides the matching mode of shape; order static.
 // tile_to_shape((_8,_8):(_8,_1), (_64,_32)) = ((_8,_8),(_8,_4)):((_8,_64),(_1,_512)).
-inline Layout tile_to_shape(const Layout& block, const IntTuple& shape, const std::optional<IntTuple>& order = std::nullopt) {
+inline Layout tile_to_shape(const Layout& block, const IntTuple& shape,
+                            const std::optional<IntTuple>& order = std::nullopt) {
   detail::validate_shape("tile_to_shape", shape, shape);
   const std::size_t r = detail::rank_of(shape);
   if (detail::rank_of(block.shape) > r)
@@ -146,7 +149,8 @@ inline Layout tile_to_shape(const Layout& block, const IntTuple& shape, const st
     const Int w = want.children()[i].as_int(), h = have.children()[i].as_int();
     if (!divides(h, w))
       fail("tile_to_shape: block size " + to_string(h) + " of mode " + std::to_string(i) + " of " + to_string(block) +
-           " does not divide the target " + to_string(w) + " of " + to_string(shape) + "; pick a target that is a multiple of the block");
+           " does not divide the target " + to_string(w) + " of " + to_string(shape) +
+           "; pick a target that is a multiple of the block");
     n.push_back(w / h);
   }
   const IntTuple grid_shape = make_tuple(std::move(n));
@@ -169,14 +173,16 @@ inline std::pair<IntTuple, Layout> make_layout_tv(const Layout& thr, const Layou
   for (const auto& m : detail::flat_modes(mn))
     if (m.d.value < 0 && m.s.value > 1)
       fail("make_layout_tv: raked_product(thr, val) = " + to_string(mn) + " has the negative stride " + to_string(m.d) +
-           ", so it is no bijection onto [0, " + std::to_string(size(mn).value) + "); use thr and val with non-negative strides");
+           ", so it is no bijection onto [0, " + std::to_string(size(mn).value) +
+           "); use thr and val with non-negative strides");
   const Layout inv = right_inverse(mn);
   // L(R(i)) == i for i < size(R) (right_inverse's postcondition): size(R) == size(mn) means mn
   // reaches every index of [0, size(mn)), so, with size(mn) cells, it is a bijection.
   if (size(inv).value != size(mn).value)
     fail("make_layout_tv: the (m,n) -> (thread,value) layout raked_product(thr, val) = " + to_string(mn) +
          " does not reach every index of [0, " + std::to_string(size(mn).value) + ") exactly once (its inverse " +
-         to_string(inv) + " covers " + std::to_string(size(inv).value) + "), so no TV layout tiles it; use thr and val "
+         to_string(inv) + " covers " + std::to_string(size(inv).value) +
+         "), so no TV layout tiles it; use thr and val "
          "that are bijections onto [0, size), e.g. (_4,_32):(_32,_1) and (_4,_8):(_8,_1)");
   Layout tv = composition(inv, make_layout(make_tuple({size(thr), size(val)})));
   return {tiler, tv};

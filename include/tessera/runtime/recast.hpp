@@ -72,14 +72,17 @@ inline Layout downcast(const Layout& l, std::int64_t n) {
 // recast(L, from_bits, to_bits): upcast by to/from (also for equal widths: upcast by 1, as the
 // core) or downcast by from/to. recast((_4,_8):(_8,_1), 16, 32) = (_4,_4):(_4,_1).
 inline Layout recast(const Layout& l, std::int64_t from_bits, std::int64_t to_bits) {
-  if (from_bits < 1 || to_bits < 1) fail("recast: bit widths must be >= 1, got " + std::to_string(from_bits) + " and " + std::to_string(to_bits));
+  if (from_bits < 1 || to_bits < 1)
+    fail("recast: bit widths must be >= 1, got " + std::to_string(from_bits) + " and " + std::to_string(to_bits));
   if (to_bits >= from_bits) {
     if (to_bits % from_bits)
-      fail("recast: " + std::to_string(to_bits) + " bits is not a multiple of " + std::to_string(from_bits) + "; use widths that divide one another");
+      fail("recast: " + std::to_string(to_bits) + " bits is not a multiple of " + std::to_string(from_bits) +
+           "; use widths that divide one another");
     return upcast(l, to_bits / from_bits);
   }
   if (from_bits % to_bits)
-    fail("recast: " + std::to_string(from_bits) + " bits is not a multiple of " + std::to_string(to_bits) + "; use widths that divide one another");
+    fail("recast: " + std::to_string(from_bits) + " bits is not a multiple of " + std::to_string(to_bits) +
+         "; use widths that divide one another");
   return downcast(l, from_bits / to_bits);
 }
 
@@ -94,7 +97,8 @@ inline Layout max_common_layout(const Layout& a, const Layout& b) {
   Layout inv = right_inverse_static(b);
   Layout c = coalesce(composition(a, inv));
   Layout c0 = layout(c, 0);
-  if (c0.shape.is_int() && c0.shape.as_int().is_static && is_static_value(c0.stride.as_int(), 1)) return composition(inv, c0);
+  if (c0.shape.is_int() && c0.shape.as_int().is_static && is_static_value(c0.stride.as_int(), 1))
+    return composition(inv, c0);
   return Layout{S(1), S(0)};
 }
 
@@ -107,7 +111,8 @@ inline Int max_common_vector(const Layout& a, const Layout& b) {
     if (!detail::all_static(*t)) return S(1);
   Layout c = coalesce(composition(a, right_inverse_static(b)));
   Layout c0 = layout(c, 0);
-  if (c0.shape.is_int() && c0.shape.as_int().is_static && is_static_value(c0.stride.as_int(), 1)) return c0.shape.as_int();
+  if (c0.shape.is_int() && c0.shape.as_int().is_static && is_static_value(c0.stride.as_int(), 1))
+    return c0.shape.as_int();
   return S(1);
 }
 

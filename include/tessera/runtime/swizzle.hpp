@@ -68,7 +68,9 @@ inline Int apply(const Swizzle& sw, Int x) {
 inline ComposedLayout composition(const Swizzle& sw, const Layout& l) { return ComposedLayout{sw, S(0), l}; }
 
 // Evaluation: c -> sw(offset + L(c)).
-inline Int evaluate(const ComposedLayout& c, const IntTuple& crd) { return apply(c.swizzle, c.offset + evaluate(c.inner, crd)); }
+inline Int evaluate(const ComposedLayout& c, const IntTuple& crd) {
+  return apply(c.swizzle, c.offset + evaluate(c.inner, crd));
+}
 
 // slice(c, F o off o L) = F o (off + L(c with `_` -> _0)) o slice(c, L).
 inline ComposedLayout slice(const IntTuple& crd, const ComposedLayout& c) {
@@ -101,9 +103,22 @@ inline std::uint64_t write_mask(const Swizzle& s) {
 // make_swizzle_from_masks(Y, Z) (core: make_swizzle<Y, Z>()): xors the bits of Y into those of Z.
 // Pre: Y and Z runs of set bits of the same length, disjoint. make_swizzle_from_masks(8, 4) = Sw<1,2,1>.
 inline Swizzle make_swizzle_from_masks(std::uint64_t y, std::uint64_t z) {
-  auto popcount = [](std::uint64_t x) { int n = 0; for (; x != 0; x &= x - 1) ++n; return n; };
-  auto tz = [](std::uint64_t x) { int n = 0; if (x == 0) return 0; for (; (x & 1) == 0; x >>= 1) ++n; return n; };
-  auto one_run = [&](std::uint64_t x) { if (x == 0) return true; const std::uint64_t low = x >> tz(x); return (low & (low + 1)) == 0; };
+  auto popcount = [](std::uint64_t x) {
+    int n = 0;
+    for (; x != 0; x &= x - 1) ++n;
+    return n;
+  };
+  auto tz = [](std::uint64_t x) {
+    int n = 0;
+    if (x == 0) return 0;
+    for (; (x & 1) == 0; x >>= 1) ++n;
+    return n;
+  };
+  auto one_run = [&](std::uint64_t x) {
+    if (x == 0) return true;
+    const std::uint64_t low = x >> tz(x);
+    return (low & (low + 1)) == 0;
+  };
   const std::string args = "make_swizzle<" + std::to_string(y) + ", " + std::to_string(z) + ">: ";
   if (popcount(y) != popcount(z))
     fail(args + "Y (the bits read) and Z (the bits written) must have the same number of set bits");
@@ -121,10 +136,12 @@ inline Swizzle composition(const Swizzle& a, const Swizzle& b) {
   if (a.bits == 0) return b;
   if (b.bits == 0) return a;
   if (a.shift != b.shift)
-    fail("composition(" + to_string(a) + ", " + to_string(b) + "): the shifts differ; only swizzles with the same S "
+    fail("composition(" + to_string(a) + ", " + to_string(b) +
+         "): the shifts differ; only swizzles with the same S "
          "compose into one swizzle (keep them as a composed function instead)");
   if ((read_mask(a) & write_mask(b)) != 0)
-    fail("composition(" + to_string(a) + ", " + to_string(b) + "): Sw0 reads bits that Sw1 writes, so Sw0 o Sw1 is "
+    fail("composition(" + to_string(a) + ", " + to_string(b) +
+         "): Sw0 reads bits that Sw1 writes, so Sw0 o Sw1 is "
          "not one swizzle; compose in the other order or keep both");
   return make_swizzle_from_masks(read_mask(a) ^ read_mask(b), write_mask(a) ^ write_mask(b));
 }
@@ -156,7 +173,8 @@ inline Swizzle upcast(const Swizzle& s, std::int64_t n) {
   const int k = detail::log2_exact(n, "upcast");
   if (s.bits == 0) return Swizzle{0, 0, 0};
   if (k > s.base)
-    fail("upcast<" + std::to_string(n) + ">(" + to_string(s) + "): the swizzle writes bits below log2(N), so it permutes "
+    fail("upcast<" + std::to_string(n) + ">(" + to_string(s) +
+         "): the swizzle writes bits below log2(N), so it permutes "
          "the N elements inside each wider element and a wide access would reorder them; upcast by at most 2^M");
   return Swizzle{s.bits, s.base - k, s.shift};
 }
@@ -223,7 +241,9 @@ inline Layout max_common_layout(const ComposedLayout& a, const Layout& b) {
 inline Layout max_common_layout(const Layout& a, const ComposedLayout& b) { return max_common_layout(b, a); }
 
 // zip(c) = F o off o zip(L); tile_unzip(c, T) = F o off o tile_unzip(L, T).
-inline ComposedLayout zip(const ComposedLayout& c) { return on_inner(c, [](const Layout& l) { return zip(l); }); }
+inline ComposedLayout zip(const ComposedLayout& c) {
+  return on_inner(c, [](const Layout& l) { return zip(l); });
+}
 inline ComposedLayout tile_unzip(const ComposedLayout& c, const Layout& t) {
   return on_inner(c, [&](const Layout& l) { return tile_unzip(l, t); });
 }
@@ -235,10 +255,14 @@ inline ComposedLayout tile_unzip(const ComposedLayout& c, const Tiler& t) {
 
 // layout(c, i...) = F o off o layout(L, i...): one mode, the others at coordinate 0.
 // layout(Sw<3,3,3> o _0 o (_8,_64):(_64,_1), 1) = Sw<3,3,3> o _0 o _64:_1.
-inline ComposedLayout layout(const ComposedLayout& c, std::int64_t i) { return on_inner(c, [&](const Layout& l) { return layout(l, i); }); }
+inline ComposedLayout layout(const ComposedLayout& c, std::int64_t i) {
+  return on_inner(c, [&](const Layout& l) { return layout(l, i); });
+}
 
 // append(c, x[, N]) = F o off o append(L, x[, N]).
-inline ComposedLayout append(const ComposedLayout& c, const Layout& x) { return on_inner(c, [&](const Layout& l) { return append(l, x); }); }
+inline ComposedLayout append(const ComposedLayout& c, const Layout& x) {
+  return on_inner(c, [&](const Layout& l) { return append(l, x); });
+}
 inline ComposedLayout append(const ComposedLayout& c, const Layout& x, std::int64_t n) {
   return on_inner(c, [&](const Layout& l) { return append(l, x, n); });
 }
@@ -257,13 +281,16 @@ inline ComposedLayout domain_offset(const IntTuple& crd, const ComposedLayout& c
 inline ComposedLayout composition(const Layout& l, const Swizzle& sw) {
   const std::string what = "composition(" + to_string(l) + ", " + to_string(sw) + "): ";
   if (!detail::all_static(l.shape) || !detail::all_static(l.stride))
-    fail(what + "L must be static (the swizzle it becomes is computed and checked at compile time in the core); "
+    fail(what +
+         "L must be static (the swizzle it becomes is computed and checked at compile time in the core); "
          "use a layout of static integers");
   const std::int64_t n = size(l).value;
-  const std::int64_t span = sw.bits == 0 ? 1 : std::int64_t{1} << (sw.base + sw.bits + (sw.shift < 0 ? -sw.shift : sw.shift));
+  const std::int64_t span =
+      sw.bits == 0 ? 1 : std::int64_t{1} << (sw.base + sw.bits + (sw.shift < 0 ? -sw.shift : sw.shift));
   if (n % span != 0)
-    fail(what + "size(L) = " + std::to_string(n) + " must be a multiple of the swizzle's span 2^(M+B+|S|) = " +
-         std::to_string(span) + ", so that the swizzle maps L's domain onto itself; use a larger L or a smaller swizzle");
+    fail(what + "size(L) = " + std::to_string(n) +
+         " must be a multiple of the swizzle's span 2^(M+B+|S|) = " + std::to_string(span) +
+         ", so that the swizzle maps L's domain onto itself; use a larger L or a smaller swizzle");
   if (n > (std::int64_t{1} << 16)) fail(what + "L is too large to verify (size " + std::to_string(n) + " > 65536)");
   if (sw.bits == 0) return ComposedLayout{Swizzle{0, 0, 0}, S(0), l};
   const std::int64_t y = evaluate(l, IntTuple(D(static_cast<std::int64_t>(read_mask(sw))))).value;
@@ -290,8 +317,8 @@ inline ComposedLayout composition(const Layout& l, const Swizzle& sw) {
 namespace detail {
 inline void require_zero_offset(const char* fn, const ComposedLayout& c) {
   if (!c.offset.is_static || c.offset.value != 0)
-    fail(std::string(fn) + "(sw o offset o L): the offset must be _0, got " + to_string(c.offset) + " in " + to_string(c) +
-         " (slice the layout before swizzling, or invert sw o L and subtract the offset yourself)");
+    fail(std::string(fn) + "(sw o offset o L): the offset must be _0, got " + to_string(c.offset) + " in " +
+         to_string(c) + " (slice the layout before swizzling, or invert sw o L and subtract the offset yourself)");
 }
 }  // namespace detail
 inline ComposedLayout right_inverse(const ComposedLayout& c) {

@@ -31,24 +31,32 @@ struct Text {
 };
 
 struct Value {
-  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Bool, ValueTuple, Text, MmaAtom, CopyAtom, TiledMma, TiledCopy> v;
+  std::variant<IntTuple, Layout, Swizzle, ComposedLayout, Bool, ValueTuple, Text, MmaAtom, CopyAtom, TiledMma,
+               TiledCopy>
+      v;
 
   Value() = default;
-  Value(IntTuple t) : v(std::move(t)) {}  // NOLINT: implicit by design
-  Value(Int i) : v(IntTuple(i)) {}        // NOLINT
-  Value(Layout l) : v(std::move(l)) {}    // NOLINT
-  Value(Swizzle s) : v(s) {}              // NOLINT
+  Value(IntTuple t) : v(std::move(t)) {}        // NOLINT: implicit by design
+  Value(Int i) : v(IntTuple(i)) {}              // NOLINT
+  Value(Layout l) : v(std::move(l)) {}          // NOLINT
+  Value(Swizzle s) : v(s) {}                    // NOLINT
   Value(ComposedLayout c) : v(std::move(c)) {}  // NOLINT
-  Value(Bool b) : v(b) {}                 // NOLINT
-  Value(ValueTuple t) : v(std::move(t)) {}  // NOLINT
-  Value(Text t) : v(std::move(t)) {}      // NOLINT
-  Value(MmaAtom a) : v(std::move(a)) {}   // NOLINT
-  Value(CopyAtom a) : v(std::move(a)) {}  // NOLINT
-  Value(TiledMma m) : v(std::move(m)) {}  // NOLINT
-  Value(TiledCopy c) : v(std::move(c)) {}  // NOLINT
+  Value(Bool b) : v(b) {}                       // NOLINT
+  Value(ValueTuple t) : v(std::move(t)) {}      // NOLINT
+  Value(Text t) : v(std::move(t)) {}            // NOLINT
+  Value(MmaAtom a) : v(std::move(a)) {}         // NOLINT
+  Value(CopyAtom a) : v(std::move(a)) {}        // NOLINT
+  Value(TiledMma m) : v(std::move(m)) {}        // NOLINT
+  Value(TiledCopy c) : v(std::move(c)) {}       // NOLINT
 
-  template <class T> bool is() const { return std::holds_alternative<T>(v); }
-  template <class T> const T& as() const { return std::get<T>(v); }
+  template <class T>
+  bool is() const {
+    return std::holds_alternative<T>(v);
+  }
+  template <class T>
+  const T& as() const {
+    return std::get<T>(v);
+  }
 };
 
 inline std::string to_string(const Value& value);

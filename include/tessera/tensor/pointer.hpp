@@ -129,8 +129,8 @@ struct SwizzledPtr {
   using memory_tag = Tag;
   using swizzle_type = Sw;
   using byte_type = std::conditional_t<std::is_const_v<T>, unsigned char const, unsigned char>;
-  T* base_ = nullptr;         // the block
-  std::int32_t offset_ = 0;   // unswizzled byte offset into it
+  T* base_ = nullptr;        // the block
+  std::int32_t offset_ = 0;  // unswizzled byte offset into it
 
   constexpr SwizzledPtr() = default;
   TESSERA_HOST_DEVICE constexpr SwizzledPtr(T* base, std::int32_t byte_offset) : base_(base), offset_(byte_offset) {}

@@ -130,7 +130,8 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, Layout<S, D> 
 // make_tensor(make_smem_ptr(p), composition(Sw<3,3,3>{}, (_8,_64):(_64,_1))) for half_t p prints
 // `smem_ptr[16b]Sw<3,4,3>(0x...+0) o (_8,_64):(_64,_1)`.
 template <class Iterator, int B, int M, int Sh, class Offset, class S, class D>
-TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, ComposedLayout<Swizzle<B, M, Sh>, Offset, Layout<S, D>> const& c) {
+TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it,
+                                               ComposedLayout<Swizzle<B, M, Sh>, Offset, Layout<S, D>> const& c) {
   static_assert(is_tagged_ptr<Iterator>::value,
                 "make_tensor(it, swizzled layout): the iterator must be a tagged pointer (make_smem_ptr(p)) "
                 "to the aligned memory the swizzle applies to");
@@ -139,8 +140,9 @@ TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, ComposedLayou
   using Sw = decltype(detail::byte_swizzle<T>(Swizzle<B, M, Sh>{}));
   auto* p = raw_pointer(it);
   using P = std::remove_pointer_t<decltype(p)>;
-  return make_tensor(SwizzledPtr<P, typename Iterator::memory_tag, Sw>(p, std::int32_t(c.offset()) * std::int32_t(sizeof(T))),
-                     c.inner());
+  return make_tensor(
+      SwizzledPtr<P, typename Iterator::memory_tag, Sw>(p, std::int32_t(c.offset()) * std::int32_t(sizeof(T))),
+      c.inner());
 }
 template <class Iterator, IntTuple Shape>
 TESSERA_HOST_DEVICE constexpr auto make_tensor(Iterator const& it, Shape const& shape) {
@@ -197,7 +199,8 @@ TESSERA_HOST_DEVICE constexpr auto broadcast_to_one(D const& d, S const& s) {
 template <class S, class D>
 TESSERA_HOST_DEVICE constexpr auto tensor_layout_like(Layout<S, D> const& l) {
   if constexpr (detail::all_static_int_leaves<D>::value) {
-    return make_layout(l.shape(), make_ordered_layout(detail::broadcast_to_one(l.stride(), l.shape()), l.stride()).stride());
+    return make_layout(l.shape(),
+                       make_ordered_layout(detail::broadcast_to_one(l.stride(), l.shape()), l.stride()).stride());
   } else {
     return make_layout(l.shape());
   }
@@ -396,8 +399,7 @@ TESSERA_HOST_DEVICE constexpr auto coalesce(Tensor<E, L> const& t, P const& prof
 template <class U, class E, class L>
 TESSERA_HOST_DEVICE constexpr auto recast(Tensor<E, L> const& t) {
   using It = typename Tensor<E, L>::iterator;
-  static_assert(PointerIterator<It>,
-                "recast<U>(tensor): only tensors over memory (pointers) can be reinterpreted");
+  static_assert(PointerIterator<It>, "recast<U>(tensor): only tensors over memory (pointers) can be reinterpreted");
   using T = typename Tensor<E, L>::value_type;
   return make_tensor(rebind_pointer<U>(t.data()), recast<sizeof_bits_v<T>, sizeof_bits_v<U>>(t.layout()));
 }

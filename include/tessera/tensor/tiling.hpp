@@ -63,7 +63,8 @@ TESSERA_HOST_DEVICE constexpr auto inner_partition(Tensor<E, L> const& t, Tiler 
   constexpr int R0 = rank_v<decltype(shape<0>(z.layout()))>;
   constexpr int R1 = rank_v<decltype(shape<1>(z.layout()))>;
   if constexpr (is_tuple_v<Crd>) {
-    static_assert(tuple_size_v<Crd> <= R1, "inner_partition/local_tile: the coordinate has more modes than the tiled tensor has tiles");
+    static_assert(tuple_size_v<Crd> <= R1,
+                  "inner_partition/local_tile: the coordinate has more modes than the tiled tensor has tiles");
     return z(make_tuple(repeat<R0>(Underscore{}), append<R1>(c, Underscore{})));
   } else {
     return z(make_tuple(repeat<R0>(Underscore{}), c));
@@ -90,7 +91,8 @@ TESSERA_HOST_DEVICE constexpr auto local_tile(Tensor<E, L> const& t, Tiler const
   return inner_partition(t, tiler, c);
 }
 template <class E, class L, class Tiler, class Crd, class StepT>
-TESSERA_HOST_DEVICE constexpr auto local_tile(Tensor<E, L> const& t, Tiler const& tiler, Crd const& c, StepT const& step) {
+TESSERA_HOST_DEVICE constexpr auto local_tile(Tensor<E, L> const& t, Tiler const& tiler, Crd const& c,
+                                              StepT const& step) {
   return inner_partition(t, dice(step, tiler), dice(step, c));
 }
 

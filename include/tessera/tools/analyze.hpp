@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "tessera/tools/xml.hpp"
 #include "tessera/runtime/copy_atom.hpp"
 #include "tessera/runtime/layout.hpp"
 #include "tessera/runtime/swizzle.hpp"
 #include "tessera/runtime/value.hpp"
+#include "tessera/tools/xml.hpp"
 
 namespace tessera::tools {
 
@@ -43,12 +43,12 @@ struct LaneAccess {
 // One warp-wide instruction and the model's verdict on it.
 struct Instruction {
   std::int64_t warp = 0;
-  std::int64_t index = 0;             // value group k within the warp
-  std::vector<LaneAccess> lanes;      // active lanes only
-  std::int64_t wavefronts = 0;        // shared: wavefronts the banks need
-  std::int64_t ideal = 0;             // shared: max(1, ceil(bytes / 128)); global: ceil(useful / 32)
-  std::int64_t sectors = 0;           // global: distinct 32-byte sectors touched
-  std::int64_t useful_bytes = 0;      // distinct bytes requested
+  std::int64_t index = 0;         // value group k within the warp
+  std::vector<LaneAccess> lanes;  // active lanes only
+  std::int64_t wavefronts = 0;    // shared: wavefronts the banks need
+  std::int64_t ideal = 0;         // shared: max(1, ceil(bytes / 128)); global: ceil(useful / 32)
+  std::int64_t sectors = 0;       // global: distinct 32-byte sectors touched
+  std::int64_t useful_bytes = 0;  // distinct bytes requested
 };
 
 struct AnalyzeOptions {
@@ -71,9 +71,9 @@ struct Report {
   std::string access_text;  // the access layout
   int elem_bytes = 4;
   int vector = 1;
-  int access_bytes = 4;     // vector * elem_bytes
+  int access_bytes = 4;  // vector * elem_bytes
   std::int64_t threads = 0;
-  std::int64_t rows = 1, cols = 1;     // the tile's rank-2 view for heat maps
+  std::int64_t rows = 1, cols = 1;  // the tile's rank-2 view for heat maps
   std::vector<Instruction> instructions;
   // Heat map per tile cell (rows*cols, column-major): shared -> the ways of the access that
   // touched it (distinct words its bank served in its phase); global -> sectors of its request.
@@ -129,8 +129,8 @@ inline MemoryLayout as_memory_layout(const rt::Value& v) {
   } else if (v.is<rt::IntTuple>() && !v.as<rt::IntTuple>().is_underscore()) {
     m.layout = rt::make_layout(v.as<rt::IntTuple>());
   } else {
-    rt::fail("analyze: the memory layout must be a layout or a swizzled (composed) layout, got " +
-             rt::to_string(v) + "; write e.g. (_32,_32):(_32,_1) or Sw<3,3,3> o (_8,_64):(_64,_1)");
+    rt::fail("analyze: the memory layout must be a layout or a swizzled (composed) layout, got " + rt::to_string(v) +
+             "; write e.g. (_32,_32):(_32,_1) or Sw<3,3,3> o (_8,_64):(_64,_1)");
   }
   return m;
 }
@@ -141,12 +141,12 @@ inline rt::Layout as_access_layout(const rt::Value& v) {
       v.as<rt::ValueTuple>().items[1].is<rt::Layout>())
     return as_access_layout(v.as<rt::ValueTuple>().items[1]);
   if (!v.is<rt::Layout>())
-    rt::fail("analyze: the access layout must be a (thread,value) -> tile index layout, got " +
-             rt::to_string(v) + "; write e.g. (_32,_32):(_1,_32)");
+    rt::fail("analyze: the access layout must be a (thread,value) -> tile index layout, got " + rt::to_string(v) +
+             "; write e.g. (_32,_32):(_1,_32)");
   const rt::Layout& l = v.as<rt::Layout>();
   if (rt::rank(l).value != 2)
-    rt::fail("analyze: the access layout " + rt::to_string(l) + " has rank " +
-             std::to_string(rt::rank(l).value) + ", need rank 2 (thread mode, value mode); "
+    rt::fail("analyze: the access layout " + rt::to_string(l) + " has rank " + std::to_string(rt::rank(l).value) +
+             ", need rank 2 (thread mode, value mode); "
              "group modes, e.g. (_32,(_4,_8)):(_1,(_32,_128))");
   return l;
 }
@@ -169,7 +169,8 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
   const MemoryLayout mem = as_memory_layout(memory_value);
   const rt::Layout tv = as_access_layout(access_value);
   if (!valid_width(opt.elem_bytes))
-    rt::fail("analyze: element width " + std::to_string(opt.elem_bytes) + " bytes is not supported; use 1, 2, 4, 8 or 16");
+    rt::fail("analyze: element width " + std::to_string(opt.elem_bytes) +
+             " bytes is not supported; use 1, 2, 4, 8 or 16");
   if (opt.vector < 1 || !valid_width(opt.vector * opt.elem_bytes))
     rt::fail("analyze: a vector of " + std::to_string(opt.vector) + " elements of " + std::to_string(opt.elem_bytes) +
              " bytes is not one memory instruction; the vector must be 1, 2, 4, 8 or 16 bytes");
@@ -187,17 +188,20 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
   r.rows = rt::rank(inner).value >= 2 ? rt::size(rt::shape(inner, 0)).value : 1;
   r.cols = tile / r.rows;
   if (tile > (std::int64_t{1} << 22))
-    rt::fail("analyze: the memory layout has " + std::to_string(tile) + " elements; the model handles at most 4194304 (one tile, not a whole tensor)");
+    rt::fail("analyze: the memory layout has " + std::to_string(tile) +
+             " elements; the model handles at most 4194304 (one tile, not a whole tensor)");
 
   const rt::Layout thr = rt::layout(tv, 0), val = rt::layout(tv, 1);
   const std::int64_t nthr = rt::size(thr).value, nval = rt::size(val).value;
   r.threads = nthr;
   if (nval % opt.vector != 0)
     rt::fail("analyze: the value mode " + rt::to_string(val) + " has " + std::to_string(nval) +
-             " values, not a multiple of the vector width " + std::to_string(opt.vector) + "; use a vector width that divides it");
+             " values, not a multiple of the vector width " + std::to_string(opt.vector) +
+             "; use a vector width that divides it");
   const std::int64_t accesses = rt::checked_mul(nthr, nval, "analyze: the number of accesses of " + r.access_text);
   if (accesses > (std::int64_t{1} << 22))
-    rt::fail("analyze: the access layout makes " + std::to_string(accesses) + " accesses; the model handles at most 4194304");
+    rt::fail("analyze: the access layout makes " + std::to_string(accesses) +
+             " accesses; the model handles at most 4194304");
   const std::int64_t groups = nval / opt.vector, warps = (nthr + 31) / 32;
 
   r.cell_heat.assign(static_cast<std::size_t>(tile), 0);
@@ -212,14 +216,16 @@ inline Report analyze(const rt::Value& memory_value, const rt::Value& access_val
       ins.index = k;
       for (std::int64_t lane = 0; lane < 32 && 32 * w + lane < nthr; ++lane) {
         const std::int64_t t = 32 * w + lane;
-        if (!opt.address_lanes.empty() && !opt.address_lanes[static_cast<std::size_t>(t) % opt.address_lanes.size()]) continue;
+        if (!opt.address_lanes.empty() && !opt.address_lanes[static_cast<std::size_t>(t) % opt.address_lanes.size()])
+          continue;
         LaneAccess a;
         a.lane = static_cast<int>(lane);
         a.bytes = r.access_bytes;
         std::int64_t first = 0;
         for (int e = 0; e < opt.vector; ++e) {
           const std::int64_t v = k * opt.vector + e;
-          const std::int64_t cell = rt::evaluate(tv, rt::make_tuple({rt::IntTuple{rt::D(t)}, rt::IntTuple{rt::D(v)}})).value;
+          const std::int64_t cell =
+              rt::evaluate(tv, rt::make_tuple({rt::IntTuple{rt::D(t)}, rt::IntTuple{rt::D(v)}})).value;
           if (cell < 0 || cell >= tile)
             rt::fail("analyze: thread " + std::to_string(t) + ", value " + std::to_string(v) + " maps to tile index " +
                      std::to_string(cell) + ", outside the memory layout's " + std::to_string(tile) +
@@ -333,11 +339,13 @@ inline Report analyze_copy(const rt::Value& memory_value, const rt::TiledCopy& c
   const MemoryLayout mem = as_memory_layout(memory_value);
   const bool src = source_side(c.atom, memory, side);
   const rt::Layout atom_tv = src ? rt::val_layout_src(c.atom) : rt::val_layout_dst(c.atom);
-  const std::int64_t atom_thr = rt::size(rt::layout(atom_tv, 0)).value, atom_val = rt::size(rt::layout(atom_tv, 1)).value;
+  const std::int64_t atom_thr = rt::size(rt::layout(atom_tv, 0)).value,
+                     atom_val = rt::size(rt::layout(atom_tv, 1)).value;
   AnalyzeOptions opt;
   opt.memory = memory;
   if (c.atom.value_bits % 8 != 0)
-    rt::fail("analyze: " + c.atom.name + " moves " + std::to_string(c.atom.value_bits) + "-bit elements; the model needs whole bytes");
+    rt::fail("analyze: " + c.atom.name + " moves " + std::to_string(c.atom.value_bits) +
+             "-bit elements; the model needs whole bytes");
   opt.elem_bytes = c.atom.value_bits / 8;
   opt.vector = static_cast<int>(atom_val);
   // (thr, (CopyV, Rest...)) -> tile index of the memory layout's shape
@@ -361,13 +369,14 @@ inline Report analyze_copy(const rt::Value& memory_value, const rt::TiledCopy& c
     std::string what = e.what();
     const std::string hint = "use a smaller --vector or an access layout whose vector values are contiguous";
     if (const auto at = what.find(hint); at != std::string::npos)
-      what.replace(at, hint.size(), c.atom.name + " moves " + std::to_string(atom_val) +
-                                        " contiguous elements a thread: use a memory layout where they are (for ldmatrix "
-                                        "of an MN-major tile, the transposing LDSM_T)");
+      what.replace(at, hint.size(),
+                   c.atom.name + " moves " + std::to_string(atom_val) +
+                       " contiguous elements a thread: use a memory layout where they are (for ldmatrix "
+                       "of an MN-major tile, the transposing LDSM_T)");
     rt::fail(what);
   }
-  r.access_text = std::string(src ? "source" : "destination") + " of " + rt::to_string(c) + " over the memory tile: " +
-                  rt::to_string(tv);
+  r.access_text = std::string(src ? "source" : "destination") + " of " + rt::to_string(c) +
+                  " over the memory tile: " + rt::to_string(tv);
   return r;
 }
 
@@ -379,7 +388,9 @@ inline std::string fixed(double x, int digits) {
   std::snprintf(buf, sizeof buf, "%.*f", digits, x);
   return buf;
 }
-inline std::string pad_left(const std::string& s, std::size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
+inline std::string pad_left(const std::string& s, std::size_t w) {
+  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
+}
 // "32-way", "1.5-way"
 inline std::string ways(std::int64_t a, std::int64_t b) {
   if (b == 0) return "-";
@@ -395,19 +406,23 @@ inline std::string to_text(const Report& r, std::size_t max_lines = 64) {
   using namespace analyze_detail;
   const bool sh = r.memory == MemoryKind::shared;
   std::string out;
-  out += std::string(sh ? "shared" : "global") + " memory: " + r.layout_text + ", " + std::to_string(r.elem_bytes) + "-byte elements\n";
+  out += std::string(sh ? "shared" : "global") + " memory: " + r.layout_text + ", " + std::to_string(r.elem_bytes) +
+         "-byte elements\n";
   out += "access: " + r.access_text + ", " + std::to_string(r.threads) + " threads, " +
-         std::to_string(r.instructions.size()) + " instructions of " + std::to_string(r.access_bytes) + "-byte vectors (" +
-         std::to_string(r.vector) + (r.vector == 1 ? " element" : " elements") + " per thread)\n";
+         std::to_string(r.instructions.size()) + " instructions of " + std::to_string(r.access_bytes) +
+         "-byte vectors (" + std::to_string(r.vector) + (r.vector == 1 ? " element" : " elements") + " per thread)\n";
   out += sh ? "instruction  warp  wavefronts  ideal  conflict\n" : "instruction  warp  sectors  ideal  efficiency\n";
   for (std::size_t i = 0; i < r.instructions.size() && i < max_lines; ++i) {
     const auto& in = r.instructions[i];
     out += pad_left(std::to_string(in.index), 11) + pad_left(std::to_string(in.warp), 6);
     if (sh) {
-      out += pad_left(std::to_string(in.wavefronts), 12) + pad_left(std::to_string(in.ideal), 7) + "  " + ways(in.wavefronts, in.ideal) + "\n";
+      out += pad_left(std::to_string(in.wavefronts), 12) + pad_left(std::to_string(in.ideal), 7) + "  " +
+             ways(in.wavefronts, in.ideal) + "\n";
     } else {
-      out += pad_left(std::to_string(in.sectors), 9) + pad_left(std::to_string(in.ideal), 7) + pad_left(
-          fixed(in.sectors ? 100.0 * double(in.useful_bytes) / double(32 * in.sectors) : 0.0, 1) + "%", 12) + "\n";
+      out +=
+          pad_left(std::to_string(in.sectors), 9) + pad_left(std::to_string(in.ideal), 7) +
+          pad_left(fixed(in.sectors ? 100.0 * double(in.useful_bytes) / double(32 * in.sectors) : 0.0, 1) + "%", 12) +
+          "\n";
     }
   }
   if (r.instructions.size() > max_lines)
@@ -415,9 +430,9 @@ inline std::string to_text(const Report& r, std::size_t max_lines = 64) {
   const double n = r.instructions.empty() ? 1.0 : double(r.instructions.size());
   if (sh) {
     const std::int64_t w = r.total_wavefronts(), id = r.total_ideal();
-    out += "total: " + std::to_string(w) + " wavefronts for " + std::to_string(r.instructions.size()) + " instructions (ideal " +
-           std::to_string(id) + "), " + fixed(double(w) / n, 2) + " wavefronts/instruction, " + ways(w, id) +
-           (w == id ? " (conflict-free)" : " (bank conflicts)") + "\n";
+    out += "total: " + std::to_string(w) + " wavefronts for " + std::to_string(r.instructions.size()) +
+           " instructions (ideal " + std::to_string(id) + "), " + fixed(double(w) / n, 2) +
+           " wavefronts/instruction, " + ways(w, id) + (w == id ? " (conflict-free)" : " (bank conflicts)") + "\n";
   } else {
     out += "total: " + std::to_string(r.total_sectors()) + " sectors for " + std::to_string(r.instructions.size()) +
            " requests (ideal " + std::to_string(r.total_ideal()) + "), " + fixed(double(r.total_sectors()) / n, 2) +
@@ -453,8 +468,9 @@ inline std::string heatmap_ascii(const Report& r) {
   for (auto h : r.cell_heat) top = std::max(top, h);
   const std::size_t w = std::max<std::size_t>({std::to_string(top).size(), std::to_string(r.cols - 1).size(), 1});
   const std::size_t rw = std::to_string(r.rows - 1).size();
-  std::string out = sh ? "heat map: ways of the bank access that touched each cell (1 = conflict-free, . = not accessed)\n"
-                       : "heat map: 32-byte sectors of the request that touched each cell (. = not accessed)\n";
+  std::string out =
+      sh ? "heat map: ways of the bank access that touched each cell (1 = conflict-free, . = not accessed)\n"
+         : "heat map: 32-byte sectors of the request that touched each cell (. = not accessed)\n";
   std::string head(rw + 4, ' '), rule(rw + 2, ' ');
   for (std::int64_t n = 0; n < r.cols; ++n) {
     head += pad_left(std::to_string(n), w) + "   ";
@@ -474,7 +490,8 @@ inline std::string heatmap_ascii(const Report& r) {
   if (sh) {
     out += "bank  word accesses  worst ways\n";
     for (int b = 0; b < 32; ++b)
-      out += pad_left(std::to_string(b), 4) + pad_left(std::to_string(r.bank_accesses[static_cast<std::size_t>(b)]), 15) +
+      out += pad_left(std::to_string(b), 4) +
+             pad_left(std::to_string(r.bank_accesses[static_cast<std::size_t>(b)]), 15) +
              pad_left(std::to_string(r.bank_ways[static_cast<std::size_t>(b)]), 12) + "\n";
   }
   return out;
@@ -513,36 +530,47 @@ inline std::string heatmap_svg(const Report& r) {
   const std::int64_t height = grid_h + 2 * margin + 20 + bars_h;
   std::string o;
   o += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  o += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) +
-       "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) + "\" font-family=\"monospace\" font-size=\"10\">\n";
-  o += "<title>" + xml_escape(std::string(sh ? "shared" : "global") + " memory " + r.layout_text + " accessed by " + r.access_text) + "</title>\n";
-  o += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" fill=\"white\"/>\n";
-  const std::string caption = sh ? "ways per access: " + ways(r.total_wavefronts(), r.total_ideal()) + " overall, " +
-                                       std::to_string(r.total_wavefronts()) + " wavefronts (ideal " + std::to_string(r.total_ideal()) + ")"
-                                 : "sectors per request; coalescing efficiency " + fixed(100.0 * r.efficiency(), 1) + "%";
+  o += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
+       std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) +
+       "\" font-family=\"monospace\" font-size=\"10\">\n";
+  o +=
+      "<title>" +
+      xml_escape(std::string(sh ? "shared" : "global") + " memory " + r.layout_text + " accessed by " + r.access_text) +
+      "</title>\n";
+  o += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) +
+       "\" fill=\"white\"/>\n";
+  const std::string caption =
+      sh ? "ways per access: " + ways(r.total_wavefronts(), r.total_ideal()) + " overall, " +
+               std::to_string(r.total_wavefronts()) + " wavefronts (ideal " + std::to_string(r.total_ideal()) + ")"
+         : "sectors per request; coalescing efficiency " + fixed(100.0 * r.efficiency(), 1) + "%";
   o += "<text x=\"" + std::to_string(margin) + "\" y=\"20\">" + xml_escape(caption) + "</text>\n";
   for (std::int64_t m = 0; m < r.rows; ++m)
     for (std::int64_t n = 0; n < r.cols; ++n) {
       const auto idx = static_cast<std::size_t>(m + n * r.rows);
       const auto h = r.cell_heat[idx];
       const std::int64_t x = margin + n * cell, y = margin + m * cell;
-      o += "<g><title>(" + std::to_string(m) + "," + std::to_string(n) + ") " + (sh ? "ways " : "sectors ") + std::to_string(h) +
-           ", accesses " + std::to_string(r.cell_hits[idx]) + "</title><rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) +
-           "\" width=\"" + std::to_string(cell) + "\" height=\"" + std::to_string(cell) + "\" fill=\"" + heat_color(h, best, top) +
+      o += "<g><title>(" + std::to_string(m) + "," + std::to_string(n) + ") " + (sh ? "ways " : "sectors ") +
+           std::to_string(h) + ", accesses " + std::to_string(r.cell_hits[idx]) + "</title><rect x=\"" +
+           std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(cell) + "\" height=\"" +
+           std::to_string(cell) + "\" fill=\"" + heat_color(h, best, top) +
            "\" stroke=\"black\" stroke-width=\"0.5\"/>";
-      if (h) o += "<text x=\"" + std::to_string(x + cell / 2) + "\" y=\"" + std::to_string(y + cell / 2 + 4) + "\" text-anchor=\"middle\">" + std::to_string(h) + "</text>";
+      if (h)
+        o += "<text x=\"" + std::to_string(x + cell / 2) + "\" y=\"" + std::to_string(y + cell / 2 + 4) +
+             "\" text-anchor=\"middle\">" + std::to_string(h) + "</text>";
       o += "</g>\n";
     }
   if (sh) {
     std::int64_t most = 1;
     for (auto a : r.bank_accesses) most = std::max(most, a);
     const std::int64_t base = margin + grid_h + 20 + 110;
-    o += "<text x=\"" + std::to_string(margin) + "\" y=\"" + std::to_string(margin + grid_h + 20) + "\">word accesses per bank (0..31)</text>\n";
+    o += "<text x=\"" + std::to_string(margin) + "\" y=\"" + std::to_string(margin + grid_h + 20) +
+         "\">word accesses per bank (0..31)</text>\n";
     for (int b = 0; b < 32; ++b) {
       const std::int64_t a = r.bank_accesses[static_cast<std::size_t>(b)], hgt = 100 * a / most;
       o += "<g><title>bank " + std::to_string(b) + ": " + std::to_string(a) + " word accesses, worst " +
-           std::to_string(r.bank_ways[static_cast<std::size_t>(b)]) + "-way</title><rect x=\"" + std::to_string(margin + 16 * b) +
-           "\" y=\"" + std::to_string(base - hgt) + "\" width=\"14\" height=\"" + std::to_string(hgt) + "\" fill=\"" +
+           std::to_string(r.bank_ways[static_cast<std::size_t>(b)]) + "-way</title><rect x=\"" +
+           std::to_string(margin + 16 * b) + "\" y=\"" + std::to_string(base - hgt) + "\" width=\"14\" height=\"" +
+           std::to_string(hgt) + "\" fill=\"" +
            heat_color(r.bank_ways[static_cast<std::size_t>(b)], 1, std::max<std::int64_t>(top, 1)) + "\"/></g>\n";
     }
   }

@@ -37,11 +37,11 @@
 #include <utility>
 #include <vector>
 
+#include "tessera/runtime/copy_atom.hpp"
 #include "tessera/runtime/layout.hpp"
 #include "tessera/runtime/print.hpp"
 #include "tessera/runtime/swizzle.hpp"
 #include "tessera/runtime/value.hpp"
-#include "tessera/runtime/copy_atom.hpp"
 
 namespace tessera::tools {
 
@@ -60,7 +60,7 @@ struct Grid {
   std::string title;  // the notation of what is drawn
   std::int64_t rows = 0, cols = 0;
   bool tv = false;
-  bool coords = false;  // a coordinate layout (basis strides): cells hold coordinates
+  bool coords = false;              // a coordinate layout (basis strides): cells hold coordinates
   std::vector<Cell> cells;          // row-major: cells[i * cols + j]
   std::optional<rt::Layout> plain;  // the rank-2 view of a plain layout (ascii = its print_layout)
 
@@ -101,8 +101,8 @@ inline rt::Layout group_rest(const rt::Layout& l) {
 
 inline void check_cells(const char* what, const std::string& text, std::int64_t rows, std::int64_t cols) {
   if (rows > kMaxCells || cols > kMaxCells || rows * cols > kMaxCells)
-    rt::fail(std::string("show: ") + what + " " + text + " has " + std::to_string(rows) + "x" +
-             std::to_string(cols) + " cells, more than " + std::to_string(kMaxCells) +
+    rt::fail(std::string("show: ") + what + " " + text + " has " + std::to_string(rows) + "x" + std::to_string(cols) +
+             " cells, more than " + std::to_string(kMaxCells) +
              "; show a smaller tile (e.g. a slice or layout<0>(zipped_divide(L, tile)))");
 }
 
@@ -124,7 +124,8 @@ inline rt::Layout rank2_view(const rt::Layout& l) {
 
 // tv_view(tv): tv as a (thread, value) layout. tv_view(_32:_4) = (_32,_1):(_4,_0).
 inline rt::Layout tv_view(const rt::Layout& tv) {
-  if (tv.shape.is_int()) return rt::Layout{show_detail::pair(tv.shape, rt::S(1)), show_detail::pair(tv.stride, rt::S(0))};
+  if (tv.shape.is_int())
+    return rt::Layout{show_detail::pair(tv.shape, rt::S(1)), show_detail::pair(tv.stride, rt::S(0))};
   const std::int64_t r = show_detail::rank_of(tv.shape);
   if (r == 0) return rt::Layout{show_detail::pair(rt::S(1), rt::S(1)), show_detail::pair(rt::S(0), rt::S(0))};
   if (r == 1)
@@ -173,7 +174,8 @@ inline Grid make_coordinate_grid(const rt::Layout& l) {
         const std::int64_t extent = co.is_tuple() ? co.children()[k].as_int().value : co.as_int().value;
         if (k) c.coord += ',';
         c.coord += std::to_string(e);
-        index = rt::checked_add(index, rt::checked_mul(e, scale, "show: a coordinate's index"), "show: a coordinate's index");
+        index = rt::checked_add(index, rt::checked_mul(e, scale, "show: a coordinate's index"),
+                                "show: a coordinate's index");
         scale = rt::checked_mul(scale, extent, "show: a coordinate's index");
       }
       c.coord += ")";
@@ -230,7 +232,8 @@ inline Grid make_grid(const rt::ComposedLayout& c) {
 inline Grid make_tv_grid(const rt::Layout& tv, std::int64_t m_extent, std::int64_t n_extent, std::string title) {
   rt::validate(tv);
   if (rt::has_basis_strides(tv))
-    rt::fail("show: the TV layout " + rt::to_string(tv) + " has basis strides (its values are coordinates); a TV "
+    rt::fail("show: the TV layout " + rt::to_string(tv) +
+             " has basis strides (its values are coordinates); a TV "
              "picture needs (thread,value) -> tile index with integer strides; leave out --tv to draw the coordinates");
   if (m_extent < 1 || n_extent < 1)
     rt::fail("show: tile (" + std::to_string(m_extent) + "," + std::to_string(n_extent) +
@@ -261,13 +264,14 @@ inline Grid make_tv_grid(const rt::Layout& tv, std::int64_t m_extent, std::int64
       }
     }
   for (std::int64_t i = 0; i < g.rows; ++i)
-    for (std::int64_t j = 0; j < g.cols; ++j) g.cells[static_cast<std::size_t>(i * g.cols + j)].offset = i + j * m_extent;
+    for (std::int64_t j = 0; j < g.cols; ++j)
+      g.cells[static_cast<std::size_t>(i * g.cols + j)].offset = i + j * m_extent;
   return g;
 }
 
 struct ShowOptions {
-  bool tv = false;                                                // --tv: the layout is (thr,val) -> m + n*M
-  std::optional<std::pair<std::int64_t, std::int64_t>> tile;     // --tile M,N
+  bool tv = false;                                            // --tv: the layout is (thr,val) -> m + n*M
+  std::optional<std::pair<std::int64_t, std::int64_t>> tile;  // --tile M,N
 };
 
 // make_grid(value, options): what `tessera show` draws for an evaluated expression:
@@ -288,10 +292,13 @@ inline Grid make_grid(const rt::Value& value, const ShowOptions& opt = {}) {
              "; give a layout, a swizzled layout or make_layout_tv's (tiler, tv)");
   }
   if (opt.tile && !opt.tv)  // a tile without --tv would be silently ignored
-    rt::fail("show: --tile M,N is the tile of a TV picture; add --tv (EXPR is then a (thread,value) -> index layout) "
-             "or leave out --tile to draw " + rt::to_string(value) + " as it is");
+    rt::fail(
+        "show: --tile M,N is the tile of a TV picture; add --tv (EXPR is then a (thread,value) -> index layout) "
+        "or leave out --tile to draw " +
+        rt::to_string(value) + " as it is");
   if (value.is<rt::ComposedLayout>()) {
-    if (opt.tv) rt::fail("show: --tv needs a (thread,value) -> index layout, not the swizzled layout " + rt::to_string(value));
+    if (opt.tv)
+      rt::fail("show: --tv needs a (thread,value) -> index layout, not the swizzled layout " + rt::to_string(value));
     return make_grid(value.as<rt::ComposedLayout>());
   }
   rt::Layout l;
@@ -306,7 +313,8 @@ inline Grid make_grid(const rt::Value& value, const ShowOptions& opt = {}) {
   if (opt.tv) {
     if (!opt.tile) rt::fail("show: --tv needs the tile shape the layout indexes; add --tile M,N");
     return tv_of(l, *opt.tile,
-                 rt::to_string(l) + " on tile (" + std::to_string(opt.tile->first) + "," + std::to_string(opt.tile->second) + ")");
+                 rt::to_string(l) + " on tile (" + std::to_string(opt.tile->first) + "," +
+                     std::to_string(opt.tile->second) + ")");
   }
   return make_grid(l);
 }
@@ -345,13 +353,17 @@ inline Figure make_mma_figure(const rt::TiledMma& m) {
   const std::int64_t M = rt::tile_size(m, 0).value, N = rt::tile_size(m, 1).value, K = rt::tile_size(m, 2).value;
   Figure f;
   f.title = rt::to_string(m);
-  f.panels.push_back({make_tv_grid(rt::layout_a_tv(m), M, K, "A " + show_detail::extent(M, K) + ": " + rt::to_string(rt::layout_a_tv(m))), 1, 0});
+  f.panels.push_back({make_tv_grid(rt::layout_a_tv(m), M, K,
+                                   "A " + show_detail::extent(M, K) + ": " + rt::to_string(rt::layout_a_tv(m))),
+                      1, 0});
   Grid b = transpose(make_tv_grid(rt::layout_b_tv(m), N, K, ""));
   b.title = "B " + show_detail::extent(K, N) + " (row k, column n): " + rt::to_string(rt::layout_b_tv(m));
   for (std::int64_t i = 0; i < b.rows; ++i)  // offset: B's index n + k*N, as the layout gives it
     for (std::int64_t j = 0; j < b.cols; ++j) b.cells[static_cast<std::size_t>(i * b.cols + j)].offset = j + i * N;
   f.panels.push_back({std::move(b), 0, 1});
-  f.panels.push_back({make_tv_grid(rt::layout_c_tv(m), M, N, "C " + show_detail::extent(M, N) + ": " + rt::to_string(rt::layout_c_tv(m))), 1, 1});
+  f.panels.push_back({make_tv_grid(rt::layout_c_tv(m), M, N,
+                                   "C " + show_detail::extent(M, N) + ": " + rt::to_string(rt::layout_c_tv(m))),
+                      1, 1});
   return f;
 }
 
@@ -361,15 +373,22 @@ inline Figure make_copy_figure(const rt::TiledCopy& c) {
   const auto [M, N] = tile_extent(c.tiler);
   Figure f;
   f.title = rt::to_string(c);
-  f.panels.push_back({make_tv_grid(rt::layout_s_tv(c), M, N, "source " + show_detail::extent(M, N) + ": " + rt::to_string(rt::layout_s_tv(c))), 0, 0});
-  f.panels.push_back({make_tv_grid(rt::layout_d_tv(c), M, N, "destination " + show_detail::extent(M, N) + ": " + rt::to_string(rt::layout_d_tv(c))), 0, 1});
+  f.panels.push_back({make_tv_grid(rt::layout_s_tv(c), M, N,
+                                   "source " + show_detail::extent(M, N) + ": " + rt::to_string(rt::layout_s_tv(c))),
+                      0, 0});
+  f.panels.push_back(
+      {make_tv_grid(rt::layout_d_tv(c), M, N,
+                    "destination " + show_detail::extent(M, N) + ": " + rt::to_string(rt::layout_d_tv(c))),
+       0, 1});
   return f;
 }
 
 // make_figure(value): an MMA atom (as make_tiled_mma(atom)), a tiled MMA or a tiled copy; nullopt
 // for anything else (make_grid draws those). A copy atom alone is an error naming the fix.
 inline std::optional<Figure> make_figure(const rt::Value& value) {
-  if (value.is<rt::MmaAtom>()) return make_mma_figure(rt::make_tiled_mma(value.as<rt::MmaAtom>(), rt::make_layout(rt::make_tuple({rt::S(1), rt::S(1), rt::S(1)}))));
+  if (value.is<rt::MmaAtom>())
+    return make_mma_figure(
+        rt::make_tiled_mma(value.as<rt::MmaAtom>(), rt::make_layout(rt::make_tuple({rt::S(1), rt::S(1), rt::S(1)}))));
   if (value.is<rt::TiledMma>()) return make_mma_figure(value.as<rt::TiledMma>());
   if (value.is<rt::TiledCopy>()) return make_copy_figure(value.as<rt::TiledCopy>());
   if (value.is<rt::CopyAtom>())
@@ -478,7 +497,8 @@ inline std::string render_latex(const Grid& g) {
   out += buf;
   out += "\\node[anchor=south west,inner sep=0pt] at (0,-1.2) {" + latex_escape(g.title) + "};\n";
   for (std::int64_t j = 0; j < g.cols; ++j) {
-    std::snprintf(buf, sizeof buf, "\\node at (%lld.5,-0.5) {%lld};\n", static_cast<long long>(j), static_cast<long long>(j));
+    std::snprintf(buf, sizeof buf, "\\node at (%lld.5,-0.5) {%lld};\n", static_cast<long long>(j),
+                  static_cast<long long>(j));
     out += buf;
   }
   for (std::int64_t i = 0; i < g.rows; ++i) {
@@ -489,8 +509,9 @@ inline std::string render_latex(const Grid& g) {
       const int p = palette_index(g.key(i, j), g.tv);
       std::string fill = "white";
       if (p >= 0) fill = std::string("c").append(std::to_string(p));
-      std::snprintf(buf, sizeof buf, "\\filldraw[fill=%s] (%lld,%lld) rectangle +(1,1); \\node at (%lld.5,%lld.5) {%s};\n",
-                    fill.c_str(), static_cast<long long>(j), static_cast<long long>(i), static_cast<long long>(j),
+      std::snprintf(buf, sizeof buf,
+                    "\\filldraw[fill=%s] (%lld,%lld) rectangle +(1,1); \\node at (%lld.5,%lld.5) {%s};\n", fill.c_str(),
+                    static_cast<long long>(j), static_cast<long long>(i), static_cast<long long>(j),
                     static_cast<long long>(i), cell_label(g, i, j).c_str());
       out += buf;
     }
@@ -522,8 +543,10 @@ inline std::string render_latex(const Figure& f) {
   double cell_w = 1.0;
   for (const Panel& p : f.panels) cell_w = std::max(cell_w, 0.18 * static_cast<double>(label_width(p.grid)));
   for (const Panel& p : f.panels) {
-    w[static_cast<std::size_t>(p.col)] = std::max(w[static_cast<std::size_t>(p.col)], static_cast<double>(p.grid.cols) + 2);
-    h[static_cast<std::size_t>(p.row)] = std::max(h[static_cast<std::size_t>(p.row)], static_cast<double>(p.grid.rows) + 3);
+    w[static_cast<std::size_t>(p.col)] =
+        std::max(w[static_cast<std::size_t>(p.col)], static_cast<double>(p.grid.cols) + 2);
+    h[static_cast<std::size_t>(p.row)] =
+        std::max(h[static_cast<std::size_t>(p.row)], static_cast<double>(p.grid.rows) + 3);
   }
   char buf[256];
   std::string out =
@@ -550,7 +573,8 @@ inline std::string render_latex(const Figure& f) {
       for (std::int64_t j = 0; j < g.cols; ++j) {
         const int pi = palette_index(g.key(i, j), true);
         const std::string fill = pi < 0 ? "white" : "c" + std::to_string(pi);
-        std::snprintf(buf, sizeof buf, "\\filldraw[fill=%s] (%lld,%lld) rectangle +(1,1); \\node at (%lld.5,%lld.5) {%s};\n",
+        std::snprintf(buf, sizeof buf,
+                      "\\filldraw[fill=%s] (%lld,%lld) rectangle +(1,1); \\node at (%lld.5,%lld.5) {%s};\n",
                       fill.c_str(), static_cast<long long>(j), static_cast<long long>(i), static_cast<long long>(j),
                       static_cast<long long>(i), cell_label(g, i, j).c_str());
         out += buf;

@@ -121,8 +121,8 @@ inline std::string html_page(const std::string& title, const std::string& info, 
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"generator\" content=\"tessera show\">\n<title>" +
-      xml_escape(title) + "</title>\n<style>" + kHtmlStyle + "</style>\n</head>\n<body data-tv=\"" +
-      (tv ? "1" : "0") + "\">\n<div id=\"bar\"><button id=\"zin\" title=\"zoom in\">+</button>"
+      xml_escape(title) + "</title>\n<style>" + kHtmlStyle + "</style>\n</head>\n<body data-tv=\"" + (tv ? "1" : "0") +
+      "\">\n<div id=\"bar\"><button id=\"zin\" title=\"zoom in\">+</button>"
       "<button id=\"zout\" title=\"zoom out\">&#8722;</button><button id=\"zfit\" title=\"fit to window\">fit</button>"
       "<button id=\"z1\" title=\"actual size\">1:1</button><span>" +
       xml_escape(title) + " &#8212; " + info + "; wheel zooms, drag pans</span></div>\n<div id=\"vp\">\n";
@@ -138,15 +138,17 @@ inline std::string html_page(const std::string& title, const std::string& info, 
 inline std::string render_html(const Grid& g) {
   return show_detail::html_page(g.title,
                                 std::to_string(g.rows) + "&#215;" + std::to_string(g.cols) +
-                                    (g.tv ? ", hover: same thread" : g.coords ? ", hover: same coordinate" : ", hover: same offset"),
+                                    (g.tv       ? ", hover: same thread"
+                                     : g.coords ? ", hover: same coordinate"
+                                                : ", hover: same offset"),
                                 g.tv, render_svg(g, SvgOptions{true}, false));
 }
 
 // render_html(f): the figure's panels on one page; hovering a cell highlights the cells of its
 // thread in every panel.
 inline std::string render_html(const Figure& f) {
-  return show_detail::html_page(f.title, std::to_string(f.panels.size()) + " panels, hover: same thread in every panel", true,
-                                render_svg(f, SvgOptions{true}, false));
+  return show_detail::html_page(f.title, std::to_string(f.panels.size()) + " panels, hover: same thread in every panel",
+                                true, render_svg(f, SvgOptions{true}, false));
 }
 
 enum class Format { ascii, svg, html, latex };

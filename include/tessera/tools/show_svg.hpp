@@ -66,12 +66,13 @@ inline void svg_grid_body(std::string& out, const Grid& g, const SvgGeometry& s,
       const Cell& c = g.at(i, j);
       const int p = palette_index(g.key(i, j), g.tv);
       const int x = left + static_cast<int>(j) * s.cell_w, y = top + static_cast<int>(i) * s.cell_h;
-      out += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + cw + "\" height=\"" + ch +
-             "\" fill=\"#" + (p < 0 ? std::string("ffffff") : std::string(kPalette[p])) + "\"";
+      out += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + cw + "\" height=\"" +
+             ch + "\" fill=\"#" + (p < 0 ? std::string("ffffff") : std::string(kPalette[p])) + "\"";
       if (opt.data_attributes) {
         out += " data-i=\"" + std::to_string(i) + "\" data-j=\"" + std::to_string(j) + "\" data-o=\"" +
                std::to_string(c.offset) + "\"";
-        if (c.thread >= 0) out += " data-t=\"" + std::to_string(c.thread) + "\" data-v=\"" + std::to_string(c.value) + "\"";
+        if (c.thread >= 0)
+          out += " data-t=\"" + std::to_string(c.thread) + "\" data-v=\"" + std::to_string(c.value) + "\"";
         if (g.coords) out += " data-c=\"" + xml_escape(c.coord) + "\"";
       }
       out += "/>\n";
@@ -92,8 +93,8 @@ inline std::string svg_open(int width, int height, const std::string& title, boo
   const std::string W = std::to_string(width), H = std::to_string(height);
   std::string out;
   if (xml_declaration) out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + W + "\" height=\"" + H + "\" viewBox=\"0 0 " + W +
-         " " + H + "\" font-family=\"monospace\" font-size=\"11\">\n";
+  out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + W + "\" height=\"" + H + "\" viewBox=\"0 0 " + W + " " +
+         H + "\" font-family=\"monospace\" font-size=\"11\">\n";
   out += "<title>" + xml_escape(title) + "</title>\n";
   out += "<rect width=\"" + W + "\" height=\"" + H + "\" fill=\"#ffffff\"/>\n";
   out += "<text x=\"4\" y=\"16\" font-size=\"13\">" + xml_escape(title) + "</text>\n";

@@ -35,7 +35,14 @@ namespace {
 // ---- DLPack: the structures of the specification (ABI of DLPack 0.x/1.x, unversioned) ---------
 
 enum DLDeviceType : std::int32_t { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLCUDAManaged = 13 };
-enum DLDataTypeCode : std::uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6 };
+enum DLDataTypeCode : std::uint8_t {
+  kDLInt = 0,
+  kDLUInt = 1,
+  kDLFloat = 2,
+  kDLBfloat = 4,
+  kDLComplex = 5,
+  kDLBool = 6
+};
 
 struct DLDevice {
   std::int32_t device_type;
@@ -72,7 +79,8 @@ constexpr char const* kUsedCapsule = "used_dltensor";
 void check_cuda(cudaError_t e, char const* fn, char const* what) {
   if (e != cudaSuccess) {
     (void)cudaGetLastError();  // clear a non-sticky error so that the next call starts clean
-    throw std::runtime_error(std::string(fn) + ": " + what + " failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+    throw std::runtime_error(std::string(fn) + ": " + what + " failed: " + cudaGetErrorName(e) + " (" +
+                             cudaGetErrorString(e) + ")");
   }
 }
 
@@ -168,19 +176,23 @@ class Imported {
       return;
     }
     if (!py::hasattr(obj, "__dlpack__") || !py::hasattr(obj, "__dlpack_device__")) {
-      type_error(std::string(fn) + ": " + name + " must be a DLPack tensor (with __dlpack__ and __dlpack_device__: a torch.Tensor, "
-                 "cupy.ndarray, jax.Array, ...), got " + std::string(py::str(py::type::handle_of(obj).attr("__name__"))));
+      type_error(std::string(fn) + ": " + name +
+                 " must be a DLPack tensor (with __dlpack__ and __dlpack_device__: a torch.Tensor, "
+                 "cupy.ndarray, jax.Array, ...), got " +
+                 std::string(py::str(py::type::handle_of(obj).attr("__name__"))));
     }
     auto const dev = obj.attr("__dlpack_device__")().cast<std::pair<int, int>>();
     if (dev.first != kDLCUDA) {
-      std::string where = dev.first == kDLCPU ? std::string("the CPU")
-                                              : "DLPack device type " + std::to_string(dev.first);
-      value_error(std::string(fn) + ": " + name + " is on " + where + "; tessera.ops runs on CUDA device memory (DLPack device type 2): " +
+      std::string where =
+          dev.first == kDLCPU ? std::string("the CPU") : "DLPack device type " + std::to_string(dev.first);
+      value_error(std::string(fn) + ": " + name + " is on " + where +
+                  "; tessera.ops runs on CUDA device memory (DLPack device type 2): " +
                   "move it to the GPU first, e.g. " + name + ".cuda()");
     }
     py::object cap = obj.attr("__dlpack__")(py::arg("stream") = dlpack_stream(stream));
     if (!PyCapsule_IsValid(cap.ptr(), kCapsule)) {
-      type_error(std::string(fn) + ": " + name + ".__dlpack__() did not return a \"dltensor\" capsule (an unversioned DLPack tensor)");
+      type_error(std::string(fn) + ": " + name +
+                 ".__dlpack__() did not return a \"dltensor\" capsule (an unversioned DLPack tensor)");
     }
     managed_ = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap.ptr(), kCapsule));
     if (PyCapsule_SetName(cap.ptr(), kUsedCapsule) != 0) throw py::error_already_set();
@@ -233,10 +245,12 @@ class Imported {
       std::string where = py::str(obj.attr("device")).cast<std::string>();
       if (where == "cpu") where = "the CPU";
       value_error(std::string(fn) + ": " + name_ + " is on " + where +
-                  "; tessera.ops runs on CUDA device memory (DLPack device type 2): move it to the GPU first, e.g. " + name_ + ".cuda()");
+                  "; tessera.ops runs on CUDA device memory (DLPack device type 2): move it to the GPU first, e.g. " +
+                  name_ + ".cuda()");
     }
     if (obj.attr("requires_grad").cast<bool>()) {
-      value_error(std::string(fn) + ": " + name_ + " requires grad; tessera.ops records no autograd graph: pass " + name_ + ".detach()");
+      value_error(std::string(fn) + ": " + name_ + " requires grad; tessera.ops records no autograd graph: pass " +
+                  name_ + ".detach()");
     }
     py::object const dt = obj.attr("dtype");
     if (dt.is(tt.f32)) dtype_ = ops::DType::f32;
@@ -263,23 +277,26 @@ class Imported {
 };
 
 // The element type of t, which must be one of `allowed` (else TypeError naming them).
-ops::DType require_dtype(char const* fn, Imported const& t, std::vector<ops::DType> const& allowed, std::string const& hint = "") {
+ops::DType require_dtype(char const* fn, Imported const& t, std::vector<ops::DType> const& allowed,
+                         std::string const& hint = "") {
   auto const d = t.dtype();
   if (!d || std::find(allowed.begin(), allowed.end(), *d) == allowed.end()) {
     std::string names;
     for (std::size_t i = 0; i < allowed.size(); ++i)
       names += std::string(i == 0 ? "" : (i + 1 == allowed.size() ? " or " : ", ")) + dtype_name(allowed[i]);
     type_error(std::string(fn) + ": " + t.name() + " is " + t.dtype_text() + "; it must be " + names +
-               (hint.empty() ? ": convert it, e.g. " + std::string(t.name()) + ".to(torch." + dtype_name(allowed[0]) + ")" : hint));
+               (hint.empty()
+                    ? ": convert it, e.g. " + std::string(t.name()) + ".to(torch." + dtype_name(allowed[0]) + ")"
+                    : hint));
   }
   return *d;
 }
 
 void require_same_device(char const* fn, Imported const& first, Imported const& t) {
   if (t.device() != first.device()) {
-    value_error(std::string(fn) + ": " + first.name() + " is on cuda:" + std::to_string(first.device()) + " and " + t.name() + " on cuda:" +
-                std::to_string(t.device()) + "; all tensors must be on one device: move " + t.name() + ", e.g. " + t.name() +
-                ".to(" + first.name() + ".device)");
+    value_error(std::string(fn) + ": " + first.name() + " is on cuda:" + std::to_string(first.device()) + " and " +
+                t.name() + " on cuda:" + std::to_string(t.device()) + "; all tensors must be on one device: move " +
+                t.name() + ", e.g. " + t.name() + ".to(" + first.name() + ".device)");
   }
 }
 
@@ -329,8 +346,9 @@ class DeviceGuard {
     if (major == 9 && minor == 0) checked.fetch_or(bit, std::memory_order_relaxed);
     if (major != 9 || minor != 0) {
       if (previous_ != device) (void)cudaSetDevice(previous_);
-      throw std::runtime_error(std::string(fn) + ": cuda:" + std::to_string(device) + " has compute capability " + std::to_string(major) +
-                               "." + std::to_string(minor) + "; tessera.ops is built for sm_90a (Hopper: H100, H200) only");
+      throw std::runtime_error(std::string(fn) + ": cuda:" + std::to_string(device) + " has compute capability " +
+                               std::to_string(major) + "." + std::to_string(minor) +
+                               "; tessera.ops is built for sm_90a (Hopper: H100, H200) only");
     }
     restore_ = previous_ != device;
   }
@@ -370,7 +388,8 @@ class DeviceArray {
     int previous = 0;
     check_cuda(cudaGetDevice(&previous), "DeviceArray", "cudaGetDevice");
     check_cuda(cudaSetDevice(device_), "DeviceArray", "cudaSetDevice");
-    cudaError_t const e = cudaMalloc(&ptr_, std::size_t(std::max<std::int64_t>(span, 1)) * std::size_t(element_bytes(dtype_)));
+    cudaError_t const e =
+        cudaMalloc(&ptr_, std::size_t(std::max<std::int64_t>(span, 1)) * std::size_t(element_bytes(dtype_)));
     (void)cudaSetDevice(previous);
     check_cuda(e, "DeviceArray", "cudaMalloc");
   }
@@ -397,7 +416,8 @@ class DeviceArray {
     if (consumer.is_none()) return;
     auto const s = consumer.cast<std::int64_t>();
     if (s == -1) return;
-    if (s == 0) value_error("DeviceArray.__dlpack__: stream 0 is ambiguous in DLPack; pass 1 for the legacy default stream");
+    if (s == 0)
+      value_error("DeviceArray.__dlpack__: stream 0 is ambiguous in DLPack; pass 1 for the legacy default stream");
     std::uintptr_t const handle = s == 1 ? 0 : std::uintptr_t(s);
     if (handle == stream_) return;
     int previous = 0;
@@ -471,8 +491,8 @@ py::capsule export_array(py::object self, py::object stream) {
 
 // The result of an op: `out` when given, else allocate(shape, strides, dtype name, device) -- the
 // caller's framework's allocator (ops.py) -- imported like an argument.
-py::object make_result(py::object allocate, std::vector<std::int64_t> const& shape, std::vector<std::int64_t> const& strides,
-                       ops::DType dtype, int device) {
+py::object make_result(py::object allocate, std::vector<std::int64_t> const& shape,
+                       std::vector<std::int64_t> const& strides, ops::DType dtype, int device) {
   return allocate(py::tuple(py::cast(shape)), py::tuple(py::cast(strides)), dtype_name(dtype), device);
 }
 
@@ -495,9 +515,12 @@ ops::Matrix as_matrix(char const* fn, Imported const& t) {
     row = false;
     ld = c == 1 ? padded(r) : s1;
   } else {
-    value_error(std::string(fn) + ": " + t.name() + " has shape " + tuple_text(t.shape()) + " and strides " + tuple_text(t.strides()) +
-                "; the kernel takes row-major (strides (ld, 1), ld >= columns) or column-major (strides (1, ld), ld >= rows) "
-                "matrices: pass " + t.name() + ".contiguous()");
+    value_error(
+        std::string(fn) + ": " + t.name() + " has shape " + tuple_text(t.shape()) + " and strides " +
+        tuple_text(t.strides()) +
+        "; the kernel takes row-major (strides (ld, 1), ld >= columns) or column-major (strides (1, ld), ld >= rows) "
+        "matrices: pass " +
+        t.name() + ".contiguous()");
   }
   if (ld >= (std::int64_t(1) << 31)) {
     value_error(std::string(fn) + ": " + t.name() + "'s leading dimension " + std::to_string(ld) +
@@ -509,21 +532,25 @@ ops::Matrix as_matrix(char const* fn, Imported const& t) {
 void require_2d(char const* fn, Imported const& t) {
   if (t.ndim() != 2) {
     value_error(std::string(fn) + ": " + t.name() + " must be a matrix (2-D), got shape " + tuple_text(t.shape()) +
-                (t.ndim() == 1 ? "; make a vector a matrix with " + std::string(t.name()) + "[None, :] or " + t.name() + "[:, None]"
+                (t.ndim() == 1 ? "; make a vector a matrix with " + std::string(t.name()) + "[None, :] or " + t.name() +
+                                     "[:, None]"
                                : "; batched products are not supported: loop over the batch"));
   }
   for (std::int64_t e : t.shape())
-    if (e >= (std::int64_t(1) << 31)) value_error(std::string(fn) + ": " + t.name() + "'s extents must be < 2^31, got " + tuple_text(t.shape()));
+    if (e >= (std::int64_t(1) << 31))
+      value_error(std::string(fn) + ": " + t.name() + "'s extents must be < 2^31, got " + tuple_text(t.shape()));
 }
 
 void require_shape(char const* fn, Imported const& t, std::vector<std::int64_t> const& shape, std::string const& why) {
   if (t.shape() != shape)
-    value_error(std::string(fn) + ": " + t.name() + " has shape " + tuple_text(t.shape()) + "; it must be " + tuple_text(shape) + " (" + why + ")");
+    value_error(std::string(fn) + ": " + t.name() + " has shape " + tuple_text(t.shape()) + "; it must be " +
+                tuple_text(shape) + " (" + why + ")");
 }
 
 void require_disjoint(char const* fn, Imported const& out, Imported const& in, int out_bytes, int in_bytes) {
   if (overlap(out.extent(out_bytes), in.extent(in_bytes)))
-    value_error(std::string(fn) + ": " + out.name() + " overlaps " + in.name() + "; write the result into separate memory");
+    value_error(std::string(fn) + ": " + out.name() + " overlaps " + in.name() +
+                "; write the result into separate memory");
 }
 
 // ---- add -----------------------------------------------------------------------------------------
@@ -551,7 +578,8 @@ bool same_strides(Imported const& t, Imported const& u) {
   return true;
 }
 
-py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate, bool fast) {
+py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate,
+               bool fast) {
   char const* fn = "tessera.ops.add";
   Imported a(fn, "a", a_obj, stream, fast);
   Imported b(fn, "b", b_obj, stream, fast);
@@ -572,22 +600,24 @@ py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uint
     value_error(std::string(fn) + ": a (shape " + tuple_text(a.shape()) + ", strides " + tuple_text(a.strides()) +
                 ") is not densely stored; the kernel reads one flat array: pass a.contiguous()");
   if (a.numel() != 0 && !same_strides(a, b))
-    value_error(std::string(fn) + ": a has strides " + tuple_text(a.strides()) + " and b " + tuple_text(b.strides()) +
-                "; a, b and out must be stored alike (the kernel adds flat arrays): pass b.contiguous() and a.contiguous()");
+    value_error(
+        std::string(fn) + ": a has strides " + tuple_text(a.strides()) + " and b " + tuple_text(b.strides()) +
+        "; a, b and out must be stored alike (the kernel adds flat arrays): pass b.contiguous() and a.contiguous()");
   if (out_obj.is_none()) out_obj = make_result(allocate, a.shape(), a.strides(), dt, a.device());
   Imported out(fn, "out", out_obj, stream, fast);
   if (out.dtype() != dt)
-    type_error(std::string(fn) + ": out is " + out.dtype_text() + " and a " + dtype_name(dt) + "; out must have the inputs' dtype");
+    type_error(std::string(fn) + ": out is " + out.dtype_text() + " and a " + dtype_name(dt) +
+               "; out must have the inputs' dtype");
   require_same_device(fn, a, out);
   require_shape(fn, out, a.shape(), "the inputs' shape");
   require_element_aligned(fn, out, esize);
   if (a.numel() != 0 && !same_strides(a, out))
-    value_error(std::string(fn) + ": out has strides " + tuple_text(out.strides()) + " and a " + tuple_text(a.strides()) +
-                "; out must be stored like the inputs: allocate it with torch.empty_like(a)");
+    value_error(std::string(fn) + ": out has strides " + tuple_text(out.strides()) + " and a " +
+                tuple_text(a.strides()) + "; out must be stored like the inputs: allocate it with torch.empty_like(a)");
   for (Imported const* in : {&a, &b})
     if (!same_view(out, *in) && overlap(out.extent(esize), in->extent(esize)))
-      value_error(std::string(fn) + ": out overlaps " + in->name() + " without being the same elements; write into separate memory or into " +
-                  in->name() + " itself");
+      value_error(std::string(fn) + ": out overlaps " + in->name() +
+                  " without being the same elements; write into separate memory or into " + in->name() + " itself");
   std::int64_t const n = a.numel();
   if (n == 0) return out_obj;
   DeviceGuard guard(fn, a.device());
@@ -609,7 +639,8 @@ std::array<std::int64_t, 3> product_extents(char const* fn, Imported const& a, I
   return {m, k, n};
 }
 
-py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate, bool fast) {
+py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::uintptr_t stream, py::object allocate,
+                 bool fast) {
   char const* fn = "tessera.ops.sgemm";
   Imported a(fn, "a", a_obj, stream, fast);
   Imported b(fn, "b", b_obj, stream, fast);
@@ -632,8 +663,8 @@ py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::ui
   require_disjoint(fn, out, b, 4, 4);
   if (m == 0 || n == 0) return out_obj;
   DeviceGuard guard(fn, a.device());
-  check_cuda(ops::sgemm(int(m), int(n), int(k), 1.0f, ma, mb, 0.0f, static_cast<float*>(out.data()), md.ld, md.row_major,
-                        as_stream(stream)),
+  check_cuda(ops::sgemm(int(m), int(n), int(k), 1.0f, ma, mb, 0.0f, static_cast<float*>(out.data()), md.ld,
+                        md.row_major, as_stream(stream)),
              fn, "the kernel launch");
   return out_obj;
 }
@@ -650,24 +681,29 @@ int activation_code(char const* fn, py::object const& activation) {
   if (s == "relu") return 1;
   if (s == "gelu") return 2;
   if (s == "gelu_tanh") return 3;
-  value_error(std::string(fn) + ": activation '" + s + "' is not one of None, 'relu', 'gelu' (exact erf form), 'gelu_tanh'");
+  value_error(std::string(fn) + ": activation '" + s +
+              "' is not one of None, 'relu', 'gelu' (exact erf form), 'gelu_tanh'");
 }
 
-py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alpha, py::object beta_obj, py::object bias_obj,
-                py::object activation, py::object out_obj, py::object out_dtype_obj, std::uintptr_t stream, py::object allocate, bool fast) {
+py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alpha, py::object beta_obj,
+                py::object bias_obj, py::object activation, py::object out_obj, py::object out_dtype_obj,
+                std::uintptr_t stream, py::object allocate, bool fast) {
   char const* fn = "tessera.ops.gemm";
   if (!ops::have_gemm()) ops::gemm({}, nullptr);  // throws: how to build it
   int const act = activation_code(fn, activation);
   Imported a(fn, "a", a_obj, stream, fast);
   Imported b(fn, "b", b_obj, stream, fast);
-  std::string const hint = "; gemm takes float16 or bfloat16 inputs (tessera.ops.sgemm is fp32): convert, e.g. a.to(torch.bfloat16)";
+  std::string const hint =
+      "; gemm takes float16 or bfloat16 inputs (tessera.ops.sgemm is fp32): convert, e.g. a.to(torch.bfloat16)";
   ops::DType const in = require_dtype(fn, a, {ops::DType::f16, ops::DType::bf16}, hint);
   require_dtype(fn, b, {ops::DType::f16, ops::DType::bf16}, hint);
   if (b.dtype() != in)
-    type_error(std::string(fn) + ": a is " + dtype_name(in) + " and b " + b.dtype_text() + "; a and b must have one dtype: convert one");
+    type_error(std::string(fn) + ": a is " + dtype_name(in) + " and b " + b.dtype_text() +
+               "; a and b must have one dtype: convert one");
   auto const [m, k, n] = product_extents(fn, a, b);
   if (m == 0 || n == 0 || k == 0)
-    value_error(std::string(fn) + ": M, N and K must be >= 1, got a " + tuple_text(a.shape()) + " and b " + tuple_text(b.shape()));
+    value_error(std::string(fn) + ": M, N and K must be >= 1, got a " + tuple_text(a.shape()) + " and b " +
+                tuple_text(b.shape()));
   require_element_aligned(fn, a, 2);
   require_element_aligned(fn, b, 2);
   ops::Matrix const ma = as_matrix(fn, a), mb = as_matrix(fn, b);
@@ -681,7 +717,8 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
     auto const name = py::str(out_dtype_obj).cast<std::string>();
     out_type = dtype_from_name(name);
     if (!out_type || (*out_type != in && *out_type != ops::DType::f32))
-      type_error(std::string(fn) + ": out_dtype " + name + " is not the inputs' dtype (" + dtype_name(in) + ") or float32");
+      type_error(std::string(fn) + ": out_dtype " + name + " is not the inputs' dtype (" + dtype_name(in) +
+                 ") or float32");
   }
   std::vector<ops::DType> const outs = {in, ops::DType::f32};
   std::string const out_hint = std::string("; the output type is the inputs' (") + dtype_name(in) + ") or float32";
@@ -693,7 +730,8 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   int const ob = element_bytes(tout);
 
   double const beta = beta_obj.is_none() ? (c ? 1.0 : 0.0) : beta_obj.cast<double>();
-  if (beta != 0.0 && !c) value_error(std::string(fn) + ": beta = " + std::to_string(beta) + " needs c (D = alpha A B + beta C); pass c");
+  if (beta != 0.0 && !c)
+    value_error(std::string(fn) + ": beta = " + std::to_string(beta) + " needs c (D = alpha A B + beta C); pass c");
   std::optional<ops::Matrix> mc;
   if (c) {
     require_same_device(fn, a, *c);
@@ -712,12 +750,14 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
                  "; bias must have the output's dtype: convert it, e.g. bias.to(torch." + dtype_name(tout) + ")");
     require_shape(fn, *bias, {n}, "one element per column of the output");
     require_element_aligned(fn, *bias, ob);
-    if (n > 1 && bias->strides()[0] != 1) value_error(std::string(fn) + ": bias must be contiguous (stride 1): pass bias.contiguous()");
+    if (n > 1 && bias->strides()[0] != 1)
+      value_error(std::string(fn) + ": bias must be contiguous (stride 1): pass bias.contiguous()");
   }
   // Without out: D is allocated in c's storage order (C and D share one), else row-major.
   if (out_obj.is_none()) {
     bool const row = !mc || mc->row_major;
-    out_obj = make_result(allocate, {m, n}, row ? std::vector<std::int64_t>{n, 1} : std::vector<std::int64_t>{1, m}, tout, a.device());
+    out_obj = make_result(allocate, {m, n}, row ? std::vector<std::int64_t>{n, 1} : std::vector<std::int64_t>{1, m},
+                          tout, a.device());
     out.emplace(fn, "out", out_obj, stream, fast);
   }
   if (out->dtype() != tout)
@@ -729,13 +769,17 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   require_element_aligned(fn, *out, ob);
   ops::Matrix const md = as_matrix(fn, *out);
   if (mc && mc->row_major != md.row_major)
-    value_error(std::string(fn) + ": c is " + (mc->row_major ? "row" : "column") + "-major and out " + (md.row_major ? "row" : "column") +
-                "-major; they must share one storage order: pass c.contiguous() with a row-major out, or leave out to None");
+    value_error(
+        std::string(fn) + ": c is " + (mc->row_major ? "row" : "column") + "-major and out " +
+        (md.row_major ? "row" : "column") +
+        "-major; they must share one storage order: pass c.contiguous() with a row-major out, or leave out to None");
   require_disjoint(fn, *out, a, ob, 2);
   require_disjoint(fn, *out, b, ob, 2);
   if (bias) require_disjoint(fn, *out, *bias, ob, ob);
   if (c && !same_view(*out, *c) && overlap(out->extent(ob), c->extent(ob)))
-    value_error(std::string(fn) + ": out overlaps c without being the same elements; pass out=c to update c in place, or separate memory");
+    value_error(
+        std::string(fn) +
+        ": out overlaps c without being the same elements; pass out=c to update c in place, or separate memory");
 
   ops::GemmArgs g;
   g.m = int(m);
@@ -766,11 +810,12 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
 PYBIND11_MODULE(_ops, m) {
   m.doc() = "Tessera's GPU kernels on DLPack tensors (sm_90a). Use tessera.ops, not this module.";
 
-  py::class_<DeviceArray>(m, "DeviceArray",
-                          "Device memory holding one strided array that tessera.ops allocated (when the inputs come from a "
-                          "framework it does not allocate through); import it with torch.from_dlpack, cupy.from_dlpack, ...")
-      .def(py::init<std::vector<std::int64_t>, std::vector<std::int64_t>, std::string const&, int, std::uintptr_t>(), py::arg("shape"),
-           py::arg("strides"), py::arg("dtype"), py::arg("device"), py::arg("stream") = 0)
+  py::class_<DeviceArray>(
+      m, "DeviceArray",
+      "Device memory holding one strided array that tessera.ops allocated (when the inputs come from a "
+      "framework it does not allocate through); import it with torch.from_dlpack, cupy.from_dlpack, ...")
+      .def(py::init<std::vector<std::int64_t>, std::vector<std::int64_t>, std::string const&, int, std::uintptr_t>(),
+           py::arg("shape"), py::arg("strides"), py::arg("dtype"), py::arg("device"), py::arg("stream") = 0)
       .def_property_readonly("shape", [](DeviceArray const& a) { return py::tuple(py::cast(a.shape())); })
       .def_property_readonly("strides", [](DeviceArray const& a) { return py::tuple(py::cast(a.strides())); })
       .def_property_readonly("dtype", &DeviceArray::dtype)
@@ -786,22 +831,28 @@ PYBIND11_MODULE(_ops, m) {
               auto const d = dl_device.cast<std::pair<int, int>>();
               auto const& a = self.cast<DeviceArray const&>();
               if (d.first != kDLCUDA || d.second != a.device())
-                throw py::buffer_error("DeviceArray.__dlpack__: the array lives on cuda:" + std::to_string(a.device()) + "; no copies are made");
+                throw py::buffer_error("DeviceArray.__dlpack__: the array lives on cuda:" + std::to_string(a.device()) +
+                                       "; no copies are made");
             }
-            if (!copy.is_none() && copy.cast<bool>()) throw py::buffer_error("DeviceArray.__dlpack__: copy=True is not supported");
+            if (!copy.is_none() && copy.cast<bool>())
+              throw py::buffer_error("DeviceArray.__dlpack__: copy=True is not supported");
             return export_array(self, stream);
           },
-          py::kw_only(), py::arg("stream") = py::none(), py::arg("max_version") = py::none(), py::arg("dl_device") = py::none(),
-          py::arg("copy") = py::none())
+          py::kw_only(), py::arg("stream") = py::none(), py::arg("max_version") = py::none(),
+          py::arg("dl_device") = py::none(), py::arg("copy") = py::none())
       .def("__repr__", [](DeviceArray const& a) {
-        return "DeviceArray(shape=" + tuple_text(a.shape()) + ", dtype=" + a.dtype() + ", device=cuda:" + std::to_string(a.device()) + ")";
+        return "DeviceArray(shape=" + tuple_text(a.shape()) + ", dtype=" + a.dtype() +
+               ", device=cuda:" + std::to_string(a.device()) + ")";
       });
 
   // fast: torch.Tensor arguments may be read directly (the caller launches on PyTorch's current stream)
-  m.def("add", &add, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
-  m.def("sgemm", &sgemm, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
+  m.def("add", &add, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"),
+        py::arg("fast") = false);
+  m.def("sgemm", &sgemm, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"),
+        py::arg("fast") = false);
   m.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"), py::arg("beta"), py::arg("bias"),
-        py::arg("activation"), py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
+        py::arg("activation"), py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"),
+        py::arg("fast") = false);
   m.def(
       "_register_torch",
       [](py::object tensor, py::object f32, py::object f16, py::object bf16) {
@@ -810,8 +861,11 @@ PYBIND11_MODULE(_ops, m) {
       },
       "Registers torch.Tensor and torch.float32, float16, bfloat16 (tessera/ops.py does, on meeting a torch.Tensor).");
   m.def("have_gemm", &ops::have_gemm, "Whether the tensor-core GEMM was built (TESSERA_PYTHON_OPS_GEMM).");
-  m.def("device_count", [] {
-    int n = 0;
-    return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
-  }, "The CUDA devices visible (0 without a driver or a GPU).");
+  m.def(
+      "device_count",
+      [] {
+        int n = 0;
+        return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+      },
+      "The CUDA devices visible (0 without a driver or a GPU).");
 }

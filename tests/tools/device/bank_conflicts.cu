@@ -25,14 +25,14 @@
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
 
-#define TESSERA_CHECK_CUDA(call)                                                              \
-  do {                                                                                        \
-    cudaError_t err_ = (call);                                                                \
-    if (err_ != cudaSuccess) {                                                                \
-      std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorName(err_), __FILE__, \
-                   __LINE__, cudaGetErrorString(err_));                                       \
-      std::exit(1);                                                                           \
-    }                                                                                         \
+#define TESSERA_CHECK_CUDA(call)                                                                       \
+  do {                                                                                                 \
+    cudaError_t err_ = (call);                                                                         \
+    if (err_ != cudaSuccess) {                                                                         \
+      std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorName(err_), __FILE__, __LINE__, \
+                   cudaGetErrorString(err_));                                                          \
+      std::exit(1);                                                                                    \
+    }                                                                                                  \
   } while (0)
 
 namespace {
@@ -43,7 +43,7 @@ struct Case {
   const char* access;  // (thr,val) -> tile index, or a tiled copy of ldmatrix (then elem_bytes, vector unused)
   int elem_bytes;
   int vector;
-  int ldsm = 0;        // 1, 2, 4: `access` is a tiled copy of ldmatrix .x1/.x2/.x4; warp 0's instructions run
+  int ldsm = 0;  // 1, 2, 4: `access` is a tiled copy of ldmatrix .x1/.x2/.x4; warp 0's instructions run
 };
 
 #define TESSERA_MMA "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1))"
@@ -58,7 +58,8 @@ const Case kCases[] = {
     {"fp16 8x64 Sw<3,4,3> on element offsets (wrong units)", "Sw<3,4,3> o (_8,_64):(_64,_1)",
      "((_8,_4),(_8,_2)):((_1,_64),(_8,_256))", 2, 8},
     {"fp32 32x32 row-major, 8B (float2) down columns", "(_32,_32):(_32,_1)", "(_32,(_2,_16)):(_1,(_32,_64))", 4, 2},
-    {"fp32 32x32 row-major, 8B (float2) along rows", "(_32,_32):(_32,_1)", "((_16,_2),(_2,_16)):((_64,_1),(_32,_2))", 4, 2},
+    {"fp32 32x32 row-major, 8B (float2) along rows", "(_32,_32):(_32,_1)", "((_16,_2),(_2,_16)):((_64,_1),(_32,_2))", 4,
+     2},
     {"fp32 32x32, every lane the same word (broadcast)", "(_32,_32):(_32,_1)", "(_32,_32):(_0,_1)", 4, 1},
     {"ldmatrix.x4 of A from fp16 64x64 K-major, unswizzled", "(_64,_64):(_64,_1)",
      "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, " TESSERA_MMA ")", 2, 8, 4},
@@ -80,7 +81,10 @@ __device__ __forceinline__ unsigned load_shared(unsigned addr) {
     return x ^ y;
   } else {
     unsigned x, y, z, w;
-    asm volatile("ld.volatile.shared.v4.b32 {%0,%1,%2,%3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(addr) : "memory");
+    asm volatile("ld.volatile.shared.v4.b32 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
+                 : "r"(addr)
+                 : "memory");
     return x ^ y ^ z ^ w;
   }
 }
@@ -119,7 +123,9 @@ __device__ __forceinline__ unsigned ldsm(unsigned addr) {
   } else {
     unsigned a, b, c, d;
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(addr) : "memory");
+                 : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
+                 : "r"(addr)
+                 : "memory");
     return a ^ b ^ c ^ d;
   }
 }
@@ -154,7 +160,7 @@ Kernel pick_kernel(int vb, std::size_t ni, int ldsm) {
   if (vb == 4 && ni == 32) return shared_loads<4, 32>;
   if (vb == 16 && ni == 2) return shared_loads<16, 2>;
   if (vb == 8 && ni == 16) return shared_loads<8, 16>;
-    return nullptr;
+  return nullptr;
 }
 
 }  // namespace

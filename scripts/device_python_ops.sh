@@ -45,8 +45,9 @@ step() {
   echo "CMAKE_BUILD_PARALLEL_LEVEL=$CMAKE_BUILD_PARALLEL_LEVEL TESSERA_CLI=${TESSERA_CLI:-}"
 } >"$out/env.txt"
 
+# The tensor-core GEMM is opt-in for pip builds (its kernels take minutes of nvcc on few cores).
 if ! step build "$out/build.log" timeout 400 python3 -m pip install --no-build-isolation --no-deps -v ./python -t "$site" \
-    --config-settings=build-dir="$work/build"; then
+    --config-settings=build-dir="$work/build" --config-settings=cmake.define.TESSERA_PYTHON_OPS_GEMM=ON; then
   echo "build failed: see $out/build.log" | tee -a "$summary"
   exit 1
 fi

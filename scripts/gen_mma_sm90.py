@@ -45,11 +45,9 @@ HEAD = """\
 // than sm_90a, a use fails to compile (wgmma exists only in the sm_90a feature set).
 #pragma once
 
-#include <cstdint>
-#include <type_traits>
-
 #include "tessera/arch/util.hpp"
 #include "tessera/core/error.hpp"
+#include "tessera/core/stdlib.hpp"
 
 // wgmma is in the sm_90a feature set only (nvcc defines __CUDA_ARCH_FEAT_SM90_ALL for it).
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)

@@ -28,9 +28,8 @@
 //                 <wait for the wgmmas>; if (leader) pipe.consumer_release(st); }
 #pragma once
 
-#include <cstdint>
-
 #include "tessera/arch/barrier_sm90.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 

@@ -33,11 +33,9 @@
 // for an architecture below sm_90, a use fails to compile.
 #pragma once
 
-#include <cstdint>
-#include <type_traits>
-
 #include "tessera/arch/util.hpp"
 #include "tessera/core/error.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 

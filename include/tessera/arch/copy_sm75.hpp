@@ -16,11 +16,10 @@
 // architecture below sm_75, a use fails to compile (arch/util.hpp).
 #pragma once
 
-#include <cstdint>
-
 #include "tessera/arch/util.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/core/numeric.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 

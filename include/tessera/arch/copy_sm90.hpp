@@ -17,11 +17,10 @@
 // fails to compile (arch/util.hpp).
 #pragma once
 
-#include <cstdint>
-
 #include "tessera/arch/util.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/core/numeric.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 

@@ -27,21 +27,48 @@
 // atom/mma_traits_sm90.hpp (Sw<3,4,3> in bytes over rows of 128 bytes).
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: the driver's tensor map encoder and its errors
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <stdexcept>
 #include <string>
+#endif
 
 #include "tessera/arch/barrier_sm90.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 
+namespace detail {
+// The tensor map as a kernel compiled by NVRTC sees it. <cuda.h> does not compile there (it
+// includes the host's <stdlib.h>), so the layout of CUtensorMap is spelled here: 16 opaque
+// quadwords, aligned as the toolkit aligns CUtensorMap (128 bytes since CUDA 13, 64 before), so
+// that a __grid_constant__ parameter has the same size and offset as the host's CUtensorMap. The
+// static_assert below holds it to <cuda.h>'s definition wherever that is seen.
+#if defined(__CUDACC_RTC__)
+inline constexpr int tma_descriptor_align = __CUDACC_VER_MAJOR__ >= 13 ? 128 : 64;
+#else
+inline constexpr int tma_descriptor_align = CUDA_VERSION >= 13000 ? 128 : 64;
+#endif
+struct alignas(tma_descriptor_align) TmaDescriptorBytes {
+  std::uint64_t opaque[16];
+};
+}  // namespace detail
+
+#if defined(__CUDACC_RTC__)
+using TmaDescriptor = detail::TmaDescriptorBytes;
+#else
 using TmaDescriptor = CUtensorMap;
+static_assert(sizeof(CUtensorMap) == sizeof(detail::TmaDescriptorBytes) &&
+                  alignof(CUtensorMap) == alignof(detail::TmaDescriptorBytes),
+              "copy_sm90_tma.cuh: NVRTC's TmaDescriptor (detail::TmaDescriptorBytes) must have CUtensorMap's size "
+              "and alignment; update it to this toolkit's <cuda.h>");
+#endif
 
 enum class TmaSwizzle { none, b32, b64, b128 };
 
+#if !defined(__CUDACC_RTC__)  // host only: encoding a tensor map (the driver, exceptions, strings)
 namespace detail {
 using TensorMapEncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, cuuint64_t const*,
                                           cuuint64_t const*, cuuint32_t const*, cuuint32_t const*,
@@ -124,6 +151,7 @@ inline TmaDescriptor make_tma_desc_2d(void const* ptr, int elem_bytes, std::uint
               [&] { return "cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)); });
   return desc;
 }
+#endif  // !__CUDACC_RTC__
 
 // SM90_TMA_LOAD_2D: cp.async.bulk.tensor.2d global -> shared, completing on an mbarrier.
 struct SM90_TMA_LOAD_2D {

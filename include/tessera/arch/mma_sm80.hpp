@@ -17,10 +17,9 @@
 // Built for an architecture below sm_80, a use fails to compile (arch/util.hpp).
 #pragma once
 
-#include <cstdint>
-
 #include "tessera/arch/util.hpp"
 #include "tessera/core/error.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 

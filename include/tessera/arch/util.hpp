@@ -13,12 +13,13 @@
 // mentions an instruction compiles, and calling one on the host stops with a message.
 #pragma once
 
-#include <cstdint>
+#if !defined(__CUDACC_RTC__)  // host only: device_only's message
 #include <cstdio>
 #include <cstdlib>
-#include <type_traits>
+#endif
 
 #include "tessera/core/config.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 
@@ -54,6 +55,7 @@ TESSERA_HOST_DEVICE void schedule_here(Int& x, Ints&... xs) {
   (schedule_here(xs), ...);
 }
 
+#if !defined(__CUDACC_RTC__)  // host only: NVRTC has no host pass, so no wrapper calls it there
 namespace detail {
 // The host body of a device-only instruction. Pre: none. Post: does not return; prints
 // "tessera: <what> runs only on the device (called from host code)" to stderr and aborts. The
@@ -64,5 +66,6 @@ template <class... Operands>
   std::abort();
 }
 }  // namespace detail
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera

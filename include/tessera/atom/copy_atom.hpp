@@ -16,13 +16,10 @@
 // partitioned by another partitioner (e.g. an MMA's) the same way. docs/atoms.md.
 #pragma once
 
-#include <cstddef>
-#include <type_traits>
-#include <utility>
-
 #include "tessera/atom/copy_traits.hpp"
 #include "tessera/atom/mma_atom.hpp"
 #include "tessera/core/recast.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 
@@ -155,7 +152,7 @@ struct TiledCopy : Atom {
     constexpr int R = rank_v<typename L::shape_type>;
     auto v = size<0>(l);
     // (m,n) -> v_idx: the order of the values inside Layout_TV.
-    auto frg_layout_mn = upcast<int(TiledNumThr::value * decltype(v)::value)>(
+    auto frg_layout_mn = upcast<static_cast<int>(TiledNumThr::value * decltype(v)::value)>(
         composition(right_inverse(TiledLayout_TV{}), make_layout(Tiler_MN{})));
     // (atom_vals,rest_vals) -> (v,m,n)
     auto frg_layout_v =

@@ -29,16 +29,16 @@
 //     -> inner = K, outer = M, ld = K, box 64 (k) x 128 (m), TmaSwizzle::b128.
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: checking a box and encoding its tensor map
 #include <algorithm>
-#include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
-#include <utility>
+#endif
 
 #include "tessera/arch/copy_sm90_tma.cuh"
 #include "tessera/core/layout.hpp"
 #include "tessera/core/print.hpp"
+#include "tessera/core/stdlib.hpp"
 #include "tessera/core/swizzle.hpp"
 #include "tessera/tensor/tensor.hpp"
 
@@ -54,12 +54,14 @@ struct TmaBoxParams {
 };
 
 namespace detail {
+#if !defined(__CUDACC_RTC__)  // host only: exceptions, strings
 // Throws invalid_argument("make_tma_desc: " + what()) unless ok; the message is built only then
 // (tensor maps are made on every launch).
 template <class What>
 void tma_layout_require(bool ok, What const& what) {
   if (!ok) throw std::invalid_argument("make_tma_desc: " + std::string(what()));
 }
+#endif  // !__CUDACC_RTC__
 
 template <class Box>
 struct TmaBoxSwizzle {  // a plain layout: no swizzle
@@ -81,6 +83,7 @@ inline constexpr int tma_box_inner_mode = [] {
 }();
 }  // namespace detail
 
+#if !defined(__CUDACC_RTC__)  // host only: a tensor map is made on the host and passed to the kernel
 // tma_box_params(gmem, box, elem_bytes): the tensor map's parameters for boxes laid out as `box`
 // (static, rank 2, or a Swizzle composed with one) of the 2-D matrix `gmem` (run-time or static
 // shape and strides, stride 1 along the box's contiguous mode, the other a positive row pitch).
@@ -182,6 +185,7 @@ TmaDescriptor make_tma_desc(T const* ptr, Layout<GShape, GStride> const& gmem, B
   TmaBoxParams const p = tma_box_params(gmem, box, int(sizeof(T)));
   return make_tma_desc_2d(ptr, int(sizeof(T)), p.inner, p.outer, p.ld, p.box_inner, p.box_outer, p.swizzle);
 }
+#endif  // !__CUDACC_RTC__
 
 // ---- TMA atoms and tma_partition ------------------------------------------------------------------
 //
@@ -284,6 +288,7 @@ struct TmaCopy {
   }
 };
 
+#if !defined(__CUDACC_RTC__)  // host only: make_tma_desc
 // make_tma_copy(op, ptr, gmem, box): the TmaCopy of the matrix at ptr (device memory) laid out as
 // `gmem`, moving boxes laid out as `box` (make_tma_desc's preconditions and errors).
 template <class Op, class T, class GShape, class GStride, class Box>
@@ -292,6 +297,7 @@ TmaCopy<Op, std::remove_const_t<T>, Box> make_tma_copy(Op, T* ptr, Layout<GShape
                                                        Box const& box) {
   return {make_tma_desc(ptr, gmem, box)};
 }
+#endif  // !__CUDACC_RTC__
 
 // tma_partition(tma, sX, gX): the boxes of shared-memory tiles sX (P,Q,rest...) -> smem and of
 // coordinate tiles gX (P,Q,rest...) -> (m,n) (slices of tma.get_tma_tensor). Returns (tXgX, tXsX):

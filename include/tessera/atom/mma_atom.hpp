@@ -16,12 +16,9 @@
 // docs/atoms.md shows them with pictures.
 #pragma once
 
-#include <cstddef>
-#include <type_traits>
-#include <utility>
-
 #include "tessera/atom/mma_traits.hpp"
 #include "tessera/core/complement.hpp"
+#include "tessera/core/stdlib.hpp"
 #include "tessera/tensor/tiling.hpp"
 
 namespace tessera {

@@ -25,11 +25,10 @@
 // checked against the canonical form (a layout that is not canonical does not compile).
 #pragma once
 
-#include <cstdint>
-
 #include "tessera/arch/mma_sm90.hpp"
 #include "tessera/atom/mma_traits.hpp"
 #include "tessera/core/numeric.hpp"
+#include "tessera/core/stdlib.hpp"
 #include "tessera/core/swizzle.hpp"
 
 namespace tessera {

@@ -13,6 +13,10 @@
 // SM80_CP_ASYNC_CACHEGLOBAL<uint128_t> (and _ZFILL), UniversalFMA<float|double>.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/atom/names.hpp: host only (the evaluator's atom names); kernels include an atom's traits header"
+#endif
+
 #include <cstdint>
 #include <string>
 #include <utility>

@@ -2,7 +2,11 @@
 // layout's image (which offsets it reaches). Semantics: docs/algebra.md.
 #pragma once
 
+#if defined(__CUDACC_RTC__)  // NVRTC has no standard library: libcu++'s (core/stdlib.hpp)
+#include <cuda/std/array>
+#else
 #include <array>
+#endif
 
 #include "tessera/core/composition.hpp"
 

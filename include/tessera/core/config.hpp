@@ -3,6 +3,17 @@
 //
 // Error reporting (the exception type, message formatting, the policy) lives in error.hpp, the
 // bottom of the checking headers; TESSERA_REQUIRE below is its one macro.
+//
+// Compilers: nvcc, host compilers (g++, clang) and NVRTC, CUDA's run-time compiler, which defines
+// __CUDACC_RTC__ (and __CUDA_ARCH__: it has no host pass) and has no standard library. Under NVRTC
+// the device-usable headers (all but runtime/, tools/, jit/ and atom/names.hpp) need
+//   -std=c++20 -default-device -I<tessera>/include -I<cuda>/include/cccl   (+ -I<cuda>/include)
+// -default-device makes the unannotated constexpr functions and template lambdas device code;
+// include/cccl holds libcu++, which stands in for the standard headers (core/stdlib.hpp);
+// <cuda>/include has cuda_fp16.h and cuda_bf16.h (kernels/elementwise_add.cuh). Host-only code is
+// compiled out there by `#if !defined(__CUDACC_RTC__)` (no #else: nvcc and g++ see the code
+// unchanged); a host-only header refuses NVRTC with `#error "tessera/<path>: host only ..."`.
+// docs/architecture.md, "Headers under NVRTC"; tests/nvrtc/ compiles every header that way.
 #pragma once
 
 // Functions callable from host and device code when compiled by nvcc.

@@ -8,12 +8,13 @@
 // header compiles and links on its own.
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: printf's declaration, the exception, the message string
 #include <cstdio>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
-#include <utility>
+#endif
 
+#include "tessera/core/stdlib.hpp"
 #include "tessera/core/tuple.hpp"
 
 namespace tessera {
@@ -22,9 +23,11 @@ namespace tessera {
 // compile-time algebra and by its run-time twin (tessera::rt) alike. Its message names the
 // function, the violated condition, the offending values and the fix, e.g.
 //   "ceil_div: the divisor must be positive (got 7, 0)".
+#if !defined(__CUDACC_RTC__)  // host only: device code does not throw (fail, below)
 struct layout_error : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
+#endif  // !__CUDACC_RTC__
 
 namespace detail {
 template <class T>
@@ -64,6 +67,7 @@ struct printf_sink {
   TESSERA_HOST_DEVICE void put(const char* s) { printf("%s", s); }
   TESSERA_HOST_DEVICE void put_int(long long v) { printf("%lld", v); }
 };
+#if !defined(__CUDACC_RTC__)  // host only: std::string
 // Host-only in effect: its members are host/device only so that nvcc accepts the host/device
 // write() instantiated with it (to_string is a host function; the device bodies are empty).
 struct string_sink {
@@ -90,6 +94,7 @@ std::string capture(F&& write) {
   write(k);
   return std::move(k.out);
 }
+#endif  // !__CUDACC_RTC__
 }  // namespace detail
 
 // Types that print themselves provide `template <class Sink> void write_to(Sink&) const`.

@@ -3,10 +3,8 @@
 // results static with one dynamic operand (`_0 * x == _0`, `x % _1 == _0`, see docs/algebra.md).
 #pragma once
 
-#include <cstdint>
-#include <type_traits>
-
 #include "tessera/core/config.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 

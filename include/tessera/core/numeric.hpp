@@ -11,10 +11,8 @@
 // is needed. Arithmetic on these types is not defined here: convert to float, compute, convert back.
 #pragma once
 
-#include <cstdint>
-#include <type_traits>
-
 #include "tessera/core/config.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 

@@ -3,9 +3,11 @@
 // device (print, through printf). The notation writer itself is in error.hpp (messages use it).
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: to_string, operator<<, layout_table
 #include <cstdio>
 #include <ostream>
 #include <string>
+#endif
 
 #include "tessera/core/layout.hpp"
 
@@ -38,6 +40,7 @@ TESSERA_HOST_DEVICE bool thread0() {
 #endif
 }
 
+#if !defined(__CUDACC_RTC__)  // host only: std::string and streams (NVRTC has print)
 // to_string(x): the reference notation of x, e.g. "(_2,4):(4,_1)".
 template <class T>
 std::string to_string(T const& x) {
@@ -60,6 +63,7 @@ template <class T, int N>
 std::ostream& operator<<(std::ostream& os, ScaledBasis<T, N> const& x) {
   return os << to_string(x);
 }
+#endif  // !__CUDACC_RTC__
 
 namespace detail {
 // Number of decimal digits of a non-negative value (at least 1).
@@ -126,9 +130,11 @@ TESSERA_HOST_DEVICE void print_layout(Layout<S, D> const& l) {
   detail::printf_sink k;
   detail::write_layout_table(k, l);
 }
+#if !defined(__CUDACC_RTC__)  // host only: std::string (NVRTC has print_layout)
 template <class S, class D>
 std::string layout_table(Layout<S, D> const& l) {
   return detail::capture([&](auto& k) { detail::write_layout_table(k, l); });
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera

@@ -620,6 +620,7 @@ TESSERA_HOST_DEVICE constexpr auto max_common_vector(ComposedLayout<O0, F0, I0> 
   }
 }
 
+#if !defined(__CUDACC_RTC__)  // host only: streams (core/print.hpp)
 template <int B, int M, int S>
 std::ostream& operator<<(std::ostream& os, Swizzle<B, M, S> const& x) {
   return os << to_string(x);
@@ -628,5 +629,6 @@ template <class O, class F, class I>
 std::ostream& operator<<(std::ostream& os, ComposedLayout<O, F, I> const& x) {
   return os << to_string(x);
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera

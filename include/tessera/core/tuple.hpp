@@ -3,11 +3,8 @@
 // and layouts cost no storage and no registers.
 #pragma once
 
-#include <cstddef>
-#include <type_traits>
-#include <utility>
-
 #include "tessera/core/integer.hpp"
+#include "tessera/core/stdlib.hpp"
 
 namespace tessera {
 
@@ -172,10 +169,22 @@ TESSERA_HOST_DEVICE constexpr auto tuple_cat(tuple<As...> const& a) {
 
 }  // namespace tessera
 
-// Structured bindings over tuples: auto [a, b] = t (get<I> is found by argument-dependent lookup).
+// Structured bindings over tuples: auto const [a, b] = t (get<I> is found by argument-dependent
+// lookup). The bindings are const: get<I> returns a const reference (or, for a static element, a
+// value), so a non-const `auto [a, b] = t` does not compile.
 template <class... Ts>
 struct std::tuple_size<tessera::tuple<Ts...>> : std::integral_constant<std::size_t, sizeof...(Ts)> {};
 template <std::size_t I, class... Ts>
 struct std::tuple_element<I, tessera::tuple<Ts...>> {
   using type = tessera::tuple_element_t<I, tessera::tuple<Ts...>>;
 };
+#if defined(__CUDACC_RTC__)
+// The const forms, which `auto const [a, b] = t` needs. The host's <utility> provides them for
+// every type; libcu++ under NVRTC (core/stdlib.hpp) declares only the primary templates.
+template <class... Ts>
+struct std::tuple_size<const tessera::tuple<Ts...>> : std::integral_constant<std::size_t, sizeof...(Ts)> {};
+template <std::size_t I, class... Ts>
+struct std::tuple_element<I, const tessera::tuple<Ts...>> {
+  using type = const tessera::tuple_element_t<I, tessera::tuple<Ts...>>;
+};
+#endif  // __CUDACC_RTC__

@@ -7,13 +7,15 @@
 // condition, the values and the fix); the launch itself returns its cudaError_t.
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: the launchers' checks
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <stdexcept>
 #include <string>
+#endif
 
 #include "tessera/algorithm/copy.hpp"
+#include "tessera/core/stdlib.hpp"
 #include "tessera/tensor/tiling.hpp"
 
 namespace tessera::kernels {
@@ -38,26 +40,11 @@ struct RowProblem {
   int rows, cols;
   std::int64_t ld;
 };
-inline RowProblem row_problem(int M, int N, Major major) {
-  return major == Major::row ? RowProblem{M, N, N} : RowProblem{N, M, M};
-}
 
 // (rows,cols) -> element offset, unit stride along a row (static _1, so slices along a row are
 // static layouts that copy() can vectorize).
 TESSERA_HOST_DEVICE auto row_layout(int rows, int cols, std::int64_t ld) {
   return make_layout(make_shape(rows, cols), make_stride(ld, _1{}));
-}
-
-template <class T>
-bool aligned16(T const* p) {
-  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
-}
-
-// Whether p and the leading dimension ld (elements) allow aligned 128-bit accesses along the
-// contiguous mode: p 16-byte aligned and every row (or column) starting on a 16-byte boundary.
-template <class T>
-bool vector_aligned(T const* p, std::int64_t ld) {
-  return aligned16(p) && (ld * std::int64_t(sizeof(T))) % 16 == 0;
 }
 
 // copy_128(src, dst): copy() restricted to 128-bit accesses. The launchers checked the alignment on
@@ -71,6 +58,25 @@ __device__ __forceinline__ void copy_128(Src const& src, Dst&& dst) {
   }
 }
 
+#if !defined(__CUDACC_RTC__)  // host only: the launchers' view of a problem and their checks
+// row_problem(M, N, major): the row-major view (RowProblem) of an M x N matrix stored as `major`.
+inline RowProblem row_problem(int M, int N, Major major) {
+  return major == Major::row ? RowProblem{M, N, N} : RowProblem{N, M, M};
+}
+
+// aligned16(p): whether p is 16-byte aligned.
+template <class T>
+bool aligned16(T const* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+// Whether p and the leading dimension ld (elements) allow aligned 128-bit accesses along the
+// contiguous mode: p 16-byte aligned and every row (or column) starting on a 16-byte boundary.
+template <class T>
+bool vector_aligned(T const* p, std::int64_t ld) {
+  return aligned16(p) && (ld * std::int64_t(sizeof(T))) % 16 == 0;
+}
+
 // require(ok, fn, what): the launchers' argument check; throws std::invalid_argument("fn: what").
 inline void require(bool ok, char const* fn, std::string const& what) {
   if (!ok) throw std::invalid_argument(std::string(fn) + ": " + what);
@@ -80,6 +86,7 @@ inline void require(bool ok, char const* fn, std::string const& what) {
 inline void require_extents(char const* fn, int M, int N) {
   require(M >= 1 && N >= 1, fn, "M and N must be >= 1, got M = " + std::to_string(M) + ", N = " + std::to_string(N));
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace detail
 }  // namespace tessera::kernels

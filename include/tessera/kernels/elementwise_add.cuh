@@ -17,12 +17,14 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#if !defined(__CUDACC_RTC__)  // host only: the launchers
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <string>
+#endif
 
 #include "tessera/core/product.hpp"
+#include "tessera/core/stdlib.hpp"
 #include "tessera/kernels/common.cuh"
 
 namespace tessera::kernels {
@@ -170,13 +172,17 @@ __global__ void __launch_bounds__(tv_threads)
   }
 }
 
+#if !defined(__CUDACC_RTC__)  // host only: the launchers' choice of kernel
 // Whether 128-bit accesses are legal: 16-byte aligned pointers and row pitch.
 template <class T>
 bool vector_ok(T const* A, T const* B, T const* C, std::int64_t ld) {
   return vector_aligned(A, ld) && vector_aligned(B, ld) && vector_aligned(C, ld);
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace detail
+
+#if !defined(__CUDACC_RTC__)  // host only: the launchers (a run-time compiled kernel is launched by its caller)
 
 // add_naive(A, B, C, M, N, major, stream): C = A + B, one element per thread, 256 threads a block.
 template <class T>
@@ -228,5 +234,6 @@ cudaError_t add_tv(T const* A, T const* B, T* C, int M, int N, Major major, cuda
   }
   return cudaGetLastError();
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera::kernels

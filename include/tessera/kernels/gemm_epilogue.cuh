@@ -8,14 +8,15 @@
 //   from_float<T>                    fp32 -> the output type
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: the launchers' side
 #include <cuda_runtime.h>
-
-#include <cstdint>
+#endif
 
 #include "tessera/arch/sfu.hpp"
 #include "tessera/core/config.hpp"
 #include "tessera/core/layout.hpp"
 #include "tessera/core/numeric.hpp"
+#include "tessera/core/stdlib.hpp"
 #include "tessera/kernels/gemm_problem.hpp"
 
 namespace tessera::kernels::detail {
@@ -280,6 +281,7 @@ struct GemmEpilogue {
   }
 };
 
+#if !defined(__CUDACC_RTC__)  // host only: made by the launcher, passed to the kernel
 // The epilogue of `problem` (as the user gave it), whose row-major-D form (gemm_as_row_major_d) is p.
 template <class T, class TOut>
 GemmEpilogue<TOut> make_gemm_epilogue(GemmProblem<T, TOut> const& problem, GemmProblem<T, TOut> const& p) {
@@ -302,5 +304,6 @@ GemmEpilogue<TOut> make_gemm_epilogue(GemmProblem<T, TOut> const& problem, GemmP
   e.plain = gemm_epilogue_plain(p);
   return e;
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera::kernels::detail

@@ -5,8 +5,10 @@
 // (gemm_sm80.cuh, gemm_sm90.cuh, their epilogue gemm_epilogue.cuh) and the benchmark.
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: the validation's messages
 #include <stdexcept>
 #include <string>
+#endif
 
 #include "tessera/core/layout.hpp"
 
@@ -67,6 +69,7 @@ constexpr bool gemm_epilogue_plain(GemmProblem<T, TOut> const& p) {
   return p.beta == 0.0f && p.bias == nullptr && p.activation == GemmActivation::none;
 }
 
+#if !defined(__CUDACC_RTC__)  // host only: what the launchers do before launching
 // Checks p against GemmProblem's preconditions; std::invalid_argument naming the first violated,
 // e.g. "gemm_sm80: lda = 3 is too small for the row-major 4x8 matrix A; ld must be >= 8".
 template <class T, class TOut>
@@ -124,6 +127,7 @@ GemmProblem<T, TOut> gemm_as_row_major_d(GemmProblem<T, TOut> p) {
   q.cd_major = Major::row;
   return q;
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace detail
 

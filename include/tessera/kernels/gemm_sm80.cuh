@@ -28,17 +28,18 @@
 // buffers (cudaMallocAsync on the stream), then run the same kernel.
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: the launchers
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
+#endif
 
 #include "tessera/atom/copy_atom.hpp"
 #include "tessera/atom/copy_traits_sm75.hpp"
 #include "tessera/atom/copy_traits_sm80.hpp"
 #include "tessera/atom/mma_traits_sm80.hpp"
+#include "tessera/core/stdlib.hpp"
 #include "tessera/kernels/common.cuh"
 #include "tessera/kernels/gemm_epilogue.cuh"
 #include "tessera/kernels/gemm_problem.hpp"
@@ -347,6 +348,7 @@ constexpr int gemm_sm80_smem_bytes() {
 }
 static_assert((64 * 32 * 2) % 1024 == 0, "gemm_sm80: a stage of the smallest tile must keep the 1024-byte alignment");
 
+#if !defined(__CUDACC_RTC__)  // host only: the launch and its choice of kernel
 // Whether the fast path applies to an operand: 16-byte aligned, ld and contiguous extent multiples
 // of 8 elements.
 template <class T>
@@ -377,8 +379,11 @@ cudaError_t gemm_sm80_dispatch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut>
   if (bk) return gemm_sm80_launch<Cfg, T, TOut, false, true>(p, ep, stream);
   return gemm_sm80_launch<Cfg, T, TOut, false, false>(p, ep, stream);
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace detail
+
+#if !defined(__CUDACC_RTC__)  // host only: the launchers (a run-time compiled kernel is launched by its caller)
 
 // gemm_sm80<Cfg, T, TOut>(problem, stream): D = act(alpha A B + beta C + bias) (see the file comment).
 template <class Cfg, class T, class TOut>
@@ -422,5 +427,6 @@ template <class T, class TOut>
 cudaError_t gemm_sm80(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
   return gemm_sm80<GemmSm80Default>(problem, stream);
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera::kernels

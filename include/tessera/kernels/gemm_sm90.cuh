@@ -60,20 +60,19 @@
 // wait for its buffer; where the chunk lies inside D, C and bias are read a pair per load.
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: the launchers, their policy and workspaces
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <tuple>
-#include <type_traits>
-#include <utility>
 #include <vector>
+#endif
 
 #include "tessera/algorithm/pipeline.hpp"
 #include "tessera/arch/barrier_sm90.hpp"
@@ -83,6 +82,7 @@
 #include "tessera/atom/copy_traits_sm90_tma.cuh"
 #include "tessera/atom/mma_atom.hpp"
 #include "tessera/atom/mma_traits_sm90.hpp"
+#include "tessera/core/stdlib.hpp"
 #include "tessera/kernels/gemm_epilogue.cuh"
 #include "tessera/kernels/gemm_problem.hpp"
 #include "tessera/tensor/tensor.hpp"
@@ -495,6 +495,7 @@ __device__ void gemm_sm90_mma_ktile(float (&acc)[MBLK][BN / 2], std::uint32_t a_
 // stream-K work first, then its whole tiles (tiles S + b, S + b + G, ...), so that the waits fall
 // in the middle of the run and every block ends on whole tiles.
 //
+#if !defined(__CUDACC_RTC__)  // host only: gemm_sm90's choice of kernel
 // gemm_sm90_check_counts(fn, tiles, k_tiles, units): the tile, k-tile and block counts of the
 // schedule's helpers below. Pre: none. Post: returns when all three are >= 1, else throws
 // std::invalid_argument naming fn and the three counts (a 0 would divide by zero).
@@ -589,6 +590,7 @@ inline bool gemm_sm90_wide_pays(long long m, long long n, int units, bool versus
   if (large >= 0.95 || wide <= large) return false;
   return wide >= 0.95 || (versus_pingpong && wide >= gemm_sm90_wave_use(m, n, 128, 128, units));
 }
+#endif  // !__CUDACC_RTC__
 
 // One piece of a block's work: k-tiles [k0, k1) of tile `tile` (the raster index).
 struct GemmSm90Work {
@@ -1040,6 +1042,7 @@ constexpr int gemm_sm90_smem_bytes() {
          (2 * Cfg::Stages + 2) * 8 + 1024;
 }
 
+#if !defined(__CUDACC_RTC__)  // host only: the launch, its workspaces and the device queries
 // TMA addresses a matrix directly when it starts 16-byte aligned and both its row pitch and its
 // row length (the contiguous extent) are multiples of 16 bytes. The row length because a TMA store
 // bounds a row in whole 16-byte units: on the H200 a store into a row that ends inside a unit also
@@ -1415,9 +1418,11 @@ cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, c
     if (q != nullptr) (void)cudaFreeAsync(q, stream);
   return e;
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace detail
 
+#if !defined(__CUDACC_RTC__)  // host only: the launchers (a run-time compiled kernel is launched by its caller)
 // gemm_sm90_tma<Cfg, T, TOut>(problem, stream), gemm_sm90_ws<Cfg, T, TOut>(problem, stream):
 // D = alpha A B + beta C by step 1 / step 2 of the ladder (see the file comment); gemm_sm90 is the
 // fastest. Pre: the problem passes check_gemm_problem (else invalid_argument naming the problem);
@@ -1553,5 +1558,6 @@ cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream =
   if (enough(Medium::BM, Medium::BN)) return detail::gemm_sm90_choice<Medium>(problem, stream);
   return detail::gemm_sm90_choice<GemmSm90PersistentSmall>(problem, stream);
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera::kernels

@@ -10,7 +10,9 @@
 // returns the launch's cudaError_t (docs/errors.md).
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: the launchers
 #include <cuda_runtime.h>
+#endif
 
 #include "tessera/kernels/sgemm_problem.hpp"
 #include "tessera/kernels/sgemm_tiled.cuh"
@@ -33,6 +35,7 @@ __global__ void sgemm_scale_c_kernel(int M, int N, T beta, T* C, int ldc) {
 }
 }  // namespace detail
 
+#if !defined(__CUDACC_RTC__)  // host only: the launchers (a run-time compiled kernel is launched by its caller)
 // launch_sgemm(fn, problem, stream, launch): validates problem (errors name fn), turns a
 // column-major C into the row-major C^T = B^T A^T, handles the empty cases (M or N = 0: nothing;
 // K = 0: C = beta C) and otherwise calls launch(row_major_problem, stream), which launches one
@@ -64,5 +67,6 @@ inline cudaError_t sgemm(SgemmProblem const& problem, cudaStream_t stream = null
   return launch_sgemm("sgemm", problem, stream,
                       [](SgemmProblem const& p, cudaStream_t s) { launch_sgemm_tiled<SgemmTuned>(p, s); });
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera::kernels

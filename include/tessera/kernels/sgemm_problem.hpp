@@ -8,8 +8,10 @@
 // (M,K), so both operands are described by "which of their two modes is contiguous".
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: the validation's messages
 #include <stdexcept>
 #include <string>
+#endif
 
 #include "tessera/core/layout.hpp"
 
@@ -33,6 +35,7 @@ struct SgemmProblem {
   Major c_major = Major::row;
 };
 
+#if !defined(__CUDACC_RTC__)  // host only: what the launcher does before launching
 namespace detail {
 // Checks p against SgemmProblem's preconditions; throws std::invalid_argument("fn: ...") naming the
 // first one violated. check_sgemm_problem("sgemm", p) with p.lda = 3 for a 4x4 row-major A throws
@@ -84,5 +87,6 @@ inline SgemmProblem as_row_major_c(SgemmProblem p) {
   return q;
 }
 }  // namespace detail
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera::kernels

@@ -355,6 +355,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 2)  // 256 threads: <= 128 regi
   }
 }
 
+#if !defined(__CUDACC_RTC__)  // host only: the launch
 // Launches the tiled kernel with configuration Cfg for a row-major-C problem.
 template <class Cfg>
 void launch_sgemm_tiled(SgemmProblem const& p, cudaStream_t stream) {
@@ -373,5 +374,6 @@ void launch_sgemm_tiled(SgemmProblem const& p, cudaStream_t stream) {
   if (!ak && bk) launch(sgemm_tiled_kernel<Cfg, false, true>);
   if (!ak && !bk) launch(sgemm_tiled_kernel<Cfg, false, false>);
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera::kernels

@@ -13,12 +13,14 @@
 // problem.
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: the check and the launcher
 #include <cuda_runtime.h>
 
-#include <cstdint>
 #include <string>
+#endif
 
 #include "tessera/arch/copy_sm80.hpp"
+#include "tessera/core/stdlib.hpp"
 #include "tessera/kernels/common.cuh"
 
 namespace tessera::kernels {
@@ -81,6 +83,7 @@ __global__ void tile_copy_kernel(T const* src, T* dst, int rows, int cols, std::
 
 }  // namespace detail
 
+#if !defined(__CUDACC_RTC__)  // host only: the check and the launcher
 // The configuration tile_copy would launch: tile_n filled in. Throws std::invalid_argument naming
 // the violated constraint (and the values) when cfg, the sizes or the pointers cannot run.
 // max_smem_bytes: the device's opt-in shared memory per block (0: do not check).
@@ -146,5 +149,6 @@ cudaError_t tile_copy(T const* src, T* dst, int M, int N, Major major, TileCopyC
       <<<grid, cfg.num_threads, smem, stream>>>(src, dst, p.rows, p.cols, p.ld, cfg.tile_m, cfg.tile_n);
   return cudaGetLastError();
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera::kernels

@@ -3,6 +3,10 @@
 // included on its own; nothing in the library includes this one.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/algebra.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include "tessera/runtime/complement.hpp"
 #include "tessera/runtime/composition.hpp"
 #include "tessera/runtime/divide.hpp"

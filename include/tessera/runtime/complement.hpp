@@ -2,6 +2,10 @@
 // run-time twin (twin of core/complement.hpp). Semantics: docs/algebra.md.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/complement.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <algorithm>
 #include <optional>
 #include <vector>

@@ -2,6 +2,10 @@
 // (twin of core/composition.hpp). Semantics, static-ness included: docs/algebra.md.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/composition.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <deque>
 #include <optional>
 #include <string>

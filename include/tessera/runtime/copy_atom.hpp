@@ -13,6 +13,10 @@
 //                                 make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1))))
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/copy_atom.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <string>
 #include <string_view>
 #include <utility>

@@ -3,6 +3,10 @@
 // "which tile". Semantics: docs/algebra.md.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/divide.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <string>
 #include <utility>
 #include <vector>

@@ -5,6 +5,10 @@
 //   eval_line("size((2,3")                                      -> {false, "error: ... at input column 10"}
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/eval.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <algorithm>
 #include <functional>
 #include <map>

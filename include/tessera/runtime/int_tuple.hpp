@@ -6,6 +6,10 @@
 // (shape_div, ceil_div, inner_product, prefix_product), comparisons and idx2crd / crd2idx.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/int_tuple.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <algorithm>
 #include <cstddef>
 #include <functional>

@@ -16,6 +16,10 @@
 // values and the fix.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/integer.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <cstdint>
 #include <string>
 #include <type_traits>

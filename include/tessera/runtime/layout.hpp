@@ -7,6 +7,10 @@
 // and its value at 13 is the coordinate tuple (1,3) (evaluate_any).
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/layout.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <functional>
 #include <string>
 #include <vector>

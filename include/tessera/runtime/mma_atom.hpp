@@ -14,6 +14,10 @@
 //     = ((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_64,_1,_16,_256),((_32,_8),(_0,_0)))  (see the test)
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/mma_atom.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <optional>
 #include <string>
 #include <utility>

@@ -12,6 +12,10 @@
 // Columns are 1-based byte offsets into the line ("at input column N" in messages).
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/parser.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <algorithm>
 #include <cctype>
 #include <string>

@@ -5,6 +5,10 @@
 // rank-2 layout, in the exact format of docs/algebra.md.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/print.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <cstdint>
 #include <string>
 

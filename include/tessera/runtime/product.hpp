@@ -3,6 +3,10 @@
 // core/product.hpp). Semantics: docs/algebra.md.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/product.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <algorithm>
 #include <optional>
 #include <utility>

@@ -2,6 +2,10 @@
 // max_common_vector of the run-time twin (twin of core/recast.hpp). Semantics: docs/algebra.md.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/recast.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <functional>
 #include <string>
 #include <utility>

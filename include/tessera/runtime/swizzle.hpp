@@ -13,6 +13,10 @@
 // `tessera eval` and the Python package take them all (docs/eval.md).
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/swizzle.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <string>

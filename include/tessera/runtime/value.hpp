@@ -7,6 +7,10 @@
 // library's notation: ((_16,_256),(_4,_8):(_8,_1)); an atom prints as its name.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/runtime/value.hpp: host only (the run-time twin); kernels use the static algebra, tessera/core/"
+#endif
+
 #include <functional>
 #include <map>
 #include <string>

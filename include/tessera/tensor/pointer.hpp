@@ -3,11 +3,10 @@
 // is an iterator plus a layout; the tag says where the data lives and is printed (`gmem_ptr[32b]`).
 #pragma once
 
-#include <cstdint>
-
 #include "tessera/core/config.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/print.hpp"
+#include "tessera/core/stdlib.hpp"
 #include "tessera/core/swizzle.hpp"
 
 namespace tessera {

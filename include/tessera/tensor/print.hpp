@@ -4,8 +4,10 @@
 // mode 1; a rank-1 tensor is one row). Works on the host and the device (printf).
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // host only: snprintf, tensor_table, operator<<
 #include <cstdio>
 #include <ostream>
+#endif
 
 #include "tessera/tensor/tensor.hpp"
 
@@ -77,6 +79,7 @@ TESSERA_HOST_DEVICE void print_tensor(Tensor<E, L> const& t) {
   detail::printf_sink k;
   detail::write_tensor_table(k, t);
 }
+#if !defined(__CUDACC_RTC__)  // host only: std::string and streams (NVRTC has print_tensor)
 // tensor_table(t): print_tensor's text as a string (host).
 template <class E, class L>
 std::string tensor_table(Tensor<E, L> const& t) {
@@ -87,5 +90,6 @@ template <class E, class L>
 std::ostream& operator<<(std::ostream& os, Tensor<E, L> const& t) {
   return os << to_string(t);
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tessera

@@ -13,6 +13,10 @@
 // (warp w, value group k), and the whole access layout is size(val)/vector instructions per warp.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/tools/analyze.hpp: host only (the command's drawings); kernels print with tessera/core/print.hpp"
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

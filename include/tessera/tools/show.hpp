@@ -29,6 +29,10 @@
 //   tiled copy            source and destination side by side (layout_s_tv, layout_d_tv)
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/tools/show.hpp: host only (the command's drawings); kernels print with tessera/core/print.hpp"
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

@@ -9,6 +9,10 @@
 // render(grid, format) picks one of the four renderers (Format: ascii, svg, html, latex).
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/tools/show_html.hpp: host only (the command's drawings); kernels print with tessera/core/print.hpp"
+#endif
+
 #include <string>
 
 #include "tessera/tools/show_svg.hpp"

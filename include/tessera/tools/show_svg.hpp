@@ -6,6 +6,10 @@
 // key (offset, or thread for TV) and labelled with its offset, T#/V# or coordinate.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/tools/show_svg.hpp: host only (the command's drawings); kernels print with tessera/core/print.hpp"
+#endif
+
 #include <string>
 
 #include "tessera/tools/show.hpp"

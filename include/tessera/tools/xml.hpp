@@ -2,6 +2,10 @@
 // that writes SVG or HTML (tessera show, tessera analyze, tessera-bench).
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/tools/xml.hpp: host only (the command's drawings); kernels print with tessera/core/print.hpp"
+#endif
+
 #include <string>
 
 namespace tessera::tools {

@@ -143,7 +143,7 @@ def eval(text: str) -> str: ...
 def atom(name: str) -> Union[MmaAtom, CopyAtom]: ...
 def atom_names() -> List[str]: ...
 
-from . import analysis as analysis, ops as ops, pictures as pictures
+from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
 from .analysis import analyze as analyze
 from .pictures import show as show
 
@@ -241,6 +241,68 @@ Value = Any  # a value of the algebra (a layout, a TV layout, an atom, ...) or a
 
 ''', {
         "show": '(x: Value, format: str = "svg", *, tv: bool = False, tile: Optional[Tuple[int, int]] = None) -> str',
+    }),
+    "jit": ('''\
+"""Type stubs of tessera.jit (docs/jit.md)."""
+
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
+
+Dim = Union[int, Tuple[int, ...]]  # a grid, block or cluster: x, or (x, y[, z])
+Layout = Any  # tessera.Layout
+
+class JitError(RuntimeError):
+    """A compile error (with NVRTC's log), a missing NVRTC or GPU driver, a refused or failed launch."""
+
+class KernelInfo:
+    registers: int
+    local_bytes: int
+    static_shared_bytes: int
+    max_threads_per_block: int
+
+class Kernel:
+    """A compiled kernel: call it with (grid, block, *args) and keyword options."""
+    @property
+    def name(self) -> str: ...
+    def info(self) -> KernelInfo: ...
+    def param_sizes(self) -> Tuple[int, ...]: ...
+    def __call__(self, grid: Dim, block: Dim, *args: Any, shared: int = 0, stream: Any = None, cluster: Dim = 1,
+                 dependent: bool = False, cooperative: bool = False) -> None: ...
+    def launch(self, grid: Dim, block: Dim, *args: Any, shared: int = 0, stream: Any = None, cluster: Dim = 1,
+               dependent: bool = False, cooperative: bool = False) -> None: ...
+
+class Program:
+    """A compiled program: its kernels, NVRTC's log, its cache key."""
+    def kernel(self, which: Union[int, str] = 0) -> Kernel: ...
+    def __getitem__(self, which: Union[int, str]) -> Kernel: ...
+    def __len__(self) -> int: ...
+    @property
+    def log(self) -> str: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def options(self) -> Sequence[str]: ...
+    @property
+    def from_disk_cache(self) -> bool: ...
+    @property
+    def compile_seconds(self) -> float: ...
+
+class _Typed: ...
+
+''', {
+        "compile": ("(source: str, names: Union[str, Sequence[str]], *, options: Sequence[str] = (), arch: Optional[int] = None,\n"
+                    "            headers: Optional[Dict[str, str]] = None, cache: bool = True, name: str = \"tessera_jit.cu\") -> Program"),
+        "available": "() -> Tuple[bool, str]",
+        "layout_of": "(tensor: Any, *, dynamic: Sequence[int] = (), dynamic_strides: Optional[Sequence[int]] = None) -> Layout",
+        "assumed_alignment": "(tensor: Any, limit: int = 16) -> int",
+        "spell": "(layout: Layout) -> str",
+        "spell_value": "(layout: Layout, array: str = \"d\") -> str",
+        "dynamic_values": "(layout: Layout) -> Tuple[int, ...]",
+        "f32": "(x: float) -> _Typed",
+        "f64": "(x: float) -> _Typed",
+        "i32": "(x: int) -> _Typed",
+        "i64": "(x: int) -> _Typed",
+        "u32": "(x: int) -> _Typed",
+        "u64": "(x: int) -> _Typed",
     }),
     "analysis": ('''\
 """Type stubs of tessera.analysis (docs/python.md, docs/analyze.md)."""

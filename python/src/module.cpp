@@ -391,6 +391,8 @@ py::object call(const std::string& fn, const py::args& args) { return from_value
 
 }  // namespace
 
+void bind_jit(py::module_& m);  // src/jit.cpp
+
 PYBIND11_MODULE(_tessera, m) {
   m.doc() =
       "The run-time twin of Tessera's layout algebra (tessera::rt), its pictures and access analysis. "
@@ -562,4 +564,5 @@ PYBIND11_MODULE(_tessera, m) {
   m.def(
       "to_value_text", [](py::handle x) { return rt::to_string(to_value(x)); }, py::arg("x"),
       "The text of a Python value converted to a value of the algebra.");
+  bind_jit(m);  // tessera._tessera._jit (src/jit.cpp)
 }

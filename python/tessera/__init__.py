@@ -16,8 +16,8 @@ computes; ``str()`` of every result is what the library prints. Impossible reque
 
 Jupyter draws layouts, TV layouts, MMA atoms, tiled MMAs and tiled copies as the SVG of
 ``tessera show``. Submodules: ``tessera.pictures`` (``show``, the pictures of ``tessera show``),
-``tessera.analysis`` (``analyze``, the model of ``tessera analyze``) and ``tessera.ops`` (the GPU
-kernels on DLPack tensors); ``show`` and ``analyze`` are names of this module too. ``from tessera
+``tessera.analysis`` (``analyze``, the model of ``tessera analyze``), ``tessera.ops`` (the GPU
+kernels on DLPack tensors) and ``tessera.jit`` (kernels compiled while the program runs); ``show`` and ``analyze`` are names of this module too. ``from tessera
 import *`` brings every public name except those of Python's builtins (``tessera.sum``,
 ``tessera.min``, ``tessera.eval``, ... stay reachable as such). See docs/python.md.
 """
@@ -115,9 +115,10 @@ def atom_names():
 
 
 # The parts beyond the algebra, each a submodule whose functions are also names of this module:
-# tessera.pictures (show), tessera.analysis (analyze), and tessera.ops, the GPU kernels on DLPack
-# tensors (importable without CUDA, raising on use).
-from . import analysis, ops, pictures  # noqa: E402
+# tessera.pictures (show), tessera.analysis (analyze), tessera.ops, the GPU kernels on DLPack
+# tensors (importable without CUDA, raising on use), and tessera.jit, kernels compiled while the
+# program runs (importable without NVRTC, raising on use).
+from . import analysis, jit, ops, pictures  # noqa: E402
 from .analysis import analyze  # noqa: E402
 from .pictures import show  # noqa: E402
 

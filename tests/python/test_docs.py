@@ -11,6 +11,7 @@ import pytest
 
 import tessera
 import tessera.analysis
+import tessera.jit
 import tessera.ops
 import tessera.pictures
 from tessera import _docs, _types
@@ -61,7 +62,7 @@ def test_stubs_are_generated():
         assert "\ndef %s(" % name in text, name
 
 
-@pytest.mark.parametrize("module", ["ops", "pictures", "analysis"])
+@pytest.mark.parametrize("module", ["ops", "pictures", "analysis", "jit"])
 def test_submodule_stubs_are_generated(module):
     script = REPO / "scripts" / "gen_python_stubs.py"
     stub = REPO / "python" / "tessera" / (module + ".pyi")

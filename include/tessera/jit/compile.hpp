@@ -1,0 +1,327 @@
+// Compiling CUDA C++ that includes Tessera's headers while the program runs (host only).
+//
+//   auto program = jit::compile(R"(
+//     #include "tessera/tessera.hpp"
+//     template <class T, class Layout>
+//     __global__ void scale(T* x, T a) {
+//       auto t = tessera::make_tensor(tessera::make_gmem_ptr(x), Layout{});
+//       ...
+//     })", {"scale<float, " + jit::spell_type(layout) + ">"});
+//   program.kernel(0).launch({.grid = {n / 256}, .block = {256}}, ptr, 2.0f);
+//
+// compile() instantiates each name expression, compiles for the current device's architecture
+// (or CompileOptions::arch) to a cubin, and caches the result in memory and on disk
+// (jit/cache.hpp) under a SHA-256 key of the source, the options, the name expressions, the extra
+// headers, every Tessera header's content, the architecture and NVRTC's version. A compile error
+// throws jit_error with NVRTC's log, whose lines name the program (`program_name(12): error: ...`).
+//
+// Headers: Tessera's from $TESSERA_INCLUDE_DIR or the directory the library was configured with
+// (TESSERA_JIT_INCLUDE_DIR); libcu++ (cuda/std, which Tessera's headers use under NVRTC) from
+// $TESSERA_CCCL_INCLUDE_DIR, TESSERA_JIT_CCCL_DIR, $CUDA_HOME/include/cccl, or beside NVRTC's
+// library; the toolkit's include directory (cuda_fp16.h, cuda_bf16.h) when one is found.
+#pragma once
+
+#if defined(__CUDACC_RTC__)
+#error "tessera/jit/compile.hpp: host only"
+#endif
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tessera/jit/cache.hpp"
+#include "tessera/jit/kernel.hpp"
+#include "tessera/jit/nvrtc.hpp"
+#include "tessera/jit/sha256.hpp"
+#include "tessera/version.hpp"
+
+// Where the build found the headers (set by the tessera::jit CMake target); "" when unknown.
+#ifndef TESSERA_JIT_INCLUDE_DIR
+#define TESSERA_JIT_INCLUDE_DIR ""
+#endif
+#ifndef TESSERA_JIT_CCCL_DIR
+#define TESSERA_JIT_CCCL_DIR ""
+#endif
+#ifndef TESSERA_JIT_CUDA_INCLUDE_DIR
+#define TESSERA_JIT_CUDA_INCLUDE_DIR ""
+#endif
+
+namespace tessera::jit {
+
+struct CompileOptions {
+  std::vector<std::string> options;             // more NVRTC options: -DNAME=1, -I<dir>, -lineinfo, -maxrregcount=N
+  std::vector<NvrtcHeader> headers;             // headers from memory, found by #include before any directory
+  int arch = 0;                                 // compute capability x 10 (90 = sm_90a); 0: the current device's
+  bool cache = true;                            // false: compile now, whatever the caches hold
+  std::string program_name = "tessera_jit.cu";  // the file name NVRTC's messages give
+};
+
+// The directories compile() passes to NVRTC (see the file's comment); throws jit_error when
+// Tessera's headers or libcu++ cannot be found, naming the variable to set.
+struct IncludeDirs {
+  std::string tessera, cccl, cuda;
+
+  static bool is_dir(std::string const& p) {
+    struct stat st {};
+    return !p.empty() && stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  }
+  static bool is_file(std::string const& p) {
+    struct stat st {};
+    return !p.empty() && stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  }
+
+  static IncludeDirs const& get() {
+    static IncludeDirs const dirs = find();
+    return dirs;
+  }
+
+  static IncludeDirs find() {
+    IncludeDirs d;
+    auto env = [](char const* v) -> std::string {
+      char const* s = std::getenv(v);
+      return s ? s : "";
+    };
+    std::vector<std::string> tried;
+    for (std::string const& c : {env("TESSERA_INCLUDE_DIR"), std::string(TESSERA_JIT_INCLUDE_DIR)}) {
+      if (c.empty()) continue;
+      tried.push_back(c);
+      if (is_file(c + "/tessera/tessera.hpp")) {
+        d.tessera = c;
+        break;
+      }
+    }
+    if (d.tessera.empty())
+      throw jit_error("Tessera's headers were not found for the JIT (tried: " + join(tried) +
+                      "); set TESSERA_INCLUDE_DIR to the directory that holds tessera/tessera.hpp");
+    std::vector<std::string> roots;
+    for (char const* v : {"CUDA_HOME", "CUDA_PATH"})
+      if (!env(v).empty()) roots.push_back(env(v) + "/include");
+    // Beside NVRTC's library: <root>/lib64/libnvrtc.so or <root>/lib/libnvrtc.so (pip wheels).
+    if (Nvrtc::available()) {
+      std::string lib = Nvrtc::get().library_path();
+      if (lib.find('/') != std::string::npos) {
+        std::string const dir = lib.substr(0, lib.rfind('/'));
+        roots.push_back(dir.substr(0, dir.rfind('/')) + "/include");
+      }
+    }
+    roots.push_back(TESSERA_JIT_CUDA_INCLUDE_DIR);
+    roots.push_back("/usr/local/cuda/include");
+    tried.clear();
+    for (std::string const& c : {env("TESSERA_CCCL_INCLUDE_DIR"), std::string(TESSERA_JIT_CCCL_DIR)}) {
+      if (c.empty()) continue;
+      tried.push_back(c);
+      if (is_file(c + "/cuda/std/type_traits")) {
+        d.cccl = c;
+        break;
+      }
+    }
+    for (auto const& r : roots) {
+      if (r.empty() || r == "/include") continue;
+      if (d.cccl.empty()) {
+        tried.push_back(r + "/cccl");
+        if (is_file(r + "/cccl/cuda/std/type_traits")) d.cccl = r + "/cccl";
+      }
+      if (d.cuda.empty() && is_file(r + "/cuda_fp16.h")) d.cuda = r;
+    }
+    if (d.cccl.empty())
+      throw jit_error(
+          "libcu++ (cuda/std headers, which Tessera's headers use under NVRTC) was not found (tried: " + join(tried) +
+          "); install a CUDA toolkit and set CUDA_HOME, or `pip install nvidia-cuda-cccl`, or set "
+          "TESSERA_CCCL_INCLUDE_DIR to the directory that holds cuda/std");
+    return d;
+  }
+
+  static std::string join(std::vector<std::string> const& v) {
+    std::string s;
+    for (auto const& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s.empty() ? "nothing" : s;
+  }
+};
+
+// SHA-256 over every Tessera header's path and content (computed once per process), and the
+// libcu++ version: part of every cache key, so an edited or upgraded header compiles anew.
+inline std::string const& headers_digest() {
+  static std::string const digest = [] {
+    IncludeDirs const& dirs = IncludeDirs::get();
+    std::vector<std::string> files;
+    std::vector<std::string> stack = {"tessera"};
+    while (!stack.empty()) {
+      std::string const rel = stack.back();
+      stack.pop_back();
+      DIR* d = opendir((dirs.tessera + "/" + rel).c_str());
+      if (!d) continue;
+      while (dirent* e = readdir(d)) {
+        std::string const name = e->d_name;
+        if (name == "." || name == "..") continue;
+        std::string const r = rel + "/" + name;
+        if (IncludeDirs::is_dir(dirs.tessera + "/" + r)) stack.push_back(r);
+        else files.push_back(r);
+      }
+      closedir(d);
+    }
+    std::sort(files.begin(), files.end());
+    Sha256 h;
+    for (auto const& f : files) {
+      std::ifstream in(dirs.tessera + "/" + f, std::ios::binary);
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      h.field(f).field(ss.str());
+    }
+    std::ifstream v(dirs.cccl + "/cuda/std/__cccl/version.h", std::ios::binary);
+    std::ostringstream ss;
+    ss << v.rdbuf();
+    h.field(dirs.cccl).field(ss.str()).field(dirs.cuda);
+    return h.hex();
+  }();
+  return digest;
+}
+
+// The compute capability (x10) of the current device.
+inline int current_arch() {
+  auto const& d = cu::Driver::get();
+  cu::Device const dev = d.current_device();
+  return d.device_attribute(cu::kDeviceComputeCapabilityMajor, dev) * 10 +
+         d.device_attribute(cu::kDeviceComputeCapabilityMinor, dev);
+}
+
+// A compiled program: its image, NVRTC's log (warnings), and one kernel per name expression.
+class Program {
+ public:
+  Program() = default;
+
+  std::size_t size() const { return names_.size(); }
+  // The kernel of the i-th name expression, or of the one spelled `name_expression`.
+  Kernel const& kernel(std::size_t i) const {
+    if (i >= kernels_.size())
+      throw jit_error("jit::Program::kernel(" + std::to_string(i) + "): the program has " +
+                      std::to_string(kernels_.size()) + " name expressions");
+    return kernels_[i];
+  }
+  Kernel const& kernel(std::string const& name_expression) const {
+    for (std::size_t i = 0; i < names_.size(); ++i)
+      if (names_[i] == name_expression) return kernels_[i];
+    std::string all;
+    for (auto const& n : names_) all += "\n  " + n;
+    throw jit_error("jit::Program::kernel: \"" + name_expression +
+                    "\" is not one of the name expressions compiled:" + all);
+  }
+
+  std::string const& log() const { return log_; }
+  std::string const& key() const { return key_; }
+  Image const& image() const { return *image_; }
+  std::vector<std::string> const& options() const { return options_; }
+  bool from_disk_cache() const { return from_disk_; }
+  double compile_seconds() const { return seconds_; }
+
+ private:
+  friend Program compile(std::string const&, std::vector<std::string> const&, CompileOptions const&);
+  std::vector<std::string> names_;
+  std::vector<Kernel> kernels_;
+  std::shared_ptr<Image const> image_;
+  std::string log_, key_;
+  std::vector<std::string> options_;
+  bool from_disk_ = false;
+  double seconds_ = 0;
+};
+
+// The NVRTC options compile() uses for `arch` (before CompileOptions::options).
+inline std::vector<std::string> base_options(int arch) {
+  IncludeDirs const& dirs = IncludeDirs::get();
+  // sm_90a: Hopper's architecture-specific instructions (wgmma, setmaxnreg) need the `a` target.
+  std::string const target = "sm_" + std::to_string(arch) + (arch == 90 ? "a" : "");
+  std::vector<std::string> o = {"-std=c++20", "-default-device", "-arch=" + target, "-I" + dirs.tessera,
+                                "-I" + dirs.cccl};
+  if (!dirs.cuda.empty()) o.push_back("-I" + dirs.cuda);
+  return o;
+}
+
+inline Program compile(std::string const& source, std::vector<std::string> const& name_expressions,
+                       CompileOptions const& opts = {}) {
+  if (name_expressions.empty())
+    throw jit_error("jit::compile: no name expression: name the kernels to instantiate, e.g. {\"my_kernel<float>\"}");
+  int const arch = opts.arch ? opts.arch : current_arch();
+  if (arch < 70) throw jit_error("jit::compile: architecture " + std::to_string(arch) + " is below sm_70");
+  std::vector<std::string> options = base_options(arch);
+  options.insert(options.end(), opts.options.begin(), opts.options.end());
+  Nvrtc const& nvrtc = Nvrtc::get();
+
+  Sha256 h;
+  h.field("tessera-jit 1").field(TESSERA_VERSION_STRING).field(headers_digest());
+  h.field(std::to_string(nvrtc.version_major()) + "." + std::to_string(nvrtc.version_minor()));
+  h.field(opts.program_name).field(source);
+  for (auto const& o : options) h.field(o);
+  h.field("names");
+  for (auto const& n : name_expressions) h.field(n);
+  h.field("headers");
+  for (auto const& hd : opts.headers) h.field(hd.name).field(hd.content);
+  std::string const key = h.hex();
+
+  static std::mutex memory_mutex;
+  static std::map<std::string, Program> memory;
+  if (opts.cache) {
+    std::lock_guard<std::mutex> lock(memory_mutex);
+    if (auto it = memory.find(key); it != memory.end()) return it->second;
+  }
+
+  Program p;
+  p.names_ = name_expressions;
+  p.key_ = key;
+  p.options_ = options;
+  auto image = std::make_shared<Image>();
+  image->name = opts.program_name;
+  std::vector<std::string> lowered;
+  static DiskCache const disk(DiskCache::default_directory());
+  std::optional<CacheEntry> hit = opts.cache ? disk.load(key) : std::nullopt;
+  if (hit && hit->lowered_names.size() == name_expressions.size()) {
+    image->data = std::move(hit->image);
+    image->is_ptx = hit->is_ptx;
+    lowered = std::move(hit->lowered_names);
+    p.from_disk_ = true;
+  } else {
+    auto const t0 = std::chrono::steady_clock::now();
+    NvrtcResult r = nvrtc.compile(source, opts.program_name, options, name_expressions, opts.headers);
+    p.seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!r.ok) {
+      std::string kernels;
+      for (auto const& n : name_expressions) kernels += (kernels.empty() ? "" : ", ") + n;
+      throw jit_error("jit::compile: NVRTC could not compile " + opts.program_name + " (" + kernels + ") for sm_" +
+                      std::to_string(arch) + ":\n" + r.log);
+    }
+    p.log_ = std::move(r.log);
+    image->is_ptx = r.cubin.empty();
+    image->data = image->is_ptx ? std::move(r.ptx) : std::move(r.cubin);
+    lowered = std::move(r.lowered_names);
+    if (opts.cache) disk.store(key, CacheEntry{image->data, image->is_ptx, lowered});
+  }
+  p.image_ = image;
+  for (std::size_t i = 0; i < name_expressions.size(); ++i)
+    p.kernels_.emplace_back(image, lowered[i], name_expressions[i]);
+  if (opts.cache) {
+    std::lock_guard<std::mutex> lock(memory_mutex);
+    memory.emplace(key, p);
+  }
+  return p;
+}
+
+// compile() of a file's content; NVRTC's messages name the file.
+inline Program compile_file(std::string const& path, std::vector<std::string> const& name_expressions,
+                            CompileOptions opts = {}) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw jit_error("jit::compile_file: cannot read " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  opts.program_name = path;
+  return compile(ss.str(), name_expressions, opts);
+}
+
+}  // namespace tessera::jit

@@ -1,0 +1,184 @@
+// tests/jit/compile.cpp -- jit/compile.hpp and jit/nvrtc.hpp without a GPU (NVRTC compiles for
+// sm_90a on any machine): kernels through Tessera's headers, name expressions, errors with the
+// program's file and line, cache keys, the disk cache from new processes and from several
+// processes at once, the message of a missing NVRTC. Skipped, saying why, where NVRTC is absent.
+#include "tessera/jit/compile.hpp"
+
+#include <dirent.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace tessera::jit {
+namespace {
+
+#define TESSERA_REQUIRE_NVRTC()                         \
+  do {                                                  \
+    std::string why_;                                   \
+    if (!Nvrtc::available(&why_)) GTEST_SKIP() << why_; \
+  } while (0)
+
+CompileOptions hopper() {
+  CompileOptions o;
+  o.arch = 90;
+  return o;
+}
+
+constexpr char const* kScale = R"(
+#include "tessera/tessera.hpp"
+template <class T, class Layout>
+__global__ void scale(T* x, T a) {
+  auto t = tessera::make_tensor(tessera::make_gmem_ptr(x), Layout{});
+  for (int i = threadIdx.x; i < tessera::size(t); i += blockDim.x) t(i) = a * t(i);
+}
+)";
+
+TEST(JitCompile, KernelsThroughTesserasHeaders) {
+  TESSERA_REQUIRE_NVRTC();
+  auto o = hopper();
+  o.cache = false;
+  std::string const name = "scale<float, tessera::Layout<tessera::Shape<tessera::Int<64>,tessera::Int<32>>>>";
+  Program p = compile(kScale, {name, "scale<double, tessera::Layout<tessera::Int<8>>>"}, o);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_FALSE(p.image().is_ptx) << "sm_90a compiles to a cubin";
+  EXPECT_EQ(p.image().data.substr(0, 4),
+            "\x7f"
+            "ELF");
+  EXPECT_EQ(p.kernel(0).lowered_name().substr(0, 2), "_Z");
+  EXPECT_NE(p.kernel(0).lowered_name(), p.kernel(1).lowered_name());
+  EXPECT_EQ(p.kernel(name).name(), name);
+  EXPECT_GT(p.compile_seconds(), 0.0);
+  EXPECT_THROW(p.kernel("scale<int, int>"), jit_error);
+  EXPECT_THROW(p.kernel(2), jit_error);
+  bool has_arch = false;
+  for (auto const& opt : p.options()) has_arch |= opt == "-arch=sm_90a";
+  EXPECT_TRUE(has_arch);
+}
+
+TEST(JitCompile, ErrorsNameTheProgramAndLine) {
+  TESSERA_REQUIRE_NVRTC();
+  auto o = hopper();
+  o.program_name = "user_kernel.cu";
+  try {
+    compile("template <class T>\n__global__ void k(T* x) {\n  x[0] = undeclared_name;\n}\n", {"k<float>"}, o);
+    FAIL() << "expected a compile error";
+  } catch (jit_error const& e) {
+    std::string const m = e.what();
+    EXPECT_NE(m.find("user_kernel.cu(3)"), std::string::npos) << m;
+    EXPECT_NE(m.find("undeclared_name"), std::string::npos) << m;
+    EXPECT_NE(m.find("k<float>"), std::string::npos) << m;
+  }
+  // Tessera's static checks reach the user through NVRTC's log, message included.
+  try {
+    compile(R"(#include "tessera/tessera.hpp"
+template <int N>
+__global__ void k(int* x) {
+  TESSERA_REQUIRE(tessera::Int<N>{} == tessera::Int<4>{}, "k: N must be 4");
+  x[0] = N;
+})",
+            {"k<3>"}, o);
+    FAIL() << "expected a static_assert";
+  } catch (jit_error const& e) {
+    EXPECT_NE(std::string(e.what()).find("k: N must be 4"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(compile(kScale, {}, o), jit_error);
+}
+
+TEST(JitCompile, KeysCoverSourceOptionsNamesAndHeaders) {
+  TESSERA_REQUIRE_NVRTC();
+  auto o = hopper();
+  std::string const src = "template <int N> __global__ void k(int* x) { x[0] = N; }\n";
+  std::string const base = compile(src, {"k<1>"}, o).key();
+  EXPECT_EQ(compile(src, {"k<1>"}, o).key(), base) << "the same program has the same key";
+  EXPECT_NE(compile(src + "// comment\n", {"k<1>"}, o).key(), base);
+  EXPECT_NE(compile(src, {"k<2>"}, o).key(), base);
+  auto o2 = o;
+  o2.options.push_back("-DUNUSED=1");
+  EXPECT_NE(compile(src, {"k<1>"}, o2).key(), base);
+  auto o3 = o;
+  o3.headers.push_back({"extra.h", "// unused"});
+  EXPECT_NE(compile(src, {"k<1>"}, o3).key(), base);
+  auto o4 = o;
+  o4.arch = 80;
+  EXPECT_NE(compile(src, {"k<1>"}, o4).key(), base);
+}
+
+TEST(JitCompile, HeadersFromMemory) {
+  TESSERA_REQUIRE_NVRTC();
+  auto o = hopper();
+  o.headers.push_back({"params.h", "constexpr int kValue = 42;"});
+  Program p = compile("#include \"params.h\"\n__global__ void k(int* x) { x[0] = kValue; }\n", {"k"}, o);
+  EXPECT_EQ(p.size(), 1u);
+}
+
+// Runs tessera_jit_child with `env` (NAME=value pairs) and returns its output.
+std::string child(std::string const& args, std::string const& env = "") {
+  std::string const cmd = env + " " + TESSERA_JIT_CHILD + " " + args + " 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (f && fgets(buf, sizeof buf, f)) out += buf;
+  if (f) pclose(f);
+  return out;
+}
+
+std::vector<std::string> list_dir(std::string const& d) {
+  std::vector<std::string> v;
+  if (DIR* dir = opendir(d.c_str())) {
+    while (dirent* e = readdir(dir))
+      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") v.push_back(e->d_name);
+    closedir(dir);
+  }
+  return v;
+}
+
+TEST(JitCompile, DiskCacheAcrossProcessesAndConcurrentCompiles) {
+  TESSERA_REQUIRE_NVRTC();
+  char tmpl[] = "/tmp/tessera-jit-processes-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  std::string const dir = std::string(tmpl) + "/cache";
+  std::string const env = "TESSERA_CACHE_DIR=" + dir;
+  // Four processes compile the same program at once into an empty cache.
+  std::vector<FILE*> procs;
+  for (int i = 0; i < 4; ++i) procs.push_back(popen((env + " " + TESSERA_JIT_CHILD + " compile 2>&1").c_str(), "r"));
+  std::string key;
+  for (FILE* f : procs) {
+    ASSERT_NE(f, nullptr);
+    std::string out;
+    char buf[4096];
+    while (fgets(buf, sizeof buf, f)) out += buf;
+    EXPECT_EQ(pclose(f), 0) << out;
+    auto const at = out.find("key=");
+    ASSERT_NE(at, std::string::npos) << out;
+    std::string const k = out.substr(at + 4, 64);
+    if (key.empty()) key = k;
+    EXPECT_EQ(k, key);
+  }
+  auto files = list_dir(dir);
+  ASSERT_EQ(files.size(), 1u) << "one entry, no temporary files left";
+  EXPECT_EQ(files[0], key + ".bin");
+  // A new process finds it on disk.
+  EXPECT_NE(child("compile", env).find("from_disk=1"), std::string::npos);
+  // A truncated entry is compiled again, and replaced by a whole one.
+  std::string const path = dir + "/" + key + ".bin";
+  ASSERT_EQ(truncate(path.c_str(), 100), 0);
+  EXPECT_NE(child("compile", env).find("from_disk=0"), std::string::npos);
+  EXPECT_NE(child("compile", env).find("from_disk=1"), std::string::npos);
+  // TESSERA_CACHE=0: nothing read or written.
+  EXPECT_NE(child("compile", env + " TESSERA_CACHE=0").find("from_disk=0"), std::string::npos);
+}
+
+TEST(JitCompile, MissingNvrtcSaysWhatToInstall) {
+  std::string const out = child("nvrtc", "TESSERA_NVRTC_LIBRARY=/nonexistent/libnvrtc.so.13");
+  EXPECT_NE(out.find("TESSERA_NVRTC_LIBRARY=/nonexistent/libnvrtc.so.13 does not open"), std::string::npos) << out;
+  EXPECT_NE(out.find("pip install nvidia-cuda-nvrtc"), std::string::npos) << out;
+  EXPECT_NE(out.find("CUDA toolkit"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace tessera::jit

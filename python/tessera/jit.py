@@ -198,12 +198,23 @@ class Kernel:
         return f"tessera.jit.Kernel({self._k.name!r})"
 
 
+_torch_raw_stream = None
+
+
 def _default_stream(args):
+    """PyTorch's current stream on the device of the first PyTorch tensor among ``args``, else 0."""
+    global _torch_raw_stream
     for a in args:
         if type(a).__module__ == "torch" and hasattr(a, "data_ptr"):
-            import torch
+            if _torch_raw_stream is None:
+                import torch
 
-            return torch.cuda.current_stream(a.device).cuda_stream
+                # The raw handle without building a torch.cuda.Stream (microseconds a call); the
+                # public spelling where this private one is missing.
+                _torch_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or (
+                    lambda index: torch.cuda.current_stream(index).cuda_stream
+                )
+            return _torch_raw_stream(a.get_device())
     return 0
 
 

@@ -148,8 +148,17 @@ struct IncludeDirs {
   }
 };
 
-// SHA-256 over every Tessera header's path and content (computed once per process), and the
-// libcu++ version: part of every cache key, so an edited or upgraded header compiles anew.
+// The process's disk cache (jit/cache.hpp; its directory read from the environment once).
+inline DiskCache const& disk_cache() {
+  static DiskCache const disk(DiskCache::default_directory());
+  return disk;
+}
+
+// SHA-256 over every Tessera header's path and content, and the libcu++ version: part of every
+// cache key, so an edited or upgraded header compiles anew. Computed once per process; a new
+// process finds it in the disk cache under a key of the headers' paths, sizes and modification
+// times (stat only), so that only a changed tree is read and hashed again (milliseconds saved on
+// every program's first launch).
 inline std::string const& headers_digest() {
   static std::string const digest = [] {
     IncludeDirs const& dirs = IncludeDirs::get();
@@ -170,6 +179,23 @@ inline std::string const& headers_digest() {
       closedir(d);
     }
     std::sort(files.begin(), files.end());
+    std::string const version_file = dirs.cccl + "/cuda/std/__cccl/version.h";
+    Sha256 identity;
+    identity.field("tessera-jit headers 1").field(dirs.tessera).field(dirs.cccl).field(dirs.cuda);
+    for (std::string const& f : files) {
+      struct stat st {};
+      std::string const path = dirs.tessera + "/" + f;
+      if (stat(path.c_str(), &st) != 0) continue;
+      identity.field(f)
+          .field(std::to_string(st.st_size))
+          .field(std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec));
+    }
+    struct stat vst {};
+    if (stat(version_file.c_str(), &vst) == 0)
+      identity.field(std::to_string(vst.st_size)).field(std::to_string(vst.st_mtim.tv_sec));
+    std::string const memo_key = identity.hex();
+    if (auto memo = disk_cache().load(memo_key); memo && memo->image.size() == 64) return memo->image;
+
     Sha256 h;
     for (auto const& f : files) {
       std::ifstream in(dirs.tessera + "/" + f, std::ios::binary);
@@ -177,11 +203,13 @@ inline std::string const& headers_digest() {
       ss << in.rdbuf();
       h.field(f).field(ss.str());
     }
-    std::ifstream v(dirs.cccl + "/cuda/std/__cccl/version.h", std::ios::binary);
+    std::ifstream v(version_file, std::ios::binary);
     std::ostringstream ss;
     ss << v.rdbuf();
     h.field(dirs.cccl).field(ss.str()).field(dirs.cuda);
-    return h.hex();
+    std::string const hex = h.hex();
+    disk_cache().store(memo_key, CacheEntry{hex, false, {}});
+    return hex;
   }();
   return digest;
 }
@@ -280,7 +308,7 @@ inline Program compile(std::string const& source, std::vector<std::string> const
   auto image = std::make_shared<Image>();
   image->name = opts.program_name;
   std::vector<std::string> lowered;
-  static DiskCache const disk(DiskCache::default_directory());
+  DiskCache const& disk = disk_cache();
   std::optional<CacheEntry> hit = opts.cache ? disk.load(key) : std::nullopt;
   if (hit && hit->lowered_names.size() == name_expressions.size()) {
     image->data = std::move(hit->image);

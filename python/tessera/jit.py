@@ -123,36 +123,49 @@ def _data_ptr(t):
     return None
 
 
+_PACK_Q = _struct.Struct("<Q").pack
+_PACK_q = _struct.Struct("<q").pack
+_PACK_i = _struct.Struct("<i").pack
+_PACK_f = _struct.Struct("<f").pack
+_PACK_d = _struct.Struct("<d").pack
+
+
 def _pack(arg, size, index, kernel):
-    if isinstance(arg, _Typed):
-        return arg.data
-    if isinstance(arg, bool):
-        return _struct.pack("<?", arg) if size == 1 else _struct.pack("<i" if size == 4 else "<q", int(arg))
-    if isinstance(arg, float):
-        if size == 4:
-            return _struct.pack("<f", arg)
-        if size == 8:
-            return _struct.pack("<d", arg)
-    elif isinstance(arg, int):
-        if size == 4:
-            return _struct.pack("<i" if arg < 2**31 else "<I", arg)
-        if size == 8:
-            return _struct.pack("<q" if arg < 2**63 else "<Q", arg)
-        if size in (1, 2):
-            return _struct.pack("<b" if size == 1 else "<h", arg)
-    elif isinstance(arg, bytes):
-        return arg
-    else:
-        ptr = _data_ptr(arg)
-        if ptr is not None:
-            return _struct.pack("<Q", ptr)
+    """The bytes of one kernel argument for a parameter of ``size`` bytes (tensors first: the common
+    case of a call)."""
+    t = type(arg)
+    if t is not float and t is not int and t is not bool:
+        ptr = getattr(arg, "data_ptr", None)
+        if ptr is not None and callable(ptr):  # PyTorch
+            return _PACK_Q(ptr())
+        if t is _Typed:
+            return arg.data
+        if t is bytes:
+            return arg
+        cai = getattr(arg, "__cuda_array_interface__", None)  # CuPy, Numba, ...
+        if cai is not None:
+            return _PACK_Q(cai["data"][0])
         if hasattr(arg, "__dlpack__"):
             raise JitError(
-                f"{kernel}: argument {index} is a DLPack tensor without a device address this module can read "
+                f"{kernel.name}: argument {index} is a DLPack tensor without a device address this module can read "
                 "(PyTorch's data_ptr() or __cuda_array_interface__); pass a PyTorch or CuPy tensor"
             )
+    elif t is float:
+        if size == 4:
+            return _PACK_f(arg)
+        if size == 8:
+            return _PACK_d(arg)
+    elif t is bool:
+        return _struct.pack("<?", arg) if size == 1 else _struct.pack("<i" if size == 4 else "<q", int(arg))
+    else:
+        if size == 4:
+            return _PACK_i(arg) if arg < 2**31 else _struct.pack("<I", arg)
+        if size == 8:
+            return _PACK_q(arg) if arg < 2**63 else _PACK_Q(arg)
+        if size in (1, 2):
+            return _struct.pack("<b" if size == 1 else "<h", arg)
     raise JitError(
-        f"{kernel}: argument {index} ({type(arg).__name__}) does not fit its {size}-byte parameter; pass a tensor, "
+        f"{kernel.name}: argument {index} ({t.__name__}) does not fit its {size}-byte parameter; pass a tensor, "
         "a number, or a typed value (tessera.jit.f32, i32, i64, ...)"
     )
 
@@ -185,7 +198,10 @@ class Kernel:
         sizes = self.param_sizes()
         if sizes and len(args) != len(sizes):
             raise JitError(f"{self._k.name}: takes {len(sizes)} arguments, given {len(args)}")
-        packed = [_pack(a, sizes[i] if sizes else 8, i, self._k.name) for i, a in enumerate(args)]
+        if sizes:
+            packed = [_pack(a, sizes[i], i, self._k) for i, a in enumerate(args)]
+        else:
+            packed = [_pack(a, 8, i, self._k) for i, a in enumerate(args)]
         if stream is None:
             stream = _default_stream(args)
         elif not isinstance(stream, int):

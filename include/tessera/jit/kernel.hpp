@@ -17,6 +17,7 @@
 #endif
 
 #include <cstddef>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -80,36 +81,8 @@ class Kernel {
   // The kernel's function in the current context (loaded at the first call there).
   cu::Function function() const {
     State& s = require();
-    auto const& d = cu::Driver::get();
-    cu::Context const ctx = d.current_context();
     std::lock_guard<std::mutex> lock(s.mutex);
-    for (auto const& l : s.loaded)
-      if (l.context == ctx) return l.function;
-    Loaded l;
-    l.context = ctx;
-    std::string log(8192, '\0');
-    int options[] = {cu::kJitErrorLogBuffer, cu::kJitErrorLogBufferSizeBytes};
-    void* values[] = {log.data(), reinterpret_cast<void*>(log.size())};
-    cu::Result const r = d.module_load_data_ex(&l.module, s.image->data.c_str(), 2, options, values);
-    if (r != 0) {
-      log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
-      try {
-        d.check(r, "cuModuleLoadDataEx");
-      } catch (jit_error const& e) {
-        throw jit_error("loading the program " + s.image->name + ": " + e.what() + (log.empty() ? "" : "\n" + log));
-      }
-    }
-    d.check(d.module_get_function(&l.function, l.module, s.lowered.c_str()), "cuModuleGetFunction");
-    if (d.func_get_param_info) {
-      for (std::size_t i = 0;; ++i) {
-        std::size_t offset = 0, size = 0;
-        if (d.func_get_param_info(l.function, i, &offset, &size) != 0) break;
-        l.param_sizes.push_back(size);
-      }
-      l.params_known = true;
-    }
-    s.loaded.push_back(l);
-    return l.function;
+    return loaded_here(s).function;
   }
 
   KernelInfo info() const {
@@ -136,34 +109,17 @@ class Kernel {
   void launch_raw(LaunchConfig const& cfg, void** args, std::size_t const* sizes, std::size_t count) const {
     State& s = require();
     auto const& d = cu::Driver::get();
-    cu::Function const f = function();
-    Loaded loaded;
+    cu::Function f = nullptr;
     {
       std::lock_guard<std::mutex> lock(s.mutex);
-      for (auto& l : s.loaded)
-        if (l.function == f) {
-          if (cfg.shared_bytes > 48 * 1024 && cfg.shared_bytes > l.shared_raised) {
-            d.check(d.func_set_attribute(f, cu::kFuncMaxDynamicSharedSizeBytes, int(cfg.shared_bytes)),
-                    "cuFuncSetAttribute(max dynamic shared memory)");
-            l.shared_raised = cfg.shared_bytes;
-          }
-          loaded = l;
-        }
-    }
-    if (loaded.params_known) {
-      bool ok = loaded.param_sizes.size() == count;
-      for (std::size_t i = 0; ok && i < count; ++i) ok = loaded.param_sizes[i] == sizes[i];
-      if (!ok) {
-        auto list = [](std::size_t const* v, std::size_t n) {
-          std::string t = "(";
-          for (std::size_t i = 0; i < n; ++i) t += (i ? ", " : "") + std::to_string(v[i]);
-          return t + ")";
-        };
-        throw jit_error("launch of " + s.display + ": it takes " + std::to_string(loaded.param_sizes.size()) +
-                        " parameters of sizes " + list(loaded.param_sizes.data(), loaded.param_sizes.size()) +
-                        " bytes, given " + std::to_string(count) + " arguments of sizes " + list(sizes, count) +
-                        "; pass the arguments of the compiled specialization (or compile one for these)");
+      Loaded& l = loaded_here(s);
+      f = l.function;
+      if (cfg.shared_bytes > 48 * 1024 && cfg.shared_bytes > l.shared_raised) {
+        d.check(d.func_set_attribute(f, cu::kFuncMaxDynamicSharedSizeBytes, int(cfg.shared_bytes)),
+                "cuFuncSetAttribute(max dynamic shared memory)");
+        l.shared_raised = cfg.shared_bytes;
       }
+      if (l.params_known) check_arguments(s, l.param_sizes, sizes, count);
     }
     cu::LaunchAttribute attrs[3] = {};
     unsigned n = 0;
@@ -212,8 +168,58 @@ class Kernel {
     std::shared_ptr<Image const> image;
     std::string lowered, display;
     std::mutex mutex;
-    std::vector<Loaded> loaded;
+    std::deque<Loaded> loaded;  // one per context; a deque keeps references stable
   };
+
+  // The kernel loaded in the current context (loading it there the first time). Pre: s.mutex held.
+  static Loaded& loaded_here(State& s) {
+    auto const& d = cu::Driver::get();
+    cu::Context const ctx = d.current_context();
+    for (auto& l : s.loaded)
+      if (l.context == ctx) return l;
+    Loaded l;
+    l.context = ctx;
+    std::string log(8192, '\0');
+    int options[] = {cu::kJitErrorLogBuffer, cu::kJitErrorLogBufferSizeBytes};
+    void* values[] = {log.data(), reinterpret_cast<void*>(log.size())};
+    cu::Result const r = d.module_load_data_ex(&l.module, s.image->data.c_str(), 2, options, values);
+    if (r != 0) {
+      log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
+      try {
+        d.check(r, "cuModuleLoadDataEx");
+      } catch (jit_error const& e) {
+        throw jit_error("loading the program " + s.image->name + ": " + e.what() + (log.empty() ? "" : "\n" + log));
+      }
+    }
+    d.check(d.module_get_function(&l.function, l.module, s.lowered.c_str()), "cuModuleGetFunction");
+    if (d.func_get_param_info) {
+      // The driver reports the count only by refusing the index past the last parameter.
+      for (std::size_t i = 0;; ++i) {
+        std::size_t offset = 0, size = 0;
+        if (d.func_get_param_info(l.function, i, &offset, &size) != 0) break;
+        l.param_sizes.push_back(size);
+      }
+      l.params_known = true;
+    }
+    s.loaded.push_back(std::move(l));
+    return s.loaded.back();
+  }
+
+  static void check_arguments(State const& s, std::vector<std::size_t> const& params, std::size_t const* sizes,
+                              std::size_t count) {
+    bool ok = params.size() == count;
+    for (std::size_t i = 0; ok && i < count; ++i) ok = params[i] == sizes[i];
+    if (ok) return;
+    auto list = [](std::size_t const* v, std::size_t n) {
+      std::string t = "(";
+      for (std::size_t i = 0; i < n; ++i) t += (i ? ", " : "") + std::to_string(v[i]);
+      return t + ")";
+    };
+    throw jit_error("launch of " + s.display + ": it takes " + std::to_string(params.size()) + " parameters of sizes " +
+                    list(params.data(), params.size()) + " bytes, given " + std::to_string(count) +
+                    " arguments of sizes " + list(sizes, count) +
+                    "; pass the arguments of the compiled specialization (or compile one for these)");
+  }
 
   static std::string dims(Dim3 d) {
     return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";

@@ -19,7 +19,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 ADD = r"""
 #include "tessera/tessera.hpp"
@@ -54,19 +53,6 @@ print(f"{(t1 - t0) * 1e3:.1f} {(t2 - t1) * 1e3:.2f}")
 """
 
 
-def host_ns(fn, calls):
-    import torch
-
-    samples = []
-    for _ in range(calls):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter_ns()
-        fn()
-        samples.append(time.perf_counter_ns() - t0)
-    torch.cuda.synchronize()
-    return statistics.median(samples)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=2000)
@@ -74,6 +60,7 @@ def main():
     args = ap.parse_args()
 
     import torch
+    from ops_overhead import per_call_host_ns  # beside this script: the same host-time measure
 
     from tessera import jit
 
@@ -108,8 +95,8 @@ def main():
 
     kernel_ns, torch_ns = [], []
     for _ in range(args.repeats):
-        kernel_ns.append(host_ns(lambda: k(1, 1024, a, b, c), args.calls // args.repeats or 1))
-        torch_ns.append(host_ns(lambda: torch.add(a, b, out=c), args.calls // args.repeats or 1))
+        kernel_ns.append(per_call_host_ns(lambda: k(1, 1024, a, b, c), args.calls // args.repeats or 1))
+        torch_ns.append(per_call_host_ns(lambda: torch.add(a, b, out=c), args.calls // args.repeats or 1))
     kn, tn = statistics.median(kernel_ns), statistics.median(torch_ns)
     print(f"call on 32x32 fp16: tessera.jit kernel {kn / 1e3:.2f} us, torch.add(out=) {tn / 1e3:.2f} us, "
           f"ratio {kn / tn:.2f}")

@@ -28,21 +28,6 @@ jit::Dim3 dim3_of(py::handle h) {
   return d;
 }
 
-// The parameter sizes of a kernel, as the driver reports them (loads the kernel into the current
-// context); empty when the driver cannot say (before CUDA 12.4).
-std::vector<std::size_t> param_sizes(jit::Kernel const& k) {
-  auto const& d = jit::cu::Driver::get();
-  jit::cu::Function const f = k.function();
-  std::vector<std::size_t> sizes;
-  if (!d.func_get_param_info) return sizes;
-  for (std::size_t i = 0;; ++i) {
-    std::size_t offset = 0, size = 0;
-    if (d.func_get_param_info(f, i, &offset, &size) != 0) break;
-    sizes.push_back(size);
-  }
-  return sizes;
-}
-
 }  // namespace
 
 void bind_jit(py::module_& m) {
@@ -65,7 +50,7 @@ void bind_jit(py::module_& m) {
       .def_property_readonly("name", &jit::Kernel::name)
       .def_property_readonly("lowered_name", &jit::Kernel::lowered_name)
       .def("info", &jit::Kernel::info)
-      .def("param_sizes", &param_sizes)
+      .def("param_sizes", &jit::Kernel::param_sizes)
       .def(
           "launch_packed",
           [](jit::Kernel const& k, py::handle grid, py::handle block, unsigned shared, std::uintptr_t stream,

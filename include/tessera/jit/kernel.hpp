@@ -85,6 +85,14 @@ class Kernel {
     return loaded_here(s).function;
   }
 
+  // The kernel's parameter sizes in bytes, as the driver reports them (empty before CUDA 12.4,
+  // whose driver cannot say; then launches are not checked). Loads the kernel in this context.
+  std::vector<std::size_t> param_sizes() const {
+    State& s = require();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    return loaded_here(s).param_sizes;
+  }
+
   KernelInfo info() const {
     auto const& d = cu::Driver::get();
     cu::Function const f = function();

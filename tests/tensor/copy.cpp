@@ -59,6 +59,28 @@ TEST(Copy, VectorWidthAlignedMisalignedStrided) {
   EXPECT_EQ(copy_vector_bits(src, r), 128);
 }
 
+// A thread's fragment stored to rows of a large matrix: the destination's offsets span more than
+// a dense offset table holds (rows 2^16 elements apart), and are searched instead; 16-byte
+// vectors along each row, none across rows.
+TEST(Copy, VectorWidthToASparseDestination) {
+  constexpr int row = 1 << 16;
+  std::vector<float> big(3 * row + 8 + 4);
+  float* base = big.data();
+  while (reinterpret_cast<std::uintptr_t>(base) % 16 != 0) ++base;
+  auto rows = make_layout(make_shape(_8{}, _4{}), make_stride(_1{}, Int<row>{}));  // (8,4) -> 4 rows of 8
+  auto r = make_tensor<float>(make_layout(make_shape(_8{}, _4{})));                // (8,4) registers
+  auto g = make_tensor(make_gmem_ptr(base), rows);
+  for (int i = 0; i < 32; ++i) r(i) = float(i);
+  EXPECT_EQ(copy_vector_bits(r, g), 128);
+  EXPECT_EQ(copy_vector_bits(g, r), 128);
+  copy(r, g);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(base[j * row + i], float(i + 8 * j));
+  // Rows row + 2 floats apart: every other row starts 8 bytes past a 16-byte boundary: 8-byte vectors.
+  auto odd_rows = make_layout(make_shape(_8{}, _4{}), make_stride(_1{}, Int<row + 2>{}));
+  EXPECT_EQ(copy_vector_bits(r, make_tensor(make_gmem_ptr(base), odd_rows)), 64);
+}
+
 TEST(Copy, ResultsMatchElementByElement) {
   Buffer<float, 128> a{}, b{};
   for (int i = 0; i < 128; ++i) a.data[i] = float(i);

@@ -27,8 +27,13 @@ struct vector_plan {
   static constexpr long long n = static_cast<long long>(decltype(size(LD{}))::value);
   static constexpr long long cosize_d = static_cast<long long>(decltype(cosize(LD{}))::value);
   static constexpr int blocks = int(n / N);
-  // Dense offset tables are built at compile time; beyond this cosize the copy stays scalar.
+  // The offset -> index inverse of dst is a dense table where dst's cosize allows (a thread's
+  // fragment of shared memory or registers); a sparse dst (a thread's values rows apart in a
+  // global matrix) is searched instead, for fragments of up to search_limit values; beyond both
+  // the copy stays scalar.
   static constexpr long long table_limit = 1 << 15;
+  static constexpr long long search_limit = 1 << 10;
+  static constexpr bool dense = cosize_d <= table_limit;
 
   struct result {
     bool ok = false;
@@ -36,16 +41,36 @@ struct vector_plan {
   };
   TESSERA_HOST_DEVICE static constexpr result compute() {
     result r{};
-    if (n % N != 0 || cosize_d > table_limit || cosize_d < 1) return r;
+    if (n % N != 0 || cosize_d < 1 || (!dense && n > search_limit)) return r;
     LS s{};
     LD d{};
-    int inv[cosize_d > table_limit ? 1 : cosize_d] = {};
-    for (auto& v : inv) v = -1;
-    for (int i = 0; i < int(n); ++i) {
-      long long o = static_cast<long long>(d(i));
-      if (o < 0 || o >= cosize_d || inv[o] != -1) return r;  // negative or repeated dst offsets
-      inv[o] = i;
+    int inv[dense ? cosize_d : 1] = {};
+    long long off[dense ? 1 : n] = {};
+    if constexpr (dense) {
+      for (auto& v : inv) v = -1;
+      for (int i = 0; i < int(n); ++i) {
+        long long o = static_cast<long long>(d(i));
+        if (o < 0 || o >= cosize_d || inv[o] != -1) return r;  // negative or repeated dst offsets
+        inv[o] = i;
+      }
+    } else {
+      for (int i = 0; i < int(n); ++i) {
+        off[i] = static_cast<long long>(d(i));
+        if (off[i] < 0) return r;
+        for (int k = 0; k < i; ++k)
+          if (off[k] == off[i]) return r;  // repeated dst offsets
+      }
     }
+    // The index of dst's element at offset o, or -1.
+    auto index_of = [&](long long o) {
+      if constexpr (dense) {
+        return o < cosize_d ? inv[o] : -1;
+      } else {
+        for (int k = 0; k < int(n); ++k)
+          if (off[k] == o) return k;
+        return -1;
+      }
+    };
     int count = 0;
     for (int i = 0; i < int(n); ++i) {
       long long od = static_cast<long long>(d(i));
@@ -54,7 +79,7 @@ struct vector_plan {
       if (os % N != 0 || count >= blocks) return r;
       for (int v = 1; v < N; ++v) {
         if (od + v >= cosize_d) return r;
-        int j = inv[od + v];
+        int j = index_of(od + v);
         if (j < 0 || static_cast<long long>(s(j)) != os + v) return r;
       }
       r.starts[count++] = i;

@@ -2,7 +2,13 @@
 // seen from a new process, processes compiling the same program at once, a missing NVRTC.
 //   tessera_jit_child compile     compiles tests/jit's fixed program for sm_90a, prints
 //                                 "from_disk=<0|1> key=<hex> bytes=<image size>"
+//   tessera_jit_child pch         compiles it (no cache), then prints "pch_dir=<dir> mode=<octal>
+//                                 files=<names>" of its precompiled headers' directory, or
+//                                 "pch_dir=none"
 //   tessera_jit_child nvrtc       prints "available" or the message of the missing NVRTC
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <string>
 
@@ -16,9 +22,10 @@ int main(int argc, char** argv) {
       std::printf("%s\n", tessera::jit::Nvrtc::available(&why) ? "available" : why.c_str());
       return 0;
     }
-    if (mode == "compile") {
+    if (mode == "compile" || mode == "pch") {
       tessera::jit::CompileOptions o;
       o.arch = 90;
+      o.cache = mode == "compile";
       auto const p = tessera::jit::compile(R"(
 #include "tessera/tessera.hpp"
 template <class T, int N>
@@ -30,12 +37,27 @@ __global__ void fill(T* out) {
                                            {"fill<float, 256>"}, o);
       std::printf("from_disk=%d key=%s bytes=%zu\n", p.from_disk_cache() ? 1 : 0, p.key().c_str(),
                   p.image().data.size());
+      if (mode == "pch") {
+        std::string const& dir = tessera::jit::PchDir::get().path();
+        if (dir.empty()) {
+          std::printf("pch_dir=none\n");
+          return 0;
+        }
+        struct stat st {};
+        stat(dir.c_str(), &st);
+        std::string files;
+        if (DIR* d = opendir(dir.c_str())) {
+          while (dirent* e = readdir(d)) files += std::string(" ") + e->d_name;
+          closedir(d);
+        }
+        std::printf("pch_dir=%s mode=%o files=%s\n", dir.c_str(), unsigned(st.st_mode & 0777), files.c_str());
+      }
       return 0;
     }
   } catch (std::exception const& e) {
     std::printf("error: %s\n", e.what());
     return 2;
   }
-  std::fprintf(stderr, "usage: tessera_jit_child compile|nvrtc\n");
+  std::fprintf(stderr, "usage: tessera_jit_child compile|pch|nvrtc\n");
   return 64;
 }

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -160,11 +161,14 @@ TEST(JitCompile, DiskCacheAcrossProcessesAndConcurrentCompiles) {
     if (key.empty()) key = k;
     EXPECT_EQ(k, key);
   }
-  // The program's entry and the headers' digest (compile.hpp, headers_digest); no temporary file.
+  // The program's entry and the headers' digest (compile.hpp, headers_digest); no temporary file;
+  // the precompiled headers' directory (PchDir), emptied by each process as it ended.
   auto files = list_dir(dir);
+  files.erase(std::remove(files.begin(), files.end(), "pch"), files.end());
   EXPECT_EQ(files.size(), 2u);
   EXPECT_NE(std::find(files.begin(), files.end(), key + ".bin"), files.end());
   for (auto const& f : files) EXPECT_TRUE(f.size() == 68 && f.substr(64) == ".bin") << "a stray file: " << f;
+  EXPECT_TRUE(list_dir(dir + "/pch").empty());
   // A new process finds it on disk.
   EXPECT_NE(child("compile", env).find("from_disk=1"), std::string::npos);
   // A truncated entry is compiled again, and replaced by a whole one.
@@ -174,6 +178,43 @@ TEST(JitCompile, DiskCacheAcrossProcessesAndConcurrentCompiles) {
   EXPECT_NE(child("compile", env).find("from_disk=1"), std::string::npos);
   // TESSERA_CACHE=0: nothing read or written.
   EXPECT_NE(child("compile", env + " TESSERA_CACHE=0").find("from_disk=0"), std::string::npos);
+}
+
+// NVRTC's precompiled headers (PchDir): a private directory per process under the cache, used
+// while the process compiles, removed when it ends, and those of ended processes swept away.
+TEST(JitCompile, PrecompiledHeadersStayPrivateAndAreCleanedUp) {
+  TESSERA_REQUIRE_NVRTC();
+  char tmpl[] = "/tmp/tessera-jit-pch-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  std::string const dir = std::string(tmpl) + "/cache";
+  std::string const env = "TESSERA_CACHE_DIR=" + dir;
+  // A directory left by a process that no longer runs (no process has pid 2^31 - 1).
+  ASSERT_EQ(mkdir(dir.c_str(), 0700), 0);
+  ASSERT_EQ(mkdir((dir + "/pch").c_str(), 0700), 0);
+  std::string const stale = dir + "/pch/2147483647-AbCdEf";
+  ASSERT_EQ(mkdir(stale.c_str(), 0700), 0);
+  FILE* f = std::fopen((stale + "/tessera_jit_0.pch").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  // The child compiles with precompiled headers ("pch" mode lists its directory while it runs).
+  std::string const out = child("pch", env);
+  EXPECT_NE(out.find("pch_dir=" + dir + "/pch/"), std::string::npos) << out;
+  EXPECT_NE(out.find("mode=700"), std::string::npos) << out;
+  EXPECT_NE(out.find(".pch"), std::string::npos) << "NVRTC wrote no precompiled header: " << out;
+  // After it: the stale directory and the child's own are gone.
+  EXPECT_TRUE(list_dir(dir + "/pch").empty());
+  // Programs that open with other #includes or other options than the saved header's are parsed
+  // in full, and NVRTC's notes about it stay out of their logs.
+  CompileOptions o = hopper();
+  o.cache = false;
+  char const* const first = "#include \"tessera/tessera.hpp\"\n__global__ void k(int* p) { p[0] = 1; }\n";
+  char const* const other = "#include <cuda_fp16.h>\n#include \"tessera/tessera.hpp\"\n__global__ void k(int* p) {}\n";
+  EXPECT_EQ(compile(first, {"k"}, o).log(), "");
+  EXPECT_EQ(compile(other, {"k"}, o).log(), "");
+  o.options = {"-DTESSERA_TEST_ONLY=1"};
+  EXPECT_EQ(compile(first, {"k"}, o).log(), "");
+  // TESSERA_JIT_PCH=0: no directory.
+  EXPECT_NE(child("pch", env + " TESSERA_JIT_PCH=0").find("pch_dir=none"), std::string::npos);
 }
 
 TEST(JitCompile, MissingNvrtcSaysWhatToInstall) {

@@ -26,7 +26,9 @@
 #endif
 
 #include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -63,6 +65,7 @@ struct CompileOptions {
   std::vector<NvrtcHeader> headers;             // headers from memory, found by #include before any directory
   int arch = 0;                                 // compute capability x 10 (90 = sm_90a); 0: the current device's
   bool cache = true;                            // false: compile now, whatever the caches hold
+  bool pch = true;                              // NVRTC's precompiled header within the process (PchDir)
   std::string program_name = "tessera_jit.cu";  // the file name NVRTC's messages give
 };
 
@@ -153,6 +156,76 @@ inline DiskCache const& disk_cache() {
   static DiskCache const disk(DiskCache::default_directory());
   return disk;
 }
+
+// NVRTC's automatic precompiled header (-pch): the first compile of a process saves the parsed
+// headers it opens with, and later compiles that open with the same headers load them instead of
+// parsing them again (a compile of tessera/tessera.hpp's headers: ~1 s -> ~0.15 s;
+// docs/performance.md). NVRTC deletes its PCH files (about 100 MB each) when the process exits, so
+// the saving is within a process. PchDir is the process's private directory for them,
+// <disk cache>/pch/<pid>-XXXXXX (0700, created by mkdtemp inside the user's checked cache
+// directory): no other process writes or reads it, and directories left by processes that are gone
+// are removed when a new one is made. One compile uses it at a time (`busy`; a compile that finds it
+// busy runs without PCH). Off with TESSERA_JIT_PCH=0, CompileOptions::pch = false, or when the
+// disk cache is off.
+class PchDir {
+ public:
+  static PchDir& get() {
+    static PchDir d;
+    return d;
+  }
+  std::string const& path() const { return path_; }  // "" when unavailable
+  std::mutex busy;
+
+  PchDir(PchDir const&) = delete;
+  PchDir& operator=(PchDir const&) = delete;
+  ~PchDir() {
+    if (!path_.empty()) remove_tree(path_);
+  }
+
+ private:
+  PchDir() {
+    if (char const* e = std::getenv("TESSERA_JIT_PCH"); e && std::string(e) == "0") return;
+    DiskCache const& disk = disk_cache();
+    if (!disk.enabled()) return;
+    std::string const base = disk.directory() + "/pch";
+    mkdir(base.c_str(), 0700);
+    struct stat st {};
+    if (lstat(base.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077) != 0)
+      return;
+    sweep(base);
+    std::string tmpl = base + "/" + std::to_string(getpid()) + "-XXXXXX";
+    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+  }
+  // Removes the directories of processes that no longer run (named <pid>-XXXXXX).
+  static void sweep(std::string const& base) {
+    DIR* d = opendir(base.c_str());
+    if (!d) return;
+    std::vector<std::string> stale;
+    while (dirent* e = readdir(d)) {
+      std::string const name = e->d_name;
+      std::size_t const dash = name.find('-');
+      if (dash == std::string::npos || dash == 0) continue;
+      char* end = nullptr;
+      long const pid = std::strtol(name.c_str(), &end, 10);
+      if (end != name.c_str() + dash || pid <= 0) continue;
+      if (kill(pid_t(pid), 0) != 0 && errno == ESRCH) stale.push_back(base + "/" + name);
+    }
+    closedir(d);
+    for (auto const& dir : stale) remove_tree(dir);
+  }
+  // Removes a directory of plain files (what NVRTC leaves in one).
+  static void remove_tree(std::string const& dir) {
+    if (DIR* d = opendir(dir.c_str())) {
+      std::vector<std::string> files;
+      while (dirent* e = readdir(d))
+        if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") files.push_back(dir + "/" + e->d_name);
+      closedir(d);
+      for (auto const& f : files) unlink(f.c_str());
+    }
+    rmdir(dir.c_str());
+  }
+  std::string path_;
+};
 
 // SHA-256 over every Tessera header's path and content, and the libcu++ version: part of every
 // cache key, so an edited or upgraded header compiles anew. Computed once per process; a new
@@ -316,8 +389,23 @@ inline Program compile(std::string const& source, std::vector<std::string> const
     lowered = std::move(hit->lowered_names);
     p.from_disk_ = true;
   } else {
+    // The precompiled header changes how long NVRTC takes, not what it produces: it is not in the key.
+    std::vector<std::string> nvrtc_options = options;
+    std::unique_lock<std::mutex> pch_lock;
+    if (opts.pch) {
+      PchDir& pch = PchDir::get();
+      if (!pch.path().empty()) {
+        pch_lock = std::unique_lock<std::mutex>(pch.busy, std::try_to_lock);
+        if (pch_lock.owns_lock())
+          // 629, 630: a program whose options or first #includes differ from a saved header's (it
+          // is parsed in full); 20283: no header could be saved for this program. None concerns
+          // the program's code.
+          nvrtc_options.insert(nvrtc_options.end(), {"-pch", "--pch-dir=" + pch.path(), "--pch-messages=false",
+                                                     "--diag-suppress=629,630,20283"});
+      }
+    }
     auto const t0 = std::chrono::steady_clock::now();
-    NvrtcResult r = nvrtc.compile(source, opts.program_name, options, name_expressions, opts.headers);
+    NvrtcResult r = nvrtc.compile(source, opts.program_name, nvrtc_options, name_expressions, opts.headers);
     p.seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r.ok) {
       std::string kernels;

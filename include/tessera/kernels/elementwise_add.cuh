@@ -41,6 +41,10 @@ __device__ __forceinline__ T add_elem(T a, T b) {
   }
 }
 
+// The block of add_naive and add_vectorized's launches (a run-time compiled launch of their
+// kernels uses it too: python/src/ops/add.cpp).
+inline constexpr int add_threads = 256;
+
 // ---- kernels -------------------------------------------------------------------------------
 
 // Naive: thread q handles element (q / cols, q % cols) of the row-major view.
@@ -172,6 +176,132 @@ __global__ void __launch_bounds__(tv_threads)
   }
 }
 
+// ---- specialized on static layouts (run-time compilation) -----------------------------------
+
+// The index type of a kernel over Layout: int where every coordinate and offset fits (the usual
+// case), 64-bit otherwise, decided at compile time from the static layout.
+template <class L>
+constexpr bool fits_int() {
+  constexpr std::int64_t limit = std::int64_t(1) << 31;
+  constexpr std::int64_t elements = decltype(size(L{}))::value;
+  constexpr std::int64_t span = decltype(cosize(L{}))::value;
+  return elements < limit && span < limit;
+}
+template <class L>
+using static_index_t = std::conditional_t<fits_int<L>(), int, std::int64_t>;
+
+template <class L>
+inline constexpr bool static_matrix_v = is_static_v<L> && rank_v<L> == 2;
+
+}  // namespace detail
+
+// The published programs (docs/background.md) as the JIT instantiates them for the tensors it is
+// handed (docs/jit.md): Layout is the (M,N) -> element offset layout A, B and C share, every extent
+// and stride static (tessera.jit.layout_of(t)), so the index arithmetic folds at compile time and
+// a tiling that divides the matrix runs without predicates. Align: the bytes every pointer is
+// known aligned to (tessera.jit.assumed_alignment); vector accesses wider than it are not used.
+
+// add_naive_static<T, Layout, Threads>: thread q of the grid adds element (q / N, q % N).
+// Launch: ceil(M * N / Threads) blocks of Threads threads.
+template <class T, class Layout, int Threads = 256>
+__global__ void __launch_bounds__(Threads) add_naive_static(T const* A, T const* B, T* C) {
+  static_assert(detail::static_matrix_v<Layout>,
+                "add_naive_static<T, Layout>: Layout must be a static (M,N) -> offset layout (tessera.jit.layout_of "
+                "with no dynamic mode); for run-time extents use add_naive");
+  using I = detail::static_index_t<Layout>;
+  constexpr Layout layout{};
+  constexpr I M = decltype(size<0>(layout))::value;
+  constexpr I N = decltype(size<1>(layout))::value;
+  auto mA = make_tensor(make_gmem_ptr(A), layout);  // (M,N)
+  auto mB = make_tensor(make_gmem_ptr(B), layout);  // (M,N)
+  auto mC = make_tensor(make_gmem_ptr(C), layout);  // (M,N)
+  I const q = I(blockIdx.x) * Threads + I(threadIdx.x);
+  if constexpr ((M * N) % Threads != 0) {
+    if (q >= M * N) return;
+  }
+  I const m = q / N;
+  I const n = q % N;
+  mC(m, n) = detail::add_elem(mA(m, n), mB(m, n));
+}
+
+// add_vectorized_static<T, Layout, Vec, Threads, Align>: zipped_divide by (1,Vec); thread q of the
+// grid adds vector (q / (N/Vec), q % (N/Vec)) of ((1,Vec),(M,N/Vec)), one Vec * sizeof(T)-byte
+// access per operand where the layout and Align allow it. Pre: Vec divides N.
+// Launch: ceil(M * N / Vec / Threads) blocks of Threads threads.
+template <class T, class Layout, int Vec = 16 / int(sizeof(T)), int Threads = 256, int Align = 16>
+__global__ void __launch_bounds__(Threads) add_vectorized_static(T const* A, T const* B, T* C) {
+  static_assert(detail::static_matrix_v<Layout>,
+                "add_vectorized_static<T, Layout, Vec>: Layout must be a static (M,N) -> offset layout "
+                "(tessera.jit.layout_of with no dynamic mode); for run-time extents use add_vectorized");
+  using I = detail::static_index_t<Layout>;
+  constexpr Layout layout{};
+  constexpr I M = decltype(size<0>(layout))::value;
+  constexpr I N = decltype(size<1>(layout))::value;
+  static_assert(Vec >= 1 && N % Vec == 0, "add_vectorized_static<T, Layout, Vec>: Vec must divide N (mode 1's extent)");
+  constexpr I NV = N / Vec;
+  auto tiler = make_shape(_1{}, Int<Vec>{});                              // (1,Vec)
+  auto gA = zipped_divide(make_tensor(make_gmem_ptr(A), layout), tiler);  // ((1,Vec),(M,N/Vec))
+  auto gB = zipped_divide(make_tensor(make_gmem_ptr(B), layout), tiler);  // ((1,Vec),(M,N/Vec))
+  auto gC = zipped_divide(make_tensor(make_gmem_ptr(C), layout), tiler);  // ((1,Vec),(M,N/Vec))
+  I const q = I(blockIdx.x) * Threads + I(threadIdx.x);
+  if constexpr ((M * NV) % Threads != 0) {
+    if (q >= M * NV) return;
+  }
+  auto blk = make_coord(q / NV, q % NV);
+  auto tAgA = gA(make_coord(0, _), blk);                                                 // (Vec)
+  auto tBgB = gB(make_coord(0, _), blk);                                                 // (Vec)
+  auto tCgC = gC(make_coord(0, _), blk);                                                 // (Vec)
+  auto rA = make_tensor<T>(make_layout(Int<Vec>{}));                                     // (Vec) registers
+  auto rB = make_tensor<T>(make_layout(Int<Vec>{}));                                     // (Vec)
+  auto rC = make_tensor<T>(make_layout(Int<Vec>{}));                                     // (Vec)
+  constexpr int W = (Vec * int(sizeof(T)) <= Align ? Vec * int(sizeof(T)) : Align) * 8;  // bits an access
+  if (!tessera::detail::copy_vectorized<W, true>(tAgA, rA)) copy(tAgA, rA);
+  if (!tessera::detail::copy_vectorized<W, true>(tBgB, rB)) copy(tBgB, rB);
+  TESSERA_UNROLL
+  for (int i = 0; i < Vec; ++i) rC(i) = detail::add_elem(rA(i), rB(i));
+  if (!tessera::detail::copy_vectorized<W, true>(rC, tCgC)) copy(rC, tCgC);
+}
+
+// add_tv_static<T, Layout, ThrLayout, ValLayout, Align>: make_layout_tv(ThrLayout, ValLayout) gives
+// the tile (TileM,TileN) and tv : (thr,val) -> (m,n) in it; block b owns tile b of
+// zipped_divide(mX, tile) (b runs over (RestM,RestN), RestM fastest), thread t owns
+// composition(tile, tv)(t, _). Pre: the tile divides (M,N).
+// Launch: (M / TileM) * (N / TileN) blocks of size(ThrLayout) threads.
+template <class T, class Layout, class ThrLayout, class ValLayout, int Align = 16>
+__global__ void __launch_bounds__(decltype(size(ThrLayout{}))::value) add_tv_static(T const* A, T const* B, T* C) {
+  static_assert(detail::static_matrix_v<Layout>,
+                "add_tv_static<T, Layout, Thr, Val>: Layout must be a static (M,N) -> offset layout "
+                "(tessera.jit.layout_of with no dynamic mode); for run-time extents use add_tv");
+  using I = detail::static_index_t<Layout>;
+  constexpr Layout layout{};
+  constexpr auto tiler_tv = make_layout_tv(ThrLayout{}, ValLayout{});
+  constexpr auto tiler = get<0>(tiler_tv);  // (TileM,TileN)
+  constexpr auto tv = get<1>(tiler_tv);     // (thr,val) -> (m,n) in the tile
+  static_assert(decltype(size<0>(layout))::value % decltype(get<0>(tiler))::value == 0 &&
+                    decltype(size<1>(layout))::value % decltype(get<1>(tiler))::value == 0,
+                "add_tv_static: the TV layout's tile must divide (M,N); use add_tv for a ragged matrix");
+  auto gA = zipped_divide(make_tensor(make_gmem_ptr(A), layout), tiler);  // ((TileM,TileN),(RestM,RestN))
+  auto gB = zipped_divide(make_tensor(make_gmem_ptr(B), layout), tiler);  // ((TileM,TileN),(RestM,RestN))
+  auto gC = zipped_divide(make_tensor(make_gmem_ptr(C), layout), tiler);  // ((TileM,TileN),(RestM,RestN))
+  I const b = I(blockIdx.x);
+  int const t = int(threadIdx.x);
+  auto thrA = composition(gA(make_coord(_, _), b), tv)(t, _);  // (V) -> element of A
+  auto thrB = composition(gB(make_coord(_, _), b), tv)(t, _);  // (V)
+  auto thrC = composition(gC(make_coord(_, _), b), tv)(t, _);  // (V)
+  auto frag = make_layout(tessera::layout<1>(tv).shape());     // (V) registers, compact over the value mode
+  auto rA = make_tensor<T>(frag);
+  auto rB = make_tensor<T>(frag);
+  auto rC = make_tensor<T>(frag);
+  constexpr int W = (Align >= 16 ? 128 : Align * 8);
+  if (!tessera::detail::copy_vectorized<W, true>(thrA, rA)) copy(thrA, rA);
+  if (!tessera::detail::copy_vectorized<W, true>(thrB, rB)) copy(thrB, rB);
+  TESSERA_UNROLL
+  for (int i = 0; i < int(decltype(size(frag))::value); ++i) rC(i) = detail::add_elem(rA(i), rB(i));
+  if (!tessera::detail::copy_vectorized<W, true>(rC, thrC)) copy(rC, thrC);
+}
+
+namespace detail {
+
 #if !defined(__CUDACC_RTC__)  // host only: the launchers' choice of kernel
 // Whether 128-bit accesses are legal: 16-byte aligned pointers and row pitch.
 template <class T>
@@ -190,7 +320,7 @@ cudaError_t add_naive(T const* A, T const* B, T* C, int M, int N, Major major, c
   detail::require_extents("add_naive", M, N);
   auto p = detail::row_problem(M, N, major);
   std::int64_t total = std::int64_t(p.rows) * p.cols;
-  constexpr int threads = 256;
+  constexpr int threads = detail::add_threads;
   auto blocks = static_cast<unsigned>((total + threads - 1) / threads);
   detail::add_naive_kernel<T><<<blocks, threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);
   return cudaGetLastError();
@@ -205,7 +335,7 @@ cudaError_t add_vectorized(T const* A, T const* B, T* C, int M, int N, Major maj
   auto p = detail::row_problem(M, N, major);
   constexpr int VEC = 16 / int(sizeof(T));
   std::int64_t total = std::int64_t(p.rows) * ((p.cols + VEC - 1) / VEC);
-  constexpr int threads = 256;
+  constexpr int threads = detail::add_threads;
   auto blocks = static_cast<unsigned>((total + threads * VPT - 1) / (threads * VPT));
   if (detail::vector_ok(A, B, C, p.ld)) {
     detail::add_vectorized_kernel<T, true, VPT><<<blocks, threads, 0, stream>>>(A, B, C, p.rows, p.cols, p.ld);

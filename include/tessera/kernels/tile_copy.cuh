@@ -20,6 +20,8 @@
 #endif
 
 #include "tessera/arch/copy_sm80.hpp"
+#include "tessera/atom/copy_atom.hpp"
+#include "tessera/atom/copy_traits_sm80.hpp"
 #include "tessera/core/stdlib.hpp"
 #include "tessera/kernels/common.cuh"
 
@@ -82,6 +84,57 @@ __global__ void tile_copy_kernel(T const* src, T* dst, int rows, int cols, std::
 }
 
 }  // namespace detail
+
+// tile_copy_static<T, Layout, TileM, Threads>: the published program as the JIT instantiates it for
+// the tensors it is handed (docs/jit.md). Layout: the (M,N) -> element offset layout of src and dst,
+// every extent and stride static (tessera.jit.layout_of(t)), unit stride along N. Threads (tm,tn)
+// = (TileM, Threads/TileM):(Threads/TileM, 1) each move one 128-bit vector (1,VEC), VEC =
+// 16 / sizeof(T): the tile is (TileM, Threads/TileM * VEC). Block (bx,by) copies tile (by,bx)
+// global -> shared with cp.async (a TiledCopy of SM80_CP_ASYNC_CACHEGLOBAL), waits, then shared ->
+// global with 128-bit stores (a TiledCopy of UniversalCopy<uint128_t>).
+// Pre: the tile divides (M,N); src, dst 16-byte aligned; every row starts on a 16-byte boundary.
+// Launch: grid (N / TileN, M / TileM), Threads threads, no dynamic shared memory.
+template <class T, class Layout, int TileM = 32, int Threads = 512>
+__global__ void __launch_bounds__(Threads) tile_copy_static(T const* src, T* dst) {
+  constexpr int VEC = 16 / int(sizeof(T));
+  constexpr int TPR = Threads / TileM;  // threads a tile row
+  constexpr int TileN = TPR * VEC;
+  constexpr Layout layout{};
+  static_assert(is_static_v<Layout> && rank_v<Layout> == 2,
+                "tile_copy_static<T, Layout>: Layout must be a static (M,N) -> offset layout (tessera.jit.layout_of "
+                "with no dynamic mode); for run-time extents use tile_copy");
+  static_assert(Threads % TileM == 0, "tile_copy_static<T, Layout, TileM, Threads>: TileM must divide Threads");
+  static_assert(decltype(stride<1>(layout))::value == 1 && (decltype(stride<0>(layout))::value * sizeof(T)) % 16 == 0,
+                "tile_copy_static: mode 1 must have unit stride and every row must start on a 16-byte boundary "
+                "(128-bit cp.async); copy the transpose's layout, or pad the rows");
+  static_assert(decltype(size<0>(layout))::value % TileM == 0 && decltype(size<1>(layout))::value % TileN == 0,
+                "tile_copy_static: the tile (TileM, Threads / TileM * 16 / sizeof(T)) must divide (M,N); use tile_copy "
+                "for a ragged matrix");
+  static_assert(TileM * TileN * sizeof(T) <= 48 * 1024, "tile_copy_static: the tile must fit 48 KiB of shared memory");
+
+  auto thr = make_layout(make_shape(Int<TileM>{}, Int<TPR>{}), make_stride(Int<TPR>{}, _1{}));  // (tm,tn) -> thr
+  auto val = make_layout(make_shape(_1{}, Int<VEC>{}));                                         // (1,VEC) -> val
+  auto load = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, T>{}, thr, val);
+  auto store = make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, T>{}, thr, val);
+  auto tile = make_shape(Int<TileM>{}, Int<TileN>{});  // (TileM,TileN)
+
+  auto gS = zipped_divide(make_tensor(make_gmem_ptr(src), layout), tile);  // ((TileM,TileN),(RestM,RestN))
+  auto gD = zipped_divide(make_tensor(make_gmem_ptr(dst), layout), tile);  // ((TileM,TileN),(RestM,RestN))
+  auto blk = make_coord(int(blockIdx.y), int(blockIdx.x));
+  auto blkS = gS(make_coord(_, _), blk);  // (TileM,TileN)
+  auto blkD = gD(make_coord(_, _), blk);  // (TileM,TileN)
+  __shared__ alignas(16) T smem[TileM * TileN];
+  auto sT = make_tensor(make_smem_ptr(smem), make_layout(tile, make_stride(Int<TileN>{}, _1{})));  // (TileM,TileN)
+
+  int const t = int(threadIdx.x);
+  auto thr_load = load.get_slice(t);
+  copy(load, thr_load.partition_S(blkS), thr_load.partition_D(sT));  // global -> shared, asynchronous
+  cp_async_fence();
+  cp_async_wait<0>();
+  __syncthreads();
+  auto thr_store = store.get_slice(t);
+  copy(store, thr_store.partition_S(sT), thr_store.partition_D(blkD));  // shared -> global
+}
 
 #if !defined(__CUDACC_RTC__)  // host only: the check and the launcher
 // The configuration tile_copy would launch: tile_n filled in. Throws std::invalid_argument naming

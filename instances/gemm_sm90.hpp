@@ -19,8 +19,9 @@
 
 namespace tessera::kernels::detail {
 
-#define TESSERA_GEMM_SM90_EXTERN(Cfg, T, TOut) \
-  extern template cudaError_t gemm_sm90_run<Cfg, T, TOut>(char const*, GemmProblem<T, TOut> const&, cudaStream_t, int);
+#define TESSERA_GEMM_SM90_EXTERN(Cfg, T, TOut)                                                                      \
+  extern template cudaError_t gemm_sm90_run<Cfg, T, TOut, GemmSm90Launch>(char const*, GemmProblem<T, TOut> const&, \
+                                                                          cudaStream_t, int, GemmSm90Launch const&);
 #define TESSERA_GEMM_SM90_EXTERN_CHOICE(Cfg)            \
   TESSERA_GEMM_SM90_EXTERN(Cfg, half_t, half_t)         \
   TESSERA_GEMM_SM90_EXTERN(Cfg, half_t, float)          \

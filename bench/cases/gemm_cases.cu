@@ -1,6 +1,7 @@
 // gemm_cases.cu -- the tensor-core GEMM cases of `tessera-bench`: kernels::gemm_sm80 (gemm_sm80_*)
 // and the Hopper ladder (kernels/gemm_sm90.cuh: step 1 gemm_sm90_tma_*, step 2 gemm_sm90_ws_*,
-// step 3 gemm_sm90_persistent_*, gemm_sm90_cluster_*, gemm_sm90_pingpong_*) against cublasGemmEx (fp32
+// step 3 gemm_sm90_persistent_*, gemm_sm90_cluster_*, gemm_sm90_pingpong_*; gemm_sm90_persistent_jit_*: the
+// same kernel compiled by the JIT while the benchmark runs) against cublasGemmEx (fp32
 // compute) on the same inputs in the same run. Problem: D = A B, M = N = K,
 // A and B row-major (the layout of a row-major framework's A @ B), bf16 or fp16 in, the same type out.
 //
@@ -14,9 +15,13 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -26,6 +31,7 @@
 #include "instances/gemm_sm90.hpp"
 #include "support/cuda_check.hpp"
 #include "support/gemm_reference.hpp"
+#include "tessera/jit/compile.hpp"
 
 namespace tessera::bench {
 
@@ -129,6 +135,58 @@ struct GemmBuffers {
   }
 };
 
+// The JIT's build of gemm_sm90's kernels: GemmSm90Launch's twin that starts, with the
+// configuration and arguments gemm_sm90_launch prepared, the kernel of the same name compiled by
+// NVRTC from the same header while the program runs (tessera/jit; docs/jit.md). Each kernel is
+// compiled on its first launch (cached in memory and on disk); its compile time, registers and
+// local memory are reported once on stderr.
+struct JitLaunch {
+  static constexpr bool compiled = false;
+  template <class Kernel, class... Args>
+  cudaError_t operator()(cudaLaunchConfig_t const& c, Kernel, Args const&... args) const {
+    jit::LaunchConfig lc;
+    lc.grid = {c.gridDim.x, c.gridDim.y, c.gridDim.z};
+    lc.block = {c.blockDim.x, c.blockDim.y, c.blockDim.z};
+    lc.shared_bytes = unsigned(c.dynamicSmemBytes);
+    lc.stream = c.stream;
+    for (unsigned i = 0; i < c.numAttrs; ++i) {
+      cudaLaunchAttribute const& a = c.attrs[i];
+      if (a.id == cudaLaunchAttributeClusterDimension)
+        lc.cluster = {a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z};
+      else if (a.id == cudaLaunchAttributeProgrammaticStreamSerialization)
+        lc.dependent = a.val.programmaticStreamSerializationAllowed != 0;
+      else if (a.id == cudaLaunchAttributeCooperative) lc.cooperative = a.val.cooperative != 0;
+    }
+    try {
+      kernel(Kernel::name()).launch(lc, args...);
+    } catch (jit::jit_error const& e) {
+      std::fprintf(stderr, "gemm_sm90 (JIT): %s\n", e.what());
+      return cudaErrorLaunchFailure;
+    }
+    return cudaSuccess;
+  }
+
+ private:
+  static jit::Kernel const& kernel(std::string const& name) {
+    static std::mutex mutex;
+    static std::map<std::string, jit::Program> programs;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = programs.find(name);
+    if (it == programs.end()) {
+      auto const t0 = std::chrono::steady_clock::now();
+      jit::Program p = jit::compile("#include \"tessera/kernels/gemm_sm90.cuh\"\n", {name});
+      double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      jit::KernelInfo const info = p.kernel(0).info();
+      std::fprintf(stderr,
+                   "gemm_sm90 (JIT): %s: %.2f s (%s), %d registers, %d bytes of local memory, %d of static shared\n",
+                   name.c_str(), seconds, p.from_disk_cache() ? "from the disk cache" : "NVRTC", info.registers,
+                   info.local_bytes, info.static_shared_bytes);
+      it = programs.emplace(name, std::move(p)).first;
+    }
+    return it->second.kernel(0);
+  }
+};
+
 // The GEMMs measured: name prefix and launcher.
 struct Sm80 {
   static constexpr char const* name = "gemm_sm80_";
@@ -177,6 +235,15 @@ struct Sm90Persistent {  // step 3 (first part)
   template <class T>
   static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
     return kernels::gemm_sm90_persistent(p, st);
+  }
+};
+
+struct Sm90PersistentJit {  // step 3, the kernel compiled by the JIT while the benchmark runs
+  static constexpr char const* name = "gemm_sm90_persistent_jit_";
+  template <class T>
+  static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
+    return kernels::detail::gemm_sm90_run<kernels::GemmSm90PersistentDefault>("gemm_sm90_persistent (JIT)", p, st, 0,
+                                                                              JitLaunch{});
   }
 };
 
@@ -405,13 +472,13 @@ std::vector<Case> gemm_cases(bool full) {
                                              : std::vector<GemmShape>{{2048, 2048, 2048}};
   std::vector<Case> cases;
 #if TESSERA_INSTANCES_EXTRA  // the ladder's steps 1 and 2 and the cluster kernel (instances/table.txt, set `extra`)
-  add_cases<bfloat16_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes,
-                                                                                                       "bf16");
-  add_cases<half_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(cases, shapes,
-                                                                                                   "fp16");
+  add_cases<bfloat16_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90PersistentJit, Sm90Cluster, Sm90Pingpong,
+            Sm90StreamK>(cases, shapes, "bf16");
+  add_cases<half_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90PersistentJit, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(
+      cases, shapes, "fp16");
 #else
-  add_cases<bfloat16_t, Sm80, Sm90Persistent, Sm90Pingpong, Sm90StreamK>(cases, shapes, "bf16");
-  add_cases<half_t, Sm80, Sm90Persistent, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
+  add_cases<bfloat16_t, Sm80, Sm90Persistent, Sm90PersistentJit, Sm90Pingpong, Sm90StreamK>(cases, shapes, "bf16");
+  add_cases<half_t, Sm80, Sm90Persistent, Sm90PersistentJit, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
 #endif
   // Order: the ladder's order of kernels, each with bf16 then fp16, each by size.
   auto rank = [](Case const& c) {

@@ -1,6 +1,8 @@
 // memory_cases.cu -- the memory-bound cases of `tessera-bench`: elementwise add (naive,
 // vectorized, TV; fp16, bf16, fp32) and the cp.async tile copy, each against an in-run
-// cudaMemcpyAsync device-to-device copy of the same number of bytes (read + write).
+// cudaMemcpyAsync device-to-device copy of the same number of bytes (read + write). The *_jit
+// cases run the same programs compiled by the JIT while the benchmark runs, specialized on the
+// run's matrix (the kernels of docs/jit.md, "Kernels specialized on the tensors").
 //
 // Inputs are generated on the device from a hash of the element's offset, as values whose float
 // sum is exact (k/1024 for fp16, k/64 for bf16, k/2^18 for fp32), so the expected C is the one
@@ -10,13 +12,16 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "bench/cases/cases.hpp"
 #include "support/cuda_check.hpp"
+#include "tessera/jit/compile.hpp"
 #include "tessera/kernels/elementwise_add.cuh"
 #include "tessera/kernels/tile_copy.cuh"
 
@@ -172,6 +177,85 @@ void copy_case(std::vector<Case>& cs, std::shared_ptr<Pool> pool, int M, int N, 
                             [=](cudaStream_t s) { return kernels::tile_copy(S, D, M, N, Major::row, cfg, s); }));
 }
 
+// The JIT's build of one kernel of `source`, compiled on the first launch (its compile time is
+// reported once on stderr); launch(grid, block, args...) returns cudaErrorLaunchFailure, after
+// printing why, when compiling or launching fails.
+class JitKernel {
+ public:
+  JitKernel(std::string source, std::string name) : source_(std::move(source)), name_(std::move(name)) {}
+  template <class... Args>
+  cudaError_t launch(cudaStream_t s, jit::Dim3 grid, unsigned block, Args const&... args) {
+    try {
+      if (!program_) {
+        auto const t0 = std::chrono::steady_clock::now();
+        program_ = std::make_unique<jit::Program>(jit::compile(source_, {name_}));
+        std::fprintf(stderr, "JIT: %s: %.2f s (%s)\n", name_.c_str(),
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                     program_->from_disk_cache() ? "from the disk cache" : "NVRTC");
+      }
+      jit::LaunchConfig c;
+      c.grid = grid;
+      c.block = {block};
+      c.stream = s;
+      program_->kernel(0).launch(c, args...);
+      return cudaSuccess;
+    } catch (jit::jit_error const& e) {
+      std::fprintf(stderr, "JIT: %s\n", e.what());
+      return cudaErrorLaunchFailure;
+    }
+  }
+
+ private:
+  std::string source_, name_;
+  std::unique_ptr<jit::Program> program_;
+};
+
+template <class T>
+char const* cxx_name() {
+  if constexpr (std::is_same_v<T, __half>) return "__half";
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return "__nv_bfloat16";
+  else return "float";
+}
+
+// The add and the seed's tile copy (32 rows, 512 threads), compiled for this M x N row-major matrix.
+template <class T>
+void jit_cases(std::vector<Case>& cs, std::shared_ptr<Pool> pool, int M, int N) {
+  auto* A = reinterpret_cast<T const*>(pool->a.get());
+  auto* B = reinterpret_cast<T const*>(pool->b.get());
+  auto* C = reinterpret_cast<T*>(pool->c.get());
+  std::string const source =
+      "#include <cuda_bf16.h>\n#include <cuda_fp16.h>\n#include \"tessera/kernels/elementwise_add.cuh\"\n"
+      "#include \"tessera/kernels/tile_copy.cuh\"\n";
+  auto in = [](long long v) { return "tessera::Int<" + std::to_string(v) + ">"; };
+  std::string const t = cxx_name<T>();
+  std::string const l = "tessera::Layout<tessera::Shape<" + in(M) + "," + in(N) + ">,tessera::Stride<" + in(N) + "," +
+                        in(1) + ">>";  // (M,N):(N,1)
+  std::string const thr = "tessera::Layout<tessera::Shape<" + in(4) + "," + in(32) + ">,tessera::Stride<" + in(32) +
+                          "," + in(1) + ">>";  // (4,32):(32,1)
+  std::string const val = "tessera::Layout<tessera::Shape<" + in(4) + "," + in(8) + ">,tessera::Stride<" + in(8) + "," +
+                          in(1) + ">>";  // (4,8):(8,1)
+  long long const n = (long long)M * N;
+  int const vec = 16 / int(sizeof(T));
+  auto add = [&](char const* kernel, std::string const& expr, jit::Dim3 grid, unsigned block) {
+    auto k = std::make_shared<JitKernel>(source, expr);
+    cs.push_back(
+        make_case<T>(pool, kernel, M, N, 2, [=](cudaStream_t s) { return k->launch(s, grid, block, A, B, C); }));
+  };
+  add("add_naive_jit", "tessera::kernels::add_naive_static<" + t + ", " + l + ">", {unsigned((n + 255) / 256)}, 256);
+  add("add_vectorized_jit",
+      "tessera::kernels::add_vectorized_static<" + t + ", " + l + ", " + std::to_string(vec) + ", 256, 16>",
+      {unsigned((n / vec + 255) / 256)}, 256);
+  add("add_tv_jit", "tessera::kernels::add_tv_static<" + t + ", " + l + ", " + thr + ", " + val + ", 16>",
+      {unsigned((M / 16) * (N / 256))}, 128);
+  if constexpr (sizeof(T) == 2) {
+    auto k = std::make_shared<JitKernel>(source, "tessera::kernels::tile_copy_static<" + t + ", " + l + ", 32, 512>");
+    unsigned const tile_n = 512 / 32 * unsigned(vec);
+    cs.push_back(make_case<T>(pool, "tile_copy_seed_jit", M, N, 1, [=](cudaStream_t s) {
+      return k->launch(s, {unsigned(N) / tile_n, unsigned(M) / 32}, 512, A, C);
+    }));
+  }
+}
+
 }  // namespace
 
 std::vector<Case> memory_cases(bool full) {
@@ -185,6 +269,9 @@ std::vector<Case> memory_cases(bool full) {
   add_cases<float>(cs, pool, M, N);
   copy_case<__half>(cs, pool, M, N, {32, 512, 0}, "tile_copy_seed");
   copy_case<__half>(cs, pool, M, N, {64, 256, 256}, "tile_copy_64x256");
+  // M and N are multiples of the tiles (16,256) and (32,128) of the TV add and the tile copy.
+  jit_cases<__half>(cs, pool, M, N);
+  jit_cases<float>(cs, pool, M, N);
   return cs;
 }
 

@@ -1257,10 +1257,78 @@ inline constexpr bool is_pingpong_config = requires { Cfg::Pingpong; };
 template <class Cfg>
 inline constexpr bool is_ws_config = Cfg::kThreads > 128 && !is_pingpong_config<Cfg>;
 
-// sms_limit: the persistent blocks at most (0: one per SM).
+// The C++ names of a configuration and a kernel, as a run-time compiler instantiates them:
+// gemm_sm90_kernel_name<GemmSm90PersistentDefault, bfloat16_t, bfloat16_t, true, true>() is
+// "tessera::kernels::detail::gemm_sm90_ws_kernel<tessera::kernels::GemmSm90WsConfig<128, 256, 64, 4,
+// true, 1, false>, tessera::bfloat16_t, tessera::bfloat16_t, true, true>".
+template <class T>
+std::string gemm_sm90_type_name() {
+  if constexpr (std::is_same_v<T, half_t>) return "tessera::half_t";
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return "tessera::bfloat16_t";
+  else {
+    static_assert(std::is_same_v<T, float>, "gemm_sm90_type_name: half_t, bfloat16_t or float");
+    return "float";
+  }
+}
+template <class Cfg>
+std::string gemm_sm90_config_name() {
+  auto n = [](auto... v) {
+    std::string s;
+    ((s += (s.empty() ? "" : ", ") + std::to_string(v)), ...);
+    return s;
+  };
+  auto b = [](bool v) { return std::string(v ? "true" : "false"); };
+  if constexpr (is_pingpong_config<Cfg>)
+    return "tessera::kernels::GemmSm90PingpongConfig<" + n(Cfg::BM, Cfg::BN, Cfg::BK, Cfg::Stages) + ">";
+  else if constexpr (is_ws_config<Cfg>)
+    return "tessera::kernels::GemmSm90WsConfig<" + n(Cfg::BM, Cfg::BN, Cfg::BK, Cfg::Stages) + ", " +
+           b(Cfg::Persistent) + ", " + n(Cfg::ClusterM) + ", " + b(Cfg::StreamK) + ">";
+  else return "tessera::kernels::GemmSm90Config<" + n(Cfg::BM, Cfg::BN, Cfg::BK, Cfg::Stages) + ">";
+}
+// GemmSm90Kernel<Cfg, T, TOut, AK, BK>: one kernel of gemm_sm90, as a type. function() is the kernel
+// nvcc compiled (naming it compiles it); name() its C++ name, as a run-time compiler instantiates
+// it: for GemmSm90PersistentDefault, bf16, K-major operands, "tessera::kernels::detail::
+// gemm_sm90_ws_kernel<tessera::kernels::GemmSm90WsConfig<128, 256, 64, 4, true, 1, false>,
+// tessera::bfloat16_t, tessera::bfloat16_t, true, true>".
 template <class Cfg, class T, class TOut, bool AK, bool BK>
+struct GemmSm90Kernel {
+  static auto function() {
+    if constexpr (is_pingpong_config<Cfg>) return gemm_sm90_pingpong_kernel<Cfg, T, TOut, AK, BK>;
+    else if constexpr (is_ws_config<Cfg>) return gemm_sm90_ws_kernel<Cfg, T, TOut, AK, BK>;
+    else return gemm_sm90_kernel<Cfg, T, TOut, AK, BK>;
+  }
+  static std::string const& name() {
+    static std::string const n = [] {
+      std::string const kernel = is_pingpong_config<Cfg> ? "gemm_sm90_pingpong_kernel"
+                                 : is_ws_config<Cfg>     ? "gemm_sm90_ws_kernel"
+                                                         : "gemm_sm90_kernel";
+      return "tessera::kernels::detail::" + kernel + "<" + gemm_sm90_config_name<Cfg>() + ", " +
+             gemm_sm90_type_name<T>() + ", " + gemm_sm90_type_name<TOut>() + ", " + (AK ? "true" : "false") + ", " +
+             (BK ? "true" : "false") + ">";
+    }();
+    return n;
+  }
+};
+
+// How gemm_sm90_launch starts the kernel it has prepared: launch(config, GemmSm90Kernel<...>{},
+// args...). The default launches the kernel nvcc compiled (`compiled`: gemm_sm90_launch raises its
+// shared-memory limit through the runtime). A launcher with compiled = false starts a run-time
+// compiled kernel of the same name instead, with the same configuration and arguments, and raises
+// the limit itself (bench/cases/gemm_cases.cu: the JIT's build); nvcc's kernel is then not named,
+// so not compiled. Clusters (ClusterM > 1) need the compiled kernel (the occupancy query).
+struct GemmSm90Launch {
+  static constexpr bool compiled = true;
+  template <class Kernel, class... Args>
+  cudaError_t operator()(cudaLaunchConfig_t const& config, Kernel, Args const&... args) const {
+    return cudaLaunchKernelEx(&config, Kernel::function(), args...);
+  }
+};
+
+// sms_limit: the persistent blocks at most (0: one per SM).
+template <class Cfg, class T, class TOut, bool AK, bool BK, class Launch = GemmSm90Launch>
 cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> const& ep, cudaStream_t stream,
-                             int sms_limit) {
+                             int sms_limit, Launch const& launch = {}) {
+  using Kernel = GemmSm90Kernel<Cfg, T, TOut, AK, BK>;
   // The epilogue through shared memory and TMA where the config has the buffers and D is
   // TMA-addressable, else from registers.
   bool const tma_store_d = Cfg::kEpilogueBytes > 0 && gemm_sm90_tma_addressable(p.d, p.ldd, p.n);
@@ -1278,27 +1346,21 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
   GemmSm90TmaB<Cfg, T, BK, cm> const tb{make_tma_desc(p.b, gB, gemm_sm90_load_box<Cfg::BN / cm, Cfg::BK, BK>())};
   auto const gD = make_layout(make_shape(p.m, p.n), make_stride(p.ldd, 1));
   GemmSm90TmaD<TOut> const td{tma_store_d ? make_tma_desc(p.d, gD, gemm_sm90_epilogue_box<TOut>()) : TmaDescriptor{}};
-  auto kernel = [] {
-    if constexpr (is_pingpong_config<Cfg>) {
-      return gemm_sm90_pingpong_kernel<Cfg, T, TOut, AK, BK>;
-    } else if constexpr (is_ws_config<Cfg>) {
-      return gemm_sm90_ws_kernel<Cfg, T, TOut, AK, BK>;
-    } else {
-      return gemm_sm90_kernel<Cfg, T, TOut, AK, BK>;
-    }
-  }();
   constexpr int smem = gemm_sm90_smem_bytes<Cfg, T>();
   int device = 0, sms = 0;
   if (cudaError_t const e = gemm_sm90_device(device, sms); e != cudaSuccess) return e;
   if (sms_limit > 0) sms = std::min(sms, sms_limit);
-  // The kernel's shared-memory limit, raised once per device (bit d of `raised`).
-  static std::atomic<std::uint64_t> raised{0};
-  std::uint64_t const bit = device >= 0 && device < 64 ? std::uint64_t(1) << device : 0;
-  if (bit == 0 || (raised.load(std::memory_order_relaxed) & bit) == 0) {
-    if (cudaError_t const e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-        e != cudaSuccess)
-      return e;
-    raised.fetch_or(bit, std::memory_order_relaxed);
+  if constexpr (Launch::compiled) {
+    // The kernel's shared-memory limit, raised once per device (bit d of `raised`).
+    static std::atomic<std::uint64_t> raised{0};
+    std::uint64_t const bit = device >= 0 && device < 64 ? std::uint64_t(1) << device : 0;
+    if (bit == 0 || (raised.load(std::memory_order_relaxed) & bit) == 0) {
+      if (cudaError_t const e =
+              cudaFuncSetAttribute(Kernel::function(), cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+          e != cudaSuccess)
+        return e;
+      raised.fetch_or(bit, std::memory_order_relaxed);
+    }
   }
   unsigned const tiles_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM), tiles_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
   unsigned blocks = (tiles_m + cm - 1) / cm * cm * tiles_n;  // whole clusters
@@ -1337,14 +1399,17 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
     if constexpr (Cfg::Persistent && cm > 1) {
       // Not every SM can hold a block of a cluster (the GPCs' SM counts need not be multiples of
       // the cluster size): a persistent grid is only as large as the clusters that fit at once.
+      static_assert(Launch::compiled, "gemm_sm90_launch: a cluster's occupancy is asked of the compiled kernel");
       int clusters = 0;
-      if (cudaError_t const e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config); e != cudaSuccess) return e;
+      if (cudaError_t const e = cudaOccupancyMaxActiveClusters(&clusters, Kernel::function(), &config);
+          e != cudaSuccess)
+        return e;
       if (clusters > 0) config.gridDim = dim3(std::min(blocks, unsigned(clusters) * cm));
     }
   }
   if constexpr (is_pingpong_config<Cfg>) {
     int const raster = gemm_sm90_raster_rows(sms / cm, Cfg::BM * cm, Cfg::BN);
-    return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster);
+    return launch(config, Kernel{}, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster);
   } else if constexpr (is_ws_config<Cfg>) {
     int const raster = gemm_sm90_raster_rows(sms / cm, Cfg::BM * cm, Cfg::BN);
     GemmSm90StreamK sk{};
@@ -1368,19 +1433,20 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
             config.attrs = attrs;
             config.numAttrs = plain_attrs;
           }
-          return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster, sk);
+          return launch(config, Kernel{}, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster, sk);
         });
       }
     }
-    return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster, sk);
+    return launch(config, Kernel{}, p.m, p.n, p.k, ep, ta, tb, td, tma_store_d, raster, sk);
   } else {
-    return cudaLaunchKernelEx(&config, kernel, p.m, p.n, p.k, ep, ta, tb);
+    return launch(config, Kernel{}, p.m, p.n, p.k, ep, ta, tb);
   }
 }
 
 // The launchers' common part: checks, row-major D, packing, dispatch on the operands' majors.
-template <class Cfg, class T, class TOut>
-cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, cudaStream_t stream, int sms_limit = 0) {
+template <class Cfg, class T, class TOut, class Launch = GemmSm90Launch>
+cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, cudaStream_t stream, int sms_limit = 0,
+                          Launch const& launch = {}) {
   static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>,
                 "gemm_sm90: A and B must be half_t or bfloat16_t");
   static_assert(std::is_same_v<TOut, float> || std::is_same_v<TOut, half_t> || std::is_same_v<TOut, bfloat16_t>,
@@ -1409,10 +1475,10 @@ cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, c
     bool const ak = p.a_major == Major::row;  // A (M,K) K-major
     bool const bk = p.b_major == Major::col;  // B (K,N) as (N,K): K-major when column-major
     GemmEpilogue<TOut> const ep = make_gemm_epilogue(problem, p);
-    if (ak && bk) e = gemm_sm90_launch<Cfg, T, TOut, true, true>(p, ep, stream, sms_limit);
-    else if (ak) e = gemm_sm90_launch<Cfg, T, TOut, true, false>(p, ep, stream, sms_limit);
-    else if (bk) e = gemm_sm90_launch<Cfg, T, TOut, false, true>(p, ep, stream, sms_limit);
-    else e = gemm_sm90_launch<Cfg, T, TOut, false, false>(p, ep, stream, sms_limit);
+    if (ak && bk) e = gemm_sm90_launch<Cfg, T, TOut, true, true>(p, ep, stream, sms_limit, launch);
+    else if (ak) e = gemm_sm90_launch<Cfg, T, TOut, true, false>(p, ep, stream, sms_limit, launch);
+    else if (bk) e = gemm_sm90_launch<Cfg, T, TOut, false, true>(p, ep, stream, sms_limit, launch);
+    else e = gemm_sm90_launch<Cfg, T, TOut, false, false>(p, ep, stream, sms_limit, launch);
   }
   for (T* q : packed)
     if (q != nullptr) (void)cudaFreeAsync(q, stream);

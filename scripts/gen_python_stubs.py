@@ -228,6 +228,7 @@ class DeviceArray:
         "available": "() -> bool",
         "add": "(a: DLPackTensor, b: DLPackTensor, out: Optional[DLPackTensor] = None, *, stream: Optional[StreamLike] = None) -> Any",
         "sgemm": "(a: DLPackTensor, b: DLPackTensor, out: Optional[DLPackTensor] = None, *, stream: Optional[StreamLike] = None) -> Any",
+        "copy": "(src: DLPackTensor, out: Optional[DLPackTensor] = None, *, stream: Optional[StreamLike] = None) -> Any",
         "gemm": ("(a: DLPackTensor, b: DLPackTensor, c: Optional[DLPackTensor] = None, alpha: float = 1.0, beta: Optional[float] = None,\n"
                  "         out: Optional[DLPackTensor] = None, out_dtype: Optional[DType] = None, *, bias: Optional[DLPackTensor] = None,\n"
                  "         activation: Optional[str] = None, stream: Optional[StreamLike] = None) -> Any"),

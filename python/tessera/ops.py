@@ -3,12 +3,17 @@
     >>> import torch, tessera.ops
     >>> a = torch.randn(1000, 1000, device="cuda")
     >>> c = tessera.ops.add(a, a)                      # a torch.Tensor, like torch.add(a, a)
-    >>> d = tessera.ops.gemm(a.bfloat16(), a.bfloat16().t(), out_dtype="float32")
+    >>> d = tessera.ops.copy(a)                        # a tile copy through shared memory (cp.async)
 
 The kernels are those of ``include/tessera/kernels`` (``add``: the vectorized elementwise add;
-``sgemm``: the fp32 SGEMM; ``gemm``: the Hopper tensor-core GEMM ``gemm_sm90``), built for sm_90a:
-they run on H100 and H200 GPUs. The package has them only when it was built where nvcc is found
-(``_ops``); otherwise every function here raises ImportError saying so.
+``sgemm``: the fp32 SGEMM; ``copy``: the cp.async tile copy; ``gemm``: the Hopper tensor-core GEMM
+``gemm_sm90``), for sm_90a: they run on H100 and H200 GPUs. ``add``, ``sgemm`` and ``copy`` are
+compiled on their first call (NVRTC, about a second per op and dtype; kept in the JIT's disk cache,
+``TESSERA_CACHE_DIR`` or ``~/.cache/tessera/jit``, so later processes load them in milliseconds):
+they need NVRTC at run time (a CUDA toolkit, or the ``nvidia-cuda-nvrtc`` wheel that PyTorch
+brings), not at install time. ``gemm`` is compiled by nvcc when the package is built with it
+(``TESSERA_PYTHON_OPS_GEMM=ON``). When the extension ``tessera._ops`` cannot load, every function
+here raises ImportError saying why.
 
 Arguments: objects with ``__dlpack__`` and ``__dlpack_device__`` on CUDA devices, all on one
 device. Every argument is checked before anything is launched: a wrong dtype is a TypeError, a
@@ -35,15 +40,17 @@ Results and streams:
 
 import sys
 
+from . import jit as _jit  # noqa: F401 (sets up where the JIT finds the headers, NVRTC and libcu++)
+
 try:
     from . import _ops
-except ImportError as _error:  # built without CUDA, or the module cannot load here
+except ImportError as _error:  # built without it (TESSERA_PYTHON_OPS=OFF), or it cannot load here
     _ops = None
     _import_error = _error
 else:
     _import_error = None
 
-__all__ = ["add", "sgemm", "gemm", "available", "DeviceArray"]
+__all__ = ["add", "sgemm", "copy", "gemm", "available", "DeviceArray"]
 
 #: Device memory tessera.ops allocated for a result (None when the package has no kernels).
 DeviceArray = _ops.DeviceArray if _ops is not None else None
@@ -55,7 +62,8 @@ def available():
     """Whether the kernels were built into this package (``tessera._ops`` exists and loads).
 
     Precondition: none. Postcondition: False means every function of tessera.ops raises
-    ImportError (the reason is in its message); True says nothing about a GPU being present.
+    ImportError (the reason is in its message); True says nothing about a GPU being present, nor
+    about NVRTC (a call that compiles without it raises RuntimeError saying what to install).
 
     Example:
         >>> isinstance(tessera.ops.available(), bool)
@@ -67,9 +75,9 @@ def available():
 def _module():
     if _ops is None:
         raise ImportError(
-            "tessera.ops: this tessera package was built without its GPU kernels (no CUDA compiler was found when it "
-            "was built, or tessera._ops cannot load: " + str(_import_error) + "); install the CUDA toolkit (nvcc) and "
-            "rebuild: python3 -m pip install ./python"
+            "tessera.ops: this tessera package was built without its GPU kernels, or they cannot load here "
+            "(tessera._ops: " + str(_import_error) + "); rebuild it with them, e.g. from the root of a checkout: "
+            "python3 -m pip install ./python (no CUDA compiler needed; TESSERA_PYTHON_OPS must not be OFF)"
         )
     return _ops
 
@@ -111,7 +119,10 @@ def _torch_setup(torch):
         empty_strided = torch.empty_strided
 
         def allocate(shape, strides, dtype, device):
-            return empty_strided(shape, strides, dtype=dtypes[dtype], device=device)
+            t = dtypes.get(dtype)
+            if t is None:  # copy's other dtypes: "int16", "uint16", "int32", "complex32", ...
+                t = dtypes[dtype] = getattr(torch, dtype)
+            return empty_strided(shape, strides, dtype=t, device=device)
 
         _torch_state.update(stream=raw, allocate=allocate)
     return _torch_state
@@ -180,6 +191,29 @@ def sgemm(a, b, out=None, *, stream=None):
     ops = _module()
     handle, allocate, fast = _context(a, stream)
     return ops.sgemm(a, b, out, handle, allocate, fast)
+
+
+def copy(src, out=None, *, stream=None):
+    """``out = src``, a 2-D tensor, by Tessera's tile copy: tiles of 32 rows move global -> shared
+    memory with 128-bit ``cp.async`` copies, then shared -> global with 128-bit stores.
+
+    Precondition: src (and out) a CUDA matrix of a 2- or 4-byte number dtype (float16, bfloat16,
+    int16, uint16, float32, int32, uint32, complex32), row-major (strides (ld, 1), ld >= its
+    columns) or column-major (strides (1, ld), ld >= its rows); its unit-stride extent and ld whole
+    16-byte vectors (multiples of 8 elements of 2 bytes, 4 of 4 bytes) and its data 16-byte aligned
+    (any fresh allocation is); out, when given, of src's dtype, shape and strides, on its device, the
+    same memory as src or disjoint from it.
+    Postcondition: out holds src's bits, element for element; returns out (a new tensor with src's
+    strides when out is None).
+
+    Example (PyTorch):
+        >>> x = torch.arange(16, dtype=torch.float32, device="cuda").reshape(2, 8)
+        >>> tessera.ops.copy(x).tolist()
+        [[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0]]
+    """
+    ops = _module()
+    handle, allocate, fast = _context(src, stream)
+    return ops.copy(src, out, handle, allocate, fast)
 
 
 def gemm(a, b, c=None, alpha=1.0, beta=None, out=None, out_dtype=None, *, bias=None, activation=None, stream=None):

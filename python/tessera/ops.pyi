@@ -30,13 +30,14 @@ class DeviceArray:
                    dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> Any: ...
     def __dlpack_device__(self) -> Tuple[int, int]: ...
 
-__all__ = ["add", "sgemm", "gemm", "available", "DeviceArray"]
+__all__ = ["add", "sgemm", "copy", "gemm", "available", "DeviceArray"]
 
 def available() -> bool:
     """Whether the kernels were built into this package (``tessera._ops`` exists and loads).
 
     Precondition: none. Postcondition: False means every function of tessera.ops raises
-    ImportError (the reason is in its message); True says nothing about a GPU being present.
+    ImportError (the reason is in its message); True says nothing about a GPU being present, nor
+    about NVRTC (a call that compiles without it raises RuntimeError saying what to install).
 
     Example:
         >>> isinstance(tessera.ops.available(), bool)
@@ -77,6 +78,26 @@ def sgemm(a: DLPackTensor, b: DLPackTensor, out: Optional[DLPackTensor] = None, 
         >>> b = torch.tensor([[3.0], [4.0]], device="cuda")
         >>> tessera.ops.sgemm(a, b).tolist()
         [[11.0]]
+    """
+    ...
+
+def copy(src: DLPackTensor, out: Optional[DLPackTensor] = None, *, stream: Optional[StreamLike] = None) -> Any:
+    """``out = src``, a 2-D tensor, by Tessera's tile copy: tiles of 32 rows move global -> shared
+    memory with 128-bit ``cp.async`` copies, then shared -> global with 128-bit stores.
+
+    Precondition: src (and out) a CUDA matrix of a 2- or 4-byte number dtype (float16, bfloat16,
+    int16, uint16, float32, int32, uint32, complex32), row-major (strides (ld, 1), ld >= its
+    columns) or column-major (strides (1, ld), ld >= its rows); its unit-stride extent and ld whole
+    16-byte vectors (multiples of 8 elements of 2 bytes, 4 of 4 bytes) and its data 16-byte aligned
+    (any fresh allocation is); out, when given, of src's dtype, shape and strides, on its device, the
+    same memory as src or disjoint from it.
+    Postcondition: out holds src's bits, element for element; returns out (a new tensor with src's
+    strides when out is None).
+
+    Example (PyTorch):
+        >>> x = torch.arange(16, dtype=torch.float32, device="cuda").reshape(2, 8)
+        >>> tessera.ops.copy(x).tolist()
+        [[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0]]
     """
     ...
 

@@ -1,18 +1,23 @@
 """tessera.ops: the GPU kernels on DLPack tensors, checked against PyTorch.
 
-Three tiers, each skipping with its reason where it cannot run:
+Four tiers, each skipping with its reason where it cannot run:
 * always: the package imports, and without its kernels every op raises ImportError saying why;
-* where tessera._ops was built (nvcc was found): arguments that are not DLPack tensors are refused
-  before anything touches a GPU;
-* where PyTorch and an sm_90 GPU exist: results against torch (add exactly; sgemm and gemm within
-  a tolerance that grows with K), every operand order, awkward sizes, the result and stream rules,
-  every class of bad argument, and the examples of the docstrings and of docs/python.md.
+* where tessera._ops was built (it needs no CUDA to build): arguments that are not DLPack tensors,
+  and every class of bad argument, are refused before anything is compiled or touches a GPU;
+* where NVRTC is found (no GPU needed): the programs that add, sgemm and copy compile on first use
+  compile for sm_90a, with the launch geometry the host side assumes (the programs' static_asserts);
+* where PyTorch and an sm_90 GPU exist: results against torch (add and copy exactly; sgemm and gemm
+  within a tolerance that grows with K), every operand order, awkward sizes, the result and stream
+  rules, every class of bad argument, and the examples of the docstrings and of docs/python.md.
 """
 
 import doctest
 import math
+import os
 import pathlib
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -29,24 +34,39 @@ def test_without_kernels_every_op_raises_import_error(monkeypatch):
     monkeypatch.setattr(tessera.ops, "_ops", None)
     monkeypatch.setattr(tessera.ops, "_import_error", ImportError("no module named tessera._ops"))
     assert tessera.ops.available() is False
-    for call in (lambda: tessera.ops.add(1, 2), lambda: tessera.ops.sgemm(1, 2), lambda: tessera.ops.gemm(1, 2)):
-        with pytest.raises(ImportError, match="built without its GPU kernels.*nvcc"):
+    for call in (lambda: tessera.ops.add(1, 2), lambda: tessera.ops.sgemm(1, 2), lambda: tessera.ops.gemm(1, 2),
+                 lambda: tessera.ops.copy(1)):
+        with pytest.raises(ImportError, match=r"built without its GPU kernels, or they cannot load here.*pip install"):
             call()
 
 
 # ---- with kernels, no GPU needed ------------------------------------------------------------------
 
-needs_ops = pytest.mark.skipif(not tessera.ops.available(), reason="tessera was built without CUDA (no tessera._ops): %s"
-                               % (tessera.ops._import_error,))
+needs_ops = pytest.mark.skipif(not tessera.ops.available(), reason="tessera was built without tessera._ops, or it "
+                               "cannot load here: %s" % (tessera.ops._import_error,))
+
+
+def test_the_module_loads_and_reports_its_devices_without_a_gpu():
+    # tessera._ops is compiled by the host compiler alone: the package has it wherever it was built
+    # (the project's build and pip's), with or without CUDA; no GPU or driver is needed to import it.
+    if not tessera.ops.available():
+        pytest.skip("tessera._ops is not here: %s" % (tessera.ops._import_error,))
+    assert isinstance(tessera.ops._ops.device_count(), int) and tessera.ops._ops.device_count() >= 0
+    assert isinstance(tessera.ops._ops.have_gemm(), bool)
+    assert tessera.ops.__all__ == ["add", "sgemm", "copy", "gemm", "available", "DeviceArray"]
 
 
 @needs_ops
-@pytest.mark.parametrize("op", ["add", "sgemm", "gemm"])
+@pytest.mark.parametrize("op", ["add", "sgemm", "gemm", "copy"])
 def test_a_non_dlpack_argument_is_a_type_error(op):
     if op == "gemm" and not tessera.ops._ops.have_gemm():
         # a build without the tensor-core GEMM says so first
         with pytest.raises(RuntimeError, match=r"tensor-core GEMM .*TESSERA_PYTHON_OPS_GEMM=ON"):
             tessera.ops.gemm([1.0], [2.0])
+        return
+    if op == "copy":
+        with pytest.raises(TypeError, match=r"src must be a DLPack tensor .*got list"):
+            tessera.ops.copy([1.0])
         return
     with pytest.raises(TypeError, match=r"a must be a DLPack tensor .*got list"):
         getattr(tessera.ops, op)([1.0], [2.0])
@@ -87,7 +107,8 @@ class _DLManagedTensor(ctypes.Structure):
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
 _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-_DTYPES = {"float32": (2, 32), "float16": (2, 16), "bfloat16": (4, 16), "float64": (2, 64), "int32": (0, 32)}
+_DTYPES = {"float32": (2, 32), "float16": (2, 16), "bfloat16": (4, 16), "float64": (2, 64), "int32": (0, 32),
+           "int16": (0, 16), "uint16": (1, 16), "int8": (0, 8), "bool": (6, 8)}
 
 
 class FakeCuda:
@@ -113,6 +134,122 @@ class FakeCuda:
 
     def __dlpack_device__(self):
         return (self.device_type, self.device)
+
+
+@needs_ops
+def test_checks_without_a_gpu_copy():
+    a = FakeCuda((4, 8))  # float32, rows of 32 bytes
+    cases = [
+        (TypeError, r"src is float64; copy moves numbers of 2 or 4 bytes", lambda: tessera.ops.copy(FakeCuda((4, 8), dtype="float64"))),
+        (TypeError, r"src is int8; copy moves numbers of 2 or 4 bytes", lambda: tessera.ops.copy(FakeCuda((4, 16), dtype="int8"))),
+        (TypeError, r"src is bool", lambda: tessera.ops.copy(FakeCuda((4, 16), dtype="bool"))),
+        (ValueError, r"src is on the CPU", lambda: tessera.ops.copy(FakeCuda((4, 8), device_type=1))),
+        (ValueError, r"src must be a matrix \(2-D\), got shape \(32,\)", lambda: tessera.ops.copy(FakeCuda((32,)))),
+        (ValueError, r"src has shape \(4, 4\) and strides \(16, 2\); the kernel copies row-major",
+         lambda: tessera.ops.copy(FakeCuda((4, 4), (16, 2)))),
+        (ValueError, r"src's unit-stride mode has 6 elements of 4 bytes, not whole 16-byte vectors.*multiple of 4",
+         lambda: tessera.ops.copy(FakeCuda((4, 6)))),
+        (ValueError, r"src's unit-stride mode has 12 elements of 2 bytes.*multiple of 8",
+         lambda: tessera.ops.copy(FakeCuda((12, 4), (1, 16), dtype="float16"))),
+        (ValueError, r"src's leading dimension 10 .* not a multiple of 16 bytes",
+         lambda: tessera.ops.copy(FakeCuda((4, 8), (10, 1)))),
+        (ValueError, r"src's data pointer is not 16-byte aligned", lambda: tessera.ops.copy(FakeCuda((4, 8), address=(1 << 20) + 4))),
+        (ValueError, r"data pointer is not aligned to its 4-byte elements", lambda: tessera.ops.copy(FakeCuda((4, 8), address=(1 << 20) + 2))),
+        (TypeError, r"out is int32 and src float32; out must have src's dtype",
+         lambda: tessera.ops.copy(a, out=FakeCuda((4, 8), dtype="int32", address=1 << 24))),
+        (ValueError, r"out has shape \(8, 4\); it must be \(4, 8\)", lambda: tessera.ops.copy(a, out=FakeCuda((8, 4), address=1 << 24))),
+        (ValueError, r"src is on cuda:0 and out on cuda:1", lambda: tessera.ops.copy(a, out=FakeCuda((4, 8), address=1 << 24, device=1))),
+        (ValueError, r"out has strides \(1, 4\) and src \(8, 1\); out must be stored like src",
+         lambda: tessera.ops.copy(a, out=FakeCuda((4, 8), (1, 4), address=1 << 24))),
+        (ValueError, r"out has strides \(16, 1\) and src \(8, 1\)", lambda: tessera.ops.copy(a, out=FakeCuda((4, 8), (16, 1), address=1 << 24))),
+        (ValueError, r"out's data pointer is not 16-byte aligned", lambda: tessera.ops.copy(a, out=FakeCuda((4, 8), address=(1 << 24) + 8))),
+        (ValueError, r"out overlaps src without being the same elements", lambda: tessera.ops.copy(a, out=FakeCuda((4, 8), address=(1 << 20) + 64))),
+    ]
+    for error, message, call in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+@needs_ops
+def test_bad_arguments_are_refused_before_anything_is_compiled():
+    # In a fresh process (this one may have compiled them): every op's checks run first, so a
+    # refused call compiles nothing, and the module imports and reports without a GPU.
+    code = """
+import tessera.ops as o, test_ops as t
+calls = [lambda: o.add(t.FakeCuda((4, 6)), t.FakeCuda((4, 6), dtype="float16")),
+         lambda: o.add(t.FakeCuda((4, 3), (6, 2)), t.FakeCuda((4, 3), (6, 2))),
+         lambda: o.sgemm(t.FakeCuda((8, 6)), t.FakeCuda((4, 6), address=1 << 24)),
+         lambda: o.copy(t.FakeCuda((4, 6))),
+         lambda: o.copy(t.FakeCuda((4, 8), dtype="int16"), out=t.FakeCuda((4, 8), dtype="uint16", address=1 << 21))]
+for call in calls:
+    try:
+        call()
+    except (TypeError, ValueError):
+        pass
+    else:
+        raise AssertionError("accepted")
+print(sorted((op, d) for op, d in [("add", "float32"), ("add", "float16"), ("sgemm", "float32"), ("copy", "float32"),
+                                   ("copy", "int16")] if o._ops._compiled(op, d)), o.available())
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(pathlib.Path(__file__).parent)] + sys.path))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[] True", p.stdout
+
+
+def _nvrtc_reason():
+    if not tessera.ops.available():
+        return "tessera._ops is not here: %s" % (tessera.ops._import_error,)
+    ok, why = tessera.jit.available()
+    return None if ok else "NVRTC is not available here: %s" % why
+
+
+NVRTC_REASON = _nvrtc_reason()
+needs_nvrtc = pytest.mark.skipif(NVRTC_REASON is not None, reason=str(NVRTC_REASON))
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("op,dtype", [("add", "bfloat16"), ("copy", "float16"), ("sgemm", "float32")])
+def test_the_kernels_compile_for_sm90a_without_a_gpu(op, dtype):
+    # The programs ops compile on first use, for sm_90a, with NVRTC alone: their static_asserts hold
+    # the header's configuration to the geometry the host side launches with. (The first time on a
+    # machine: seconds, sgemm's four kernels ~10 s on two cores; then the JIT's disk cache.)
+    r = tessera.ops._ops._compile_only(op, dtype)
+    assert set(r) == {"kernels", "in_memory", "from_disk_cache", "compile_seconds", "log"}
+    assert tessera.ops._ops._compiled(op, dtype)
+    expected = {"add": ["tessera::kernels::detail::add_vectorized_kernel<__nv_bfloat16, true, 4>",
+                        "tessera::kernels::detail::add_vectorized_kernel<__nv_bfloat16, false, 4>"],
+                "copy": ["tessera::kernels::detail::tile_copy_kernel<unsigned short>"],
+                "sgemm": ["tessera::kernels::sgemm_tiled_kernel<tessera::kernels::SgemmTuned, %s, %s>" % (a, b)
+                          for a in ("true", "false") for b in ("true", "false")]
+                + ["tessera::kernels::detail::sgemm_scale_c_kernel<float>"]}[op]
+    assert r["kernels"] == expected
+    again = tessera.ops._ops._compile_only(op, dtype)
+    assert again["in_memory"] and again["kernels"] == expected
+
+
+@needs_ops
+def test_compile_only_refuses_what_has_no_program():
+    for op, dtype, message in [("mul", "float32", r"op must be 'add', 'sgemm' or 'copy'"),
+                               ("add", "int32", r"add runs on float32, float16 or bfloat16"),
+                               ("sgemm", "float16", r"sgemm runs on float32"),
+                               ("copy", "float64", r"copy moves numbers of 2 or 4 bytes"),
+                               ("copy", "bool", r"copy moves numbers of 2 or 4 bytes")]:
+        with pytest.raises(ValueError, match=message):
+            tessera.ops._ops._compile_only(op, dtype)
+
+
+@needs_ops
+def test_without_nvrtc_the_first_call_says_what_to_install():
+    code = ("import tessera.ops as o\n"
+            "try:\n"
+            "    o._ops._compile_only('add', 'float32')\n"
+            "except RuntimeError as e:\n"
+            "    print(e)\n")
+    env = dict(os.environ, TESSERA_NVRTC_LIBRARY="/nonexistent/libnvrtc.so", PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0, p.stderr
+    assert re.match(r"tessera\._ops\._compile_only: compiling: .*nvrtc", p.stdout, re.I | re.S), p.stdout
 
 
 needs_no_device = pytest.mark.skipif(not tessera.ops.available() or tessera.ops._ops.device_count() > 0,
@@ -170,27 +307,39 @@ def test_checks_without_a_gpu_sgemm_and_gemm():
             call()
 
 
+# What a call whose arguments passed every check says where no GPU driver or no GPU is: the CUDA
+# driver (opened while the program runs) is missing, or cuInit finds no device.
+NO_DRIVER = r"(the CUDA driver \(libcuda\.so\.1\) is not installed|cuInit failed)"
+
+
 @needs_no_device
 def test_valid_arguments_reach_the_device_on_the_callers_stream():
-    # add: the legacy default stream unless told (DLPack names it 1); then the first CUDA call fails
-    # for want of a driver, after every check passed.
+    # add: the legacy default stream unless told (DLPack names it 1); then the first driver call
+    # fails for want of a driver, after every check passed.
     a, b, out = FakeCuda((4, 6)), FakeCuda((4, 6), address=1 << 24), FakeCuda((4, 6), address=1 << 28)
-    with pytest.raises(RuntimeError, match=r"tessera.ops.add: cudaGetDevice failed"):
+    with pytest.raises(RuntimeError, match=r"tessera\.ops\.add: " + NO_DRIVER):
         tessera.ops.add(a, b, out=out)
     assert a.streams == b.streams == out.streams == [1]
-    with pytest.raises(RuntimeError, match=r"cudaGetDevice failed"):
+    with pytest.raises(RuntimeError, match=NO_DRIVER):
         tessera.ops.add(a, b, out=out, stream=0x1234)
     assert a.streams[-1] == 0x1234
     # transposed operands and a column-major out are matrices too; 1 x n and n x 1 have any strides
-    with pytest.raises(RuntimeError, match=r"tessera.ops.sgemm: cudaGetDevice failed"):
+    with pytest.raises(RuntimeError, match=r"tessera\.ops\.sgemm: " + NO_DRIVER):
         tessera.ops.sgemm(FakeCuda((8, 6), (1, 8)), FakeCuda((6, 1), (5, 3), address=1 << 24),
                           out=FakeCuda((8, 1), (1, 1), address=1 << 28))
+    # copy: a column-major int16 matrix into one stored alike; a DeviceArray result needs the driver
+    src = FakeCuda((16, 24), (1, 16), dtype="int16")
+    with pytest.raises(RuntimeError, match=r"tessera\.ops\.copy: " + NO_DRIVER):
+        tessera.ops.copy(src, out=FakeCuda((16, 24), (1, 16), dtype="int16", address=1 << 24), stream=2)
+    assert src.streams == [2]
+    with pytest.raises(RuntimeError, match=r"DeviceArray: " + NO_DRIVER):
+        tessera.ops.copy(src)
     if tessera.ops._ops.have_gemm():
         # c updated in place (out=c), column-major, float32 out of bfloat16 inputs, bias, activation
         h = FakeCuda((8, 16), (1, 8), dtype="bfloat16")
         g = FakeCuda((16, 24), dtype="bfloat16", address=1 << 24)
         c = FakeCuda((8, 24), (1, 8), address=1 << 28)
-        with pytest.raises(RuntimeError, match=r"tessera.ops.gemm: cudaGetDevice failed"):
+        with pytest.raises(RuntimeError, match=r"tessera\.ops\.gemm: " + NO_DRIVER):
             tessera.ops.gemm(h, g, c, alpha=2.0, out=c, bias=FakeCuda((24,), address=1 << 29), activation="gelu_tanh")
         assert c.streams == [1, 1]  # exported once as c, once as out
 
@@ -213,6 +362,9 @@ class FakeTorchTensor:
         self.shape, self._strides, self.dtype = tuple(shape), tuple(strides), dtype
         self._address, self._device, self.requires_grad = address, device, requires_grad
         self.device = "cuda:%d" % device if device >= 0 else "cpu"
+
+    def element_size(self):
+        return {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8}[self.dtype.name]
 
     def get_device(self):
         return self._device
@@ -251,11 +403,17 @@ def test_torch_tensors_read_without_dlpack_get_the_same_checks(fake_torch_types)
         (ValueError, r"out overlaps b", lambda: add(a, T((4, 6), (6, 1), T.F32, address=1 << 24),
                                                     T((4, 6), (6, 1), T.F32, address=(1 << 24) + 4))),
     ]
+    cases += [
+        (TypeError, r"src is float64; copy moves numbers of 2 or 4 bytes", lambda: ops.copy(T((4, 8), (8, 1), T.F64), None, 0, None, True)),
+        (ValueError, r"src's unit-stride mode has 6 elements", lambda: ops.copy(a, None, 0, None, True)),
+        (TypeError, r"out is bfloat16 and src float16",
+         lambda: ops.copy(T((4, 8), (8, 1), T.F16), T((4, 8), (8, 1), T.BF16, address=1 << 24), 0, None, True)),
+    ]
     for error, message, call in cases:
         with pytest.raises(error, match=message):
             call()
     if ops.device_count() == 0:
-        with pytest.raises(RuntimeError, match=r"cudaGetDevice failed"):
+        with pytest.raises(RuntimeError, match=NO_DRIVER):
             add(a, T((4, 6), (6, 1), T.F32, address=1 << 24), T((4, 6), (6, 1), T.F32, address=1 << 28))
 
 
@@ -451,6 +609,93 @@ def test_tensors_on_two_devices_are_refused():
         tessera.ops.add(a, b)
 
 
+# ---- copy ----
+
+
+def _bits(t):
+    """t's elements as integers of their size (bitwise comparisons: NaNs and signed zeros too)."""
+    return t.view(torch.int16 if t.element_size() == 2 else torch.int32)
+
+
+def _random(shape, dtype, seed):
+    if dtype.is_floating_point:
+        return torch.randn(shape, generator=_gen(seed), device="cuda").to(dtype)
+    return torch.randint(-30000, 30000, shape, generator=_gen(seed), device="cuda").to(dtype)
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int16", "int32"])
+@pytest.mark.parametrize("shape", [(1, 8), (7, 8), (32, 64), (33, 136), (1000, 520)])
+def test_copy_equals_src(dtype, shape):
+    dt = getattr(torch, dtype)
+    src = _random(shape, dt, 50)
+    out = tessera.ops.copy(src)
+    assert isinstance(out, torch.Tensor) and out.dtype == dt and out.shape == src.shape and out.stride() == src.stride()
+    assert torch.equal(_bits(out), _bits(src))
+
+
+@needs_gpu
+def test_copy_of_column_major_padded_and_special_values():
+    base = torch.randn(40, 64, generator=_gen(51), device="cuda")
+    src = base[:, :32]  # rows of 32 elements 64 apart: the result keeps the leading dimension
+    out = tessera.ops.copy(src)
+    assert out.stride() == (64, 1) and torch.equal(out, src)
+    t = torch.randn(24, 40, generator=_gen(52), device="cuda").half().t()  # column-major (40, 24)
+    o = torch.empty(24, 40, device="cuda", dtype=torch.float16).t()
+    assert tessera.ops.copy(t, out=o) is o and torch.equal(o, t)
+    special = torch.tensor([[float("nan"), -0.0, float("inf"), 1e-45] * 2] * 3, device="cuda")
+    assert torch.equal(_bits(tessera.ops.copy(special)), _bits(special))
+    assert tessera.ops.copy(src, out=src) is src and torch.equal(src, base[:, :32])  # the same elements: no change
+    assert tessera.ops.copy(torch.empty(0, 8, device="cuda")).shape == (0, 8)
+
+
+@needs_gpu
+def test_copy_beyond_one_grid_of_tile_rows():
+    rows = 65535 * 32 + 37  # two launches
+    src = torch.arange(rows * 8, device="cuda", dtype=torch.int32).to(torch.int16).reshape(rows, 8)
+    out = tessera.ops.copy(src)
+    assert torch.equal(out, src)
+    del src, out
+    torch.cuda.empty_cache()
+
+
+@needs_gpu
+def test_copy_of_other_dlpack_tensors_and_on_a_stream():
+    x = torch.randint(0, 1000, (5, 24), generator=_gen(53), device="cuda").to(torch.int16)
+    r = tessera.ops.copy(Wrapped(x))
+    assert isinstance(r, tessera.ops.DeviceArray) and (r.shape, r.strides, r.dtype) == ((5, 24), (24, 1), "int16")
+    t = torch.from_dlpack(r)
+    torch.cuda.synchronize()
+    assert torch.equal(t, x)
+    s = torch.cuda.Stream()
+    a = torch.randn(4096, 64, generator=_gen(54), device="cuda")
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        c = tessera.ops.copy(a)
+        d = c * 2
+    s.synchronize()
+    assert torch.equal(d, a * 2)
+
+
+@needs_gpu
+def test_copy_errors():
+    a = torch.randn(4, 8, device="cuda")
+    cases = [
+        (TypeError, r"src is float64; copy moves numbers of 2 or 4 bytes", lambda: tessera.ops.copy(a.double())),
+        (TypeError, r"src is int8", lambda: tessera.ops.copy(a.to(torch.int8))),
+        (ValueError, r"src must be a matrix \(2-D\)", lambda: tessera.ops.copy(a[0])),
+        (ValueError, r"src's unit-stride mode has 6 elements", lambda: tessera.ops.copy(a[:, :6])),
+        (ValueError, r"src has shape \(4, 4\) and strides \(8, 2\)", lambda: tessera.ops.copy(a[:, ::2])),
+        (ValueError, r"src's data pointer is not 16-byte aligned", lambda: tessera.ops.copy(torch.randn(40, device="cuda")[1:33].view(4, 8))),
+        (TypeError, r"out is float16 and src float32", lambda: tessera.ops.copy(a, out=a.half())),
+        (ValueError, r"out has strides \(1, 4\) and src \(8, 1\)", lambda: tessera.ops.copy(a, out=torch.empty(8, 4, device="cuda").t())),
+        (ValueError, r"src is on the CPU", lambda: tessera.ops.copy(a.cpu())),
+    ]
+    for error, message, call in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
 # ---- sgemm and gemm: references and tolerances ----
 
 
@@ -625,11 +870,13 @@ def _run_doctest(obj, name, globs):
 
 
 @needs_gpu
-@pytest.mark.parametrize("name", ["add", "sgemm", "gemm", "available"])
+@pytest.mark.parametrize("name", ["add", "sgemm", "copy", "gemm", "available"])
 def test_docstring_examples(name):
     obj = getattr(tessera.ops, name)
     for part in ("Precondition:", "Postcondition:", "Example"):
         assert part in obj.__doc__, (name, part)
+    if name == "gemm" and not tessera.ops._ops.have_gemm():
+        pytest.skip("built without the tensor-core GEMM (TESSERA_PYTHON_OPS_GEMM=OFF)")
     assert _run_doctest(obj, name, {"tessera": tessera, "torch": torch}) >= 1
 
 
@@ -640,6 +887,8 @@ def test_module_docstring_examples():
 
 @needs_gpu
 def test_the_gpu_sessions_of_docs_python_md_run():
+    if not tessera.ops._ops.have_gemm():
+        pytest.skip("built without the tensor-core GEMM (TESSERA_PYTHON_OPS_GEMM=OFF), which the session calls")
     text = (REPO / "docs" / "python.md").read_text()
     sessions = re.findall(r"<!-- gpu-session -->(.*?)<!-- end-gpu-session -->", text, re.S)
     assert sessions, "docs/python.md has no <!-- gpu-session --> block"

@@ -1,7 +1,10 @@
 // The CUDA driver API, loaded while the program runs (host only): just what the JIT needs to load
 // a compiled program into the current context, find its kernels, set their attributes and launch
-// them. libcuda.so.1 comes with the GPU driver; nothing links against it, so a program built with
-// the JIT starts on a machine without a GPU and fails only when it loads a kernel, saying why.
+// them, and what a host program without the CUDA runtime needs around those launches (tessera.ops,
+// python/src/ops/module.cpp): counting devices, making a device's primary context current, device
+// memory, and events to order one stream after another. libcuda.so.1 comes with the GPU driver;
+// nothing links against it, so a program built with the JIT starts on a machine without a GPU and
+// fails only when it loads a kernel, saying why.
 //
 // The types below are the driver's ABI (cuda.h, CUDA 12 and 13), declared here so that the JIT
 // builds without a CUDA toolkit; tests/jit checks them against cuda.h where the toolkit is present.
@@ -26,6 +29,8 @@ using Context = struct CUctx_st*;
 using Module = struct CUmod_st*;
 using Function = struct CUfunc_st*;
 using Stream = struct CUstream_st*;
+using Event = struct CUevent_st*;
+using DevicePtr = unsigned long long;  // CUdeviceptr
 
 // CUdevice_attribute, CUfunction_attribute, CUjit_option and CUlaunchAttributeID values used.
 enum : int {
@@ -44,6 +49,7 @@ enum : int {
   kLaunchCooperative = 2,
   kLaunchClusterDimension = 4,
   kLaunchProgrammaticStreamSerialization = 6,
+  kEventDisableTiming = 2,  // CUevent_flags: CU_EVENT_DISABLE_TIMING
 };
 
 // CUlaunchAttribute: a 4-byte id, padding to 8, and a 64-byte value union.
@@ -136,6 +142,17 @@ class Driver {
   Result (*func_get_param_info)(Function, std::size_t, std::size_t*, std::size_t*) = nullptr;  // CUDA >= 12.4
   Result (*launch_kernel_ex)(LaunchConfig const*, Function, void**, void**) = nullptr;
   Result (*stream_synchronize)(Stream) = nullptr;
+  // Devices, device memory and events (the CUDA runtime's cudaGetDeviceCount, cudaMalloc, cudaFree,
+  // cudaEventCreateWithFlags, cudaEventRecord, cudaStreamWaitEvent, cudaEventDestroy). Memory and
+  // events belong to the current context: make the device's primary context current first (the
+  // runtime's, so that they interoperate with its allocations and streams).
+  Result (*device_get_count)(int*) = nullptr;
+  Result (*mem_alloc)(DevicePtr*, std::size_t) = nullptr;
+  Result (*mem_free)(DevicePtr) = nullptr;
+  Result (*event_create)(Event*, unsigned) = nullptr;
+  Result (*event_record)(Event, Stream) = nullptr;
+  Result (*event_destroy)(Event) = nullptr;
+  Result (*stream_wait_event)(Stream, Event, unsigned) = nullptr;
   int version = 0;  // the driver's CUDA version, e.g. 13000
 
   Driver(Driver const&) = delete;
@@ -168,6 +185,13 @@ class Driver {
     sym(func_set_attribute, "cuFuncSetAttribute");
     sym(launch_kernel_ex, "cuLaunchKernelEx");
     sym(stream_synchronize, "cuStreamSynchronize");
+    sym(device_get_count, "cuDeviceGetCount");
+    sym(mem_alloc, "cuMemAlloc_v2");
+    sym(mem_free, "cuMemFree_v2");
+    sym(event_create, "cuEventCreate");
+    sym(event_record, "cuEventRecord");
+    sym(event_destroy, "cuEventDestroy_v2");
+    sym(stream_wait_event, "cuStreamWaitEvent");
     func_get_param_info =
         reinterpret_cast<decltype(func_get_param_info)>(dlsym(handle_, "cuFuncGetParamInfo"));  // optional
     check(init(0), "cuInit");

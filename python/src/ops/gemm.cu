@@ -3,7 +3,11 @@
 // TESSERA_GEMM_SM90_CHOICES (include/tessera/kernels/gemm_sm90.cuh: persistent tiles, ping-pong,
 // stream-K) and dispatches on the operands' storage orders: four kernels a configuration and type
 // pair. Here they are declared only (extern template, instances/gemm_sm90.hpp); tessera::instances
-// compiles them.
+// compiles them. The only unit of tessera._ops that nvcc compiles and that uses the CUDA runtime:
+// it launches in the runtime's current context, which module.cpp made the device's primary context
+// through the driver (the runtime uses it), on the caller's stream (a cudaStream_t is a CUstream).
+#include <cuda_runtime_api.h>
+
 #include <stdexcept>
 #include <string>
 
@@ -44,12 +48,21 @@ cudaError_t run(GemmArgs const& g, cudaStream_t stream) {
 }
 }  // namespace
 
-cudaError_t gemm(GemmArgs const& g, cudaStream_t stream) {
-  if (g.in == DType::f16 && g.out == DType::f16) return run<half_t, half_t>(g, stream);
-  if (g.in == DType::f16 && g.out == DType::f32) return run<half_t, float>(g, stream);
-  if (g.in == DType::bf16 && g.out == DType::bf16) return run<bfloat16_t, bfloat16_t>(g, stream);
-  if (g.in == DType::bf16 && g.out == DType::f32) return run<bfloat16_t, float>(g, stream);
-  throw std::invalid_argument("gemm: the inputs must be float16 or bfloat16 and the output the input type or float32");
+void gemm(GemmArgs const& g, void* stream_handle) {
+  auto* const stream = static_cast<cudaStream_t>(stream_handle);
+  cudaError_t e = cudaSuccess;
+  if (g.in == DType::f16 && g.out == DType::f16) e = run<half_t, half_t>(g, stream);
+  else if (g.in == DType::f16 && g.out == DType::f32) e = run<half_t, float>(g, stream);
+  else if (g.in == DType::bf16 && g.out == DType::bf16) e = run<bfloat16_t, bfloat16_t>(g, stream);
+  else if (g.in == DType::bf16 && g.out == DType::f32) e = run<bfloat16_t, float>(g, stream);
+  else
+    throw std::invalid_argument(
+        "gemm: the inputs must be float16 or bfloat16 and the output the input type or float32");
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // clear a non-sticky error so that the next call starts clean
+    throw std::runtime_error(std::string("the kernel launch failed: ") + cudaGetErrorName(e) + " (" +
+                             cudaGetErrorString(e) + ")");
+  }
 }
 
 bool have_gemm() { return true; }

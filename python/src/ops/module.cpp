@@ -3,7 +3,11 @@
 // tensors through the DLPack protocol, checks them against the kernels' contracts (shapes, dtypes,
 // strides, devices, alignment, overlap) with errors that name the fix, allocates the results
 // through the caller's allocator and launches on the caller's stream. The kernels are behind
-// kernels.hpp (compiled by nvcc); this file needs only the CUDA runtime's host API.
+// kernels.hpp: add, sgemm and copy compiled while the program runs (tessera::jit, on their first
+// call), gemm by nvcc when it is built. This file is compiled by the host compiler and needs no
+// CUDA header or library: it talks to the GPU through the CUDA driver, opened while the program
+// runs (tessera/jit/driver.hpp), in the devices' primary contexts -- those the CUDA runtime uses,
+// so that its streams, its memory and its launches (PyTorch's, gemm.cu's) and these interoperate.
 //
 // DLPack (https://dmlc.github.io/dlpack/latest/): a producer's __dlpack__(stream=S) returns a
 // PyCapsule named "dltensor" holding a DLManagedTensor; the consumer renames it "used_dltensor"
@@ -12,13 +16,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <cuda_runtime_api.h>
-
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -26,9 +30,12 @@
 #include <vector>
 
 #include "kernels.hpp"
+#include "tessera/jit/driver.hpp"
 
 namespace py = pybind11;
 namespace ops = tessera::python_ops;
+namespace cu = tessera::jit::cu;
+using tessera::jit::jit_error;
 
 namespace {
 
@@ -76,11 +83,34 @@ constexpr char const* kUsedCapsule = "used_dltensor";
 [[noreturn]] void value_error(std::string const& msg) { throw py::value_error(msg); }
 [[noreturn]] void type_error(std::string const& msg) { throw py::type_error(msg); }
 
-void check_cuda(cudaError_t e, char const* fn, char const* what) {
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();  // clear a non-sticky error so that the next call starts clean
-    throw std::runtime_error(std::string(fn) + ": " + what + " failed: " + cudaGetErrorName(e) + " (" +
-                             cudaGetErrorString(e) + ")");
+// The CUDA driver (a RuntimeError "fn: ..." when there is none: no libcuda.so.1, no usable GPU).
+cu::Driver const& get_driver(char const* fn) {
+  try {
+    return cu::Driver::get();
+  } catch (jit_error const& e) {
+    throw std::runtime_error(std::string(fn) + ": " + e.what());
+  }
+}
+
+// A driver call's result: a RuntimeError "fn: what failed: CUDA_ERROR_... (the driver's text)".
+void check_cu(cu::Driver const& d, cu::Result r, char const* fn, char const* what) {
+  if (r == 0) return;
+  try {
+    d.check(r, what);
+  } catch (jit_error const& e) {
+    throw std::runtime_error(std::string(fn) + ": " + e.what());
+  }
+}
+
+// Runs f, which compiles (NVRTC), loads or launches a kernel: a jit_error (the JIT's message: the
+// compiler's log, a missing NVRTC, the refused launch) becomes a RuntimeError "fn: what: ...";
+// std::invalid_argument (a kernel's contract) passes as the ValueError it is.
+template <class F>
+void device_call(char const* fn, char const* what, F&& f) {
+  try {
+    f();
+  } catch (jit_error const& e) {
+    throw std::runtime_error(std::string(fn) + ": " + what + ": " + e.what());
   }
 }
 
@@ -132,22 +162,36 @@ std::optional<ops::DType> dtype_from_name(std::string const& name) {
   return std::nullopt;
 }
 
-DLDataType dl_dtype(ops::DType t) {
-  switch (t) {
-    case ops::DType::f32: return {kDLFloat, 32, 1};
-    case ops::DType::f16: return {kDLFloat, 16, 1};
-    case ops::DType::bf16: return {kDLBfloat, 16, 1};
-  }
-  return {kDLFloat, 32, 1};
-}
-
 int element_bytes(ops::DType t) { return t == ops::DType::f32 ? 4 : 2; }
+
+// The DLPack type of a name dtype_name() writes ("float16", "bfloat16", "int32", "uint16",
+// "complex64", "bool", ...), lanes 1; none for another name.
+std::optional<DLDataType> dl_dtype_from_name(std::string const& name) {
+  if (name == "bool") return DLDataType{kDLBool, 8, 1};
+  struct Prefix {
+    char const* text;
+    DLDataTypeCode code;
+  };
+  for (Prefix const p : {Prefix{"bfloat", kDLBfloat}, Prefix{"float", kDLFloat}, Prefix{"uint", kDLUInt},
+                         Prefix{"int", kDLInt}, Prefix{"complex", kDLComplex}}) {
+    std::string const prefix = p.text;
+    if (name.rfind(prefix, 0) != 0) continue;
+    std::string const digits = name.substr(prefix.size());
+    if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    int const bits = std::stoi(digits);
+    if (bits < 8 || bits > 128 || bits % 8 != 0) return std::nullopt;
+    return DLDataType{std::uint8_t(p.code), std::uint8_t(bits), 1};
+  }
+  return std::nullopt;
+}
 
 // ---- streams -------------------------------------------------------------------------------------
 
-// The stream handle tessera.ops launches on (an int from Python: 0 is the legacy default stream,
-// 2 the per-thread default) and the value of __dlpack__'s `stream` argument that names it.
-cudaStream_t as_stream(std::uintptr_t handle) { return reinterpret_cast<cudaStream_t>(handle); }
+// The stream handle tessera.ops launches on (an int from Python: a CUstream, which is a
+// cudaStream_t: 0 is the legacy default stream, 2 the per-thread default) and the value of
+// __dlpack__'s `stream` argument that names it.
+void* as_stream(std::uintptr_t handle) { return reinterpret_cast<void*>(handle); }
 std::uintptr_t dlpack_stream(std::uintptr_t handle) { return handle == 0 ? 1 : handle; }
 
 // ---- PyTorch's types, for reading torch.Tensor arguments directly ------------------------------
@@ -208,6 +252,10 @@ class Imported {
     device_ = t.device.device_id;
     dtype_ = kernel_dtype(t.dtype);
     dtype_text_ = dtype_name(t.dtype);
+    if (t.dtype.bits % 8 == 0) element_bytes_ = t.dtype.bits / 8 * t.dtype.lanes;
+    dtype_copyable_ =
+        t.dtype.lanes == 1 && (t.dtype.code == kDLInt || t.dtype.code == kDLUInt || t.dtype.code == kDLFloat ||
+                               t.dtype.code == kDLBfloat || t.dtype.code == kDLComplex);
   }
   ~Imported() {
     if (managed_ != nullptr && managed_->deleter != nullptr) managed_->deleter(managed_);
@@ -222,6 +270,15 @@ class Imported {
   int device() const { return device_; }
   void* data() const { return data_; }
   std::optional<ops::DType> dtype() const { return dtype_; }  // none: not a kernel's type
+  // The bytes of one element (0: not a whole number of bytes). Read from a torch.Tensor only when
+  // asked (element_size()), and only for types other than the kernels'.
+  int element_bytes() const {
+    if (element_bytes_ == 0 && dtype_) return ::element_bytes(*dtype_);
+    if (element_bytes_ == 0 && torch_) element_bytes_ = torch_.attr("element_size")().cast<int>();
+    return element_bytes_;
+  }
+  // Whether copy may move it: a number type (integer, float, complex) of a name DLPack has.
+  bool dtype_copyable() const { return dtype_copyable_; }
   std::string const& dtype_text() const { return dtype_text_; }
   std::int64_t numel() const {
     return std::accumulate(shape_.begin(), shape_.end(), std::int64_t(1), std::multiplies<>());
@@ -261,7 +318,10 @@ class Imported {
     } else {
       dtype_text_ = py::str(dt).cast<std::string>();
       if (dtype_text_.rfind("torch.", 0) == 0) dtype_text_ = dtype_text_.substr(6);
+      dtype_copyable_ = dl_dtype_from_name(dtype_text_).has_value() && dtype_text_ != "bool";
     }
+    if (!dtype_) torch_ = py::reinterpret_borrow<py::object>(obj);  // element_bytes() asks it
+    else dtype_copyable_ = true;
     shape_ = obj.attr("shape").cast<std::vector<std::int64_t>>();
     strides_ = obj.attr("stride")().cast<std::vector<std::int64_t>>();
     data_ = reinterpret_cast<void*>(obj.attr("data_ptr")().cast<std::uintptr_t>());
@@ -274,6 +334,9 @@ class Imported {
   int device_ = 0;
   std::optional<ops::DType> dtype_;
   std::string dtype_text_;
+  mutable int element_bytes_ = 0;
+  bool dtype_copyable_ = false;
+  py::object torch_;  // the torch.Tensor read directly, when its dtype is not a kernel's
 };
 
 // The element type of t, which must be one of `allowed` (else TypeError naming them).
@@ -326,56 +389,96 @@ bool same_view(Imported const& t, Imported const& u) {
 
 // ---- devices ---------------------------------------------------------------------------------------
 
-// Makes `device` current for the life of the guard (the previous one comes back after) and checks
-// that it can run the sm_90a kernels.
+// The primary context of device `ordinal` (the one the CUDA runtime uses), retained once for the
+// life of the process, as the runtime does.
+cu::Context primary_context(char const* fn, cu::Driver const& d, int ordinal, cu::Device dev) {
+  static std::mutex mutex;
+  static std::map<int, cu::Context> contexts;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = contexts.find(ordinal); it != contexts.end()) return it->second;
+  cu::Context ctx = nullptr;
+  check_cu(d, d.primary_ctx_retain(&ctx, dev), fn, "cuDevicePrimaryCtxRetain");
+  contexts.emplace(ordinal, ctx);
+  return ctx;
+}
+
+// Makes device `device` current for the life of the guard, as cudaSetDevice does: its primary
+// context, unless the thread's current context already is one of that device (then that one, as the
+// runtime would use it). The context that was current before comes back after; when there was none,
+// the device's stays current (as after the runtime's first call). With check_arch, first checks that
+// the device can run the sm_90a kernels (RuntimeError naming its compute capability).
 class DeviceGuard {
  public:
-  DeviceGuard(char const* fn, int device) {
-    check_cuda(cudaGetDevice(&previous_), fn, "cudaGetDevice");
-    if (previous_ != device) check_cuda(cudaSetDevice(device), fn, "cudaSetDevice");
-    // Devices 0..63 found to be sm_90 (asked once: every call passes here).
-    static std::atomic<std::uint64_t> checked{0};
-    std::uint64_t const bit = device >= 0 && device < 64 ? std::uint64_t(1) << device : 0;
-    if (bit != 0 && (checked.load(std::memory_order_relaxed) & bit) != 0) {
-      restore_ = previous_ != device;
-      return;
+  DeviceGuard(char const* fn, int device, bool check_arch = true) : d_(get_driver(fn)) {
+    cu::Device dev = 0;
+    check_cu(d_, d_.device_get(&dev, device), fn, "cuDeviceGet");
+    if (check_arch) require_sm90(fn, device, dev);
+    check_cu(d_, d_.ctx_get_current(&previous_), fn, "cuCtxGetCurrent");
+    if (previous_ != nullptr) {
+      cu::Device current = -1;
+      if (d_.ctx_get_device(&current) == 0 && current == dev) return;  // already there
     }
-    int major = 0, minor = 0;
-    check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), fn, "cudaDeviceGetAttribute");
-    check_cuda(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), fn, "cudaDeviceGetAttribute");
-    if (major == 9 && minor == 0) checked.fetch_or(bit, std::memory_order_relaxed);
-    if (major != 9 || minor != 0) {
-      if (previous_ != device) (void)cudaSetDevice(previous_);
-      throw std::runtime_error(std::string(fn) + ": cuda:" + std::to_string(device) + " has compute capability " +
-                               std::to_string(major) + "." + std::to_string(minor) +
-                               "; tessera.ops is built for sm_90a (Hopper: H100, H200) only");
-    }
-    restore_ = previous_ != device;
+    cu::Context const ctx = primary_context(fn, d_, device, dev);
+    check_cu(d_, d_.ctx_set_current(ctx), fn, "cuCtxSetCurrent");
+    restore_ = previous_ != nullptr;
   }
   ~DeviceGuard() {
-    if (restore_) (void)cudaSetDevice(previous_);
+    if (restore_) (void)d_.ctx_set_current(previous_);
   }
   DeviceGuard(DeviceGuard const&) = delete;
   DeviceGuard& operator=(DeviceGuard const&) = delete;
 
+  cu::Driver const& driver() const { return d_; }
+
  private:
-  int previous_ = 0;
+  void require_sm90(char const* fn, int device, cu::Device dev) const {
+    // Devices 0..63 found to be sm_90 (asked once: every call passes here).
+    static std::atomic<std::uint64_t> checked{0};
+    std::uint64_t const bit = device >= 0 && device < 64 ? std::uint64_t(1) << device : 0;
+    if (bit != 0 && (checked.load(std::memory_order_relaxed) & bit) != 0) return;
+    int major = 0, minor = 0;
+    check_cu(d_, d_.device_get_attribute(&major, cu::kDeviceComputeCapabilityMajor, dev), fn, "cuDeviceGetAttribute");
+    check_cu(d_, d_.device_get_attribute(&minor, cu::kDeviceComputeCapabilityMinor, dev), fn, "cuDeviceGetAttribute");
+    if (major != 9 || minor != 0)
+      throw std::runtime_error(std::string(fn) + ": cuda:" + std::to_string(device) + " has compute capability " +
+                               std::to_string(major) + "." + std::to_string(minor) +
+                               "; tessera.ops is built for sm_90a (Hopper: H100, H200) only");
+    checked.fetch_or(bit, std::memory_order_relaxed);
+  }
+
+  cu::Driver const& d_;
+  cu::Context previous_ = nullptr;
   bool restore_ = false;
 };
+
+// The CUDA devices visible (0 without a driver or a GPU).
+int device_count() {
+  try {
+    auto const& d = cu::Driver::get();
+    int n = 0;
+    return d.device_get_count(&n) == 0 ? n : 0;
+  } catch (jit_error const&) {
+    return 0;
+  }
+}
 
 // ---- DeviceArray: a result tessera.ops allocated itself --------------------------------------------
 
 // A block of device memory holding one strided array, exported with __dlpack__ (for callers whose
-// framework tessera.ops does not allocate through). Freed with cudaFree when the last reference
-// (Python's or a consumer's DLPack tensor) goes. `stream`: the stream that writes it; a consumer
-// passing another stream to __dlpack__ waits for the work queued on it so far.
+// framework tessera.ops does not allocate through). Allocated with cuMemAlloc in the device's
+// primary context (like cudaMalloc) and freed with cuMemFree when the last reference (Python's or a
+// consumer's DLPack tensor) goes. `stream`: the stream that writes it; a consumer passing another
+// stream to __dlpack__ waits for the work queued on it so far.
 class DeviceArray {
  public:
   DeviceArray(std::vector<std::int64_t> shape, std::vector<std::int64_t> strides, std::string const& dtype, int device,
               std::uintptr_t stream)
       : shape_(std::move(shape)), strides_(std::move(strides)), device_(device), stream_(stream) {
-    auto const d = dtype_from_name(dtype);
-    if (!d) type_error("DeviceArray: dtype must be float32, float16 or bfloat16, got " + dtype);
+    auto const d = dl_dtype_from_name(dtype);
+    if (!d)
+      type_error(
+          "DeviceArray: dtype must be the name of a numeric type (float32, float16, bfloat16, int16, ...), got " +
+          dtype);
     dtype_ = *d;
     if (strides_.size() != shape_.size()) value_error("DeviceArray: shape and strides differ in length");
     std::int64_t span = 1;
@@ -385,19 +488,17 @@ class DeviceArray {
     }
     if (span != 0)
       for (std::size_t i = 0; i < shape_.size(); ++i) span += (shape_[i] - 1) * strides_[i];
-    int previous = 0;
-    check_cuda(cudaGetDevice(&previous), "DeviceArray", "cudaGetDevice");
-    check_cuda(cudaSetDevice(device_), "DeviceArray", "cudaSetDevice");
-    cudaError_t const e =
-        cudaMalloc(&ptr_, std::size_t(std::max<std::int64_t>(span, 1)) * std::size_t(element_bytes(dtype_)));
-    (void)cudaSetDevice(previous);
-    check_cuda(e, "DeviceArray", "cudaMalloc");
+    DeviceGuard guard("DeviceArray", device_, false);
+    std::size_t const bytes =
+        std::size_t(std::max<std::int64_t>(span, 1)) * std::size_t(dtype_.bits / 8 * dtype_.lanes);
+    check_cu(guard.driver(), guard.driver().mem_alloc(&ptr_, bytes), "DeviceArray", "cuMemAlloc");
   }
   ~DeviceArray() {
-    int previous = 0;
-    if (cudaGetDevice(&previous) == cudaSuccess && cudaSetDevice(device_) == cudaSuccess) {
-      (void)cudaFree(ptr_);
-      (void)cudaSetDevice(previous);
+    try {
+      DeviceGuard guard("DeviceArray", device_, false);
+      (void)guard.driver().mem_free(ptr_);
+    } catch (std::exception const&) {
+      // no driver any more (the process is ending): nothing to free
     }
   }
   DeviceArray(DeviceArray const&) = delete;
@@ -406,8 +507,9 @@ class DeviceArray {
   std::vector<std::int64_t> const& shape() const { return shape_; }
   std::vector<std::int64_t> const& strides() const { return strides_; }
   std::string dtype() const { return dtype_name(dtype_); }
+  DLDataType dl_dtype() const { return dtype_; }
   int device() const { return device_; }
-  std::uintptr_t data_ptr() const { return reinterpret_cast<std::uintptr_t>(ptr_); }
+  std::uintptr_t data_ptr() const { return std::uintptr_t(ptr_); }
   std::uintptr_t stream() const { return stream_; }
 
   // The consumer's stream (DLPack: 1 the legacy default stream, 2 the per-thread one, -1 or None:
@@ -420,24 +522,23 @@ class DeviceArray {
       value_error("DeviceArray.__dlpack__: stream 0 is ambiguous in DLPack; pass 1 for the legacy default stream");
     std::uintptr_t const handle = s == 1 ? 0 : std::uintptr_t(s);
     if (handle == stream_) return;
-    int previous = 0;
-    check_cuda(cudaGetDevice(&previous), "DeviceArray.__dlpack__", "cudaGetDevice");
-    check_cuda(cudaSetDevice(device_), "DeviceArray.__dlpack__", "cudaSetDevice");
-    cudaEvent_t ev = nullptr;
-    cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
-    if (e == cudaSuccess) e = cudaEventRecord(ev, as_stream(stream_));
-    if (e == cudaSuccess) e = cudaStreamWaitEvent(as_stream(handle), ev, 0);
-    if (ev != nullptr) (void)cudaEventDestroy(ev);
-    (void)cudaSetDevice(previous);
-    check_cuda(e, "DeviceArray.__dlpack__", "the stream synchronization");
+    char const* fn = "DeviceArray.__dlpack__";
+    DeviceGuard guard(fn, device_, false);
+    cu::Driver const& d = guard.driver();
+    cu::Event ev = nullptr;
+    check_cu(d, d.event_create(&ev, cu::kEventDisableTiming), fn, "the stream synchronization (cuEventCreate)");
+    cu::Result r = d.event_record(ev, static_cast<cu::Stream>(as_stream(stream_)));
+    if (r == 0) r = d.stream_wait_event(static_cast<cu::Stream>(as_stream(handle)), ev, 0);
+    (void)d.event_destroy(ev);
+    check_cu(d, r, fn, "the stream synchronization (cuEventRecord, cuStreamWaitEvent)");
   }
 
  private:
   std::vector<std::int64_t> shape_, strides_;
-  ops::DType dtype_ = ops::DType::f32;
+  DLDataType dtype_{kDLFloat, 32, 1};
   int device_ = 0;
   std::uintptr_t stream_ = 0;
-  void* ptr_ = nullptr;
+  cu::DevicePtr ptr_ = 0;
 };
 
 // The DLPack export of a DeviceArray: the managed tensor and the reference that keeps the array alive.
@@ -473,7 +574,7 @@ py::capsule export_array(py::object self, py::object stream) {
   t.data = reinterpret_cast<void*>(a.data_ptr());
   t.device = {kDLCUDA, a.device()};
   t.ndim = std::int32_t(ex->shape.size());
-  t.dtype = dl_dtype(*dtype_from_name(a.dtype()));
+  t.dtype = a.dl_dtype();
   t.shape = ex->shape.data();
   t.strides = ex->strides.data();
   t.byte_offset = 0;
@@ -492,8 +593,12 @@ py::capsule export_array(py::object self, py::object stream) {
 // The result of an op: `out` when given, else allocate(shape, strides, dtype name, device) -- the
 // caller's framework's allocator (ops.py) -- imported like an argument.
 py::object make_result(py::object allocate, std::vector<std::int64_t> const& shape,
+                       std::vector<std::int64_t> const& strides, std::string const& dtype, int device) {
+  return allocate(py::tuple(py::cast(shape)), py::tuple(py::cast(strides)), dtype, device);
+}
+py::object make_result(py::object allocate, std::vector<std::int64_t> const& shape,
                        std::vector<std::int64_t> const& strides, ops::DType dtype, int device) {
-  return allocate(py::tuple(py::cast(shape)), py::tuple(py::cast(strides)), dtype_name(dtype), device);
+  return make_result(std::move(allocate), shape, strides, std::string(dtype_name(dtype)), device);
 }
 
 // ---- matrices ----------------------------------------------------------------------------------------
@@ -551,6 +656,19 @@ void require_disjoint(char const* fn, Imported const& out, Imported const& in, i
   if (overlap(out.extent(out_bytes), in.extent(in_bytes)))
     value_error(std::string(fn) + ": " + out.name() + " overlaps " + in.name() +
                 "; write the result into separate memory");
+}
+
+// ---- kernels compiled on first use -----------------------------------------------------------------
+
+// Compiles the program of (op, key) unless this process has it (NVRTC, about a second the first
+// time on a machine; milliseconds from the disk cache after), with the GIL released so that other
+// Python threads run meanwhile. A failure (no NVRTC, a compile error) is a RuntimeError naming fn.
+void ensure_compiled(char const* fn, ops::Op op, int key) {
+  if (ops::prepared(op, key)) return;
+  device_call(fn, "compiling its kernel", [&] {
+    py::gil_scoped_release nogil;
+    ops::prepare(op, key);
+  });
 }
 
 // ---- add -----------------------------------------------------------------------------------------
@@ -621,7 +739,8 @@ py::object add(py::object a_obj, py::object b_obj, py::object out_obj, std::uint
   std::int64_t const n = a.numel();
   if (n == 0) return out_obj;
   DeviceGuard guard(fn, a.device());
-  check_cuda(ops::add(dt, a.data(), b.data(), out.data(), n, as_stream(stream)), fn, "the kernel launch");
+  ensure_compiled(fn, ops::Op::add, int(dt));
+  device_call(fn, "the kernel launch", [&] { ops::add(dt, a.data(), b.data(), out.data(), n, as_stream(stream)); });
   return out_obj;
 }
 
@@ -661,11 +780,104 @@ py::object sgemm(py::object a_obj, py::object b_obj, py::object out_obj, std::ui
   ops::Matrix const md = as_matrix(fn, out);
   require_disjoint(fn, out, a, 4, 4);
   require_disjoint(fn, out, b, 4, 4);
+  auto* const d = static_cast<float*>(out.data());
+  ops::sgemm_check(fn, int(m), int(n), int(k), ma, mb, d, md.ld, md.row_major);
   if (m == 0 || n == 0) return out_obj;
   DeviceGuard guard(fn, a.device());
-  check_cuda(ops::sgemm(int(m), int(n), int(k), 1.0f, ma, mb, 0.0f, static_cast<float*>(out.data()), md.ld,
-                        md.row_major, as_stream(stream)),
-             fn, "the kernel launch");
+  ensure_compiled(fn, ops::Op::sgemm, 0);
+  device_call(fn, "the kernel launch", [&] {
+    ops::sgemm(int(m), int(n), int(k), 1.0f, ma, mb, 0.0f, d, md.ld, md.row_major, as_stream(stream));
+  });
+  return out_obj;
+}
+
+// ---- copy --------------------------------------------------------------------------------------
+
+// A matrix as copy's kernel sees it: the row-major view (rows, cols, ld) of its storage -- of its
+// transpose when it is column-major -- and which order that is. A mode of extent 1 has no stride
+// that matters (then ld is the row rounded up to whole 16-byte vectors); where both orders fit
+// (a vector), the one whose unit-stride extent is longer. ValueError naming the fix for strides that
+// are neither.
+struct RowView {
+  std::int64_t rows = 0, cols = 0, ld = 0;
+  bool row_major = true;
+};
+
+RowView copy_view(char const* fn, Imported const& t, int esize) {
+  std::int64_t const r = t.shape()[0], c = t.shape()[1];
+  std::int64_t const s0 = t.strides()[0], s1 = t.strides()[1];
+  std::int64_t const vec = 16 / esize;
+  auto padded = [vec](std::int64_t x) { return (std::max<std::int64_t>(x, 1) + vec - 1) / vec * vec; };
+  bool const row_ok = (c == 1 || s1 == 1) && (r == 1 || s0 >= std::max<std::int64_t>(c, 1));
+  bool const col_ok = (r == 1 || s0 == 1) && (c == 1 || s1 >= std::max<std::int64_t>(r, 1));
+  if (row_ok && (!col_ok || c >= r)) return {r, c, r == 1 ? padded(c) : s0, true};
+  if (col_ok) return {c, r, c == 1 ? padded(r) : s1, false};
+  value_error(std::string(fn) + ": " + t.name() + " has shape " + tuple_text(t.shape()) + " and strides " +
+              tuple_text(t.strides()) +
+              "; the kernel copies row-major (strides (ld, 1), ld >= columns) or column-major (strides (1, ld), ld >= "
+              "rows) matrices: pass " +
+              t.name() + ".contiguous()");
+}
+
+py::object copy(py::object src_obj, py::object out_obj, std::uintptr_t stream, py::object allocate, bool fast) {
+  char const* fn = "tessera.ops.copy";
+  Imported src(fn, "src", src_obj, stream, fast);
+  int const esize = src.element_bytes();
+  if (!src.dtype_copyable() || (esize != 2 && esize != 4))
+    type_error(std::string(fn) + ": src is " + src.dtype_text() +
+               "; copy moves numbers of 2 or 4 bytes (float16, bfloat16, int16, uint16, float32, int32, uint32, "
+               "complex32): for another dtype use the framework's own copy (e.g. src.clone())");
+  if (src.ndim() != 2)
+    value_error(std::string(fn) + ": src must be a matrix (2-D), got shape " + tuple_text(src.shape()) +
+                "; view it as one, e.g. src.reshape(-1, src.shape[-1]) (or src[None, :] for a vector)");
+  for (std::int64_t e : src.shape())
+    if (e >= (std::int64_t(1) << 31))
+      value_error(std::string(fn) + ": src's extents must be < 2^31, got " + tuple_text(src.shape()));
+  require_element_aligned(fn, src, esize);
+  RowView const v = copy_view(fn, src, esize);
+  auto const vec = 16 / esize;
+  if (src.numel() != 0) {
+    if (v.cols % vec != 0)
+      value_error(std::string(fn) + ": src's unit-stride mode has " + std::to_string(v.cols) + " elements of " +
+                  std::to_string(esize) +
+                  " bytes, not whole 16-byte vectors; the kernel moves 128-bit vectors "
+                  "(cp.async): pad that extent to a multiple of " +
+                  std::to_string(vec) + " elements");
+    if (v.ld % vec != 0)
+      value_error(std::string(fn) + ": src's leading dimension " + std::to_string(v.ld) + " (strides " +
+                  tuple_text(src.strides()) +
+                  ") is not a multiple of 16 bytes; every row must start on a 16-byte "
+                  "boundary for cp.async: pass src.contiguous()");
+    if (reinterpret_cast<std::uintptr_t>(src.data()) % 16 != 0)
+      value_error(std::string(fn) +
+                  ": src's data pointer is not 16-byte aligned (cp.async moves 16-byte vectors): "
+                  "pass a copy that starts aligned, e.g. src.clone()");
+  }
+  if (out_obj.is_none()) out_obj = make_result(allocate, src.shape(), src.strides(), src.dtype_text(), src.device());
+  Imported out(fn, "out", out_obj, stream, fast);
+  if (out.dtype_text() != src.dtype_text() || out.element_bytes() != esize)
+    type_error(std::string(fn) + ": out is " + out.dtype_text() + " and src " + src.dtype_text() +
+               "; out must have src's dtype (copy converts nothing)");
+  require_same_device(fn, src, out);
+  require_shape(fn, out, src.shape(), "src's shape");
+  require_element_aligned(fn, out, esize);
+  if (src.numel() == 0) return out_obj;
+  RowView const w = copy_view(fn, out, esize);
+  if (w.row_major != v.row_major || (v.rows > 1 && w.ld != v.ld))
+    value_error(std::string(fn) + ": out has strides " + tuple_text(out.strides()) + " and src " +
+                tuple_text(src.strides()) +
+                "; out must be stored like src (one leading dimension for both): leave out to None, or pass "
+                "out=torch.empty_strided(src.shape, src.stride(), dtype=src.dtype, device=src.device)");
+  if (reinterpret_cast<std::uintptr_t>(out.data()) % 16 != 0)
+    value_error(std::string(fn) +
+                ": out's data pointer is not 16-byte aligned (cp.async moves 16-byte vectors): "
+                "write into a fresh tensor");
+  if (!same_view(out, src) && overlap(out.extent(esize), src.extent(esize)))
+    value_error(std::string(fn) + ": out overlaps src without being the same elements; write into separate memory");
+  DeviceGuard guard(fn, src.device());
+  ensure_compiled(fn, ops::Op::copy, esize);
+  device_call(fn, "the kernel launch",
+              [&] { ops::copy(esize, src.data(), out.data(), int(v.rows), int(v.cols), v.ld, as_stream(stream)); });
   return out_obj;
 }
 
@@ -801,8 +1013,60 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   g.bias = bias ? bias->data() : nullptr;
   g.activation = act;
   DeviceGuard guard(fn, a.device());
-  check_cuda(ops::gemm(g, as_stream(stream)), fn, "the kernel launch");
+  try {
+    ops::gemm(g, as_stream(stream));  // the CUDA runtime, in the context the guard made current
+  } catch (std::runtime_error const& e) {
+    throw std::runtime_error(std::string(fn) + ": " + e.what());
+  }
   return out_obj;
+}
+
+// ---- compiling without a GPU ---------------------------------------------------------------------
+
+// The program (op, key) an op runs on dtype (ValueError for an op or dtype without one).
+std::pair<ops::Op, int> program_key(char const* fn, std::string const& op, std::string const& dtype) {
+  if (op == "add") {
+    auto const d = dtype_from_name(dtype);
+    if (!d) value_error(std::string(fn) + ": add runs on float32, float16 or bfloat16, got " + dtype);
+    return {ops::Op::add, int(*d)};
+  }
+  if (op == "sgemm") {
+    if (dtype != "float32") value_error(std::string(fn) + ": sgemm runs on float32, got " + dtype);
+    return {ops::Op::sgemm, 0};
+  }
+  if (op == "copy") {
+    auto const d = dl_dtype_from_name(dtype);
+    if (!d || d->code == kDLBool || (d->bits != 16 && d->bits != 32))
+      value_error(std::string(fn) + ": copy moves numbers of 2 or 4 bytes, got " + dtype);
+    return {ops::Op::copy, d->bits / 8};
+  }
+  value_error(std::string(fn) + ": op must be 'add', 'sgemm' or 'copy', got '" + op + "'");
+}
+
+// Compiles the program op runs on dtype for sm_90a, or finds it in the caches: NVRTC only, no
+// driver, no GPU. Returns what it did.
+py::dict compile_only(std::string const& op, std::string const& dtype) {
+  char const* fn = "tessera._ops._compile_only";
+  auto const [o, key] = program_key(fn, op, dtype);
+  bool const already = ops::prepared(o, key);
+  ops::Prepared p;
+  device_call(fn, "compiling", [&, o = o, key = key] {
+    py::gil_scoped_release nogil;
+    p = ops::prepare(o, key);
+  });
+  py::dict r;
+  r["kernels"] = p.kernels;
+  r["in_memory"] = already;
+  r["from_disk_cache"] = p.from_disk_cache;
+  r["compile_seconds"] = p.compile_seconds;
+  r["log"] = p.log;
+  return r;
+}
+
+// Whether this process has compiled (or loaded) the program op runs on dtype.
+bool compiled(std::string const& op, std::string const& dtype) {
+  auto const [o, key] = program_key("tessera._ops._compiled", op, dtype);
+  return ops::prepared(o, key);
 }
 
 }  // namespace
@@ -850,6 +1114,7 @@ PYBIND11_MODULE(_ops, m) {
         py::arg("fast") = false);
   m.def("sgemm", &sgemm, py::arg("a"), py::arg("b"), py::arg("out"), py::arg("stream"), py::arg("allocate"),
         py::arg("fast") = false);
+  m.def("copy", &copy, py::arg("src"), py::arg("out"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
   m.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"), py::arg("beta"), py::arg("bias"),
         py::arg("activation"), py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"),
         py::arg("fast") = false);
@@ -861,11 +1126,10 @@ PYBIND11_MODULE(_ops, m) {
       },
       "Registers torch.Tensor and torch.float32, float16, bfloat16 (tessera/ops.py does, on meeting a torch.Tensor).");
   m.def("have_gemm", &ops::have_gemm, "Whether the tensor-core GEMM was built (TESSERA_PYTHON_OPS_GEMM).");
-  m.def(
-      "device_count",
-      [] {
-        int n = 0;
-        return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
-      },
-      "The CUDA devices visible (0 without a driver or a GPU).");
+  m.def("device_count", &device_count, "The CUDA devices visible (0 without a driver or a GPU).");
+  m.def("_compile_only", &compile_only, py::arg("op"), py::arg("dtype"),
+        "Compiles (or finds in the caches) the kernels of op ('add', 'sgemm', 'copy') for dtype, for sm_90a, without "
+        "a GPU; returns what prepare() did. For tests and warm-up.");
+  m.def("_compiled", &compiled, py::arg("op"), py::arg("dtype"),
+        "Whether this process has compiled (or loaded from the disk cache) the kernels of op for dtype.");
 }

@@ -1,0 +1,73 @@
+// The programs of tessera.ops compiled while the program runs (add.cpp, sgemm.cpp, copy.cpp): one
+// NVRTC program per op and element type, its source a few lines that include the kernel's header
+// of include/tessera/kernels and check, with static_asserts, the constants the host side launches
+// with (so that the launch geometry here cannot drift from the header's unnoticed: a drift is a
+// compile error naming the constant). Compiled at the first call for sm_90a (the only target of
+// tessera.ops; no GPU needed to compile), by tessera::jit::compile, which caches it in memory and
+// on disk ($TESSERA_CACHE_DIR, else ~/.cache/tessera/jit; docs/jit.md): the first call of a process
+// that finds it on disk loads it in milliseconds.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels.hpp"
+#include "tessera/jit/compile.hpp"
+
+namespace tessera::python_ops::detail {
+
+// One program: its source and name expressions, compiled at the first prepare() (thread-safe).
+class OpProgram {
+ public:
+  OpProgram(std::string file_name, std::string source, std::vector<std::string> kernels)
+      : file_name_(std::move(file_name)), source_(std::move(source)), names_(std::move(kernels)) {}
+  OpProgram(OpProgram const&) = delete;
+  OpProgram& operator=(OpProgram const&) = delete;
+
+  bool ready() const { return ready_.load(std::memory_order_acquire); }
+
+  Prepared prepare() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!ready_.load(std::memory_order_relaxed)) {
+      jit::CompileOptions o;
+      o.arch = 90;  // sm_90a, whatever the current device (module.cpp refuses other GPUs first)
+      o.program_name = file_name_;
+      program_ = jit::compile(source_, names_, o);
+      ready_.store(true, std::memory_order_release);
+    }
+    return {names_, program_.from_disk_cache(), program_.compile_seconds(), program_.log()};
+  }
+
+  // The i-th name expression's kernel (compiling the program first when needed).
+  jit::Kernel const& kernel(std::size_t i) {
+    if (!ready()) prepare();
+    return program_.kernel(i);
+  }
+
+ private:
+  std::string file_name_, source_;
+  std::vector<std::string> names_;
+  std::mutex mutex_;
+  std::atomic<bool> ready_{false};
+  jit::Program program_;
+};
+
+// The programs, defined beside their launches. add_program(t): add_vectorized_kernel<T, Vec, 4>
+// for Vec = true, false. sgemm_program(): the tuned kernel for the four operand orders, then
+// sgemm_scale_c_kernel<float>. copy_program(bytes): tile_copy_kernel on 2- or 4-byte elements.
+OpProgram& add_program(DType t);
+OpProgram& sgemm_program();
+OpProgram& copy_program(int element_bytes);
+
+inline bool aligned16(void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// kernels::detail::vector_aligned: p 16-byte aligned and every row (of ld elements) too.
+inline bool vector_aligned(void const* p, std::int64_t ld, int element_bytes) {
+  return aligned16(p) && (ld * element_bytes) % 16 == 0;
+}
+
+}  // namespace tessera::python_ops::detail

@@ -1,0 +1,33 @@
+// prepared() and prepare() of kernels.hpp: the program of an (op, key) pair (jit_programs.hpp).
+#include <stdexcept>
+#include <string>
+
+#include "jit_programs.hpp"
+#include "kernels.hpp"
+
+namespace tessera::python_ops {
+
+namespace {
+detail::OpProgram& program(Op op, int key) {
+  switch (op) {
+    case Op::add:
+      if (key == int(DType::f32) || key == int(DType::f16) || key == int(DType::bf16))
+        return detail::add_program(DType(key));
+      break;
+    case Op::sgemm:
+      if (key == 0) return detail::sgemm_program();
+      break;
+    case Op::copy:
+      if (key == 2 || key == 4) return detail::copy_program(key);
+      break;
+  }
+  throw std::invalid_argument("tessera.ops: no program for op " + std::to_string(int(op)) + " and key " +
+                              std::to_string(key));
+}
+}  // namespace
+
+bool prepared(Op op, int key) { return program(op, key).ready(); }
+
+Prepared prepare(Op op, int key) { return program(op, key).prepare(); }
+
+}  // namespace tessera::python_ops

@@ -24,6 +24,9 @@ if [ -w /dev/full ]; then
   expect analyze 1 $? "error: cannot write standard output" "$out/e3.txt"
   "$tessera" analyze --smem '(_32,_32):(_32,_1)' --access '(_32,_32):(_1,_32)' -o /dev/full >"$out/e4.out" 2>"$out/e4.txt"
   expect analyze_file 1 $? "error: cannot write /dev/full" "$out/e4.txt"
+  "$tessera" advise --tile '(_32,_32)' --read 'make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>,float>, (_32,_1):(_1,_0))' \
+    --read-side src >/dev/full 2>"$out/e8.txt"
+  expect advise 1 $? "error: cannot write standard output" "$out/e8.txt"
   "$tessera" demo >/dev/full 2>"$out/e5.txt"
   expect demo 1 $? "error: cannot write standard output" "$out/e5.txt"
   "$tessera" show '(_2,(_2,_2)):(_4,(_2,_1))' >/dev/full 2>"$out/e6.txt"

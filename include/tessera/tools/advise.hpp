@@ -1,0 +1,277 @@
+// tessera/tools/advise.hpp -- the swizzle advisor: for a shared-memory tile written by one
+// instruction and read by another, the layout (a swizzle Sw<B,M,S> of the row- or column-major
+// tile, or padded rows) under which both are free of bank conflicts, or the best there is and what
+// it costs. Derived by the bank model of tools/analyze.hpp over every candidate, not looked up:
+// the answer comes with the table of all candidates tried. Host-only, on the run-time twin
+// (tessera::rt). The CLI is `tessera advise` (docs/advise.md).
+//
+//   tile       (M,N), static                      (_64,_64)
+//   write      a tiled copy into shared memory    cp.async: make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, ...)
+//              or TMA (a box of the whole tile)
+//   read       a tiled copy out of it             ldmatrix: make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, mma)
+//
+// Candidates: the tile stored row-major ((M,N):(N,1); mode 1 contiguous, e.g. a K-major A (M,K))
+// or column-major ((M,N):(1,M)), as asked; under every swizzle Sw<B,M,S> on element offsets
+// (1 <= B <= 5, 0 <= M <= 4, B <= S <= 7) and with rows padded by 4, 8, 16 or 32 bytes. A
+// candidate is legal when every access's vector stays contiguous and aligned under it (the
+// instruction needs that) and, with a TMA writer, when it is a layout TMA writes: no padding, and
+// the swizzle one of TMA's (32-, 64-, 128-byte: Sw<1|2|3, 4 - log2(elem bytes), 3>) with the
+// tile's contiguous rows no wider than its span. Ranked by the excess wavefronts of the write and
+// the read together (wavefronts beyond the ideal; 0 = conflict-free), then by the padding's bytes,
+// then by simplicity (no swizzle, fewer bits).
+#pragma once
+
+#if defined(__CUDACC_RTC__)
+#error "tessera/tools/advise.hpp: host only"
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tessera/runtime/copy_atom.hpp"
+#include "tessera/runtime/eval.hpp"
+#include "tessera/tools/analyze.hpp"
+
+namespace tessera::tools {
+
+// One side's instructions over the tile: a tiled copy (its atom's element type and width), the
+// side of it that is in shared memory (automatic: from the instruction, as tools::analyze_copy).
+struct AdviseAccess {
+  rt::TiledCopy copy;
+  CopySide side = CopySide::automatic;
+};
+
+struct AdviseRequest {
+  std::vector<std::int64_t> tile;     // (M,N): the shared-memory tile
+  bool row_major = true;              // mode 1 contiguous ((M,N):(N,1)), else mode 0 ((M,N):(1,M))
+  std::optional<AdviseAccess> write;  // the instruction that fills the tile (none with tma_write)
+  bool tma_write = false;             // TMA writes the tile (a box of the whole tile)
+  std::optional<AdviseAccess> read;   // the instruction that reads it
+  bool padding = true;                // also try padded rows
+};
+
+// One candidate layout and the model's verdict on it.
+struct AdviseCandidate {
+  std::string layout;                 // as the library prints it, e.g. "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)"
+  std::string spelled;                // as it is written, e.g. "Sw<3,3,3> o (_64,_64):(_64,_1)"
+  int bits = 0, base = 0, shift = 0;  // the swizzle (bits = 0: none)
+  std::int64_t pad_bytes = 0;         // bytes added to each row (or column)
+  std::int64_t extra_bytes = 0;       // shared memory beyond the tile's own
+  bool legal = true;
+  std::string why_not;  // when not legal: the rule it breaks
+  std::int64_t write_wavefronts = 0, write_ideal = 0, read_wavefronts = 0, read_ideal = 0;
+  std::int64_t excess() const { return (write_wavefronts - write_ideal) + (read_wavefronts - read_ideal); }
+};
+
+struct Advice {
+  int elem_bytes = 0;
+  std::string write_text, read_text;        // the instructions, as given
+  std::vector<AdviseCandidate> candidates;  // legal ones first, best first
+  // The best legal candidate; throws layout_error when none is legal.
+  const AdviseCandidate& best() const {
+    if (candidates.empty() || !candidates.front().legal)
+      rt::fail("advise: no candidate layout is legal for these instructions (see the table: each names its rule)");
+    return candidates.front();
+  }
+};
+
+namespace advise_detail {
+
+inline std::string int_text(std::int64_t v) { return "_" + std::to_string(v); }
+
+// The tile's layout with `pad` elements added to each contiguous line.
+inline std::string base_text(const std::vector<std::int64_t>& t, bool row_major, std::int64_t pad) {
+  const std::int64_t m = t[0], n = t[1];
+  const std::string shape = "(" + int_text(m) + "," + int_text(n) + ")";
+  return row_major ? shape + ":(" + int_text(n + pad) + ",_1)" : shape + ":(_1," + int_text(m + pad) + ")";
+}
+
+inline int log2_exact(std::int64_t v) {
+  int k = 0;
+  while ((std::int64_t{1} << k) < v) ++k;
+  return (std::int64_t{1} << k) == v ? k : -1;
+}
+
+// The element width of an access (its atom's), checked to be whole bytes.
+inline int elem_bytes_of(const AdviseAccess& a) {
+  if (a.copy.atom.value_bits % 8 != 0)
+    rt::fail("advise: " + a.copy.atom.name + " moves " + std::to_string(a.copy.atom.value_bits) +
+             "-bit elements; the bank model needs whole bytes");
+  return a.copy.atom.value_bits / 8;
+}
+
+}  // namespace advise_detail
+
+// advise(request): every candidate layout of the tile with the model's wavefronts for the write and
+// the read, legal ones first and best first (see the file's comment for the order). Pre: a static
+// rank-2 tile; at least one of write (or tma_write) and read; the instructions' element widths
+// agree. Example: the (64,64) fp16 row-major tile written by 16-byte cp.async and read by
+// ldmatrix.x4 of an A operand: best Sw<3,3,3> o (_64,_64):(_64,_1), conflict-free both ways
+// (unswizzled, the read is 8-way).
+inline Advice advise(const AdviseRequest& req) {
+  using namespace advise_detail;
+  if (req.tile.size() != 2 || req.tile[0] < 1 || req.tile[1] < 1)
+    rt::fail("advise: the tile must be a rank-2 shape of positive extents, e.g. (_64,_64)");
+  if (!req.read && !req.write && !req.tma_write)
+    rt::fail(
+        "advise: name the instruction that writes the tile (--write or --tma-write) or the one that reads it "
+        "(--read), or both");
+  if (req.write && req.tma_write)
+    rt::fail("advise: the tile has one writer: a tiled copy (--write) or TMA (--tma-write)");
+  Advice out;
+  if (req.write) out.elem_bytes = elem_bytes_of(*req.write);
+  if (req.read) {
+    const int eb = elem_bytes_of(*req.read);
+    if (out.elem_bytes != 0 && eb != out.elem_bytes)
+      rt::fail("advise: the write moves " + std::to_string(out.elem_bytes) + "-byte elements and the read " +
+               std::to_string(eb) + "-byte ones; a tile holds one element type");
+    out.elem_bytes = eb;
+  }
+  if (out.elem_bytes == 0) rt::fail("advise: TMA alone does not say the element type; give the read too (--read)");
+  // Which side of each copy is in shared memory: a request error, asked once, not a candidate's.
+  if (req.write) (void)analyze_detail::source_side(req.write->copy.atom, MemoryKind::shared, req.write->side);
+  if (req.read) (void)analyze_detail::source_side(req.read->copy.atom, MemoryKind::shared, req.read->side);
+  if (req.write) out.write_text = rt::to_string(req.write->copy);
+  if (req.tma_write) out.write_text = "TMA";
+  if (req.read) out.read_text = rt::to_string(req.read->copy);
+
+  const int eb = out.elem_bytes;
+  const int log_eb = log2_exact(eb);
+  const std::int64_t line = req.row_major ? req.tile[1] : req.tile[0];  // elements of a contiguous line
+  const std::int64_t lines = req.row_major ? req.tile[0] : req.tile[1];
+
+  std::vector<AdviseCandidate> all;
+  auto consider = [&](int b, int m, int s, std::int64_t pad) {
+    AdviseCandidate c;
+    c.bits = b;
+    c.base = m;
+    c.shift = s;
+    c.pad_bytes = pad * eb;
+    c.extra_bytes = pad * eb * lines;
+    const std::string base = base_text(req.tile, req.row_major, pad);
+    c.spelled =
+        b == 0 ? base : "Sw<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + "> o " + base;
+    const rt::Value mem = rt::evaluate(c.spelled);
+    c.layout = mem.is<rt::ComposedLayout>() ? rt::to_string(mem.as<rt::ComposedLayout>())
+                                            : rt::to_string(mem.as<rt::Layout>());
+    if (req.tma_write) {
+      // TMA writes a box densely (no padding), swizzled by one of its modes over 16-byte chunks
+      // of rows of the swizzle's span: Sw<1|2|3, 4, 3> on byte offsets.
+      const std::int64_t line_bytes = line * eb;
+      const std::int64_t span = b == 0 ? 0 : (std::int64_t{16} << b);
+      if (pad != 0) {
+        c.legal = false;
+        c.why_not = "TMA writes the box densely: no padding";
+      } else if (b != 0 && (log_eb < 0 || m != 4 - log_eb || s != 3)) {
+        c.legal = false;
+        c.why_not = "not a TMA swizzle (32/64/128-byte: Sw<1|2|3," + std::to_string(4 - log_eb) + ",3> on " +
+                    std::to_string(eb) + "-byte elements)";
+      } else if (b != 0 && line_bytes > span) {
+        c.legal = false;
+        c.why_not = "TMA's " + std::to_string(span) + "-byte swizzle needs the box's inner dimension within " +
+                    std::to_string(span) + " bytes; it is " + std::to_string(line_bytes);
+      } else if (line_bytes % 16 != 0) {
+        c.legal = false;
+        c.why_not = "TMA's inner box dimension must be a multiple of 16 bytes; it is " + std::to_string(line_bytes);
+      }
+    }
+    auto run = [&](const AdviseAccess& a, std::int64_t& wav, std::int64_t& ideal) {
+      if (!c.legal) return;
+      try {
+        const Report r = analyze_copy(mem, a.copy, MemoryKind::shared, a.side);
+        wav = r.total_wavefronts();
+        ideal = r.total_ideal();
+      } catch (const layout_error& e) {
+        c.legal = false;
+        c.why_not = e.what();
+      }
+    };
+    if (req.write) run(*req.write, c.write_wavefronts, c.write_ideal);
+    if (req.read) run(*req.read, c.read_wavefronts, c.read_ideal);
+    all.push_back(std::move(c));
+  };
+
+  consider(0, 0, 0, 0);
+  for (int b = 1; b <= 5; ++b)
+    for (int m = 0; m <= 4; ++m)
+      for (int s = b; s <= 7; ++s) consider(b, m, s, 0);
+  if (req.padding)
+    for (std::int64_t pad_bytes : {4, 8, 16, 32})
+      if (pad_bytes % eb == 0) consider(0, 0, 0, pad_bytes / eb);
+
+  std::stable_sort(all.begin(), all.end(), [](const AdviseCandidate& x, const AdviseCandidate& y) {
+    if (x.legal != y.legal) return x.legal;
+    if (!x.legal) return false;
+    if (x.excess() != y.excess()) return x.excess() < y.excess();
+    if (x.extra_bytes != y.extra_bytes) return x.extra_bytes < y.extra_bytes;
+    return x.bits < y.bits;  // then the enumeration order: smaller base, then shift
+  });
+  out.candidates = std::move(all);
+  return out;
+}
+
+// The advice as text: the instructions, the best layout with its verdict, and the table of the
+// candidates (the legal ones; `max_rows` of them, 0 for all; then how many were illegal and why).
+inline std::string to_text(const Advice& a, std::size_t max_rows = 12) {
+  using analyze_detail::pad_left;
+  std::string s;
+  s += "element: " + std::to_string(a.elem_bytes) + " bytes\n";
+  if (!a.write_text.empty()) s += "write: " + a.write_text + "\n";
+  if (!a.read_text.empty()) s += "read:  " + a.read_text + "\n";
+  const bool any = !a.candidates.empty() && a.candidates.front().legal;
+  if (any) {
+    const AdviseCandidate& b = a.best();
+    s += "best:  " + b.spelled + "  (" +
+         (b.excess() == 0 ? std::string("conflict-free") : std::to_string(b.excess()) + " excess wavefronts") +
+         (b.extra_bytes ? ", " + std::to_string(b.extra_bytes) + " bytes of padding" : std::string()) + ")\n";
+  } else {
+    s += "best:  none legal\n";
+  }
+  s +=
+      "\n" + pad_left("write", 14) + pad_left("read", 14) + pad_left("excess", 8) + pad_left("pad B", 7) + "  layout\n";
+  std::size_t rows = 0, illegal = 0;
+  auto pair = [](std::int64_t w, std::int64_t i) {
+    return i == 0 ? std::string("-") : std::to_string(w) + "/" + std::to_string(i);
+  };
+  for (const auto& c : a.candidates) {
+    if (!c.legal) {
+      ++illegal;
+      continue;
+    }
+    if (max_rows != 0 && rows >= max_rows) continue;
+    ++rows;
+    s += pad_left(pair(c.write_wavefronts, c.write_ideal), 14) + pad_left(pair(c.read_wavefronts, c.read_ideal), 14) +
+         pad_left(std::to_string(c.excess()), 8) + pad_left(std::to_string(c.pad_bytes), 7) + "  " + c.spelled + "\n";
+  }
+  std::size_t legal = 0;
+  for (const auto& c : a.candidates) legal += c.legal ? 1 : 0;
+  if (max_rows != 0 && legal > rows) s += "(" + std::to_string(legal - rows) + " more legal candidates)\n";
+  s += "(write, read: wavefronts / ideal over all instructions of the tile; excess: beyond the ideal, both)\n";
+  if (illegal == 0) return s;
+  // The illegal ones by rule, with one example each.
+  struct Rule {
+    std::string text, example;
+    std::size_t count = 0;
+  };
+  std::vector<Rule> rules;
+  for (const auto& c : a.candidates) {
+    if (c.legal) continue;
+    const bool vector = c.why_not.find("contiguous, aligned") != std::string::npos;
+    const std::string text =
+        vector ? "split an instruction's vector (its elements must stay contiguous and aligned)" : c.why_not;
+    auto it = std::find_if(rules.begin(), rules.end(), [&](const Rule& r) { return r.text == text; });
+    if (it == rules.end()) {
+      rules.push_back({text, c.spelled + (vector ? ": " + c.why_not.substr(0, c.why_not.find(';')) : ""), 0});
+      it = rules.end() - 1;
+    }
+    ++it->count;
+  }
+  s += std::to_string(illegal) + " candidates illegal for these instructions:\n";
+  for (const auto& r : rules) s += "  " + std::to_string(r.count) + " " + r.text + ", e.g. " + r.example + "\n";
+  return s;
+}
+
+}  // namespace tessera::tools

@@ -1,0 +1,46 @@
+#!/bin/sh
+# `tessera advise` end to end: the canonical answers, the TMA rules, errors with a caret, exit statuses.
+# Usage: advise_cli.sh TESSERA_BINARY WORK_DIR
+set -u
+T=$1
+W=$2
+mkdir -p "$W"
+fails=0
+check() {  # check NAME EXPECTED_SUBSTRING FILE
+  if ! grep -qF -- "$2" "$3"; then
+    echo "FAIL $1: expected '$2' in:"; cat "$3"; fails=$((fails + 1))
+  fi
+}
+status() {  # status NAME EXPECTED ACTUAL
+  if [ "$2" != "$3" ]; then echo "FAIL $1: exit status $3, expected $2"; fails=$((fails + 1)); fi
+}
+CPASYNC='make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, (_16,_8):(_8,_1), (_1,_8))'
+LDSM='make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))'
+
+"$T" advise --tile '(_64,_64)' --write "$CPASYNC" --read "$LDSM" >"$W/a.txt" 2>&1
+status kmajor 0 $?
+check kmajor "best:  Sw<3,3,3> o (_64,_64):(_64,_1)  (conflict-free)" "$W/a.txt"
+check kmajor_table "        64/64       128/128       0      0  Sw<3,3,3> o (_64,_64):(_64,_1)" "$W/a.txt"
+
+"$T" advise --tile '(_64,_128)' --tma-write --read "$LDSM" --all >"$W/b.txt" 2>&1
+status tma_wide 0 $?
+check tma_wide "TMA's 128-byte swizzle needs the box's inner dimension within 128 bytes; it is 256" "$W/b.txt"
+check tma_wide_all "  illegal: (_64,_128):(_136,_1): TMA writes the box densely: no padding" "$W/b.txt"
+
+"$T" advise --tile '(_64,_64' --read "$LDSM" >"$W/c.txt" 2>&1
+status caret 1 $?
+check caret "error: --tile: expected ',' or ')'" "$W/c.txt"
+
+"$T" advise --tile '(_64,_64)' >"$W/d.txt" 2>&1
+status nothing 1 $?
+check nothing "name the instruction that writes the tile" "$W/d.txt"
+
+"$T" advise --tile '(_64,_64)' --read '(_32,_32):(_1,_32)' >"$W/e.txt" 2>&1
+status not_a_copy 1 $?
+check not_a_copy "error: --read: need a tiled copy" "$W/e.txt"
+
+"$T" advise >"$W/f.txt" 2>&1
+status usage 2 $?
+
+[ "$fails" -eq 0 ] && echo "advise_cli: all checks passed"
+exit "$fails"

@@ -144,7 +144,7 @@ def atom(name: str) -> Union[MmaAtom, CopyAtom]: ...
 def atom_names() -> List[str]: ...
 
 from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
-from .analysis import analyze as analyze
+from .analysis import advise as advise, analyze as analyze
 from .pictures import show as show
 
 '''
@@ -306,13 +306,16 @@ class _Typed: ...
         "u64": "(x: int) -> _Typed",
     }),
     "analysis": ('''\
-"""Type stubs of tessera.analysis (docs/python.md, docs/analyze.md)."""
+"""Type stubs of tessera.analysis (docs/python.md, docs/analyze.md, docs/advise.md)."""
 
 from typing import Any, Dict, Optional
 
 Value = Any  # a value of the algebra (a layout, a TV layout, a tiled copy, ...) or an expression string
 
 ''', {
+        "advise": ("(tile: Value, *, write: Optional[Value] = None, read: Optional[Value] = None,\n"
+                   "           tma_write: bool = False, column_major: bool = False, write_side: Optional[str] = None,\n"
+                   "           read_side: Optional[str] = None, padding: bool = True) -> Dict[str, Any]"),
         "analyze": ("(access: Value, *, smem: Optional[Value] = None, gmem: Optional[Value] = None,\n"
                     "            elem_bytes: Optional[int] = None, vector: Optional[int] = None, side: Optional[str] = None,\n"
                     "            heatmap: Optional[str] = None) -> Dict[str, Any]"),

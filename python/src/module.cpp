@@ -29,6 +29,7 @@
 
 #include "tessera/atom/names.hpp"
 #include "tessera/runtime/eval.hpp"
+#include "tessera/tools/advise.hpp"
 #include "tessera/tools/analyze.hpp"
 #include "tessera/tools/show_html.hpp"
 #include "tessera/version.hpp"
@@ -328,6 +329,60 @@ py::dict analyze(py::handle memory, py::handle access, bool shared, const py::ob
   return report_dict(report, heat);
 }
 
+// advise(...): `tessera advise` as a dict: the best layout, every candidate, the text it prints.
+py::dict advise(py::handle tile, py::handle write, bool tma_write, py::handle read, bool column_major,
+                const py::object& write_side, const py::object& read_side, bool padding) {
+  tt::AdviseRequest req;
+  const rt::Value t = to_value(tile);
+  if (!t.is<rt::IntTuple>() || t.as<rt::IntTuple>().is_int() || rt::rank(t.as<rt::IntTuple>()).value != 2)
+    rt::fail("advise: tile must be a rank-2 shape, e.g. (64, 64); got " + rt::to_string(t));
+  for (const auto& e : t.as<rt::IntTuple>().children()) {
+    if (!e.is_int()) rt::fail("advise: tile's modes must be integers, got " + rt::to_string(t));
+    req.tile.push_back(e.as_int().value);
+  }
+  auto side_of = [](const py::object& side) {
+    const std::string s = side.is_none() ? "" : side.cast<std::string>();
+    if (!s.empty() && s != "src" && s != "dst") rt::fail("advise: a side must be 'src' or 'dst', got '" + s + "'");
+    return s == "src" ? tt::CopySide::source : s == "dst" ? tt::CopySide::destination : tt::CopySide::automatic;
+  };
+  auto access = [&](py::handle x, const py::object& side, const char* what) -> std::optional<tt::AdviseAccess> {
+    if (x.is_none()) return std::nullopt;
+    const rt::Value v = to_value(x);
+    if (!v.is<rt::TiledCopy>())
+      rt::fail(std::string("advise: ") + what + " must be a tiled copy (make_tiled_copy, make_tiled_copy_A/B/C), got " +
+               rt::to_string(v));
+    return tt::AdviseAccess{v.as<rt::TiledCopy>(), side_of(side)};
+  };
+  req.write = access(write, write_side, "write");
+  req.read = access(read, read_side, "read");
+  req.tma_write = tma_write;
+  req.row_major = !column_major;
+  req.padding = padding;
+  const tt::Advice a = tt::advise(req);
+  py::list candidates;
+  for (const auto& c : a.candidates) {
+    py::dict d;
+    d["layout"] = c.spelled;
+    d["swizzle"] = py::make_tuple(c.bits, c.base, c.shift);
+    d["pad_bytes"] = c.pad_bytes;
+    d["extra_bytes"] = c.extra_bytes;
+    d["legal"] = c.legal;
+    d["why_not"] = c.why_not;
+    d["write_wavefronts"] = c.write_wavefronts;
+    d["write_ideal"] = c.write_ideal;
+    d["read_wavefronts"] = c.read_wavefronts;
+    d["read_ideal"] = c.read_ideal;
+    d["excess"] = c.excess();
+    candidates.append(d);
+  }
+  py::dict out;
+  out["elem_bytes"] = a.elem_bytes;
+  out["best"] = (a.candidates.empty() || !a.candidates.front().legal) ? py::object(py::none()) : candidates[0];
+  out["candidates"] = candidates;
+  out["text"] = tt::to_text(a);
+  return out;
+}
+
 // ---- the syntax tree, for tests that rebuild an expression through the Python API ----------------------
 
 py::object syntax_tree(const rt::Node& n) {
@@ -558,6 +613,8 @@ PYBIND11_MODULE(_tessera, m) {
   m.def("show", &show, py::arg("x"), py::arg("format"), py::arg("tv"), py::arg("tile"));
   m.def("analyze", &analyze, py::arg("memory"), py::arg("access"), py::arg("shared"), py::arg("elem_bytes"),
         py::arg("vector"), py::arg("side"), py::arg("heatmap"));
+  m.def("advise", &advise, py::arg("tile"), py::arg("write"), py::arg("tma_write"), py::arg("read"),
+        py::arg("column_major"), py::arg("write_side"), py::arg("read_side"), py::arg("padding"));
   m.def(
       "syntax_tree", [](const std::string& text) { return syntax_tree(rt::parse(text)); }, py::arg("text"),
       "The parsed expression as nested (kind, value, children) tuples (for tests).");

@@ -1,7 +1,8 @@
 """The access analysis of ``tessera analyze`` (docs/analyze.md): ``tessera.analysis.analyze``
 counts the shared-memory bank conflicts or the global-memory sectors of one warp-wide access
-pattern, exactly as the command does, and returns the report as a dict. ``tessera.analyze`` is the
-same function.
+pattern, exactly as the command does, and returns the report as a dict; ``tessera.analysis.advise``
+is ``tessera advise`` (docs/advise.md), the swizzle under which a tile's writer and reader are
+conflict-free. ``tessera.analyze`` and ``tessera.advise`` are the same functions.
 
     >>> from tessera.analysis import analyze
     >>> r = analyze("(_32,_4):(_1,_32)", gmem="_128:_1")  # thread t reads floats t, t+32, t+64, t+96
@@ -12,7 +13,7 @@ same function.
 from . import _tessera
 from ._types import LayoutError
 
-__all__ = ["analyze"]
+__all__ = ["advise", "analyze"]
 
 
 def analyze(access, *, smem=None, gmem=None, elem_bytes=None, vector=None, side=None, heatmap=None):
@@ -42,3 +43,30 @@ def analyze(access, *, smem=None, gmem=None, elem_bytes=None, vector=None, side=
     if (smem is None) == (gmem is None):
         raise LayoutError("analyze: give exactly one of smem=LAYOUT or gmem=LAYOUT")
     return _tessera.analyze(smem if gmem is None else gmem, access, gmem is None, elem_bytes, vector, side, heatmap)
+
+
+def advise(tile, *, write=None, read=None, tma_write=False, column_major=False, write_side=None, read_side=None,
+           padding=True):
+    """The swizzle advisor of ``tessera advise`` (docs/advise.md) as a dict: the shared-memory layout
+    of ``tile`` (a rank-2 shape) under which the tiled copy that writes it (``write``, or TMA with
+    ``tma_write=True``) and the one that reads it (``read``) are free of bank conflicts, or the best
+    there is, derived by the bank model of ``analyze`` over every candidate.
+
+    ``column_major`` stores the tile with mode 0 contiguous; ``write_side``/``read_side`` ("src" or
+    "dst") say which side of a copy is in shared memory where the instruction does not tell;
+    ``padding=False`` tries swizzles only.
+
+    Keys: elem_bytes, best (a candidate, or None when none is legal), candidates (best first; each:
+    layout, swizzle (B, M, S), pad_bytes, extra_bytes, legal, why_not, write_wavefronts,
+    write_ideal, read_wavefronts, read_ideal, excess), text (what ``tessera advise`` prints).
+
+    Precondition: at least one of write (or tma_write) and read; one element type. Raises
+    LayoutError naming the rule otherwise.
+
+    Example:
+        >>> ldsm = ("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, "
+        ...         "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))")
+        >>> tessera.advise("(_64,_64)", read=ldsm)["best"]["layout"]
+        'Sw<3,3,3> o (_64,_64):(_64,_1)'
+    """
+    return _tessera.advise(tile, write, bool(tma_write), read, bool(column_major), write_side, read_side, bool(padding))

@@ -92,3 +92,34 @@ def test_analyze_refusals():
         tessera.analyze("(_32,_32):(_1,_32)", smem="(_32,_32):(_32,_1)", side="src")
     with pytest.raises(tessera.LayoutError, match="element width 3 bytes"):
         tessera.analyze("(_32,_32):(_1,_32)", smem="(_32,_32):(_32,_1)", elem_bytes=3)
+
+
+CPASYNC = "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, (_16,_8):(_8,_1), (_1,_8))"
+LDSM = "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))"
+
+
+def test_advise_is_tessera_advise(cli):
+    status, out, err = run_cli(cli, ["advise", "--tile", "(_64,_64)", "--write", CPASYNC, "--read", LDSM])
+    assert status == 0, err
+    a = tessera.advise("(_64,_64)", write=CPASYNC, read=LDSM)
+    assert a["text"] == out
+    assert a["elem_bytes"] == 2
+    assert a["best"]["layout"] == "Sw<3,3,3> o (_64,_64):(_64,_1)" and a["best"]["excess"] == 0
+    assert a["best"]["swizzle"] == (3, 3, 3)
+    legal = [c for c in a["candidates"] if c["legal"]]
+    assert [c["excess"] for c in legal] == sorted(c["excess"] for c in legal)
+    assert all(c["why_not"] for c in a["candidates"] if not c["legal"])
+    plain = next(c for c in a["candidates"] if c["layout"] == "(_64,_64):(_64,_1)")
+    assert plain["read_wavefronts"] == 8 * plain["read_ideal"]
+
+
+def test_advise_tma_and_refusals():
+    a = tessera.advise("(_64,_128)", tma_write=True, read=LDSM)
+    assert all(c["pad_bytes"] == 0 for c in a["candidates"] if c["legal"])
+    assert any("inner dimension within 128 bytes; it is 256" in c["why_not"] for c in a["candidates"])
+    with pytest.raises(tessera.LayoutError, match="name the instruction"):
+        tessera.advise("(_64,_64)")
+    with pytest.raises(tessera.LayoutError, match="must be a tiled copy"):
+        tessera.advise("(_64,_64)", read="(_32,_32):(_1,_32)")
+    with pytest.raises(tessera.LayoutError, match="rank-2 shape"):
+        tessera.advise("(_64,_64,_2)", read=LDSM)

@@ -116,7 +116,7 @@ def test_advise_is_tessera_advise(cli):
 def test_advise_tma_and_refusals():
     a = tessera.advise("(_64,_128)", tma_write=True, read=LDSM)
     assert all(c["pad_bytes"] == 0 for c in a["candidates"] if c["legal"])
-    assert any("inner dimension within 128 bytes; it is 256" in c["why_not"] for c in a["candidates"])
+    assert any("box inner extent of at most 128 bytes, got 256" in c["why_not"] for c in a["candidates"])
     with pytest.raises(tessera.LayoutError, match="name the instruction"):
         tessera.advise("(_64,_64)")
     with pytest.raises(tessera.LayoutError, match="must be a tiled copy"):

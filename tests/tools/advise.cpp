@@ -127,7 +127,7 @@ TEST(Advise, TmaWriteTakesOnlyTmaSwizzles) {
   const Advice b = tessera::tools::advise(r);
   const auto& wide = find(b, "Sw<3,3,3> o (_64,_128):(_128,_1)");
   EXPECT_FALSE(wide.legal);
-  EXPECT_NE(wide.why_not.find("128-byte swizzle needs the box's inner dimension within 128 bytes; it is 256"),
+  EXPECT_NE(wide.why_not.find("TMA: a 128-byte swizzle needs a box inner extent of at most 128 bytes, got 256"),
             std::string::npos)
       << wide.why_not;
   EXPECT_TRUE(find(b, "(_64,_128):(_128,_1)").legal);

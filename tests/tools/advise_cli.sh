@@ -24,7 +24,7 @@ check kmajor_table "        64/64       128/128       0      0  Sw<3,3,3> o (_64
 
 "$T" advise --tile '(_64,_128)' --tma-write --read "$LDSM" --all >"$W/b.txt" 2>&1
 status tma_wide 0 $?
-check tma_wide "TMA's 128-byte swizzle needs the box's inner dimension within 128 bytes; it is 256" "$W/b.txt"
+check tma_wide "TMA: a 128-byte swizzle needs a box inner extent of at most 128 bytes, got 256" "$W/b.txt"
 check tma_wide_all "  illegal: (_64,_128):(_136,_1): TMA writes the box densely: no padding" "$W/b.txt"
 
 "$T" advise --tile '(_64,_64' --read "$LDSM" >"$W/c.txt" 2>&1

@@ -31,8 +31,11 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
+
+#include "tessera/arch/tma_rules.hpp"
 #endif
 
 #include "tessera/arch/barrier_sm90.hpp"
@@ -98,40 +101,27 @@ void tma_require(bool ok, What const& what) {
 
 // make_tma_desc_2d(ptr, elem_bytes, inner, outer, ld, box_inner, box_outer, swizzle): the tensor
 // map of a row-major matrix of `outer` rows of `inner` elements, rows `ld` elements apart, read in
-// boxes of box_outer rows x box_inner elements. Pre (each an invalid_argument naming it): ptr
-// 16-byte aligned; elem_bytes 1, 2 or 4; ld * elem_bytes a multiple of 16 (TMA strides) and
-// ld >= inner; 1 <= box sizes <= 256; box_inner * elem_bytes a multiple of 16, and with a swizzle at
-// most the swizzle's span (32, 64 or 128 bytes). Out-of-bounds box elements read as zero.
+// boxes of box_outer rows x box_inner elements. Pre: the rules of arch/tma_rules.hpp
+// (tma_2d_violation; a broken one is an invalid_argument with its message): ptr 16-byte aligned;
+// elem_bytes 1, 2 or 4; ld * elem_bytes a multiple of 16 (TMA strides) and ld >= inner; 1 <= box
+// sizes <= 256; box_inner * elem_bytes a multiple of 16, and with a swizzle at most the swizzle's
+// span (32, 64 or 128 bytes). Out-of-bounds box elements read as zero.
 inline TmaDescriptor make_tma_desc_2d(void const* ptr, int elem_bytes, std::uint64_t inner, std::uint64_t outer,
                                       std::uint64_t ld, std::uint32_t box_inner, std::uint32_t box_outer,
                                       TmaSwizzle swizzle) {
-  using detail::tma_require;
-  tma_require(ptr != nullptr && reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0,
-              [&] { return "the matrix must start at a 16-byte aligned address"; });
-  tma_require(elem_bytes == 1 || elem_bytes == 2 || elem_bytes == 4,
-              [&] { return "elements must be 1, 2 or 4 bytes, got " + std::to_string(elem_bytes); });
-  tma_require(inner >= 1 && outer >= 1, [&] { return "the matrix is empty"; });
-  tma_require(ld >= inner, [&] {
-    return "ld = " + std::to_string(ld) + " is smaller than the row length " + std::to_string(inner);
-  });
-  tma_require(ld * elem_bytes % 16 == 0, [&] {
-    return "the row pitch ld * elem_bytes = " + std::to_string(ld * elem_bytes) +
-           " bytes is not a multiple of 16 (TMA strides); pad the rows";
-  });
-  tma_require(box_inner >= 1 && box_inner <= 256 && box_outer >= 1 && box_outer <= 256, [&] {
-    return "box sizes must be in [1, 256], got " + std::to_string(box_inner) + " x " + std::to_string(box_outer);
-  });
-  tma_require(box_inner * elem_bytes % 16 == 0, [&] {
-    return "the box's inner extent " + std::to_string(box_inner * elem_bytes) + " bytes is not a multiple of 16";
-  });
-  const std::uint32_t span = swizzle == TmaSwizzle::b128  ? 128
-                             : swizzle == TmaSwizzle::b64 ? 64
-                             : swizzle == TmaSwizzle::b32 ? 32
-                                                          : 0;
-  tma_require(span == 0 || box_inner * elem_bytes <= span, [&] {
-    return "a " + std::to_string(span) + "-byte swizzle needs a box inner extent of at most " + std::to_string(span) +
-           " bytes, got " + std::to_string(box_inner * elem_bytes);
-  });
+  const int span = swizzle == TmaSwizzle::b128  ? 128
+                   : swizzle == TmaSwizzle::b64 ? 64
+                   : swizzle == TmaSwizzle::b32 ? 32
+                                                : 0;
+  TmaMatrix2d const m{ptr != nullptr && reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0,
+                      elem_bytes,
+                      inner,
+                      outer,
+                      ld,
+                      box_inner,
+                      box_outer,
+                      span};
+  if (std::optional<std::string> const v = tma_2d_violation(m)) throw std::invalid_argument("make_tma_desc_2d: " + *v);
   const CUtensorMapDataType type = elem_bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                    : elem_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
                                                      : CU_TENSOR_MAP_DATA_TYPE_UINT32;
@@ -147,8 +137,8 @@ inline TmaDescriptor make_tma_desc_2d(void const* ptr, int elem_bytes, std::uint
   const CUresult r = detail::tensor_map_encode_tiled()(
       &desc, type, 2, const_cast<void*>(ptr), dims, strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  tma_require(r == CUDA_SUCCESS,
-              [&] { return "cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)); });
+  detail::tma_require(r == CUDA_SUCCESS,
+                      [&] { return "cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)); });
   return desc;
 }
 #endif  // !__CUDACC_RTC__

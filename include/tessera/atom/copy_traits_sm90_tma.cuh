@@ -139,7 +139,7 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
 
   if constexpr (Sw::composed) {
     int const unit = Sw::base + (elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3);
-    detail::tma_layout_require(unit == 4 && Sw::shift == 3 && Sw::bits >= 1 && Sw::bits <= 3, [&] {
+    detail::tma_layout_require(tma_swizzle_bytes(Sw::bits, Sw::base, Sw::shift, elem_bytes) > 0, [&] {
       return "the box's swizzle Sw<" + std::to_string(Sw::bits) + "," + std::to_string(Sw::base) + "," +
              std::to_string(Sw::shift) + "> on " + std::to_string(elem_bytes) +
              "-byte elements is not a TMA swizzle (16-byte units permuted within 32-, 64- or "

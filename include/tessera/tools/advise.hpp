@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/arch/tma_rules.hpp"
 #include "tessera/runtime/copy_atom.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
@@ -158,24 +159,21 @@ inline Advice advise(const AdviseRequest& req) {
     c.layout = mem.is<rt::ComposedLayout>() ? rt::to_string(mem.as<rt::ComposedLayout>())
                                             : rt::to_string(mem.as<rt::Layout>());
     if (req.tma_write) {
-      // TMA writes a box densely (no padding), swizzled by one of its modes over 16-byte chunks
-      // of rows of the swizzle's span: Sw<1|2|3, 4, 3> on byte offsets.
-      const std::int64_t line_bytes = line * eb;
-      const std::int64_t span = b == 0 ? 0 : (std::int64_t{16} << b);
+      // TMA writes the box densely (no padding), its rows swizzled by one of its modes; the tensor
+      // map's rules (arch/tma_rules.hpp, what make_tma_desc_2d enforces) for the tile as the box.
+      const int span = tma_swizzle_bytes(b, m, s, eb);
       if (pad != 0) {
         c.legal = false;
         c.why_not = "TMA writes the box densely: no padding";
-      } else if (b != 0 && (log_eb < 0 || m != 4 - log_eb || s != 3)) {
+      } else if (span < 0) {
         c.legal = false;
         c.why_not = "not a TMA swizzle (32/64/128-byte: Sw<1|2|3," + std::to_string(4 - log_eb) + ",3> on " +
                     std::to_string(eb) + "-byte elements)";
-      } else if (b != 0 && line_bytes > span) {
+      } else if (const auto v =
+                     tma_2d_violation({true, eb, std::uint64_t(line), std::uint64_t(lines), std::uint64_t(line),
+                                       std::uint32_t(line), std::uint32_t(lines), span})) {
         c.legal = false;
-        c.why_not = "TMA's " + std::to_string(span) + "-byte swizzle needs the box's inner dimension within " +
-                    std::to_string(span) + " bytes; it is " + std::to_string(line_bytes);
-      } else if (line_bytes % 16 != 0) {
-        c.legal = false;
-        c.why_not = "TMA's inner box dimension must be a multiple of 16 bytes; it is " + std::to_string(line_bytes);
+        c.why_not = "TMA: " + *v;
       }
     }
     auto run = [&](const AdviseAccess& a, std::int64_t& wav, std::int64_t& ideal) {

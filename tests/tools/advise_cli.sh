@@ -1,5 +1,6 @@
 #!/bin/sh
-# `tessera advise` end to end: the canonical answers, the TMA rules, errors with a caret, exit statuses.
+# `tessera advise` and `tessera check` end to end: the canonical answers, the TMA rules, errors with a
+# caret, exit statuses.
 # Usage: advise_cli.sh TESSERA_BINARY WORK_DIR
 set -u
 T=$1
@@ -41,6 +42,21 @@ check not_a_copy "error: --read: need a tiled copy" "$W/e.txt"
 
 "$T" advise >"$W/f.txt" 2>&1
 status usage 2 $?
+
+"$T" check tma --global '(4096,4096):(4096,1)' --box 'Sw<3,3,3> o (_64,_64):(_64,_1)' >"$W/g.txt" 2>&1
+status check_legal 0 $?
+check check_legal "legal: TMA boxes of 64 rows x 64 elements (rows along mode 1, 128 bytes), 128-byte swizzle" "$W/g.txt"
+
+"$T" check tma --global '(4096,4100):(4100,1)' --box '(_64,_64):(_64,_1)' >"$W/h.txt" 2>&1
+status check_pitch 1 $?
+check check_pitch "error: illegal (tma.map): the row pitch ld * elem_bytes = 8200 bytes is not a multiple of 16" "$W/h.txt"
+
+"$T" check tma --global '(4096,4096):(4096,1)' --box '(_64,_64):(_64,_1' >"$W/i.txt" 2>&1
+status check_caret 1 $?
+check check_caret "error: --box: expected ',' or ')'" "$W/i.txt"
+
+"$T" check >"$W/j.txt" 2>&1
+status check_usage 2 $?
 
 [ "$fails" -eq 0 ] && echo "advise_cli: all checks passed"
 exit "$fails"

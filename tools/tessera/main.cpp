@@ -6,6 +6,7 @@
 //   tessera analyze ...   bank conflicts / coalescing of an access pattern (docs/analyze.md)
 //   tessera advise ...    the swizzle or padding that makes a tile's writer and reader conflict-free
 //                         (docs/advise.md)
+//   tessera check tma ... whether a layout fits an instruction (docs/advise.md, "tessera check")
 //   tessera --version     the version
 // Exit statuses (output.hpp, README): 0 success, 1 a failed expression, model or write, 2 a wrong
 // command line (CLI11's message; --help and --version exit 0).
@@ -19,6 +20,7 @@ void register_demo(CLI::App& app);     // demo.cpp
 void register_show(CLI::App& app);     // show.cpp
 void register_analyze(CLI::App& app);  // analyze.cpp
 void register_advise(CLI::App& app);   // advise.cpp
+void register_check(CLI::App& app);    // check.cpp
 
 int main(int argc, char** argv) {
   CLI::App app{"tessera: the Tessera layout-algebra toolbox", "tessera"};
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
   register_show(app);
   register_analyze(app);
   register_advise(app);
+  register_check(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

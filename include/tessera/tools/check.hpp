@@ -1,0 +1,140 @@
+// tessera/tools/check.hpp -- the legality checker: whether a (layout, instruction) pair is one the
+// hardware accepts, and when not, the rule it breaks, with the values and the fix. Host-only, on
+// the run-time twin (tessera::rt). The CLI is `tessera check` (docs/advise.md, "tessera check").
+//
+//   check_tma(global, box, elem_bytes)   a TMA tensor map of the 2-D matrix `global` read or
+//                                        written in boxes laid out in shared memory as `box`
+//                                        (plain or swizzled): the run-time form of make_tma_desc's
+//                                        own checks (atom/copy_traits_sm90_tma.cuh: the box's
+//                                        contiguous mode, TMA's row order, its swizzles), then the
+//                                        tensor map's rules (arch/tma_rules.hpp, the code
+//                                        make_tma_desc_2d runs).
+#pragma once
+
+#if defined(__CUDACC_RTC__)
+#error "tessera/tools/check.hpp: host only"
+#endif
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "tessera/arch/tma_rules.hpp"
+#include "tessera/runtime/eval.hpp"
+#include "tessera/runtime/swizzle.hpp"
+
+namespace tessera::tools {
+
+struct CheckResult {
+  bool legal = false;
+  std::string rule;     // the rule broken ("" when legal), e.g. "tma.pitch"
+  std::string message;  // what is wrong, with the values and the fix; or, when legal, what was found
+};
+
+namespace check_detail {
+inline std::int64_t value(const rt::IntTuple& t) { return t.as_int().value; }
+}  // namespace check_detail
+
+// check_tma(global, box, elem_bytes): whether TMA can move boxes laid out in shared memory as `box`
+// (a static rank-2 layout, or Sw<B,M,S> composed with one, offset 0) from or to the 2-D matrix
+// `global` (shape and strides, in elements; its address taken 16-byte aligned) of elem_bytes-byte
+// elements. Rules, in the order checked: rank 2 ("tma.rank"); the box's contiguous mode (where its
+// element (1,0) is at offset 1, else mode 1) has unit stride in the global layout ("tma.inner");
+// a positive row pitch ("tma.pitch_sign"); TMA's row order in shared memory: box element (x inner,
+// y outer) at y * box_inner + x before the swizzle ("tma.row_order"); a TMA swizzle
+// ("tma.swizzle"); the tensor map's rules ("tma.map": arch/tma_rules.hpp). Example:
+// check_tma((4096,4096):(4096,1), Sw<3,3,3> o (_64,_64):(_64,_1), 2) is legal (the Hopper GEMM's
+// operand box); with (_64,_128):(_128,_1) unswizzled also; Sw<3,3,3> o (_64,_128):(_128,_1) breaks
+// tma.map (rows of 256 bytes under a 128-byte swizzle).
+inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box_value, int elem_bytes) {
+  using check_detail::value;
+  CheckResult r;
+  auto fail = [&](const char* rule, const std::string& what) {
+    r.legal = false;
+    r.rule = rule;
+    r.message = what;
+    return r;
+  };
+  if (!global_value.is<rt::Layout>()) return fail("tma.rank", "the global layout must be a layout (shape:stride)");
+  const rt::Layout& g = global_value.as<rt::Layout>();
+  rt::Layout box;
+  int bits = 0, base = 0, shift = 0;
+  if (box_value.is<rt::ComposedLayout>()) {
+    const rt::ComposedLayout& c = box_value.as<rt::ComposedLayout>();
+    if (c.offset.value != 0) return fail("tma.swizzle", "a swizzled box layout must have offset 0");
+    box = c.inner;
+    bits = c.swizzle.bits;
+    base = c.swizzle.base;
+    shift = c.swizzle.shift;
+  } else if (box_value.is<rt::Layout>()) {
+    box = box_value.as<rt::Layout>();
+  } else {
+    return fail("tma.rank", "the box must be a layout or a swizzled layout (Sw<B,M,S> o L)");
+  }
+  if (rt::rank(g).value != 2)
+    return fail("tma.rank", "the global layout " + rt::to_string(g) + " must have rank 2 (rows, columns)");
+  if (rt::rank(box).value != 2 || rt::depth(box).value > 1)
+    return fail("tma.rank", "the box layout " + rt::to_string(box) +
+                                " must have rank 2 and depth 1, in the global layout's mode order");
+  if (!rt::detail::all_static(box.shape) || !rt::detail::all_static(box.stride))
+    return fail("tma.rank", "the box layout " + rt::to_string(box) + " must be static");
+
+  auto at = [&](const rt::Layout& l, std::int64_t i, std::int64_t j) {
+    return rt::evaluate(l, rt::make_tuple({rt::IntTuple{rt::D(i)}, rt::IntTuple{rt::D(j)}})).value;
+  };
+  const std::int64_t b0 = value(rt::size(rt::layout(box, 0))), b1 = value(rt::size(rt::layout(box, 1)));
+  const int inner_mode = b0 > 1 && at(box, 1, 0) == 1 ? 0 : 1;
+  const std::int64_t g0 = value(rt::size(rt::layout(g, 0))), g1 = value(rt::size(rt::layout(g, 1)));
+  const std::int64_t s0 = value(rt::get(g.stride, 0)), s1 = value(rt::get(g.stride, 1));
+  const std::int64_t s_inner = inner_mode == 0 ? s0 : s1, g_inner = inner_mode == 0 ? g0 : g1;
+  if (s_inner != 1 && g_inner != 1)
+    return fail("tma.inner", "the box is contiguous along mode " + std::to_string(inner_mode) +
+                                 " but the global layout " + rt::to_string(g) + " has stride " +
+                                 std::to_string(s_inner) + " there (TMA reads rows of contiguous elements)");
+  const std::int64_t inner = g_inner, outer = inner_mode == 0 ? g1 : g0, pitch = inner_mode == 0 ? s1 : s0;
+  if (outer != 1 && pitch <= 0)
+    return fail("tma.pitch_sign",
+                "the row pitch of " + rt::to_string(g) + " must be positive, got " + std::to_string(pitch));
+  const std::int64_t b_inner = inner_mode == 0 ? b0 : b1, b_outer = inner_mode == 0 ? b1 : b0;
+  for (std::int64_t y = 0; y < b_outer; ++y)
+    for (std::int64_t x = 0; x < b_inner; ++x) {
+      const std::int64_t got = inner_mode == 0 ? at(box, x, y) : at(box, y, x);
+      if (got != y * b_inner + x) {
+        const std::string coord = inner_mode == 0 ? "(" + std::to_string(x) + "," + std::to_string(y) + ")"
+                                                  : "(" + std::to_string(y) + "," + std::to_string(x) + ")";
+        return fail("tma.row_order", "the box layout " + rt::to_string(box) + " puts element " + coord + " at offset " +
+                                         std::to_string(got) + ", TMA writes it at " + std::to_string(y * b_inner + x) +
+                                         " (rows of " + std::to_string(b_inner) +
+                                         " elements along the global unit-stride mode, one after the other)");
+      }
+    }
+  const int span = tma_swizzle_bytes(bits, base, shift, elem_bytes);
+  if (span < 0) {
+    const int log_eb = elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3;
+    return fail("tma.swizzle", "the box's swizzle Sw<" + std::to_string(bits) + "," + std::to_string(base) + "," +
+                                   std::to_string(shift) + "> on " + std::to_string(elem_bytes) +
+                                   "-byte elements is not a TMA swizzle (16-byte units permuted within 32-, 64- or "
+                                   "128-byte rows: Sw<1..3," +
+                                   std::to_string(4 - log_eb) + ",3>)");
+  }
+  const std::int64_t one_row_pitch = (inner * elem_bytes + 15) / 16 * 16 / (elem_bytes > 0 ? elem_bytes : 1);
+  TmaMatrix2d m;
+  m.aligned16 = true;
+  m.elem_bytes = elem_bytes;
+  m.inner = std::uint64_t(inner);
+  m.outer = std::uint64_t(outer);
+  m.ld = std::uint64_t(outer == 1 ? one_row_pitch : pitch);
+  m.box_inner = std::uint32_t(b_inner);
+  m.box_outer = std::uint32_t(b_outer);
+  m.swizzle_bytes = span;
+  if (const std::optional<std::string> v = tma_2d_violation(m)) return fail("tma.map", *v);
+  r.legal = true;
+  r.message = "TMA boxes of " + std::to_string(b_outer) + " rows x " + std::to_string(b_inner) +
+              " elements (rows along mode " + std::to_string(inner_mode) + ", " + std::to_string(b_inner * elem_bytes) +
+              " bytes), " + (span == 0 ? std::string("unswizzled") : std::to_string(span) + "-byte swizzle") +
+              ", over a " + std::to_string(outer) + " x " + std::to_string(inner) + " matrix, row pitch " +
+              std::to_string(m.ld * std::uint64_t(elem_bytes)) + " bytes";
+  return r;
+}
+
+}  // namespace tessera::tools

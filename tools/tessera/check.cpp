@@ -1,0 +1,72 @@
+// `tessera check`: whether a (layout, instruction) pair is legal, and when not, the rule it breaks
+// with the values and the fix (include/tessera/tools/check.hpp; docs/advise.md, "tessera check").
+//   tessera check tma --global '(4096,4096):(4096,1)' --box 'Sw<3,3,3> o (_64,_64):(_64,_1)' --elem-bytes 2
+// Exit status: 0 legal (what was found, on stdout), 1 illegal (`error: illegal (RULE): ...` on stderr)
+// or a bad expression, 2 a wrong command line.
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "evaluate.hpp"
+#include "output.hpp"
+#include "tessera/runtime/eval.hpp"
+#include "tessera/tools/check.hpp"
+
+namespace {
+
+struct CheckTmaArgs {
+  std::string global, box;
+  int elem_bytes = 2;
+};
+
+// Evaluates one option's expression; on an error prints it with a caret under the column.
+bool evaluate_option(const char* option, const std::string& text, tessera::rt::Value& out) {
+  try {
+    out = tessera::cli::evaluate(text);
+    return true;
+  } catch (const tessera::rt::eval_error& e) {
+    std::cerr << "error: " << option << ": " << e.what() << "\n" << tessera::rt::caret_lines(text, e.column());
+  } catch (const tessera::layout_error& e) {
+    std::cerr << "error: " << option << ": " << e.what() << "\n";
+  }
+  return false;
+}
+
+int run_check_tma(const CheckTmaArgs& a) {
+  tessera::rt::Value global, box;
+  if (!evaluate_option("--global", a.global, global)) return 1;
+  if (!evaluate_option("--box", a.box, box)) return 1;
+  tessera::tools::CheckResult r;
+  try {
+    r = tessera::tools::check_tma(global, box, a.elem_bytes);
+  } catch (const tessera::layout_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  if (r.legal) {
+    std::cout << "legal: " << r.message << "\n";
+    return 0;
+  }
+  std::cerr << "error: illegal (" << r.rule << "): " << r.message << "\n";
+  return 1;
+}
+
+}  // namespace
+
+void register_check(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("check", "Whether a layout fits an instruction, and the rule it breaks if not");
+  cmd->require_subcommand(1);
+  auto tma = std::make_shared<CheckTmaArgs>();
+  CLI::App* t = cmd->add_subcommand("tma", "a TMA tensor map: a 2-D global matrix read or written in boxes");
+  t->add_option("--global", tma->global,
+                "the global matrix's layout (m,n) -> element offset, e.g. '(4096,4096):(4096,1)'")
+      ->required();
+  t->add_option("--box", tma->box,
+                "the box's layout in shared memory, plain or swizzled, e.g. 'Sw<3,3,3> o (_64,_64):(_64,_1)'")
+      ->required();
+  t->add_option("--elem-bytes", tma->elem_bytes, "element width in bytes: 1, 2 or 4")->capture_default_str();
+  t->callback([tma] { std::exit(tessera::cli::finish_stdout(run_check_tma(*tma))); });
+}

@@ -24,19 +24,6 @@ struct AdviseArgs {
   bool column_major = false, tma_write = false, no_padding = false, all = false;
 };
 
-// Evaluates one option's expression; on an error prints it with a caret under the column.
-bool evaluate_option(const char* option, const std::string& text, tessera::rt::Value& out) {
-  try {
-    out = tessera::cli::evaluate(text);
-    return true;
-  } catch (const tessera::rt::eval_error& e) {
-    std::cerr << "error: " << option << ": " << e.what() << "\n" << tessera::rt::caret_lines(text, e.column());
-  } catch (const tessera::layout_error& e) {
-    std::cerr << "error: " << option << ": " << e.what() << "\n";
-  }
-  return false;
-}
-
 tessera::tools::CopySide side_of(const std::string& s) {
   return s == "src"   ? tessera::tools::CopySide::source
          : s == "dst" ? tessera::tools::CopySide::destination
@@ -48,7 +35,7 @@ int run_advise(const AdviseArgs& a) {
   namespace tt = tessera::tools;
   tt::AdviseRequest req;
   rt::Value tile;
-  if (!evaluate_option("--tile", a.tile, tile)) return 1;
+  if (!tessera::cli::evaluate_option("--tile", a.tile, tile)) return 1;
   try {
     if (!tile.is<rt::IntTuple>() || tile.as<rt::IntTuple>().is_int() || rt::rank(tile.as<rt::IntTuple>()).value != 2)
       rt::fail("advise: --tile must be a rank-2 shape, e.g. (_64,_64); got " + rt::to_string(tile));
@@ -67,7 +54,7 @@ int run_advise(const AdviseArgs& a) {
                     std::optional<tt::AdviseAccess>& out) {
     if (text.empty()) return true;
     rt::Value v;
-    if (!evaluate_option(option, text, v)) return false;
+    if (!tessera::cli::evaluate_option(option, text, v)) return false;
     if (!v.is<rt::TiledCopy>()) {
       std::cerr << "error: " << option << ": need a tiled copy (make_tiled_copy, make_tiled_copy_A/B/C), got "
                 << rt::to_string(v) << "\n";

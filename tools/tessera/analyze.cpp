@@ -28,25 +28,12 @@ struct AnalyzeArgs {
   bool given_elem_bytes = false, given_vector = false;
 };
 
-// Evaluate one option's expression; on an error print it with a caret under the column.
-bool evaluate_option(const char* option, const std::string& text, tessera::rt::Value& out) {
-  try {
-    out = tessera::cli::evaluate(text);
-    return true;
-  } catch (const tessera::rt::eval_error& e) {
-    std::cerr << "error: " << option << ": " << e.what() << "\n" << tessera::rt::caret_lines(text, e.column());
-  } catch (const tessera::layout_error& e) {
-    std::cerr << "error: " << option << ": " << e.what() << "\n";
-  }
-  return false;
-}
-
 int run_analyze(const AnalyzeArgs& a) {
   namespace tt = tessera::tools;
   const bool shared = a.shared;
   tessera::rt::Value memory, access;
-  if (!evaluate_option(shared ? "--smem" : "--gmem", shared ? a.smem : a.gmem, memory)) return 1;
-  if (!evaluate_option("--access", a.access, access)) return 1;
+  if (!tessera::cli::evaluate_option(shared ? "--smem" : "--gmem", shared ? a.smem : a.gmem, memory)) return 1;
+  if (!tessera::cli::evaluate_option("--access", a.access, access)) return 1;
   tt::Report report;
   try {
     const tt::MemoryKind kind = shared ? tt::MemoryKind::shared : tt::MemoryKind::global;

@@ -22,23 +22,10 @@ struct CheckTmaArgs {
   int elem_bytes = 2;
 };
 
-// Evaluates one option's expression; on an error prints it with a caret under the column.
-bool evaluate_option(const char* option, const std::string& text, tessera::rt::Value& out) {
-  try {
-    out = tessera::cli::evaluate(text);
-    return true;
-  } catch (const tessera::rt::eval_error& e) {
-    std::cerr << "error: " << option << ": " << e.what() << "\n" << tessera::rt::caret_lines(text, e.column());
-  } catch (const tessera::layout_error& e) {
-    std::cerr << "error: " << option << ": " << e.what() << "\n";
-  }
-  return false;
-}
-
 int run_check_tma(const CheckTmaArgs& a) {
   tessera::rt::Value global, box;
-  if (!evaluate_option("--global", a.global, global)) return 1;
-  if (!evaluate_option("--box", a.box, box)) return 1;
+  if (!tessera::cli::evaluate_option("--global", a.global, global)) return 1;
+  if (!tessera::cli::evaluate_option("--box", a.box, box)) return 1;
   tessera::tools::CheckResult r;
   try {
     r = tessera::tools::check_tma(global, box, a.elem_bytes);

@@ -4,6 +4,7 @@
 // command to compile, and every subcommand needs them.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "tessera/runtime/eval.hpp"
@@ -16,5 +17,10 @@ rt::Value evaluate(std::string_view text);
 
 // rt::eval_line(text, atom_names()): the line `tessera eval` prints for one expression.
 rt::EvalResult eval_line(std::string_view text);
+
+// evaluate_option(option, text, out): out = evaluate(text) and true; on a bad expression false,
+// after printing to stderr "error: OPTION: " and the message, with a caret under the column for a
+// parse error (the subcommands' options that take an expression: analyze, advise, check).
+bool evaluate_option(const char* option, const std::string& text, rt::Value& out);
 
 }  // namespace tessera::cli

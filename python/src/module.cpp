@@ -31,6 +31,7 @@
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/advise.hpp"
 #include "tessera/tools/analyze.hpp"
+#include "tessera/tools/check.hpp"
 #include "tessera/tools/show_html.hpp"
 #include "tessera/version.hpp"
 
@@ -383,6 +384,16 @@ py::dict advise(py::handle tile, py::handle write, bool tma_write, py::handle re
   return out;
 }
 
+// check_tma(...): `tessera check tma` as a dict: legal, rule ("" when legal), message.
+py::dict check_tma(py::handle global, py::handle box, int elem_bytes) {
+  const tt::CheckResult r = tt::check_tma(to_value(global), to_value(box), elem_bytes);
+  py::dict d;
+  d["legal"] = r.legal;
+  d["rule"] = r.rule;
+  d["message"] = r.message;
+  return d;
+}
+
 // ---- the syntax tree, for tests that rebuild an expression through the Python API ----------------------
 
 py::object syntax_tree(const rt::Node& n) {
@@ -613,6 +624,7 @@ PYBIND11_MODULE(_tessera, m) {
   m.def("show", &show, py::arg("x"), py::arg("format"), py::arg("tv"), py::arg("tile"));
   m.def("analyze", &analyze, py::arg("memory"), py::arg("access"), py::arg("shared"), py::arg("elem_bytes"),
         py::arg("vector"), py::arg("side"), py::arg("heatmap"));
+  m.def("check_tma", &check_tma, py::arg("global_layout"), py::arg("box"), py::arg("elem_bytes"));
   m.def("advise", &advise, py::arg("tile"), py::arg("write"), py::arg("tma_write"), py::arg("read"),
         py::arg("column_major"), py::arg("write_side"), py::arg("read_side"), py::arg("padding"));
   m.def(

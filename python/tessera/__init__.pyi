@@ -113,33 +113,33 @@ def atom(name: str) -> Union[MmaAtom, CopyAtom]: ...
 def atom_names() -> List[str]: ...
 
 from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
-from .analysis import advise as advise, analyze as analyze
+from .analysis import advise as advise, analyze as analyze, check_tma as check_tma
 from .pictures import show as show
 
 # from tessera import *: no name of Python's builtins (tessera.sum, tessera.eval, ... stay attributes)
 __all__ = [
     "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle",
     "TVLayout", "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze",
-    "atom", "atom_names", "parse", "show", "and_", "append", "back", "basis_get", "bit_width", "blocked_product",
-    "ceil_div", "coalesce", "colex_geq", "colex_gtr", "colex_leq", "colex_less", "compact_col_major",
-    "compact_major", "compact_order", "compact_row_major", "compatible", "complement", "composition", "congruent",
-    "coprofile", "coshape", "cosize", "crd2crd", "crd2idx", "depth", "dice", "domain_offset", "downcast",
-    "elem_geq", "elem_gtr", "elem_leq", "elem_less", "elem_scale", "equal", "evenly_divides", "filter_zeros",
-    "find", "flat_divide", "flat_product", "flatten", "flatten_to_tuple", "front", "gcd", "get", "get_1d_coord",
-    "get_flat_coord", "get_hier_coord", "get_nonswizzle_portion", "get_swizzle_portion", "group", "idx2crd",
-    "inner_product", "insert", "layout", "layout_a", "layout_a_tv", "layout_b", "layout_b_tv", "layout_c",
-    "layout_c_tv", "layout_d_tv", "layout_dst", "layout_ref", "layout_s_tv", "layout_src", "lcm", "left_inverse",
-    "lex_geq", "lex_gtr", "lex_leq", "lex_less", "log_2", "logical_divide", "logical_product", "make_basis_like",
-    "make_coord", "make_identity_layout", "make_layout", "make_layout_left", "make_layout_like",
-    "make_layout_right", "make_layout_tv", "make_ordered_layout", "make_seq_tuple", "make_shape", "make_stride",
-    "make_tile", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_mma",
-    "max_alignment", "max_common_layout", "max_common_vector", "nullspace", "or_", "prefix_product", "prepend",
-    "print_layout", "product", "product_each", "raked_product", "rank", "recast", "remove", "repeat", "repeat_like",
-    "replace", "replace_back", "replace_front", "reverse", "right_inverse", "round_up", "select", "shape",
-    "shape_div", "shape_mnk", "signum", "size", "slice_and_offset", "stride", "take", "thr_id", "thr_layout_vmnk",
-    "thread_coord", "tidfrg_d", "tidfrg_s", "tile_size", "tile_to_shape", "tile_unzip", "tiled_divide",
-    "tiled_product", "tuple_cat", "unflatten", "unwrap", "upcast", "weakly_congruent", "with_shape", "wrap",
-    "zipped_divide", "zipped_product",
+    "check_tma", "atom", "atom_names", "parse", "show", "and_", "append", "back", "basis_get", "bit_width",
+    "blocked_product", "ceil_div", "coalesce", "colex_geq", "colex_gtr", "colex_leq", "colex_less",
+    "compact_col_major", "compact_major", "compact_order", "compact_row_major", "compatible", "complement",
+    "composition", "congruent", "coprofile", "coshape", "cosize", "crd2crd", "crd2idx", "depth", "dice",
+    "domain_offset", "downcast", "elem_geq", "elem_gtr", "elem_leq", "elem_less", "elem_scale", "equal",
+    "evenly_divides", "filter_zeros", "find", "flat_divide", "flat_product", "flatten", "flatten_to_tuple", "front",
+    "gcd", "get", "get_1d_coord", "get_flat_coord", "get_hier_coord", "get_nonswizzle_portion",
+    "get_swizzle_portion", "group", "idx2crd", "inner_product", "insert", "layout", "layout_a", "layout_a_tv",
+    "layout_b", "layout_b_tv", "layout_c", "layout_c_tv", "layout_d_tv", "layout_dst", "layout_ref", "layout_s_tv",
+    "layout_src", "lcm", "left_inverse", "lex_geq", "lex_gtr", "lex_leq", "lex_less", "log_2", "logical_divide",
+    "logical_product", "make_basis_like", "make_coord", "make_identity_layout", "make_layout", "make_layout_left",
+    "make_layout_like", "make_layout_right", "make_layout_tv", "make_ordered_layout", "make_seq_tuple",
+    "make_shape", "make_stride", "make_tile", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
+    "make_tiled_copy_C", "make_tiled_mma", "max_alignment", "max_common_layout", "max_common_vector", "nullspace",
+    "or_", "prefix_product", "prepend", "print_layout", "product", "product_each", "raked_product", "rank",
+    "recast", "remove", "repeat", "repeat_like", "replace", "replace_back", "replace_front", "reverse",
+    "right_inverse", "round_up", "select", "shape", "shape_div", "shape_mnk", "signum", "size", "slice_and_offset",
+    "stride", "take", "thr_id", "thr_layout_vmnk", "thread_coord", "tidfrg_d", "tidfrg_s", "tile_size",
+    "tile_to_shape", "tile_unzip", "tiled_divide", "tiled_product", "tuple_cat", "unflatten", "unwrap", "upcast",
+    "weakly_congruent", "with_shape", "wrap", "zipped_divide", "zipped_product",
 ]
 
 # ---- the functions of `tessera eval` (python/tessera/_docs.py) ----

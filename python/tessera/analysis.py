@@ -2,7 +2,9 @@
 counts the shared-memory bank conflicts or the global-memory sectors of one warp-wide access
 pattern, exactly as the command does, and returns the report as a dict; ``tessera.analysis.advise``
 is ``tessera advise`` (docs/advise.md), the swizzle under which a tile's writer and reader are
-conflict-free. ``tessera.analyze`` and ``tessera.advise`` are the same functions.
+conflict-free; ``tessera.analysis.check_tma`` is ``tessera check tma``, whether a box layout fits a
+TMA tensor map. ``tessera.analyze``, ``tessera.advise`` and ``tessera.check_tma`` are the same
+functions.
 
     >>> from tessera.analysis import analyze
     >>> r = analyze("(_32,_4):(_1,_32)", gmem="_128:_1")  # thread t reads floats t, t+32, t+64, t+96
@@ -13,7 +15,7 @@ conflict-free. ``tessera.analyze`` and ``tessera.advise`` are the same functions
 from . import _tessera
 from ._types import LayoutError
 
-__all__ = ["advise", "analyze"]
+__all__ = ["advise", "analyze", "check_tma"]
 
 
 def analyze(access, *, smem=None, gmem=None, elem_bytes=None, vector=None, side=None, heatmap=None):
@@ -70,3 +72,20 @@ def advise(tile, *, write=None, read=None, tma_write=False, column_major=False, 
         'Sw<3,3,3> o (_64,_64):(_64,_1)'
     """
     return _tessera.advise(tile, write, bool(tma_write), read, bool(column_major), write_side, read_side, bool(padding))
+
+
+def check_tma(global_layout, box, *, elem_bytes=2):
+    """The legality check of ``tessera check tma`` (docs/advise.md) as a dict: whether TMA can move
+    boxes laid out in shared memory as ``box`` (a static rank-2 layout, plain or swizzled) from or to
+    the 2-D matrix ``global_layout`` (shape and strides in elements) of ``elem_bytes``-byte elements.
+
+    Keys: legal (bool), rule ("" when legal, else e.g. "tma.map"), message (what was found, or the
+    rule's message with its values and the fix: the library's own, as make_tma_desc raises it).
+
+    Example:
+        >>> tessera.check_tma("(4096,4096):(4096,1)", "Sw<3,3,3> o (_64,_64):(_64,_1)")["legal"]
+        True
+        >>> tessera.check_tma("(4096,4100):(4100,1)", "(_64,_64):(_64,_1)")["rule"]
+        'tma.map'
+    """
+    return _tessera.check_tma(global_layout, box, int(elem_bytes))

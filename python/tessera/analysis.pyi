@@ -5,7 +5,7 @@ from typing import Any, Dict, Optional
 
 Value = Any  # a value of the algebra (a layout, a TV layout, a tiled copy, ...) or an expression string
 
-__all__ = ["advise", "analyze"]
+__all__ = ["advise", "analyze", "check_tma"]
 
 def advise(tile: Value, *, write: Optional[Value] = None, read: Optional[Value] = None,
            tma_write: bool = False, column_major: bool = False, write_side: Optional[str] = None,
@@ -31,6 +31,22 @@ def advise(tile: Value, *, write: Optional[Value] = None, read: Optional[Value] 
         ...         "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))")
         >>> tessera.advise("(_64,_64)", read=ldsm)["best"]["layout"]
         'Sw<3,3,3> o (_64,_64):(_64,_1)'
+    """
+    ...
+
+def check_tma(global_layout: Value, box: Value, *, elem_bytes: int = 2) -> Dict[str, Any]:
+    """The legality check of ``tessera check tma`` (docs/advise.md) as a dict: whether TMA can move
+    boxes laid out in shared memory as ``box`` (a static rank-2 layout, plain or swizzled) from or to
+    the 2-D matrix ``global_layout`` (shape and strides in elements) of ``elem_bytes``-byte elements.
+
+    Keys: legal (bool), rule ("" when legal, else e.g. "tma.map"), message (what was found, or the
+    rule's message with its values and the fix: the library's own, as make_tma_desc raises it).
+
+    Example:
+        >>> tessera.check_tma("(4096,4096):(4096,1)", "Sw<3,3,3> o (_64,_64):(_64,_1)")["legal"]
+        True
+        >>> tessera.check_tma("(4096,4100):(4100,1)", "(_64,_64):(_64,_1)")["rule"]
+        'tma.map'
     """
     ...
 

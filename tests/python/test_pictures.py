@@ -123,3 +123,19 @@ def test_advise_tma_and_refusals():
         tessera.advise("(_64,_64)", read="(_32,_32):(_1,_32)")
     with pytest.raises(tessera.LayoutError, match="rank-2 shape"):
         tessera.advise("(_64,_64,_2)", read=LDSM)
+
+
+def test_check_tma_is_tessera_check(cli):
+    cases = [("(4096,4096):(4096,1)", "Sw<3,3,3> o (_64,_64):(_64,_1)", 0),
+             ("(4096,4100):(4100,1)", "(_64,_64):(_64,_1)", 1),
+             ("(4096,4096):(4096,1)", "(_64,_64):(_65,_1)", 1)]
+    for glob, box, want in cases:
+        status, out, err = run_cli(cli, ["check", "tma", "--global", glob, "--box", box])
+        assert status == want, err
+        r = tessera.check_tma(glob, box)
+        assert r["legal"] == (want == 0)
+        if r["legal"]:
+            assert out == "legal: " + r["message"] + "\n" and r["rule"] == ""
+        else:
+            assert err == "error: illegal (" + r["rule"] + "): " + r["message"] + "\n"
+    assert tessera.check_tma("(1000,4096):(4096,1)", "Sw<2,2,3> o (_32,_16):(_16,_1)", elem_bytes=4)["legal"]

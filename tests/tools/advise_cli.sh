@@ -55,6 +55,14 @@ check check_pitch "error: illegal (tma.map): the row pitch ld * elem_bytes = 820
 status check_caret 1 $?
 check check_caret "error: --box: expected ',' or ')'" "$W/i.txt"
 
+"$T" check copy --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' --copy "$LDSM" >"$W/k.txt" 2>&1
+status check_copy 0 $?
+check check_copy "legal: 32 instructions of 16-byte vectors a thread, 128 wavefronts (ideal 128): conflict-free" "$W/k.txt"
+
+"$T" check copy --smem '(_64,_64):(_1,_64)' --copy "$LDSM" >"$W/l.txt" 2>&1
+status check_copy_vector 1 $?
+check check_copy_vector "error: illegal (copy.vector): analyze: thread 0's vector 0" "$W/l.txt"
+
 "$T" check >"$W/j.txt" 2>&1
 status check_usage 2 $?
 

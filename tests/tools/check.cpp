@@ -1,11 +1,14 @@
 // tools/check.hpp: check_tma on the Hopper GEMM's boxes (legal) and on one case of each rule, whose
 // messages are those make_tma_desc gives (atom/copy_traits_sm90_tma.cuh, tested on a GPU in
-// tests/arch_cuda/copy_traits_sm90_tma.cu) and those of arch/tma_rules.hpp.
+// tests/arch_cuda/copy_traits_sm90_tma.cu) and those of arch/tma_rules.hpp; check_copy on ldmatrix
+// over K- and M-major tiles (its verdicts the bank model's, checked on an H200: docs/analyze.md).
 #include "tessera/tools/check.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
+
+#include "tessera/atom/names.hpp"
 
 namespace {
 
@@ -47,6 +50,43 @@ TEST(CheckTma, EachRuleNamedWithItsValues) {
          "a 128-byte swizzle needs a box inner extent of at most 128 bytes, got 256");
   expect(tma("(4096,4096):(4096,1)", "(_64,_512):(_512,_1)"), "tma.map", "box sizes must be in [1, 256], got 512 x 64");
   expect(tma("(4096,4096):(4096,1)", "(64,64):(64,1)"), "tma.rank", "must be static");
+}
+
+tessera::rt::TiledCopy tiled(const char* expr) {
+  return tessera::rt::evaluate(expr, tessera::atom_names()).as<tessera::rt::TiledCopy>();
+}
+constexpr const char* kLdsm =
+    "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))";
+
+TEST(CheckCopy, LdmatrixOverKMajorTiles) {
+  using tessera::rt::evaluate;
+  auto plain = tessera::tools::check_copy(evaluate("(_64,_64):(_64,_1)"), tiled(kLdsm));
+  EXPECT_TRUE(plain.legal) << plain.message;
+  EXPECT_NE(plain.message.find("1024 wavefronts (ideal 128): 8-way bank conflicts"), std::string::npos)
+      << plain.message;
+  auto swizzled = tessera::tools::check_copy(evaluate("Sw<3,3,3> o (_64,_64):(_64,_1)"), tiled(kLdsm));
+  EXPECT_TRUE(swizzled.legal);
+  EXPECT_NE(swizzled.message.find("conflict-free"), std::string::npos) << swizzled.message;
+}
+
+TEST(CheckCopy, RulesBroken) {
+  using tessera::rt::evaluate;
+  // M-major: ldmatrix's 16-byte rows are not contiguous; the message names LDSM_T.
+  auto m_major = tessera::tools::check_copy(evaluate("(_64,_64):(_1,_64)"), tiled(kLdsm));
+  EXPECT_FALSE(m_major.legal);
+  EXPECT_EQ(m_major.rule, "copy.vector");
+  EXPECT_NE(m_major.message.find("the transposing LDSM_T"), std::string::npos) << m_major.message;
+  // A swizzle that moves halves within a row.
+  EXPECT_EQ(tessera::tools::check_copy(evaluate("Sw<3,2,3> o (_64,_64):(_64,_1)"), tiled(kLdsm)).rule, "copy.vector");
+  // A tile the copy's (32,16) tile does not divide.
+  auto small = tessera::tools::check_copy(evaluate("(_8,_8):(_8,_1)"), tiled(kLdsm));
+  EXPECT_EQ(small.rule, "copy.tile");
+  EXPECT_NE(small.message.find("(mode 0: 32 into 8)"), std::string::npos) << small.message;
+  // A copy whose side in shared memory the instruction does not say: a request error.
+  EXPECT_THROW((void)tessera::tools::check_copy(
+                   evaluate("(_64,_64):(_64,_1)"),
+                   tiled("make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>,float>, (_32,_1):(_1,_0))")),
+               tessera::layout_error);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // `tessera check`: whether a (layout, instruction) pair is legal, and when not, the rule it breaks
 // with the values and the fix (include/tessera/tools/check.hpp; docs/advise.md, "tessera check").
 //   tessera check tma --global '(4096,4096):(4096,1)' --box 'Sw<3,3,3> o (_64,_64):(_64,_1)' --elem-bytes 2
+//   tessera check copy --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' --copy 'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, mma)'
 // Exit status: 0 legal (what was found, on stdout), 1 illegal (`error: illegal (RULE): ...` on stderr)
 // or a bad expression, 2 a wrong command line.
 #include <CLI/CLI.hpp>
@@ -41,6 +42,39 @@ int run_check_tma(const CheckTmaArgs& a) {
   return 1;
 }
 
+struct CheckCopyArgs {
+  std::string smem, copy, side;
+};
+
+int run_check_copy(const CheckCopyArgs& a) {
+  namespace rt = tessera::rt;
+  namespace tt = tessera::tools;
+  rt::Value smem, copy;
+  if (!tessera::cli::evaluate_option("--smem", a.smem, smem)) return 1;
+  if (!tessera::cli::evaluate_option("--copy", a.copy, copy)) return 1;
+  if (!copy.is<rt::TiledCopy>()) {
+    std::cerr << "error: --copy: need a tiled copy (make_tiled_copy, make_tiled_copy_A/B/C), got "
+              << rt::to_string(copy) << "\n";
+    return 1;
+  }
+  const tt::CopySide side = a.side == "src"   ? tt::CopySide::source
+                            : a.side == "dst" ? tt::CopySide::destination
+                                              : tt::CopySide::automatic;
+  tt::CheckResult r;
+  try {
+    r = tt::check_copy(smem, copy.as<rt::TiledCopy>(), side);
+  } catch (const tessera::layout_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  if (r.legal) {
+    std::cout << "legal: " << r.message << "\n";
+    return 0;
+  }
+  std::cerr << "error: illegal (" << r.rule << "): " << r.message << "\n";
+  return 1;
+}
+
 }  // namespace
 
 void register_check(CLI::App& app) {
@@ -56,4 +90,15 @@ void register_check(CLI::App& app) {
       ->required();
   t->add_option("--elem-bytes", tma->elem_bytes, "element width in bytes: 1, 2 or 4")->capture_default_str();
   t->callback([tma] { std::exit(tessera::cli::finish_stdout(run_check_tma(*tma))); });
+  auto copy = std::make_shared<CheckCopyArgs>();
+  CLI::App* c = cmd->add_subcommand("copy", "a tiled copy over a shared-memory tile: its vectors, its bank conflicts");
+  c->add_option("--smem", copy->smem, "the shared-memory layout (m,n) -> element offset, plain or swizzled")
+      ->required();
+  c->add_option("--copy", copy->copy,
+                "the tiled copy, e.g. 'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, mma)'")
+      ->required();
+  c->add_option("--side", copy->side,
+                "the side of the copy in shared memory, src or dst (default: from the instruction)")
+      ->check(CLI::IsMember({"src", "dst"}));
+  c->callback([copy] { std::exit(tessera::cli::finish_stdout(run_check_copy(*copy))); });
 }

@@ -9,6 +9,10 @@
 //                                        contiguous mode, TMA's row order, its swizzles), then the
 //                                        tensor map's rules (arch/tma_rules.hpp, the code
 //                                        make_tma_desc_2d runs).
+//   check_copy(smem, copy, side)         a tiled copy's instructions over a shared-memory tile:
+//                                        every thread's vector contiguous and aligned in it (what
+//                                        cp.async, ldmatrix, stmatrix and vector loads need), and
+//                                        their bank conflicts (tools/analyze.hpp's model).
 #pragma once
 
 #if defined(__CUDACC_RTC__)
@@ -22,6 +26,7 @@
 #include "tessera/arch/tma_rules.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/runtime/swizzle.hpp"
+#include "tessera/tools/analyze.hpp"
 
 namespace tessera::tools {
 
@@ -134,6 +139,51 @@ inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box
               " bytes), " + (span == 0 ? std::string("unswizzled") : std::to_string(span) + "-byte swizzle") +
               ", over a " + std::to_string(outer) + " x " + std::to_string(inner) + " matrix, row pitch " +
               std::to_string(m.ld * std::uint64_t(elem_bytes)) + " bytes";
+  return r;
+}
+
+// check_copy(smem, copy, side): whether the tiled copy's instructions can run over the shared-memory
+// tile `smem` (a layout or a swizzled one, (m,n) -> element offset; the copy's tile repeated over
+// it): the copy's tile dividing the tile ("copy.tile"), every thread's values of one atom
+// contiguous and aligned there ("copy.vector": the instruction moves them as one vector). When
+// legal, the message gives the instructions' bank conflicts. side: which side of the copy is in
+// shared memory where the instruction does not say (tools::analyze_copy). Example:
+// check_copy((_64,_64):(_64,_1), ldmatrix.x4 of A) is legal, 8-way; under Sw<3,2,3> it breaks
+// copy.vector (the swizzle moves halves within a 16-byte row).
+inline CheckResult check_copy(const rt::Value& smem, const rt::TiledCopy& copy, CopySide side = CopySide::automatic) {
+  CheckResult r;
+  (void)analyze_detail::source_side(copy.atom, MemoryKind::shared, side);  // a request error: thrown
+  // The copy's tile must divide the shared-memory tile, mode by mode.
+  const rt::Layout inner = analyze_detail::as_memory_layout(smem).inner();
+  const rt::IntTuple& tile = copy.tiler;
+  if (!tile.is_int() && rt::rank(tile).value <= rt::rank(inner).value) {
+    for (std::int64_t i = 0; i < rt::rank(tile).value; ++i) {
+      const std::int64_t t = rt::size(rt::get(tile, i)).value, m = rt::size(rt::layout(inner, i)).value;
+      if (t < 1 || m % t != 0) {
+        r.rule = "copy.tile";
+        r.message = "the copy's tile " + rt::to_string(tile) + " does not divide the shared-memory tile's shape " +
+                    rt::to_string(inner.shape) + " (mode " + std::to_string(i) + ": " + std::to_string(t) + " into " +
+                    std::to_string(m) + "); use a tile the copy's tile divides";
+        return r;
+      }
+    }
+  }
+  Report rep;
+  try {
+    rep = analyze_copy(smem, copy, MemoryKind::shared, side);
+  } catch (const layout_error& e) {
+    const std::string what = e.what();
+    r.rule = what.find("contiguous, aligned") != std::string::npos ? "copy.vector" : "copy.tile";
+    r.message = what;
+    return r;
+  }
+  r.legal = true;
+  r.message = std::to_string(rep.instructions.size()) + " instructions of " + std::to_string(rep.access_bytes) +
+              "-byte vectors a thread, " + std::to_string(rep.total_wavefronts()) + " wavefronts (ideal " +
+              std::to_string(rep.total_ideal()) + "): " +
+              (rep.total_wavefronts() == rep.total_ideal()
+                   ? std::string("conflict-free")
+                   : analyze_detail::ways(rep.total_wavefronts(), rep.total_ideal()) + " bank conflicts");
   return r;
 }
 

@@ -156,6 +156,10 @@ struct JitLaunch {
       else if (a.id == cudaLaunchAttributeProgrammaticStreamSerialization)
         lc.dependent = a.val.programmaticStreamSerializationAllowed != 0;
       else if (a.id == cudaLaunchAttributeCooperative) lc.cooperative = a.val.cooperative != 0;
+      else {
+        std::fprintf(stderr, "gemm_sm90 (JIT): launch attribute %d has no JIT form\n", int(a.id));
+        return cudaErrorInvalidValue;
+      }
     }
     try {
       kernel(Kernel::name()).launch(lc, args...);

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 namespace {
@@ -34,9 +35,20 @@ TEST(TmaRules, EachRuleNamesItsValues) {
     return message(m);
   };
   EXPECT_EQ(broken([](TmaMatrix2d& m) { m.aligned16 = false; }), "the matrix must start at a 16-byte aligned address");
-  EXPECT_EQ(broken([](TmaMatrix2d& m) { m.elem_bytes = 8; }), "elements must be 1, 2 or 4 bytes, got 8");
+  EXPECT_EQ(broken([](TmaMatrix2d& m) { m.elem_bytes = 8; }),
+            "elements must be 1, 2 or 4 bytes (the library's tensor maps), got 8");
   EXPECT_EQ(broken([](TmaMatrix2d& m) { m.outer = 0; }), "the matrix is empty");
+  EXPECT_EQ(broken([](TmaMatrix2d& m) { m.outer = (std::uint64_t(1) << 32) + 1; }),
+            "TMA's extents are at most 2^32, got 4294967297 x 4096");
   EXPECT_EQ(broken([](TmaMatrix2d& m) { m.ld = 100; }), "ld = 100 is smaller than the row length 4096");
+  // A pitch of 2^40 bytes, and one whose byte count would wrap around 64 bits: both refused.
+  EXPECT_EQ(broken([](TmaMatrix2d& m) { m.ld = std::uint64_t(1) << 39; }),
+            "the row pitch ld * elem_bytes must be below 2^40 bytes (TMA strides), got ld = 549755813888");
+  EXPECT_NE(broken([](TmaMatrix2d& m) {
+              m.elem_bytes = 4;
+              m.ld = std::uint64_t(1) << 62;
+            }).find("below 2^40 bytes"),
+            std::string::npos);
   EXPECT_EQ(broken([](TmaMatrix2d& m) { m.inner = m.ld = 4100; }),
             "the row pitch ld * elem_bytes = 8200 bytes is not a multiple of 16 (TMA strides); pad the rows");
   EXPECT_EQ(broken([](TmaMatrix2d& m) { m.box_outer = 257; }), "box sizes must be in [1, 256], got 64 x 257");

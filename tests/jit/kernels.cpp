@@ -50,6 +50,17 @@ TEST(JitKernels, StaticLayoutKernelsCompileForHopper) {
   for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(p.kernel(i).name(), names[i]);
 }
 
+// Rows 132 bytes apart (fp16, a pitch of 66): the vectorized add narrows its accesses to 4 bytes,
+// and compiles; a layout with a negative stride compiles too (64-bit indices where int would not
+// hold the span).
+TEST(JitKernels, PaddedAndReversedLayoutsCompile) {
+  TESSERA_REQUIRE_NVRTC();
+  (void)compile(kSource,
+                {"tessera::kernels::add_vectorized_static<__half, " + layout("(32,64):(66,1)") + ", 8, 256, 16>"},
+                hopper());
+  (void)compile(kSource, {"tessera::kernels::add_naive_static<float, " + layout("(64,64):(-64,1)") + ">"}, hopper());
+}
+
 // A layout the kernels cannot take: their static_asserts name the kernel and the fix.
 TEST(JitKernels, UnfitLayoutsAreRefusedWithTheKernelsMessage) {
   TESSERA_REQUIRE_NVRTC();

@@ -103,6 +103,33 @@ TEST(JitKernelsGpu, VectorizedAdd) {
   run_add<__half>("tessera::kernels::add_vectorized_static<__half, " + layout(16, 64) + ", 8, 256, 4>", 16, 64, 1, 256);
 }
 
+// Rows padded to a pitch that is not a multiple of the vector (a slice x[:, :N] of a wider array):
+// the accesses narrow to what every row start is aligned to, instead of faulting.
+TEST(JitKernelsGpu, VectorizedAddOverPaddedRows) {
+  TESSERA_REQUIRE_GPU();
+  int const m = 32, n = 64, ld = 66;  // fp16 rows 132 bytes apart: 4-byte aligned
+  std::vector<__half> a(std::size_t(m) * ld), b(a.size()), c(a.size(), __half(-1.0f));
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = __half(float(int(i % 61) - 30));
+    b[i] = __half(float(int(i % 37)));
+  }
+  Buffer<__half> da(a), db(b), dc(c);
+  std::string const l = spell_type(
+      make_static(rt::evaluate("(" + std::to_string(m) + "," + std::to_string(n) + "):(" + std::to_string(ld) + ",1)")
+                      .as<rt::Layout>()));
+  compile(kSource, {"tessera::kernels::add_vectorized_static<__half, " + l + ", 8, 256, 16>"})
+      .kernel(0)
+      .launch({.grid = {1}, .block = {256}}, static_cast<__half const*>(da.p), static_cast<__half const*>(db.p), dc.p);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<__half> const out = dc.download();
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < ld; ++j) {
+      std::size_t const k = std::size_t(i) * ld + std::size_t(j);
+      float const want = j < n ? float(a[k]) + float(b[k]) : -1.0f;  // the padding untouched
+      ASSERT_EQ(float(out[k]), want) << "(" << i << "," << j << ")";
+    }
+}
+
 TEST(JitKernelsGpu, ThreadValueAdd) {
   TESSERA_REQUIRE_GPU();
   std::string const thr = spell_type(make_static(rt::evaluate("(4,32):(32,1)").as<rt::Layout>()));

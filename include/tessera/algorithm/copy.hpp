@@ -30,10 +30,10 @@ struct vector_plan {
   // The offset -> index inverse of dst is a dense table where dst's cosize allows (a thread's
   // fragment of shared memory or registers); a sparse dst (a thread's values rows apart in a
   // global matrix) is searched instead, for fragments of up to search_limit values; beyond both
-  // the copy stays scalar.
+  // (or with a cosize below 1: negative strides) the copy stays scalar.
   static constexpr long long table_limit = 1 << 15;
-  static constexpr long long search_limit = 1 << 10;
-  static constexpr bool dense = cosize_d <= table_limit;
+  static constexpr long long search_limit = 1 << 8;  // the search is quadratic, in constant evaluation
+  static constexpr bool dense = cosize_d >= 1 && cosize_d <= table_limit;
 
   struct result {
     bool ok = false;
@@ -45,7 +45,7 @@ struct vector_plan {
     LS s{};
     LD d{};
     int inv[dense ? cosize_d : 1] = {};
-    long long off[dense ? 1 : n] = {};
+    long long off[dense || n > search_limit ? 1 : n] = {};
     if constexpr (dense) {
       for (auto& v : inv) v = -1;
       for (int i = 0; i < int(n); ++i) {

@@ -1,5 +1,6 @@
 // The rules a 2-D tensor map must satisfy (those cuTensorMapEncodeTiled enforces for the tiled,
-// non-interleaved mode the library uses), stated once: make_tma_desc_2d (arch/copy_sm90_tma.cuh)
+// non-interleaved mode the library uses, and the library's own limit to 1-, 2- and 4-byte
+// elements), stated once: make_tma_desc_2d (arch/copy_sm90_tma.cuh)
 // refuses what they refuse, with their messages, and the swizzle advisor (tools/advise.hpp) applies
 // them to the layouts it considers for a TMA-written tile. Host only, no CUDA headers.
 #pragma once
@@ -27,17 +28,22 @@ struct TmaMatrix2d {
 
 // tma_2d_violation(m): the first rule m breaks, as a message naming the rule, the values and the
 // fix; nullopt when TMA accepts m. The rules: a 16-byte aligned address; 1-, 2- or 4-byte
-// elements; a non-empty matrix; ld >= inner; a row pitch (ld * elem_bytes) that is a multiple of
-// 16 bytes; box extents in [1, 256]; a box row (box_inner * elem_bytes) that is a multiple of 16
+// elements; a non-empty matrix of extents at most 2^32; ld >= inner; a row pitch (ld *
+// elem_bytes) below 2^40 and a multiple of 16 bytes; box extents in [1, 256]; a box row (box_inner * elem_bytes) that is a multiple of 16
 // bytes and, with a swizzle, at most its span. Example: {.elem_bytes = 2, .inner = 100, .outer =
 // 64, .ld = 100, .box_inner = 64, .box_outer = 64} breaks the pitch rule (200 bytes).
 inline std::optional<std::string> tma_2d_violation(const TmaMatrix2d& m) {
+  constexpr std::uint64_t max_extent = std::uint64_t(1) << 32, max_stride_bytes = std::uint64_t(1) << 40;
   if (!m.aligned16) return std::string("the matrix must start at a 16-byte aligned address");
   if (m.elem_bytes != 1 && m.elem_bytes != 2 && m.elem_bytes != 4)
-    return "elements must be 1, 2 or 4 bytes, got " + std::to_string(m.elem_bytes);
+    return "elements must be 1, 2 or 4 bytes (the library's tensor maps), got " + std::to_string(m.elem_bytes);
   if (m.inner < 1 || m.outer < 1) return std::string("the matrix is empty");
+  if (m.inner > max_extent || m.outer > max_extent)
+    return "TMA's extents are at most 2^32, got " + std::to_string(m.outer) + " x " + std::to_string(m.inner);
   if (m.ld < m.inner)
     return "ld = " + std::to_string(m.ld) + " is smaller than the row length " + std::to_string(m.inner);
+  if (m.outer > 1 && m.ld >= max_stride_bytes / std::uint64_t(m.elem_bytes))
+    return "the row pitch ld * elem_bytes must be below 2^40 bytes (TMA strides), got ld = " + std::to_string(m.ld);
   if (m.ld * std::uint64_t(m.elem_bytes) % 16 != 0)
     return "the row pitch ld * elem_bytes = " + std::to_string(m.ld * std::uint64_t(m.elem_bytes)) +
            " bytes is not a multiple of 16 (TMA strides); pad the rows";

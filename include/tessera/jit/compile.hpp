@@ -26,7 +26,9 @@
 #endif
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -65,7 +67,7 @@ struct CompileOptions {
   std::vector<NvrtcHeader> headers;             // headers from memory, found by #include before any directory
   int arch = 0;                                 // compute capability x 10 (90 = sm_90a); 0: the current device's
   bool cache = true;                            // false: compile now, whatever the caches hold
-  bool pch = true;                              // NVRTC's precompiled header within the process (PchDir)
+  bool pch = true;                              // NVRTC's precompiled header within the process (PchDir; NVRTC >= 12.8)
   std::string program_name = "tessera_jit.cu";  // the file name NVRTC's messages give
 };
 
@@ -157,30 +159,36 @@ inline DiskCache const& disk_cache() {
   return disk;
 }
 
-// NVRTC's automatic precompiled header (-pch): the first compile of a process saves the parsed
-// headers it opens with, and later compiles that open with the same headers load them instead of
-// parsing them again (a compile of tessera/tessera.hpp's headers: ~1 s -> ~0.15 s;
-// docs/performance.md). NVRTC deletes its PCH files (about 100 MB each) when the process exits, so
-// the saving is within a process. PchDir is the process's private directory for them,
-// <disk cache>/pch/<pid>-XXXXXX (0700, created by mkdtemp inside the user's checked cache
-// directory): no other process writes or reads it, and directories left by processes that are gone
-// are removed when a new one is made. One compile uses it at a time (`busy`; a compile that finds it
-// busy runs without PCH). Off with TESSERA_JIT_PCH=0, CompileOptions::pch = false, or when the
-// disk cache is off.
+// NVRTC's automatic precompiled header (-pch, NVRTC 12.8 and later): the first compile of a
+// process saves the parsed headers it opens with, and later compiles that open with the same
+// headers load them instead of parsing them again (a compile of tessera/tessera.hpp's headers:
+// ~1 s -> ~0.15 s; docs/performance.md). NVRTC deletes its PCH files (about 100 MB each) when the
+// process exits, so the saving is within a process. PchDir is the process's private directory for
+// them, <disk cache>/pch/<pid>-XXXXXX (0700, created by mkdtemp inside the user's checked cache
+// directory), holding a lock file the process keeps locked (flock) while it lives: no other
+// process uses it, a forked child sees no directory (path() is the creating process's only), and a
+// new process removes the directories whose lock it can take (their process is gone). The
+// directory is removed at exit unless a compile is using it then. One compile uses it at a time
+// (`busy`; a compile that finds it busy runs without PCH). Off with TESSERA_JIT_PCH=0,
+// CompileOptions::pch = false, when the disk cache is off, and for programs with headers from
+// memory (their contents are not what a saved header was made from).
 class PchDir {
  public:
+  // The process's directory; never destroyed (compiles on other threads may outlive static
+  // destruction), cleaned up by an atexit handler instead.
   static PchDir& get() {
-    static PchDir d;
-    return d;
+    static PchDir* const d = new PchDir;
+    return *d;
   }
-  std::string const& path() const { return path_; }  // "" when unavailable
+  // "" when unavailable, or in a process forked from the one that made it.
+  std::string const& path() const {
+    static std::string const none;
+    return getpid() == owner_ ? path_ : none;
+  }
   std::mutex busy;
 
   PchDir(PchDir const&) = delete;
   PchDir& operator=(PchDir const&) = delete;
-  ~PchDir() {
-    if (!path_.empty()) remove_tree(path_);
-  }
 
  private:
   PchDir() {
@@ -194,26 +202,50 @@ class PchDir {
       return;
     sweep(base);
     std::string tmpl = base + "/" + std::to_string(getpid()) + "-XXXXXX";
-    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
+    if (mkdtemp(tmpl.data()) == nullptr) return;
+    int const fd = open((tmpl + "/lock").c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      if (fd >= 0) close(fd);
+      remove_tree(tmpl);
+      return;
+    }
+    lock_fd_ = fd;  // held (locked) for the life of the process
+    path_ = tmpl;
+    owner_ = getpid();
+    std::atexit([] { get().cleanup(); });
   }
-  // Removes the directories of processes that no longer run (named <pid>-XXXXXX).
+  // At exit: the directory goes, unless a compile (another thread) is using it right now.
+  void cleanup() {
+    if (path_.empty() || getpid() != owner_ || !busy.try_lock()) return;
+    remove_tree(path_);
+    path_.clear();
+    busy.unlock();
+  }
+  // Removes the directories of processes that no longer run: those whose lock file can be locked
+  // (the lock dies with its process), or that have none and a name whose pid is not running.
   static void sweep(std::string const& base) {
     DIR* d = opendir(base.c_str());
     if (!d) return;
-    std::vector<std::string> stale;
-    while (dirent* e = readdir(d)) {
-      std::string const name = e->d_name;
-      std::size_t const dash = name.find('-');
-      if (dash == std::string::npos || dash == 0) continue;
+    std::vector<std::string> names;
+    while (dirent* e = readdir(d))
+      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.push_back(e->d_name);
+    closedir(d);
+    for (auto const& name : names) {
+      std::string const dir = base + "/" + name;
+      struct stat st {};
+      if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+      int const fd = open((dir + "/lock").c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+      if (fd >= 0) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) remove_tree(dir);
+        close(fd);
+        continue;
+      }
       char* end = nullptr;
       long const pid = std::strtol(name.c_str(), &end, 10);
-      if (end != name.c_str() + dash || pid <= 0) continue;
-      if (kill(pid_t(pid), 0) != 0 && errno == ESRCH) stale.push_back(base + "/" + name);
+      if (end != name.c_str() && *end == '-' && pid > 0 && kill(pid_t(pid), 0) != 0 && errno == ESRCH) remove_tree(dir);
     }
-    closedir(d);
-    for (auto const& dir : stale) remove_tree(dir);
   }
-  // Removes a directory of plain files (what NVRTC leaves in one).
+  // Removes a directory of plain files (what NVRTC and PchDir leave in one).
   static void remove_tree(std::string const& dir) {
     if (DIR* d = opendir(dir.c_str())) {
       std::vector<std::string> files;
@@ -225,6 +257,8 @@ class PchDir {
     rmdir(dir.c_str());
   }
   std::string path_;
+  pid_t owner_ = 0;
+  int lock_fd_ = -1;
 };
 
 // SHA-256 over every Tessera header's path and content, and the libcu++ version: part of every
@@ -392,7 +426,9 @@ inline Program compile(std::string const& source, std::vector<std::string> const
     // The precompiled header changes how long NVRTC takes, not what it produces: it is not in the key.
     std::vector<std::string> nvrtc_options = options;
     std::unique_lock<std::mutex> pch_lock;
-    if (opts.pch) {
+    bool const pch_supported =
+        nvrtc.version_major() > 12 || (nvrtc.version_major() == 12 && nvrtc.version_minor() >= 8);
+    if (opts.pch && pch_supported && opts.headers.empty()) {
       PchDir& pch = PchDir::get();
       if (!pch.path().empty()) {
         pch_lock = std::unique_lock<std::mutex>(pch.busy, std::try_to_lock);

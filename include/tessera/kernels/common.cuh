@@ -58,6 +58,33 @@ __device__ __forceinline__ void copy_128(Src const& src, Dst&& dst) {
   }
 }
 
+// ---- kernels specialized on a static (M,N) layout (the JIT's instantiations) -----------------
+
+// The largest power of two dividing x (x = 0: 2^30, "any").
+TESSERA_HOST_DEVICE constexpr long long pow2_divisor(long long x) {
+  if (x < 0) x = -x;
+  if (x == 0) return 1LL << 30;
+  long long p = 1;
+  while (x % (2 * p) == 0) p *= 2;
+  return p;
+}
+
+// Whether a kernel over the static (M,N) layout L (rank 2, depth 1) can index in int: thread
+// indices up to M * N and a block beyond, and offsets up to |stride0| (M-1) + |stride1| (N-1)
+// either way (negative strides included).
+template <class L>
+TESSERA_HOST_DEVICE constexpr bool static_fits_int() {
+  constexpr long long limit = 1LL << 31;
+  constexpr long long m = decltype(size<0>(L{}))::value, n = decltype(size<1>(L{}))::value;
+  constexpr long long s0 = decltype(stride<0>(L{}))::value, s1 = decltype(stride<1>(L{}))::value;
+  constexpr long long a0 = s0 < 0 ? -s0 : s0, a1 = s1 < 0 ? -s1 : s1;
+  return m * n + 1024 < limit && a0 * (m - 1) + a1 * (n - 1) < limit;
+}
+
+// The index type of such a kernel: int where static_fits_int holds (the usual case), else 64-bit.
+template <class L>
+using static_index_t = std::conditional_t<static_fits_int<L>(), int, std::int64_t>;
+
 #if !defined(__CUDACC_RTC__)  // host only: the launchers' view of a problem and their checks
 // row_problem(M, N, major): the row-major view (RowProblem) of an M x N matrix stored as `major`.
 inline RowProblem row_problem(int M, int N, Major major) {

@@ -178,28 +178,17 @@ __global__ void __launch_bounds__(tv_threads)
 
 // ---- specialized on static layouts (run-time compilation) -----------------------------------
 
-// The index type of a kernel over Layout: int where every coordinate and offset fits (the usual
-// case), 64-bit otherwise, decided at compile time from the static layout.
-template <class L>
-constexpr bool fits_int() {
-  constexpr std::int64_t limit = std::int64_t(1) << 31;
-  constexpr std::int64_t elements = decltype(size(L{}))::value;
-  constexpr std::int64_t span = decltype(cosize(L{}))::value;
-  return elements < limit && span < limit;
-}
-template <class L>
-using static_index_t = std::conditional_t<fits_int<L>(), int, std::int64_t>;
-
 template <class L>
 inline constexpr bool static_matrix_v = is_static_v<L> && rank_v<L> == 2;
 
 }  // namespace detail
 
 // The published programs (docs/background.md) as the JIT instantiates them for the tensors it is
-// handed (docs/jit.md): Layout is the (M,N) -> element offset layout A, B and C share, every extent
-// and stride static (tessera.jit.layout_of(t)), so the index arithmetic folds at compile time and
-// a tiling that divides the matrix runs without predicates. Align: the bytes every pointer is
-// known aligned to (tessera.jit.assumed_alignment); vector accesses wider than it are not used.
+// handed (docs/jit.md): Layout is the (M,N) -> element offset layout A, B and C share (rank 2,
+// depth 1), every extent and stride static (tessera.jit.layout_of(t)), so the index arithmetic
+// folds at compile time and a tiling that divides the matrix runs without predicates. Align: the
+// bytes every pointer is known aligned to (tessera.jit.assumed_alignment); vector accesses wider
+// than it, or than the row pitch's alignment, are not used.
 
 // add_naive_static<T, Layout, Threads>: thread q of the grid adds element (q / N, q % N).
 // Launch: ceil(M * N / Threads) blocks of Threads threads.
@@ -248,13 +237,21 @@ __global__ void __launch_bounds__(Threads) add_vectorized_static(T const* A, T c
     if (q >= M * NV) return;
   }
   auto blk = make_coord(q / NV, q % NV);
-  auto tAgA = gA(make_coord(0, _), blk);                                                 // (Vec)
-  auto tBgB = gB(make_coord(0, _), blk);                                                 // (Vec)
-  auto tCgC = gC(make_coord(0, _), blk);                                                 // (Vec)
-  auto rA = make_tensor<T>(make_layout(Int<Vec>{}));                                     // (Vec) registers
-  auto rB = make_tensor<T>(make_layout(Int<Vec>{}));                                     // (Vec)
-  auto rC = make_tensor<T>(make_layout(Int<Vec>{}));                                     // (Vec)
-  constexpr int W = (Vec * int(sizeof(T)) <= Align ? Vec * int(sizeof(T)) : Align) * 8;  // bits an access
+  auto tAgA = gA(make_coord(0, _), blk);              // (Vec)
+  auto tBgB = gB(make_coord(0, _), blk);              // (Vec)
+  auto tCgC = gC(make_coord(0, _), blk);              // (Vec)
+  auto rA = make_tensor<T>(make_layout(Int<Vec>{}));  // (Vec) registers
+  auto rB = make_tensor<T>(make_layout(Int<Vec>{}));  // (Vec)
+  auto rC = make_tensor<T>(make_layout(Int<Vec>{}));  // (Vec)
+  // Bytes an access: the vector, at most what every vector's start is known aligned to (the base's
+  // Align and the row pitch; vectors start at multiples of Vec along mode 1).
+  constexpr long long pitch_align = decltype(size<0>(layout))::value > 1
+                                        ? detail::pow2_divisor(decltype(stride<0>(layout))::value * sizeof(T))
+                                        : 1LL << 30;
+  constexpr long long vec_bytes = Vec * (long long)sizeof(T);
+  constexpr long long access = vec_bytes < Align ? (vec_bytes < pitch_align ? vec_bytes : pitch_align)
+                                                 : (Align < pitch_align ? Align : pitch_align);
+  constexpr int W = int(access) * 8;  // bits an access
   if (!tessera::detail::copy_vectorized<W, true>(tAgA, rA)) copy(tAgA, rA);
   if (!tessera::detail::copy_vectorized<W, true>(tBgB, rB)) copy(tBgB, rB);
   TESSERA_UNROLL
@@ -292,7 +289,14 @@ __global__ void __launch_bounds__(decltype(size(ThrLayout{}))::value) add_tv_sta
   auto rA = make_tensor<T>(frag);
   auto rB = make_tensor<T>(frag);
   auto rC = make_tensor<T>(frag);
-  constexpr int W = (Align >= 16 ? 128 : Align * 8);
+  // Bytes an access: 16 at most, and at most what every thread's rows are known aligned to (the
+  // base's Align and the row pitch). Pre: the value layout's runs along mode 1 start at multiples
+  // of 16 bytes in the tile (the published layouts' 8 halves or 8 floats a row do).
+  constexpr long long pitch_align = decltype(size<0>(layout))::value > 1
+                                        ? detail::pow2_divisor(decltype(stride<0>(layout))::value * sizeof(T))
+                                        : 1LL << 30;
+  constexpr long long bound = Align < pitch_align ? Align : pitch_align;
+  constexpr int W = int(bound < 16 ? bound : 16) * 8;
   if (!tessera::detail::copy_vectorized<W, true>(thrA, rA)) copy(thrA, rA);
   if (!tessera::detail::copy_vectorized<W, true>(thrB, rB)) copy(thrB, rB);
   TESSERA_UNROLL

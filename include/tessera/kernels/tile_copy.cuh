@@ -120,7 +120,8 @@ __global__ void __launch_bounds__(Threads) tile_copy_static(T const* src, T* dst
 
   auto gS = zipped_divide(make_tensor(make_gmem_ptr(src), layout), tile);  // ((TileM,TileN),(RestM,RestN))
   auto gD = zipped_divide(make_tensor(make_gmem_ptr(dst), layout), tile);  // ((TileM,TileN),(RestM,RestN))
-  auto blk = make_coord(int(blockIdx.y), int(blockIdx.x));
+  using I = detail::static_index_t<Layout>;                                // int where every offset fits, else 64-bit
+  auto blk = make_coord(I(blockIdx.y), I(blockIdx.x));
   auto blkS = gS(make_coord(_, _), blk);  // (TileM,TileN)
   auto blkD = gD(make_coord(_, _), blk);  // (TileM,TileN)
   __shared__ alignas(16) T smem[TileM * TileN];

@@ -19,6 +19,7 @@
 #error "tessera/tools/check.hpp: host only"
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,9 +46,9 @@ inline std::int64_t value(const rt::IntTuple& t) { return t.as_int().value; }
 // `global` (shape and strides, in elements; its address taken 16-byte aligned) of elem_bytes-byte
 // elements. Rules, in the order checked: rank 2 ("tma.rank"); the box's contiguous mode (where its
 // element (1,0) is at offset 1, else mode 1) has unit stride in the global layout ("tma.inner");
-// a positive row pitch ("tma.pitch_sign"); TMA's row order in shared memory: box element (x inner,
-// y outer) at y * box_inner + x before the swizzle ("tma.row_order"); a TMA swizzle
-// ("tma.swizzle"); the tensor map's rules ("tma.map": arch/tma_rules.hpp). Example:
+// a positive row pitch ("tma.pitch_sign"); a TMA swizzle ("tma.swizzle"); the tensor map's rules
+// ("tma.map": arch/tma_rules.hpp); TMA's row order in shared memory: box element (x inner, y
+// outer) at y * box_inner + x before the swizzle ("tma.row_order"). Example:
 // check_tma((4096,4096):(4096,1), Sw<3,3,3> o (_64,_64):(_64,_1), 2) is legal (the Hopper GEMM's
 // operand box); with (_64,_128):(_128,_1) unswizzled also; Sw<3,3,3> o (_64,_128):(_128,_1) breaks
 // tma.map (rows of 256 bytes under a 128-byte swizzle).
@@ -101,18 +102,6 @@ inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box
     return fail("tma.pitch_sign",
                 "the row pitch of " + rt::to_string(g) + " must be positive, got " + std::to_string(pitch));
   const std::int64_t b_inner = inner_mode == 0 ? b0 : b1, b_outer = inner_mode == 0 ? b1 : b0;
-  for (std::int64_t y = 0; y < b_outer; ++y)
-    for (std::int64_t x = 0; x < b_inner; ++x) {
-      const std::int64_t got = inner_mode == 0 ? at(box, x, y) : at(box, y, x);
-      if (got != y * b_inner + x) {
-        const std::string coord = inner_mode == 0 ? "(" + std::to_string(x) + "," + std::to_string(y) + ")"
-                                                  : "(" + std::to_string(y) + "," + std::to_string(x) + ")";
-        return fail("tma.row_order", "the box layout " + rt::to_string(box) + " puts element " + coord + " at offset " +
-                                         std::to_string(got) + ", TMA writes it at " + std::to_string(y * b_inner + x) +
-                                         " (rows of " + std::to_string(b_inner) +
-                                         " elements along the global unit-stride mode, one after the other)");
-      }
-    }
   const int span = tma_swizzle_bytes(bits, base, shift, elem_bytes);
   if (span < 0) {
     const int log_eb = elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3;
@@ -129,10 +118,23 @@ inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box
   m.inner = std::uint64_t(inner);
   m.outer = std::uint64_t(outer);
   m.ld = std::uint64_t(outer == 1 ? one_row_pitch : pitch);
-  m.box_inner = std::uint32_t(b_inner);
-  m.box_outer = std::uint32_t(b_outer);
+  m.box_inner = std::uint32_t(std::min<std::int64_t>(b_inner, 1 << 20));  // beyond 256 either way
+  m.box_outer = std::uint32_t(std::min<std::int64_t>(b_outer, 1 << 20));
   m.swizzle_bytes = span;
   if (const std::optional<std::string> v = tma_2d_violation(m)) return fail("tma.map", *v);
+  // TMA's row order (after the map's rules: the box is at most 256 x 256 here).
+  for (std::int64_t y = 0; y < b_outer; ++y)
+    for (std::int64_t x = 0; x < b_inner; ++x) {
+      const std::int64_t got = inner_mode == 0 ? at(box, x, y) : at(box, y, x);
+      if (got != y * b_inner + x) {
+        const std::string coord = inner_mode == 0 ? "(" + std::to_string(x) + "," + std::to_string(y) + ")"
+                                                  : "(" + std::to_string(y) + "," + std::to_string(x) + ")";
+        return fail("tma.row_order", "the box layout " + rt::to_string(box) + " puts element " + coord + " at offset " +
+                                         std::to_string(got) + ", TMA writes it at " + std::to_string(y * b_inner + x) +
+                                         " (rows of " + std::to_string(b_inner) +
+                                         " elements along the global unit-stride mode, one after the other)");
+      }
+    }
   r.legal = true;
   r.message = "TMA boxes of " + std::to_string(b_outer) + " rows x " + std::to_string(b_inner) +
               " elements (rows along mode " + std::to_string(inner_mode) + ", " + std::to_string(b_inner * elem_bytes) +

@@ -313,11 +313,7 @@ py::dict analyze(py::handle memory, py::handle access, bool shared, const py::ob
   if (acc.is<rt::TiledCopy>()) {
     if (!elem_bytes.is_none() || !vector.is_none())
       rt::fail("analyze: a tiled copy brings its element width and vector (its atom); leave out elem_bytes and vector");
-    const std::string s = side.is_none() ? "" : side.cast<std::string>();
-    if (!s.empty() && s != "src" && s != "dst") rt::fail("analyze: side must be 'src' or 'dst', got '" + s + "'");
-    const tt::CopySide cs = s == "src"   ? tt::CopySide::source
-                            : s == "dst" ? tt::CopySide::destination
-                                         : tt::CopySide::automatic;
+    const tt::CopySide cs = tt::copy_side(side.is_none() ? "" : side.cast<std::string>(), "analyze");
     report = tt::analyze_copy(mem, acc.as<rt::TiledCopy>(), kind, cs);
   } else {
     if (!side.is_none()) rt::fail("analyze: side is for a tiled copy given as access");
@@ -334,17 +330,9 @@ py::dict analyze(py::handle memory, py::handle access, bool shared, const py::ob
 py::dict advise(py::handle tile, py::handle write, bool tma_write, py::handle read, bool column_major,
                 const py::object& write_side, const py::object& read_side, bool padding) {
   tt::AdviseRequest req;
-  const rt::Value t = to_value(tile);
-  if (!t.is<rt::IntTuple>() || t.as<rt::IntTuple>().is_int() || rt::rank(t.as<rt::IntTuple>()).value != 2)
-    rt::fail("advise: tile must be a rank-2 shape, e.g. (64, 64); got " + rt::to_string(t));
-  for (const auto& e : t.as<rt::IntTuple>().children()) {
-    if (!e.is_int()) rt::fail("advise: tile's modes must be integers, got " + rt::to_string(t));
-    req.tile.push_back(e.as_int().value);
-  }
+  req.tile = tt::advise_tile(to_value(tile));
   auto side_of = [](const py::object& side) {
-    const std::string s = side.is_none() ? "" : side.cast<std::string>();
-    if (!s.empty() && s != "src" && s != "dst") rt::fail("advise: a side must be 'src' or 'dst', got '" + s + "'");
-    return s == "src" ? tt::CopySide::source : s == "dst" ? tt::CopySide::destination : tt::CopySide::automatic;
+    return tt::copy_side(side.is_none() ? "" : side.cast<std::string>(), "advise");
   };
   auto access = [&](py::handle x, const py::object& side, const char* what) -> std::optional<tt::AdviseAccess> {
     if (x.is_none()) return std::nullopt;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "tessera/atom/names.hpp"
 
@@ -192,6 +193,22 @@ TEST(Advise, ErrorsNameTheRule) {
   r.read.reset();
   r.tma_write = true;
   EXPECT_THROW((void)tessera::tools::advise(r), tessera::layout_error);  // two writers
+}
+
+// The request's pieces from values and words, as the command and the Python binding read them.
+TEST(Advise, TileAndSideFromValuesAndWords) {
+  EXPECT_EQ(tessera::tools::advise_tile(tessera::rt::evaluate("(_64,_32)")), (std::vector<std::int64_t>{64, 32}));
+  EXPECT_THROW((void)tessera::tools::advise_tile(tessera::rt::evaluate("(_64,_32,_2)")), tessera::layout_error);
+  EXPECT_THROW((void)tessera::tools::advise_tile(tessera::rt::evaluate("_64:_1")), tessera::layout_error);
+  EXPECT_EQ(tessera::tools::copy_side("", "advise"), tessera::tools::CopySide::automatic);
+  EXPECT_EQ(tessera::tools::copy_side("src", "advise"), tessera::tools::CopySide::source);
+  EXPECT_EQ(tessera::tools::copy_side("dst", "advise"), tessera::tools::CopySide::destination);
+  try {
+    (void)tessera::tools::copy_side("source", "advise");
+    ADD_FAILURE() << "copy_side accepted 'source'";
+  } catch (const tessera::layout_error& e) {
+    EXPECT_EQ(std::string(e.what()), "advise: a side must be 'src' or 'dst', got 'source'");
+  }
 }
 
 TEST(Advise, TextNamesTheBestAndTheTable) {

@@ -24,12 +24,6 @@ struct AdviseArgs {
   bool column_major = false, tma_write = false, no_padding = false, all = false;
 };
 
-tessera::tools::CopySide side_of(const std::string& s) {
-  return s == "src"   ? tessera::tools::CopySide::source
-         : s == "dst" ? tessera::tools::CopySide::destination
-                      : tessera::tools::CopySide::automatic;
-}
-
 int run_advise(const AdviseArgs& a) {
   namespace rt = tessera::rt;
   namespace tt = tessera::tools;
@@ -37,12 +31,7 @@ int run_advise(const AdviseArgs& a) {
   rt::Value tile;
   if (!tessera::cli::evaluate_option("--tile", a.tile, tile)) return 1;
   try {
-    if (!tile.is<rt::IntTuple>() || tile.as<rt::IntTuple>().is_int() || rt::rank(tile.as<rt::IntTuple>()).value != 2)
-      rt::fail("advise: --tile must be a rank-2 shape, e.g. (_64,_64); got " + rt::to_string(tile));
-    for (const auto& e : tile.as<rt::IntTuple>().children()) {
-      if (!e.is_int()) rt::fail("advise: --tile's modes must be integers, got " + rt::to_string(tile));
-      req.tile.push_back(e.as_int().value);
-    }
+    req.tile = tt::advise_tile(tile);
   } catch (const tessera::layout_error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
@@ -60,7 +49,7 @@ int run_advise(const AdviseArgs& a) {
                 << rt::to_string(v) << "\n";
       return false;
     }
-    out = tt::AdviseAccess{v.as<rt::TiledCopy>(), side_of(side)};
+    out = tt::AdviseAccess{v.as<rt::TiledCopy>(), tt::copy_side(side, "advise")};
     return true;
   };
   if (!access("--write", a.write, a.write_side, req.write)) return 1;

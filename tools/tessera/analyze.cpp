@@ -42,9 +42,7 @@ int run_analyze(const AnalyzeArgs& a) {
         tessera::rt::fail(
             "analyze: a tiled copy brings its element width and vector (its atom); leave out --elem-bytes and "
             "--vector");
-      const tt::CopySide side = a.side == "src"   ? tt::CopySide::source
-                                : a.side == "dst" ? tt::CopySide::destination
-                                                  : tt::CopySide::automatic;
+      const tt::CopySide side = tt::copy_side(a.side, "analyze");
       report = tt::analyze_copy(memory, access.as<tessera::rt::TiledCopy>(), kind, side);
     } else {
       if (!a.side.empty()) tessera::rt::fail("analyze: --side is for a tiled copy given as --access");

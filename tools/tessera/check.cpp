@@ -18,6 +18,16 @@
 
 namespace {
 
+// The verdict: "legal: ..." on stdout (0), or "error: illegal (RULE): ..." on stderr (1).
+int report(const tessera::tools::CheckResult& r) {
+  if (r.legal) {
+    std::cout << "legal: " << r.message << "\n";
+    return 0;
+  }
+  std::cerr << "error: illegal (" << r.rule << "): " << r.message << "\n";
+  return 1;
+}
+
 struct CheckTmaArgs {
   std::string global, box;
   int elem_bytes = 2;
@@ -34,12 +44,7 @@ int run_check_tma(const CheckTmaArgs& a) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }
-  if (r.legal) {
-    std::cout << "legal: " << r.message << "\n";
-    return 0;
-  }
-  std::cerr << "error: illegal (" << r.rule << "): " << r.message << "\n";
-  return 1;
+  return report(r);
 }
 
 struct CheckCopyArgs {
@@ -57,22 +62,14 @@ int run_check_copy(const CheckCopyArgs& a) {
               << rt::to_string(copy) << "\n";
     return 1;
   }
-  const tt::CopySide side = a.side == "src"   ? tt::CopySide::source
-                            : a.side == "dst" ? tt::CopySide::destination
-                                              : tt::CopySide::automatic;
   tt::CheckResult r;
   try {
-    r = tt::check_copy(smem, copy.as<rt::TiledCopy>(), side);
+    r = tt::check_copy(smem, copy.as<rt::TiledCopy>(), tt::copy_side(a.side, "check"));
   } catch (const tessera::layout_error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }
-  if (r.legal) {
-    std::cout << "legal: " << r.message << "\n";
-    return 0;
-  }
-  std::cerr << "error: illegal (" << r.rule << "): " << r.message << "\n";
-  return 1;
+  return report(r);
 }
 
 }  // namespace

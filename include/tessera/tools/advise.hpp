@@ -79,6 +79,19 @@ struct Advice {
   }
 };
 
+// advise_tile(v): the extents of a rank-2 shape value, e.g. (_64,_64) -> {64, 64}, for
+// AdviseRequest::tile. Pre: v is a rank-2 IntTuple of integers; else a layout_error saying so.
+inline std::vector<std::int64_t> advise_tile(const rt::Value& v) {
+  if (!v.is<rt::IntTuple>() || v.as<rt::IntTuple>().is_int() || rt::rank(v.as<rt::IntTuple>()).value != 2)
+    rt::fail("advise: the tile must be a rank-2 shape, e.g. (_64,_64); got " + rt::to_string(v));
+  std::vector<std::int64_t> tile;
+  for (const auto& e : v.as<rt::IntTuple>().children()) {
+    if (!e.is_int()) rt::fail("advise: the tile's modes must be integers, got " + rt::to_string(v));
+    tile.push_back(e.as_int().value);
+  }
+  return tile;
+}
+
 namespace advise_detail {
 
 inline std::string int_text(std::int64_t v) { return "_" + std::to_string(v); }

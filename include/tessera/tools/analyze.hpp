@@ -69,6 +69,15 @@ struct AnalyzeOptions {
 // cp.async reads global memory) or the destination (stmatrix and cp.async write shared memory).
 enum class CopySide { automatic, source, destination };
 
+// copy_side(text): "src" -> source, "dst" -> destination, "" -> automatic; anything else is a
+// layout_error naming `who` and the accepted words. Example: copy_side("dst", "analyze").
+inline CopySide copy_side(const std::string& text, const char* who) {
+  if (text.empty()) return CopySide::automatic;
+  if (text == "src") return CopySide::source;
+  if (text == "dst") return CopySide::destination;
+  rt::fail(std::string(who) + ": a side must be 'src' or 'dst', got '" + text + "'");
+}
+
 struct Report {
   MemoryKind memory = MemoryKind::shared;
   std::string layout_text;  // the memory layout as printed by the library

@@ -16,14 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "require.hpp"
+
 namespace tessera::jit {
 namespace {
-
-#define TESSERA_REQUIRE_NVRTC()                         \
-  do {                                                  \
-    std::string why_;                                   \
-    if (!Nvrtc::available(&why_)) GTEST_SKIP() << why_; \
-  } while (0)
 
 CompileOptions hopper() {
   CompileOptions o;

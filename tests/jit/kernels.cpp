@@ -7,18 +7,13 @@
 
 #include <string>
 
+#include "require.hpp"
 #include "tessera/jit/compile.hpp"
 #include "tessera/jit/spell.hpp"
 #include "tessera/runtime/eval.hpp"
 
 namespace tessera::jit {
 namespace {
-
-#define TESSERA_REQUIRE_NVRTC()                         \
-  do {                                                  \
-    std::string why_;                                   \
-    if (!Nvrtc::available(&why_)) GTEST_SKIP() << why_; \
-  } while (0)
 
 constexpr char const* kSource = R"(
 #include <cuda_fp16.h>
@@ -59,6 +54,21 @@ TEST(JitKernels, PaddedAndReversedLayoutsCompile) {
                 {"tessera::kernels::add_vectorized_static<__half, " + layout("(32,64):(66,1)") + ", 8, 256, 16>"},
                 hopper());
   (void)compile(kSource, {"tessera::kernels::add_naive_static<float, " + layout("(64,64):(-64,1)") + ">"}, hopper());
+}
+
+// static_access_bytes: the widest access every vector start keeps aligned (checked where the
+// kernels see it, under NVRTC): the row pitch's alignment bounds it, and one row does not.
+TEST(JitKernels, AccessWidthFollowsTheRowPitch) {
+  TESSERA_REQUIRE_NVRTC();
+  std::string const source =
+      std::string(kSource) +
+      "using tessera::kernels::detail::static_access_bytes;\n"
+      "static_assert(static_access_bytes<__half, " +
+      layout("(32,64):(66,1)") + ">(16, 16) == 4);\n" + "static_assert(static_access_bytes<__half, " +
+      layout("(32,64):(64,1)") + ">(16, 16) == 16);\n" + "static_assert(static_access_bytes<__half, " +
+      layout("(32,64):(64,1)") + ">(8, 16) == 8);\n" + "static_assert(static_access_bytes<float, " +
+      layout("(1,64):(7,1)") + ">(16, 4) == 4);\n" + "__global__ void none() {}\n";
+  EXPECT_NO_THROW((void)compile(source, {"none"}, hopper()));
 }
 
 // A layout the kernels cannot take: their static_asserts name the kernel and the fix.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "require.hpp"
 #include "tessera/jit/compile.hpp"
 #include "tessera/jit/spell.hpp"
 #include "tessera/runtime/eval.hpp"
@@ -17,15 +18,6 @@
 
 namespace tessera::jit {
 namespace {
-
-#define TESSERA_REQUIRE_GPU()                                                                   \
-  do {                                                                                          \
-    int n_ = 0;                                                                                 \
-    if (cudaGetDeviceCount(&n_) != cudaSuccess || n_ == 0) GTEST_SKIP() << "no GPU is visible"; \
-    std::string why_;                                                                           \
-    if (!Nvrtc::available(&why_)) GTEST_SKIP() << why_;                                         \
-    cudaFree(nullptr); /* the runtime's context: the JIT launches into it */                    \
-  } while (0)
 
 constexpr char const* kSource = R"(
 #include <cuda_fp16.h>

@@ -181,6 +181,20 @@ __global__ void __launch_bounds__(tv_threads)
 template <class L>
 inline constexpr bool static_matrix_v = is_static_v<L> && rank_v<L> == 2;
 
+// static_access_bytes<T, L>(want, align): the widest access, up to `want` bytes, that every vector
+// starting at a multiple of `want` bytes along a row of the static (M,N) layout L of T can take:
+// at most the base pointer's known alignment `align` and what the row pitch keeps aligned (the
+// largest power of two dividing stride<0> * sizeof(T); any, for one row). Example: fp16 rows 66
+// elements apart (a padded slice): 132-byte pitch, so static_access_bytes(16, 16) == 4.
+template <class T, class L>
+TESSERA_HOST_DEVICE constexpr long long static_access_bytes(long long want, long long align) {
+  constexpr long long pitch = decltype(size<0>(L{}))::value > 1
+                                  ? pow2_divisor(decltype(stride<0>(L{}))::value * (long long)sizeof(T))
+                                  : 1LL << 30;
+  long long const bound = align < pitch ? align : pitch;
+  return want < bound ? want : bound;
+}
+
 }  // namespace detail
 
 // The published programs (docs/background.md) as the JIT instantiates them for the tensors it is
@@ -243,15 +257,8 @@ __global__ void __launch_bounds__(Threads) add_vectorized_static(T const* A, T c
   auto rA = make_tensor<T>(make_layout(Int<Vec>{}));  // (Vec) registers
   auto rB = make_tensor<T>(make_layout(Int<Vec>{}));  // (Vec)
   auto rC = make_tensor<T>(make_layout(Int<Vec>{}));  // (Vec)
-  // Bytes an access: the vector, at most what every vector's start is known aligned to (the base's
-  // Align and the row pitch; vectors start at multiples of Vec along mode 1).
-  constexpr long long pitch_align = decltype(size<0>(layout))::value > 1
-                                        ? detail::pow2_divisor(decltype(stride<0>(layout))::value * sizeof(T))
-                                        : 1LL << 30;
-  constexpr long long vec_bytes = Vec * (long long)sizeof(T);
-  constexpr long long access = vec_bytes < Align ? (vec_bytes < pitch_align ? vec_bytes : pitch_align)
-                                                 : (Align < pitch_align ? Align : pitch_align);
-  constexpr int W = int(access) * 8;  // bits an access
+  // Bits an access: the vector, at most what every vector's start is known aligned to.
+  constexpr int W = int(detail::static_access_bytes<T, Layout>(Vec * (long long)sizeof(T), Align)) * 8;
   if (!tessera::detail::copy_vectorized<W, true>(tAgA, rA)) copy(tAgA, rA);
   if (!tessera::detail::copy_vectorized<W, true>(tBgB, rB)) copy(tBgB, rB);
   TESSERA_UNROLL
@@ -289,14 +296,10 @@ __global__ void __launch_bounds__(decltype(size(ThrLayout{}))::value) add_tv_sta
   auto rA = make_tensor<T>(frag);
   auto rB = make_tensor<T>(frag);
   auto rC = make_tensor<T>(frag);
-  // Bytes an access: 16 at most, and at most what every thread's rows are known aligned to (the
-  // base's Align and the row pitch). Pre: the value layout's runs along mode 1 start at multiples
-  // of 16 bytes in the tile (the published layouts' 8 halves or 8 floats a row do).
-  constexpr long long pitch_align = decltype(size<0>(layout))::value > 1
-                                        ? detail::pow2_divisor(decltype(stride<0>(layout))::value * sizeof(T))
-                                        : 1LL << 30;
-  constexpr long long bound = Align < pitch_align ? Align : pitch_align;
-  constexpr int W = int(bound < 16 ? bound : 16) * 8;
+  // Bits an access: 16 bytes at most, and at most what every thread's rows are known aligned to.
+  // Pre: the value layout's runs along mode 1 start at multiples of 16 bytes in the tile (the
+  // published layouts' 8 halves or 8 floats a row do).
+  constexpr int W = int(detail::static_access_bytes<T, Layout>(16, Align)) * 8;
   if (!tessera::detail::copy_vectorized<W, true>(thrA, rA)) copy(thrA, rA);
   if (!tessera::detail::copy_vectorized<W, true>(thrB, rB)) copy(thrB, rB);
   TESSERA_UNROLL

@@ -9,10 +9,10 @@
 
 #include "tessera/jit/nvrtc.hpp"
 
-#define TESSERA_REQUIRE_NVRTC()                                                           \
-  do {                                                                                    \
-    std::string why_;                                                                     \
-    if (!::tessera::jit::Nvrtc::available(&why_)) GTEST_SKIP() << why_;                   \
+#define TESSERA_REQUIRE_NVRTC()                                         \
+  do {                                                                  \
+    std::string why_;                                                   \
+    if (!::tessera::jit::Nvrtc::available(&why_)) GTEST_SKIP() << why_; \
   } while (0)
 
 #define TESSERA_REQUIRE_GPU()                                                                   \

@@ -327,6 +327,23 @@ extern "C" __global__ void call(int* out, int n, __grid_constant__ tessera::TmaD
   }
   out[threadIdx.x] = box[threadIdx.x];
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_arch_copy_sm90_tma_4d_cuh)
+extern "C" __global__ void call(int* out, int n, __grid_constant__ tessera::TmaDescriptor const desc) {
+  using namespace tessera;
+  __shared__ alignas(1024) std::uint16_t box[64 * 64];  // 64 rows of (batch 2, head 1) from row n
+  __shared__ std::uint64_t bar;
+  if (threadIdx.x == 0) {
+    mbarrier_init(&bar, 1);
+    fence_barrier_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    mbarrier_arrive_expect_tx(&bar, sizeof(box));
+    SM90_TMA_LOAD_4D::copy(&desc, &bar, box, 0, n, 1, 2);
+  }
+  mbarrier_wait(&bar, 0);
+  out[threadIdx.x] = box[threadIdx.x];
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_arch_mma_hpp)
 extern "C" __global__ void call(int* out, int n) {
   float d = 0;

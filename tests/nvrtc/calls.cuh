@@ -507,6 +507,22 @@ extern "C" __global__ void call(int* out, int n) {
   tessera::kernels::TileCopyConfig const cfg{};
   out[0] = cfg.tile_m + n;
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_forward_sm90_cuh) || \
+    defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_forward_cuh)
+// A block's tile and the shared-memory plan; the whole kernel is compiled by nvcc in
+// tests/kernels/attention_forward.cu.
+extern "C" __global__ void call(int* out, int n) {
+  using namespace tessera::kernels;
+  using Roles = detail::AttentionSm90Roles<AttentionSm90Config<256>, tessera::bfloat16_t>;
+  static_assert(tessera::sm90::shared_storage_bytes<Roles::Storage>() <= 227 * 1024,
+                "attention: the largest configuration fits in shared memory");
+  AttentionSm90Shape s;
+  s.seq_q = s.seq_k = n;
+  s.m_blocks = (n + 127) / 128;
+  s.causal = true;
+  AttentionSm90Tile const t = attention_sm90_tile<128, 64>(s, int(blockIdx.x));
+  out[blockIdx.x] = t.m + t.n_blocks + Roles::kThreads;
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_sgemm_problem_hpp)
 extern "C" __global__ void call(int* out, int n) {  // the problem is a plain struct, passed to kernels
   tessera::kernels::SgemmProblem p;

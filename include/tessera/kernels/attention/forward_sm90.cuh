@@ -1,0 +1,445 @@
+// The attention forward kernel for Hopper (sm_90a; device code, NVRTC compiles it), as roles on the
+// warp-specialized skeleton (sm90/warp_specialized.cuh); its launcher is kernels/attention/forward.cuh
+// and its guide docs/attention.md.
+//   O = softmax(scale Q K^T [+ causal mask]) V,  LSE = log(sum_j exp(scale q_i . k_j)) (natural log)
+// for Q (batch, heads_q, seq_q, D), K and V (batch, heads_kv, seq_k, D), O like Q, 16-bit inputs
+// (half_t, bfloat16_t), fp32 accumulation, D = 64, 128 or 256.
+//   AttentionCausal                  none, top_left (PyTorch's is_causal: key j visible to query i iff
+//                                    j <= i), bottom_right (FlashAttention's: j <= i + seq_k - seq_q)
+//   AttentionSm90Config<D>           the tile: BM = 128 query rows (two consumer warpgroups of 64),
+//                                    BN keys a step (128; 64 for D = 256), 2 stages of K and V
+//   AttentionSm90Shape, attention_sm90_tile
+//                                    the problem's sizes and a block's tile: (m-block, head, batch)
+//                                    and the K blocks it visits
+//   AttentionSm90Storage<Cfg, T>     the shared storage: Q (BM x D), 2 stages of K and of V (BN x D),
+//                                    the barriers
+//   AttentionSm90Params<T>           the kernel's argument: the 4-D tensor maps of Q, K, V, where O
+//                                    and LSE go, the shape, the scale
+//   AttentionSm90Roles<Cfg, T>       the roles: one producer thread loads Q once and K, V through two
+//                                    TMA rings; each consumer warpgroup owns 64 rows of the tile
+//
+// One block computes one BM x D tile of O (one (batch, head), rows m BM ..), the K blocks in
+// descending order (the masked ones, the ragged end of seq_k and the causal diagonal, come first):
+//
+//        K block n (BN keys, D)      V block n (BN keys, D)
+//   smem  [Q: BM x D]  [K stage 0][K stage 1]  [V stage 0][V stage 1]    (128-byte swizzled)
+//                 ^           ^  full/empty barriers   ^
+//   warpgroup 0  (producer, 24 registers): thread 0 issues TMA: Q once, then K(n), V(n) into stage
+//                                          i % 2 for i = 0, 1, ... (n = n_blocks - 1 - i)
+//   warpgroup 1  (consumer 0, 240 registers): rows  0..63 of the tile   S = Q K^T (SS wgmma, fp32),
+//   warpgroup 2  (consumer 1, 240 registers): rows 64..127 of the tile  online softmax, P = bf16/fp16
+//                                          in registers, O += P V (RS wgmma), O / rowsum at the end
+//
+// Per consumer thread (lane l of warp w of the warpgroup, g = l / 4, t = l % 4), every fragment is
+// the wgmma accumulator layout: value 4 j + 2 h + e of S (BN/2 values) or O (D/2 values) is row
+// 16 w + g + 8 h of the warpgroup's 64, column 8 j + 2 t + e. The P operand of the RS wgmma for keys
+// 16 kk .. 16 kk + 15 is S's values 8 kk .. 8 kk + 7 packed in pairs (register i = values 8 kk + 2 i,
+// + 1, the lower column in the low half): the conversion moves no data between threads.
+//
+// Step i of a consumer (K block n): wait K[i % 2]; S = Q K^T (D/16 wgmma m64nBNk16, zero-initialized
+// by the first); wait; release K; mask (blocks that reach past seq_k or cross the diagonal only);
+// row max (quad shuffles), alpha = 2^((m_old - m_new) scale log2 e), P = 2^(S scale log2 e - m_new
+// scale log2 e), row sums (per thread; reduced once at the end), O *= alpha; wait V[i % 2]; O += P V
+// (BN/16 wgmma m64nDk16); wait; release V. Rows with no visible key keep max = -inf (used as 0 in
+// the exponent), so their P is 0, and end with O = 0 and LSE = -inf.
+#pragma once
+
+#include "tessera/arch/barrier_sm90.hpp"
+#include "tessera/arch/copy_sm90_tma.cuh"
+#include "tessera/arch/copy_sm90_tma_4d.cuh"
+#include "tessera/arch/mma_sm90.hpp"
+#include "tessera/arch/sfu.hpp"
+#include "tessera/arch/util.hpp"
+#include "tessera/atom/mma_traits_sm90.hpp"
+#include "tessera/core/layout.hpp"
+#include "tessera/core/numeric.hpp"
+#include "tessera/core/product.hpp"
+#include "tessera/core/stdlib.hpp"
+#include "tessera/pipeline/tma_pipeline.hpp"
+#include "tessera/sm90/shared_storage.hpp"
+#include "tessera/sm90/warp_specialized.cuh"
+
+namespace tessera::kernels {
+
+// Which keys a query sees: all of them, or those on and below the diagonal of the seq_q x seq_k
+// score matrix aligned at its top-left corner (query i sees keys j <= i; PyTorch's is_causal) or
+// at its bottom-right corner (j <= i + seq_k - seq_q; FlashAttention's causal). The two are the
+// same when seq_q == seq_k. Queries that see no key (bottom_right with seq_q > seq_k) get O = 0
+// and LSE = -inf.
+enum class AttentionCausal : int { none = 0, top_left = 1, bottom_right = 2 };
+
+// The tile for head dimension D: BM = 128 query rows (two consumer warpgroups of 64 rows), BN keys
+// a step, Stages stages of K and of V. Shared memory (16-bit): Q BM D + 2 Stages BN D elements:
+// 80 KB (D = 64), 160 KB (128), 192 KB (256, BN = 64). Registers a consumer thread: O D/2, S BN/2,
+// P BN/4 (128, 160, 176).
+template <int D>
+struct AttentionSm90Config {
+  static_assert(D == 64 || D == 128 || D == 256, "AttentionSm90Config: head_dim must be 64, 128 or 256");
+  static constexpr int kHeadDim = D;
+  static constexpr int BM = 128;
+  static constexpr int BN = D == 256 ? 64 : 128;
+  static constexpr int Stages = 2;
+  static constexpr int kConsumers = BM / 64;
+};
+
+// The problem's sizes as the kernel sees them. diag: key j is visible to query i iff
+// j <= i + diag (causal only): 0 for top_left, seq_k - seq_q for bottom_right.
+struct AttentionSm90Shape {
+  int batch = 1, heads_q = 1, group = 1;  // group: query heads a key/value head (heads_q / heads_kv)
+  int seq_q = 1, seq_k = 1;
+  int m_blocks = 1;  // query tiles a (batch, head): ceil(seq_q / BM)
+  bool causal = false;
+  int diag = 0;
+};
+
+// One block's work: query rows m BM .. m BM + BM - 1 of head h of batch b, against K blocks
+// 0 .. n_blocks - 1 (BN keys each; visited from the last down). n_blocks == 0: no query of the tile
+// sees a key (O = 0, LSE = -inf).
+struct AttentionSm90Tile {
+  int m, h, b, n_blocks;
+};
+
+// attention_sm90_tile<BM, BN>(shape, tile): the work of block `tile` of the grid (m_blocks heads_q
+// batch blocks). Without a mask the m-block is fastest (the query tiles of one head run together
+// and share its K and V in L2); causal, the m-block is slowest and descending, so that the longest
+// tiles start first. A causal tile visits the K blocks up to its last query's last visible key.
+// Example (BM = BN = 128, seq_q = seq_k = 1000, 2 heads, 1 batch, top_left): tile 0 is m = 7,
+// h = 0, visiting 8 K blocks; tile 15 is m = 0, h = 1, visiting 1.
+template <int BM, int BN>
+TESSERA_HOST_DEVICE constexpr AttentionSm90Tile attention_sm90_tile(AttentionSm90Shape const& s, int tile) {
+  int const bh_count = s.batch * s.heads_q;
+  int m = 0, bh = 0;
+  if (s.causal) {
+    m = s.m_blocks - 1 - tile / bh_count;
+    bh = tile % bh_count;
+  } else {
+    m = tile % s.m_blocks;
+    bh = tile / s.m_blocks;
+  }
+  int n_blocks = (s.seq_k + BN - 1) / BN;
+  if (s.causal) {
+    int const last_row = ((m + 1) * BM < s.seq_q ? (m + 1) * BM : s.seq_q) - 1;
+    int const last_key = last_row + s.diag;  // the last key the tile's last query sees
+    int const reach = last_key < 0 ? 0 : last_key / BN + 1;
+    n_blocks = reach < n_blocks ? reach : n_blocks;
+  }
+  return AttentionSm90Tile{m, bh % s.heads_q, bh / s.heads_q, n_blocks};
+}
+
+namespace detail {
+
+// The wgmmas: S = Q K^T (N = BN, both operands K-major in shared memory) and O += P V (P from
+// registers, V's tile (BN keys, D) read as the MN-major B of a (D, BN) operand).
+template <class T, int N>
+struct AttentionSm90SsOp;
+template <class T, int N>
+struct AttentionSm90RsOp;
+template <>
+struct AttentionSm90SsOp<bfloat16_t, 64> {
+  using type = SM90_64x64x16_F32BF16BF16_SS<GmmaMajor::K, GmmaMajor::K>;
+};
+template <>
+struct AttentionSm90SsOp<bfloat16_t, 128> {
+  using type = SM90_64x128x16_F32BF16BF16_SS<GmmaMajor::K, GmmaMajor::K>;
+};
+template <>
+struct AttentionSm90SsOp<half_t, 64> {
+  using type = SM90_64x64x16_F32F16F16_SS<GmmaMajor::K, GmmaMajor::K>;
+};
+template <>
+struct AttentionSm90SsOp<half_t, 128> {
+  using type = SM90_64x128x16_F32F16F16_SS<GmmaMajor::K, GmmaMajor::K>;
+};
+template <>
+struct AttentionSm90RsOp<bfloat16_t, 64> {
+  using type = SM90_64x64x16_F32BF16BF16_RS<GmmaMajor::K, GmmaMajor::MN>;
+};
+template <>
+struct AttentionSm90RsOp<bfloat16_t, 128> {
+  using type = SM90_64x128x16_F32BF16BF16_RS<GmmaMajor::K, GmmaMajor::MN>;
+};
+template <>
+struct AttentionSm90RsOp<bfloat16_t, 256> {
+  using type = SM90_64x256x16_F32BF16BF16_RS<GmmaMajor::K, GmmaMajor::MN>;
+};
+template <>
+struct AttentionSm90RsOp<half_t, 64> {
+  using type = SM90_64x64x16_F32F16F16_RS<GmmaMajor::K, GmmaMajor::MN>;
+};
+template <>
+struct AttentionSm90RsOp<half_t, 128> {
+  using type = SM90_64x128x16_F32F16F16_RS<GmmaMajor::K, GmmaMajor::MN>;
+};
+template <>
+struct AttentionSm90RsOp<half_t, 256> {
+  using type = SM90_64x256x16_F32F16F16_RS<GmmaMajor::K, GmmaMajor::MN>;
+};
+
+// A tile of R rows (queries or keys) x D, (row, d) -> element offset, without its 128-byte swizzle:
+// D/64 chunks of R rows x 64 contiguous elements (the canonical K-major wgmma layout), chunk c
+// written by one TMA box (64 x R) at element c R 64. The same bytes read as (d, key) are the
+// canonical MN-major layout of V as PV's B operand (attention_sm90_v_layout).
+template <int R, int D>
+TESSERA_HOST_DEVICE constexpr auto attention_sm90_rows_layout() {
+  return tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<Int<R>, Int<D>>{});
+}
+// V's stage as PV's B operand (N = D, K = BN keys): (d, key) -> element offset, the same bytes as
+// attention_sm90_rows_layout<BN, D>: key-rows of 64 d-elements, 64-wide d chunks BN 64 apart.
+template <int BN, int D>
+TESSERA_HOST_DEVICE constexpr auto attention_sm90_v_layout() {
+  return tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<Int<D>, Int<BN>>{}, LayoutRight{});
+}
+
+// The shared storage: Q's tile, the K and V stages (each a whole number of 1024-byte swizzle atoms,
+// so every tile starts aligned), the two rings' barriers and Q's.
+template <class Cfg, class T>
+struct AttentionSm90Storage {
+  static constexpr int D = Cfg::kHeadDim, kQ = Cfg::BM * D, kKV = Cfg::BN * D;  // elements
+  static_assert(kQ * sizeof(T) % 1024 == 0 && kKV * sizeof(T) % 1024 == 0,
+                "AttentionSm90Storage: tiles must keep the 1024-byte alignment of the swizzle atoms");
+  T q[kQ];
+  T k[Cfg::Stages * kKV];
+  T v[Cfg::Stages * kKV];
+  std::uint64_t k_ring[TmaPipeline<Cfg::Stages>::kBarriers];
+  std::uint64_t v_ring[TmaPipeline<Cfg::Stages>::kBarriers];
+  std::uint64_t q_full;  // Q's tile has landed (one phase: one tile a block)
+
+  __device__ T* k_stage(int s) { return k + s * kKV; }
+  __device__ T* v_stage(int s) { return v + s * kKV; }
+};
+
+// The kernel's argument (a __grid_constant__: the tensor maps are used where they lie). q, k, v:
+// 4-D tensor maps (D, seq, heads, batch) of boxes 64 x BM (Q) or 64 x BN (K, V) with the 128-byte
+// swizzle. o: O's element (0, 0, 0, 0); O's strides in elements (head_dim's is 1). lse: fp32
+// (batch, heads_q, seq_q) contiguous, or null (not written). scale_log2 = scale log2(e).
+template <class T>
+struct AttentionSm90Params {
+  TmaDescriptor q, k, v;
+  T* o;
+  long long o_batch, o_head, o_seq;
+  float* lse;
+  AttentionSm90Shape shape;
+  float scale, scale_log2;
+};
+
+// Two 16-bit values in one register, `lo` in the low half (the lower column of a pair).
+template <class T>
+__device__ __forceinline__ std::uint32_t attention_sm90_pack(float lo, float hi) {
+  return std::uint32_t(T(lo).raw()) | (std::uint32_t(T(hi).raw()) << 16);
+}
+
+template <int N>
+__device__ __forceinline__ void attention_sm90_fence(float (&r)[N]) {
+  TESSERA_UNROLL
+  for (int i = 0; i < N; ++i) warpgroup_fence_operand(r[i]);
+}
+
+template <class Cfg, class T>
+struct AttentionSm90Roles {
+  static constexpr int D = Cfg::kHeadDim, BM = Cfg::BM, BN = Cfg::BN, Stages = Cfg::Stages;
+  static constexpr int kConsumers = Cfg::kConsumers, kThreads = 128 * (1 + kConsumers);
+  static constexpr int kProducerRegs = 24, kConsumerRegs = 240;
+  static constexpr int kClusterSize = 1;
+  using Params = AttentionSm90Params<T>;
+  using Storage = AttentionSm90Storage<Cfg, T>;
+  using Pipe = TmaPipeline<Stages>;
+  using SsOp = typename AttentionSm90SsOp<T, BN>::type;
+  using RsOp = typename AttentionSm90RsOp<T, D>::type;
+  static constexpr std::uint32_t kQBytes = std::uint32_t(BM * D * sizeof(T));
+  static constexpr std::uint32_t kKVBytes = std::uint32_t(BN * D * sizeof(T));
+  static_assert(BN % 16 == 0 && D % 64 == 0, "AttentionSm90Roles: BN a multiple of 16 (PV's K), D of 64");
+
+  // One thread: the rings (one arrival per consumer warpgroup releases a stage) and Q's barrier.
+  __device__ __forceinline__ static void setup(Params const& p, Storage& s) {
+    tma_prefetch_desc(&p.q);
+    tma_prefetch_desc(&p.k);
+    tma_prefetch_desc(&p.v);
+    Pipe{s.k_ring}.init(kConsumers);
+    Pipe{s.v_ring}.init(kConsumers);
+    mbarrier_init(&s.q_full, 1);
+    fence_barrier_init();
+  }
+
+  // The rows row0 .. row0 + R - 1 of (head, batch) of a tensor map into a tile laid out as
+  // attention_sm90_rows_layout<R, D>: D/64 boxes of 64 x R, completing on `bar`.
+  template <int R>
+  __device__ __forceinline__ static void load_rows(TmaDescriptor const* desc, std::uint64_t* bar, T* dst, int row0,
+                                                   int head, int batch) {
+    TESSERA_UNROLL
+    for (int c = 0; c < D / 64; ++c) SM90_TMA_LOAD_4D::copy(desc, bar, dst + c * R * 64, 64 * c, row0, head, batch);
+  }
+
+  // Thread 0 of the producer warpgroup: Q once, then K and V of block n_blocks - 1 - i into stage
+  // i % Stages (ring position i), each once the consumers have released it.
+  __device__ __forceinline__ static void produce(Params const& p, Storage& s, int lt) {
+    if (lt != 0) return;
+    AttentionSm90Tile const w = attention_sm90_tile<BM, BN>(p.shape, int(blockIdx.x));
+    if (w.n_blocks == 0) return;
+    int const head_kv = w.h / p.shape.group;
+    mbarrier_arrive_expect_tx(&s.q_full, kQBytes);
+    load_rows<BM>(&p.q, &s.q_full, s.q, w.m * BM, w.h, w.b);
+    Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
+    PipelineState<Stages> st;
+    for (int i = 0; i < w.n_blocks; ++i, ++st) {
+      int const n = w.n_blocks - 1 - i;
+      k_ring.producer_acquire(st);
+      load_rows<BN>(&p.k, k_ring.producer_expect(st, kKVBytes), s.k_stage(st.index), n * BN, head_kv, w.b);
+      v_ring.producer_acquire(st);
+      load_rows<BN>(&p.v, v_ring.producer_expect(st, kKVBytes), s.v_stage(st.index), n * BN, head_kv, w.b);
+    }
+  }
+
+  // S = Q K^T for the warpgroup's 64 rows (rows 64 c .. of Q's tile) against the stage's BN keys:
+  // D/16 wgmmas, the first overwriting S (scale-d 0), committed as one batch.
+  __device__ __forceinline__ static void issue_qk(float (&sc)[BN / 2], std::uint32_t q_addr, std::uint32_t k_addr,
+                                                  int c) {
+    constexpr auto sQ = attention_sm90_rows_layout<BM, D>();  // (BM,D) -> offset
+    constexpr auto sK = attention_sm90_rows_layout<BN, D>();  // (BN,D) -> offset
+    attention_sm90_fence(sc);
+    warpgroup_arrive();
+    TESSERA_UNROLL
+    for (int kk = 0; kk < D / 16; ++kk) {
+      std::uint64_t const da = make_gmma_desc<GmmaMajor::K, 64>(q_addr, sQ, 64 * c, 16 * kk);
+      std::uint64_t const db = make_gmma_desc<GmmaMajor::K, BN>(k_addr, sK, 0, 16 * kk);
+      SsOp::fma(da, db, sc, kk == 0 ? GmmaScale::zero : GmmaScale::one);
+    }
+    warpgroup_commit_batch();
+  }
+
+  // O += P V (first: O = P V): BN/16 wgmmas, P's registers 4 kk .. 4 kk + 3 for keys 16 kk ..
+  __device__ __forceinline__ static void issue_pv(float (&o)[D / 2], float (&pa)[BN / 4], std::uint32_t v_addr,
+                                                  bool first) {
+    constexpr auto sV = attention_sm90_v_layout<BN, D>();  // (D,BN) -> offset
+    attention_sm90_fence(o);
+    attention_sm90_fence(pa);
+    warpgroup_arrive();
+    TESSERA_UNROLL
+    for (int kk = 0; kk < BN / 16; ++kk) {
+      std::uint64_t const db = make_gmma_desc<GmmaMajor::MN, D>(v_addr, sV, 0, 16 * kk);
+      RsOp::fma(__float_as_uint(pa[4 * kk]), __float_as_uint(pa[4 * kk + 1]), __float_as_uint(pa[4 * kk + 2]),
+                __float_as_uint(pa[4 * kk + 3]), db, o, first && kk == 0 ? GmmaScale::zero : GmmaScale::one);
+    }
+    warpgroup_commit_batch();
+  }
+
+  // -inf where key n BN + 8 j + 2 t + e is past seq_k or, causal, past row + diag (value 4 j + 2 h + e:
+  // row `row0 + 8 h`).
+  __device__ __forceinline__ static void mask(float (&sc)[BN / 2], AttentionSm90Shape const& sh, int n, int row0,
+                                              int t) {
+    float const neg_inf = __int_as_float(0xff800000);
+    TESSERA_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      int limit = sh.seq_k - n * BN;  // the block's columns below `limit` are keys ...
+      if (sh.causal) {
+        int const diag_limit = row0 + 8 * h + sh.diag + 1 - n * BN;  // ... and visible to the row
+        limit = diag_limit < limit ? diag_limit : limit;
+      }
+      limit -= 2 * t;  // relative to this thread's first column
+      TESSERA_UNROLL
+      for (int j = 0; j < BN / 8; ++j) {
+        TESSERA_UNROLL
+        for (int e = 0; e < 2; ++e)
+          if (8 * j + e >= limit) sc[4 * j + 2 * h + e] = neg_inf;
+      }
+    }
+  }
+
+  __device__ __forceinline__ static void consume(Params const& p, Storage& s, int c, int lt) {
+    AttentionSm90Shape const& sh = p.shape;
+    AttentionSm90Tile const w = attention_sm90_tile<BM, BN>(sh, int(blockIdx.x));
+    int const warp = lt / 32, lane = lt % 32, g = lane / 4, t = lane % 4;
+    int const row0 = w.m * BM + 64 * c + 16 * warp + g;  // this thread's rows: row0 and row0 + 8
+    float const neg_inf = __int_as_float(0xff800000);
+    T* const o_bh = p.o + w.b * p.o_batch + w.h * p.o_head;
+    float* const lse_bh = p.lse == nullptr ? nullptr : p.lse + (std::int64_t(w.b) * sh.heads_q + w.h) * sh.seq_q;
+
+    float o[D / 2];  // O's 64 x D accumulators of the warpgroup; written by the first PV
+    float row_max[2] = {neg_inf, neg_inf}, row_sum[2] = {0.0f, 0.0f};
+    if (w.n_blocks > 0) {
+      Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
+      std::uint32_t const q_addr = smem_address(s.q);
+      mbarrier_wait(&s.q_full, 0u);
+      PipelineState<Stages> st;
+      for (int i = 0; i < w.n_blocks; ++i, ++st) {
+        int const n = w.n_blocks - 1 - i;
+        float sc[BN / 2];  // S = Q K^T of the block, then P (fp32)
+        k_ring.consumer_wait(st);
+        issue_qk(sc, q_addr, smem_address(s.k_stage(st.index)), c);
+        warpgroup_wait<0>();
+        attention_sm90_fence(sc);
+        if (lt == 0) k_ring.consumer_release(st);
+
+        if ((n + 1) * BN > sh.seq_k || (sh.causal && (n + 1) * BN - 1 > w.m * BM + sh.diag)) mask(sc, sh, n, row0, t);
+
+        // Online softmax, rows h = 0, 1 (values 4 j + 2 h + e).
+        float alpha[2];
+        TESSERA_UNROLL
+        for (int h = 0; h < 2; ++h) {
+          float mx = row_max[h];
+          TESSERA_UNROLL
+          for (int j = 0; j < BN / 8; ++j) mx = fmaxf(mx, fmaxf(sc[4 * j + 2 * h], sc[4 * j + 2 * h + 1]));
+          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+          float const mc = (mx == neg_inf ? 0.0f : mx) * p.scale_log2;  // no visible key yet: (-inf) - 0
+          alpha[h] = ex2_approx(row_max[h] * p.scale_log2 - mc);
+          row_max[h] = mx;
+          float sum = 0.0f;
+          TESSERA_UNROLL
+          for (int j = 0; j < BN / 8; ++j) {
+            TESSERA_UNROLL
+            for (int e = 0; e < 2; ++e) {
+              float const x = ex2_approx(fmaf(sc[4 * j + 2 * h + e], p.scale_log2, -mc));
+              sc[4 * j + 2 * h + e] = x;
+              sum += x;
+            }
+          }
+          row_sum[h] = row_sum[h] * alpha[h] + sum;
+        }
+        if (i > 0) {
+          TESSERA_UNROLL
+          for (int j = 0; j < D / 8; ++j) {
+            TESSERA_UNROLL
+            for (int r = 0; r < 4; ++r) o[4 * j + r] *= alpha[r / 2];
+          }
+        }
+        // P as the RS wgmma's A: register 4 kk + q = values 8 kk + 2 q, 8 kk + 2 q + 1.
+        float pa[BN / 4];
+        TESSERA_UNROLL
+        for (int q = 0; q < BN / 4; ++q) pa[q] = __uint_as_float(attention_sm90_pack<T>(sc[2 * q], sc[2 * q + 1]));
+
+        v_ring.consumer_wait(st);
+        issue_pv(o, pa, smem_address(s.v_stage(st.index)), i == 0);
+        warpgroup_wait<0>();
+        attention_sm90_fence(o);
+        attention_sm90_fence(pa);
+        if (lt == 0) v_ring.consumer_release(st);
+      }
+    } else {
+      TESSERA_UNROLL
+      for (int r = 0; r < D / 2; ++r) o[r] = 0.0f;
+    }
+
+    // O / rowsum, LSE = max scale + log(rowsum) (the row sums reduced over the quad first).
+    TESSERA_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      float sum = row_sum[h];
+      sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+      sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+      bool const none = !(sum > 0.0f);  // no visible key (or a NaN)
+      float const inv = none ? 0.0f : 1.0f / sum;
+      float const lse = none ? neg_inf : row_max[h] * p.scale + logf(sum);
+      int const row = row0 + 8 * h;
+      if (row < sh.seq_q) {
+        T* const o_row = o_bh + std::int64_t(row) * p.o_seq + 2 * t;
+        TESSERA_UNROLL
+        for (int j = 0; j < D / 8; ++j)
+          *reinterpret_cast<std::uint32_t*>(o_row + 8 * j) =
+              attention_sm90_pack<T>(o[4 * j + 2 * h] * inv, o[4 * j + 2 * h + 1] * inv);
+        if (t == 0 && lse_bh != nullptr) lse_bh[row] = lse;
+      }
+    }
+  }
+};
+
+}  // namespace detail
+}  // namespace tessera::kernels

@@ -1,0 +1,304 @@
+// attention_forward_sm90 (kernels/attention/forward.cuh) against an fp32 reference on the GPU: every
+// head_dim, both 16-bit types, no mask and both causal alignments, GQA ratios 1 and 4, sequence
+// lengths 1, 2, 17, 113, 128, 255 and 1000 (equal and different for Q and K), Q and O in
+// (batch, head, seq, d) with padded rows, K and V in (batch, seq, head, d); O and LSE checked, and
+// the padding between O's rows left untouched. The problem's checks run without a GPU.
+//
+// The reference (attention_reference) computes each query row in fp32 from the same 16-bit inputs:
+// scores scale q.k, exact expf, O = sum p v / sum p, LSE = max + log(sum p). Error bound, inputs in
+// [-1, 1]: O is a convex combination of V's rows (|O| <= 1); the kernel rounds P (values in [0, 1])
+// to the 16-bit type before P V, a relative error of at most u = 2^-8 (bf16) or 2^-11 (fp16) on each
+// term, so at most u sum p |v| / sum p <= u on O; rounding O to the type adds u/2; ex2.approx
+// (2^-22 relative), the fp32 sums' order and the scores' accumulation order add far less. Bounds
+// used: max |O - ref| <= 1e-2 (bf16: 2^-8 + 2^-9 = 5.9e-3 with room) and 2e-3 (fp16: 7.3e-4);
+// |LSE - ref| <= 1e-3 (fp32 throughout; the row sum is relative-exact to ~1e-6, the max exact).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "support/cuda_check.hpp"
+#include "support/gpu_skip.hpp"
+#include "tessera/kernels/attention/forward.cuh"
+
+namespace {
+
+using tessera::bfloat16_t;
+using tessera::half_t;
+using tessera::kernels::AttentionCausal;
+using tessera::kernels::AttentionProblem;
+using tessera::kernels::AttentionStrides;
+using tessera::test::check;
+using tessera::test::DeviceBuffer;
+
+// The reference: one thread per (batch, head, query row); O fp32 contiguous (batch, heads_q, seq_q, d).
+template <class T>
+__global__ void attention_reference(AttentionProblem<T> p, float scale, float* o, float* lse) {
+  long long const idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= (long long)p.batch * p.heads_q * p.seq_q) return;
+  int const i = int(idx % p.seq_q), h = int(idx / p.seq_q % p.heads_q), b = int(idx / p.seq_q / p.heads_q);
+  int const hk = h / (p.heads_q / p.heads_kv), d = p.head_dim;
+  int const diag = p.causal == AttentionCausal::bottom_right ? p.seq_k - p.seq_q : 0;
+  int const keys = p.causal == AttentionCausal::none ? p.seq_k : min(p.seq_k, max(0, i + diag + 1));
+  T const* qi = p.q + b * p.q_strides.batch + h * p.q_strides.head + i * p.q_strides.seq;
+  auto const score = [&](int j) {
+    T const* kj = p.k + b * p.k_strides.batch + hk * p.k_strides.head + j * p.k_strides.seq;
+    float s = 0.0f;
+    for (int x = 0; x < d; ++x) s += float(qi[x]) * float(kj[x]);
+    return scale * s;
+  };
+  float* oi = o + idx * d;
+  float acc[256];
+  for (int x = 0; x < d; ++x) acc[x] = 0.0f;
+  if (keys == 0) {
+    for (int x = 0; x < d; ++x) oi[x] = 0.0f;
+    lse[idx] = -INFINITY;
+    return;
+  }
+  float mx = -INFINITY;
+  for (int j = 0; j < keys; ++j) mx = fmaxf(mx, score(j));
+  float sum = 0.0f;
+  for (int j = 0; j < keys; ++j) {
+    float const pj = expf(score(j) - mx);
+    sum += pj;
+    T const* vj = p.v + b * p.v_strides.batch + hk * p.v_strides.head + j * p.v_strides.seq;
+    for (int x = 0; x < d; ++x) acc[x] += pj * float(vj[x]);
+  }
+  for (int x = 0; x < d; ++x) oi[x] = acc[x] / sum;
+  lse[idx] = mx + logf(sum);
+}
+
+struct Case {
+  int batch, heads_q, heads_kv, seq_q, seq_k, head_dim;
+  AttentionCausal causal;
+  std::string name() const {
+    char const* c = causal == AttentionCausal::none       ? "none"
+                    : causal == AttentionCausal::top_left ? "top_left"
+                                                          : "bottom_right";
+    return "b" + std::to_string(batch) + " hq" + std::to_string(heads_q) + " hkv" + std::to_string(heads_kv) + " sq" +
+           std::to_string(seq_q) + " sk" + std::to_string(seq_k) + " d" + std::to_string(head_dim) + " causal " + c;
+  }
+};
+
+template <class T>
+T sentinel() {
+  return T::bitcast(0x7fff);  // a NaN in both types: never a result
+}
+
+// Runs one case and compares; returns an empty string or the first mismatch.
+template <class T>
+std::string run_case(Case const& c) {
+  int const d = c.head_dim;
+  // Q, O: (batch, head, seq, d) with rows padded by 8 elements; K, V: (batch, seq, head, d).
+  AttentionStrides const qo{(long long)c.heads_q * c.seq_q * (d + 8), (long long)c.seq_q * (d + 8), d + 8, 1};
+  AttentionStrides const kv{(long long)c.seq_k * c.heads_kv * d, d, (long long)c.heads_kv * d, 1};
+  std::size_t const nq = std::size_t(c.batch) * qo.batch, nk = std::size_t(c.batch) * kv.batch;
+  std::vector<T> hq(nq), hk(nk), hv(nk), ho(nq, sentinel<T>());
+  std::uint32_t x = 0x9e3779b9u ^ std::uint32_t(c.seq_q * 131 + c.seq_k * 7 + d);
+  auto rnd = [&] {
+    x = x * 1664525u + 1013904223u;
+    return T(float(int(x >> 8) % 2001 - 1000) / 1000.0f);  // [-1, 1]
+  };
+  for (auto& e : hq) e = rnd();
+  for (auto& e : hk) e = rnd();
+  for (auto& e : hv) e = rnd();
+  DeviceBuffer<T> q(nq), k(nk), v(nk), o(nq);
+  std::size_t const rows = std::size_t(c.batch) * c.heads_q * c.seq_q;
+  DeviceBuffer<float> lse(rows), ref_o(rows * d), ref_lse(rows);
+  q.upload(hq);
+  k.upload(hk);
+  v.upload(hv);
+  o.upload(ho);
+  check(cudaMemset(lse.get(), 0, lse.bytes()), "cudaMemset");
+
+  AttentionProblem<T> p;
+  p.q = q.get();
+  p.k = k.get();
+  p.v = v.get();
+  p.o = o.get();
+  p.lse = lse.get();
+  p.batch = c.batch;
+  p.heads_q = c.heads_q;
+  p.heads_kv = c.heads_kv;
+  p.seq_q = c.seq_q;
+  p.seq_k = c.seq_k;
+  p.head_dim = d;
+  p.q_strides = qo;
+  p.o_strides = qo;
+  p.k_strides = kv;
+  p.v_strides = kv;
+  p.causal = c.causal;
+  check(tessera::kernels::attention_forward_sm90(p, nullptr), "attention_forward_sm90");
+  attention_reference<T>
+      <<<unsigned((rows + 127) / 128), 128>>>(p, tessera::kernels::attention_scale(p), ref_o.get(), ref_lse.get());
+  check(cudaGetLastError(), "attention_reference");
+  check(cudaDeviceSynchronize(), "synchronize");
+
+  std::vector<T> const got = o.download();
+  std::vector<float> const want = ref_o.download(), got_lse = lse.download(), want_lse = ref_lse.download();
+  float const tol = std::is_same_v<T, bfloat16_t> ? 1e-2f : 2e-3f;
+  for (std::size_t r = 0; r < rows; ++r) {
+    int const i = int(r % c.seq_q), h = int(r / c.seq_q % c.heads_q), b = int(r / c.seq_q / c.heads_q);
+    std::size_t const base = std::size_t(b * qo.batch + h * qo.head + i * qo.seq);
+    auto const where = [&] {
+      return c.name() + ": batch " + std::to_string(b) + " head " + std::to_string(h) + " row " + std::to_string(i);
+    };
+    for (int e = 0; e < d; ++e) {
+      float const g = float(got[base + e]), w = want[r * d + e];
+      if (!(std::fabs(g - w) <= tol))
+        return where() + " column " + std::to_string(e) + ": O = " + std::to_string(g) + ", reference " +
+               std::to_string(w);
+    }
+    for (int e = d; e < d + 8; ++e)
+      if (got[base + e].raw() != sentinel<T>().raw()) return where() + ": the padding after the row was written";
+    float const gl = got_lse[r], wl = want_lse[r];
+    bool const ok = std::isinf(wl) ? (std::isinf(gl) && gl < 0) : std::fabs(gl - wl) <= 1e-3f;
+    if (!ok) return where() + ": LSE = " + std::to_string(gl) + ", reference " + std::to_string(wl);
+  }
+  return "";
+}
+
+// Sequence-length pairs (seq_q, seq_k): every length with itself, and pairs of different lengths
+// (longer and shorter keys, both ragged; 1000 / 1 the extremes).
+std::vector<std::pair<int, int>> const& seq_pairs() {
+  static std::vector<std::pair<int, int>> const pairs = [] {
+    std::vector<std::pair<int, int>> v;
+    for (int s : {1, 2, 17, 113, 128, 255, 1000}) v.push_back({s, s});
+    for (auto pr : std::vector<std::pair<int, int>>{
+             {1, 1000}, {1000, 1}, {2, 17}, {17, 113}, {113, 17}, {128, 255}, {255, 128}, {113, 1000}, {1000, 255}})
+      v.push_back(pr);
+    return v;
+  }();
+  return pairs;
+}
+
+template <class T>
+void sweep(int head_dim) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  for (auto [sq, sk] : seq_pairs())
+    for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right})
+      for (int ratio : {1, 4}) {
+        int const batch = sq >= 1000 || sk >= 1000 ? 1 : 2;
+        Case const c{batch, 4, 4 / ratio, sq, sk, head_dim, causal};
+        std::string const err = run_case<T>(c);
+        ASSERT_EQ(err, "") << c.name();
+      }
+}
+
+TEST(AttentionForwardSm90Sweep, Bf16D64) { sweep<bfloat16_t>(64); }
+TEST(AttentionForwardSm90Sweep, Bf16D128) { sweep<bfloat16_t>(128); }
+TEST(AttentionForwardSm90Sweep, Bf16D256) { sweep<bfloat16_t>(256); }
+TEST(AttentionForwardSm90Sweep, Fp16D64) { sweep<half_t>(64); }
+TEST(AttentionForwardSm90Sweep, Fp16D128) { sweep<half_t>(128); }
+TEST(AttentionForwardSm90Sweep, Fp16D256) { sweep<half_t>(256); }
+
+// A few seconds under compute-sanitizer: ragged lengths, both alignments (with rows that see no key:
+// bottom_right with seq_q > seq_k), GQA, both types.
+TEST(AttentionForwardSm90Small, RaggedCausalGqa) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  EXPECT_EQ(run_case<bfloat16_t>({1, 2, 1, 17, 113, 64, AttentionCausal::top_left}), "");
+  EXPECT_EQ(run_case<bfloat16_t>({1, 2, 1, 150, 17, 64, AttentionCausal::bottom_right}), "");
+  EXPECT_EQ(run_case<half_t>({2, 2, 2, 2, 130, 128, AttentionCausal::none}), "");
+  EXPECT_EQ(run_case<half_t>({1, 1, 1, 1, 1, 256, AttentionCausal::bottom_right}), "");
+}
+
+// ---- the problem's checks (no GPU: they throw before anything runs) --------------------------------
+
+AttentionProblem<bfloat16_t> valid_problem() {
+  auto const at = [](std::uintptr_t a) { return reinterpret_cast<bfloat16_t*>(a); };
+  AttentionProblem<bfloat16_t> p;
+  p.q = at(0x10000);
+  p.k = at(0x20000);
+  p.v = at(0x30000);
+  p.o = at(0x40000);
+  p.batch = 2;
+  p.heads_q = 8;
+  p.heads_kv = 2;
+  p.seq_q = 100;
+  p.seq_k = 50;
+  p.head_dim = 128;
+  p.q_strides = p.o_strides = tessera::kernels::attention_dense_strides(8, 100, 128);
+  p.k_strides = p.v_strides = tessera::kernels::attention_dense_strides(2, 50, 128);
+  return p;
+}
+
+std::string check_message(AttentionProblem<bfloat16_t> const& p) {
+  try {
+    tessera::kernels::check_attention_problem("attention_forward_sm90", p);
+  } catch (std::invalid_argument const& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AttentionForwardSm90Checks, ValidProblemPasses) { EXPECT_EQ(check_message(valid_problem()), ""); }
+
+TEST(AttentionForwardSm90Checks, HeadDim) {
+  auto p = valid_problem();
+  p.head_dim = 96;
+  EXPECT_EQ(check_message(p), "attention_forward_sm90: head_dim must be 64, 128 or 256 (got 96)");
+  // The launcher checks before it asks the device anything.
+  EXPECT_THROW((void)tessera::kernels::attention_forward_sm90(p), std::invalid_argument);
+}
+
+TEST(AttentionForwardSm90Checks, HeadDimStride) {
+  auto p = valid_problem();
+  p.k_strides.dim = 2;
+  EXPECT_EQ(check_message(p),
+            "attention_forward_sm90: k's head_dim stride must be 1 (TMA reads contiguous rows) (got 2)");
+}
+
+TEST(AttentionForwardSm90Checks, HeadsKvDividesHeadsQ) {
+  auto p = valid_problem();
+  p.heads_kv = 3;
+  p.k_strides = p.v_strides = tessera::kernels::attention_dense_strides(3, 50, 128);
+  EXPECT_EQ(check_message(p), "attention_forward_sm90: heads_kv must divide heads_q (got heads_q = 8, heads_kv = 3)");
+}
+
+TEST(AttentionForwardSm90Checks, Alignment) {
+  auto p = valid_problem();
+  p.v = reinterpret_cast<bfloat16_t const*>(std::uintptr_t(0x30008));
+  EXPECT_EQ(check_message(p), "attention_forward_sm90: v must be 16-byte aligned (got address 196616)");
+  p = valid_problem();
+  p.q_strides.seq = 132;  // 264 bytes
+  EXPECT_EQ(check_message(p),
+            "attention_forward_sm90: q's seq stride must be a positive multiple of 8 elements (16 bytes, for TMA) "
+            "(got 132)");
+  p = valid_problem();
+  p.o = nullptr;
+  EXPECT_EQ(check_message(p), "attention_forward_sm90: o must not be null");
+  p = valid_problem();
+  p.batch = 1;
+  p.o_strides.batch = 3;  // never followed over one batch: accepted
+  EXPECT_EQ(check_message(p), "");
+}
+
+TEST(AttentionForwardSm90Checks, Sizes) {
+  auto p = valid_problem();
+  p.seq_k = 0;
+  EXPECT_EQ(check_message(p), "attention_forward_sm90: seq_k must be >= 1 (got 0)");
+  p = valid_problem();
+  p.batch = -1;
+  EXPECT_EQ(check_message(p), "attention_forward_sm90: batch must be >= 1 (got -1)");
+  p = valid_problem();
+  p.q_strides.seq = 64;  // rows overlap
+  EXPECT_EQ(check_message(p), "attention_forward_sm90: q's seq stride must be >= head_dim = 128 (got 64)");
+}
+
+TEST(AttentionForwardSm90Checks, Scale) {
+  auto p = valid_problem();
+  p.scale = -0.5f;
+  EXPECT_EQ(check_message(p),
+            "attention_forward_sm90: scale must be 0 (1/sqrt(head_dim)) or positive and finite (got -0.500000)");
+  p.scale = NAN;
+  EXPECT_NE(check_message(p), "");
+  p.scale = 0.0f;
+  EXPECT_FLOAT_EQ(tessera::kernels::attention_scale(p), 1.0f / std::sqrt(128.0f));
+}
+
+}  // namespace

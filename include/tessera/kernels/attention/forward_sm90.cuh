@@ -6,8 +6,10 @@
 // (half_t, bfloat16_t), fp32 accumulation, D = 64, 128 or 256.
 //   AttentionCausal                  none, top_left (PyTorch's is_causal: key j visible to query i iff
 //                                    j <= i), bottom_right (FlashAttention's: j <= i + seq_k - seq_q)
-//   AttentionSm90Config<D>           the tile: BM = 128 query rows (two consumer warpgroups of 64),
-//                                    BN keys a step (128; 64 for D = 256), 2 stages of K and V
+//   AttentionSm90Config<D[, Pingpong]>
+//                                    the tile: BM = 128 query rows (two consumer warpgroups of 64),
+//                                    BN keys a step (128; 64 for D = 256), 2 stages of K and V; the
+//                                    consumers side by side, or taking turns (ping-pong)
 //   AttentionSm90Shape, attention_sm90_tile
 //                                    the problem's sizes and a block's tile: (m-block, head, batch)
 //                                    and the K blocks it visits
@@ -55,6 +57,7 @@
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/product.hpp"
 #include "tessera/core/stdlib.hpp"
+#include "tessera/pipeline/ordered_barrier.hpp"
 #include "tessera/pipeline/tma_pipeline.hpp"
 #include "tessera/sm90/shared_storage.hpp"
 #include "tessera/sm90/warp_specialized.cuh"
@@ -71,11 +74,17 @@ enum class AttentionCausal : int { none = 0, top_left = 1, bottom_right = 2 };
 // The tile for head dimension D: BM = 128 query rows (two consumer warpgroups of 64 rows), BN keys
 // a step, Stages stages of K and of V. Shared memory (16-bit): Q BM D + 2 Stages BN D elements:
 // 80 KB (D = 64), 160 KB (128), 192 KB (256, BN = 64). Registers a consumer thread: O D/2, S BN/2,
-// P BN/4 (128, 160, 176).
-template <int D>
+// P BN/4 (128, 160, 176). PingpongLoop: the two consumer warpgroups take turns issuing their wgmmas
+// (AttentionSm90Roles::mainloop_pingpong; D <= 128); not yet the launcher's choice (it awaits its
+// first device run).
+template <int D, bool PingpongLoop = false>
 struct AttentionSm90Config {
   static_assert(D == 64 || D == 128 || D == 256, "AttentionSm90Config: head_dim must be 64, 128 or 256");
+  static_assert(
+      !PingpongLoop || D <= 128,
+      "AttentionSm90Config: no ping-pong for head_dim 256 (S, P and O of both turns do not fit the registers)");
   static constexpr int kHeadDim = D;
+  static constexpr bool Pingpong = PingpongLoop;
   static constexpr int BM = 128;
   static constexpr int BN = D == 256 ? 64 : 128;
   static constexpr int Stages = 2;
@@ -202,7 +211,8 @@ struct AttentionSm90Storage {
   T v[Cfg::Stages * kKV];
   std::uint64_t k_ring[TmaPipeline<Cfg::Stages>::kBarriers];
   std::uint64_t v_ring[TmaPipeline<Cfg::Stages>::kBarriers];
-  std::uint64_t q_full;  // Q's tile has landed (one phase: one tile a block)
+  std::uint64_t q_full;                               // Q's tile has landed (one phase: one tile a block)
+  std::uint64_t order[OrderedBarrier<2>::kBarriers];  // the ping-pong's turns (Cfg::Pingpong)
 
   __device__ T* k_stage(int s) { return k + s * kKV; }
   __device__ T* v_stage(int s) { return v + s * kKV; }
@@ -257,6 +267,7 @@ struct AttentionSm90Roles {
     Pipe{s.k_ring}.init(kConsumers);
     Pipe{s.v_ring}.init(kConsumers);
     mbarrier_init(&s.q_full, 1);
+    if constexpr (Cfg::Pingpong) OrderedBarrier<2>{s.order}.init();
     fence_barrier_init();
   }
 
@@ -344,6 +355,142 @@ struct AttentionSm90Roles {
     }
   }
 
+  // Whether K block n needs the mask: it reaches past seq_k, or (causal) past the diagonal of the
+  // tile's first row.
+  __device__ __forceinline__ static bool needs_mask(AttentionSm90Shape const& sh, int m, int n) {
+    return (n + 1) * BN > sh.seq_k || (sh.causal && (n + 1) * BN - 1 > m * BM + sh.diag);
+  }
+
+  // The online softmax of one block, rows h = 0, 1 (values 4 j + 2 h + e of S): the row maxima
+  // (over the quad), alpha[h] = 2^((old max - new max) scale log2 e), S := P = 2^(S scale log2 e -
+  // max scale log2 e), the thread's running row sums. A row with no visible key yet keeps max =
+  // -inf, used as 0 in the exponents (so its P and alpha are 0, never NaN).
+  __device__ __forceinline__ static void softmax(float (&sc)[BN / 2], float (&row_max)[2], float (&row_sum)[2],
+                                                 float (&alpha)[2], float scale_log2) {
+    float const neg_inf = __int_as_float(0xff800000);
+    TESSERA_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      float mx = row_max[h];
+      TESSERA_UNROLL
+      for (int j = 0; j < BN / 8; ++j) mx = fmaxf(mx, fmaxf(sc[4 * j + 2 * h], sc[4 * j + 2 * h + 1]));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      float const mc = (mx == neg_inf ? 0.0f : mx) * scale_log2;
+      alpha[h] = ex2_approx(row_max[h] * scale_log2 - mc);
+      row_max[h] = mx;
+      float sum = 0.0f;
+      TESSERA_UNROLL
+      for (int j = 0; j < BN / 8; ++j) {
+        TESSERA_UNROLL
+        for (int e = 0; e < 2; ++e) {
+          float const x = ex2_approx(fmaf(sc[4 * j + 2 * h + e], scale_log2, -mc));
+          sc[4 * j + 2 * h + e] = x;
+          sum += x;
+        }
+      }
+      row_sum[h] = row_sum[h] * alpha[h] + sum;
+    }
+  }
+
+  // O's rows scaled by alpha (value 4 j + r is in row r / 2).
+  __device__ __forceinline__ static void rescale(float (&o)[D / 2], float const (&alpha)[2]) {
+    TESSERA_UNROLL
+    for (int j = 0; j < D / 8; ++j) {
+      TESSERA_UNROLL
+      for (int r = 0; r < 4; ++r) o[4 * j + r] *= alpha[r / 2];
+    }
+  }
+
+  // P as the RS wgmma's A: register 4 kk + q holds values 8 kk + 2 q, 8 kk + 2 q + 1 of S (keys
+  // 16 kk ..: the A fragment of a 64 x 16 tile is the accumulator fragment of its columns).
+  __device__ __forceinline__ static void pack_p(float (&pa)[BN / 4], float const (&sc)[BN / 2]) {
+    TESSERA_UNROLL
+    for (int q = 0; q < BN / 4; ++q) pa[q] = __uint_as_float(attention_sm90_pack<T>(sc[2 * q], sc[2 * q + 1]));
+  }
+
+  // The main loop, one block after the other: wait K, S = Q K^T, release K, softmax, wait V,
+  // O += P V, release V (the two consumer warpgroups run it side by side).
+  __device__ __forceinline__ static void mainloop(Params const& p, Storage& s, AttentionSm90Tile const& w, int c,
+                                                  int lt, int row0, float (&o)[D / 2], float (&row_max)[2],
+                                                  float (&row_sum)[2]) {
+    AttentionSm90Shape const& sh = p.shape;
+    Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
+    std::uint32_t const q_addr = smem_address(s.q);
+    PipelineState<Stages> st;
+    for (int i = 0; i < w.n_blocks; ++i, ++st) {
+      int const n = w.n_blocks - 1 - i;
+      float sc[BN / 2];  // S = Q K^T of the block, then P (fp32)
+      k_ring.consumer_wait(st);
+      issue_qk(sc, q_addr, smem_address(s.k_stage(st.index)), c);
+      warpgroup_wait<0>();
+      attention_sm90_fence(sc);
+      if (lt == 0) k_ring.consumer_release(st);
+      if (needs_mask(sh, w.m, n)) mask(sc, sh, n, row0, lt % 4);
+      float alpha[2];
+      softmax(sc, row_max, row_sum, alpha, p.scale_log2);
+      if (i > 0) rescale(o, alpha);
+      float pa[BN / 4];
+      pack_p(pa, sc);
+      v_ring.consumer_wait(st);
+      issue_pv(o, pa, smem_address(s.v_stage(st.index)), i == 0);
+      warpgroup_wait<0>();
+      attention_sm90_fence(o);
+      attention_sm90_fence(pa);
+      if (lt == 0) v_ring.consumer_release(st);
+    }
+  }
+
+  // The ping-pong main loop (Cfg::Pingpong): the two consumer warpgroups take turns issuing their
+  // wgmmas (OrderedBarrier<2>), so that one's softmax runs while the other's products occupy the
+  // tensor cores. A warpgroup's turns over a tile: [Q K(0)^T], [P(0) V(0), Q K(1)^T], ...,
+  // [P(n-1) V(n-1)]: n_blocks + 1 turns for both (they work on the same tile). Its waits on the
+  // rings come before it takes its turn.
+  __device__ __forceinline__ static void mainloop_pingpong(Params const& p, Storage& s, AttentionSm90Tile const& w,
+                                                           int c, int lt, int row0, float (&o)[D / 2],
+                                                           float (&row_max)[2], float (&row_sum)[2]) {
+    AttentionSm90Shape const& sh = p.shape;
+    Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
+    OrderedBarrier<2> const order{s.order};
+    OrderedTurn turn = order.turn(c);
+    std::uint32_t const q_addr = smem_address(s.q);
+    PipelineState<Stages> st;  // the ring position of block i (K and V)
+    float sc[BN / 2];          // S of block i, then its P (fp32)
+    k_ring.consumer_wait(st);
+    order.enter(turn);
+    issue_qk(sc, q_addr, smem_address(s.k_stage(st.index)), c);
+    if (lt == 0) order.leave(turn);
+    warpgroup_wait<0>();
+    attention_sm90_fence(sc);
+    if (lt == 0) k_ring.consumer_release(st);
+    for (int i = 0; i < w.n_blocks; ++i) {
+      int const n = w.n_blocks - 1 - i;
+      bool const more = i + 1 < w.n_blocks;
+      if (needs_mask(sh, w.m, n)) mask(sc, sh, n, row0, lt % 4);
+      float alpha[2];
+      softmax(sc, row_max, row_sum, alpha, p.scale_log2);
+      if (i > 0) rescale(o, alpha);
+      float pa[BN / 4];
+      pack_p(pa, sc);
+      PipelineState<Stages> next = st;
+      ++next;
+      v_ring.consumer_wait(st);
+      if (more) k_ring.consumer_wait(next);
+      order.enter(turn);
+      issue_pv(o, pa, smem_address(s.v_stage(st.index)), i == 0);
+      if (more) issue_qk(sc, q_addr, smem_address(s.k_stage(next.index)), c);
+      if (lt == 0) order.leave(turn);
+      warpgroup_wait<0>();
+      attention_sm90_fence(o);
+      attention_sm90_fence(pa);
+      attention_sm90_fence(sc);
+      if (lt == 0) {
+        v_ring.consumer_release(st);
+        if (more) k_ring.consumer_release(next);
+      }
+      st = next;
+    }
+  }
+
   __device__ __forceinline__ static void consume(Params const& p, Storage& s, int c, int lt) {
     AttentionSm90Shape const& sh = p.shape;
     AttentionSm90Tile const w = attention_sm90_tile<BM, BN>(sh, int(blockIdx.x));
@@ -356,63 +503,11 @@ struct AttentionSm90Roles {
     float o[D / 2];  // O's 64 x D accumulators of the warpgroup; written by the first PV
     float row_max[2] = {neg_inf, neg_inf}, row_sum[2] = {0.0f, 0.0f};
     if (w.n_blocks > 0) {
-      Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
-      std::uint32_t const q_addr = smem_address(s.q);
       mbarrier_wait(&s.q_full, 0u);
-      PipelineState<Stages> st;
-      for (int i = 0; i < w.n_blocks; ++i, ++st) {
-        int const n = w.n_blocks - 1 - i;
-        float sc[BN / 2];  // S = Q K^T of the block, then P (fp32)
-        k_ring.consumer_wait(st);
-        issue_qk(sc, q_addr, smem_address(s.k_stage(st.index)), c);
-        warpgroup_wait<0>();
-        attention_sm90_fence(sc);
-        if (lt == 0) k_ring.consumer_release(st);
-
-        if ((n + 1) * BN > sh.seq_k || (sh.causal && (n + 1) * BN - 1 > w.m * BM + sh.diag)) mask(sc, sh, n, row0, t);
-
-        // Online softmax, rows h = 0, 1 (values 4 j + 2 h + e).
-        float alpha[2];
-        TESSERA_UNROLL
-        for (int h = 0; h < 2; ++h) {
-          float mx = row_max[h];
-          TESSERA_UNROLL
-          for (int j = 0; j < BN / 8; ++j) mx = fmaxf(mx, fmaxf(sc[4 * j + 2 * h], sc[4 * j + 2 * h + 1]));
-          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-          float const mc = (mx == neg_inf ? 0.0f : mx) * p.scale_log2;  // no visible key yet: (-inf) - 0
-          alpha[h] = ex2_approx(row_max[h] * p.scale_log2 - mc);
-          row_max[h] = mx;
-          float sum = 0.0f;
-          TESSERA_UNROLL
-          for (int j = 0; j < BN / 8; ++j) {
-            TESSERA_UNROLL
-            for (int e = 0; e < 2; ++e) {
-              float const x = ex2_approx(fmaf(sc[4 * j + 2 * h + e], p.scale_log2, -mc));
-              sc[4 * j + 2 * h + e] = x;
-              sum += x;
-            }
-          }
-          row_sum[h] = row_sum[h] * alpha[h] + sum;
-        }
-        if (i > 0) {
-          TESSERA_UNROLL
-          for (int j = 0; j < D / 8; ++j) {
-            TESSERA_UNROLL
-            for (int r = 0; r < 4; ++r) o[4 * j + r] *= alpha[r / 2];
-          }
-        }
-        // P as the RS wgmma's A: register 4 kk + q = values 8 kk + 2 q, 8 kk + 2 q + 1.
-        float pa[BN / 4];
-        TESSERA_UNROLL
-        for (int q = 0; q < BN / 4; ++q) pa[q] = __uint_as_float(attention_sm90_pack<T>(sc[2 * q], sc[2 * q + 1]));
-
-        v_ring.consumer_wait(st);
-        issue_pv(o, pa, smem_address(s.v_stage(st.index)), i == 0);
-        warpgroup_wait<0>();
-        attention_sm90_fence(o);
-        attention_sm90_fence(pa);
-        if (lt == 0) v_ring.consumer_release(st);
+      if constexpr (Cfg::Pingpong) {
+        mainloop_pingpong(p, s, w, c, lt, row0, o, row_max, row_sum);
+      } else {
+        mainloop(p, s, w, c, lt, row0, o, row_max, row_sum);
       }
     } else {
       TESSERA_UNROLL

@@ -14,6 +14,7 @@
 // |LSE - ref| <= 1e-3 (fp32 throughout; the row sum is relative-exact to ~1e-6, the max exact).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -220,6 +221,128 @@ TEST(AttentionForwardSm90Small, RaggedCausalGqa) {
   EXPECT_EQ(run_case<half_t>({2, 2, 2, 2, 130, 128, AttentionCausal::none}), "");
   EXPECT_EQ(run_case<half_t>({1, 1, 1, 1, 1, 256, AttentionCausal::bottom_right}), "");
   EXPECT_EQ(run_case<bfloat16_t>({1, 2, 2, 200, 300, 128, AttentionCausal::bottom_right}, true), "");
+}
+
+// ---- the kernel's index arithmetic against the library's layouts (host only, no GPU) --------------
+
+// The fragments the consumer indexes by hand are the wgmma atoms' layouts (atom/mma_traits_sm90.hpp,
+// themselves tested against the PTX ISA): value 4 j + r of an m64nN accumulator is row
+// 16 w + g + 8 (r/2), column 8 j + 2 t + r%2 (softmax, mask, epilogue); and the RS wgmma's A values
+// 2 q, 2 q + 1 for keys 16 kk .. are S's values 8 kk + 2 q, + 1 (the P conversion).
+template <int N>
+void expect_accumulator_formula() {
+  using CN = typename tessera::detail::SM90_CLayout<N>::type;  // (thr,val) -> m + 64 n
+  for (int thr = 0; thr < 128; ++thr)
+    for (int v = 0; v < N / 2; ++v) {
+      int const w = thr / 32, g = thr % 32 / 4, t = thr % 4, j = v / 4, r = v % 4;
+      int const mn = int(CN{}(thr, v));
+      ASSERT_EQ(mn % 64, 16 * w + g + 8 * (r / 2)) << "N " << N << " thread " << thr << " value " << v;
+      ASSERT_EQ(mn / 64, 8 * j + 2 * t + r % 2) << "N " << N << " thread " << thr << " value " << v;
+    }
+}
+
+TEST(AttentionForwardSm90Layouts, AccumulatorFragment) {
+  expect_accumulator_formula<64>();
+  expect_accumulator_formula<128>();
+  expect_accumulator_formula<256>();
+}
+
+TEST(AttentionForwardSm90Layouts, PIsTheAccumulatorOfS) {
+  using A = tessera::MMA_Traits<tessera::SM90_64x128x16_F32BF16BF16_RS<>>::ALayout;  // (thr,val) -> m + 64 k
+  using S = tessera::MMA_Traits<tessera::SM90_64x128x16_F32BF16BF16_SS<>>::CLayout;  // (thr,val) -> m + 64 n
+  for (int thr = 0; thr < 128; ++thr)
+    for (int kk = 0; kk < 128 / 16; ++kk)
+      for (int v = 0; v < 8; ++v) {  // A's value v = 2 q + e: register q, half e
+        int const a = int(A{}(thr, v)), sv = int(S{}(thr, 8 * kk + v));
+        ASSERT_EQ(a % 64, sv % 64) << "thread " << thr << " k-step " << kk << " value " << v;
+        ASSERT_EQ(a / 64 + 16 * kk, sv / 64) << "thread " << thr << " k-step " << kk << " value " << v;
+      }
+}
+
+// V's stage read as PV's MN-major B is the same bytes as a K tile, and a tile's chunk c (64 columns)
+// starts at c R 64, where the producer's TMA box c writes it.
+TEST(AttentionForwardSm90Layouts, StageLayouts) {
+  using namespace tessera::kernels::detail;
+  constexpr auto rows = attention_sm90_rows_layout<64, 256>();  // (key, d) -> offset
+  constexpr auto v = attention_sm90_v_layout<64, 256>();        // (d, key) -> offset
+  for (int key = 0; key < 64; ++key)
+    for (int d = 0; d < 256; ++d) {
+      ASSERT_EQ(int(v(d, key)), int(rows(key, d))) << "key " << key << " d " << d;
+      ASSERT_EQ(int(rows(key, d)), d / 64 * 64 * 64 + key * 64 + d % 64) << "key " << key << " d " << d;
+    }
+}
+
+TEST(AttentionForwardSm90Layouts, Tiles) {
+  using tessera::kernels::attention_sm90_tile;
+  tessera::kernels::AttentionSm90Shape s;
+  s.batch = 2;
+  s.heads_q = 3;
+  s.seq_q = 300;
+  s.seq_k = 200;
+  s.m_blocks = 3;
+  // no mask: m fastest, every tile visits ceil(200 / 128) = 2 blocks
+  auto t = attention_sm90_tile<128, 128>(s, 7);
+  EXPECT_EQ(t.m, 1);
+  EXPECT_EQ(t.h, 2);
+  EXPECT_EQ(t.b, 0);
+  EXPECT_EQ(t.n_blocks, 2);
+  // bottom_right, diag = -100: m-blocks descending, slowest; m = 0 (rows 0..127) sees keys <= 27
+  s.causal = true;
+  s.diag = -100;
+  t = attention_sm90_tile<128, 128>(s, 6 * 2 + 5);
+  EXPECT_EQ(t.m, 0);
+  EXPECT_EQ(t.h, 2);
+  EXPECT_EQ(t.b, 1);
+  EXPECT_EQ(t.n_blocks, 1);
+  // m = 2 (rows 256..299): last key 199, 2 blocks
+  t = attention_sm90_tile<128, 128>(s, 0);
+  EXPECT_EQ(t.m, 2);
+  EXPECT_EQ(t.n_blocks, 2);
+  // diag = -200: rows 0..127 see no key (an empty tile: O = 0, LSE = -inf)
+  s.diag = -200;
+  EXPECT_EQ((attention_sm90_tile<128, 128>(s, 12).n_blocks), 0);
+}
+
+// The blocks a tile visits, the keys the mask leaves and the blocks it skips, against the
+// definition (key j visible to query i iff j < seq_k and, causal, j <= i + diag), for every query
+// and key of a sweep of shapes: a visible key lies in a visited block and is left unmasked; a
+// hidden key of a visited block is masked; a block the kernel does not mask hides nothing.
+template <int BM, int BN>
+void expect_masks_match_definition() {
+  using namespace tessera::kernels;
+  for (int sq : {1, 2, 17, 113, 128, 255, 300})
+    for (int sk : {1, 2, 17, 113, 128, 255, 300})
+      for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right}) {
+        AttentionSm90Shape s;
+        s.seq_q = sq;
+        s.seq_k = sk;
+        s.m_blocks = (sq + BM - 1) / BM;
+        s.causal = causal != AttentionCausal::none;
+        s.diag = causal == AttentionCausal::bottom_right ? sk - sq : 0;
+        for (int tile = 0; tile < s.m_blocks; ++tile) {
+          AttentionSm90Tile const w = attention_sm90_tile<BM, BN>(s, tile);
+          for (int row = w.m * BM; row < std::min((w.m + 1) * BM, sq); ++row)
+            for (int col = 0; col < (sk + BN - 1) / BN * BN; ++col) {
+              bool const visible = col < sk && (!s.causal || col <= row + s.diag);
+              int const n = col / BN;
+              std::string const where = "BM " + std::to_string(BM) + " BN " + std::to_string(BN) + " seq_q " +
+                                        std::to_string(sq) + " seq_k " + std::to_string(sk) + " causal " +
+                                        std::to_string(int(causal)) + " row " + std::to_string(row) + " key " +
+                                        std::to_string(col);
+              if (n >= w.n_blocks) {
+                ASSERT_FALSE(visible) << where << ": a visible key in a block the tile skips";
+                continue;
+              }
+              ASSERT_EQ(col % BN < attention_sm90_key_limit<BN>(s, n, row), visible) << where;
+              if (!attention_sm90_needs_mask<BM, BN>(s, w.m, n)) ASSERT_TRUE(visible) << where << ": not masked";
+            }
+        }
+      }
+}
+
+TEST(AttentionForwardSm90Layouts, MasksMatchDefinition) {
+  expect_masks_match_definition<128, 128>();
+  expect_masks_match_definition<128, 64>();
 }
 
 // ---- the problem's checks (no GPU: they throw before anything runs) --------------------------------

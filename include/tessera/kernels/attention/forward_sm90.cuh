@@ -10,9 +10,10 @@
 //                                    the tile: BM = 128 query rows (two consumer warpgroups of 64),
 //                                    BN keys a step (128; 64 for D = 256), 2 stages of K and V; the
 //                                    consumers side by side, or taking turns (ping-pong)
-//   AttentionSm90Shape, attention_sm90_tile
+//   AttentionSm90Shape, attention_sm90_tile, attention_sm90_key_limit, attention_sm90_needs_mask
 //                                    the problem's sizes and a block's tile: (m-block, head, batch)
-//                                    and the K blocks it visits
+//                                    and the K blocks it visits; the keys a query sees in a block;
+//                                    whether a block needs the mask
 //   AttentionSm90Storage<Cfg, T>     the shared storage: Q (BM x D), 2 stages of K and of V (BN x D),
 //                                    the barriers
 //   AttentionSm90Params<T>           the kernel's argument: the 4-D tensor maps of Q, K, V, where O
@@ -133,6 +134,30 @@ TESSERA_HOST_DEVICE constexpr AttentionSm90Tile attention_sm90_tile(AttentionSm9
     n_blocks = reach < n_blocks ? reach : n_blocks;
   }
   return AttentionSm90Tile{m, bh % s.heads_q, bh / s.heads_q, n_blocks};
+}
+
+// attention_sm90_key_limit<BN>(shape, n, row): the keys of K block n (columns n BN ..) that query
+// `row` sees are the block's columns c < the returned limit (<= 0: none; >= BN: all): they are keys
+// (< seq_k) and, causal, on or below the diagonal (<= row + diag).
+// Example (BN = 128, seq_k = 200, top_left): block 1, row 150 -> min(200 - 128, 151 - 128) = 23
+// (keys 128 .. 150).
+template <int BN>
+TESSERA_HOST_DEVICE constexpr int attention_sm90_key_limit(AttentionSm90Shape const& s, int n, int row) {
+  int limit = s.seq_k - n * BN;
+  if (s.causal) {
+    int const diag_limit = row + s.diag + 1 - n * BN;
+    limit = diag_limit < limit ? diag_limit : limit;
+  }
+  return limit;
+}
+
+// attention_sm90_needs_mask<BM, BN>(shape, m, n): whether some query of m-block m misses some column
+// of K block n (the block reaches past seq_k, or past the diagonal of the tile's first row); the
+// kernel masks only those blocks. Example (BM = BN = 128, seq_q = seq_k = 256, top_left): block 0
+// of m-block 1 needs none, block 1 does (the diagonal).
+template <int BM, int BN>
+TESSERA_HOST_DEVICE constexpr bool attention_sm90_needs_mask(AttentionSm90Shape const& s, int m, int n) {
+  return (n + 1) * BN > s.seq_k || (s.causal && (n + 1) * BN - 1 > m * BM + s.diag);
 }
 
 namespace detail {
@@ -333,19 +358,14 @@ struct AttentionSm90Roles {
     warpgroup_commit_batch();
   }
 
-  // -inf where key n BN + 8 j + 2 t + e is past seq_k or, causal, past row + diag (value 4 j + 2 h + e:
-  // row `row0 + 8 h`).
+  // -inf where key n BN + 8 j + 2 t + e is not seen by row `row0 + 8 h` (value 4 j + 2 h + e):
+  // attention_sm90_key_limit.
   __device__ __forceinline__ static void mask(float (&sc)[BN / 2], AttentionSm90Shape const& sh, int n, int row0,
                                               int t) {
     float const neg_inf = __int_as_float(0xff800000);
     TESSERA_UNROLL
     for (int h = 0; h < 2; ++h) {
-      int limit = sh.seq_k - n * BN;  // the block's columns below `limit` are keys ...
-      if (sh.causal) {
-        int const diag_limit = row0 + 8 * h + sh.diag + 1 - n * BN;  // ... and visible to the row
-        limit = diag_limit < limit ? diag_limit : limit;
-      }
-      limit -= 2 * t;  // relative to this thread's first column
+      int const limit = attention_sm90_key_limit<BN>(sh, n, row0 + 8 * h) - 2 * t;  // from this thread's first column
       TESSERA_UNROLL
       for (int j = 0; j < BN / 8; ++j) {
         TESSERA_UNROLL
@@ -353,12 +373,6 @@ struct AttentionSm90Roles {
           if (8 * j + e >= limit) sc[4 * j + 2 * h + e] = neg_inf;
       }
     }
-  }
-
-  // Whether K block n needs the mask: it reaches past seq_k, or (causal) past the diagonal of the
-  // tile's first row.
-  __device__ __forceinline__ static bool needs_mask(AttentionSm90Shape const& sh, int m, int n) {
-    return (n + 1) * BN > sh.seq_k || (sh.causal && (n + 1) * BN - 1 > m * BM + sh.diag);
   }
 
   // The online softmax of one block, rows h = 0, 1 (values 4 j + 2 h + e of S): the row maxima
@@ -425,7 +439,7 @@ struct AttentionSm90Roles {
       warpgroup_wait<0>();
       attention_sm90_fence(sc);
       if (lt == 0) k_ring.consumer_release(st);
-      if (needs_mask(sh, w.m, n)) mask(sc, sh, n, row0, lt % 4);
+      if (attention_sm90_needs_mask<BM, BN>(sh, w.m, n)) mask(sc, sh, n, row0, lt % 4);
       float alpha[2];
       softmax(sc, row_max, row_sum, alpha, p.scale_log2);
       if (i > 0) rescale(o, alpha);
@@ -465,7 +479,7 @@ struct AttentionSm90Roles {
     for (int i = 0; i < w.n_blocks; ++i) {
       int const n = w.n_blocks - 1 - i;
       bool const more = i + 1 < w.n_blocks;
-      if (needs_mask(sh, w.m, n)) mask(sc, sh, n, row0, lt % 4);
+      if (attention_sm90_needs_mask<BM, BN>(sh, w.m, n)) mask(sc, sh, n, row0, lt % 4);
       float alpha[2];
       softmax(sc, row_max, row_sum, alpha, p.scale_log2);
       if (i > 0) rescale(o, alpha);

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <tuple>
 
 #include "tessera/jit/driver.hpp"
+#include "tessera/jit/gemm_sm90.hpp"
 
 #if defined(TESSERA_JIT_TEST_CUDA_H)
 #include <cuda.h>
@@ -84,6 +86,18 @@ TESSERA_SAME_ABI(event_create, cuEventCreate);
 TESSERA_SAME_ABI(event_record, cuEventRecord);
 TESSERA_SAME_ABI(event_destroy, cuEventDestroy_v2);
 TESSERA_SAME_ABI(stream_wait_event, cuStreamWaitEvent);
+TESSERA_SAME_ABI(mem_alloc_async, cuMemAllocAsync);
+TESSERA_SAME_ABI(mem_free_async, cuMemFreeAsync);
+TESSERA_SAME_ABI(tensor_map_encode_tiled, cuTensorMapEncodeTiled);
+
+// jit/gemm_sm90.hpp's values of cuTensorMapEncodeTiled's enumerations, and the size of the map.
+static_assert(int(kTensorMapUint16) == int(CU_TENSOR_MAP_DATA_TYPE_UINT16));
+static_assert(int(kTensorMapUint32) == int(CU_TENSOR_MAP_DATA_TYPE_UINT32));
+static_assert(int(kTensorMapInterleaveNone) == int(CU_TENSOR_MAP_INTERLEAVE_NONE));
+static_assert(int(kTensorMapSwizzle128B) == int(CU_TENSOR_MAP_SWIZZLE_128B));
+static_assert(int(kTensorMapL2Promotion256B) == int(CU_TENSOR_MAP_L2_PROMOTION_L2_256B));
+static_assert(int(kTensorMapOobFillNone) == int(CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+static_assert(sizeof(CUtensorMap) == 16 * sizeof(std::uint64_t) && alignof(CUtensorMap) <= 128);
 
 TEST(JitDriverAbi, DeclarationsMatchCudaH) { SUCCEED() << "checked at compile time against cuda.h " << CUDA_VERSION; }
 

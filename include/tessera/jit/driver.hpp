@@ -153,6 +153,16 @@ class Driver {
   Result (*event_record)(Event, Stream) = nullptr;
   Result (*event_destroy)(Event) = nullptr;
   Result (*stream_wait_event)(Stream, Event, unsigned) = nullptr;
+  // Optional (null when the driver lacks them; their users say so): stream-ordered device memory
+  // (cuMemAllocAsync, cuMemFreeAsync: CUDA 11.2) and TMA's tensor maps (cuTensorMapEncodeTiled:
+  // CUDA 12.0; its enumerations are ints here, jit/gemm_sm90.hpp names the values it passes), for
+  // gemm_sm90 through the JIT (jit/gemm_sm90.hpp).
+  Result (*mem_alloc_async)(DevicePtr*, std::size_t, Stream) = nullptr;
+  Result (*mem_free_async)(DevicePtr, Stream) = nullptr;
+  Result (*tensor_map_encode_tiled)(void* tensor_map, int data_type, unsigned rank, void* address,
+                                    unsigned long long const* dims, unsigned long long const* strides,
+                                    unsigned const* box, unsigned const* element_strides, int interleave, int swizzle,
+                                    int l2_promotion, int oob_fill) = nullptr;
   int version = 0;  // the driver's CUDA version, e.g. 13000
 
   Driver(Driver const&) = delete;
@@ -194,6 +204,10 @@ class Driver {
     sym(stream_wait_event, "cuStreamWaitEvent");
     func_get_param_info =
         reinterpret_cast<decltype(func_get_param_info)>(dlsym(handle_, "cuFuncGetParamInfo"));  // optional
+    mem_alloc_async = reinterpret_cast<decltype(mem_alloc_async)>(dlsym(handle_, "cuMemAllocAsync"));
+    mem_free_async = reinterpret_cast<decltype(mem_free_async)>(dlsym(handle_, "cuMemFreeAsync"));
+    tensor_map_encode_tiled =
+        reinterpret_cast<decltype(tensor_map_encode_tiled)>(dlsym(handle_, "cuTensorMapEncodeTiled"));
     check(init(0), "cuInit");
     check(driver_get_version(&version), "cuDriverGetVersion");
   }

@@ -1,0 +1,296 @@
+// tests/jit/gemm_sm90.cpp -- gemm_sm90 through the JIT with a CUDA-free host side
+// (jit/gemm_sm90.hpp), without a GPU: which kernel a problem gets (gemm_sm90_pick's, stream-K
+// replaced), the kernel argument the host builds (the tensor maps it asks the driver for, the
+// epilogue, the launch), and the programs compiling under NVRTC for sm_90a with their
+// static_asserts holding the device's GemmSm90Params, shared memory and TMA boxes to the host's
+// copy; a drifted copy is a compile error naming the member. The launches are tested on a GPU from
+// Python (tests/python/test_ops.py, TestGemm). NVRTC's parts skip, saying why, without it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "require.hpp"
+#include "tessera/jit/compile.hpp"
+#include "tessera/jit/gemm_sm90.hpp"
+
+namespace tessera::jit {
+namespace {
+
+using kernels::GemmProblem;
+using kernels::GemmSm90Pick;
+
+// The host's copy of GemmSm90Params, as the two alignments of TmaDescriptor lay it out (the
+// programs check the same numbers against the device struct).
+static_assert(offsetof(GemmSm90ParamsHost<128>, ep) == 16 && offsetof(GemmSm90ParamsHost<128>, tma_a) == 128 &&
+              offsetof(GemmSm90ParamsHost<128>, tma_d) == 384 && offsetof(GemmSm90ParamsHost<128>, raster) == 516 &&
+              sizeof(GemmSm90ParamsHost<128>) == 640);
+static_assert(offsetof(GemmSm90ParamsHost<64>, tma_a) == 128 && sizeof(GemmSm90ParamsHost<64>) == 576);
+
+// A problem with fake device addresses (never dereferenced without a GPU).
+template <class T, class TOut>
+GemmProblem<T, TOut> problem(int m, int n, int k, Major a, Major b, Major cd) {
+  GemmProblem<T, TOut> p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.a = reinterpret_cast<T const*>(std::uintptr_t(1) << 20);
+  p.lda = a == Major::row ? k : m;
+  p.a_major = a;
+  p.b = reinterpret_cast<T const*>(std::uintptr_t(1) << 28);
+  p.ldb = b == Major::row ? n : k;
+  p.b_major = b;
+  p.d = reinterpret_cast<TOut*>(std::uintptr_t(1) << 36);
+  p.ldd = cd == Major::row ? n : m;
+  p.cd_major = cd;
+  return p;
+}
+
+TEST(JitGemmSm90, KernelNumbersRoundTrip) {
+  for (int i = 0; i < GemmSm90JitKernel::kCount; ++i) EXPECT_EQ(GemmSm90JitKernel::from_index(i).index(), i);
+  EXPECT_THROW(GemmSm90JitKernel::from_index(GemmSm90JitKernel::kCount), std::invalid_argument);
+  EXPECT_THROW(GemmSm90JitKernel::from_index(-1), std::invalid_argument);
+}
+
+// The configuration is gemm_sm90_pick's for D's tiles as computed (a column-major D transposed),
+// the majors those of the row-major-D problem; stream-K becomes the persistent 128x256 kernel.
+TEST(JitGemmSm90, PicksTheConfigurationOfGemmSm90) {
+  auto const pick = [](int m, int n, int k) {
+    return gemm_sm90_jit_kernel(problem<bfloat16_t, bfloat16_t>(m, n, k, Major::row, Major::row, Major::row), 132)
+        .config;
+  };
+  EXPECT_EQ(pick(4096, 4096, 4096), GemmSm90Pick::large);
+  EXPECT_EQ(pick(3072, 3072, 3072), GemmSm90Pick::wide);
+  EXPECT_EQ(pick(1536, 1536, 1536), GemmSm90Pick::medium);
+  EXPECT_EQ(pick(256, 256, 256), GemmSm90Pick::small);
+  EXPECT_EQ(pick(1, 1, 1), GemmSm90Pick::small);
+  // 2304^2 with fp32 out: gemm_sm90 runs stream-K; the JIT the persistent 128x256 kernel
+  ASSERT_EQ(kernels::gemm_sm90_pick(2304, 2304, 2304, false, 132), GemmSm90Pick::stream_k);
+  auto const f32 = problem<bfloat16_t, float>(2304, 2304, 2304, Major::row, Major::row, Major::row);
+  EXPECT_EQ(gemm_sm90_jit_kernel(f32, 132).config, GemmSm90Pick::large);
+  // where the ping-pong kernel pays (a plain 16-bit product on a few partial waves), it runs
+  bool found = false;
+  for (int s = 1024; s <= 4096 && !found; s += 128)
+    if (kernels::gemm_sm90_pick(s, s, s, true, 132) == GemmSm90Pick::pingpong) {
+      EXPECT_EQ(pick(s, s, s), GemmSm90Pick::pingpong) << s;
+      // with an epilogue (not plain) or fp32 out, not
+      auto relu = problem<bfloat16_t, bfloat16_t>(s, s, s, Major::row, Major::row, Major::row);
+      relu.activation = kernels::GemmActivation::relu;
+      EXPECT_NE(gemm_sm90_jit_kernel(relu, 132).config, GemmSm90Pick::pingpong) << s;
+      found = true;
+    }
+  EXPECT_TRUE(found) << "no square shape where gemm_sm90_pick takes the ping-pong kernel";
+  // a column-major D: (N, M) tiles, A and B swapped and flipped
+  auto const col = problem<half_t, float>(64, 4096, 512, Major::row, Major::col, Major::col);
+  GemmSm90JitKernel const k = gemm_sm90_jit_kernel(col, 132);
+  EXPECT_EQ(k.config, kernels::gemm_sm90_pick(4096, 64, 512, false, 132));
+  EXPECT_FALSE(k.bf16);
+  EXPECT_TRUE(k.out_f32);
+  // D^T = B^T A^T: A' = B^T (row-major since B is column-major: K-major), B' = A^T (K-major: A row-major)
+  EXPECT_TRUE(k.a_k_major);
+  EXPECT_TRUE(k.b_k_major);
+  auto const rr = gemm_sm90_jit_kernel(problem<half_t, half_t>(64, 64, 64, Major::col, Major::row, Major::row), 132);
+  EXPECT_FALSE(rr.a_k_major);
+  EXPECT_FALSE(rr.b_k_major);
+}
+
+// What the encoder is asked for: the maps' matrices, pitches, boxes and swizzle.
+struct Recorder {
+  std::vector<GemmSm90TmaMap>* maps;
+  void operator()(GemmSm90TmaMap const& m, void* out) const {
+    maps->push_back(m);
+    std::memset(out, 0xab, 128);
+  }
+};
+
+TEST(JitGemmSm90, TheArgumentAndItsTensorMaps) {
+  // bf16 in, fp32 out, A row-major (K-major), B row-major (N contiguous: MN-major), on 132 SMs
+  auto const p = problem<bfloat16_t, float>(300, 520, 200, Major::row, Major::row, Major::row);
+  GemmSm90JitKernel const k = gemm_sm90_jit_kernel(p, 132);
+  GemmSm90JitGeometry const g = gemm_sm90_jit_geometry(k);
+  std::vector<GemmSm90TmaMap> maps;
+  auto const r = gemm_sm90_jit_params<128>(k, p, p, 132, Recorder{&maps});
+  ASSERT_EQ(maps.size(), 3u);
+  // A (M,K) K-major: rows of K, boxes of BM rows x 64 k
+  EXPECT_EQ(maps[0].ptr, p.a);
+  EXPECT_EQ(maps[0].elem_bytes, 2);
+  EXPECT_EQ(maps[0].inner, 200u);
+  EXPECT_EQ(maps[0].outer, 300u);
+  EXPECT_EQ(maps[0].ld, 200u);
+  EXPECT_EQ(maps[0].box_inner, 64u);
+  EXPECT_EQ(maps[0].box_outer, unsigned(g.bm));
+  EXPECT_EQ(maps[0].swizzle_bytes, 128);
+  // B seen as (N,K), N contiguous: rows of N along K, boxes of 64 n x 64 k
+  EXPECT_EQ(maps[1].inner, 520u);
+  EXPECT_EQ(maps[1].outer, 200u);
+  EXPECT_EQ(maps[1].ld, 520u);
+  EXPECT_EQ(maps[1].box_inner, 64u);
+  EXPECT_EQ(maps[1].box_outer, 64u);
+  // D (M,N) fp32 row-major: boxes of 64 rows x 32 columns (128 bytes)
+  EXPECT_EQ(maps[2].elem_bytes, 4);
+  EXPECT_EQ(maps[2].inner, 520u);
+  EXPECT_EQ(maps[2].outer, 300u);
+  EXPECT_EQ(maps[2].box_inner, 32u);
+  EXPECT_EQ(maps[2].box_outer, 64u);
+  EXPECT_TRUE(r.params.tma_store_d);
+  EXPECT_EQ(r.params.tma_a.opaque[0], 0xababababababababull);  // the encoder's bytes, where the kernel reads them
+  EXPECT_EQ(r.params.M, 300);
+  EXPECT_EQ(r.params.N, 520);
+  EXPECT_EQ(r.params.K, 200);
+  EXPECT_EQ(r.params.sk.tiles, 0);  // no stream-K
+  EXPECT_EQ(r.params.raster, kernels::detail::gemm_sm90_raster_rows(132, g.bm, g.bn));
+  EXPECT_EQ(r.threads, unsigned(g.threads));
+  EXPECT_EQ(r.smem_bytes, unsigned(g.smem_bytes));
+  EXPECT_EQ(r.blocks, unsigned(std::min(132LL, ((300LL + g.bm - 1) / g.bm) * ((520LL + g.bn - 1) / g.bn))));
+  // the plain epilogue: D = alpha A B
+  EXPECT_TRUE(r.params.ep.plain);
+  EXPECT_EQ(r.params.ep.d, p.d);
+  EXPECT_EQ(r.params.ep.last_m, 299);
+  EXPECT_EQ(r.params.ep.last_n, 519);
+  EXPECT_TRUE(r.params.ep.pairs_aligned);
+  EXPECT_FALSE(r.params.ep.bias_per_row);
+}
+
+TEST(JitGemmSm90, EpilogueOfAColumnMajorD) {
+  // a column-major D with C, bias and relu: computed transposed (D^T = B^T A^T), the bias along the
+  // computed rows
+  auto given = problem<half_t, half_t>(40, 64, 24, Major::row, Major::col, Major::col);
+  given.beta = 0.5f;
+  given.c = given.d;
+  given.ldc = given.ldd;
+  given.bias = reinterpret_cast<half_t const*>(std::uintptr_t(1) << 40);
+  given.activation = kernels::GemmActivation::relu;
+  auto const p = kernels::detail::gemm_as_row_major_d(given);
+  GemmSm90JitKernel const k = gemm_sm90_jit_kernel(given, 132);
+  EXPECT_TRUE(k.a_k_major);  // A' = B^T, B column-major: rows of K
+  EXPECT_TRUE(k.b_k_major);  // B' = A^T, A row-major: columns of K
+  std::vector<GemmSm90TmaMap> maps;
+  auto const r = gemm_sm90_jit_params<64>(k, given, p, 132, Recorder{&maps});
+  EXPECT_TRUE(r.params.ep.bias_per_row);
+  EXPECT_FALSE(r.params.ep.plain);
+  EXPECT_TRUE(r.params.ep.fragment_pairs);
+  EXPECT_EQ(r.params.ep.act, int(kernels::GemmActivation::relu));
+  EXPECT_EQ(r.params.ep.beta, 0.5f);
+  EXPECT_EQ(r.params.ep.c, given.c);
+  EXPECT_EQ(r.params.ep.bias, given.bias);
+  EXPECT_EQ(r.params.M, 64);
+  EXPECT_EQ(r.params.N, 40);
+  ASSERT_EQ(maps.size(), 3u);
+  EXPECT_EQ(maps[0].ptr, given.b);
+  EXPECT_EQ(maps[0].inner, 24u);
+  EXPECT_EQ(maps[0].outer, 64u);
+  EXPECT_EQ(maps[1].ptr, given.a);
+  EXPECT_EQ(maps[1].inner, 24u);
+  EXPECT_EQ(maps[1].outer, 40u);
+  EXPECT_EQ(maps[2].inner, 40u);  // D^T row-major: rows of M = 40
+  EXPECT_EQ(maps[2].outer, 64u);
+  EXPECT_EQ(maps[2].box_inner, 64u);  // 128 bytes of fp16
+}
+
+TEST(JitGemmSm90, OneRowAndADNotForTma) {
+  // M = 1: A's map is one row, whose pitch is never used (the smallest TMA accepts, not lda); D's
+  // rows of 3 fp32 (12 bytes) are no TMA rows: stored from registers, no map
+  auto p = problem<bfloat16_t, float>(1, 3, 40, Major::row, Major::col, Major::row);
+  p.lda = 1000;
+  std::vector<GemmSm90TmaMap> maps;
+  auto const r = gemm_sm90_jit_params<128>(gemm_sm90_jit_kernel(p, 132), p, p, 132, Recorder{&maps});
+  ASSERT_EQ(maps.size(), 2u);
+  EXPECT_EQ(maps[0].outer, 1u);
+  EXPECT_EQ(maps[0].ld, 40u);
+  EXPECT_FALSE(r.params.tma_store_d);
+  EXPECT_EQ(r.blocks, 1u);
+  EXPECT_FALSE(r.params.ep.pairs_aligned);  // ldd = 3 is odd
+}
+
+TEST(JitGemmSm90, AMatrixTmaCannotAddressIsRefused) {
+  // gemm_sm90_jit_launch packs such operands first; the argument refuses them with TMA's rule
+  auto p = problem<bfloat16_t, bfloat16_t>(64, 64, 64, Major::row, Major::row, Major::row);
+  p.a = reinterpret_cast<bfloat16_t const*>((std::uintptr_t(1) << 20) + 2);
+  std::vector<GemmSm90TmaMap> maps;
+  try {
+    (void)gemm_sm90_jit_params<128>(gemm_sm90_jit_kernel(p, 132), p, p, 132, Recorder{&maps});
+    FAIL() << "a misaligned A was taken";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("the tensor map of A: the matrix must start at a 16-byte aligned address"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(JitGemmSm90, NamesAndGeometry) {
+  GemmSm90JitKernel k;
+  k.config = GemmSm90Pick::large;
+  k.bf16 = true;
+  k.out_f32 = false;
+  k.a_k_major = true;
+  k.b_k_major = false;
+  auto const names = gemm_sm90_jit_names(k);
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0],
+            "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::GemmSm90WsRoles<"
+            "tessera::kernels::GemmSm90WsConfig<128, 256, 64, 4, true, 1, false>, tessera::bfloat16_t, "
+            "tessera::bfloat16_t, true, false> >");
+  EXPECT_EQ(names[1], "tessera::kernels::detail::gemm_pack_kernel<tessera::bfloat16_t>");
+  k.config = GemmSm90Pick::pingpong;
+  EXPECT_NE(gemm_sm90_jit_names(k)[0].find("GemmSm90PingpongRoles<tessera::kernels::GemmSm90PingpongConfig<128, 128"),
+            std::string::npos);
+  GemmSm90JitGeometry const g = gemm_sm90_jit_geometry(k);
+  EXPECT_EQ(g.bm, 128);
+  EXPECT_EQ(g.bn, 128);
+  EXPECT_EQ(g.threads, 384);
+  EXPECT_THROW(gemm_sm90_jit_source(k, 32), std::invalid_argument);
+}
+
+CompileOptions hopper() {
+  CompileOptions o;
+  o.arch = 90;
+  return o;
+}
+
+// Every configuration, both input types, both outputs and all four pairs of majors among six
+// programs (each ~7-10 s on a fresh machine; the disk cache then): they compile for sm_90a, so the
+// device's GemmSm90Params, shared memory, threads and boxes are the host's.
+TEST(JitGemmSm90, ProgramsCompileWithTheHostsLayout) {
+  TESSERA_REQUIRE_NVRTC();
+  int const align = gemm_sm90_jit_descriptor_align();
+  EXPECT_EQ(align, Nvrtc::get().version_major() >= 13 ? 128 : 64);
+  std::vector<GemmSm90JitKernel> const kernels = {
+      {GemmSm90Pick::large, true, false, true, false},   {GemmSm90Pick::medium, false, true, true, true},
+      {GemmSm90Pick::small, true, true, false, false},   {GemmSm90Pick::wide, false, false, false, true},
+      {GemmSm90Pick::pingpong, true, false, true, true}, {GemmSm90Pick::small, false, false, true, false},
+  };
+  for (GemmSm90JitKernel const& k : kernels) {
+    std::vector<std::string> const names = gemm_sm90_jit_names(k);
+    Program const p = compile(gemm_sm90_jit_source(k, align), names, hopper());
+    ASSERT_EQ(p.size(), 2u);
+    EXPECT_EQ(p.kernel(0).name(), names[0]);
+    EXPECT_EQ(p.kernel(1).name(), names[1]);
+  }
+}
+
+// A host copy that drifted from the device struct (here: raster one int further) does not compile,
+// and the error names the member and the file to update.
+TEST(JitGemmSm90, ADriftedHostCopyIsACompileError) {
+  TESSERA_REQUIRE_NVRTC();
+  GemmSm90JitKernel const k{GemmSm90Pick::small, true, false, true, true};
+  std::string source = gemm_sm90_jit_source(k, gemm_sm90_jit_descriptor_align());
+  std::string const at = "\"the offset of GemmSm90Params::raster\", 516u";
+  std::size_t const i = source.find(at);
+  ASSERT_NE(i, std::string::npos) << source;
+  source.replace(i, at.size(), "\"the offset of GemmSm90Params::raster\", 520u");
+  try {
+    (void)compile(source, gemm_sm90_jit_names(k), hopper());
+    FAIL() << "a drifted copy compiled";
+  } catch (jit_error const& e) {
+    EXPECT_NE(std::string(e.what()).find("the offset of GemmSm90Params::raster differs from the host's copy in "
+                                         "include/tessera/jit/gemm_sm90.hpp"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tessera::jit

@@ -1,5 +1,5 @@
-// The programs of tessera.ops compiled while the program runs (add.cpp, sgemm.cpp, copy.cpp): one
-// NVRTC program per op and element type, its source a few lines that include the kernel's header
+// The programs of tessera.ops compiled while the program runs (add.cpp, sgemm.cpp, copy.cpp,
+// gemm.cpp): one NVRTC program per op and element type (gemm: per kernel of gemm_sm90), its source a few lines that include the kernel's header
 // of include/tessera/kernels and check, with static_asserts, the constants the host side launches
 // with (so that the launch geometry here cannot drift from the header's unnoticed: a drift is a
 // compile error naming the constant). Compiled at the first call for sm_90a (the only target of
@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -20,11 +21,15 @@
 
 namespace tessera::python_ops::detail {
 
-// One program: its source and name expressions, compiled at the first prepare() (thread-safe).
+// One program: its source and name expressions, compiled at the first prepare() (thread-safe). The
+// source may be given as a function, called at the first prepare() (gemm's depends on the NVRTC
+// found then).
 class OpProgram {
  public:
   OpProgram(std::string file_name, std::string source, std::vector<std::string> kernels)
       : file_name_(std::move(file_name)), source_(std::move(source)), names_(std::move(kernels)) {}
+  OpProgram(std::string file_name, std::function<std::string()> make_source, std::vector<std::string> kernels)
+      : file_name_(std::move(file_name)), make_source_(std::move(make_source)), names_(std::move(kernels)) {}
   OpProgram(OpProgram const&) = delete;
   OpProgram& operator=(OpProgram const&) = delete;
 
@@ -36,6 +41,7 @@ class OpProgram {
       jit::CompileOptions o;
       o.arch = 90;  // sm_90a, whatever the current device (module.cpp refuses other GPUs first)
       o.program_name = file_name_;
+      if (make_source_) source_ = make_source_();
       program_ = jit::compile(source_, names_, o);
       ready_.store(true, std::memory_order_release);
     }
@@ -50,6 +56,7 @@ class OpProgram {
 
  private:
   std::string file_name_, source_;
+  std::function<std::string()> make_source_;
   std::vector<std::string> names_;
   std::mutex mutex_;
   std::atomic<bool> ready_{false};
@@ -59,9 +66,12 @@ class OpProgram {
 // The programs, defined beside their launches. add_program(t): add_vectorized_kernel<T, Vec, 4>
 // for Vec = true, false. sgemm_program(): the tuned kernel for the four operand orders, then
 // sgemm_scale_c_kernel<float>. copy_program(bytes): tile_copy_kernel on 2- or 4-byte elements.
+// gemm_program(key): the kernel of gemm_sm90 numbered key (jit::GemmSm90JitKernel::index(), 0..79;
+// std::invalid_argument outside), then gemm_pack_kernel of its input type.
 OpProgram& add_program(DType t);
 OpProgram& sgemm_program();
 OpProgram& copy_program(int element_bytes);
+OpProgram& gemm_program(int key);
 
 inline bool aligned16(void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 

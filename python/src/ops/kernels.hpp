@@ -1,15 +1,13 @@
 // The kernels of tessera.ops as the extension module (module.cpp) sees them: plain pointers and
-// extents, no CUDA types, no CUDA headers. Everything here is compiled by the host compiler except
-// gemm.cu:
-//   * add.cpp, sgemm.cpp, copy.cpp launch kernels of include/tessera/kernels compiled while the
-//     program runs (tessera::jit: NVRTC, then the CUDA driver), one program per op and element type,
-//     compiled on its first call and cached in memory and on disk (jit_programs.hpp);
-//   * gemm.cu (nvcc, sm_90a; only with TESSERA_PYTHON_OPS_GEMM) calls kernels::gemm_sm90, whose
-//     kernels come precompiled from tessera::instances; gemm_absent.cpp stands in without it.
+// extents, no CUDA types, no CUDA headers, all compiled by the host compiler. add.cpp, sgemm.cpp,
+// copy.cpp and gemm.cpp launch kernels of include/tessera/kernels compiled while the program runs
+// (tessera::jit: NVRTC, then the CUDA driver), one program per op and element type (gemm: per
+// kernel of gemm_sm90 a shape needs), compiled on its first call and cached in memory and on disk
+// (jit_programs.hpp).
 // Every launching function launches asynchronously on `stream` (a CUstream, which is a
 // cudaStream_t: 0 the legacy default stream, 2 the per-thread one) in the current context -- the
 // primary context of the tensors' device, which module.cpp makes current, and which the CUDA
-// runtime (gemm.cu, PyTorch) uses too. It throws std::invalid_argument for arguments outside the
+// runtime (PyTorch) uses too. It throws std::invalid_argument for arguments outside the
 // kernel's contract (before compiling or launching anything) and tessera::jit::jit_error (a
 // std::runtime_error) when compiling, loading or launching fails.
 #pragma once
@@ -22,8 +20,9 @@ namespace tessera::python_ops {
 
 enum class DType { f32, f16, bf16 };
 
-// The programs compiled on first use: add (per DType), sgemm (float32), copy (per element size).
-enum class Op { add, sgemm, copy };
+// The programs compiled on first use: add (per DType), sgemm (float32), copy (per element size),
+// gemm (per kernel of gemm_sm90: gemm_key).
+enum class Op { add, sgemm, copy, gemm };
 
 // What prepare() compiled or found: the program's kernels (their name expressions), whether it came
 // from the disk cache, NVRTC's time (0 from a cache) and NVRTC's log (warnings).
@@ -35,7 +34,7 @@ struct Prepared {
 };
 
 // The key of one program: op and the element type (add: its DType as an int; sgemm: 0; copy: the
-// element's bytes, 2 or 4). Throws std::invalid_argument for a key that has no program.
+// element's bytes, 2 or 4; gemm: gemm_key's number of the kernel, 0..79). Throws std::invalid_argument for a key that has no program.
 // prepared(): whether the program is compiled in this process (then prepare() returns at once).
 // prepare(): compiles it for sm_90a, or loads it from the disk cache; needs NVRTC, not a GPU.
 bool prepared(Op op, int key);
@@ -87,13 +86,23 @@ struct GemmArgs {
   void const* bias = nullptr;
   int activation = 0;
 };
-// Launches through the CUDA runtime (gemm.cu) in the current context; throws std::runtime_error
-// naming the runtime's error when the launch fails. Without the GEMM built: throws saying how to
-// build it.
+// Compiles the kernel gemm_key(args, gemm_sms()) names when this process has not (prepare(Op::gemm,
+// key): seconds the first time on a machine, then the disk cache) and launches it in the current
+// context, with gemm_pack_kernel first for operands TMA cannot address (include/tessera/jit/
+// gemm_sm90.hpp); throws tessera::jit::jit_error naming the driver's error when a launch fails.
 void gemm(GemmArgs const& args, void* stream);
 
-// Whether gemm() was built (the CMake option TESSERA_PYTHON_OPS_GEMM): its instantiations take
-// minutes of nvcc, so builds that only test compilation can leave them out.
+// The kernel gemm() runs for args on a GPU of `sms` SMs, as its program's key for prepare(Op::gemm,
+// key): jit::GemmSm90JitKernel::index() of jit::gemm_sm90_jit_kernel (gemm_sm90_pick's
+// configuration, stream-K replaced by the persistent 128x256 kernel; the types; the operands'
+// majors). Looks at the shape, types, orders and epilogue of args only (pointers may be null).
+int gemm_key(GemmArgs const& args, int sms);
+
+// The SM count of the current context's device (the driver; jit_error without one).
+int gemm_sms();
+
+// Whether gemm() is here: always (it is compiled on first use; the answer is kept for callers
+// written when it was an nvcc build option).
 bool have_gemm();
 
 }  // namespace tessera::python_ops

@@ -3,11 +3,11 @@
 // tensors through the DLPack protocol, checks them against the kernels' contracts (shapes, dtypes,
 // strides, devices, alignment, overlap) with errors that name the fix, allocates the results
 // through the caller's allocator and launches on the caller's stream. The kernels are behind
-// kernels.hpp: add, sgemm and copy compiled while the program runs (tessera::jit, on their first
-// call), gemm by nvcc when it is built. This file is compiled by the host compiler and needs no
-// CUDA header or library: it talks to the GPU through the CUDA driver, opened while the program
-// runs (tessera/jit/driver.hpp), in the devices' primary contexts -- those the CUDA runtime uses,
-// so that its streams, its memory and its launches (PyTorch's, gemm.cu's) and these interoperate.
+// kernels.hpp: add, sgemm, copy and gemm compiled while the program runs (tessera::jit, on their
+// first call). This file is compiled by the host compiler and needs no CUDA header or library: it
+// talks to the GPU through the CUDA driver, opened while the program runs
+// (tessera/jit/driver.hpp), in the devices' primary contexts -- those the CUDA runtime uses, so
+// that its streams, its memory and its launches (PyTorch's) and these interoperate.
 //
 // DLPack (https://dmlc.github.io/dlpack/latest/): a producer's __dlpack__(stream=S) returns a
 // PyCapsule named "dltensor" holding a DLManagedTensor; the consumer renames it "used_dltensor"
@@ -901,7 +901,6 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
                 py::object bias_obj, py::object activation, py::object out_obj, py::object out_dtype_obj,
                 std::uintptr_t stream, py::object allocate, bool fast) {
   char const* fn = "tessera.ops.gemm";
-  if (!ops::have_gemm()) ops::gemm({}, nullptr);  // throws: how to build it
   int const act = activation_code(fn, activation);
   Imported a(fn, "a", a_obj, stream, fast);
   Imported b(fn, "b", b_obj, stream, fast);
@@ -1013,11 +1012,12 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   g.bias = bias ? bias->data() : nullptr;
   g.activation = act;
   DeviceGuard guard(fn, a.device());
-  try {
-    ops::gemm(g, as_stream(stream));  // the CUDA runtime, in the context the guard made current
-  } catch (std::runtime_error const& e) {
-    throw std::runtime_error(std::string(fn) + ": " + e.what());
-  }
+  // The kernel for the shape on this device, compiled with the GIL released (seconds the first
+  // time on a machine), then launched in the context the guard made current.
+  int key = 0;
+  device_call(fn, "asking the device", [&] { key = ops::gemm_key(g, ops::gemm_sms()); });
+  ensure_compiled(fn, ops::Op::gemm, key);
+  device_call(fn, "the kernel launch", [&] { ops::gemm(g, as_stream(stream)); });
   return out_obj;
 }
 
@@ -1056,6 +1056,48 @@ py::dict compile_only(std::string const& op, std::string const& dtype) {
   });
   py::dict r;
   r["kernels"] = p.kernels;
+  r["in_memory"] = already;
+  r["from_disk_cache"] = p.from_disk_cache;
+  r["compile_seconds"] = p.compile_seconds;
+  r["log"] = p.log;
+  return r;
+}
+
+// The kernel tessera.ops.gemm runs for an m x n x k product of dtype inputs (out_dtype: "" for the
+// inputs' type) with those storage orders and epilogue (plain: D = alpha A B alone) on a GPU of
+// `sms` SMs, compiled for sm_90a or found in the caches, as compile_only does for the other ops.
+py::dict compile_gemm(int m, int n, int k, std::string const& dtype, std::string const& out_dtype, bool a_row_major,
+                      bool b_row_major, bool out_row_major, bool plain, int sms) {
+  char const* fn = "tessera._ops._compile_gemm";
+  auto const in = dtype_from_name(dtype);
+  if (!in || *in == ops::DType::f32)
+    value_error(std::string(fn) + ": gemm's inputs are float16 or bfloat16, got " + dtype);
+  auto const out = out_dtype.empty() ? in : dtype_from_name(out_dtype);
+  if (!out || (*out != *in && *out != ops::DType::f32))
+    value_error(std::string(fn) + ": gemm's output is the inputs' dtype or float32, got " + out_dtype);
+  if (m < 1 || n < 1 || k < 1 || sms < 1)
+    value_error(std::string(fn) + ": m, n, k and sms must be >= 1, got " + std::to_string(m) + ", " +
+                std::to_string(n) + ", " + std::to_string(k) + ", " + std::to_string(sms));
+  ops::GemmArgs g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.in = *in;
+  g.out = *out;
+  g.a.row_major = a_row_major;
+  g.b.row_major = b_row_major;
+  g.cd_row_major = out_row_major;
+  if (!plain) g.activation = 1;  // any epilogue beyond alpha A B picks the same way
+  int const key = ops::gemm_key(g, sms);
+  bool const already = ops::prepared(ops::Op::gemm, key);
+  ops::Prepared p;
+  device_call(fn, "compiling", [&] {
+    py::gil_scoped_release nogil;
+    p = ops::prepare(ops::Op::gemm, key);
+  });
+  py::dict r;
+  r["kernels"] = p.kernels;
+  r["key"] = key;
   r["in_memory"] = already;
   r["from_disk_cache"] = p.from_disk_cache;
   r["compile_seconds"] = p.compile_seconds;
@@ -1125,11 +1167,17 @@ PYBIND11_MODULE(_ops, m) {
         torch_types() = TorchTypes{std::move(tensor), std::move(f32), std::move(f16), std::move(bf16)};
       },
       "Registers torch.Tensor and torch.float32, float16, bfloat16 (tessera/ops.py does, on meeting a torch.Tensor).");
-  m.def("have_gemm", &ops::have_gemm, "Whether the tensor-core GEMM was built (TESSERA_PYTHON_OPS_GEMM).");
+  m.def("have_gemm", &ops::have_gemm,
+        "Whether tessera.ops.gemm is here: always (compiled on first use; kept for callers of the nvcc-build days).");
   m.def("device_count", &device_count, "The CUDA devices visible (0 without a driver or a GPU).");
   m.def("_compile_only", &compile_only, py::arg("op"), py::arg("dtype"),
         "Compiles (or finds in the caches) the kernels of op ('add', 'sgemm', 'copy') for dtype, for sm_90a, without "
         "a GPU; returns what prepare() did. For tests and warm-up.");
+  m.def("_compile_gemm", &compile_gemm, py::arg("m"), py::arg("n"), py::arg("k"), py::arg("dtype"),
+        py::arg("out_dtype") = "", py::arg("a_row_major") = true, py::arg("b_row_major") = true,
+        py::arg("out_row_major") = true, py::arg("plain") = true, py::arg("sms") = 132,
+        "Compiles (or finds in the caches) the kernel tessera.ops.gemm runs for that product on a GPU of sms SMs, for "
+        "sm_90a, without a GPU; returns what prepare() did and the kernel's key. For tests and warm-up.");
   m.def("_compiled", &compiled, py::arg("op"), py::arg("dtype"),
         "Whether this process has compiled (or loaded from the disk cache) the kernels of op for dtype.");
 }

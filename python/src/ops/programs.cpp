@@ -4,10 +4,13 @@
 
 #include "jit_programs.hpp"
 #include "kernels.hpp"
+#include "tessera/jit/gemm_sm90.hpp"
 
 namespace tessera::python_ops {
 
 namespace {
+constexpr int gemm_keys = jit::GemmSm90JitKernel::kCount;
+
 detail::OpProgram& program(Op op, int key) {
   switch (op) {
     case Op::add:
@@ -19,6 +22,9 @@ detail::OpProgram& program(Op op, int key) {
       break;
     case Op::copy:
       if (key == 2 || key == 4) return detail::copy_program(key);
+      break;
+    case Op::gemm:
+      if (key >= 0 && key < gemm_keys) return detail::gemm_program(key);
       break;
   }
   throw std::invalid_argument("tessera.ops: no program for op " + std::to_string(int(op)) + " and key " +

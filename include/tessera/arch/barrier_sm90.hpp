@@ -15,6 +15,8 @@
 //                                        of the cluster (the peer's copy of this block's barrier)
 //   named_barrier_sync(id, n)           bar.sync: the n threads (a multiple of 32) that use
 //                                        barrier id (1..15; 0 is __syncthreads's) meet
+//   named_barrier_arrive(id, n)         bar.arrive: counts this warp's threads towards the n of
+//                                        barrier id without waiting (a producer of a hand-over)
 //   store_release_gpu(flag, v), load_acquire_gpu(flag)
 //                                        a 32-bit word in global memory written with release and
 //                                        read with acquire semantics at GPU scope: one block
@@ -152,6 +154,19 @@ TESSERA_HOST_DEVICE void named_barrier_sync(std::uint32_t id, std::uint32_t n) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory");
 #else
   detail::device_only("named_barrier_sync", id, n);
+#endif
+}
+
+// named_barrier_arrive(id, n): this warp's threads count towards the n of barrier `id` (bar.arrive
+// id, n) and go on: the other side of a named_barrier_sync, for a hand-over in one direction (the
+// arriving warps signal, the syncing ones wait). Pre: as named_barrier_sync; n counts the arriving
+// and the waiting threads together.
+template <class Unused = void>
+TESSERA_HOST_DEVICE void named_barrier_arrive(std::uint32_t id, std::uint32_t n) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+#else
+  detail::device_only("named_barrier_arrive", id, n);
 #endif
 }
 

@@ -178,7 +178,7 @@ struct JitLaunch {
     auto it = programs.find(name);
     if (it == programs.end()) {
       auto const t0 = std::chrono::steady_clock::now();
-      jit::Program p = jit::compile("#include \"tessera/kernels/gemm_sm90.cuh\"\n", {name});
+      jit::Program p = jit::compile("#include \"tessera/kernels/gemm/sm90_kernel.cuh\"\n", {name});
       double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       jit::KernelInfo const info = p.kernel(0).info();
       std::fprintf(stderr,

@@ -93,7 +93,7 @@ TEST_F(GemmSm90StreamK5, SmallSplitTilesBf16ToFp32) { this->template sweep<bfloa
 // Stream-K's results do not depend on timing (each owner adds the partial sums in block order):
 // repeated launches give the same bits, also on two streams at once (a workspace each) and after
 // the workspace grew between two launches queued on one stream; captured into a CUDA graph (which
-// runs without stream-K, GemmSm90Workspaces) and replayed, or with 128x128 tiles, the result is
+// runs without stream-K, StreamWorkspaces) and replayed, or with 128x128 tiles, the result is
 // the same within the difference of summation order (against cuBLAS is the sweeps' job).
 // The operands of the stream-K runs below: 1000 x 700 x 2000, bf16 in, fp32 out, all row-major,
 // values k / 128 (k in -128..127) from a fixed sequence; the problem's D is the caller's to set.
@@ -203,14 +203,14 @@ TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
 }
 
 // Streams that come and go (each created, given a stream-K launch, destroyed before its work is
-// done) do not pile up workspaces: a device keeps GemmSm90Workspaces::kKeep, the least recently
+// done) do not pile up workspaces: a device keeps StreamWorkspaces::kKeep, the least recently
 // launched stream's freed after its last launch; every result is still the first launch's bits.
 TEST(GemmSm90StreamKRuns, ShortLivedStreamsKeepFewWorkspaces) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   StreamKOperands ops;
   int const m = ops.m, n = ops.n;
   GemmProblem<bfloat16_t, float> p = ops.p;
-  int const streams = 3 * tessera::kernels::detail::GemmSm90Workspaces::kKeep;
+  int const streams = 3 * tessera::sm90::StreamWorkspaces::kKeep;
   std::vector<DeviceBuffer<float>> outs;
   for (int i = 0; i <= streams; ++i) outs.emplace_back(std::size_t(m) * n);
   p.d = outs[0].get();
@@ -219,18 +219,18 @@ TEST(GemmSm90StreamKRuns, ShortLivedStreamsKeepFewWorkspaces) {
   std::vector<float> const first = outs[0].download();
   int device = 0;
   ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  auto& registry = tessera::kernels::detail::GemmSm90Workspaces::get();
+  auto& registry = tessera::sm90::StreamWorkspaces::get();
   for (int i = 1; i <= streams; ++i) {
     cudaStream_t st = nullptr;
     ASSERT_EQ(cudaStreamCreate(&st), cudaSuccess);
     p.d = outs[i].get();
     ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, st, 5), cudaSuccess);
     ASSERT_EQ(cudaStreamDestroy(st), cudaSuccess);  // its work still runs
-    EXPECT_LE(registry.count(device), tessera::kernels::detail::GemmSm90Workspaces::kKeep) << "after stream " << i;
+    EXPECT_LE(registry.count(device), tessera::sm90::StreamWorkspaces::kKeep) << "after stream " << i;
   }
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   for (int i = 1; i <= streams; ++i) EXPECT_TRUE(outs[i].download() == first) << "stream " << i;
-  EXPECT_EQ(registry.count(device), tessera::kernels::detail::GemmSm90Workspaces::kKeep);
+  EXPECT_EQ(registry.count(device), tessera::sm90::StreamWorkspaces::kKeep);
   EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
   EXPECT_EQ(registry.count(device), 0);
 }
@@ -242,10 +242,10 @@ TEST(GemmSm90StreamKRuns, ShortLivedStreamsKeepFewWorkspaces) {
 // hold runs out before the new stream has launched.
 TEST(GemmSm90StreamKRuns, EvictionPrefersIdleWorkspaces) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
-  using tessera::kernels::detail::GemmSm90Workspaces;
+  using tessera::sm90::StreamWorkspaces;
   StreamKOperands ops;
   GemmProblem<bfloat16_t, float> p = ops.p;
-  constexpr int keep = GemmSm90Workspaces::kKeep;
+  constexpr int keep = StreamWorkspaces::kKeep;
   std::vector<DeviceBuffer<float>> outs;
   for (int i = 0; i <= keep + 1; ++i) outs.emplace_back(std::size_t(ops.m) * ops.n);
   p.d = outs[keep + 1].get();  // the reference, on the default stream
@@ -273,7 +273,7 @@ TEST(GemmSm90StreamKRuns, EvictionPrefersIdleWorkspaces) {
     ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, st[i], 5), cudaSuccess);
     ASSERT_EQ(cudaStreamSynchronize(st[i]), cudaSuccess);
   }
-  ASSERT_EQ(GemmSm90Workspaces::get().count(device), keep);
+  ASSERT_EQ(StreamWorkspaces::get().count(device), keep);
   p.d = outs[keep].get();
   ASSERT_EQ(tessera::kernels::gemm_sm90_stream_k(p, st[keep], 5), cudaSuccess);  // frees one workspace
   if (std::chrono::steady_clock::now() - held_at > std::chrono::seconds(2)) {    // the hold has run out meanwhile
@@ -301,7 +301,7 @@ TEST(GemmSm90StreamKRuns, EvictionPrefersIdleWorkspaces) {
   go = true;
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   for (int i = 0; i <= keep; ++i) EXPECT_TRUE(outs[i].download() == first) << "stream " << i;
-  EXPECT_EQ(GemmSm90Workspaces::get().count(device), keep);
+  EXPECT_EQ(StreamWorkspaces::get().count(device), keep);
   for (auto s : st) EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
   EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
 }
@@ -424,121 +424,6 @@ TEST(GemmSm90Host, RasterGroupsCoverEveryTileOnce) {
   EXPECT_EQ(bn, 0);
 }
 
-// The group height that reads the fewest operand bytes per wave: sqrt(units bn / bm), at least 1.
-TEST(GemmSm90Host, RasterRowsFollowTheTileShape) {
-  using tessera::kernels::detail::gemm_sm90_raster_rows;
-  EXPECT_EQ(gemm_sm90_raster_rows(132, 128, 256), 16);
-  EXPECT_EQ(gemm_sm90_raster_rows(132, 128, 128), 11);
-  EXPECT_EQ(gemm_sm90_raster_rows(66, 256, 256), 8);
-  EXPECT_EQ(gemm_sm90_raster_rows(132, 64, 128), 16);
-  EXPECT_EQ(gemm_sm90_raster_rows(1, 256, 64), 1);
-  EXPECT_EQ(gemm_sm90_raster_rows(2, 128, 128), 1);
-}
-
-// Stream-K's split (gemm_sm90_stream_k_tiles) and the blocks' work (GemmSm90Schedule): every
-// k-tile of every tile is done by exactly one block; a block does its stream-K pieces first, at
-// most one of them handed over (its first) and at most one owned split (its last); a split tile
-// has one owner, at most three pieces, and its owner's contributors are the blocks holding its
-// other pieces.
-// gemm_sm90 runs stream-K where whole waves of 128x256 tiles would leave over a twentieth of the slots idle.
-TEST(GemmSm90Host, StreamKIsChosenForPartialWaves) {
-  using tessera::kernels::detail::gemm_sm90_stream_k_pays;
-  EXPECT_TRUE(gemm_sm90_stream_k_pays(288, 48, 132));     // 3072^3: 73 % of 3 waves busy
-  EXPECT_TRUE(gemm_sm90_stream_k_pays(800, 80, 132));     // 5120^3: 87 % of 7 waves
-  EXPECT_TRUE(gemm_sm90_stream_k_pays(180, 16, 132));     // 2304 x 2560 x 1024 (ManyTilesPerBlock)
-  EXPECT_TRUE(gemm_sm90_stream_k_pays(221, 4, 132));      // 1537 x 4100 x 200 (ManyTilesPerBlock)
-  EXPECT_FALSE(gemm_sm90_stream_k_pays(512, 64, 132));    // 4096^3: 97 %
-  EXPECT_FALSE(gemm_sm90_stream_k_pays(1152, 96, 132));   // 6144^3: 97 %
-  EXPECT_FALSE(gemm_sm90_stream_k_pays(2048, 128, 132));  // 8192^3: 97 %
-  EXPECT_TRUE(gemm_sm90_stream_k_pays(968, 88, 132));     // 5632^3: 92 %
-  EXPECT_FALSE(gemm_sm90_stream_k_pays(3200, 160, 132));  // 10240^3: 97 %
-  EXPECT_FALSE(gemm_sm90_stream_k_pays(128, 32, 132));    // 2048^3: one wave
-  EXPECT_FALSE(gemm_sm90_stream_k_pays(264, 64, 132));    // whole waves
-  EXPECT_FALSE(gemm_sm90_stream_k_pays(288, 3, 132));     // too few k-tiles for the fix-up
-  EXPECT_FALSE(gemm_sm90_stream_k_pays(1LL << 31, 64, 132));
-  for (long long tiles = 1; tiles < 2000; ++tiles)
-    for (int k_tiles : {1, 4, 64})
-      if (gemm_sm90_stream_k_pays(tiles, k_tiles, 132)) {
-        long long const waves = (tiles + 131) / 132;
-        EXPECT_LT(double(tiles) / double(waves * 132), 0.95) << tiles;
-        EXPECT_GT(tessera::kernels::detail::gemm_sm90_stream_k_tiles(int(tiles), k_tiles, 132), 0) << tiles;
-      }
-}
-
-TEST(GemmSm90Host, PingpongIsChosenForFewPartialWavesOfPlainProducts) {
-  using tessera::kernels::detail::gemm_sm90_pingpong_pays;
-  using tessera::kernels::detail::gemm_sm90_stream_k_pays;
-  EXPECT_TRUE(gemm_sm90_pingpong_pays(288, 48, 132, true));    // 3072^3, 4096 x 2304 x K
-  EXPECT_TRUE(gemm_sm90_pingpong_pays(162, 36, 132, true));    // 2304^3: 1.2 waves
-  EXPECT_TRUE(gemm_sm90_pingpong_pays(450, 60, 132, true));    // 3840^3: 3.4 waves
-  EXPECT_TRUE(gemm_sm90_pingpong_pays(192, 64, 132, true));    // 1536 x 4096 x 4096
-  EXPECT_FALSE(gemm_sm90_pingpong_pays(288, 48, 132, false));  // beta, bias, activation or fp32 out
-  EXPECT_FALSE(gemm_sm90_pingpong_pays(800, 80, 132, true));   // 5120^3: 6 waves (stream-K)
-  EXPECT_FALSE(gemm_sm90_pingpong_pays(512, 64, 132, true));   // 4096^3: whole waves (persistent)
-  EXPECT_FALSE(gemm_sm90_pingpong_pays(392, 56, 132, true));   // 3584^3: 99 % of 3 waves busy
-  EXPECT_FALSE(gemm_sm90_pingpong_pays(288, 3, 132, true));    // too few k-tiles: persistent
-  // A zero count is refused (it would divide by zero), naming the function and the counts.
-  auto refusal = [](auto&& f) -> std::string {
-    try {
-      (void)f();
-    } catch (std::invalid_argument const& e) {
-      return e.what();
-    }
-    return "accepted";
-  };
-  EXPECT_EQ(refusal([] { return gemm_sm90_pingpong_pays(288, 48, 0, true); }),
-            "gemm_sm90_pingpong_pays: tiles, k_tiles and units must be >= 1, got 288, 48, 0");
-  EXPECT_EQ(refusal([] { return gemm_sm90_stream_k_pays(288, 48, 0); }),
-            "gemm_sm90_stream_k_pays: tiles, k_tiles and units must be >= 1, got 288, 48, 0");
-  EXPECT_EQ(refusal([] { return gemm_sm90_stream_k_pays(0, 48, 132); }),
-            "gemm_sm90_stream_k_pays: tiles, k_tiles and units must be >= 1, got 0, 48, 132");
-  EXPECT_EQ(refusal([] { return tessera::kernels::detail::gemm_sm90_stream_k_tiles(288, 0, 132); }),
-            "gemm_sm90_stream_k_tiles: tiles, k_tiles and units must be >= 1, got 288, 0, 132");
-  for (long long tiles = 1; tiles < 2000; ++tiles)
-    for (int k_tiles : {1, 4, 64})
-      if (gemm_sm90_pingpong_pays(tiles, k_tiles, 132, true)) {
-        EXPECT_LE(tiles, 4 * 132) << tiles;
-        EXPECT_TRUE(gemm_sm90_stream_k_pays(tiles, k_tiles, 132)) << tiles;
-      }
-}
-
-TEST(GemmSm90Host, WideTilesAreChosenWhereTheyFillTheWaves) {
-  using tessera::kernels::detail::gemm_sm90_wave_use;
-  using tessera::kernels::detail::gemm_sm90_wide_pays;
-  EXPECT_NEAR(gemm_sm90_wave_use(3072, 3072, 128, 256, 132), 288.0 / 396.0, 1e-12);  // 288 tiles, 3 waves
-  EXPECT_NEAR(gemm_sm90_wave_use(3072, 3072, 128, 192, 132), 384.0 / 396.0, 1e-12);
-  EXPECT_NEAR(gemm_sm90_wave_use(100, 100, 128, 128, 1), 10000.0 / 16384.0, 1e-12);  // padding counts
-  EXPECT_DOUBLE_EQ(gemm_sm90_wave_use(1024, 2048, 128, 256, 64), 1.0);               // 64 tiles, 1 wave
-  EXPECT_TRUE(gemm_sm90_wide_pays(3072, 3072, 132, false));                          // 0.97 against 0.73
-  EXPECT_TRUE(gemm_sm90_wide_pays(3072, 3072, 132, true));                           // and 0.87 for 128x128
-  EXPECT_TRUE(gemm_sm90_wide_pays(4096, 2304, 132, false));
-  EXPECT_TRUE(gemm_sm90_wide_pays(1536, 4096, 132, true));    // 0.97, as 128x128
-  EXPECT_TRUE(gemm_sm90_wide_pays(2304, 2304, 132, true));    // 0.82, as 128x128
-  EXPECT_FALSE(gemm_sm90_wide_pays(2304, 2304, 132, false));  // 0.82 < 0.95: stream-K
-  EXPECT_FALSE(gemm_sm90_wide_pays(2560, 2560, 132, true));   // 0.67 < 0.76 for 128x256
-  EXPECT_FALSE(gemm_sm90_wide_pays(3840, 3840, 132, true));   // 0.91 < 0.97 for 128x128
-  EXPECT_FALSE(gemm_sm90_wide_pays(5120, 5120, 132, false));  // 0.90
-  EXPECT_FALSE(gemm_sm90_wide_pays(4096, 4096, 132, true));   // 128x256 tiles fill 0.97
-  EXPECT_FALSE(gemm_sm90_wide_pays(8192, 8192, 132, false));  // 0.97 too (0.985 with 128x192)
-  try {
-    (void)gemm_sm90_wave_use(0, 64, 128, 256, 132);
-    ADD_FAILURE() << "m = 0 was accepted";
-  } catch (std::invalid_argument const& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "gemm_sm90_wave_use: m, n, bm, bn and units must be >= 1, got 0, 64, 128, 256, 132");
-  }
-  EXPECT_THROW(gemm_sm90_wide_pays(3072, 3072, 0, true), std::invalid_argument);
-  // Never wider tiles that fill less than 128x256 tiles, nor where 128x256 tiles fill 95 %.
-  for (int m = 128; m <= 8192; m += 384)
-    for (int n = 128; n <= 8192; n += 320)
-      for (bool versus_pingpong : {false, true})
-        if (gemm_sm90_wide_pays(m, n, 132, versus_pingpong)) {
-          double const large = gemm_sm90_wave_use(m, n, 128, 256, 132), wide = gemm_sm90_wave_use(m, n, 128, 192, 132);
-          EXPECT_LT(large, 0.95) << m << "x" << n;
-          EXPECT_GT(wide, large) << m << "x" << n;
-        }
-}
-
 TEST(GemmSm90Host, PlainEpilogueIsAlphaABAlone) {
   using tessera::kernels::detail::gemm_epilogue_plain;
   tessera::kernels::GemmProblem<bfloat16_t, float> p;
@@ -555,74 +440,6 @@ TEST(GemmSm90Host, PlainEpilogueIsAlphaABAlone) {
   q = p;
   q.activation = tessera::kernels::GemmActivation::relu;
   EXPECT_FALSE(gemm_epilogue_plain(q));
-}
-
-TEST(GemmSm90Host, StreamKCoversEveryKTileOnce) {
-  using tessera::kernels::detail::gemm_sm90_stream_k_tiles;
-  using tessera::kernels::detail::GemmSm90Schedule;
-  using tessera::kernels::detail::GemmSm90Work;
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(512, 64, 132), 116);       // 4096^3, 128x256: the last 0.88 wave
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(2048, 128, 132), 68);      // 8192^3: the last 0.52 wave
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(288, 64, 132), 24 + 132);  // 0.18 wave: one whole wave more
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(140, 64, 132), 140);       // 1.06 waves: all of them
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(264, 64, 132), 0);         // whole waves
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(100, 64, 132), 0);         // fewer tiles than blocks
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(512, 3, 132), 0);          // too few k-tiles
-  EXPECT_EQ(gemm_sm90_stream_k_tiles(5, 1 << 30, 4), 0);        // iterations beyond an int
-  for (int units : {1, 2, 5, 7, 16, 132}) {
-    for (int tiles : {1, 3, 6, 7, 13, 24, 52, 140, 200, 301, 512}) {
-      for (int k_tiles : {1, 3, 4, 5, 16, 65, 128}) {
-        int const sk = gemm_sm90_stream_k_tiles(tiles, k_tiles, units);
-        ASSERT_TRUE(sk >= 0 && sk <= tiles);
-        std::string const where = std::to_string(tiles) + " tiles, " + std::to_string(k_tiles) + " k-tiles, " +
-                                  std::to_string(units) + " blocks";
-        std::vector<int> done(std::size_t(tiles) * k_tiles, 0), owners(std::size_t(tiles), 0),
-            pieces(std::size_t(tiles), 0);
-        std::vector<std::vector<int>> holders(static_cast<std::size_t>(tiles));
-        std::vector<std::vector<GemmSm90Work>> work(static_cast<std::size_t>(units));
-        for (int u = 0; u < units; ++u) {
-          GemmSm90Schedule const sched{tiles, k_tiles, units, u, sk};
-          sched.for_each([&](GemmSm90Work const& w, auto) { work[std::size_t(u)].push_back(w); });
-        }
-        for (int u = 0; u < units; ++u) {
-          auto const& ws = work[std::size_t(u)];
-          for (std::size_t i = 0; i < ws.size(); ++i) {
-            GemmSm90Work const w = ws[i];
-            ASSERT_TRUE(w.tile >= 0 && w.tile < tiles && w.k0 >= 0 && w.k0 < w.k1 && w.k1 <= k_tiles) << where;
-            for (int kt = w.k0; kt < w.k1; ++kt) ++done[std::size_t(w.tile) * k_tiles + kt];
-            ++pieces[std::size_t(w.tile)];
-            if (w.k0 == 0) ++owners[std::size_t(w.tile)];
-            bool const split = w.k0 > 0 || w.k1 < k_tiles;
-            if (split) {
-              ASSERT_LT(w.tile, sk) << where << ": a split tile outside the stream-K tiles";
-              holders[std::size_t(w.tile)].push_back(u);
-            }
-            if (GemmSm90Schedule::contributes(w))
-              EXPECT_EQ(i, 0u) << where << ", block " << u << ": a handed-over piece not first";
-            if (GemmSm90Schedule::owns_split(w, k_tiles)) {
-              bool last_split = true;
-              for (std::size_t j = i + 1; j < ws.size(); ++j)
-                last_split = last_split && ws[j].k0 == 0 && ws[j].k1 == k_tiles;
-              EXPECT_TRUE(last_split) << where << ", block " << u << ": work after its owned split";
-            }
-            if (i > 0 && ws[i - 1].tile >= sk) EXPECT_GE(w.tile, sk) << where << ": stream-K after whole tiles";
-          }
-        }
-        for (int c : done) ASSERT_EQ(c, 1) << where;
-        for (int t = 0; t < tiles; ++t) {
-          ASSERT_EQ(owners[std::size_t(t)], 1) << where << ", tile " << t;
-          EXPECT_LE(pieces[std::size_t(t)], 3) << where << ", tile " << t;
-          auto const& h = holders[std::size_t(t)];
-          if (h.empty()) continue;
-          int const owner = h.front();  // the lowest block holds k-tile 0
-          std::vector<int> contributors;
-          GemmSm90Schedule const sched{tiles, k_tiles, units, owner, sk};
-          sched.for_each_contributor(t, [&](int u) { contributors.push_back(u); });
-          EXPECT_EQ(contributors, std::vector<int>(h.begin() + 1, h.end())) << where << ", tile " << t;
-        }
-      }
-    }
-  }
 }
 
 }  // namespace

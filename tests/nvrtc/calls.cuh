@@ -218,7 +218,7 @@ extern "C" __global__ void call(int* out, int n) {
   gemm(make_tensor(+a, l), make_tensor(+b, l), make_tensor(+c, l));
   out[0] = int(c[0] + c[3]);
 }
-#elif defined(TESSERA_NVRTC_HEADER_tessera_algorithm_pipeline_hpp)
+#elif defined(TESSERA_NVRTC_HEADER_tessera_pipeline_tma_pipeline_hpp)
 extern "C" __global__ void call(int* out, int n) {  // one producer thread, one consumer warp
   using namespace tessera;
   __shared__ std::uint64_t bars[2 * 4];
@@ -581,27 +581,92 @@ extern "C" __global__ void call(int* out, int n, tessera::half_t const* A) {
   cp_async_wait<0>();
   out[threadIdx.x] = int(float(smem[threadIdx.x])) + smem_bytes;
 }
-#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_sm90_cuh)
-// The device side of the schedule and the shared-memory plan; one whole kernel is compiled by the
-// test nvrtc.kernels.gemm_sm90_kernel (TESSERA_NVRTC_GEMM_SM90_KERNEL, LABELS slow).
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_sm90_cuh) || \
+    defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_sm90_kernel_cuh)
+// The device side of the schedule and the shared-memory plan; one whole kernel (the persistent
+// kernel on the warp-specialized skeleton) is compiled by the test nvrtc.kernels.gemm_sm90_kernel
+// (TESSERA_NVRTC_GEMM_SM90_KERNEL, LABELS slow).
 #if defined(TESSERA_NVRTC_GEMM_SM90_KERNEL)
-template __global__ void
-tessera::kernels::detail::gemm_sm90_kernel<tessera::kernels::GemmSm90Default, tessera::bfloat16_t, float, true, true>(
-    int, int, int, tessera::kernels::detail::GemmEpilogue<float> const,
-    __grid_constant__
-        tessera::kernels::detail::GemmSm90TmaA<tessera::kernels::GemmSm90Default, tessera::bfloat16_t, true> const,
-    __grid_constant__
-        tessera::kernels::detail::GemmSm90TmaB<tessera::kernels::GemmSm90Default, tessera::bfloat16_t, true> const);
+template __global__ void tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::GemmSm90WsRoles<
+    tessera::kernels::GemmSm90PersistentDefault, tessera::bfloat16_t, float, true, true>>(
+    __grid_constant__ tessera::kernels::detail::GemmSm90Params<tessera::kernels::GemmSm90PersistentDefault,
+                                                               tessera::bfloat16_t, float, true, true> const);
 #endif
 extern "C" __global__ void call(int* out, int n) {
   using namespace tessera::kernels;
   using Cfg = GemmSm90PersistentDefault;
   constexpr int smem = detail::gemm_sm90_smem_bytes<Cfg, tessera::bfloat16_t>();
   static_assert(smem <= 227 * 1024, "gemm_sm90: the default persistent configuration fits in shared memory");
-  detail::GemmSm90Schedule const s{512, 64, 132, int(blockIdx.x), n};
+  tessera::sm90::StreamKScheduler const s{512, 64, 132, int(blockIdx.x), n};
   int work = 0;
-  s.for_each([&](detail::GemmSm90Work const& w, auto) { work += w.k1 - w.k0; });
+  s.for_each([&](tessera::sm90::TileWork const& w, auto) { work += w.k1 - w.k0; });
   out[blockIdx.x] = work + smem;
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_sm90_config_hpp)
+extern "C" __global__ void call(int* out, int n) {  // the configurations are constants on the device too
+  using namespace tessera::kernels;
+  out[threadIdx.x] = n * GemmSm90PersistentWide::BN + detail::gemm_sm90_cluster_m<GemmSm90ClusterDefault>;
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_sm90_tile_scheduler_hpp)
+extern "C" __global__ void call(int* out, int n) {  // each block's share of 7 tiles of 4 k-tiles, 4 shared out
+  int work = 0;
+  tessera::sm90::StreamKScheduler{7, 4, int(gridDim.x), int(blockIdx.x), n}.for_each(
+      [&](tessera::sm90::TileWork const& w, auto) { work += w.k1 - w.k0; });
+  out[blockIdx.x] = work;
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_sm90_shared_storage_hpp)
+struct NvrtcStorage {
+  float stage[256];
+  tessera::SmemBytes<128> buffers;
+  std::uint64_t bars[2];
+};
+extern "C" __global__ void call(int* out, int n) {  // the storage at the first 1024-byte boundary
+  auto& s = tessera::sm90::shared_storage<NvrtcStorage>();
+  s.stage[threadIdx.x] = float(n);
+  out[threadIdx.x] = int(s.stage[threadIdx.x]) + tessera::sm90::shared_storage_bytes<NvrtcStorage>();
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_sm90_warp_specialized_cuh)
+// Roles that only count: the producer's thread 0 and each consumer's thread 0 add to out[0].
+struct NvrtcRoles {
+  static constexpr int kConsumers = 2, kThreads = 384, kProducerRegs = 40, kConsumerRegs = 232, kClusterSize = 1;
+  struct Params {
+    int* out;
+  };
+  struct Storage {
+    int flag;
+  };
+  __device__ static void setup(Params const&, Storage& s) { s.flag = 1; }
+  __device__ static void produce(Params const& p, Storage& s, int lt) {
+    if (lt == 0) atomicAdd(p.out, s.flag);
+  }
+  __device__ static void consume(Params const& p, Storage& s, int c, int lt) {
+    if (lt == 0) atomicAdd(p.out, s.flag << (c + 1));
+  }
+};
+template __global__ void tessera::sm90::warp_specialized_kernel<NvrtcRoles>(__grid_constant__ NvrtcRoles::Params const);
+extern "C" __global__ void call(int* out, int n) { out[threadIdx.x] = n; }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_pipeline_ordered_barrier_hpp)
+extern "C" __global__ void call(int* out, int n) {  // two warps take turns n times
+  using namespace tessera;
+  __shared__ std::uint64_t bars[2];
+  OrderedBarrier<2> const order{bars};
+  if (threadIdx.x == 0) order.init();
+  __syncthreads();
+  OrderedTurn t = order.turn(int(threadIdx.x) / 32);
+  for (int i = 0; i < n; ++i) {
+    order.enter(t);
+    if (threadIdx.x % 32 == 0) {
+      out[0] += 1;
+      order.leave(t);
+    }
+  }
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_pipeline_tma_store_ring_cuh)
+extern "C" __global__ void call(int* out, int n) {  // the slot of store n of a two-buffer ring
+  __shared__ alignas(128) unsigned char buffers[2 * 256];
+  tessera::TmaStoreRing<2, 256> ring{buffers, n};
+  if (threadIdx.x == 0) ring.wait_free();
+  out[threadIdx.x] = int(ring.slot() - buffers);
 }
 #else
 #error "tests/nvrtc/calls.cuh has no kernel for this header: add a block for it"

@@ -1,0 +1,189 @@
+// The Hopper GEMM's configurations (the tile, the ring's depth, the kernel of the ladder that runs
+// them: kernels/gemm_sm90.cuh), the list gemm_sm90 chooses from, and their C++ names as a
+// run-time compiler instantiates them. Plain C++: no CUDA header, so that host policy
+// (kernels/gemm/sm90_policy.hpp) and the JIT can name a configuration without the kernels.
+//   GemmSm90Config<BM, BN, BK, Stages>         step 1: one warpgroup loads and multiplies
+//   GemmSm90WsConfig<BM, BN, BK, Stages, Persistent, ClusterM, StreamK>
+//                                              steps 2, 3, 3d: warp-specialized, BM/64 consumer
+//                                              warpgroups splitting the tile's rows
+//   GemmSm90PingpongConfig<BM, BN, BK, Stages> step 3c: two consumer warpgroups taking whole tiles
+//                                              in turn
+//   TESSERA_GEMM_SM90_CHOICES(X), GemmSm90Choices   the configurations gemm_sm90 runs
+//   gemm_sm90_config_name<Cfg>()               "tessera::kernels::GemmSm90WsConfig<128, 256, 64, 4,
+//                                              true, 1, false>" (host)
+#pragma once
+
+#if !defined(__CUDACC_RTC__)
+#include <string>
+#include <tuple>
+#endif
+
+#include "tessera/core/numeric.hpp"
+#include "tessera/core/stdlib.hpp"
+
+namespace tessera::kernels {
+
+// GemmSm90Config<BM, BN, BK, Stages>: the block tile and the depth of the shared-memory ring.
+template <int BM_, int BN_, int BK_, int Stages_>
+struct GemmSm90Config {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
+  static constexpr int kThreads = 128;      // one warpgroup
+  static constexpr int kEpilogueBytes = 0;  // stores D from registers
+  static_assert(BM % 64 == 0 && BM <= 256, "GemmSm90Config: BM must be a multiple of 64 (the wgmma's M), at most 256");
+  static_assert(BN % 64 == 0 && BN <= 256,
+                "GemmSm90Config: BN must be 64, 128, 192 or 256 (whole 64-element swizzle spans)");
+  static_assert(BK == 64, "GemmSm90Config: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
+  static_assert(Stages >= 2, "GemmSm90Config: at least two stages");
+  static_assert(BM / 64 * BN / 2 <= 128, "GemmSm90Config: the accumulators exceed 128 registers a thread");
+};
+
+using GemmSm90Default = GemmSm90Config<128, 128, 64, 4>;
+
+// GemmSm90WsConfig<BM, BN, BK, Stages, Persistent>: the warp-specialized kernel's tile; BM/64
+// consumer warpgroups of 64 x BN each. Persistent: one block per SM walks the tiles (step 3),
+// else one block per tile (step 2).
+// ClusterM: blocks of a cluster along M (1 or 2); they share B's tile, each loading 1/ClusterM of
+// it and multicasting it to all (step 3).
+// StreamK: the persistent blocks share the last tiles' k-tiles evenly (stream-K, step 3d:
+// gemm_sm90_stream_k_tiles says how many tiles), so that no SM idles through a partial last wave.
+template <int BM_, int BN_, int BK_, int Stages_, bool Persistent_ = false, int ClusterM_ = 1, bool StreamK_ = false>
+struct GemmSm90WsConfig {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
+  static constexpr bool Persistent = Persistent_;
+  static constexpr int ClusterM = ClusterM_;
+  static constexpr bool StreamK = StreamK_;
+  static_assert(ClusterM == 1 || ClusterM == 2, "GemmSm90WsConfig: ClusterM must be 1 or 2");
+  static_assert(!StreamK || (Persistent && ClusterM == 1),
+                "GemmSm90WsConfig: stream-K needs a persistent kernel without clusters");
+  static constexpr int kConsumers = BM / 64;
+  static constexpr int kThreads = 128 * (1 + kConsumers);
+  // The persistent kernels store D through shared memory (two 8 KB chunk buffers per consumer
+  // warpgroup) and TMA where D is TMA-addressable; step 2 stores from registers.
+  static constexpr int kEpilogueBytes = Persistent ? kConsumers * 2 * 8192 : 0;
+  static_assert(BM % 64 == 0 && BM >= 64 && BM <= 128,
+                "GemmSm90WsConfig: BM must be 64 or 128 (one or two consumer warpgroups)");
+  static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90WsConfig: BN must be 64, 128, 192 or 256");
+  static_assert(BK == 64, "GemmSm90WsConfig: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
+  static_assert(Stages >= 2, "GemmSm90WsConfig: at least two stages");
+};
+
+using GemmSm90WsDefault = GemmSm90WsConfig<128, 256, 64, 4>;
+using GemmSm90PersistentDefault = GemmSm90WsConfig<128, 256, 64, 4, true>;
+using GemmSm90ClusterDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 2>;
+// Smaller tiles for problems with fewer 128x256 tiles than SMs (gemm_sm90 picks them).
+using GemmSm90PersistentMedium = GemmSm90WsConfig<128, 128, 64, 6, true>;
+using GemmSm90PersistentSmall = GemmSm90WsConfig<64, 128, 64, 8, true>;
+// 128x192 tiles (four stages: five would exceed the shared memory) for problems whose 128x256 tiles
+// leave much of their last wave idle while 128x192 tiles fill it (3072^3: 2.18 waves of 128x256
+// tiles, 2.91 of 128x192).
+using GemmSm90PersistentWide = GemmSm90WsConfig<128, 192, 64, 4, true>;
+// The persistent kernels with stream-K (step 3d).
+using GemmSm90StreamKDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 1, true>;
+using GemmSm90StreamKMedium = GemmSm90WsConfig<128, 128, 64, 6, true, 1, true>;
+
+// GemmSm90PingpongConfig<BM, BN, BK, Stages>: persistent, a producer and two consumer warpgroups
+// each owning whole BM x BN tiles, taking the block's tiles in turn (step 3c).
+template <int BM_, int BN_, int BK_, int Stages_>
+struct GemmSm90PingpongConfig {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, Stages = Stages_;
+  static constexpr bool Persistent = true, Pingpong = true;
+  static constexpr int ClusterM = 1;
+  static constexpr int kConsumers = 2;
+  static constexpr int kThreads = 384;
+  static constexpr int kEpilogueBytes = 2 * 2 * 8192;  // two 8 KB chunk buffers per consumer warpgroup
+  static_assert(BM % 64 == 0 && BM / 64 * BN / 2 <= 128,
+                "GemmSm90PingpongConfig: a warpgroup's accumulators exceed 128 registers");
+  static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90PingpongConfig: BN must be 64, 128, 192 or 256");
+  static_assert(BK == 64, "GemmSm90PingpongConfig: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
+  static_assert(Stages >= 2, "GemmSm90PingpongConfig: at least two stages");
+};
+
+using GemmSm90PingpongDefault = GemmSm90PingpongConfig<128, 128, 64, 6>;
+
+namespace detail {
+template <class Cfg>
+inline constexpr bool is_pingpong_config = requires { Cfg::Pingpong; };
+template <class Cfg>
+inline constexpr bool is_ws_config = Cfg::kThreads > 128 && !is_pingpong_config<Cfg>;
+// Blocks of a cluster along M (1 for the kernels without clusters).
+template <class Cfg>
+inline constexpr int gemm_sm90_cluster_m = [] {
+  if constexpr (is_ws_config<Cfg>) return Cfg::ClusterM;
+  return 1;
+}();
+// Whether the blocks share the last tiles' k-tiles out (stream-K).
+template <class Cfg>
+inline constexpr bool gemm_sm90_stream_k_config = [] {
+  if constexpr (is_ws_config<Cfg>) return Cfg::StreamK;
+  return false;
+}();
+// Whether one block per SM walks the tiles.
+template <class Cfg>
+inline constexpr bool gemm_sm90_persistent_config = [] {
+  if constexpr (is_pingpong_config<Cfg>) return true;
+  else if constexpr (is_ws_config<Cfg>) return Cfg::Persistent;
+  else return false;
+}();
+}  // namespace detail
+
+// The tile configurations gemm_sm90 chooses from: TESSERA_GEMM_SM90_CHOICES(X) expands X(Cfg) for
+// each, GemmSm90Choices is the same list as a std::tuple. gemm_sm90 runs no other configuration
+// (detail::gemm_sm90_choice checks at compile time), so a program that compiles gemm_sm90's kernels
+// in other translation units declares exactly these extern: the project's compiled instances
+// (instances/table.txt's `choices`, declared by instances/gemm_sm90.hpp) expand this list.
+#define TESSERA_GEMM_SM90_CHOICES(X) \
+  X(GemmSm90PersistentDefault)       \
+  X(GemmSm90PersistentMedium)        \
+  X(GemmSm90PersistentSmall)         \
+  X(GemmSm90PersistentWide)          \
+  X(GemmSm90PingpongDefault)         \
+  X(GemmSm90StreamKDefault)
+
+#if !defined(__CUDACC_RTC__)
+namespace detail {
+template <class First, class... Rest>
+struct gemm_sm90_drop_first {
+  using type = std::tuple<Rest...>;
+};
+}  // namespace detail
+#define TESSERA_GEMM_SM90_CHOICE_TYPE(Cfg) , Cfg
+using GemmSm90Choices =
+    typename detail::gemm_sm90_drop_first<void TESSERA_GEMM_SM90_CHOICES(TESSERA_GEMM_SM90_CHOICE_TYPE)>::type;
+#undef TESSERA_GEMM_SM90_CHOICE_TYPE
+
+namespace detail {
+// Whether Cfg is one of the configurations of List (a std::tuple).
+template <class Cfg, class List>
+inline constexpr bool gemm_sm90_listed = false;
+template <class Cfg, class... Cs>
+inline constexpr bool gemm_sm90_listed<Cfg, std::tuple<Cs...>> = (std::is_same_v<Cfg, Cs> || ...);
+
+// The C++ names of an element type and a configuration, as a run-time compiler instantiates them.
+template <class T>
+std::string gemm_sm90_type_name() {
+  if constexpr (std::is_same_v<T, half_t>) return "tessera::half_t";
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return "tessera::bfloat16_t";
+  else {
+    static_assert(std::is_same_v<T, float>, "gemm_sm90_type_name: half_t, bfloat16_t or float");
+    return "float";
+  }
+}
+template <class Cfg>
+std::string gemm_sm90_config_name() {
+  auto n = [](auto... v) {
+    std::string s;
+    ((s += (s.empty() ? "" : ", ") + std::to_string(v)), ...);
+    return s;
+  };
+  auto b = [](bool v) { return std::string(v ? "true" : "false"); };
+  if constexpr (is_pingpong_config<Cfg>)
+    return "tessera::kernels::GemmSm90PingpongConfig<" + n(Cfg::BM, Cfg::BN, Cfg::BK, Cfg::Stages) + ">";
+  else if constexpr (is_ws_config<Cfg>)
+    return "tessera::kernels::GemmSm90WsConfig<" + n(Cfg::BM, Cfg::BN, Cfg::BK, Cfg::Stages) + ", " +
+           b(Cfg::Persistent) + ", " + n(Cfg::ClusterM) + ", " + b(Cfg::StreamK) + ">";
+  else return "tessera::kernels::GemmSm90Config<" + n(Cfg::BM, Cfg::BN, Cfg::BK, Cfg::Stages) + ">";
+}
+}  // namespace detail
+#endif  // !__CUDACC_RTC__
+
+}  // namespace tessera::kernels

@@ -369,8 +369,8 @@ inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_ali
   };
   s += desc_align == 128 ? members(detail::TypeTag<GemmSm90ParamsHost<128>>{})
                          : members(detail::TypeTag<GemmSm90ParamsHost<64>>{});
-  // The values the host puts in the members, where their meaning is fixed by a type: the
-  // activation's numbering (kernels/gemm_problem.hpp, shared with the host), bools as bools.
+  // The activation: the host writes kernels::GemmActivation's value (kernels/gemm_problem.hpp, the
+  // enum both sides include) as an int, so the member must be that enum, the size of an int.
   s += "static_assert(std::is_same_v<decltype(static_cast<P*>(nullptr)->ep.act), tessera::kernels::GemmActivation> && "
        "sizeof(tessera::kernels::GemmActivation) == sizeof(int), \"gemm_sm90 (JIT): GemmEpilogue::act must be a "
        "GemmActivation over int\");\n";

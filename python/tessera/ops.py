@@ -7,7 +7,7 @@
 
 The kernels are those of ``include/tessera/kernels`` (``add``: the vectorized elementwise add;
 ``sgemm``: the fp32 SGEMM; ``copy``: the cp.async tile copy; ``gemm``: the Hopper tensor-core GEMM
-``gemm_sm90``), for sm_90a: they run on H100 and H200 GPUs. They are compiled on their first call
+``gemm_sm90``; ``attention``: the Hopper attention forward ``attention_forward_sm90``), for sm_90a: they run on H100 and H200 GPUs. They are compiled on their first call
 (NVRTC: about a second per op and dtype for ``add``, ``sgemm`` and ``copy``; 5-10 s for each kernel
 of ``gemm``, one per tile configuration, dtypes and operand orders that the calls' shapes need;
 kept in the JIT's disk cache, ``TESSERA_CACHE_DIR`` or ``~/.cache/tessera/jit``, so later processes
@@ -38,6 +38,7 @@ Results and streams:
   torch op). Tensors that require grad are refused (no autograd graph is recorded).
 """
 
+import numbers
 import sys
 
 from . import jit as _jit  # noqa: F401 (sets up where the JIT finds the headers, NVRTC and libcu++)
@@ -50,12 +51,13 @@ except ImportError as _error:  # built without it (TESSERA_PYTHON_OPS=OFF), or i
 else:
     _import_error = None
 
-__all__ = ["add", "sgemm", "copy", "gemm", "available", "DeviceArray"]
+__all__ = ["add", "sgemm", "copy", "gemm", "attention", "available", "DeviceArray"]
 
 #: Device memory tessera.ops allocated for a result (None when the package has no kernels).
 DeviceArray = _ops.DeviceArray if _ops is not None else None
 
 _ACTIVATIONS = (None, "none", "relu", "gelu", "gelu_tanh")
+_CAUSAL_ALIGNMENTS = {"top_left": 1, "bottom_right": 2}
 
 
 def available():
@@ -251,3 +253,45 @@ def gemm(a, b, c=None, alpha=1.0, beta=None, out=None, out_dtype=None, *, bias=N
     handle, allocate, fast = _context(a, stream)
     return ops.gemm(a, b, c, float(alpha), None if beta is None else float(beta), bias, activation, out, out_dtype, handle, allocate,
                     fast)
+
+
+def attention(q, k, v, causal=False, scale=None, causal_alignment="top_left", return_lse=False, *, stream=None):
+    """``softmax(scale * q @ k^T [+ causal mask]) @ v`` on the Hopper tensor cores (``attention_forward_sm90``,
+    a FlashAttention-3-style kernel: docs/attention.md).
+
+    q is (batch, heads_q, seq_q, head_dim), k and v (batch, heads_kv, seq_k, head_dim), float16 or
+    bfloat16 (one dtype); products and sums are fp32, P is rounded to the input dtype before P @ v.
+
+    Precondition: CUDA tensors on one device; head_dim 64, 128 or 256 with stride 1; the other
+    strides multiples of 8 elements (16 bytes; any contiguous tensor, or a (batch, seq, heads,
+    head_dim) one transposed to (batch, heads, seq, head_dim)) and 16-byte aligned data; heads_kv
+    divides heads_q (grouped-query attention: query head h reads key/value head
+    h // (heads_q // heads_kv)); seq_k >= 1 unless the output is empty; any lengths (no multiple of
+    a tile needed). scale: None for 1/sqrt(head_dim), else positive and finite. causal: key j is
+    visible to query i iff j <= i (causal_alignment "top_left", PyTorch's is_causal) or
+    j <= i + seq_k - seq_q ("bottom_right", FlashAttention's); a query that sees no key gets O = 0
+    and LSE = -inf.
+    Postcondition: returns O, a new contiguous (batch, heads_q, seq_q, head_dim) tensor of q's dtype,
+    or (O, LSE) with return_lse, LSE a new float32 (batch, heads_q, seq_q) tensor holding
+    log(sum_j exp(scale q_i . k_j)) over the keys query i sees (natural log). Within 2^-8 + 2^-9
+    (bfloat16) or 2^-11 + 2^-12 (float16) of the exact result for inputs in [-1, 1]. The kernel for
+    head_dim and dtype is compiled on the first call that needs it: NVRTC, seconds the first time
+    on a machine, then the JIT's disk cache.
+
+    Example (PyTorch):
+        >>> q = torch.zeros(1, 1, 3, 64, dtype=torch.bfloat16, device="cuda")
+        >>> v = torch.arange(3, dtype=torch.bfloat16, device="cuda")[None, None, :, None].expand(1, 1, 3, 64).contiguous()
+        >>> tessera.ops.attention(q, q, v, causal=True)[0, 0, :, 0].tolist()
+        [0.0, 0.5, 1.0]
+    """
+    ops = _module()
+    if causal_alignment not in _CAUSAL_ALIGNMENTS:
+        raise ValueError("tessera.ops.attention: causal_alignment must be 'top_left' (PyTorch's is_causal) or "
+                         "'bottom_right' (FlashAttention's), got %r" % (causal_alignment,))
+    if scale is not None:
+        if isinstance(scale, bool) or not isinstance(scale, numbers.Real):
+            raise TypeError("tessera.ops.attention: scale must be None or a number, got " + type(scale).__name__)
+        scale = float(scale)
+    handle, allocate, fast = _context(q, stream)
+    return ops.attention(q, k, v, _CAUSAL_ALIGNMENTS[causal_alignment] if causal else 0, scale, bool(return_lse),
+                         handle, allocate, fast)

@@ -30,7 +30,7 @@ class DeviceArray:
                    dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> Any: ...
     def __dlpack_device__(self) -> Tuple[int, int]: ...
 
-__all__ = ["add", "sgemm", "copy", "gemm", "available", "DeviceArray"]
+__all__ = ["add", "sgemm", "copy", "gemm", "attention", "available", "DeviceArray"]
 
 def available() -> bool:
     """Whether the kernels were built into this package (``tessera._ops`` exists and loads).
@@ -129,5 +129,38 @@ def gemm(a: DLPackTensor, b: DLPackTensor, c: Optional[DLPackTensor] = None, alp
         >>> b = torch.ones(3, 4, dtype=torch.bfloat16, device="cuda")
         >>> tessera.ops.gemm(a, b, out_dtype="float32").tolist()
         [[3.0, 3.0, 3.0, 3.0], [3.0, 3.0, 3.0, 3.0]]
+    """
+    ...
+
+def attention(q: DLPackTensor, k: DLPackTensor, v: DLPackTensor, causal: bool = False, scale: Optional[float] = None,
+              causal_alignment: str = "top_left", return_lse: bool = False, *,
+              stream: Optional[StreamLike] = None) -> Any:
+    """``softmax(scale * q @ k^T [+ causal mask]) @ v`` on the Hopper tensor cores (``attention_forward_sm90``,
+    a FlashAttention-3-style kernel: docs/attention.md).
+
+    q is (batch, heads_q, seq_q, head_dim), k and v (batch, heads_kv, seq_k, head_dim), float16 or
+    bfloat16 (one dtype); products and sums are fp32, P is rounded to the input dtype before P @ v.
+
+    Precondition: CUDA tensors on one device; head_dim 64, 128 or 256 with stride 1; the other
+    strides multiples of 8 elements (16 bytes; any contiguous tensor, or a (batch, seq, heads,
+    head_dim) one transposed to (batch, heads, seq, head_dim)) and 16-byte aligned data; heads_kv
+    divides heads_q (grouped-query attention: query head h reads key/value head
+    h // (heads_q // heads_kv)); seq_k >= 1 unless the output is empty; any lengths (no multiple of
+    a tile needed). scale: None for 1/sqrt(head_dim), else positive and finite. causal: key j is
+    visible to query i iff j <= i (causal_alignment "top_left", PyTorch's is_causal) or
+    j <= i + seq_k - seq_q ("bottom_right", FlashAttention's); a query that sees no key gets O = 0
+    and LSE = -inf.
+    Postcondition: returns O, a new contiguous (batch, heads_q, seq_q, head_dim) tensor of q's dtype,
+    or (O, LSE) with return_lse, LSE a new float32 (batch, heads_q, seq_q) tensor holding
+    log(sum_j exp(scale q_i . k_j)) over the keys query i sees (natural log). Within 2^-8 + 2^-9
+    (bfloat16) or 2^-11 + 2^-12 (float16) of the exact result for inputs in [-1, 1]. The kernel for
+    head_dim and dtype is compiled on the first call that needs it: NVRTC, seconds the first time
+    on a machine, then the JIT's disk cache.
+
+    Example (PyTorch):
+        >>> q = torch.zeros(1, 1, 3, 64, dtype=torch.bfloat16, device="cuda")
+        >>> v = torch.arange(3, dtype=torch.bfloat16, device="cuda")[None, None, :, None].expand(1, 1, 3, 64).contiguous()
+        >>> tessera.ops.attention(q, q, v, causal=True)[0, 0, :, 0].tolist()
+        [0.0, 0.5, 1.0]
     """
     ...

@@ -21,8 +21,8 @@ namespace tessera::python_ops {
 enum class DType { f32, f16, bf16 };
 
 // The programs compiled on first use: add (per DType), sgemm (float32), copy (per element size),
-// gemm (per kernel of gemm_sm90: gemm_key).
-enum class Op { add, sgemm, copy, gemm };
+// gemm (per kernel of gemm_sm90: gemm_key), attention (per head_dim and type: attention_key).
+enum class Op { add, sgemm, copy, gemm, attention };
 
 // What prepare() compiled or found: the program's kernels (their name expressions), whether it came
 // from the disk cache, NVRTC's time (0 from a cache) and NVRTC's log (warnings).
@@ -34,7 +34,8 @@ struct Prepared {
 };
 
 // The key of one program: op and the element type (add: its DType as an int; sgemm: 0; copy: the
-// element's bytes, 2 or 4; gemm: gemm_key's number of the kernel, 0..79). Throws std::invalid_argument for a key that has no program.
+// element's bytes, 2 or 4; gemm: gemm_key's number of the kernel, 0..79; attention: attention_key's,
+// 0..5). Throws std::invalid_argument for a key that has no program.
 // prepared(): whether the program is compiled in this process (then prepare() returns at once).
 // prepare(): compiles it for sm_90a, or loads it from the disk cache; needs NVRTC, not a GPU.
 bool prepared(Op op, int key);
@@ -104,5 +105,33 @@ int gemm_sms();
 // Whether gemm() is here: always (it is compiled on first use; the answer is kept for callers
 // written when it was an nvcc build option).
 bool have_gemm();
+
+// The attention forward on Hopper (kernels::attention_forward_sm90, attention.cpp over
+// include/tessera/jit/attention_sm90.hpp): O = softmax(scale Q K^T [+ causal mask]) V and LSE for
+// Q, O (batch, heads_q, seq_q, head_dim) and K, V (batch, heads_kv, seq_k, head_dim) of type
+// `dtype` (f16 or bf16), strides in elements along (batch, head, seq) (head_dim's is 1); lse: fp32
+// (batch, heads_q, seq_q) contiguous, or null; scale 0: 1/sqrt(head_dim); causal: 0 none, 1
+// top_left, 2 bottom_right (kernels::AttentionCausal).
+struct AttentionArgs {
+  DType dtype = DType::bf16;
+  void const* q = nullptr;
+  void const* k = nullptr;
+  void const* v = nullptr;
+  void* o = nullptr;
+  float* lse = nullptr;
+  int batch = 1, heads_q = 1, heads_kv = 1, seq_q = 1, seq_k = 1, head_dim = 128;
+  std::int64_t q_strides[3] = {0, 0, 0}, k_strides[3] = {0, 0, 0}, v_strides[3] = {0, 0, 0}, o_strides[3] = {0, 0, 0};
+  float scale = 0.0f;
+  int causal = 0;
+};
+// kernels::check_attention_problem's rules (std::invalid_argument "fn: <rule> (<values>)"), which
+// attention() checks too.
+void attention_check(char const* fn, AttentionArgs const& args);
+// The program of the kernel for args (prepare(Op::attention, key)): jit::AttentionSm90JitKernel's
+// index, 0..5 (head_dim and dtype only; std::invalid_argument for a head_dim without a kernel).
+int attention_key(AttentionArgs const& args);
+// Compiles the kernel when this process has not (seconds the first time on a machine, then the
+// disk cache) and launches it in the current context on `stream`.
+void attention(AttentionArgs const& args, void* stream);
 
 }  // namespace tessera::python_ops

@@ -3,7 +3,7 @@
 // tensors through the DLPack protocol, checks them against the kernels' contracts (shapes, dtypes,
 // strides, devices, alignment, overlap) with errors that name the fix, allocates the results
 // through the caller's allocator and launches on the caller's stream. The kernels are behind
-// kernels.hpp: add, sgemm, copy and gemm compiled while the program runs (tessera::jit, on their
+// kernels.hpp: add, sgemm, copy, gemm and attention compiled while the program runs (tessera::jit, on their
 // first call). This file is compiled by the host compiler and needs no CUDA header or library: it
 // talks to the GPU through the CUDA driver, opened while the program runs
 // (tessera/jit/driver.hpp), in the devices' primary contexts -- those the CUDA runtime uses, so
@@ -20,6 +20,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -1021,6 +1022,143 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   return out_obj;
 }
 
+// ---- attention ----------------------------------------------------------------------------------
+
+// The attention forward on (batch, heads, seq, head_dim) tensors: O = softmax(scale q k^T [+ mask])
+// v, and LSE when return_lse. causal: 0 none, 1 top_left, 2 bottom_right; scale None:
+// 1/sqrt(head_dim). Every rule is checked before anything is allocated, compiled or launched.
+py::object attention(py::object q_obj, py::object k_obj, py::object v_obj, int causal, py::object scale_obj,
+                     bool return_lse, std::uintptr_t stream, py::object allocate, bool fast) {
+  char const* fn = "tessera.ops.attention";
+  Imported q(fn, "q", q_obj, stream, fast);
+  Imported k(fn, "k", k_obj, stream, fast);
+  Imported v(fn, "v", v_obj, stream, fast);
+  std::string const hint =
+      "; attention takes float16 or bfloat16 (fp32 accumulation inside): convert, e.g. q.to(torch.bfloat16)";
+  std::vector<ops::DType> const types = {ops::DType::f16, ops::DType::bf16};
+  ops::DType const dt = require_dtype(fn, q, types, hint);
+  require_dtype(fn, k, types, hint);
+  require_dtype(fn, v, types, hint);
+  if (k.dtype() != dt || v.dtype() != dt)
+    type_error(std::string(fn) + ": q is " + dtype_name(dt) + ", k " + k.dtype_text() + " and v " + v.dtype_text() +
+               "; q, k and v must have one dtype: convert, e.g. k.to(q.dtype)");
+  require_same_device(fn, q, k);
+  require_same_device(fn, q, v);
+  for (Imported const* t : {&q, &k, &v}) {
+    if (t->ndim() != 4)
+      value_error(std::string(fn) + ": " + t->name() + " must be 4-D (batch, heads, seq, head_dim), got shape " +
+                  tuple_text(t->shape()) + "; add the missing modes, e.g. " + t->name() + "[None] for one batch");
+    for (std::int64_t e : t->shape())
+      if (e >= (std::int64_t(1) << 31))
+        value_error(std::string(fn) + ": " + t->name() + "'s extents must be < 2^31, got " + tuple_text(t->shape()));
+  }
+  std::int64_t const batch = q.shape()[0], hq = q.shape()[1], sq = q.shape()[2], d = q.shape()[3];
+  std::int64_t const hkv = k.shape()[1], sk = k.shape()[2];
+  if (k.shape()[0] != batch || k.shape()[3] != d)
+    value_error(std::string(fn) + ": q has shape " + tuple_text(q.shape()) + " and k " + tuple_text(k.shape()) +
+                "; k must be (batch, heads_kv, seq_k, head_dim) with q's batch and head_dim");
+  if (v.shape() != k.shape())
+    value_error(std::string(fn) + ": k has shape " + tuple_text(k.shape()) + " and v " + tuple_text(v.shape()) +
+                "; v must have k's shape (batch, heads_kv, seq_k, head_dim)");
+  if (d != 64 && d != 128 && d != 256)
+    value_error(std::string(fn) + ": head_dim must be 64, 128 or 256 (got " + std::to_string(d) +
+                "); the kernel has no other: pad q, k and v with zeros to the next one, pass scale=1/sqrt(" +
+                std::to_string(d) + ") and slice O's head_dim back");
+  if (hkv == 0 || hq % hkv != 0)
+    value_error(std::string(fn) + ": k's heads (" + std::to_string(hkv) + ") must divide q's heads (" +
+                std::to_string(hq) +
+                "): query head h reads key/value head h // (heads_q // heads_kv) (grouped-query "
+                "attention)");
+  bool const empty = batch == 0 || hq == 0 || sq == 0;
+  if (sk == 0 && !empty)
+    value_error(std::string(fn) + ": k and v have no keys (seq_k = 0, shape " + tuple_text(k.shape()) +
+                "); every query needs at least one key");
+  for (Imported const* t : {&q, &k, &v}) {
+    require_element_aligned(fn, *t, 2);  // and no negative strides
+    if (empty) continue;
+    std::string const name = t->name();
+    if (t->strides()[3] != 1)
+      value_error(std::string(fn) + ": " + name + " has strides " + tuple_text(t->strides()) +
+                  "; its head_dim stride must be 1 (the kernel reads contiguous rows with TMA): pass " + name +
+                  ".contiguous()");
+    if (reinterpret_cast<std::uintptr_t>(t->data()) % 16 != 0)
+      value_error(std::string(fn) + ": " + name +
+                  "'s data pointer is not 16-byte aligned (TMA reads from 16-byte aligned addresses): pass a copy that "
+                  "starts aligned, e.g. " +
+                  name + ".clone()");
+    for (int i = 0; i < 3; ++i)
+      if (t->shape()[i] > 1 && t->strides()[i] % 8 != 0)
+        value_error(std::string(fn) + ": " + name + " has strides " + tuple_text(t->strides()) +
+                    "; the strides of batch, heads and seq must be multiples of 8 elements (16 bytes, TMA's step): "
+                    "pass " +
+                    name + ".contiguous()");
+    if (t->shape()[2] > 1 && t->strides()[2] < d)
+      value_error(std::string(fn) + ": " + name + " has strides " + tuple_text(t->strides()) +
+                  "; rows of head_dim must not overlap (seq stride >= head_dim): pass " + name + ".contiguous()");
+  }
+  float scale = 0.0f;  // 1/sqrt(head_dim)
+  if (!scale_obj.is_none()) {
+    double const s = scale_obj.cast<double>();
+    if (!(s > 0.0 && s <= double(std::numeric_limits<float>::max())) || float(s) == 0.0f)
+      value_error(std::string(fn) + ": scale must be positive and finite (got " +
+                  py::str(scale_obj).cast<std::string>() + "); None means 1/sqrt(head_dim)");
+    scale = float(s);
+  }
+  if (causal < 0 || causal > 2)
+    value_error(std::string(fn) + ": causal code " + std::to_string(causal) +
+                " is not 0 (none), 1 (top_left) or 2 (bottom_right)");
+
+  std::vector<std::int64_t> const o_shape = {batch, hq, sq, d};
+  std::vector<std::int64_t> const o_strides = {hq * sq * d, sq * d, d, 1};
+  std::vector<std::int64_t> const lse_shape = {batch, hq, sq};
+  std::vector<std::int64_t> const lse_strides = {hq * sq, sq, 1};
+  ops::AttentionArgs a;
+  a.dtype = dt;
+  a.batch = int(batch);
+  a.heads_q = int(hq);
+  a.heads_kv = int(hkv);
+  a.seq_q = int(sq);
+  a.seq_k = int(sk);
+  a.head_dim = int(d);
+  a.q = q.data();
+  a.k = k.data();
+  a.v = v.data();
+  for (int i = 0; i < 3; ++i) {
+    a.q_strides[i] = q.strides()[i];
+    a.k_strides[i] = k.strides()[i];
+    a.v_strides[i] = v.strides()[i];
+    a.o_strides[i] = o_strides[std::size_t(i)];
+  }
+  a.scale = scale;
+  a.causal = causal;
+  if (!empty) {
+    // The kernel's own rules (kernels::check_attention_problem's) before O exists: O and LSE will be
+    // fresh, contiguous and aligned; q's address stands in for them.
+    a.o = const_cast<void*>(a.q);
+    ops::attention_check(fn, a);
+  }
+  py::object o_obj = make_result(allocate, o_shape, o_strides, dt, q.device());
+  Imported o(fn, "out", o_obj, stream, fast);
+  py::object lse_obj = py::none();
+  std::optional<Imported> lse;
+  if (return_lse) {
+    lse_obj = make_result(allocate, lse_shape, lse_strides, ops::DType::f32, q.device());
+    lse.emplace(fn, "lse", lse_obj, stream, fast);
+  }
+  if (!empty) {
+    a.o = o.data();
+    a.lse = lse ? static_cast<float*>(lse->data()) : nullptr;
+    ops::attention_check(fn, a);
+    DeviceGuard guard(fn, q.device());
+    int key = 0;
+    device_call(fn, "choosing the kernel", [&] { key = ops::attention_key(a); });
+    ensure_compiled(fn, ops::Op::attention, key);
+    device_call(fn, "the kernel launch", [&] { ops::attention(a, as_stream(stream)); });
+  }
+  if (return_lse) return py::make_tuple(o_obj, lse_obj);
+  return o_obj;
+}
+
 // ---- compiling without a GPU ---------------------------------------------------------------------
 
 // The program (op, key) an op runs on dtype (ValueError for an op or dtype without one).
@@ -1105,6 +1243,35 @@ py::dict compile_gemm(int m, int n, int k, std::string const& dtype, std::string
   return r;
 }
 
+// The kernel tessera.ops.attention runs for head_dim and dtype, compiled for sm_90a or found in the
+// caches, as compile_only does for the other ops.
+py::dict compile_attention(int head_dim, std::string const& dtype) {
+  char const* fn = "tessera._ops._compile_attention";
+  auto const dt = dtype_from_name(dtype);
+  if (!dt || *dt == ops::DType::f32)
+    value_error(std::string(fn) + ": attention runs on float16 or bfloat16, got " + dtype);
+  if (head_dim != 64 && head_dim != 128 && head_dim != 256)
+    value_error(std::string(fn) + ": head_dim must be 64, 128 or 256 (got " + std::to_string(head_dim) + ")");
+  ops::AttentionArgs a;
+  a.dtype = *dt;
+  a.head_dim = head_dim;
+  int const key = ops::attention_key(a);
+  bool const already = ops::prepared(ops::Op::attention, key);
+  ops::Prepared p;
+  device_call(fn, "compiling", [&] {
+    py::gil_scoped_release nogil;
+    p = ops::prepare(ops::Op::attention, key);
+  });
+  py::dict r;
+  r["kernels"] = p.kernels;
+  r["key"] = key;
+  r["in_memory"] = already;
+  r["from_disk_cache"] = p.from_disk_cache;
+  r["compile_seconds"] = p.compile_seconds;
+  r["log"] = p.log;
+  return r;
+}
+
 // Whether this process has compiled (or loaded) the program op runs on dtype.
 bool compiled(std::string const& op, std::string const& dtype) {
   auto const [o, key] = program_key("tessera._ops._compiled", op, dtype);
@@ -1160,6 +1327,8 @@ PYBIND11_MODULE(_ops, m) {
   m.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"), py::arg("beta"), py::arg("bias"),
         py::arg("activation"), py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"),
         py::arg("fast") = false);
+  m.def("attention", &attention, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("causal"), py::arg("scale"),
+        py::arg("return_lse"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
   m.def(
       "_register_torch",
       [](py::object tensor, py::object f32, py::object f16, py::object bf16) {
@@ -1178,6 +1347,9 @@ PYBIND11_MODULE(_ops, m) {
         py::arg("out_row_major") = true, py::arg("plain") = true, py::arg("sms") = 132,
         "Compiles (or finds in the caches) the kernel tessera.ops.gemm runs for that product on a GPU of sms SMs, for "
         "sm_90a, without a GPU; returns what prepare() did and the kernel's key. For tests and warm-up.");
+  m.def("_compile_attention", &compile_attention, py::arg("head_dim"), py::arg("dtype"),
+        "Compiles (or finds in the caches) the kernel tessera.ops.attention runs for head_dim (64, 128, 256) and dtype "
+        "(float16, bfloat16), for sm_90a, without a GPU; returns what prepare() did and the kernel's key.");
   m.def("_compiled", &compiled, py::arg("op"), py::arg("dtype"),
         "Whether this process has compiled (or loaded from the disk cache) the kernels of op for dtype.");
 }

@@ -4,6 +4,7 @@
 
 #include "jit_programs.hpp"
 #include "kernels.hpp"
+#include "tessera/jit/attention_sm90.hpp"
 #include "tessera/jit/gemm_sm90.hpp"
 
 namespace tessera::python_ops {
@@ -25,6 +26,9 @@ detail::OpProgram& program(Op op, int key) {
       break;
     case Op::gemm:
       if (key >= 0 && key < gemm_keys) return detail::gemm_program(key);
+      break;
+    case Op::attention:
+      if (key >= 0 && key < jit::AttentionSm90JitKernel::kCount) return detail::attention_program(key);
       break;
   }
   throw std::invalid_argument("tessera.ops: no program for op " + std::to_string(int(op)) + " and key " +

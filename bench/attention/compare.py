@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""tessera.ops.attention against PyTorch's scaled_dot_product_attention (cuDNN and flash backends),
+in one process, on the same inputs: the FlashAttention-3 paper's forward sweep.
+
+    python3 bench/attention/compare.py                  # bf16, 18 cases, ~1.5-3 min of GPU time
+    python3 bench/attention/compare.py --quick          # 3 cases
+    python3 bench/attention/compare.py --fp16 --json out.json
+
+Cases: batch * seq = 16384 tokens, heads * head_dim = 2048, seq in {1024, 4096, 16384}, head_dim
+in {64, 128, 256}, causal and not (seq_q == seq_k, so the two causal alignments agree); q, k, v
+contiguous (batch, heads, seq, head_dim), standard normal (full-entropy data: ../shared/PERF.md).
+Forward TFLOP/s = 4 batch heads seq_q seq_k head_dim / t, halved for causal.
+
+Each case is verified before it is timed: every implementation's output against cuDNN's (max abs
+difference reported; over the tolerance, that implementation is not timed for the case, and
+tessera's failure is flagged in the table and the JSON). Then two timings, each interleaving the
+implementations so that they see the same clocks:
+  burst      after --rest seconds of idle GPU, --samples rounds of one sample per implementation in
+             rotating order (a sample: enough back-to-back calls for >= 1 ms, timed by CUDA events);
+             the median per implementation;
+  sustained  blocks of ~--block-ms back to back, alternating implementations, for --sustain seconds;
+             the median of the blocks of the second half (once the power cap has pulled the clock).
+The SM clock (MHz) is read before the burst and after the sustained run (torch.cuda.clock_rate(),
+else pynvml, else not reported). Prints a table; --json writes every figure.
+"""
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+import tessera
+import tessera.ops
+
+TOKENS, HIDDEN = 16384, 2048
+SEQS, HEAD_DIMS = (1024, 4096, 16384), (64, 128, 256)
+QUICK = [(4096, 128, False), (4096, 128, True), (16384, 256, False)]
+TOLERANCE = {torch.bfloat16: 3e-2, torch.float16: 5e-3}  # max |O - O_cudnn| (two 16-bit results)
+
+
+def sm_clock_mhz():
+    """The current SM clock of device 0 in MHz, or None when nothing can read it."""
+    try:
+        return int(torch.cuda.clock_rate(0))
+    except Exception:
+        pass
+    try:
+        import pynvml
+
+        pynvml.nvmlInit()
+        h = pynvml.nvmlDeviceGetHandleByIndex(torch.cuda.current_device())
+        return int(pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM))
+    except Exception:
+        return None
+
+
+def power_limit_w():
+    try:
+        import pynvml
+
+        pynvml.nvmlInit()
+        h = pynvml.nvmlDeviceGetHandleByIndex(torch.cuda.current_device())
+        return pynvml.nvmlDeviceGetEnforcedPowerLimit(h) / 1000.0
+    except Exception:
+        return None
+
+
+def implementations(q, k, v, causal):
+    """name -> a function computing O (no arguments)."""
+
+    def tessera_attention():
+        return tessera.ops.attention(q, k, v, causal=causal)
+
+    def sdpa(backend):
+        def run():
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+        return run
+
+    return {"tessera": tessera_attention, "cudnn": sdpa(SDPBackend.CUDNN_ATTENTION),
+            "flash": sdpa(SDPBackend.FLASH_ATTENTION)}
+
+
+def time_calls(fn, calls):
+    """Seconds per call of `calls` back-to-back calls, by CUDA events."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(calls):
+        fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) / 1e3 / calls
+
+
+def run_case(dtype, seq, head_dim, causal, args):
+    batch, heads = TOKENS // seq, HIDDEN // head_dim
+    flops = 4.0 * batch * heads * seq * seq * head_dim / (2 if causal else 1)
+    g = torch.Generator(device="cuda")
+    g.manual_seed(seq * 1000 + head_dim * 2 + causal)
+    shape = (batch, heads, seq, head_dim)
+    q, k, v = (torch.randn(shape, generator=g, device="cuda", dtype=torch.float32).to(dtype) for _ in range(3))
+    impls = implementations(q, k, v, causal)
+    if args.no_flash:
+        del impls["flash"]
+    row = {"dtype": str(dtype).split(".")[-1], "batch": batch, "heads": heads, "seq": seq, "head_dim": head_dim,
+           "causal": causal, "flops": flops, "impls": {}}
+
+    # Verify first: each against cuDNN (tessera's first call compiles its kernel, or loads it).
+    try:
+        ref = impls["cudnn"]().float()
+        torch.cuda.synchronize()
+    except Exception as e:  # cuDNN refused this configuration: nothing to verify against
+        row["error"] = "cuDNN: %s" % (str(e).splitlines()[0] if str(e) else type(e).__name__)
+        return row
+    live = {}
+    for name, fn in impls.items():
+        r = {}
+        row["impls"][name] = r
+        try:
+            t0 = time.perf_counter()
+            out = fn()
+            torch.cuda.synchronize()
+            r["first_call_s"] = time.perf_counter() - t0
+            diff = (out.float() - ref).abs().max().item()
+        except Exception as e:
+            r["ok"], r["error"] = False, (str(e).splitlines()[0] if str(e) else type(e).__name__)
+            continue
+        r["max_abs_diff"] = diff
+        r["ok"] = bool(math.isfinite(diff) and diff <= TOLERANCE[dtype])
+        if r["ok"]:
+            live[name] = fn
+    del ref
+    if not live:
+        return row
+
+    # Calls per sample: >= 1 ms of work (estimated from a few warm calls).
+    per = {}
+    for name, fn in live.items():
+        fn()
+        per[name] = max(1, math.ceil(1e-3 / max(time_calls(fn, 3), 1e-6)))
+
+    # Burst: after a rest, rounds of one sample each, the order rotating.
+    torch.cuda.synchronize()
+    time.sleep(args.rest)
+    row["clock_mhz_before"] = sm_clock_mhz()
+    names = list(live)
+    samples = {n: [] for n in names}
+    for i in range(args.samples):
+        for n in names[i % len(names):] + names[:i % len(names)]:
+            samples[n].append(time_calls(live[n], per[n]))
+    for n in names:
+        t = statistics.median(samples[n])
+        row["impls"][n].update(burst_s=t, burst_tflops=flops / t / 1e12)
+
+    # Sustained: blocks of ~block_ms each, alternating, for `sustain` seconds; the second half's median.
+    blocks = {n: [] for n in names}
+    block_calls = {n: max(1, round(args.block_ms / 1e3 / row["impls"][n]["burst_s"])) for n in names}
+    t_end = time.perf_counter() + args.sustain
+    while time.perf_counter() < t_end:
+        for n in names:
+            blocks[n].append(time_calls(live[n], block_calls[n]))
+    row["clock_mhz_after"] = sm_clock_mhz()
+    for n in names:
+        b = blocks[n][len(blocks[n]) // 2:] or blocks[n]
+        t = statistics.median(b)
+        row["impls"][n].update(sustained_s=t, sustained_tflops=flops / t / 1e12, sustained_blocks=len(blocks[n]))
+    return row
+
+
+def fmt(r, key):
+    if r is None:
+        return "-"
+    if "error" in r:
+        return "error"
+    if not r.get("ok"):
+        return "WRONG"
+    v = r.get(key)
+    return "-" if v is None else "%.0f" % v
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="3 cases: %s" % QUICK)
+    p.add_argument("--fp16", action="store_true", help="float16 cases too (after bfloat16)")
+    p.add_argument("--json", help="write every figure to this file")
+    p.add_argument("--samples", type=int, default=7, help="burst rounds (default 7)")
+    p.add_argument("--rest", type=float, default=1.0, help="idle seconds before each burst (default 1)")
+    p.add_argument("--sustain", type=float, default=1.5, help="seconds of the sustained run per case (default 1.5)")
+    p.add_argument("--block-ms", type=float, default=50.0, help="ms per sustained block (default 50)")
+    p.add_argument("--no-flash", action="store_true", help="leave out the flash backend")
+    args = p.parse_args(argv)
+    if not torch.cuda.is_available():
+        sys.exit("compare.py: no CUDA device")
+    cases = QUICK if args.quick else [(s, d, c) for s in SEQS for d in HEAD_DIMS for c in (False, True)]
+    dtypes = [torch.bfloat16] + ([torch.float16] if args.fp16 else [])
+    info = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__,
+            "cudnn": torch.backends.cudnn.version(), "tessera": getattr(tessera, "__version__", "?"),
+            "power_limit_w": power_limit_w(), "args": vars(args)}
+    print("# %s, torch %s, cuDNN %s, power limit %s W" % (info["device"], info["torch"], info["cudnn"],
+                                                         info["power_limit_w"]))
+    head = "%-8s %6s %4s %6s | %8s %8s | %8s %8s | %8s %8s | %6s %6s | %9s %9s | %9s" % (
+        "dtype", "seq", "d", "causal", "tessera", "sust", "cudnn", "sust", "flash", "sust", "t/cdnn", "sust",
+        "diff_t", "diff_fl", "MHz b/a")
+    print("# TFLOP/s: burst, sustained; t/cdnn: tessera / cuDNN; diff: max |O - O_cudnn|")
+    print(head)
+    rows = []
+    t_start = time.perf_counter()
+    for dt in dtypes:
+        for seq, d, causal in cases:
+            row = run_case(dt, seq, d, causal, args)
+            rows.append(row)
+            im = row["impls"]
+            t, c, f = im.get("tessera"), im.get("cudnn"), im.get("flash")
+
+            def ratio(key):
+                if t and c and t.get(key) and c.get(key):
+                    return "%.2f" % (t[key] / c[key])
+                return "-"
+
+            def diff(r):
+                return "-" if not r or "max_abs_diff" not in r else "%.2e" % r["max_abs_diff"]
+
+            print("%-8s %6d %4d %6s | %8s %8s | %8s %8s | %8s %8s | %6s %6s | %9s %9s | %4s/%-4s%s" % (
+                row["dtype"], seq, d, causal, fmt(t, "burst_tflops"), fmt(t, "sustained_tflops"),
+                fmt(c, "burst_tflops"), fmt(c, "sustained_tflops"), fmt(f, "burst_tflops"),
+                fmt(f, "sustained_tflops"), ratio("burst_tflops"), ratio("sustained_tflops"), diff(t), diff(f),
+                row.get("clock_mhz_before") or "-", row.get("clock_mhz_after") or "-",
+                ("  " + row["error"]) if "error" in row else
+                ("  tessera: " + t["error"]) if t and "error" in t else ""), flush=True)
+    info["seconds"] = time.perf_counter() - t_start
+    wrong = [r for r in rows if "tessera" in r["impls"] and not r["impls"]["tessera"].get("ok")]
+    print("# %d cases in %.0f s; tessera wrong or failed in %d" % (len(rows), info["seconds"], len(wrong)))
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"info": info, "cases": rows}, out, indent=1)
+        print("# wrote %s" % args.json)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,529 @@
+// attention_forward_sm90 through the JIT, with a host side that needs no CUDA toolkit and no CUDA
+// runtime: the kernel of kernels/attention/forward_sm90.cuh compiled by NVRTC (one program per head
+// dimension and element type, at its first use, cached in memory and on disk by jit::compile), its
+// argument built on the host, its three 4-D tensor maps encoded by the driver's
+// cuTensorMapEncodeTiled and the launch through the driver opened at run time (jit/driver.hpp).
+// What kernels::attention_forward_sm90 (kernels/attention/forward.cuh, nvcc) does, step by step:
+//
+//   AttentionSm90JitProblem                the problem (kernels::AttentionProblem<T> with the element
+//                                          type as a flag and untyped pointers)
+//   check_attention_sm90_jit_problem(fn, p)
+//                                          kernels::check_attention_problem's rules and messages
+//   attention_sm90_jit_kernel(problem)     which kernel runs it: AttentionSm90Config<head_dim>, the type
+//   attention_sm90_jit_source(kernel, align), attention_sm90_jit_name(kernel)
+//                                          the program: forward_sm90.cuh and static_asserts
+//   attention_sm90_jit_params<Align>(kernel, problem, encode)
+//                                          the kernel's argument, AttentionSm90ParamsHost<Align>
+//   attention_sm90_jit_launch(problem, kernel, stream)
+//                                          the checks, the argument, the launch
+//
+// The problem's checks. forward.cuh's host part includes the CUDA runtime (its launcher), so it is
+// not host-compilable without the toolkit: check_attention_sm90_jit_problem mirrors
+// check_attention_problem rule for rule, message for message, and tests/jit/attention_sm90.cpp
+// holds the two to the same verdicts and messages over a sweep of problems (compiling the original
+// with nvcc where one is found).
+//
+// The argument. AttentionSm90Params<T> is device code, so the host fills a copy of its layout,
+// AttentionSm90ParamsHost, and each program checks that copy against the real struct with
+// static_asserts: every member's offset, size and type, the struct's size and alignment, the
+// configuration's tile (BM, BN), threads, dynamic shared memory, and the bytes the TMA boxes the
+// host encodes bring per tile. A drift of the device code is a compile error naming the member and
+// this file, never a kernel reading a misplaced field. The descriptors' alignment is NVRTC's (128
+// bytes from CUDA 13, 64 before: arch/copy_sm90_tma.cuh), so the copy is a template on it.
+#pragma once
+
+#if defined(__CUDACC_RTC__)
+#error "tessera/jit/attention_sm90.hpp: host only (it builds and launches attention_forward_sm90's kernel)"
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tessera/jit/driver.hpp"
+#include "tessera/jit/kernel.hpp"
+#include "tessera/jit/nvrtc.hpp"
+
+namespace tessera::jit {
+
+// ---- the problem ---------------------------------------------------------------------------------
+
+// kernels::AttentionCausal's values (forward_sm90.cuh; the program static_asserts them).
+enum class AttentionSm90JitCausal : int { none = 0, top_left = 1, bottom_right = 2 };
+
+// kernels::AttentionStrides: strides in elements along (batch, head, seq, head_dim).
+struct AttentionSm90JitStrides {
+  long long batch = 0, head = 0, seq = 0, dim = 1;
+};
+
+// attention_sm90_jit_dense_strides(heads, seq, head_dim): a contiguous (batch, heads, seq, head_dim)
+// tensor's (kernels::attention_dense_strides).
+inline AttentionSm90JitStrides attention_sm90_jit_dense_strides(int heads, int seq, int head_dim) {
+  return AttentionSm90JitStrides{(long long)heads * seq * head_dim, (long long)seq * head_dim, head_dim, 1};
+}
+
+// kernels::AttentionProblem<T> with T named by bf16 (bfloat16_t; else half_t): Q, O (batch,
+// heads_q, seq_q, head_dim), K, V (batch, heads_kv, seq_k, head_dim), LSE fp32 (batch, heads_q,
+// seq_q) contiguous or null; scale 0 means 1/sqrt(head_dim).
+struct AttentionSm90JitProblem {
+  bool bf16 = true;
+  void const* q = nullptr;
+  void const* k = nullptr;
+  void const* v = nullptr;
+  void* o = nullptr;
+  float* lse = nullptr;
+  int batch = 1, heads_q = 1, heads_kv = 1, seq_q = 1, seq_k = 1, head_dim = 128;
+  AttentionSm90JitStrides q_strides, k_strides, v_strides, o_strides;
+  float scale = 0.0f;
+  AttentionSm90JitCausal causal = AttentionSm90JitCausal::none;
+};
+
+// The scale the kernel uses (kernels::attention_scale).
+inline float attention_sm90_jit_scale(AttentionSm90JitProblem const& p) {
+  return p.scale == 0.0f ? 1.0f / std::sqrt(float(p.head_dim)) : p.scale;
+}
+
+// check_attention_sm90_jit_problem(fn, p): kernels::check_attention_problem(fn, p) -- the same
+// rules in the same order with the same messages: std::invalid_argument("<fn>: <rule> (<values>)")
+// for the first rule p breaks. Example: head_dim 96 -> "<fn>: head_dim must be 64, 128 or 256 (got 96)".
+inline void check_attention_sm90_jit_problem(char const* fn, AttentionSm90JitProblem const& p) {
+  auto fail = [&](std::string const& what) { throw std::invalid_argument(std::string(fn) + ": " + what); };
+  auto const sizes = [&](char const* name, int v) {
+    if (v < 1) fail(std::string(name) + " must be >= 1 (got " + std::to_string(v) + ")");
+  };
+  sizes("batch", p.batch);
+  sizes("heads_q", p.heads_q);
+  sizes("heads_kv", p.heads_kv);
+  sizes("seq_q", p.seq_q);
+  sizes("seq_k", p.seq_k);
+  if (p.head_dim != 64 && p.head_dim != 128 && p.head_dim != 256)
+    fail("head_dim must be 64, 128 or 256 (got " + std::to_string(p.head_dim) + ")");
+  if (p.heads_q % p.heads_kv != 0)
+    fail("heads_kv must divide heads_q (got heads_q = " + std::to_string(p.heads_q) +
+         ", heads_kv = " + std::to_string(p.heads_kv) + ")");
+  auto const pointer = [&](char const* name, void const* ptr, int align) {
+    if (ptr == nullptr) fail(std::string(name) + " must not be null");
+    if (reinterpret_cast<std::uintptr_t>(ptr) % std::uintptr_t(align) != 0)
+      fail(std::string(name) + " must be " + std::to_string(align) + "-byte aligned (got address " +
+           std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) + ")");
+  };
+  pointer("q", p.q, 16);
+  pointer("k", p.k, 16);
+  pointer("v", p.v, 16);
+  pointer("o", p.o, 16);
+  if (p.lse != nullptr) pointer("lse", p.lse, 4);
+  constexpr long long unit = 16 / 2;  // elements of 16 bytes (both types are 16-bit)
+  auto const strides = [&](char const* name, AttentionSm90JitStrides const& s, int heads, int seq) {
+    if (s.dim != 1)
+      fail(std::string(name) + "'s head_dim stride must be 1 (TMA reads contiguous rows) (got " +
+           std::to_string(s.dim) + ")");
+    auto const one = [&](char const* mode, long long stride, int extent) {
+      if (extent > 1 && (stride <= 0 || stride % unit != 0))
+        fail(std::string(name) + "'s " + mode + " stride must be a positive multiple of " + std::to_string(unit) +
+             " elements (16 bytes, for TMA) (got " + std::to_string(stride) + ")");
+    };
+    one("batch", s.batch, p.batch);
+    one("head", s.head, heads);
+    one("seq", s.seq, seq);
+    if (seq > 1 && s.seq < p.head_dim)
+      fail(std::string(name) + "'s seq stride must be >= head_dim = " + std::to_string(p.head_dim) + " (got " +
+           std::to_string(s.seq) + ")");
+  };
+  strides("q", p.q_strides, p.heads_q, p.seq_q);
+  strides("k", p.k_strides, p.heads_kv, p.seq_k);
+  strides("v", p.v_strides, p.heads_kv, p.seq_k);
+  strides("o", p.o_strides, p.heads_q, p.seq_q);
+  if (!(p.scale == 0.0f || (p.scale > 0.0f && p.scale <= std::numeric_limits<float>::max())))
+    fail("scale must be 0 (1/sqrt(head_dim)) or positive and finite (got " + std::to_string(p.scale) + ")");
+  if (p.causal != AttentionSm90JitCausal::none && p.causal != AttentionSm90JitCausal::top_left &&
+      p.causal != AttentionSm90JitCausal::bottom_right)
+    fail("causal must be AttentionCausal::none, top_left or bottom_right (got " + std::to_string(int(p.causal)) + ")");
+  long long const blocks = (long long)((p.seq_q + 127) / 128) * p.heads_q * p.batch;
+  if (blocks >= (1LL << 31))
+    fail("too many query tiles: ceil(seq_q / 128) heads_q batch = " + std::to_string(blocks) + " must be < 2^31");
+}
+
+// ---- which kernel ----------------------------------------------------------------------------------
+
+// One kernel of attention_forward_sm90 as the JIT compiles it: AttentionSm90Config<head_dim> (the
+// launcher's choice: the side-by-side consumers, not yet the ping-pong loop) on bfloat16_t or half_t.
+// index(): a dense number in [0, kCount), the key of its program.
+struct AttentionSm90JitKernel {
+  int head_dim = 128;  // 64, 128 or 256
+  bool bf16 = true;
+
+  static constexpr int kCount = 6;
+
+  int index() const { return (head_dim == 64 ? 0 : head_dim == 128 ? 1 : 2) * 2 + (bf16 ? 1 : 0); }
+  // Pre: 0 <= i < kCount (else std::invalid_argument).
+  static AttentionSm90JitKernel from_index(int i) {
+    if (i < 0 || i >= kCount)
+      throw std::invalid_argument("AttentionSm90JitKernel: index " + std::to_string(i) + " is not in [0, " +
+                                  std::to_string(kCount) + ")");
+    return {64 << (i / 2), (i % 2) != 0};
+  }
+  friend bool operator==(AttentionSm90JitKernel const&, AttentionSm90JitKernel const&) = default;
+};
+
+// attention_sm90_jit_kernel(problem): the kernel attention_forward_sm90 runs for the problem. Pre:
+// head_dim is 64, 128 or 256 (else std::invalid_argument, check_attention_sm90_jit_problem's message).
+inline AttentionSm90JitKernel attention_sm90_jit_kernel(AttentionSm90JitProblem const& p) {
+  if (p.head_dim != 64 && p.head_dim != 128 && p.head_dim != 256)
+    throw std::invalid_argument("attention_forward_sm90: head_dim must be 64, 128 or 256 (got " +
+                                std::to_string(p.head_dim) + ")");
+  return {p.head_dim, p.bf16};
+}
+
+// The configuration's geometry (AttentionSm90Config<D>, AttentionSm90Roles, AttentionSm90Storage),
+// as the launch needs it; each number static_asserted by the program.
+//   bm: query rows a block (128); bn: keys a step (128; 64 for D = 256); threads: a producer and two
+//   consumer warpgroups (384); smem_bytes: sm90::shared_storage_bytes<AttentionSm90Storage>: Q
+//   (BM x D), 2 stages of K and of V (BN x D each), 2 rings of 4 barriers, Q's barrier, the
+//   ping-pong's 2, and 1024 bytes of room to align the struct.
+struct AttentionSm90JitGeometry {
+  int bm = 128, bn = 128, threads = 384, smem_bytes = 0;
+};
+inline AttentionSm90JitGeometry attention_sm90_jit_geometry(AttentionSm90JitKernel const& k) {
+  AttentionSm90JitGeometry g;
+  g.bm = 128;
+  g.bn = k.head_dim == 256 ? 64 : 128;
+  g.threads = 384;
+  int const stages = 2, elem = 2;
+  int const tiles = (g.bm * k.head_dim + 2 * stages * g.bn * k.head_dim) * elem;
+  int const barriers = 8 * (2 * (2 * stages) + 1 + 2);
+  g.smem_bytes = (tiles + barriers + 7) / 8 * 8 + 1024;
+  return g;
+}
+
+// The name expression of the kernel (sm90::warp_specialized_kernel over AttentionSm90Roles).
+inline std::string attention_sm90_jit_name(AttentionSm90JitKernel const& k) {
+  return "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
+         "tessera::kernels::AttentionSm90Config<" +
+         std::to_string(k.head_dim) + ">, " + (k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t") + "> >";
+}
+
+// ---- the kernel's argument on the host -------------------------------------------------------------
+
+// AttentionSm90ParamsHost<DescAlign>: the layout of kernels::detail::AttentionSm90Params<T> (the
+// same for both types: O's pointer is a pointer), member for member; DescAlign is TmaDescriptor's
+// alignment under the NVRTC that compiles the kernel. Checked against the device struct by every
+// program (attention_sm90_jit_source).
+template <int DescAlign>
+struct AttentionSm90ParamsHost {
+  struct alignas(DescAlign) Descriptor {  // TmaDescriptor (CUtensorMap)
+    std::uint64_t opaque[16];
+  };
+  struct Shape {  // kernels::AttentionSm90Shape
+    int batch = 1, heads_q = 1, group = 1;
+    int seq_q = 1, seq_k = 1;
+    int m_blocks = 1;
+    bool causal = false;
+    int diag = 0;
+  };
+  Descriptor q{}, k{}, v{};
+  void* o = nullptr;
+  long long o_batch = 0, o_head = 0, o_seq = 0;
+  float* lse = nullptr;
+  Shape shape;
+  float scale = 0.0f, scale_log2 = 0.0f;
+};
+
+// The descriptors' alignment in the kernels that the loaded NVRTC compiles (arch/copy_sm90_tma.cuh:
+// 128 bytes from CUDA 13, 64 before). Throws jit_error without NVRTC.
+inline int attention_sm90_jit_descriptor_align() { return Nvrtc::get().version_major() >= 13 ? 128 : 64; }
+
+// attention_sm90_jit_source(k, desc_align): the program of kernel k: forward_sm90.cuh, then
+// static_asserts that hold the device code to what the host launches with: AttentionSm90Params<T>
+// laid out as AttentionSm90ParamsHost<desc_align> (every member's offset, size and type; the
+// struct's size and alignment), AttentionCausal's values, the tile, threads and dynamic shared
+// memory of attention_sm90_jit_geometry, and the bytes of the boxes attention_sm90_jit_params
+// encodes (D/64 boxes of 64 x BM for Q's tile, of 64 x BN for a K or V stage). Pre: desc_align is
+// 64 or 128 (else std::invalid_argument).
+inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, int desc_align) {
+  if (desc_align != 64 && desc_align != 128)
+    throw std::invalid_argument("attention_sm90_jit_source: desc_align must be 64 or 128, got " +
+                                std::to_string(desc_align));
+  AttentionSm90JitGeometry const g = attention_sm90_jit_geometry(k);
+  auto const n = [](auto v) { return std::to_string(v); };
+  std::string s =
+      "// tessera::jit::attention_sm90 (include/tessera/jit/attention_sm90.hpp): the attention forward's\n"
+      "// kernel and the checks that its argument, tile, shared memory and TMA boxes are what the host\n"
+      "// side builds.\n"
+      "#include \"tessera/kernels/attention/forward_sm90.cuh\"\n"
+      "namespace tessera_jit_attention_sm90_check {\n"
+      "using T = " +
+      std::string(k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t") +
+      ";\n"
+      "using Cfg = tessera::kernels::AttentionSm90Config<" +
+      n(k.head_dim) +
+      ">;\n"
+      "using Roles = tessera::kernels::detail::AttentionSm90Roles<Cfg, T>;\n"
+      "using P = tessera::kernels::detail::AttentionSm90Params<T>;\n"
+      "// NVRTC has no constant offsetof; its front end's __INTADDR__ folds one.\n"
+      "#if defined(__CUDACC_RTC__)\n"
+      "#define TESSERA_ATTN_OFFSET_OF(type, member) ((unsigned long long)__INTADDR__(&(((type*)0)->member)))\n"
+      "#else\n"
+      "#define TESSERA_ATTN_OFFSET_OF(type, member) ((unsigned long long)__builtin_offsetof(type, member))\n"
+      "#endif\n"
+      "#define TESSERA_ATTN_HOST_COPY(what, expected, actual) static_assert((actual) == (expected), "
+      "\"attention_sm90 (JIT): \" what \" differs from the host's copy in include/tessera/jit/attention_sm90.hpp "
+      "(AttentionSm90ParamsHost, attention_sm90_jit_geometry, its boxes): update it to "
+      "kernels/attention/forward_sm90.cuh\")\n"
+      "static_assert(std::is_same_v<typename Roles::Params, P>, \"attention_sm90 (JIT): AttentionSm90Roles::Params "
+      "is no longer AttentionSm90Params<T>: update include/tessera/jit/attention_sm90.hpp\");\n";
+  auto const members = [&](auto const& host) {
+    using HP = std::decay_t<decltype(host)>;
+    std::string a;
+    auto const member = [&](char const* path, std::size_t offset, std::size_t size, char const* type) {
+      a += "TESSERA_ATTN_HOST_COPY(\"the offset of AttentionSm90Params::" + std::string(path) + "\", " + n(offset) +
+           "u, TESSERA_ATTN_OFFSET_OF(P, " + path + "));\n";
+      a += "TESSERA_ATTN_HOST_COPY(\"the size of AttentionSm90Params::" + std::string(path) + "\", " + n(size) +
+           "u, sizeof(static_cast<P*>(nullptr)->" + path + "));\n";
+      a += "TESSERA_ATTN_HOST_COPY(\"the type of AttentionSm90Params::" + std::string(path) + " (" + type +
+           ")\", true, (std::is_same_v<decltype(static_cast<P*>(nullptr)->" + path + "), " + type + ">));\n";
+    };
+#define TESSERA_JIT_ATTN_MEMBER(path, type) \
+  member(#path, offsetof(HP, path), sizeof(static_cast<HP*>(nullptr)->path), type)
+    TESSERA_JIT_ATTN_MEMBER(q, "tessera::TmaDescriptor");
+    TESSERA_JIT_ATTN_MEMBER(k, "tessera::TmaDescriptor");
+    TESSERA_JIT_ATTN_MEMBER(v, "tessera::TmaDescriptor");
+    TESSERA_JIT_ATTN_MEMBER(o, "T*");
+    TESSERA_JIT_ATTN_MEMBER(o_batch, "long long");
+    TESSERA_JIT_ATTN_MEMBER(o_head, "long long");
+    TESSERA_JIT_ATTN_MEMBER(o_seq, "long long");
+    TESSERA_JIT_ATTN_MEMBER(lse, "float*");
+    TESSERA_JIT_ATTN_MEMBER(shape, "tessera::kernels::AttentionSm90Shape");
+    TESSERA_JIT_ATTN_MEMBER(shape.batch, "int");
+    TESSERA_JIT_ATTN_MEMBER(shape.heads_q, "int");
+    TESSERA_JIT_ATTN_MEMBER(shape.group, "int");
+    TESSERA_JIT_ATTN_MEMBER(shape.seq_q, "int");
+    TESSERA_JIT_ATTN_MEMBER(shape.seq_k, "int");
+    TESSERA_JIT_ATTN_MEMBER(shape.m_blocks, "int");
+    TESSERA_JIT_ATTN_MEMBER(shape.causal, "bool");
+    TESSERA_JIT_ATTN_MEMBER(shape.diag, "int");
+    TESSERA_JIT_ATTN_MEMBER(scale, "float");
+    TESSERA_JIT_ATTN_MEMBER(scale_log2, "float");
+#undef TESSERA_JIT_ATTN_MEMBER
+    a += "TESSERA_ATTN_HOST_COPY(\"sizeof(AttentionSm90Params)\", " + n(sizeof(HP)) + "u, sizeof(P));\n";
+    a += "TESSERA_ATTN_HOST_COPY(\"alignof(AttentionSm90Params)\", " + n(alignof(HP)) + "u, alignof(P));\n";
+    a += "TESSERA_ATTN_HOST_COPY(\"sizeof(AttentionSm90Shape)\", " + n(sizeof(typename HP::Shape)) +
+         "u, sizeof(tessera::kernels::AttentionSm90Shape));\n";
+    return a;
+  };
+  s += desc_align == 128 ? members(AttentionSm90ParamsHost<128>{}) : members(AttentionSm90ParamsHost<64>{});
+  // The causal modes' numbering (AttentionSm90JitCausal; the host computes causal and diag from it).
+  s += "TESSERA_ATTN_HOST_COPY(\"AttentionCausal's values (AttentionSm90JitCausal)\", true, "
+       "(int(tessera::kernels::AttentionCausal::none) == 0 && int(tessera::kernels::AttentionCausal::top_left) == 1 "
+       "&& int(tessera::kernels::AttentionCausal::bottom_right) == 2));\n";
+  // The tile, the block, the shared memory.
+  s += "TESSERA_ATTN_HOST_COPY(\"the tile's query rows (BM)\", " + n(g.bm) + ", Cfg::BM);\n";
+  s += "TESSERA_ATTN_HOST_COPY(\"the tile's keys a step (BN)\", " + n(g.bn) + ", Cfg::BN);\n";
+  s += "TESSERA_ATTN_HOST_COPY(\"the head dimension\", " + n(k.head_dim) + ", Cfg::kHeadDim);\n";
+  s += "TESSERA_ATTN_HOST_COPY(\"the block's threads\", " + n(g.threads) + ", Roles::kThreads);\n";
+  s += "TESSERA_ATTN_HOST_COPY(\"the dynamic shared memory (shared_storage_bytes)\", " + n(g.smem_bytes) +
+       ", (tessera::sm90::shared_storage_bytes<typename Roles::Storage>()));\n";
+  s += "TESSERA_ATTN_HOST_COPY(\"the cluster (none)\", 1, Roles::kClusterSize);\n";
+  // The boxes: Q's tile is D/64 boxes of 64 x BM (kQBytes complete q_full), a K or V stage D/64 of
+  // 64 x BN (kKVBytes), 16-bit elements; the 128-byte swizzle is a box row of 64 elements.
+  s += "TESSERA_ATTN_HOST_COPY(\"the bytes of Q's boxes (D/64 boxes of 64 x BM)\", " +
+       n((k.head_dim / 64) * 64 * g.bm * 2) + "u, Roles::kQBytes);\n";
+  s += "TESSERA_ATTN_HOST_COPY(\"the bytes of a K or V stage's boxes (D/64 boxes of 64 x BN)\", " +
+       n((k.head_dim / 64) * 64 * g.bn * 2) + "u, Roles::kKVBytes);\n";
+  s += "TESSERA_ATTN_HOST_COPY(\"the element size\", 2u, sizeof(T));\n";
+  s += "#undef TESSERA_ATTN_HOST_COPY\n#undef TESSERA_ATTN_OFFSET_OF\n}  // namespace "
+       "tessera_jit_attention_sm90_check\n";
+  return s;
+}
+
+// One 4-D tensor map: cuTensorMapEncodeTiled's arguments for a (batch, heads, seq, head_dim) tensor
+// of 16-bit elements: dims innermost first (head_dim, seq, heads, batch), the three outer strides in
+// bytes, boxes of 64 x rows x 1 x 1 with the 128-byte swizzle, L2 promotion of 256 bytes, zeros
+// outside (kernels::detail::attention_sm90_tma's make_tma_desc_4d call).
+struct AttentionSm90TmaMap {
+  void const* ptr = nullptr;
+  int elem_bytes = 2;
+  std::uint64_t dims[4] = {0, 0, 0, 0};
+  std::uint64_t strides[3] = {0, 0, 0};  // bytes
+  std::uint32_t box[4] = {64, 0, 1, 1};
+  int swizzle_bytes = 128;
+};
+
+namespace detail {
+// kernels::detail::attention_sm90_tma: a stride over an extent of 1 is never followed, so it is
+// replaced by one past the whole tensor (TMA checks every stride; the problem's may be anything
+// there).
+inline AttentionSm90TmaMap attention_sm90_jit_tma_map(void const* ptr, int batch, int heads, int seq, int head_dim,
+                                                      AttentionSm90JitStrides const& s, int rows) {
+  constexpr std::uint64_t eb = 2;
+  std::uint64_t span = std::uint64_t(head_dim) * eb;  // bytes the used strides reach
+  auto const reach = [&](long long stride, int extent) {
+    if (extent > 1) span = std::max(span, std::uint64_t(stride) * std::uint64_t(extent) * eb);
+  };
+  reach(s.seq, seq);
+  reach(s.head, heads);
+  reach(s.batch, batch);
+  auto const bytes = [&](long long stride, int extent) {
+    return extent > 1 ? std::uint64_t(stride) * eb : (span + 15) / 16 * 16;
+  };
+  AttentionSm90TmaMap m;
+  m.ptr = ptr;
+  m.elem_bytes = int(eb);
+  m.dims[0] = std::uint64_t(head_dim);
+  m.dims[1] = std::uint64_t(seq);
+  m.dims[2] = std::uint64_t(heads);
+  m.dims[3] = std::uint64_t(batch);
+  m.strides[0] = bytes(s.seq, seq);
+  m.strides[1] = bytes(s.head, heads);
+  m.strides[2] = bytes(s.batch, batch);
+  m.box[0] = 64;
+  m.box[1] = std::uint32_t(rows);
+  m.box[2] = 1;
+  m.box[3] = 1;
+  return m;
+}
+
+// make_tma_desc_4d's rules (arch/copy_sm90_tma_4d.cuh), with its messages after "what: ".
+inline void attention_sm90_jit_check_map(char const* what, AttentionSm90TmaMap const& m) {
+  auto const require = [&](bool ok, std::string const& why) {
+    if (!ok)
+      throw std::invalid_argument(std::string("attention_forward_sm90 (JIT): the tensor map of ") + what + ": " + why);
+  };
+  require(m.ptr != nullptr && reinterpret_cast<std::uintptr_t>(m.ptr) % 16 == 0,
+          "the tensor must start at a 16-byte aligned address");
+  for (int i = 0; i < 4; ++i) {
+    require(m.dims[i] >= 1 && m.dims[i] <= (std::uint64_t(1) << 32),
+            "extent " + std::to_string(i) + " must be in [1, 2^32], got " + std::to_string(m.dims[i]));
+    require(m.box[i] >= 1 && m.box[i] <= 256,
+            "box extent " + std::to_string(i) + " must be in [1, 256], got " + std::to_string(m.box[i]));
+  }
+  for (int i = 0; i < 3; ++i)
+    require(m.strides[i] % 16 == 0 && m.strides[i] > 0 && m.strides[i] < (std::uint64_t(1) << 40),
+            "stride " + std::to_string(i + 1) + " must be a positive multiple of 16 bytes below 2^40, got " +
+                std::to_string(m.strides[i]) + " bytes");
+  std::uint64_t const row_bytes = std::uint64_t(m.box[0]) * std::uint64_t(m.elem_bytes);
+  require(row_bytes % 16 == 0 && row_bytes <= std::uint64_t(m.swizzle_bytes),
+          "a box row of " + std::to_string(row_bytes) + " bytes must be a multiple of 16 and at most the swizzle's " +
+              std::to_string(m.swizzle_bytes) + " bytes");
+}
+}  // namespace detail
+
+// What attention_sm90_jit_params made: the argument, the tensor maps it encoded, the launch.
+template <int DescAlign>
+struct AttentionSm90JitArgs {
+  AttentionSm90ParamsHost<DescAlign> params;
+  AttentionSm90TmaMap map_q, map_k, map_v;
+  unsigned blocks = 0, threads = 0, smem_bytes = 0;
+};
+
+// attention_sm90_jit_params<DescAlign>(k, p, encode): the argument of kernel k for problem p, what
+// kernels::detail::attention_sm90_launch computes: Q's map in boxes of 64 x BM, K's and V's in
+// 64 x BN; O's pointer and strides; the shape (group = heads_q / heads_kv, m_blocks = ceil(seq_q /
+// BM), causal, diag = seq_k - seq_q for bottom_right, else 0); the scale and scale log2(e); one block
+// per query tile (m_blocks heads_q batch). encode(map, out) writes the 128-byte tensor map of `map`
+// to out (attention_sm90_jit_encode; a test records the maps instead). Pre: p passes
+// check_attention_sm90_jit_problem and k is attention_sm90_jit_kernel(p). Throws
+// std::invalid_argument naming a broken TMA rule.
+template <int DescAlign, class Encode>
+AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel const& k,
+                                                          AttentionSm90JitProblem const& p, Encode&& encode) {
+  AttentionSm90JitGeometry const g = attention_sm90_jit_geometry(k);
+  AttentionSm90JitArgs<DescAlign> r;
+  auto& a = r.params;
+  r.map_q = detail::attention_sm90_jit_tma_map(p.q, p.batch, p.heads_q, p.seq_q, p.head_dim, p.q_strides, g.bm);
+  r.map_k = detail::attention_sm90_jit_tma_map(p.k, p.batch, p.heads_kv, p.seq_k, p.head_dim, p.k_strides, g.bn);
+  r.map_v = detail::attention_sm90_jit_tma_map(p.v, p.batch, p.heads_kv, p.seq_k, p.head_dim, p.v_strides, g.bn);
+  detail::attention_sm90_jit_check_map("Q", r.map_q);
+  detail::attention_sm90_jit_check_map("K", r.map_k);
+  detail::attention_sm90_jit_check_map("V", r.map_v);
+  encode(r.map_q, &a.q);
+  encode(r.map_k, &a.k);
+  encode(r.map_v, &a.v);
+  a.o = p.o;
+  a.o_batch = p.o_strides.batch;
+  a.o_head = p.o_strides.head;
+  a.o_seq = p.o_strides.seq;
+  a.lse = p.lse;
+  a.shape.batch = p.batch;
+  a.shape.heads_q = p.heads_q;
+  a.shape.group = p.heads_q / p.heads_kv;
+  a.shape.seq_q = p.seq_q;
+  a.shape.seq_k = p.seq_k;
+  a.shape.m_blocks = (p.seq_q + g.bm - 1) / g.bm;
+  a.shape.causal = p.causal != AttentionSm90JitCausal::none;
+  a.shape.diag = p.causal == AttentionSm90JitCausal::bottom_right ? p.seq_k - p.seq_q : 0;
+  a.scale = attention_sm90_jit_scale(p);
+  a.scale_log2 = a.scale * 1.4426950408889634f;
+  r.blocks = unsigned(a.shape.m_blocks) * unsigned(p.heads_q) * unsigned(p.batch);
+  r.threads = unsigned(g.threads);
+  r.smem_bytes = unsigned(g.smem_bytes);
+  return r;
+}
+
+// ---- the driver's side -------------------------------------------------------------------------------
+
+namespace detail {
+// cuTensorMapEncodeTiled's enumerators (cuda.h; tests/jit/attention_sm90.cpp checks them there).
+enum : int {
+  kAttentionTmaUint16 = 1,           // CU_TENSOR_MAP_DATA_TYPE_UINT16
+  kAttentionTmaInterleaveNone = 0,   // CU_TENSOR_MAP_INTERLEAVE_NONE
+  kAttentionTmaSwizzle128B = 3,      // CU_TENSOR_MAP_SWIZZLE_128B
+  kAttentionTmaL2Promotion256B = 3,  // CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+  kAttentionTmaOobFillNone = 0,      // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE
+};
+}  // namespace detail
+
+// attention_sm90_jit_encode(map, out): the 128-byte tensor map of `map` into out (64-byte aligned
+// storage), through the driver's cuTensorMapEncodeTiled (what make_tma_desc_4d does through the
+// runtime). Throws jit_error when the driver lacks it or refuses.
+inline void attention_sm90_jit_encode(AttentionSm90TmaMap const& m, void* out) {
+  auto const& d = cu::Driver::get();
+  if (!d.tensor_map_encode_tiled)
+    throw jit_error("the CUDA driver has no cuTensorMapEncodeTiled: update the GPU driver (TMA needs CUDA 12)");
+  alignas(64) std::uint64_t desc[16] = {};
+  unsigned long long const dims[4] = {m.dims[0], m.dims[1], m.dims[2], m.dims[3]};
+  unsigned long long const strides[3] = {m.strides[0], m.strides[1], m.strides[2]};
+  unsigned const box[4] = {m.box[0], m.box[1], m.box[2], m.box[3]};
+  unsigned const elem_strides[4] = {1, 1, 1, 1};
+  d.check(d.tensor_map_encode_tiled(desc, detail::kAttentionTmaUint16, 4, const_cast<void*>(m.ptr), dims, strides, box,
+                                    elem_strides, detail::kAttentionTmaInterleaveNone, detail::kAttentionTmaSwizzle128B,
+                                    detail::kAttentionTmaL2Promotion256B, detail::kAttentionTmaOobFillNone),
+          "cuTensorMapEncodeTiled");
+  std::memcpy(out, desc, sizeof(desc));
+}
+
+// attention_sm90_jit_launch(problem, kernel, stream): O and LSE of `problem` on `stream` (a CUstream
+// / cudaStream_t) in the current context, as kernels::attention_forward_sm90 computes them: kernel
+// is the one of attention_sm90_jit_kernel(problem)'s program (attention_sm90_jit_name). Throws
+// std::invalid_argument for a problem check_attention_sm90_jit_problem refuses (naming
+// "attention_forward_sm90"), jit_error when the driver refuses the tensor maps or the launch.
+// Asynchronous.
+inline void attention_sm90_jit_launch(AttentionSm90JitProblem const& problem, Kernel const& kernel, void* stream) {
+  check_attention_sm90_jit_problem("attention_forward_sm90", problem);
+  AttentionSm90JitKernel const k = attention_sm90_jit_kernel(problem);
+  auto const run = [&](auto&& args) {
+    LaunchConfig c;
+    c.grid = {args.blocks};
+    c.block = {args.threads};
+    c.shared_bytes = args.smem_bytes;
+    c.stream = stream;
+    void* ptr[1] = {&args.params};
+    std::size_t const size[1] = {sizeof(args.params)};
+    kernel.launch_raw(c, ptr, size, 1);
+  };
+  if (attention_sm90_jit_descriptor_align() == 128) {
+    auto args = attention_sm90_jit_params<128>(k, problem, attention_sm90_jit_encode);
+    run(args);
+  } else {
+    auto args = attention_sm90_jit_params<64>(k, problem, attention_sm90_jit_encode);
+    run(args);
+  }
+}
+
+}  // namespace tessera::jit

@@ -1,0 +1,481 @@
+// tests/jit/attention_sm90.cpp -- attention_forward_sm90 through the JIT with a CUDA-free host side
+// (jit/attention_sm90.hpp), without a GPU: which kernel a problem gets, the kernel argument the host
+// builds (the 4-D tensor maps it asks the driver for, the shape, the scale, the launch), the
+// problem's checks (the same verdicts and messages as kernels::check_attention_problem, compiled
+// with nvcc where one is found), and the programs compiling under NVRTC for sm_90a with their
+// static_asserts holding the device's AttentionSm90Params, tile, shared memory and TMA boxes to the
+// host's copy; a drifted copy is a compile error naming the member. The launches are tested on a
+// GPU from Python (tests/python/test_ops_attention.py). NVRTC's and nvcc's parts skip, saying why,
+// without them.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "require.hpp"
+#include "tessera/jit/attention_sm90.hpp"
+#include "tessera/jit/compile.hpp"
+
+#if __has_include(<cuda.h>)
+#include <cuda.h>
+// The enumerators the encoder passes, as cuda.h has them.
+static_assert(int(tessera::jit::detail::kAttentionTmaUint16) == int(CU_TENSOR_MAP_DATA_TYPE_UINT16));
+static_assert(int(tessera::jit::detail::kAttentionTmaInterleaveNone) == int(CU_TENSOR_MAP_INTERLEAVE_NONE));
+static_assert(int(tessera::jit::detail::kAttentionTmaSwizzle128B) == int(CU_TENSOR_MAP_SWIZZLE_128B));
+static_assert(int(tessera::jit::detail::kAttentionTmaL2Promotion256B) == int(CU_TENSOR_MAP_L2_PROMOTION_L2_256B));
+static_assert(int(tessera::jit::detail::kAttentionTmaOobFillNone) == int(CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+#endif
+
+namespace tessera::jit {
+namespace {
+
+// The host's copy of AttentionSm90Params, as the two alignments of TmaDescriptor lay it out (the
+// programs check the same numbers against the device struct).
+static_assert(offsetof(AttentionSm90ParamsHost<128>, o) == 384 && offsetof(AttentionSm90ParamsHost<128>, lse) == 416 &&
+              offsetof(AttentionSm90ParamsHost<128>, shape) == 424 &&
+              offsetof(AttentionSm90ParamsHost<128>, scale) == 456 && sizeof(AttentionSm90ParamsHost<128>) == 512);
+static_assert(offsetof(AttentionSm90ParamsHost<64>, o) == 384 && sizeof(AttentionSm90ParamsHost<64>) == 512);
+
+// A dense problem with fake device addresses (never dereferenced without a GPU).
+AttentionSm90JitProblem problem(int batch, int hq, int hkv, int sq, int sk, int d, bool bf16 = true) {
+  AttentionSm90JitProblem p;
+  p.bf16 = bf16;
+  p.q = reinterpret_cast<void const*>(std::uintptr_t(1) << 20);
+  p.k = reinterpret_cast<void const*>(std::uintptr_t(1) << 32);
+  p.v = reinterpret_cast<void const*>(std::uintptr_t(1) << 36);
+  p.o = reinterpret_cast<void*>(std::uintptr_t(1) << 40);
+  p.lse = reinterpret_cast<float*>(std::uintptr_t(1) << 44);
+  p.batch = batch;
+  p.heads_q = hq;
+  p.heads_kv = hkv;
+  p.seq_q = sq;
+  p.seq_k = sk;
+  p.head_dim = d;
+  p.q_strides = p.o_strides = attention_sm90_jit_dense_strides(hq, sq, d);
+  p.k_strides = p.v_strides = attention_sm90_jit_dense_strides(hkv, sk, d);
+  return p;
+}
+
+TEST(JitAttentionSm90, KernelNumbersRoundTrip) {
+  for (int i = 0; i < AttentionSm90JitKernel::kCount; ++i) EXPECT_EQ(AttentionSm90JitKernel::from_index(i).index(), i);
+  EXPECT_THROW(AttentionSm90JitKernel::from_index(AttentionSm90JitKernel::kCount), std::invalid_argument);
+  EXPECT_THROW(AttentionSm90JitKernel::from_index(-1), std::invalid_argument);
+  AttentionSm90JitKernel const k = attention_sm90_jit_kernel(problem(1, 1, 1, 10, 10, 256, false));
+  EXPECT_EQ(k.head_dim, 256);
+  EXPECT_FALSE(k.bf16);
+  EXPECT_THROW(attention_sm90_jit_kernel(problem(1, 1, 1, 10, 10, 96)), std::invalid_argument);
+}
+
+TEST(JitAttentionSm90, NamesAndGeometry) {
+  EXPECT_EQ(attention_sm90_jit_name({128, true}),
+            "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
+            "tessera::kernels::AttentionSm90Config<128>, tessera::bfloat16_t> >");
+  EXPECT_EQ(attention_sm90_jit_name({64, false}),
+            "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
+            "tessera::kernels::AttentionSm90Config<64>, tessera::half_t> >");
+  // docs/attention.md: 80 KB (D = 64), 160 KB (128), 192 KB (256), + barriers + 1 KB to align
+  AttentionSm90JitGeometry const g64 = attention_sm90_jit_geometry({64, true});
+  AttentionSm90JitGeometry const g128 = attention_sm90_jit_geometry({128, true});
+  AttentionSm90JitGeometry const g256 = attention_sm90_jit_geometry({256, false});
+  EXPECT_EQ(g64.smem_bytes, 80 * 1024 + 88 + 1024);
+  EXPECT_EQ(g128.smem_bytes, 160 * 1024 + 88 + 1024);
+  EXPECT_EQ(g256.smem_bytes, 192 * 1024 + 88 + 1024);
+  EXPECT_LE(g256.smem_bytes, 227 * 1024);
+  EXPECT_EQ(g64.bn, 128);
+  EXPECT_EQ(g256.bn, 64);
+  EXPECT_EQ(g128.bm, 128);
+  EXPECT_EQ(g128.threads, 384);
+  EXPECT_THROW(attention_sm90_jit_source({128, true}, 32), std::invalid_argument);
+}
+
+// What the encoder is asked for.
+struct Recorder {
+  std::vector<AttentionSm90TmaMap>* maps;
+  void operator()(AttentionSm90TmaMap const& m, void* out) const {
+    maps->push_back(m);
+    std::memset(out, 0xab, 128);
+  }
+};
+
+TEST(JitAttentionSm90, TheArgumentAndItsTensorMaps) {
+  // GQA 4, seq_q != seq_k, bottom-right causal, head_dim 128
+  AttentionSm90JitProblem p = problem(2, 8, 2, 1000, 300, 128);
+  p.causal = AttentionSm90JitCausal::bottom_right;
+  std::vector<AttentionSm90TmaMap> maps;
+  auto const r = attention_sm90_jit_params<128>(attention_sm90_jit_kernel(p), p, Recorder{&maps});
+  ASSERT_EQ(maps.size(), 3u);
+  // Q: (d, seq, heads, batch) = (128, 1000, 8, 2), strides in bytes, boxes of 64 x 128 rows
+  EXPECT_EQ(maps[0].ptr, p.q);
+  EXPECT_EQ(maps[0].dims[0], 128u);
+  EXPECT_EQ(maps[0].dims[1], 1000u);
+  EXPECT_EQ(maps[0].dims[2], 8u);
+  EXPECT_EQ(maps[0].dims[3], 2u);
+  EXPECT_EQ(maps[0].strides[0], 256u);
+  EXPECT_EQ(maps[0].strides[1], 256000u);
+  EXPECT_EQ(maps[0].strides[2], 2048000u);
+  EXPECT_EQ(maps[0].box[0], 64u);
+  EXPECT_EQ(maps[0].box[1], 128u);
+  EXPECT_EQ(maps[0].box[2], 1u);
+  EXPECT_EQ(maps[0].box[3], 1u);
+  EXPECT_EQ(maps[0].swizzle_bytes, 128);
+  // K, V: 2 heads of 300 keys, boxes of 64 x 128 keys
+  EXPECT_EQ(maps[1].ptr, p.k);
+  EXPECT_EQ(maps[2].ptr, p.v);
+  EXPECT_EQ(maps[1].dims[1], 300u);
+  EXPECT_EQ(maps[1].dims[2], 2u);
+  EXPECT_EQ(maps[1].strides[1], 300u * 128 * 2);
+  EXPECT_EQ(maps[2].box[1], 128u);
+  EXPECT_EQ(r.params.q.opaque[0], 0xababababababababull);  // the encoder's bytes, where the kernel reads them
+  EXPECT_EQ(r.params.o, p.o);
+  EXPECT_EQ(r.params.o_batch, 8LL * 1000 * 128);
+  EXPECT_EQ(r.params.o_head, 1000LL * 128);
+  EXPECT_EQ(r.params.o_seq, 128);
+  EXPECT_EQ(r.params.lse, p.lse);
+  EXPECT_EQ(r.params.shape.batch, 2);
+  EXPECT_EQ(r.params.shape.heads_q, 8);
+  EXPECT_EQ(r.params.shape.group, 4);
+  EXPECT_EQ(r.params.shape.seq_q, 1000);
+  EXPECT_EQ(r.params.shape.seq_k, 300);
+  EXPECT_EQ(r.params.shape.m_blocks, 8);
+  EXPECT_TRUE(r.params.shape.causal);
+  EXPECT_EQ(r.params.shape.diag, 300 - 1000);
+  EXPECT_FLOAT_EQ(r.params.scale, 1.0f / std::sqrt(128.0f));
+  EXPECT_FLOAT_EQ(r.params.scale_log2, r.params.scale * 1.4426950408889634f);
+  EXPECT_EQ(r.blocks, 8u * 8 * 2);
+  EXPECT_EQ(r.threads, 384u);
+  EXPECT_EQ(r.smem_bytes, unsigned(attention_sm90_jit_geometry({128, true}).smem_bytes));
+  // top-left: diag 0; a given scale is kept; head_dim 256's K boxes are 64 keys
+  p.causal = AttentionSm90JitCausal::top_left;
+  p.scale = 0.3f;
+  auto const t = attention_sm90_jit_params<64>(attention_sm90_jit_kernel(p), p, Recorder{&maps});
+  EXPECT_TRUE(t.params.shape.causal);
+  EXPECT_EQ(t.params.shape.diag, 0);
+  EXPECT_FLOAT_EQ(t.params.scale, 0.3f);
+  AttentionSm90JitProblem const d256 = problem(1, 1, 1, 5, 5, 256, false);
+  maps.clear();
+  auto const u = attention_sm90_jit_params<128>(attention_sm90_jit_kernel(d256), d256, Recorder{&maps});
+  EXPECT_EQ(maps[1].box[1], 64u);
+  EXPECT_EQ(maps[0].box[1], 128u);
+  EXPECT_FALSE(u.params.shape.causal);
+  EXPECT_EQ(u.blocks, 1u);
+}
+
+TEST(JitAttentionSm90, StridesOverExtentsOfOneReachPastTheTensor) {
+  // batch 1, one head, one query: only head_dim's extent is used; the other strides are the
+  // problem's anything, replaced by one past the tensor (a multiple of 16 bytes)
+  AttentionSm90JitProblem p = problem(1, 1, 1, 1, 40, 64);
+  p.q_strides = {3, 5, 7, 1};
+  std::vector<AttentionSm90TmaMap> maps;
+  (void)attention_sm90_jit_params<128>(attention_sm90_jit_kernel(p), p, Recorder{&maps});
+  ASSERT_EQ(maps.size(), 3u);
+  EXPECT_EQ(maps[0].strides[0], 128u);
+  EXPECT_EQ(maps[0].strides[1], 128u);
+  EXPECT_EQ(maps[0].strides[2], 128u);
+  // K's seq stride is used (40 keys); its head and batch strides reach past the 40 rows
+  EXPECT_EQ(maps[1].strides[0], 128u);
+  EXPECT_EQ(maps[1].strides[1], 40u * 128);
+  EXPECT_EQ(maps[1].strides[2], 40u * 128);
+}
+
+TEST(JitAttentionSm90, AStrideTmaCannotTakeIsRefused) {
+  // 2^40 bytes and beyond: the problem's checks pass, TMA's rule does not
+  AttentionSm90JitProblem p = problem(2, 2, 1, 4, 4, 64);
+  p.q_strides.batch = (1LL << 39);  // elements: 2^40 bytes
+  check_attention_sm90_jit_problem("f", p);
+  std::vector<AttentionSm90TmaMap> maps;
+  try {
+    (void)attention_sm90_jit_params<128>(attention_sm90_jit_kernel(p), p, Recorder{&maps});
+    FAIL() << "a stride of 2^40 bytes was taken";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("the tensor map of Q: stride 3 must be a positive multiple of 16 bytes below 2^40"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
+// The rules, one broken at a time, with check_attention_problem's messages.
+TEST(JitAttentionSm90, TheChecksNameTheBrokenRule) {
+  struct Case {
+    void (*edit)(AttentionSm90JitProblem&);
+    char const* message;
+  };
+  std::vector<Case> const cases = {
+      {[](AttentionSm90JitProblem& p) { p.batch = 0; }, "f: batch must be >= 1 (got 0)"},
+      {[](AttentionSm90JitProblem& p) { p.seq_k = -1; }, "f: seq_k must be >= 1 (got -1)"},
+      {[](AttentionSm90JitProblem& p) { p.head_dim = 96; }, "f: head_dim must be 64, 128 or 256 (got 96)"},
+      {[](AttentionSm90JitProblem& p) { p.heads_kv = 3; },
+       "f: heads_kv must divide heads_q (got heads_q = 8, heads_kv = 3)"},
+      {[](AttentionSm90JitProblem& p) { p.k = nullptr; }, "f: k must not be null"},
+      {[](AttentionSm90JitProblem& p) { p.o = reinterpret_cast<void*>((std::uintptr_t(1) << 40) + 8); },
+       "f: o must be 16-byte aligned (got address 1099511627784)"},
+      {[](AttentionSm90JitProblem& p) { p.lse = reinterpret_cast<float*>((std::uintptr_t(1) << 44) + 2); },
+       "f: lse must be 4-byte aligned (got address 17592186044418)"},
+      {[](AttentionSm90JitProblem& p) { p.v_strides.dim = 2; },
+       "f: v's head_dim stride must be 1 (TMA reads contiguous rows) (got 2)"},
+      {[](AttentionSm90JitProblem& p) { p.k_strides.head = 0; },
+       "f: k's head stride must be a positive multiple of 8 elements (16 bytes, for TMA) (got 0)"},
+      {[](AttentionSm90JitProblem& p) { p.q_strides.seq = 132; },
+       "f: q's seq stride must be a positive multiple of 8 elements (16 bytes, for TMA) (got 132)"},
+      {[](AttentionSm90JitProblem& p) { p.o_strides.seq = 64; },
+       "f: o's seq stride must be >= head_dim = 128 (got 64)"},
+      {[](AttentionSm90JitProblem& p) { p.scale = -1.0f; },
+       "f: scale must be 0 (1/sqrt(head_dim)) or positive and finite (got -1.000000)"},
+      {[](AttentionSm90JitProblem& p) { p.scale = std::numeric_limits<float>::infinity(); },
+       "f: scale must be 0 (1/sqrt(head_dim)) or positive and finite (got inf)"},
+      {[](AttentionSm90JitProblem& p) { p.causal = AttentionSm90JitCausal(3); },
+       "f: causal must be AttentionCausal::none, top_left or bottom_right (got 3)"},
+  };
+  for (Case const& c : cases) {
+    AttentionSm90JitProblem p = problem(2, 8, 2, 100, 200, 128);
+    c.edit(p);
+    try {
+      check_attention_sm90_jit_problem("f", p);
+      ADD_FAILURE() << "accepted: " << c.message;
+    } catch (std::invalid_argument const& e) {
+      EXPECT_EQ(std::string(e.what()), c.message);
+    }
+  }
+  // extents of 1 take any stride; a strided (batch, seq, head, d) layout is fine
+  AttentionSm90JitProblem p = problem(1, 1, 1, 1, 1, 64);
+  p.q_strides = p.k_strides = p.v_strides = p.o_strides = {-5, 0, 3, 1};
+  EXPECT_NO_THROW(check_attention_sm90_jit_problem("f", p));
+  AttentionSm90JitProblem b = problem(2, 8, 8, 100, 100, 64);
+  b.q_strides = b.k_strides = b.v_strides = b.o_strides = {100LL * 8 * 64, 64, 8 * 64, 1};
+  EXPECT_NO_THROW(check_attention_sm90_jit_problem("f", b));
+  EXPECT_THROW(attention_sm90_jit_launch(problem(1, 1, 1, 1, 1, 96), Kernel{}, nullptr), std::invalid_argument);
+}
+
+// ---- the checks agree with kernels::check_attention_problem --------------------------------------
+
+// nvcc, where one is found: $TESSERA_NVCC, $CUDACXX, $CUDA_HOME/bin, beside the toolkit headers the
+// JIT was configured with, /usr/local/cuda/bin. Empty: none.
+std::string find_nvcc() {
+  std::vector<std::string> candidates;
+  for (char const* var : {"TESSERA_NVCC", "CUDACXX"})
+    if (char const* v = std::getenv(var); v != nullptr && *v != 0) candidates.emplace_back(v);
+  if (char const* home = std::getenv("CUDA_HOME"); home != nullptr && *home != 0)
+    candidates.push_back(std::string(home) + "/bin/nvcc");
+#if defined(TESSERA_JIT_CUDA_INCLUDE_DIR)
+  if (std::string const inc = TESSERA_JIT_CUDA_INCLUDE_DIR; !inc.empty()) candidates.push_back(inc + "/../bin/nvcc");
+#endif
+  candidates.emplace_back("/usr/local/cuda/bin/nvcc");
+  for (std::string const& c : candidates)
+    if (access(c.c_str(), X_OK) == 0) return c;
+  return "";
+}
+
+// One problem as a line of numbers (the program below reads them back).
+std::string encode_problem(AttentionSm90JitProblem const& p) {
+  std::ostringstream s;
+  std::uint32_t scale_bits = 0;
+  std::memcpy(&scale_bits, &p.scale, 4);
+  s << int(p.bf16) << ' ' << reinterpret_cast<std::uintptr_t>(p.q) << ' ' << reinterpret_cast<std::uintptr_t>(p.k)
+    << ' ' << reinterpret_cast<std::uintptr_t>(p.v) << ' ' << reinterpret_cast<std::uintptr_t>(p.o) << ' '
+    << reinterpret_cast<std::uintptr_t>(p.lse) << ' ' << p.batch << ' ' << p.heads_q << ' ' << p.heads_kv << ' '
+    << p.seq_q << ' ' << p.seq_k << ' ' << p.head_dim;
+  for (AttentionSm90JitStrides const* st : {&p.q_strides, &p.k_strides, &p.v_strides, &p.o_strides})
+    s << ' ' << st->batch << ' ' << st->head << ' ' << st->seq << ' ' << st->dim;
+  s << ' ' << scale_bits << ' ' << int(p.causal);
+  return s.str();
+}
+
+// The launcher's checks, compiled by nvcc: each line of the input a problem, each line of the
+// output "ok" or check_attention_problem's message.
+constexpr char const* kLauncherChecks = R"(
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include "tessera/kernels/attention/forward.cuh"
+using namespace tessera::kernels;
+template <class T>
+std::string verdict(std::istream& in, std::uintptr_t const (&ptr)[5], int const (&sz)[6]) {
+  AttentionProblem<T> p;
+  p.q = reinterpret_cast<T const*>(ptr[0]);
+  p.k = reinterpret_cast<T const*>(ptr[1]);
+  p.v = reinterpret_cast<T const*>(ptr[2]);
+  p.o = reinterpret_cast<T*>(ptr[3]);
+  p.lse = reinterpret_cast<float*>(ptr[4]);
+  p.batch = sz[0]; p.heads_q = sz[1]; p.heads_kv = sz[2]; p.seq_q = sz[3]; p.seq_k = sz[4]; p.head_dim = sz[5];
+  for (AttentionStrides* s : {&p.q_strides, &p.k_strides, &p.v_strides, &p.o_strides})
+    in >> s->batch >> s->head >> s->seq >> s->dim;
+  std::uint32_t bits = 0;
+  int causal = 0;
+  in >> bits >> causal;
+  std::memcpy(&p.scale, &bits, 4);
+  p.causal = AttentionCausal(causal);
+  try {
+    check_attention_problem("f", p);
+    return "ok";
+  } catch (std::invalid_argument const& e) {
+    return e.what();
+  }
+}
+int main() {
+  int bf16 = 0;
+  while (std::cin >> bf16) {
+    std::uintptr_t ptr[5];
+    int sz[6];
+    for (auto& x : ptr) std::cin >> x;
+    for (auto& x : sz) std::cin >> x;
+    std::cout << (bf16 ? verdict<tessera::bfloat16_t>(std::cin, ptr, sz) : verdict<tessera::half_t>(std::cin, ptr, sz))
+              << "\n";
+  }
+}
+)";
+
+// A sweep: every rule broken alone, then random problems mixing valid and invalid values.
+std::vector<AttentionSm90JitProblem> check_sweep() {
+  std::vector<AttentionSm90JitProblem> out;
+  std::uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto const next = [&](int n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return int((state >> 33) % std::uint64_t(n));
+  };
+  auto const pick = [&](std::vector<long long> const& v) { return v[std::size_t(next(int(v.size())))]; };
+  float const inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (int i = 0; i < 3000; ++i) {
+    int const sq = int(pick({1, 2, 17, 128, 1000}));
+    int const sk = int(pick({1, 3, 64, 255}));
+    int const hkv = int(pick({1, 2, 3}));
+    int const hq = hkv * int(pick({1, 4})) + (next(10) == 0 ? 1 : 0);
+    int const d = int(pick({64, 128, 256, 64, 128, 256, 96, 0}));
+    AttentionSm90JitProblem p = problem(int(pick({1, 2, 1, 0})), hq, hkv, next(30) == 0 ? 0 : sq, sk, d, next(2) == 0);
+    auto const mess = [&](AttentionSm90JitStrides& s) {
+      switch (next(12)) {
+        case 0: s.dim = pick({0, 2, -1}); break;
+        case 1: s.seq = pick({0, -8, 4, 60, 72, 136}); break;
+        case 2: s.head = pick({0, 4, -16, 8}); break;
+        case 3: s.batch = pick({0, 12, 1LL << 30}); break;
+        case 4: s = {s.batch, s.seq * 8, s.head / std::max(1, 1), 1}; break;
+        default: break;
+      }
+    };
+    mess(p.q_strides);
+    mess(p.k_strides);
+    mess(p.v_strides);
+    mess(p.o_strides);
+    switch (next(20)) {
+      case 0: p.q = nullptr; break;
+      case 1: p.v = reinterpret_cast<void const*>((std::uintptr_t(1) << 36) + 2 * std::uintptr_t(next(8))); break;
+      case 2: p.lse = next(2) ? nullptr : reinterpret_cast<float*>((std::uintptr_t(1) << 44) + 2); break;
+      case 3: p.o = reinterpret_cast<void*>((std::uintptr_t(1) << 40) + 4); break;
+      default: break;
+    }
+    float const scales[] = {0.0f, 0.0f, 0.3f, 1.0f, -0.5f, inf, nan, -0.0f, 1e-30f};
+    p.scale = scales[next(9)];
+    p.causal = AttentionSm90JitCausal(int(pick({0, 1, 2, 0, 1, 2, 3, -1})));
+    out.push_back(p);
+  }
+  // the grid's bound: 2^31 query tiles and just below
+  AttentionSm90JitProblem big = problem(1 << 16, 1 << 8, 1, 128 * 128, 1, 64);
+  big.q_strides = big.o_strides = {64, 64, 64, 1};
+  big.k_strides = big.v_strides = {64, 64, 64, 1};
+  out.push_back(big);
+  big.batch = (1 << 16) - 1;
+  out.push_back(big);
+  return out;
+}
+
+TEST(JitAttentionSm90, TheChecksAgreeWithTheLaunchers) {
+  std::string const nvcc = find_nvcc();
+  if (nvcc.empty())
+    GTEST_SKIP() << "no nvcc (TESSERA_NVCC, CUDACXX, CUDA_HOME, /usr/local/cuda): the agreement with "
+                    "kernels::check_attention_problem is checked where the toolkit is";
+#if !defined(TESSERA_JIT_INCLUDE_DIR)
+  GTEST_SKIP() << "TESSERA_JIT_INCLUDE_DIR is not defined (build with tessera::jit)";
+#else
+  char dir_template[] = "/tmp/tessera_attention_checks_XXXXXX";
+  char* const dir = mkdtemp(dir_template);
+  ASSERT_NE(dir, nullptr);
+  std::string const d = dir;
+  { std::ofstream(d + "/checks.cu") << kLauncherChecks; }
+  std::string const build = "'" + nvcc + "' -std=c++20 -I'" + std::string(TESSERA_JIT_INCLUDE_DIR) + "' -o '" + d +
+                            "/checks' '" + d + "/checks.cu' > '" + d + "/build.log' 2>&1";
+  int const rc = std::system(build.c_str());
+  std::ifstream log_in(d + "/build.log");
+  std::string const log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(rc, 0) << build << "\n" << log;
+  std::vector<AttentionSm90JitProblem> const sweep = check_sweep();
+  {
+    std::ofstream in(d + "/cases.txt");
+    for (AttentionSm90JitProblem const& p : sweep) in << encode_problem(p) << "\n";
+  }
+  ASSERT_EQ(std::system(("'" + d + "/checks' < '" + d + "/cases.txt' > '" + d + "/verdicts.txt'").c_str()), 0);
+  std::ifstream verdicts(d + "/verdicts.txt");
+  std::size_t i = 0, accepted = 0;
+  for (std::string line; std::getline(verdicts, line); ++i) {
+    ASSERT_LT(i, sweep.size());
+    std::string mine = "ok";
+    try {
+      check_attention_sm90_jit_problem("f", sweep[i]);
+      ++accepted;
+    } catch (std::invalid_argument const& e) {
+      mine = e.what();
+    }
+    EXPECT_EQ(mine, line) << "case " << i << ": " << encode_problem(sweep[i]);
+  }
+  EXPECT_EQ(i, sweep.size());
+  EXPECT_GT(accepted, 20u);  // the sweep reaches valid problems too
+  EXPECT_LT(accepted, sweep.size() / 2);
+  std::system(("rm -rf '" + d + "'").c_str());
+#endif
+}
+
+// ---- the programs ---------------------------------------------------------------------------------
+
+CompileOptions hopper() {
+  CompileOptions o;
+  o.arch = 90;
+  return o;
+}
+
+// Every head dimension and element type (six programs, each ~10-20 s on a fresh machine; the disk
+// cache then): they compile for sm_90a, so the device's AttentionSm90Params, tile, threads, shared
+// memory and boxes are the host's.
+TEST(JitAttentionSm90, ProgramsCompileWithTheHostsLayout) {
+  TESSERA_REQUIRE_NVRTC();
+  int const align = attention_sm90_jit_descriptor_align();
+  EXPECT_EQ(align, Nvrtc::get().version_major() >= 13 ? 128 : 64);
+  for (int i = 0; i < AttentionSm90JitKernel::kCount; ++i) {
+    AttentionSm90JitKernel const k = AttentionSm90JitKernel::from_index(i);
+    std::string const name = attention_sm90_jit_name(k);
+    Program const p = compile(attention_sm90_jit_source(k, align), {name}, hopper());
+    ASSERT_EQ(p.size(), 1u);
+    EXPECT_EQ(p.kernel(0).name(), name);
+  }
+}
+
+// A host copy that drifted from the device struct (here: lse 8 bytes further) does not compile, and
+// the error names the member and the file to update.
+TEST(JitAttentionSm90, ADriftedHostCopyIsACompileError) {
+  TESSERA_REQUIRE_NVRTC();
+  AttentionSm90JitKernel const k{64, true};
+  std::string source = attention_sm90_jit_source(k, attention_sm90_jit_descriptor_align());
+  std::string const at = "\"the offset of AttentionSm90Params::lse\", 416u";
+  std::size_t const i = source.find(at);
+  ASSERT_NE(i, std::string::npos) << source;
+  source.replace(i, at.size(), "\"the offset of AttentionSm90Params::lse\", 424u");
+  try {
+    (void)compile(source, {attention_sm90_jit_name(k)}, hopper());
+    FAIL() << "a drifted copy compiled";
+  } catch (jit_error const& e) {
+    EXPECT_NE(std::string(e.what()).find("the offset of AttentionSm90Params::lse differs from the host's copy in "
+                                         "include/tessera/jit/attention_sm90.hpp"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tessera::jit

@@ -41,7 +41,9 @@ import tessera.ops
 TOKENS, HIDDEN = 16384, 2048
 SEQS, HEAD_DIMS = (1024, 4096, 16384), (64, 128, 256)
 QUICK = [(4096, 128, False), (4096, 128, True), (16384, 256, False)]
-TOLERANCE = {torch.bfloat16: 3e-2, torch.float16: 5e-3}  # max |O - O_cudnn| (two 16-bit results)
+# max |O - O_cudnn|: two 16-bit results of |O| up to ~4 (standard normal inputs; early causal rows
+# average few keys), each P rounded to 16 bits and O rounded once: a few units in the last place.
+TOLERANCE = {torch.bfloat16: 6e-2, torch.float16: 8e-3}
 
 
 def sm_clock_mhz():

@@ -20,8 +20,8 @@ implementations so that they see the same clocks:
              the median per implementation;
   sustained  blocks of ~--block-ms back to back, alternating implementations, for --sustain seconds;
              the median of the blocks of the second half (once the power cap has pulled the clock).
-The SM clock (MHz) is read before the burst and after the sustained run (torch.cuda.clock_rate(),
-else pynvml, else not reported). Prints a table; --json writes every figure.
+The SM clock (MHz) is read at the end of the burst and of the sustained run (torch.cuda.clock_rate(),
+else pynvml, else not reported), with the enforced power limit. Prints a table; --json writes every figure.
 """
 
 import argparse
@@ -151,12 +151,12 @@ def run_case(dtype, seq, head_dim, causal, args):
     # Burst: after a rest, rounds of one sample each, the order rotating.
     torch.cuda.synchronize()
     time.sleep(args.rest)
-    row["clock_mhz_before"] = sm_clock_mhz()
     names = list(live)
     samples = {n: [] for n in names}
     for i in range(args.samples):
         for n in names[i % len(names):] + names[:i % len(names)]:
             samples[n].append(time_calls(live[n], per[n]))
+    row["clock_mhz_burst"] = sm_clock_mhz()  # at the burst's end, the GPU just busy
     for n in names:
         t = statistics.median(samples[n])
         row["impls"][n].update(burst_s=t, burst_tflops=flops / t / 1e12)
@@ -168,7 +168,7 @@ def run_case(dtype, seq, head_dim, causal, args):
     while time.perf_counter() < t_end:
         for n in names:
             blocks[n].append(time_calls(live[n], block_calls[n]))
-    row["clock_mhz_after"] = sm_clock_mhz()
+    row["clock_mhz_sustained"] = sm_clock_mhz()
     for n in names:
         b = blocks[n][len(blocks[n]) // 2:] or blocks[n]
         t = statistics.median(b)
@@ -209,7 +209,7 @@ def main(argv=None):
                                                          info["power_limit_w"]))
     head = "%-8s %6s %4s %6s | %8s %8s | %8s %8s | %8s %8s | %6s %6s | %9s %9s | %9s" % (
         "dtype", "seq", "d", "causal", "tessera", "sust", "cudnn", "sust", "flash", "sust", "t/cdnn", "sust",
-        "diff_t", "diff_fl", "MHz b/a")
+        "diff_t", "diff_fl", "MHz b/s")
     print("# TFLOP/s: burst, sustained; t/cdnn: tessera / cuDNN; diff: max |O - O_cudnn|")
     print(head)
     rows = []
@@ -233,7 +233,7 @@ def main(argv=None):
                 row["dtype"], seq, d, causal, fmt(t, "burst_tflops"), fmt(t, "sustained_tflops"),
                 fmt(c, "burst_tflops"), fmt(c, "sustained_tflops"), fmt(f, "burst_tflops"),
                 fmt(f, "sustained_tflops"), ratio("burst_tflops"), ratio("sustained_tflops"), diff(t), diff(f),
-                row.get("clock_mhz_before") or "-", row.get("clock_mhz_after") or "-",
+                row.get("clock_mhz_burst") or "-", row.get("clock_mhz_sustained") or "-",
                 ("  " + row["error"]) if "error" in row else
                 ("  tessera: " + t["error"]) if t and "error" in t else ""), flush=True)
     info["seconds"] = time.perf_counter() - t_start

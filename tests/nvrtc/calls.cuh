@@ -589,8 +589,10 @@ extern "C" __global__ void call(int* out, int n, tessera::half_t const* A) {
 #if defined(TESSERA_NVRTC_GEMM_SM90_KERNEL)
 template __global__ void tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::GemmSm90WsRoles<
     tessera::kernels::GemmSm90PersistentDefault, tessera::bfloat16_t, float, true, true>>(
-    __grid_constant__ tessera::kernels::detail::GemmSm90Params<tessera::kernels::GemmSm90PersistentDefault,
-                                                               tessera::bfloat16_t, float, true, true> const);
+    tessera::kernels::detail::GemmSm90Params<tessera::kernels::GemmSm90PersistentDefault, tessera::bfloat16_t, float,
+                                             true, true> const,
+    __grid_constant__ tessera::kernels::detail::GemmSm90Maps<tessera::kernels::GemmSm90PersistentDefault,
+                                                             tessera::bfloat16_t, float, true, true> const);
 #endif
 extern "C" __global__ void call(int* out, int n) {
   using namespace tessera::kernels;
@@ -632,18 +634,22 @@ struct NvrtcRoles {
   struct Params {
     int* out;
   };
+  struct Maps {
+    int unused;
+  };
   struct Storage {
     int flag;
   };
-  __device__ static void setup(Params const&, Storage& s) { s.flag = 1; }
-  __device__ static void produce(Params const& p, Storage& s, int lt) {
+  __device__ static void setup(Params const&, Maps const&, Storage& s) { s.flag = 1; }
+  __device__ static void produce(Params const& p, Maps const&, Storage& s, int lt) {
     if (lt == 0) atomicAdd(p.out, s.flag);
   }
-  __device__ static void consume(Params const& p, Storage& s, int c, int lt) {
+  __device__ static void consume(Params const& p, Maps const&, Storage& s, int c, int lt) {
     if (lt == 0) atomicAdd(p.out, s.flag << (c + 1));
   }
 };
-template __global__ void tessera::sm90::warp_specialized_kernel<NvrtcRoles>(__grid_constant__ NvrtcRoles::Params const);
+template __global__ void tessera::sm90::warp_specialized_kernel<NvrtcRoles>(NvrtcRoles::Params const,
+                                                                            __grid_constant__ NvrtcRoles::Maps const);
 extern "C" __global__ void call(int* out, int n) { out[threadIdx.x] = n; }
 #elif defined(TESSERA_NVRTC_HEADER_tessera_pipeline_ordered_barrier_hpp)
 extern "C" __global__ void call(int* out, int n) {  // two warps take turns n times

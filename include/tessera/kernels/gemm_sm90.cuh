@@ -87,8 +87,8 @@ struct GemmSm90Launch {
   }
 };
 
-// gemm_sm90_launch<Cfg, T, TOut, AK, BK>(p, ep, stream, sms_limit, launch): the kernel's argument
-// (the tensor maps from the operands' layouts and the boxes the kernel reads and writes:
+// gemm_sm90_launch<Cfg, T, TOut, AK, BK>(p, ep, stream, sms_limit, launch): the kernel's arguments
+// (the values, and the tensor maps from the operands' layouts and the boxes the kernel reads and writes:
 // gemm_sm90_load_box, gemm_sm90_epilogue_box; A (M,K), B seen as (N,K), D (M,N)) and its launch
 // (sm90::Launch: one block per tile, or per SM for the persistent kernels, whole clusters; the
 // persistent kernels with programmatic dependent launch; stream-K cooperative, with the stream's
@@ -100,6 +100,7 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
   constexpr int cm = gemm_sm90_cluster_m<Cfg>;
   constexpr bool persistent = gemm_sm90_persistent_config<Cfg>;
   typename Kernel::Params params{};
+  typename Kernel::Maps maps{};
   params.M = p.m;
   params.N = p.n;
   params.K = p.k;
@@ -111,10 +112,10 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
                      : make_layout(make_shape(p.m, p.k), make_stride(1, p.lda));
   auto const gB = BK ? make_layout(make_shape(p.n, p.k), make_stride(p.ldb, 1))
                      : make_layout(make_shape(p.n, p.k), make_stride(1, p.ldb));
-  params.tma_a = GemmSm90TmaA<Cfg, T, AK>{make_tma_desc(p.a, gA, gemm_sm90_load_box<Cfg::BM, Cfg::BK, AK>())};
-  params.tma_b = GemmSm90TmaB<Cfg, T, BK, cm>{make_tma_desc(p.b, gB, gemm_sm90_load_box<Cfg::BN / cm, Cfg::BK, BK>())};
+  maps.tma_a = GemmSm90TmaA<Cfg, T, AK>{make_tma_desc(p.a, gA, gemm_sm90_load_box<Cfg::BM, Cfg::BK, AK>())};
+  maps.tma_b = GemmSm90TmaB<Cfg, T, BK, cm>{make_tma_desc(p.b, gB, gemm_sm90_load_box<Cfg::BN / cm, Cfg::BK, BK>())};
   auto const gD = make_layout(make_shape(p.m, p.n), make_stride(p.ldd, 1));
-  params.tma_d =
+  maps.tma_d =
       GemmSm90TmaD<TOut>{params.tma_store_d ? make_tma_desc(p.d, gD, gemm_sm90_epilogue_box<TOut>()) : TmaDescriptor{}};
   constexpr int smem = gemm_sm90_smem_bytes<Cfg, T>();
   int device = 0, sms = 0;
@@ -158,11 +159,11 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
               params.sk = GemmSm90StreamK{reinterpret_cast<float*>(ws.data), ws.flags, ws.epoch, sk_tiles};
               config.cooperative_only();
             }
-            return launch(config.config(), Kernel{}, params);
+            return launch(config.config(), Kernel{}, params, maps);
           });
     }
   }
-  return launch(config.config(), Kernel{}, params);
+  return launch(config.config(), Kernel{}, params, maps);
 }
 
 // The launchers' common part: checks, row-major D, packing, dispatch on the operands' majors.

@@ -3,9 +3,9 @@
 // skeleton (sm90/warp_specialized.cuh), and step 1's one-warpgroup kernel on the same pieces.
 //   GemmSm90Storage<Cfg, T>          the shared storage: Stages x A (BM x BK), Stages x B (BN x BK),
 //                                    the epilogue's buffers, the ring's and the turn's barriers
-//   GemmSm90Params<Cfg, T, TOut, AK, BK>
-//                                    the kernel's argument: sizes, epilogue, TMA atoms, where D
-//                                    goes, the raster, stream-K's workspace
+//   GemmSm90Params, GemmSm90Maps<Cfg, T, TOut, AK, BK>
+//                                    the kernel's arguments: sizes, epilogue, where D goes, the
+//                                    raster, stream-K's workspace; the TMA atoms
 //   gemm_sm90_produce                the producer: its tiles' k-tiles into the ring (one thread)
 //   gemm_sm90_consume_ktiles         a consumer's k-loop: wait, wgmma, release one stage behind
 //   gemm_sm90_store / _store_tma     the epilogue from registers / through shared memory and TMA
@@ -442,7 +442,8 @@ constexpr int gemm_sm90_smem_bytes() {
   return sm90::shared_storage_bytes<GemmSm90Storage<Cfg, T>>();
 }
 
-// The kernel's argument (a __grid_constant__: the TMA atoms' descriptors are used where they lie).
+// The kernel's arguments (sm90/warp_specialized.cuh says why two): the values, by value, and the
+// TMA atoms, a __grid_constant__ (their descriptors are used where they lie).
 // tma_store_d: the consumers store D through shared memory and TMA (gemm_sm90_store_tma: configs
 // with epilogue buffers, where D is TMA-addressable), else from registers (a run-time choice: one
 // kernel, not two, to compile). raster: the rows of tiles per raster group (gemm_block_coord; the
@@ -451,12 +452,18 @@ template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 struct GemmSm90Params {
   int M, N, K;
   GemmEpilogue<TOut> ep;
-  GemmSm90TmaA<Cfg, T, AKMajor> tma_a;
-  GemmSm90TmaB<Cfg, T, BKMajor, gemm_sm90_cluster_m<Cfg>> tma_b;
-  GemmSm90TmaD<TOut> tma_d;
   bool tma_store_d;
   int raster;
   GemmSm90StreamK sk;
+};
+// A (M,K), B as (N,K) (a cluster block's share, multicast, with ClusterM > 1) and D (M,N) in the
+// kernel's boxes (gemm_sm90_load_box, gemm_sm90_epilogue_box); tma_d is unused (an empty
+// descriptor) where D is stored from registers.
+template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
+struct GemmSm90Maps {
+  GemmSm90TmaA<Cfg, T, AKMajor> tma_a;
+  GemmSm90TmaB<Cfg, T, BKMajor, gemm_sm90_cluster_m<Cfg>> tma_b;
+  GemmSm90TmaD<TOut> tma_d;
 };
 
 // The producer (one thread): the k-tiles of each piece of `sched` into the ring, in order, each
@@ -465,6 +472,7 @@ struct GemmSm90Params {
 // grid's blocks take SMs only as this grid's leave, and wait for its completion themselves).
 template <class Cfg, class T, class TOut, bool AK, bool BK, class Sched>
 __device__ __forceinline__ void gemm_sm90_produce(GemmSm90Params<Cfg, T, TOut, AK, BK> const& p,
+                                                  GemmSm90Maps<Cfg, T, TOut, AK, BK> const& maps,
                                                   GemmSm90Storage<Cfg, T>& s, Sched const& sched, int tiles_m,
                                                   int tiles_n, std::uint32_t rank) {
   constexpr int CM = gemm_sm90_cluster_m<Cfg>;
@@ -477,8 +485,8 @@ __device__ __forceinline__ void gemm_sm90_produce(GemmSm90Params<Cfg, T, TOut, A
     for (int kt = w.k0; kt < w.k1; ++kt, ++st) {
       pipe.producer_acquire(st);
       std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
-      gemm_sm90_load_stage<Cfg, T, AK, BK, CM>(p.tma_a, p.tma_b, bar, s.stage_a(st.index), s.stage_b(st.index), kt, bm,
-                                               bn, p.M, p.N, p.K, rank);
+      gemm_sm90_load_stage<Cfg, T, AK, BK, CM>(maps.tma_a, maps.tma_b, bar, s.stage_a(st.index), s.stage_b(st.index),
+                                               kt, bm, bn, p.M, p.N, p.K, rank);
     }
   });
   grid_dependents_launch();
@@ -533,48 +541,50 @@ struct GemmSm90WsRoles {
   static_assert(!TmaStoreD || Cfg::kEpilogueBytes >= kConsumers * 2 * 8192,
                 "GemmSm90WsRoles: too little shared memory for the TMA-store epilogue");
   using Params = GemmSm90Params<Cfg, T, TOut, AKMajor, BKMajor>;
+  using Maps = GemmSm90Maps<Cfg, T, TOut, AKMajor, BKMajor>;
   using Storage = GemmSm90Storage<Cfg, T>;
   using Pipe = TmaPipeline<Cfg::Stages, Cfg::ClusterM>;
 
-  struct Grid {
+  // The block's grid of tiles (sm90::RolesWithPlan: computed before the split, so it stays in
+  // uniform registers).
+  struct Plan {
     int tiles_mc, tiles_n, first_tile, tile_step, k_tiles;
     std::uint32_t rank;
   };
-  __device__ static Grid grid(Params const& p) {
+  __device__ __forceinline__ static Plan plan(Params const& p) {
     constexpr int CM = Cfg::ClusterM;
     std::uint32_t const rank = CM > 1 ? cluster_ctarank() : 0u;
     int const tiles_m = (p.M + Cfg::BM - 1) / Cfg::BM;
-    return Grid{(tiles_m + CM - 1) / CM, (p.N + Cfg::BN - 1) / Cfg::BN, int(blockIdx.x) / CM,
+    return Plan{(tiles_m + CM - 1) / CM, (p.N + Cfg::BN - 1) / Cfg::BN, int(blockIdx.x) / CM,
                 int(gridDim.x) / CM,     (p.K + Cfg::BK - 1) / Cfg::BK, rank};
   }
-  __device__ static sm90::StreamKScheduler schedule(Params const& p, Grid const& g) {
+  __device__ __forceinline__ static sm90::StreamKScheduler schedule(Params const& p, Plan const& g) {
     return sm90::StreamKScheduler{g.tiles_mc * g.tiles_n, g.k_tiles, g.tile_step, g.first_tile,
                                   Cfg::StreamK ? p.sk.tiles : 0};
   }
 
   // The ring: full[s] on the producer's loads, empty[s] on one arrival per consumer warpgroup of
   // every block of the cluster (the multicast writes into all of them).
-  __device__ __forceinline__ static void setup(Params const& p, Storage& s) {
-    tma_prefetch_desc(p.tma_a.get_tma_descriptor());
-    tma_prefetch_desc(p.tma_b.get_tma_descriptor());
-    if (TmaStoreD && p.tma_store_d) tma_prefetch_desc(p.tma_d.get_tma_descriptor());
+  __device__ __forceinline__ static void setup(Params const& p, Maps const& maps, Storage& s) {
+    tma_prefetch_desc(maps.tma_a.get_tma_descriptor());
+    tma_prefetch_desc(maps.tma_b.get_tma_descriptor());
+    if (TmaStoreD && p.tma_store_d) tma_prefetch_desc(maps.tma_d.get_tma_descriptor());
     Pipe{s.pipeline}.init(kConsumers);
   }
 
   // The ring runs on across the block's tiles: its i-th k-tile (over all tiles) is
   // PipelineState::at(i); the producer runs ahead into the next tile while the consumers store.
-  __device__ __forceinline__ static void produce(Params const& p, Storage& s, int lt) {
+  __device__ __forceinline__ static void produce(Params const& p, Maps const& maps, Plan const& g, Storage& s, int lt) {
     if (lt != 0) return;
-    Grid const g = grid(p);
-    gemm_sm90_produce(p, s, schedule(p, g), g.tiles_mc, g.tiles_n, g.rank);
+    gemm_sm90_produce(p, maps, s, schedule(p, g), g.tiles_mc, g.tiles_n, g.rank);
   }
 
-  __device__ __forceinline__ static void consume(Params const& p, Storage& s, int c, int lt) {
+  __device__ __forceinline__ static void consume(Params const& p, Maps const& maps, Plan const& g, Storage& s, int c,
+                                                 int lt) {
     constexpr int BM = Cfg::BM, BN = Cfg::BN, CM = Cfg::ClusterM;
     constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
     constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
     using Op = typename GemmSm90Op<T, BN, MA, MB>::type;
-    Grid const g = grid(p);
     auto const sched = schedule(p, g);
     Pipe const pipe{s.pipeline};
     int const row0 = 64 * c;
@@ -617,7 +627,7 @@ struct GemmSm90WsRoles {
       // live beside its schedule.)
       if (TmaStoreD && p.tma_store_d) {
         if constexpr (TmaStoreD)
-          gemm_sm90_store_tma<TOut, 1, BN, sk_phase>(acc, p.ep, p.tma_d, ring, bm * BM + row0, bn * BN, p.M, p.N, lt,
+          gemm_sm90_store_tma<TOut, 1, BN, sk_phase>(acc, p.ep, maps.tma_d, ring, bm * BM + row0, bn * BN, p.M, p.N, lt,
                                                      bar_id);
       } else {
         gemm_sm90_store(acc[0], tCcD(_, 0, 0), p.M, p.N, p.ep);
@@ -641,33 +651,40 @@ struct GemmSm90PingpongRoles {
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
   static constexpr int kClusterSize = 1;
   using Params = GemmSm90Params<Cfg, T, TOut, AKMajor, BKMajor>;
+  using Maps = GemmSm90Maps<Cfg, T, TOut, AKMajor, BKMajor>;
   using Storage = GemmSm90Storage<Cfg, T>;
   using Pipe = TmaPipeline<Cfg::Stages>;  // empty[s]: the one consumer warpgroup that used the stage
 
-  __device__ __forceinline__ static void setup(Params const& p, Storage& s) {
-    tma_prefetch_desc(p.tma_a.get_tma_descriptor());
-    tma_prefetch_desc(p.tma_b.get_tma_descriptor());
-    if (p.tma_store_d) tma_prefetch_desc(p.tma_d.get_tma_descriptor());
+  __device__ __forceinline__ static void setup(Params const& p, Maps const& maps, Storage& s) {
+    tma_prefetch_desc(maps.tma_a.get_tma_descriptor());
+    tma_prefetch_desc(maps.tma_b.get_tma_descriptor());
+    if (p.tma_store_d) tma_prefetch_desc(maps.tma_d.get_tma_descriptor());
     Pipe{s.pipeline}.init(1);
     OrderedBarrier<2>{s.order}.init();
   }
 
-  __device__ __forceinline__ static void produce(Params const& p, Storage& s, int lt) {
-    if (lt != 0) return;
-    int const tiles_m = (p.M + Cfg::BM - 1) / Cfg::BM, tiles_n = (p.N + Cfg::BN - 1) / Cfg::BN;
-    int const k_tiles = (p.K + Cfg::BK - 1) / Cfg::BK;
-    sm90::StreamKScheduler const sched{tiles_m * tiles_n, k_tiles, int(gridDim.x), int(blockIdx.x), 0};
-    gemm_sm90_produce(p, s, sched, tiles_m, tiles_n, 0u);
+  // The grid of tiles (computed before the split: sm90::RolesWithPlan).
+  struct Plan {
+    int tiles_m, tiles_n, k_tiles;
+  };
+  __device__ __forceinline__ static Plan plan(Params const& p) {
+    return Plan{(p.M + Cfg::BM - 1) / Cfg::BM, (p.N + Cfg::BN - 1) / Cfg::BN, (p.K + Cfg::BK - 1) / Cfg::BK};
   }
 
-  __device__ __forceinline__ static void consume(Params const& p, Storage& s, int c, int lt) {
+  __device__ __forceinline__ static void produce(Params const& p, Maps const& maps, Plan const& g, Storage& s, int lt) {
+    if (lt != 0) return;
+    sm90::StreamKScheduler const sched{g.tiles_m * g.tiles_n, g.k_tiles, int(gridDim.x), int(blockIdx.x), 0};
+    gemm_sm90_produce(p, maps, s, sched, g.tiles_m, g.tiles_n, 0u);
+  }
+
+  __device__ __forceinline__ static void consume(Params const& p, Maps const& maps, Plan const& g, Storage& s, int c,
+                                                 int lt) {
     constexpr int BM = Cfg::BM, BN = Cfg::BN;
     constexpr int MB_ = BM / 64;
     constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
     constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
     using Op = typename GemmSm90Op<T, BN, MA, MB>::type;
-    int const tiles_m = (p.M + BM - 1) / BM, tiles_n = (p.N + BN - 1) / BN;
-    int const k_tiles = (p.K + Cfg::BK - 1) / Cfg::BK;
+    int const tiles_m = g.tiles_m, tiles_n = g.tiles_n, k_tiles = g.k_tiles;
     // This warpgroup's tiles: the block's tiles j = c, c + 2, ... (the persistent schedule of
     // 2 gridDim units, this one unit blockIdx + c gridDim).
     int const grid = int(gridDim.x);
@@ -695,7 +712,7 @@ struct GemmSm90PingpongRoles {
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
       auto tCcD = thr_mma.partition_C(gcD);  // (V,MB_,1) -> (m,n)
       if (p.tma_store_d) {
-        gemm_sm90_store_tma<TOut, MB_, BN, true>(acc, p.ep, p.tma_d, ring, bm * BM, bn * BN, p.M, p.N, lt,
+        gemm_sm90_store_tma<TOut, MB_, BN, true>(acc, p.ep, maps.tma_d, ring, bm * BM, bn * BN, p.M, p.N, lt,
                                                  std::uint32_t(1 + c));
       } else {
         // Each value's coordinates computed where they are used (schedule_here), as in the lean
@@ -720,7 +737,8 @@ struct GemmSm90PingpongRoles {
 // warp-specialized, so it runs on the skeleton's pieces (storage, ring) but not its template.
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(128, 1)
-    gemm_sm90_kernel(__grid_constant__ GemmSm90Params<Cfg, T, TOut, AKMajor, BKMajor> const p) {
+    gemm_sm90_kernel(GemmSm90Params<Cfg, T, TOut, AKMajor, BKMajor> const p,
+                     __grid_constant__ GemmSm90Maps<Cfg, T, TOut, AKMajor, BKMajor> const maps) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
   constexpr GmmaMajor MA = AKMajor ? GmmaMajor::K : GmmaMajor::MN;
   constexpr GmmaMajor MB = BKMajor ? GmmaMajor::K : GmmaMajor::MN;
@@ -744,8 +762,8 @@ __global__ void __launch_bounds__(128, 1)
   auto& s = sm90::shared_storage<GemmSm90Storage<Cfg, T>>();
   TmaPipeline<Stages> const pipe{s.pipeline};
   if (tid == 0) {
-    tma_prefetch_desc(p.tma_a.get_tma_descriptor());
-    tma_prefetch_desc(p.tma_b.get_tma_descriptor());
+    tma_prefetch_desc(maps.tma_a.get_tma_descriptor());
+    tma_prefetch_desc(maps.tma_b.get_tma_descriptor());
     pipe.init(1);
   }
   __syncthreads();
@@ -755,8 +773,8 @@ __global__ void __launch_bounds__(128, 1)
   auto load = [&](int kt) {
     auto const st = PipelineState<Stages>::at(kt);
     std::uint64_t* bar = pipe.producer_expect(st, kGemmSm90StageBytes<Cfg, T>);
-    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(p.tma_a, p.tma_b, bar, s.stage_a(st.index), s.stage_b(st.index), kt,
-                                                   bm, bn, p.M, p.N, p.K);
+    gemm_sm90_load_stage<Cfg, T, AKMajor, BKMajor>(maps.tma_a, maps.tma_b, bar, s.stage_a(st.index),
+                                                   s.stage_b(st.index), kt, bm, bn, p.M, p.N, p.K);
   };
   if (tid == 0) {
     for (int kt = 0; kt < Stages && kt < k_tiles; ++kt) load(kt);
@@ -804,6 +822,7 @@ __global__ void __launch_bounds__(128, 1)
 template <class Cfg, class T, class TOut, bool AK, bool BK>
 struct GemmSm90Kernel {
   using Params = detail::GemmSm90Params<Cfg, T, TOut, AK, BK>;
+  using Maps = detail::GemmSm90Maps<Cfg, T, TOut, AK, BK>;
   using Roles = std::conditional_t<detail::is_pingpong_config<Cfg>, detail::GemmSm90PingpongRoles<Cfg, T, TOut, AK, BK>,
                                    detail::GemmSm90WsRoles<Cfg, T, TOut, AK, BK>>;
 #if !defined(__CUDACC_RTC__)

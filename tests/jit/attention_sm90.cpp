@@ -3,8 +3,9 @@
 // builds (the 4-D tensor maps it asks the driver for, the shape, the scale, the launch), the
 // problem's checks (the same verdicts and messages as kernels::check_attention_problem, compiled
 // with nvcc where one is found), and the programs compiling under NVRTC for sm_90a with their
-// static_asserts holding the device's AttentionSm90Params, tile, shared memory and TMA boxes to the
-// host's copy; a drifted copy is a compile error naming the member. The launches are tested on a
+// static_asserts holding the device's AttentionSm90Params and AttentionSm90Maps (the kernel's two
+// arguments), tile, shared memory and TMA boxes to the host's copies; a drifted copy is a compile
+// error naming the member. The launches are tested on a
 // GPU from Python (tests/python/test_ops_attention.py). NVRTC's and nvcc's parts skip, saying why,
 // without them.
 #include <gtest/gtest.h>
@@ -37,12 +38,16 @@ static_assert(int(tessera::jit::detail::kAttentionTmaOobFillNone) == int(CU_TENS
 namespace tessera::jit {
 namespace {
 
-// The host's copy of AttentionSm90Params, as the two alignments of TmaDescriptor lay it out (the
-// programs check the same numbers against the device struct).
-static_assert(offsetof(AttentionSm90ParamsHost<128>, o) == 384 && offsetof(AttentionSm90ParamsHost<128>, lse) == 416 &&
-              offsetof(AttentionSm90ParamsHost<128>, shape) == 424 &&
-              offsetof(AttentionSm90ParamsHost<128>, scale) == 456 && sizeof(AttentionSm90ParamsHost<128>) == 512);
-static_assert(offsetof(AttentionSm90ParamsHost<64>, o) == 384 && sizeof(AttentionSm90ParamsHost<64>) == 512);
+// The host's copies of the kernel's two arguments: AttentionSm90Params, the values (no descriptor:
+// one layout), and AttentionSm90Maps, the tensor maps, as the two alignments of TmaDescriptor lay
+// them out (the programs check the same numbers against the device structs).
+static_assert(offsetof(AttentionSm90ParamsHost, o) == 0 && offsetof(AttentionSm90ParamsHost, lse) == 32 &&
+              offsetof(AttentionSm90ParamsHost, shape) == 40 && offsetof(AttentionSm90ParamsHost, scale) == 72 &&
+              sizeof(AttentionSm90ParamsHost) == 80 && alignof(AttentionSm90ParamsHost) == 8);
+static_assert(offsetof(AttentionSm90MapsHost<128>, k) == 128 && offsetof(AttentionSm90MapsHost<128>, v) == 256 &&
+              sizeof(AttentionSm90MapsHost<128>) == 384 && alignof(AttentionSm90MapsHost<128>) == 128);
+static_assert(offsetof(AttentionSm90MapsHost<64>, v) == 256 && sizeof(AttentionSm90MapsHost<64>) == 384 &&
+              alignof(AttentionSm90MapsHost<64>) == 64);
 
 // A dense problem with fake device addresses (never dereferenced without a GPU).
 AttentionSm90JitProblem problem(int batch, int hq, int hkv, int sq, int sk, int d, bool bf16 = true) {
@@ -133,7 +138,8 @@ TEST(JitAttentionSm90, TheArgumentAndItsTensorMaps) {
   EXPECT_EQ(maps[1].dims[2], 2u);
   EXPECT_EQ(maps[1].strides[1], 300u * 128 * 2);
   EXPECT_EQ(maps[2].box[1], 128u);
-  EXPECT_EQ(r.params.q.opaque[0], 0xababababababababull);  // the encoder's bytes, where the kernel reads them
+  EXPECT_EQ(r.maps.q.opaque[0], 0xababababababababull);  // the encoder's bytes, where the kernel reads them
+  EXPECT_EQ(r.maps.v.opaque[15], 0xababababababababull);
   EXPECT_EQ(r.params.o, p.o);
   EXPECT_EQ(r.params.o_batch, 8LL * 1000 * 128);
   EXPECT_EQ(r.params.o_head, 1000LL * 128);
@@ -441,8 +447,8 @@ CompileOptions hopper() {
 }
 
 // Every head dimension and element type (six programs, each ~10-20 s on a fresh machine; the disk
-// cache then): they compile for sm_90a, so the device's AttentionSm90Params, tile, threads, shared
-// memory and boxes are the host's.
+// cache then): they compile for sm_90a, so the device's AttentionSm90Params and AttentionSm90Maps,
+// the kernel's parameters, tile, threads, shared memory and boxes are the host's.
 TEST(JitAttentionSm90, ProgramsCompileWithTheHostsLayout) {
   TESSERA_REQUIRE_NVRTC();
   int const align = attention_sm90_jit_descriptor_align();
@@ -456,22 +462,44 @@ TEST(JitAttentionSm90, ProgramsCompileWithTheHostsLayout) {
   }
 }
 
-// A host copy that drifted from the device struct (here: lse 8 bytes further) does not compile, and
-// the error names the member and the file to update.
+// A host copy that drifted from the device structs (here: lse 8 bytes further; K's tensor map one
+// descriptor further) does not compile, and the error names the member and the file to update; nor
+// does a launch that would pass the two arguments in the other order.
 TEST(JitAttentionSm90, ADriftedHostCopyIsACompileError) {
   TESSERA_REQUIRE_NVRTC();
   AttentionSm90JitKernel const k{64, true};
-  std::string source = attention_sm90_jit_source(k, attention_sm90_jit_descriptor_align());
-  std::string const at = "\"the offset of AttentionSm90Params::lse\", 416u";
-  std::size_t const i = source.find(at);
+  std::string const good = attention_sm90_jit_source(k, attention_sm90_jit_descriptor_align());
+  auto const drifted = [&](std::string const& at, std::string const& to, std::string const& message) {
+    std::string source = good;
+    std::size_t const i = source.find(at);
+    ASSERT_NE(i, std::string::npos) << source;
+    source.replace(i, at.size(), to);
+    try {
+      (void)compile(source, {attention_sm90_jit_name(k)}, hopper());
+      FAIL() << "a drifted copy compiled: " << to;
+    } catch (jit_error const& e) {
+      EXPECT_NE(std::string(e.what()).find(message + " differs from the host's copy in "
+                                                     "include/tessera/jit/attention_sm90.hpp"),
+                std::string::npos)
+          << e.what();
+    }
+  };
+  drifted("\"the offset of AttentionSm90Params::lse\", 32u", "\"the offset of AttentionSm90Params::lse\", 40u",
+          "the offset of AttentionSm90Params::lse");
+  drifted("\"the offset of AttentionSm90Maps::k\", 128u", "\"the offset of AttentionSm90Maps::k\", 256u",
+          "the offset of AttentionSm90Maps::k");
+  // the launch's order of the two arguments
+  std::string const order = "), void (*)(P, M)>, \"attention_sm90 (JIT): the kernel's parameters are no longer";
+  std::string source = good;
+  std::size_t const i = source.find(order);
   ASSERT_NE(i, std::string::npos) << source;
-  source.replace(i, at.size(), "\"the offset of AttentionSm90Params::lse\", 424u");
+  source.replace(i, order.size(), "), void (*)(M, P)>, \"attention_sm90 (JIT): the kernel's parameters are no longer");
   try {
     (void)compile(source, {attention_sm90_jit_name(k)}, hopper());
-    FAIL() << "a drifted copy compiled";
+    FAIL() << "a launch of the arguments in the other order compiled";
   } catch (jit_error const& e) {
-    EXPECT_NE(std::string(e.what()).find("the offset of AttentionSm90Params::lse differs from the host's copy in "
-                                         "include/tessera/jit/attention_sm90.hpp"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "the kernel's parameters are no longer (AttentionSm90Params<T>, AttentionSm90Maps<T>)"),
               std::string::npos)
         << e.what();
   }

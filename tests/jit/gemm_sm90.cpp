@@ -2,8 +2,9 @@
 // (jit/gemm_sm90.hpp), without a GPU: which kernel a problem gets (gemm_sm90_pick's, stream-K
 // replaced), the kernel argument the host builds (the tensor maps it asks the driver for, the
 // epilogue, the launch), and the programs compiling under NVRTC for sm_90a with their
-// static_asserts holding the device's GemmSm90Params, shared memory and TMA boxes to the host's
-// copy; a drifted copy is a compile error naming the member. The launches are tested on a GPU from
+// static_asserts holding the device's GemmSm90Params and GemmSm90Maps (the kernel's two arguments),
+// shared memory and TMA boxes to the host's copies; a drifted copy is a compile error naming the
+// member. The launches are tested on a GPU from
 // Python (tests/python/test_ops.py, TestGemm). NVRTC's parts skip, saying why, without it.
 #include <gtest/gtest.h>
 
@@ -23,12 +24,16 @@ namespace {
 using kernels::GemmProblem;
 using kernels::GemmSm90Pick;
 
-// The host's copy of GemmSm90Params, as the two alignments of TmaDescriptor lay it out (the
-// programs check the same numbers against the device struct).
-static_assert(offsetof(GemmSm90ParamsHost<128>, ep) == 16 && offsetof(GemmSm90ParamsHost<128>, tma_a) == 128 &&
-              offsetof(GemmSm90ParamsHost<128>, tma_d) == 384 && offsetof(GemmSm90ParamsHost<128>, raster) == 516 &&
-              sizeof(GemmSm90ParamsHost<128>) == 640);
-static_assert(offsetof(GemmSm90ParamsHost<64>, tma_a) == 128 && sizeof(GemmSm90ParamsHost<64>) == 576);
+// The host's copies of the kernel's two arguments: GemmSm90Params, the values (no descriptor: one
+// layout), and GemmSm90Maps, the TMA atoms, as the two alignments of TmaDescriptor lay them out (the
+// programs check the same numbers against the device structs).
+static_assert(offsetof(GemmSm90ParamsHost, ep) == 16 && offsetof(GemmSm90ParamsHost, tma_store_d) == 88 &&
+              offsetof(GemmSm90ParamsHost, raster) == 92 && offsetof(GemmSm90ParamsHost, sk) == 96 &&
+              sizeof(GemmSm90ParamsHost) == 120 && alignof(GemmSm90ParamsHost) == 8);
+static_assert(offsetof(GemmSm90MapsHost<128>, tma_b) == 128 && offsetof(GemmSm90MapsHost<128>, tma_d) == 256 &&
+              sizeof(GemmSm90MapsHost<128>) == 384 && alignof(GemmSm90MapsHost<128>) == 128);
+static_assert(offsetof(GemmSm90MapsHost<64>, tma_d) == 256 && sizeof(GemmSm90MapsHost<64>) == 384 &&
+              alignof(GemmSm90MapsHost<64>) == 64);
 
 // A problem with fake device addresses (never dereferenced without a GPU).
 template <class T, class TOut>
@@ -136,7 +141,8 @@ TEST(JitGemmSm90, TheArgumentAndItsTensorMaps) {
   EXPECT_EQ(maps[2].box_inner, 32u);
   EXPECT_EQ(maps[2].box_outer, 64u);
   EXPECT_TRUE(r.params.tma_store_d);
-  EXPECT_EQ(r.params.tma_a.opaque[0], 0xababababababababull);  // the encoder's bytes, where the kernel reads them
+  EXPECT_EQ(r.maps.tma_a.opaque[0], 0xababababababababull);  // the encoder's bytes, where the kernel reads them
+  EXPECT_EQ(r.maps.tma_d.opaque[15], 0xababababababababull);
   EXPECT_EQ(r.params.M, 300);
   EXPECT_EQ(r.params.N, 520);
   EXPECT_EQ(r.params.K, 200);
@@ -252,7 +258,8 @@ CompileOptions hopper() {
 
 // Every configuration, both input types, both outputs and all four pairs of majors among five
 // programs (each ~7-10 s on a fresh machine; the disk cache then): they compile for sm_90a, so the
-// device's GemmSm90Params, shared memory, threads and boxes are the host's.
+// device's GemmSm90Params and GemmSm90Maps, the kernel's parameters, shared memory, threads and
+// boxes are the host's.
 TEST(JitGemmSm90, ProgramsCompileWithTheHostsLayout) {
   TESSERA_REQUIRE_NVRTC();
   int const align = gemm_sm90_jit_descriptor_align();
@@ -271,22 +278,43 @@ TEST(JitGemmSm90, ProgramsCompileWithTheHostsLayout) {
   }
 }
 
-// A host copy that drifted from the device struct (here: raster one int further) does not compile,
-// and the error names the member and the file to update.
+// A host copy that drifted from the device structs (here: raster one int further; the second TMA
+// atom one descriptor further) does not compile, and the error names the member and the file to
+// update; nor does a launch that would pass the two arguments in the other order.
 TEST(JitGemmSm90, ADriftedHostCopyIsACompileError) {
   TESSERA_REQUIRE_NVRTC();
   GemmSm90JitKernel const k{GemmSm90Pick::small, true, false, true, true};
-  std::string source = gemm_sm90_jit_source(k, gemm_sm90_jit_descriptor_align());
-  std::string const at = "\"the offset of GemmSm90Params::raster\", 516u";
-  std::size_t const i = source.find(at);
+  std::string const good = gemm_sm90_jit_source(k, gemm_sm90_jit_descriptor_align());
+  auto const drifted = [&](std::string const& at, std::string const& to, std::string const& message) {
+    std::string source = good;
+    std::size_t const i = source.find(at);
+    ASSERT_NE(i, std::string::npos) << source;
+    source.replace(i, at.size(), to);
+    try {
+      (void)compile(source, gemm_sm90_jit_names(k), hopper());
+      FAIL() << "a drifted copy compiled: " << to;
+    } catch (jit_error const& e) {
+      EXPECT_NE(
+          std::string(e.what()).find(message + " differs from the host's copy in include/tessera/jit/gemm_sm90.hpp"),
+          std::string::npos)
+          << e.what();
+    }
+  };
+  drifted("\"the offset of GemmSm90Params::raster\", 92u", "\"the offset of GemmSm90Params::raster\", 96u",
+          "the offset of GemmSm90Params::raster");
+  drifted("\"the offset of GemmSm90Maps::tma_b\", 128u", "\"the offset of GemmSm90Maps::tma_b\", 256u",
+          "the offset of GemmSm90Maps::tma_b");
+  // the launch's order of the two arguments
+  std::string const order = "), void (*)(P, M)>, \"gemm_sm90 (JIT): the kernel's parameters are no longer";
+  std::string source = good;
+  std::size_t const i = source.find(order);
   ASSERT_NE(i, std::string::npos) << source;
-  source.replace(i, at.size(), "\"the offset of GemmSm90Params::raster\", 520u");
+  source.replace(i, order.size(), "), void (*)(M, P)>, \"gemm_sm90 (JIT): the kernel's parameters are no longer");
   try {
     (void)compile(source, gemm_sm90_jit_names(k), hopper());
-    FAIL() << "a drifted copy compiled";
+    FAIL() << "a launch of the arguments in the other order compiled";
   } catch (jit_error const& e) {
-    EXPECT_NE(std::string(e.what()).find("the offset of GemmSm90Params::raster differs from the host's copy in "
-                                         "include/tessera/jit/gemm_sm90.hpp"),
+    EXPECT_NE(std::string(e.what()).find("the kernel's parameters are no longer (GemmSm90Params, GemmSm90Maps)"),
               std::string::npos)
         << e.what();
   }

@@ -347,6 +347,31 @@ TEST(AttentionForwardSm90Layouts, MasksMatchDefinition) {
   expect_masks_match_definition<128, 64>();
 }
 
+// The kernel's two arguments (sm90/warp_specialized.cuh): the values (AttentionSm90Params: O, LSE,
+// the shape, the scale) by value, holding no tensor map, so that nothing takes their address and
+// ptxas keeps what every tile reads in uniform registers; the three tensor maps (AttentionSm90Maps)
+// as the __grid_constant__ TMA reads in place. The block's tile is the roles' plan, computed before
+// the role split (uniform too). The launcher passes (params, maps) in that order.
+template <class Cfg, class T>
+constexpr bool arguments_split() {
+  using Roles = tessera::kernels::detail::AttentionSm90Roles<Cfg, T>;
+  using P = tessera::kernels::detail::AttentionSm90Params<T>;
+  using M = tessera::kernels::detail::AttentionSm90Maps<T>;
+  return std::is_same_v<decltype(&tessera::sm90::warp_specialized_kernel<Roles>), void (*)(P, M)> &&
+         sizeof(M) == 3 * sizeof(tessera::TmaDescriptor) && sizeof(P) < sizeof(tessera::TmaDescriptor) &&
+         tessera::sm90::RolesWithPlan<Roles> &&
+         std::is_same_v<decltype(Roles::plan(std::declval<P const&>())), tessera::kernels::AttentionSm90Tile>;
+}
+
+TEST(AttentionForwardSm90Layouts, ArgumentsValuesAndMaps) {
+  using tessera::kernels::AttentionSm90Config;
+  static_assert(arguments_split<AttentionSm90Config<64>, bfloat16_t>());
+  static_assert(arguments_split<AttentionSm90Config<128>, half_t>());
+  static_assert(arguments_split<AttentionSm90Config<256>, bfloat16_t>());
+  static_assert(arguments_split<AttentionSm90Config<128, true>, bfloat16_t>());
+  EXPECT_EQ(sizeof(tessera::kernels::detail::AttentionSm90Params<half_t>), 80u);  // jit/attention_sm90.hpp's copy
+}
+
 // ---- the problem's checks (no GPU: they throw before anything runs) --------------------------------
 
 AttentionProblem<bfloat16_t> valid_problem() {

@@ -226,8 +226,8 @@ def test_the_kernels_compile_for_sm90a_without_a_gpu(op, dtype):
 
 # The kernel tessera.ops.gemm runs for a shape, compiled without a GPU: gemm_sm90's configuration
 # for the shape on a GPU of `sms` SMs (here an H100's 132), one program per configuration, type pair
-# and operand majors; its static_asserts hold the device's kernel argument (GemmSm90Params),
-# shared memory and TMA boxes to what the host side builds (include/tessera/jit/gemm_sm90.hpp).
+# and operand majors; its static_asserts hold the device's kernel arguments (GemmSm90Params,
+# GemmSm90Maps), shared memory and TMA boxes to what the host side builds (include/tessera/jit/gemm_sm90.hpp).
 # About 7-10 s the first time on a machine (NVRTC), then the disk cache.
 GEMM_WS = "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::GemmSm90WsRoles<"
 

@@ -4,8 +4,8 @@ Tiers, each skipping with its reason where it cannot run:
 * where tessera._ops was built (no CUDA needed): every class of bad argument is refused, naming the
   rule, before anything is allocated, compiled or launched (fake CUDA tensors: made-up addresses);
 * where NVRTC is found (no GPU needed): the kernel of every head_dim and dtype compiles for sm_90a,
-  its static_asserts holding the device's AttentionSm90Params, tile, shared memory and TMA boxes to
-  what the host side builds (include/tessera/jit/attention_sm90.hpp);
+  its static_asserts holding the device's AttentionSm90Params and AttentionSm90Maps (the kernel's two
+  arguments), tile, shared memory and TMA boxes to what the host side builds (include/tessera/jit/attention_sm90.hpp);
 * where PyTorch and an sm_90 GPU exist: O and LSE against torch's scaled_dot_product_attention in
   fp32 (the math backend; LSE as torch.logsumexp of the same scores) over a sweep of lengths
   (1, 2, 17, 113, 255, 1000 for seq_q and seq_k independently), every head_dim, no mask, top-left

@@ -1,8 +1,8 @@
 // attention_forward_sm90 through the JIT, with a host side that needs no CUDA toolkit and no CUDA
 // runtime: the kernel of kernels/attention/forward_sm90.cuh compiled by NVRTC (one program per head
 // dimension and element type, at its first use, cached in memory and on disk by jit::compile), its
-// argument built on the host, its three 4-D tensor maps encoded by the driver's
-// cuTensorMapEncodeTiled and the launch through the driver opened at run time (jit/driver.hpp).
+// two arguments built on the host (the values; the three 4-D tensor maps, encoded by the driver's
+// cuTensorMapEncodeTiled) and the launch through the driver opened at run time (jit/driver.hpp).
 // What kernels::attention_forward_sm90 (kernels/attention/forward.cuh, nvcc) does, step by step:
 //
 //   AttentionSm90JitProblem                the problem (kernels::AttentionProblem<T> with the element
@@ -13,9 +13,10 @@
 //   attention_sm90_jit_source(kernel, align), attention_sm90_jit_name(kernel)
 //                                          the program: forward_sm90.cuh and static_asserts
 //   attention_sm90_jit_params<Align>(kernel, problem, encode)
-//                                          the kernel's argument, AttentionSm90ParamsHost<Align>
+//                                          the kernel's arguments: AttentionSm90ParamsHost (the
+//                                          values) and AttentionSm90MapsHost<Align> (the tensor maps)
 //   attention_sm90_jit_launch(problem, kernel, stream)
-//                                          the checks, the argument, the launch
+//                                          the checks, the arguments, the launch
 //
 // The problem's checks. forward.cuh's host part includes the CUDA runtime (its launcher), so it is
 // not host-compilable without the toolkit: check_attention_sm90_jit_problem mirrors
@@ -23,13 +24,16 @@
 // holds the two to the same verdicts and messages over a sweep of problems (compiling the original
 // with nvcc where one is found).
 //
-// The argument. AttentionSm90Params<T> is device code, so the host fills a copy of its layout,
-// AttentionSm90ParamsHost, and each program checks that copy against the real struct with
-// static_asserts: every member's offset, size and type, the struct's size and alignment, the
-// configuration's tile (BM, BN), threads, dynamic shared memory, and the bytes the TMA boxes the
-// host encodes bring per tile. A drift of the device code is a compile error naming the member and
-// this file, never a kernel reading a misplaced field. The descriptors' alignment is NVRTC's (128
-// bytes from CUDA 13, 64 before: arch/copy_sm90_tma.cuh), so the copy is a template on it.
+// The arguments. The kernel takes two (sm90/warp_specialized.cuh): AttentionSm90Params<T>, the
+// values it reads, by value, and AttentionSm90Maps<T>, the tensor maps TMA reads by address, as a
+// __grid_constant__. Both are device code, so the host fills a copy of each layout,
+// AttentionSm90ParamsHost and AttentionSm90MapsHost, and each program checks the copies against
+// the real structs with static_asserts: every member's offset, size and type, each struct's size
+// and alignment, the kernel's parameter list (the two, in that order), the configuration's tile
+// (BM, BN), threads, dynamic shared memory, and the bytes the TMA boxes the host encodes bring per
+// tile. A drift of the device code is a compile error naming the member and this file, never a
+// kernel reading a misplaced field. The descriptors' alignment is NVRTC's (128 bytes from CUDA 13,
+// 64 before: arch/copy_sm90_tma.cuh), so the maps' copy is a template on it.
 #pragma once
 
 #if defined(__CUDACC_RTC__)
@@ -209,17 +213,12 @@ inline std::string attention_sm90_jit_name(AttentionSm90JitKernel const& k) {
          std::to_string(k.head_dim) + ">, " + (k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t") + "> >";
 }
 
-// ---- the kernel's argument on the host -------------------------------------------------------------
+// ---- the kernel's arguments on the host ------------------------------------------------------------
 
-// AttentionSm90ParamsHost<DescAlign>: the layout of kernels::detail::AttentionSm90Params<T> (the
-// same for both types: O's pointer is a pointer), member for member; DescAlign is TmaDescriptor's
-// alignment under the NVRTC that compiles the kernel. Checked against the device struct by every
-// program (attention_sm90_jit_source).
-template <int DescAlign>
+// AttentionSm90ParamsHost: the layout of kernels::detail::AttentionSm90Params<T>, the kernel's first
+// argument (the values, passed by value; the same for both types: O's pointer is a pointer), member
+// for member. Checked against the device struct by every program (attention_sm90_jit_source).
 struct AttentionSm90ParamsHost {
-  struct alignas(DescAlign) Descriptor {  // TmaDescriptor (CUtensorMap)
-    std::uint64_t opaque[16];
-  };
   struct Shape {  // kernels::AttentionSm90Shape
     int batch = 1, heads_q = 1, group = 1;
     int seq_q = 1, seq_k = 1;
@@ -227,7 +226,6 @@ struct AttentionSm90ParamsHost {
     bool causal = false;
     int diag = 0;
   };
-  Descriptor q{}, k{}, v{};
   void* o = nullptr;
   long long o_batch = 0, o_head = 0, o_seq = 0;
   float* lse = nullptr;
@@ -235,14 +233,26 @@ struct AttentionSm90ParamsHost {
   float scale = 0.0f, scale_log2 = 0.0f;
 };
 
+// AttentionSm90MapsHost<DescAlign>: the layout of kernels::detail::AttentionSm90Maps<T>, the
+// kernel's second argument (the tensor maps, a __grid_constant__), member for member; DescAlign is
+// TmaDescriptor's alignment under the NVRTC that compiles the kernel. Checked like the values.
+template <int DescAlign>
+struct AttentionSm90MapsHost {
+  struct alignas(DescAlign) Descriptor {  // TmaDescriptor (CUtensorMap)
+    std::uint64_t opaque[16];
+  };
+  Descriptor q{}, k{}, v{};
+};
+
 // The descriptors' alignment in the kernels that the loaded NVRTC compiles (arch/copy_sm90_tma.cuh:
 // 128 bytes from CUDA 13, 64 before). Throws jit_error without NVRTC.
 inline int attention_sm90_jit_descriptor_align() { return Nvrtc::get().version_major() >= 13 ? 128 : 64; }
 
 // attention_sm90_jit_source(k, desc_align): the program of kernel k: forward_sm90.cuh, then
-// static_asserts that hold the device code to what the host launches with: AttentionSm90Params<T>
-// laid out as AttentionSm90ParamsHost<desc_align> (every member's offset, size and type; the
-// struct's size and alignment), AttentionCausal's values, the tile, threads and dynamic shared
+// static_asserts that hold the device code to what the host launches with: the kernel's parameters
+// (AttentionSm90Params<T>, AttentionSm90Maps<T>), laid out as AttentionSm90ParamsHost and
+// AttentionSm90MapsHost<desc_align> (every member's offset, size and type; each struct's size and
+// alignment), AttentionCausal's values, the tile, threads and dynamic shared
 // memory of attention_sm90_jit_geometry, and the bytes of the boxes attention_sm90_jit_params
 // encodes (D/64 boxes of 64 x BM for Q's tile, of 64 x BN for a K or V stage). Pre: desc_align is
 // 64 or 128 (else std::invalid_argument).
@@ -254,7 +264,7 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
   auto const n = [](auto v) { return std::to_string(v); };
   std::string s =
       "// tessera::jit::attention_sm90 (include/tessera/jit/attention_sm90.hpp): the attention forward's\n"
-      "// kernel and the checks that its argument, tile, shared memory and TMA boxes are what the host\n"
+      "// kernel and the checks that its arguments, tile, shared memory and TMA boxes are what the host\n"
       "// side builds.\n"
       "#include \"tessera/kernels/attention/forward_sm90.cuh\"\n"
       "namespace tessera_jit_attention_sm90_check {\n"
@@ -266,6 +276,7 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
       ">;\n"
       "using Roles = tessera::kernels::detail::AttentionSm90Roles<Cfg, T>;\n"
       "using P = tessera::kernels::detail::AttentionSm90Params<T>;\n"
+      "using M = tessera::kernels::detail::AttentionSm90Maps<T>;\n"
       "// NVRTC has no constant offsetof; its front end's __INTADDR__ folds one.\n"
       "#if defined(__CUDACC_RTC__)\n"
       "#define TESSERA_ATTN_OFFSET_OF(type, member) ((unsigned long long)__INTADDR__(&(((type*)0)->member)))\n"
@@ -274,26 +285,31 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
       "#endif\n"
       "#define TESSERA_ATTN_HOST_COPY(what, expected, actual) static_assert((actual) == (expected), "
       "\"attention_sm90 (JIT): \" what \" differs from the host's copy in include/tessera/jit/attention_sm90.hpp "
-      "(AttentionSm90ParamsHost, attention_sm90_jit_geometry, its boxes): update it to "
+      "(AttentionSm90ParamsHost, AttentionSm90MapsHost, attention_sm90_jit_geometry, its boxes): update it to "
       "kernels/attention/forward_sm90.cuh\")\n"
-      "static_assert(std::is_same_v<typename Roles::Params, P>, \"attention_sm90 (JIT): AttentionSm90Roles::Params "
-      "is no longer AttentionSm90Params<T>: update include/tessera/jit/attention_sm90.hpp\");\n";
-  auto const members = [&](auto const& host) {
-    using HP = std::decay_t<decltype(host)>;
-    std::string a;
-    auto const member = [&](char const* path, std::size_t offset, std::size_t size, char const* type) {
-      a += "TESSERA_ATTN_HOST_COPY(\"the offset of AttentionSm90Params::" + std::string(path) + "\", " + n(offset) +
-           "u, TESSERA_ATTN_OFFSET_OF(P, " + path + "));\n";
-      a += "TESSERA_ATTN_HOST_COPY(\"the size of AttentionSm90Params::" + std::string(path) + "\", " + n(size) +
-           "u, sizeof(static_cast<P*>(nullptr)->" + path + "));\n";
-      a += "TESSERA_ATTN_HOST_COPY(\"the type of AttentionSm90Params::" + std::string(path) + " (" + type +
-           ")\", true, (std::is_same_v<decltype(static_cast<P*>(nullptr)->" + path + "), " + type + ">));\n";
-    };
+      "static_assert(std::is_same_v<typename Roles::Params, P> && std::is_same_v<typename Roles::Maps, M>, "
+      "\"attention_sm90 (JIT): AttentionSm90Roles::Params and ::Maps are no longer AttentionSm90Params<T> and "
+      "AttentionSm90Maps<T>: update include/tessera/jit/attention_sm90.hpp\");\n"
+      "// The launch passes two arguments, the values and the maps, in that order.\n"
+      "static_assert(std::is_same_v<decltype(&tessera::sm90::warp_specialized_kernel<Roles>), void (*)(P, M)>, "
+      "\"attention_sm90 (JIT): the kernel's parameters are no longer (AttentionSm90Params<T>, AttentionSm90Maps<T>): "
+      "update attention_sm90_jit_launch in include/tessera/jit/attention_sm90.hpp\");\n";
+  // One member of the device struct `dev` (P or M, named `name` in the messages) against the host's
+  // copy: its offset, size and type.
+  auto const member = [&](char const* dev, char const* name, char const* path, std::size_t offset, std::size_t size,
+                          char const* type) {
+    std::string const what = std::string(name) + "::" + path;
+    s += "TESSERA_ATTN_HOST_COPY(\"the offset of " + what + "\", " + n(offset) + "u, TESSERA_ATTN_OFFSET_OF(" + dev +
+         ", " + path + "));\n";
+    s += "TESSERA_ATTN_HOST_COPY(\"the size of " + what + "\", " + n(size) + "u, sizeof(static_cast<" + dev +
+         "*>(nullptr)->" + path + "));\n";
+    s += "TESSERA_ATTN_HOST_COPY(\"the type of " + what + " (" + type +
+         ")\", true, (std::is_same_v<decltype(static_cast<" + dev + "*>(nullptr)->" + path + "), " + type + ">));\n";
+  };
+  {
+    using HP = AttentionSm90ParamsHost;
 #define TESSERA_JIT_ATTN_MEMBER(path, type) \
-  member(#path, offsetof(HP, path), sizeof(static_cast<HP*>(nullptr)->path), type)
-    TESSERA_JIT_ATTN_MEMBER(q, "tessera::TmaDescriptor");
-    TESSERA_JIT_ATTN_MEMBER(k, "tessera::TmaDescriptor");
-    TESSERA_JIT_ATTN_MEMBER(v, "tessera::TmaDescriptor");
+  member("P", "AttentionSm90Params", #path, offsetof(HP, path), sizeof(static_cast<HP*>(nullptr)->path), type)
     TESSERA_JIT_ATTN_MEMBER(o, "T*");
     TESSERA_JIT_ATTN_MEMBER(o_batch, "long long");
     TESSERA_JIT_ATTN_MEMBER(o_head, "long long");
@@ -311,13 +327,28 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
     TESSERA_JIT_ATTN_MEMBER(scale, "float");
     TESSERA_JIT_ATTN_MEMBER(scale_log2, "float");
 #undef TESSERA_JIT_ATTN_MEMBER
-    a += "TESSERA_ATTN_HOST_COPY(\"sizeof(AttentionSm90Params)\", " + n(sizeof(HP)) + "u, sizeof(P));\n";
-    a += "TESSERA_ATTN_HOST_COPY(\"alignof(AttentionSm90Params)\", " + n(alignof(HP)) + "u, alignof(P));\n";
-    a += "TESSERA_ATTN_HOST_COPY(\"sizeof(AttentionSm90Shape)\", " + n(sizeof(typename HP::Shape)) +
+    s += "TESSERA_ATTN_HOST_COPY(\"sizeof(AttentionSm90Params)\", " + n(sizeof(HP)) + "u, sizeof(P));\n";
+    s += "TESSERA_ATTN_HOST_COPY(\"alignof(AttentionSm90Params)\", " + n(alignof(HP)) + "u, alignof(P));\n";
+    s += "TESSERA_ATTN_HOST_COPY(\"sizeof(AttentionSm90Shape)\", " + n(sizeof(HP::Shape)) +
          "u, sizeof(tessera::kernels::AttentionSm90Shape));\n";
-    return a;
+  }
+  auto const maps = [&](auto const& host) {
+    using HM = std::decay_t<decltype(host)>;
+#define TESSERA_JIT_ATTN_MAP(path)                                                                     \
+  member("M", "AttentionSm90Maps", #path, offsetof(HM, path), sizeof(static_cast<HM*>(nullptr)->path), \
+         "tessera::TmaDescriptor")
+    TESSERA_JIT_ATTN_MAP(q);
+    TESSERA_JIT_ATTN_MAP(k);
+    TESSERA_JIT_ATTN_MAP(v);
+#undef TESSERA_JIT_ATTN_MAP
+    s += "TESSERA_ATTN_HOST_COPY(\"sizeof(AttentionSm90Maps)\", " + n(sizeof(HM)) + "u, sizeof(M));\n";
+    s += "TESSERA_ATTN_HOST_COPY(\"alignof(AttentionSm90Maps)\", " + n(alignof(HM)) + "u, alignof(M));\n";
   };
-  s += desc_align == 128 ? members(AttentionSm90ParamsHost<128>{}) : members(AttentionSm90ParamsHost<64>{});
+  if (desc_align == 128) {
+    maps(AttentionSm90MapsHost<128>{});
+  } else {
+    maps(AttentionSm90MapsHost<64>{});
+  }
   // The causal modes' numbering (AttentionSm90JitCausal; the host computes causal and diag from it).
   s += "TESSERA_ATTN_HOST_COPY(\"AttentionCausal's values (AttentionSm90JitCausal)\", true, "
        "(int(tessera::kernels::AttentionCausal::none) == 0 && int(tessera::kernels::AttentionCausal::top_left) == 1 "
@@ -414,17 +445,19 @@ inline void attention_sm90_jit_check_map(char const* what, AttentionSm90TmaMap c
 }
 }  // namespace detail
 
-// What attention_sm90_jit_params made: the argument, the tensor maps it encoded, the launch.
+// What attention_sm90_jit_params made: the kernel's two arguments (the values; the tensor maps),
+// what it asked the encoder for, the launch.
 template <int DescAlign>
 struct AttentionSm90JitArgs {
-  AttentionSm90ParamsHost<DescAlign> params;
+  AttentionSm90ParamsHost params;
+  AttentionSm90MapsHost<DescAlign> maps;
   AttentionSm90TmaMap map_q, map_k, map_v;
   unsigned blocks = 0, threads = 0, smem_bytes = 0;
 };
 
-// attention_sm90_jit_params<DescAlign>(k, p, encode): the argument of kernel k for problem p, what
-// kernels::detail::attention_sm90_launch computes: Q's map in boxes of 64 x BM, K's and V's in
-// 64 x BN; O's pointer and strides; the shape (group = heads_q / heads_kv, m_blocks = ceil(seq_q /
+// attention_sm90_jit_params<DescAlign>(k, p, encode): the arguments of kernel k for problem p, what
+// kernels::detail::attention_sm90_launch computes: the maps, Q's in boxes of 64 x BM, K's and V's in
+// 64 x BN; the values, O's pointer and strides; the shape (group = heads_q / heads_kv, m_blocks = ceil(seq_q /
 // BM), causal, diag = seq_k - seq_q for bottom_right, else 0); the scale and scale log2(e); one block
 // per query tile (m_blocks heads_q batch). encode(map, out) writes the 128-byte tensor map of `map`
 // to out (attention_sm90_jit_encode; a test records the maps instead). Pre: p passes
@@ -442,9 +475,9 @@ AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel
   detail::attention_sm90_jit_check_map("Q", r.map_q);
   detail::attention_sm90_jit_check_map("K", r.map_k);
   detail::attention_sm90_jit_check_map("V", r.map_v);
-  encode(r.map_q, &a.q);
-  encode(r.map_k, &a.k);
-  encode(r.map_v, &a.v);
+  encode(r.map_q, &r.maps.q);
+  encode(r.map_k, &r.maps.k);
+  encode(r.map_v, &r.maps.v);
   a.o = p.o;
   a.o_batch = p.o_strides.batch;
   a.o_head = p.o_strides.head;
@@ -513,9 +546,10 @@ inline void attention_sm90_jit_launch(AttentionSm90JitProblem const& problem, Ke
     c.block = {args.threads};
     c.shared_bytes = args.smem_bytes;
     c.stream = stream;
-    void* ptr[1] = {&args.params};
-    std::size_t const size[1] = {sizeof(args.params)};
-    kernel.launch_raw(c, ptr, size, 1);
+    // (params, maps): the values by value, the tensor maps as the __grid_constant__
+    void* ptr[2] = {&args.params, &args.maps};
+    std::size_t const size[2] = {sizeof(args.params), sizeof(args.maps)};
+    kernel.launch_raw(c, ptr, size, 2);
   };
   if (attention_sm90_jit_descriptor_align() == 128) {
     auto args = attention_sm90_jit_params<128>(k, problem, attention_sm90_jit_encode);

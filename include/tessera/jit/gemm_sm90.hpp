@@ -1,6 +1,6 @@
 // gemm_sm90 through the JIT, with a host side that needs no CUDA toolkit and no CUDA runtime: the
 // kernels of kernels/gemm/sm90_kernel.cuh compiled by NVRTC (one program per kernel, at its first
-// use, cached in memory and on disk by jit::compile), their argument built on the host, the
+// use, cached in memory and on disk by jit::compile), their arguments built on the host, the
 // packing of operands TMA cannot address and the launch through the driver opened at run time
 // (jit/driver.hpp). What kernels::gemm_sm90 (kernels/gemm_sm90.cuh, nvcc) does, step by step:
 //
@@ -9,18 +9,22 @@
 //                                           row-major-D form, the types, the operands' majors
 //   gemm_sm90_jit_source(kernel, align)     the program's source: sm90_kernel.cuh and static_asserts
 //   gemm_sm90_jit_names(kernel)             its name expressions: the GEMM kernel, gemm_pack_kernel<T>
-//   gemm_sm90_jit_params<Align>(...)        the kernel's argument, GemmSm90ParamsHost<Align>
+//   gemm_sm90_jit_params<Align>(...)        the kernel's arguments: GemmSm90ParamsHost (the values)
+//                                           and GemmSm90MapsHost<Align> (the TMA atoms)
 //   gemm_sm90_jit_launch(problem, gemm, pack, stream, sms)
-//                                           checks, packing, the argument, the launch
+//                                           checks, packing, the arguments, the launch
 //
-// The argument. GemmSm90Params (sm90_kernel.cuh) is device code (its headers do not compile without
-// the toolkit), so the host fills a copy of its layout, GemmSm90ParamsHost, and each program
-// checks that copy against the real struct with static_asserts: every member's offset and size,
-// the struct's size and alignment, the dynamic shared memory, and the TMA boxes the host encodes
-// (extents, contiguous mode, swizzle). A drift of the device code is a compile error naming the
-// member and this file, never a kernel reading a misplaced field. The descriptors' alignment is
-// NVRTC's (128 bytes from CUDA 13, 64 before: arch/copy_sm90_tma.cuh), so the copy is a template
-// on it and the loaded NVRTC's version picks it (gemm_sm90_jit_descriptor_align).
+// The arguments. The kernel takes two (sm90/warp_specialized.cuh): GemmSm90Params, the values it
+// reads (sizes, epilogue, raster, stream-K), by value, and GemmSm90Maps, the TMA atoms it hands to
+// TMA by address, as a __grid_constant__. Both are device code (sm90_kernel.cuh's headers do not
+// compile without the toolkit), so the host fills a copy of each layout, GemmSm90ParamsHost and
+// GemmSm90MapsHost, and each program checks the copies against the real structs with
+// static_asserts: every member's offset and size, each struct's size and alignment, the kernel's
+// parameter list (the two, in that order), the dynamic shared memory, and the TMA boxes the host
+// encodes (extents, contiguous mode, swizzle). A drift of the device code is a compile error naming
+// the member and this file, never a kernel reading a misplaced field. The descriptors' alignment is
+// NVRTC's (128 bytes from CUDA 13, 64 before: arch/copy_sm90_tma.cuh), so the maps' copy is a
+// template on it and the loaded NVRTC's version picks it (gemm_sm90_jit_descriptor_align).
 //
 // Stream-K is not run: where gemm_sm90_pick says stream_k, the persistent 128x256 kernel runs (the
 // kernel kernels::gemm_sm90 falls back to when the cooperative launch or its workspace is refused).
@@ -140,18 +144,13 @@ GemmSm90JitKernel gemm_sm90_jit_kernel(kernels::GemmProblem<T, TOut> const& prob
   return k;
 }
 
-// ---- the kernel's argument on the host -----------------------------------------------------------
+// ---- the kernel's arguments on the host ----------------------------------------------------------
 
-// GemmSm90ParamsHost<DescAlign>: the layout of kernels::detail::GemmSm90Params<Cfg, T, TOut, AK,
-// BK> (the same for every configuration, type pair and majors: pointers are pointers, the TMA atoms
-// one descriptor each), member for member; DescAlign is TmaDescriptor's alignment under the NVRTC
-// that compiles the kernel. Checked against the device struct by every program
-// (gemm_sm90_jit_source).
-template <int DescAlign>
+// GemmSm90ParamsHost: the layout of kernels::detail::GemmSm90Params<Cfg, T, TOut, AK, BK>, the
+// kernel's first argument (the values, passed by value; the same for every configuration, type pair
+// and majors: pointers are pointers), member for member. Checked against the device struct by every
+// program (gemm_sm90_jit_source).
 struct GemmSm90ParamsHost {
-  struct alignas(DescAlign) Descriptor {  // TmaCopy<...>: one TmaDescriptor (CUtensorMap)
-    std::uint64_t opaque[16];
-  };
   struct Epilogue {  // kernels::detail::GemmEpilogue<TOut> (kernels/gemm_epilogue.cuh)
     float alpha = 1.0f, beta = 0.0f;
     void const* c = nullptr;
@@ -174,10 +173,21 @@ struct GemmSm90ParamsHost {
   };
   int M = 0, N = 0, K = 0;
   Epilogue ep;
-  Descriptor tma_a{}, tma_b{}, tma_d{};
   bool tma_store_d = false;
   int raster = 1;
   StreamK sk;
+};
+
+// GemmSm90MapsHost<DescAlign>: the layout of kernels::detail::GemmSm90Maps<Cfg, T, TOut, AK, BK>,
+// the kernel's second argument (the TMA atoms, a __grid_constant__: one descriptor each), member for
+// member; DescAlign is TmaDescriptor's alignment under the NVRTC that compiles the kernel. Checked
+// like the values.
+template <int DescAlign>
+struct GemmSm90MapsHost {
+  struct alignas(DescAlign) Descriptor {  // TmaCopy<...>: one TmaDescriptor (CUtensorMap)
+    std::uint64_t opaque[16];
+  };
+  Descriptor tma_a{}, tma_b{}, tma_d{};
 };
 
 // The descriptors' alignment in the kernels that the loaded NVRTC compiles (arch/copy_sm90_tma.cuh:
@@ -290,9 +300,9 @@ inline std::vector<std::string> gemm_sm90_jit_names(GemmSm90JitKernel const& k) 
 }
 
 // gemm_sm90_jit_source(k, desc_align): the program of kernel k: sm90_kernel.cuh, then static_asserts
-// that hold the device code to what the host launches with: GemmSm90Params laid out as
-// GemmSm90ParamsHost<desc_align> (every member's offset and size; the struct's size and alignment),
-// the dynamic shared memory, the threads, and the three TMA atoms' boxes (extents, contiguous mode,
+// that hold the device code to what the host launches with: the kernel's parameters (GemmSm90Params,
+// GemmSm90Maps), laid out as GemmSm90ParamsHost and GemmSm90MapsHost<desc_align> (every member's
+// offset and size; each struct's size and alignment), the dynamic shared memory, the threads, and the three TMA atoms' boxes (extents, contiguous mode,
 // 128-byte swizzle) that gemm_sm90_jit_params encodes. Pre: desc_align is 64 or 128.
 inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_align) {
   if (desc_align != 64 && desc_align != 128)
@@ -305,13 +315,16 @@ inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_ali
   auto const n = [](auto v) { return std::to_string(v); };
   std::string s =
       "// tessera::jit::gemm_sm90 (include/tessera/jit/gemm_sm90.hpp): one kernel of gemm_sm90 and the\n"
-      "// checks that its argument, shared memory and TMA boxes are what the host side builds.\n"
+      "// checks that its arguments, shared memory and TMA boxes are what the host side builds.\n"
       "#include \"tessera/kernels/gemm/sm90_kernel.cuh\"\n"
       "namespace tessera_jit_gemm_sm90_check {\n"
       "using Cfg = " +
       g.config_name + ";\nusing T = " + type + ";\nusing TOut = " + tout +
       ";\n"
       "using P = tessera::kernels::detail::GemmSm90Params<Cfg, T, TOut, " +
+      b(k.a_k_major) + ", " + b(k.b_k_major) +
+      ">;\n"
+      "using M = tessera::kernels::detail::GemmSm90Maps<Cfg, T, TOut, " +
       b(k.a_k_major) + ", " + b(k.b_k_major) +
       ">;\n"
       "// NVRTC has no constant offsetof (<cuda/std/cstddef>'s is pointer arithmetic); its front end's\n"
@@ -323,17 +336,25 @@ inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_ali
       "#endif\n"
       "#define TESSERA_HOST_COPY(what, expected, actual) static_assert((actual) == (expected), \"gemm_sm90 (JIT): \" "
       "what \" differs from the host's copy in include/tessera/jit/gemm_sm90.hpp (GemmSm90ParamsHost, "
-      "gemm_sm90_jit_smem_bytes, its boxes): update it to kernels/gemm/sm90_kernel.cuh\")\n";
-  auto const members = [&](auto host) {
-    using HP = typename decltype(host)::type;
-    std::string a;
-    auto const member = [&](char const* path, std::size_t offset, std::size_t size) {
-      a += "TESSERA_HOST_COPY(\"the offset of GemmSm90Params::" + std::string(path) + "\", " + n(offset) +
-           "u, TESSERA_OFFSET_OF(P, " + path + "));\n";
-      a += "TESSERA_HOST_COPY(\"the size of GemmSm90Params::" + std::string(path) + "\", " + n(size) +
-           "u, sizeof(static_cast<P*>(nullptr)->" + path + "));\n";
-    };
-#define TESSERA_JIT_GEMM_MEMBER(path) member(#path, offsetof(HP, path), sizeof(static_cast<HP*>(nullptr)->path))
+      "GemmSm90MapsHost, gemm_sm90_jit_smem_bytes, its boxes): update it to kernels/gemm/sm90_kernel.cuh\")\n"
+      "// The launch passes two arguments, the values and the TMA atoms, in that order.\n"
+      "static_assert(std::is_same_v<decltype(&" +
+      gemm_sm90_jit_names(k)[0] +
+      "), void (*)(P, M)>, \"gemm_sm90 (JIT): the kernel's parameters are no longer (GemmSm90Params, GemmSm90Maps): "
+      "update gemm_sm90_jit_launch in include/tessera/jit/gemm_sm90.hpp\");\n";
+  // One member of the device struct `dev` (P or M, named `name` in the messages) against the host's
+  // copy: its offset and size.
+  auto const member = [&](char const* dev, char const* name, char const* path, std::size_t offset, std::size_t size) {
+    std::string const what = std::string(name) + "::" + path;
+    s += "TESSERA_HOST_COPY(\"the offset of " + what + "\", " + n(offset) + "u, TESSERA_OFFSET_OF(" + dev + ", " +
+         path + "));\n";
+    s += "TESSERA_HOST_COPY(\"the size of " + what + "\", " + n(size) + "u, sizeof(static_cast<" + dev +
+         "*>(nullptr)->" + path + "));\n";
+  };
+  {
+    using HP = GemmSm90ParamsHost;
+#define TESSERA_JIT_GEMM_MEMBER(path) \
+  member("P", "GemmSm90Params", #path, offsetof(HP, path), sizeof(static_cast<HP*>(nullptr)->path))
     TESSERA_JIT_GEMM_MEMBER(M);
     TESSERA_JIT_GEMM_MEMBER(N);
     TESSERA_JIT_GEMM_MEMBER(K);
@@ -352,9 +373,6 @@ inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_ali
     TESSERA_JIT_GEMM_MEMBER(ep.last_n);
     TESSERA_JIT_GEMM_MEMBER(ep.fragment_pairs);
     TESSERA_JIT_GEMM_MEMBER(ep.act);
-    TESSERA_JIT_GEMM_MEMBER(tma_a);
-    TESSERA_JIT_GEMM_MEMBER(tma_b);
-    TESSERA_JIT_GEMM_MEMBER(tma_d);
     TESSERA_JIT_GEMM_MEMBER(tma_store_d);
     TESSERA_JIT_GEMM_MEMBER(raster);
     TESSERA_JIT_GEMM_MEMBER(sk);
@@ -363,12 +381,25 @@ inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_ali
     TESSERA_JIT_GEMM_MEMBER(sk.epoch);
     TESSERA_JIT_GEMM_MEMBER(sk.tiles);
 #undef TESSERA_JIT_GEMM_MEMBER
-    a += "TESSERA_HOST_COPY(\"sizeof(GemmSm90Params)\", " + n(sizeof(HP)) + "u, sizeof(P));\n";
-    a += "TESSERA_HOST_COPY(\"alignof(GemmSm90Params)\", " + n(alignof(HP)) + "u, alignof(P));\n";
-    return a;
+    s += "TESSERA_HOST_COPY(\"sizeof(GemmSm90Params)\", " + n(sizeof(HP)) + "u, sizeof(P));\n";
+    s += "TESSERA_HOST_COPY(\"alignof(GemmSm90Params)\", " + n(alignof(HP)) + "u, alignof(P));\n";
+  }
+  auto const maps = [&](auto host) {
+    using HM = typename decltype(host)::type;
+#define TESSERA_JIT_GEMM_MAP(path) \
+  member("M", "GemmSm90Maps", #path, offsetof(HM, path), sizeof(static_cast<HM*>(nullptr)->path))
+    TESSERA_JIT_GEMM_MAP(tma_a);
+    TESSERA_JIT_GEMM_MAP(tma_b);
+    TESSERA_JIT_GEMM_MAP(tma_d);
+#undef TESSERA_JIT_GEMM_MAP
+    s += "TESSERA_HOST_COPY(\"sizeof(GemmSm90Maps)\", " + n(sizeof(HM)) + "u, sizeof(M));\n";
+    s += "TESSERA_HOST_COPY(\"alignof(GemmSm90Maps)\", " + n(alignof(HM)) + "u, alignof(M));\n";
   };
-  s += desc_align == 128 ? members(detail::TypeTag<GemmSm90ParamsHost<128>>{})
-                         : members(detail::TypeTag<GemmSm90ParamsHost<64>>{});
+  if (desc_align == 128) {
+    maps(detail::TypeTag<GemmSm90MapsHost<128>>{});
+  } else {
+    maps(detail::TypeTag<GemmSm90MapsHost<64>>{});
+  }
   // The activation: the host writes kernels::GemmActivation's value (kernels/gemm_problem.hpp, the
   // enum both sides include) as an int, so the member must be that enum, the size of an int.
   s += "static_assert(std::is_same_v<decltype(static_cast<P*>(nullptr)->ep.act), tessera::kernels::GemmActivation> && "
@@ -399,17 +430,19 @@ inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_ali
   return s;
 }
 
-// What gemm_sm90_jit_params made: the argument, the tensor maps it encoded, and the launch.
+// What gemm_sm90_jit_params made: the kernel's two arguments (the values; the TMA atoms), the
+// tensor maps it encoded, and the launch.
 template <int DescAlign>
 struct GemmSm90JitArgs {
-  GemmSm90ParamsHost<DescAlign> params;
+  GemmSm90ParamsHost params;
+  GemmSm90MapsHost<DescAlign> maps;
   GemmSm90TmaMap map_a, map_b;
   std::optional<GemmSm90TmaMap> map_d;  // none: D stored from registers
   unsigned blocks = 0, threads = 0, smem_bytes = 0;
   bool dependent = false;
 };
 
-// gemm_sm90_jit_params<DescAlign>(k, problem, p, sms, encode): the argument of kernel k for the
+// gemm_sm90_jit_params<DescAlign>(k, problem, p, sms, encode): the arguments of kernel k for the
 // problem as the user gave it (`problem`: its D's order decides where the bias runs) and its
 // row-major-D form `p` after packing (operands TMA can address), on `sms` SMs; what
 // kernels::detail::gemm_sm90_launch and make_gemm_epilogue compute. encode(map, out) writes the
@@ -463,9 +496,9 @@ GemmSm90JitArgs<DescAlign> gemm_sm90_jit_params(GemmSm90JitKernel const& k,
       throw std::invalid_argument(std::string("gemm_sm90 (JIT): the tensor map of ") + name + ": " + *v);
     encode(m, out);
   };
-  check_and_encode("A", r.map_a, &a.tma_a);
-  check_and_encode("B", r.map_b, &a.tma_b);
-  if (r.map_d) check_and_encode("D", *r.map_d, &a.tma_d);
+  check_and_encode("A", r.map_a, &r.maps.tma_a);
+  check_and_encode("B", r.map_b, &r.maps.tma_b);
+  if (r.map_d) check_and_encode("D", *r.map_d, &r.maps.tma_d);
   // The launch: one block per SM at most (persistent), the raster for sms units of bm x bn tiles.
   long long const tiles = ((p.m + g.bm - 1LL) / g.bm) * ((p.n + g.bn - 1LL) / g.bn);
   r.blocks = unsigned(std::min<long long>(tiles, sms));
@@ -573,9 +606,10 @@ void gemm_sm90_jit_launch(kernels::GemmProblem<T, TOut> const& problem, Kernel c
     c.shared_bytes = args.smem_bytes;
     c.stream = stream;
     c.dependent = args.dependent;
-    void* ptr[1] = {&args.params};
-    std::size_t const size[1] = {sizeof(args.params)};
-    gemm.launch_raw(c, ptr, size, 1);
+    // (params, maps): the values by value, the TMA atoms as the __grid_constant__
+    void* ptr[2] = {&args.params, &args.maps};
+    std::size_t const size[2] = {sizeof(args.params), sizeof(args.maps)};
+    gemm.launch_raw(c, ptr, size, 2);
   };
   if (gemm_sm90_jit_descriptor_align() == 128) {
     auto args = gemm_sm90_jit_params<128>(k, problem, p, sms, gemm_sm90_jit_encode);

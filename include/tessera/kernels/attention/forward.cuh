@@ -160,15 +160,17 @@ TmaDescriptor attention_sm90_tma(T const* ptr, int batch, int heads, int seq, in
   return make_tma_desc_4d(ptr, int(sizeof(T)), dims, strides, box, TmaSwizzle::b128);
 }
 
-// The kernel of configuration Cfg, launched: one block per query tile (m-blocks x heads_q x batch).
+// The kernel of configuration Cfg, launched: one block per query tile (m-blocks x heads_q x batch),
+// its two arguments the values (AttentionSm90Params) and the tensor maps (AttentionSm90Maps).
 template <class Cfg, class T>
 cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t stream) {
   using Roles = AttentionSm90Roles<Cfg, T>;
   constexpr int BM = Cfg::BM, BN = Cfg::BN;
+  AttentionSm90Maps<T> maps{};
+  maps.q = attention_sm90_tma(p.q, p.batch, p.heads_q, p.seq_q, p.head_dim, p.q_strides, BM);
+  maps.k = attention_sm90_tma(p.k, p.batch, p.heads_kv, p.seq_k, p.head_dim, p.k_strides, BN);
+  maps.v = attention_sm90_tma(p.v, p.batch, p.heads_kv, p.seq_k, p.head_dim, p.v_strides, BN);
   AttentionSm90Params<T> params{};
-  params.q = attention_sm90_tma(p.q, p.batch, p.heads_q, p.seq_q, p.head_dim, p.q_strides, BM);
-  params.k = attention_sm90_tma(p.k, p.batch, p.heads_kv, p.seq_k, p.head_dim, p.k_strides, BN);
-  params.v = attention_sm90_tma(p.v, p.batch, p.heads_kv, p.seq_k, p.head_dim, p.v_strides, BN);
   params.o = p.o;
   params.o_batch = p.o_strides.batch;
   params.o_head = p.o_strides.head;
@@ -196,7 +198,7 @@ cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t str
     return e;
   unsigned const blocks = unsigned(sh.m_blocks) * unsigned(p.heads_q) * unsigned(p.batch);
   sm90::Launch config{dim3(blocks), dim3(Roles::kThreads), smem, stream};
-  return cudaLaunchKernelEx(&config.config(), kernel, params);
+  return cudaLaunchKernelEx(&config.config(), kernel, params, maps);  // the values by value, the maps in place
 }
 
 }  // namespace detail

@@ -16,10 +16,13 @@
 //                                    whether a block needs the mask
 //   AttentionSm90Storage<Cfg, T>     the shared storage: Q (BM x D), 2 stages of K and of V (BN x D),
 //                                    the barriers
-//   AttentionSm90Params<T>           the kernel's argument: the 4-D tensor maps of Q, K, V, where O
-//                                    and LSE go, the shape, the scale
-//   AttentionSm90Roles<Cfg, T>       the roles: one producer thread loads Q once and K, V through two
-//                                    TMA rings; each consumer warpgroup owns 64 rows of the tile
+//   AttentionSm90Params<T>           the kernel's values, passed by value: where O and LSE go, the
+//                                    shape, the scale
+//   AttentionSm90Maps<T>             what it hands to TMA by address, a __grid_constant__: the 4-D
+//                                    tensor maps of Q, K, V
+//   AttentionSm90Roles<Cfg, T>       the roles: the block's tile planned before the split; one
+//                                    producer thread loads Q once and K, V through two TMA rings;
+//                                    each consumer warpgroup owns 64 rows of the tile
 //
 // One block computes one BM x D tile of O (one (batch, head), rows m BM ..), the K blocks in
 // descending order (the masked ones, the ragged end of seq_k and the causal diagonal, come first):
@@ -243,18 +246,26 @@ struct AttentionSm90Storage {
   __device__ T* v_stage(int s) { return v + s * kKV; }
 };
 
-// The kernel's argument (a __grid_constant__: the tensor maps are used where they lie). q, k, v:
-// 4-D tensor maps (D, seq, heads, batch) of boxes 64 x BM (Q) or 64 x BN (K, V) with the 128-byte
-// swizzle. o: O's element (0, 0, 0, 0); O's strides in elements (head_dim's is 1). lse: fp32
-// (batch, heads_q, seq_q) contiguous, or null (not written). scale_log2 = scale log2(e).
+// The kernel's two arguments (sm90/warp_specialized.cuh). AttentionSm90Params, the values it reads,
+// goes by value: no address of it is taken, so ptxas keeps the shape and the scale, read for every
+// tile and K block, in uniform registers. o: O's element (0, 0, 0, 0); O's strides in elements
+// (head_dim's is 1). lse: fp32 (batch, heads_q, seq_q) contiguous, or null (not written).
+// scale_log2 = scale log2(e).
 template <class T>
 struct AttentionSm90Params {
-  TmaDescriptor q, k, v;
   T* o;
   long long o_batch, o_head, o_seq;
   float* lse;
   AttentionSm90Shape shape;
   float scale, scale_log2;
+};
+
+// AttentionSm90Maps, what the kernel hands to TMA by address, goes as a __grid_constant__ (the
+// tensor maps are used where they lie). q, k, v: 4-D tensor maps (D, seq, heads, batch) of boxes
+// 64 x BM (Q) or 64 x BN (K, V) with the 128-byte swizzle.
+template <class T>
+struct AttentionSm90Maps {
+  TmaDescriptor q, k, v;
 };
 
 // Two 16-bit values in one register, `lo` in the low half (the lower column of a pair).
@@ -276,6 +287,7 @@ struct AttentionSm90Roles {
   static constexpr int kProducerRegs = 24, kConsumerRegs = 240;
   static constexpr int kClusterSize = 1;
   using Params = AttentionSm90Params<T>;
+  using Maps = AttentionSm90Maps<T>;
   using Storage = AttentionSm90Storage<Cfg, T>;
   using Pipe = TmaPipeline<Stages>;
   using SsOp = typename AttentionSm90SsOp<T, BN>::type;
@@ -285,10 +297,10 @@ struct AttentionSm90Roles {
   static_assert(BN % 16 == 0 && D % 64 == 0, "AttentionSm90Roles: BN a multiple of 16 (PV's K), D of 64");
 
   // One thread: the rings (one arrival per consumer warpgroup releases a stage) and Q's barrier.
-  __device__ __forceinline__ static void setup(Params const& p, Storage& s) {
-    tma_prefetch_desc(&p.q);
-    tma_prefetch_desc(&p.k);
-    tma_prefetch_desc(&p.v);
+  __device__ __forceinline__ static void setup(Params const&, Maps const& maps, Storage& s) {
+    tma_prefetch_desc(&maps.q);
+    tma_prefetch_desc(&maps.k);
+    tma_prefetch_desc(&maps.v);
     Pipe{s.k_ring}.init(kConsumers);
     Pipe{s.v_ring}.init(kConsumers);
     mbarrier_init(&s.q_full, 1);
@@ -305,23 +317,30 @@ struct AttentionSm90Roles {
     for (int c = 0; c < D / 64; ++c) SM90_TMA_LOAD_4D::copy(desc, bar, dst + c * R * 64, 64 * c, row0, head, batch);
   }
 
+  // The block's tile, w of produce and consume (sm90::RolesWithPlan: every thread computes it before
+  // the role split, so that it stays in uniform registers; computed inside the roles, it was kept in
+  // vector registers, reloading the shape with LDC).
+  __device__ __forceinline__ static AttentionSm90Tile plan(Params const& p) {
+    return attention_sm90_tile<BM, BN>(p.shape, int(blockIdx.x));
+  }
+
   // Thread 0 of the producer warpgroup: Q once, then K and V of block n_blocks - 1 - i into stage
   // i % Stages (ring position i), each once the consumers have released it.
-  __device__ __forceinline__ static void produce(Params const& p, Storage& s, int lt) {
+  __device__ __forceinline__ static void produce(Params const& p, Maps const& maps, AttentionSm90Tile const& w,
+                                                 Storage& s, int lt) {
     if (lt != 0) return;
-    AttentionSm90Tile const w = attention_sm90_tile<BM, BN>(p.shape, int(blockIdx.x));
     if (w.n_blocks == 0) return;
     int const head_kv = w.h / p.shape.group;
     mbarrier_arrive_expect_tx(&s.q_full, kQBytes);
-    load_rows<BM>(&p.q, &s.q_full, s.q, w.m * BM, w.h, w.b);
+    load_rows<BM>(&maps.q, &s.q_full, s.q, w.m * BM, w.h, w.b);
     Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
     PipelineState<Stages> st;
     for (int i = 0; i < w.n_blocks; ++i, ++st) {
       int const n = w.n_blocks - 1 - i;
       k_ring.producer_acquire(st);
-      load_rows<BN>(&p.k, k_ring.producer_expect(st, kKVBytes), s.k_stage(st.index), n * BN, head_kv, w.b);
+      load_rows<BN>(&maps.k, k_ring.producer_expect(st, kKVBytes), s.k_stage(st.index), n * BN, head_kv, w.b);
       v_ring.producer_acquire(st);
-      load_rows<BN>(&p.v, v_ring.producer_expect(st, kKVBytes), s.v_stage(st.index), n * BN, head_kv, w.b);
+      load_rows<BN>(&maps.v, v_ring.producer_expect(st, kKVBytes), s.v_stage(st.index), n * BN, head_kv, w.b);
     }
   }
 
@@ -505,9 +524,9 @@ struct AttentionSm90Roles {
     }
   }
 
-  __device__ __forceinline__ static void consume(Params const& p, Storage& s, int c, int lt) {
+  __device__ __forceinline__ static void consume(Params const& p, Maps const&, AttentionSm90Tile const& w, Storage& s,
+                                                 int c, int lt) {
     AttentionSm90Shape const& sh = p.shape;
-    AttentionSm90Tile const w = attention_sm90_tile<BM, BN>(sh, int(blockIdx.x));
     int const warp = lt / 32, lane = lt % 32, g = lane / 4, t = lane % 4;
     int const row0 = w.m * BM + 64 * c + 16 * warp + g;  // this thread's rows: row0 and row0 + 8
     float const neg_inf = __int_as_float(0xff800000);

@@ -604,6 +604,10 @@ extern "C" __global__ void call(int* out, int n) {
   s.for_each([&](tessera::sm90::TileWork const& w, auto) { work += w.k1 - w.k0; });
   out[blockIdx.x] = work + smem;
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_problem_hpp)
+extern "C" __global__ void call(int* out, int n) {  // under NVRTC the header is the mask's enum
+  out[threadIdx.x] = n == int(tessera::kernels::AttentionCausal::bottom_right) ? 2 : 0;
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_sm90_config_hpp)
 extern "C" __global__ void call(int* out, int n) {  // the configurations are constants on the device too
   using namespace tessera::kernels;

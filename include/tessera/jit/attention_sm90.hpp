@@ -8,7 +8,7 @@
 //   AttentionSm90JitProblem                the problem (kernels::AttentionProblem<T> with the element
 //                                          type as a flag and untyped pointers)
 //   check_attention_sm90_jit_problem(fn, p)
-//                                          kernels::check_attention_problem's rules and messages
+//                                          kernels::check_attention_problem on it
 //   attention_sm90_jit_kernel(problem)     which kernel runs it: AttentionSm90Config<head_dim>, the type
 //   attention_sm90_jit_source(kernel, align), attention_sm90_jit_name(kernel)
 //                                          the program: forward_sm90.cuh and static_asserts
@@ -18,11 +18,7 @@
 //   attention_sm90_jit_launch(problem, kernel, stream)
 //                                          the checks, the arguments, the launch
 //
-// The problem's checks. forward.cuh's host part includes the CUDA runtime (its launcher), so it is
-// not host-compilable without the toolkit: check_attention_sm90_jit_problem mirrors
-// check_attention_problem rule for rule, message for message, and tests/jit/attention_sm90.cpp
-// holds the two to the same verdicts and messages over a sweep of problems (compiling the original
-// with nvcc where one is found).
+// The problem's checks are the launcher's own (kernels/attention/problem.hpp, plain C++).
 //
 // The arguments. The kernel takes two (sm90/warp_specialized.cuh): AttentionSm90Params<T>, the
 // values it reads, by value, and AttentionSm90Maps<T>, the tensor maps TMA reads by address, as a
@@ -51,31 +47,20 @@
 #include <type_traits>
 #include <vector>
 
+#include "tessera/core/numeric.hpp"
 #include "tessera/jit/driver.hpp"
 #include "tessera/jit/kernel.hpp"
 #include "tessera/jit/nvrtc.hpp"
+#include "tessera/kernels/attention/problem.hpp"
 
 namespace tessera::jit {
 
 // ---- the problem ---------------------------------------------------------------------------------
 
-// kernels::AttentionCausal's values (forward_sm90.cuh; the program static_asserts them).
-enum class AttentionSm90JitCausal : int { none = 0, top_left = 1, bottom_right = 2 };
-
-// kernels::AttentionStrides: strides in elements along (batch, head, seq, head_dim).
-struct AttentionSm90JitStrides {
-  long long batch = 0, head = 0, seq = 0, dim = 1;
-};
-
-// attention_sm90_jit_dense_strides(heads, seq, head_dim): a contiguous (batch, heads, seq, head_dim)
-// tensor's (kernels::attention_dense_strides).
-inline AttentionSm90JitStrides attention_sm90_jit_dense_strides(int heads, int seq, int head_dim) {
-  return AttentionSm90JitStrides{(long long)heads * seq * head_dim, (long long)seq * head_dim, head_dim, 1};
-}
-
-// kernels::AttentionProblem<T> with T named by bf16 (bfloat16_t; else half_t): Q, O (batch,
-// heads_q, seq_q, head_dim), K, V (batch, heads_kv, seq_k, head_dim), LSE fp32 (batch, heads_q,
-// seq_q) contiguous or null; scale 0 means 1/sqrt(head_dim).
+// kernels::AttentionProblem<T> with T named by bf16 (bfloat16_t; else half_t) and untyped pointers:
+// Q, O (batch, heads_q, seq_q, head_dim), K, V (batch, heads_kv, seq_k, head_dim), LSE fp32 (batch,
+// heads_q, seq_q) contiguous or null; scale 0 means 1/sqrt(head_dim). The strides, the mask and the
+// checks are kernels/attention/problem.hpp's.
 struct AttentionSm90JitProblem {
   bool bf16 = true;
   void const* q = nullptr;
@@ -84,74 +69,50 @@ struct AttentionSm90JitProblem {
   void* o = nullptr;
   float* lse = nullptr;
   int batch = 1, heads_q = 1, heads_kv = 1, seq_q = 1, seq_k = 1, head_dim = 128;
-  AttentionSm90JitStrides q_strides, k_strides, v_strides, o_strides;
+  kernels::AttentionStrides q_strides, k_strides, v_strides, o_strides;
   float scale = 0.0f;
-  AttentionSm90JitCausal causal = AttentionSm90JitCausal::none;
+  kernels::AttentionCausal causal = kernels::AttentionCausal::none;
 };
+
+// The problem as the launcher's kernels::AttentionProblem<T> (T of 2 bytes: the checks and the scale
+// depend on the element's size only).
+template <class T>
+kernels::AttentionProblem<T> attention_sm90_jit_typed(AttentionSm90JitProblem const& p) {
+  kernels::AttentionProblem<T> t;
+  t.q = static_cast<T const*>(p.q);
+  t.k = static_cast<T const*>(p.k);
+  t.v = static_cast<T const*>(p.v);
+  t.o = static_cast<T*>(p.o);
+  t.lse = p.lse;
+  t.batch = p.batch;
+  t.heads_q = p.heads_q;
+  t.heads_kv = p.heads_kv;
+  t.seq_q = p.seq_q;
+  t.seq_k = p.seq_k;
+  t.head_dim = p.head_dim;
+  t.q_strides = p.q_strides;
+  t.k_strides = p.k_strides;
+  t.v_strides = p.v_strides;
+  t.o_strides = p.o_strides;
+  t.scale = p.scale;
+  t.causal = p.causal;
+  return t;
+}
 
 // The scale the kernel uses (kernels::attention_scale).
 inline float attention_sm90_jit_scale(AttentionSm90JitProblem const& p) {
-  return p.scale == 0.0f ? 1.0f / std::sqrt(float(p.head_dim)) : p.scale;
+  return kernels::attention_scale(attention_sm90_jit_typed<half_t>(p));
 }
 
-// check_attention_sm90_jit_problem(fn, p): kernels::check_attention_problem(fn, p) -- the same
-// rules in the same order with the same messages: std::invalid_argument("<fn>: <rule> (<values>)")
-// for the first rule p breaks. Example: head_dim 96 -> "<fn>: head_dim must be 64, 128 or 256 (got 96)".
+// check_attention_sm90_jit_problem(fn, p): kernels::check_attention_problem(fn, p), the launcher's
+// own checks: std::invalid_argument("<fn>: <rule> (<values>)") for the first rule p breaks.
+// Example: head_dim 96 -> "<fn>: head_dim must be 64, 128 or 256 (got 96)".
 inline void check_attention_sm90_jit_problem(char const* fn, AttentionSm90JitProblem const& p) {
-  auto fail = [&](std::string const& what) { throw std::invalid_argument(std::string(fn) + ": " + what); };
-  auto const sizes = [&](char const* name, int v) {
-    if (v < 1) fail(std::string(name) + " must be >= 1 (got " + std::to_string(v) + ")");
-  };
-  sizes("batch", p.batch);
-  sizes("heads_q", p.heads_q);
-  sizes("heads_kv", p.heads_kv);
-  sizes("seq_q", p.seq_q);
-  sizes("seq_k", p.seq_k);
-  if (p.head_dim != 64 && p.head_dim != 128 && p.head_dim != 256)
-    fail("head_dim must be 64, 128 or 256 (got " + std::to_string(p.head_dim) + ")");
-  if (p.heads_q % p.heads_kv != 0)
-    fail("heads_kv must divide heads_q (got heads_q = " + std::to_string(p.heads_q) +
-         ", heads_kv = " + std::to_string(p.heads_kv) + ")");
-  auto const pointer = [&](char const* name, void const* ptr, int align) {
-    if (ptr == nullptr) fail(std::string(name) + " must not be null");
-    if (reinterpret_cast<std::uintptr_t>(ptr) % std::uintptr_t(align) != 0)
-      fail(std::string(name) + " must be " + std::to_string(align) + "-byte aligned (got address " +
-           std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) + ")");
-  };
-  pointer("q", p.q, 16);
-  pointer("k", p.k, 16);
-  pointer("v", p.v, 16);
-  pointer("o", p.o, 16);
-  if (p.lse != nullptr) pointer("lse", p.lse, 4);
-  constexpr long long unit = 16 / 2;  // elements of 16 bytes (both types are 16-bit)
-  auto const strides = [&](char const* name, AttentionSm90JitStrides const& s, int heads, int seq) {
-    if (s.dim != 1)
-      fail(std::string(name) + "'s head_dim stride must be 1 (TMA reads contiguous rows) (got " +
-           std::to_string(s.dim) + ")");
-    auto const one = [&](char const* mode, long long stride, int extent) {
-      if (extent > 1 && (stride <= 0 || stride % unit != 0))
-        fail(std::string(name) + "'s " + mode + " stride must be a positive multiple of " + std::to_string(unit) +
-             " elements (16 bytes, for TMA) (got " + std::to_string(stride) + ")");
-    };
-    one("batch", s.batch, p.batch);
-    one("head", s.head, heads);
-    one("seq", s.seq, seq);
-    if (seq > 1 && s.seq < p.head_dim)
-      fail(std::string(name) + "'s seq stride must be >= head_dim = " + std::to_string(p.head_dim) + " (got " +
-           std::to_string(s.seq) + ")");
-  };
-  strides("q", p.q_strides, p.heads_q, p.seq_q);
-  strides("k", p.k_strides, p.heads_kv, p.seq_k);
-  strides("v", p.v_strides, p.heads_kv, p.seq_k);
-  strides("o", p.o_strides, p.heads_q, p.seq_q);
-  if (!(p.scale == 0.0f || (p.scale > 0.0f && p.scale <= std::numeric_limits<float>::max())))
-    fail("scale must be 0 (1/sqrt(head_dim)) or positive and finite (got " + std::to_string(p.scale) + ")");
-  if (p.causal != AttentionSm90JitCausal::none && p.causal != AttentionSm90JitCausal::top_left &&
-      p.causal != AttentionSm90JitCausal::bottom_right)
-    fail("causal must be AttentionCausal::none, top_left or bottom_right (got " + std::to_string(int(p.causal)) + ")");
-  long long const blocks = (long long)((p.seq_q + 127) / 128) * p.heads_q * p.batch;
-  if (blocks >= (1LL << 31))
-    fail("too many query tiles: ceil(seq_q / 128) heads_q batch = " + std::to_string(blocks) + " must be < 2^31");
+  if (p.bf16) {
+    kernels::check_attention_problem(fn, attention_sm90_jit_typed<bfloat16_t>(p));
+  } else {
+    kernels::check_attention_problem(fn, attention_sm90_jit_typed<half_t>(p));
+  }
 }
 
 // ---- which kernel ----------------------------------------------------------------------------------
@@ -349,8 +310,8 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
   } else {
     maps(AttentionSm90MapsHost<64>{});
   }
-  // The causal modes' numbering (AttentionSm90JitCausal; the host computes causal and diag from it).
-  s += "TESSERA_ATTN_HOST_COPY(\"AttentionCausal's values (AttentionSm90JitCausal)\", true, "
+  // The causal modes' numbering (kernels::AttentionCausal; the host computes causal and diag from it).
+  s += "TESSERA_ATTN_HOST_COPY(\"AttentionCausal's values (kernels::AttentionCausal)\", true, "
        "(int(tessera::kernels::AttentionCausal::none) == 0 && int(tessera::kernels::AttentionCausal::top_left) == 1 "
        "&& int(tessera::kernels::AttentionCausal::bottom_right) == 2));\n";
   // The tile, the block, the shared memory.
@@ -391,7 +352,7 @@ namespace detail {
 // replaced by one past the whole tensor (TMA checks every stride; the problem's may be anything
 // there).
 inline AttentionSm90TmaMap attention_sm90_jit_tma_map(void const* ptr, int batch, int heads, int seq, int head_dim,
-                                                      AttentionSm90JitStrides const& s, int rows) {
+                                                      kernels::AttentionStrides const& s, int rows) {
   constexpr std::uint64_t eb = 2;
   std::uint64_t span = std::uint64_t(head_dim) * eb;  // bytes the used strides reach
   auto const reach = [&](long long stride, int extent) {
@@ -489,8 +450,8 @@ AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel
   a.shape.seq_q = p.seq_q;
   a.shape.seq_k = p.seq_k;
   a.shape.m_blocks = (p.seq_q + g.bm - 1) / g.bm;
-  a.shape.causal = p.causal != AttentionSm90JitCausal::none;
-  a.shape.diag = p.causal == AttentionSm90JitCausal::bottom_right ? p.seq_k - p.seq_q : 0;
+  a.shape.causal = p.causal != kernels::AttentionCausal::none;
+  a.shape.diag = p.causal == kernels::AttentionCausal::bottom_right ? p.seq_k - p.seq_q : 0;
   a.scale = attention_sm90_jit_scale(p);
   a.scale_log2 = a.scale * 1.4426950408889634f;
   r.blocks = unsigned(a.shape.m_blocks) * unsigned(p.heads_q) * unsigned(p.batch);

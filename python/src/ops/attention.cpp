@@ -37,13 +37,13 @@ jit::AttentionSm90JitProblem problem(AttentionArgs const& a) {
   p.seq_q = a.seq_q;
   p.seq_k = a.seq_k;
   p.head_dim = a.head_dim;
-  auto const strides = [](std::int64_t const(&s)[3]) { return jit::AttentionSm90JitStrides{s[0], s[1], s[2], 1}; };
+  auto const strides = [](std::int64_t const(&s)[3]) { return kernels::AttentionStrides{s[0], s[1], s[2], 1}; };
   p.q_strides = strides(a.q_strides);
   p.k_strides = strides(a.k_strides);
   p.v_strides = strides(a.v_strides);
   p.o_strides = strides(a.o_strides);
   p.scale = a.scale;
-  p.causal = jit::AttentionSm90JitCausal(a.causal);
+  p.causal = kernels::AttentionCausal(a.causal);
   return p;
 }
 

@@ -4,7 +4,7 @@
 //   O = softmax(scale Q K^T [+ causal mask]) V,  LSE = log(sum_j exp(scale q_i . k_j)) (natural log)
 // for Q (batch, heads_q, seq_q, D), K and V (batch, heads_kv, seq_k, D), O like Q, 16-bit inputs
 // (half_t, bfloat16_t), fp32 accumulation, D = 64, 128 or 256.
-//   AttentionCausal                  none, top_left (PyTorch's is_causal: key j visible to query i iff
+//   AttentionCausal (problem.hpp)    none, top_left (PyTorch's is_causal: key j visible to query i iff
 //                                    j <= i), bottom_right (FlashAttention's: j <= i + seq_k - seq_q)
 //   AttentionSm90Config<D[, Pingpong]>
 //                                    the tile: BM = 128 query rows (two consumer warpgroups of 64),
@@ -61,19 +61,13 @@
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/product.hpp"
 #include "tessera/core/stdlib.hpp"
+#include "tessera/kernels/attention/problem.hpp"
 #include "tessera/pipeline/ordered_barrier.hpp"
 #include "tessera/pipeline/tma_pipeline.hpp"
 #include "tessera/sm90/shared_storage.hpp"
 #include "tessera/sm90/warp_specialized.cuh"
 
 namespace tessera::kernels {
-
-// Which keys a query sees: all of them, or those on and below the diagonal of the seq_q x seq_k
-// score matrix aligned at its top-left corner (query i sees keys j <= i; PyTorch's is_causal) or
-// at its bottom-right corner (j <= i + seq_k - seq_q; FlashAttention's causal). The two are the
-// same when seq_q == seq_k. Queries that see no key (bottom_right with seq_q > seq_k) get O = 0
-// and LSE = -inf.
-enum class AttentionCausal : int { none = 0, top_left = 1, bottom_right = 2 };
 
 // The tile for head dimension D: BM = 128 query rows (two consumer warpgroups of 64 rows), BN keys
 // a step, Stages stages of K and of V. Shared memory (16-bit): Q BM D + 2 Stages BN D elements:

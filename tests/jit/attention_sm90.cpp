@@ -80,6 +80,10 @@ TEST(JitAttentionSm90, NamesAndGeometry) {
   EXPECT_EQ(attention_sm90_jit_name({64, false}),
             "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
             "tessera::kernels::AttentionSm90Config<64>, tessera::half_t> >");
+  EXPECT_EQ(attention_sm90_jit_name({128, false, true}),
+            "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
+            "tessera::kernels::AttentionSm90Config<128, true>, tessera::half_t> >");
+  EXPECT_EQ((AttentionSm90JitKernel{128, true, true}).index(), 9);  // the ping-pong kernels follow the six
   // docs/attention.md: 80 KB (D = 64), 160 KB (128), 192 KB (256), + barriers + 1 KB to align
   AttentionSm90JitGeometry const g64 = attention_sm90_jit_geometry({64, true});
   AttentionSm90JitGeometry const g128 = attention_sm90_jit_geometry({128, true});
@@ -262,8 +266,8 @@ CompileOptions hopper() {
   return o;
 }
 
-// Every head dimension and element type (six programs, each ~10-20 s on a fresh machine; the disk
-// cache then): they compile for sm_90a, so the device's AttentionSm90Params and AttentionSm90Maps,
+// Every head dimension and element type, and the ping-pong loop's (ten programs, each ~2-20 s on a
+// fresh machine; the disk cache then): they compile for sm_90a, so the device's AttentionSm90Params and AttentionSm90Maps,
 // the kernel's parameters, tile, threads, shared memory and boxes are the host's.
 TEST(JitAttentionSm90, ProgramsCompileWithTheHostsLayout) {
   TESSERA_REQUIRE_NVRTC();

@@ -40,6 +40,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -118,24 +119,44 @@ inline void check_attention_sm90_jit_problem(char const* fn, AttentionSm90JitPro
 // ---- which kernel ----------------------------------------------------------------------------------
 
 // One kernel of attention_forward_sm90 as the JIT compiles it: AttentionSm90Config<head_dim> (the
-// launcher's choice: the side-by-side consumers, not yet the ping-pong loop) on bfloat16_t or half_t.
-// index(): a dense number in [0, kCount), the key of its program.
+// launcher's choice: the side-by-side consumers), or with the ping-pong loop where
+// attention_sm90_jit_pingpong_enabled() says so, on bfloat16_t or half_t. index(): a dense number in
+// [0, kCount), the key of its program.
 struct AttentionSm90JitKernel {
   int head_dim = 128;  // 64, 128 or 256
   bool bf16 = true;
+  bool pingpong = false;  // AttentionSm90Config<D, true>: head_dim 64 or 128 only
 
-  static constexpr int kCount = 6;
+  // 0..5: (head_dim 64, 128, 256) x (half, bf16); 6..9: the ping-pong loop, (64, 128) x (half, bf16).
+  static constexpr int kCount = 10;
 
-  int index() const { return (head_dim == 64 ? 0 : head_dim == 128 ? 1 : 2) * 2 + (bf16 ? 1 : 0); }
+  int index() const {
+    int const d = head_dim == 64 ? 0 : head_dim == 128 ? 1 : 2;
+    return (pingpong ? 6 : 0) + d * 2 + (bf16 ? 1 : 0);
+  }
   // Pre: 0 <= i < kCount (else std::invalid_argument).
   static AttentionSm90JitKernel from_index(int i) {
     if (i < 0 || i >= kCount)
       throw std::invalid_argument("AttentionSm90JitKernel: index " + std::to_string(i) + " is not in [0, " +
                                   std::to_string(kCount) + ")");
-    return {64 << (i / 2), (i % 2) != 0};
+    bool const pp = i >= 6;
+    int const j = pp ? i - 6 : i;
+    return {64 << (j / 2), (j % 2) != 0, pp};
   }
   friend bool operator==(AttentionSm90JitKernel const&, AttentionSm90JitKernel const&) = default;
 };
+
+// Whether head_dim 64 and 128 run the ping-pong main loop (AttentionSm90Config<D, true>: the two
+// consumer warpgroups take turns issuing their products, OrderedBarrier<2>): on when the
+// environment variable TESSERA_ATTENTION_PINGPONG is 1 when first asked (read once per process),
+// off otherwise: an A/B switch until the loop is measured to win (docs/attention.md).
+inline bool attention_sm90_jit_pingpong_enabled() {
+  static bool const enabled = [] {
+    char const* v = std::getenv("TESSERA_ATTENTION_PINGPONG");
+    return v != nullptr && std::string(v) == "1";
+  }();
+  return enabled;
+}
 
 // attention_sm90_jit_kernel(problem): the kernel attention_forward_sm90 runs for the problem. Pre:
 // head_dim is 64, 128 or 256 (else std::invalid_argument, check_attention_sm90_jit_problem's message).
@@ -143,7 +164,7 @@ inline AttentionSm90JitKernel attention_sm90_jit_kernel(AttentionSm90JitProblem 
   if (p.head_dim != 64 && p.head_dim != 128 && p.head_dim != 256)
     throw std::invalid_argument("attention_forward_sm90: head_dim must be 64, 128 or 256 (got " +
                                 std::to_string(p.head_dim) + ")");
-  return {p.head_dim, p.bf16};
+  return {p.head_dim, p.bf16, p.head_dim <= 128 && attention_sm90_jit_pingpong_enabled()};
 }
 
 // The configuration's geometry (AttentionSm90Config<D>, AttentionSm90Roles, AttentionSm90Storage),
@@ -171,7 +192,8 @@ inline AttentionSm90JitGeometry attention_sm90_jit_geometry(AttentionSm90JitKern
 inline std::string attention_sm90_jit_name(AttentionSm90JitKernel const& k) {
   return "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
          "tessera::kernels::AttentionSm90Config<" +
-         std::to_string(k.head_dim) + ">, " + (k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t") + "> >";
+         std::to_string(k.head_dim) + (k.pingpong ? ", true" : "") + ">, " +
+         (k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t") + "> >";
 }
 
 // ---- the kernel's arguments on the host ------------------------------------------------------------
@@ -233,7 +255,7 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
       std::string(k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t") +
       ";\n"
       "using Cfg = tessera::kernels::AttentionSm90Config<" +
-      n(k.head_dim) +
+      n(k.head_dim) + (k.pingpong ? ", true" : "") +
       ">;\n"
       "using Roles = tessera::kernels::detail::AttentionSm90Roles<Cfg, T>;\n"
       "using P = tessera::kernels::detail::AttentionSm90Params<T>;\n"

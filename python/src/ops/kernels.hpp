@@ -35,7 +35,7 @@ struct Prepared {
 
 // The key of one program: op and the element type (add: its DType as an int; sgemm: 0; copy: the
 // element's bytes, 2 or 4; gemm: gemm_key's number of the kernel, 0..79; attention: attention_key's,
-// 0..5). Throws std::invalid_argument for a key that has no program.
+// 0..9). Throws std::invalid_argument for a key that has no program.
 // prepared(): whether the program is compiled in this process (then prepare() returns at once).
 // prepare(): compiles it for sm_90a, or loads it from the disk cache; needs NVRTC, not a GPU.
 bool prepared(Op op, int key);
@@ -128,7 +128,8 @@ struct AttentionArgs {
 // attention() checks too.
 void attention_check(char const* fn, AttentionArgs const& args);
 // The program of the kernel for args (prepare(Op::attention, key)): jit::AttentionSm90JitKernel's
-// index, 0..5 (head_dim and dtype only; std::invalid_argument for a head_dim without a kernel).
+// index, 0..9 (head_dim, dtype and the ping-pong switch; std::invalid_argument for a head_dim
+// without a kernel).
 int attention_key(AttentionArgs const& args);
 // Compiles the kernel when this process has not (seconds the first time on a machine, then the
 // disk cache) and launches it in the current context on `stream`.

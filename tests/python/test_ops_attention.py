@@ -20,6 +20,7 @@ once at the end, so |O - O_exact| <= 2^-8 + 2^-9 for bfloat16 and 2^-11 + 2^-12 
 
 import ctypes
 import math
+import os
 
 import pytest
 
@@ -193,9 +194,12 @@ def test_the_kernel_compiles_for_sm90a_without_a_gpu(head_dim, dtype):
     r = tessera.ops._ops._compile_attention(head_dim, dtype)
     assert set(r) == {"kernels", "key", "in_memory", "from_disk_cache", "compile_seconds", "log"}
     t = "tessera::bfloat16_t" if dtype == "bfloat16" else "tessera::half_t"
+    # TESSERA_ATTENTION_PINGPONG=1 (an A/B switch) picks the ping-pong loop for head_dim 64 and 128
+    pingpong = os.environ.get("TESSERA_ATTENTION_PINGPONG") == "1" and head_dim <= 128
     assert r["kernels"] == ["tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
-                            "tessera::kernels::AttentionSm90Config<%d>, %s> >" % (head_dim, t)]
-    assert r["key"] == {64: 0, 128: 2, 256: 4}[head_dim] + (dtype == "bfloat16")
+                            "tessera::kernels::AttentionSm90Config<%d%s>, %s> >"
+                            % (head_dim, ", true" if pingpong else "", t)]
+    assert r["key"] == (6 if pingpong else 0) + {64: 0, 128: 2, 256: 4}[head_dim] + (dtype == "bfloat16")
     again = tessera.ops._ops._compile_attention(head_dim, dtype)
     assert again["in_memory"] and again["key"] == r["key"]
 

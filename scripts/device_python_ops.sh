@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a GPU machine (sm_90: H100/H200) with Python, torch, pybind11, scikit-build-core and pytest
-# installed, and nvcc: builds and installs the Python package with its GPU kernels (tessera._ops,
-# the tensor-core GEMM included) into a private folder, runs the Python test suite (tests/python,
+# installed: builds and installs the Python package (tessera._ops, whose kernels the JIT compiles
+# on first use: no nvcc needed) into a private folder, runs the Python test suite (tests/python,
 # the ops tests with torch included) and the call-overhead timing of tessera.ops.add next to
 # torch.add. No network is needed (pip builds with what is installed). Run from anywhere:
 #
@@ -45,9 +45,8 @@ step() {
   echo "CMAKE_BUILD_PARALLEL_LEVEL=$CMAKE_BUILD_PARALLEL_LEVEL TESSERA_CLI=${TESSERA_CLI:-}"
 } >"$out/env.txt"
 
-# The tensor-core GEMM is opt-in for pip builds (its kernels take minutes of nvcc on few cores).
 if ! step build "$out/build.log" timeout 400 python3 -m pip install --no-build-isolation --no-deps -v ./python -t "$site" \
-    --config-settings=build-dir="$work/build" --config-settings=cmake.define.TESSERA_PYTHON_OPS_GEMM=ON; then
+    --config-settings=build-dir="$work/build"; then
   echo "build failed: see $out/build.log" | tee -a "$summary"
   exit 1
 fi

@@ -1,6 +1,6 @@
 // Tests of include/tessera/sm90/tile_scheduler.hpp on the host: the persistent and stream-K
 // schedules of StreamKScheduler, with the split of kernels/gemm/sm90_policy.hpp
-// (gemm_sm90_stream_k_tiles). The kernels that run them: tests/kernels/gemm_sm90.cu (on a GPU).
+// (gemm_sm90_stream_k_tiles), and the grouped schedule of GroupedScheduler. The kernels that run them: tests/kernels/gemm_sm90.cu (on a GPU).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -104,6 +104,51 @@ TEST(StreamKScheduler, PersistentAndTheContractsExample) {
   EXPECT_EQ(pieces(StreamKScheduler{7, 4, 3, 0, 4}), (std::vector<std::string>{"0:0-4s", "1:0-1s", "4:0-4"}));
   EXPECT_EQ(pieces(StreamKScheduler{7, 4, 3, 1, 4}), (std::vector<std::string>{"1:1-4s", "2:0-2s", "5:0-4"}));
   EXPECT_EQ(pieces(StreamKScheduler{7, 4, 3, 2, 4}), (std::vector<std::string>{"2:2-4s", "3:0-4s", "6:0-4"}));
+}
+
+// The grouped schedule: over groups of 0 to 9 tiles (empty ones included), every tile of every
+// group is visited by exactly one unit, in increasing order within a unit, and locate() names the
+// group that owns it and its index there.
+TEST(GroupedScheduler, EveryTileOfEveryGroupOnce) {
+  using tessera::sm90::GroupedScheduler;
+  using tessera::sm90::GroupTile;
+  using tessera::sm90::TileWork;
+  for (int groups : {1, 2, 5, 17}) {
+    for (int units : {1, 3, 8, 132}) {
+      std::vector<int> sizes(static_cast<std::size_t>(groups));
+      for (int g = 0; g < groups; ++g) sizes[std::size_t(g)] = (g * 7 + groups) % 10;  // 0..9, some empty
+      std::vector<int> offsets(1, 0);
+      for (int n : sizes) offsets.push_back(offsets.back() + n);
+      std::vector<std::vector<int>> seen(static_cast<std::size_t>(groups));
+      for (int g = 0; g < groups; ++g) seen[std::size_t(g)].assign(std::size_t(sizes[std::size_t(g)]), 0);
+      for (int u = 0; u < units; ++u) {
+        GroupedScheduler const s{offsets.data(), groups, 4, units, u};
+        int last = -1;
+        s.for_each([&](TileWork const& w, auto phase) {
+          static_assert(!decltype(phase)::value, "a grouped schedule has whole tiles only");
+          EXPECT_GT(w.tile, last);
+          EXPECT_EQ(w.k0, 0);
+          EXPECT_EQ(w.k1, 4);
+          last = w.tile;
+          GroupTile const gt = s.locate(w.tile);
+          ASSERT_TRUE(gt.group >= 0 && gt.group < groups) << w.tile;
+          ASSERT_TRUE(gt.tile >= 0 && gt.tile < sizes[std::size_t(gt.group)])
+              << "tile " << w.tile << " located in group " << gt.group << " of " << sizes[std::size_t(gt.group)];
+          ++seen[std::size_t(gt.group)][std::size_t(gt.tile)];
+        });
+      }
+      for (int g = 0; g < groups; ++g)
+        for (int c : seen[std::size_t(g)]) EXPECT_EQ(c, 1) << groups << " groups, " << units << " units, group " << g;
+    }
+  }
+  // The contract's case: groups of 3, 0 and 2 tiles; global tile 3 is the third group's first.
+  int const offsets[] = {0, 3, 3, 5};
+  GroupedScheduler const s{offsets, 3, 1, 2, 0};
+  EXPECT_EQ(s.tiles(), 5);
+  EXPECT_EQ(s.locate(3).group, 2);
+  EXPECT_EQ(s.locate(3).tile, 0);
+  EXPECT_EQ(s.locate(2).group, 0);
+  EXPECT_EQ(s.locate(2).tile, 2);
 }
 
 }  // namespace

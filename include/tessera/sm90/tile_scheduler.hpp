@@ -13,6 +13,11 @@
 // the tile: contributes) hand their partial sums to the owner, which adds them from
 // for_each_contributor's units. How many tiles to share out is the launcher's policy
 // (kernels/gemm/sm90_policy.hpp: gemm_sm90_stream_k_tiles).
+// GroupedScheduler{tile_offsets, groups, k_tiles, units, unit} is the persistent schedule over
+// several problems at once (a grouped GEMM: one per expert of a mixture-of-experts layer, different
+// row counts, the same columns and depth): group g owns the global tiles [tile_offsets[g],
+// tile_offsets[g + 1]) (prefix sums: an empty group owns none), unit u takes global tiles u,
+// u + units, ... as whole tiles, and locate(tile) names the group and the tile within it.
 // Host and device; no CUDA header (the host tests walk the schedules).
 //
 // Example: 7 tiles of 4 k-tiles on 3 units, 4 shared out: iterations 0..15, unit 0 takes 0..4
@@ -63,6 +68,40 @@ struct StreamKScheduler {
     int const t_end = (t + 1) * k_tiles;
     for (int u = unit + 1; u < units && begin(u) < t_end; ++u)
       if (begin(u + 1) > begin(u)) f(u);
+  }
+};
+
+// A tile of a grouped schedule: its group and its index among the group's tiles.
+struct GroupTile {
+  int group, tile;
+};
+
+struct GroupedScheduler {
+  int const* tile_offsets;  // groups + 1 non-decreasing prefix sums, tile_offsets[0] == 0
+  int groups, k_tiles, units, unit;
+
+  TESSERA_HOST_DEVICE int tiles() const { return tile_offsets[groups]; }
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable  // f may be a host-only function object (the host tests' lambdas)
+#endif
+  template <class F>
+  TESSERA_HOST_DEVICE void for_each(F&& f) const {
+    int const n = tiles();
+    for (int tile = unit; tile < n; tile += units) f(TileWork{tile, 0, k_tiles}, std::false_type{});
+  }
+  // The group holding global tile t (0 <= t < tiles()): the last g with tile_offsets[g] <= t, by
+  // bisection (empty groups are skipped: their offset equals the next one's).
+  TESSERA_HOST_DEVICE GroupTile locate(int t) const {
+    int lo = 0, hi = groups - 1;
+    while (lo < hi) {
+      int const mid = (lo + hi + 1) / 2;
+      if (tile_offsets[mid] <= t) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return GroupTile{lo, t - tile_offsets[lo]};
   }
 };
 

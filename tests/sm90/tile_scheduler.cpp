@@ -1,6 +1,7 @@
 // Tests of include/tessera/sm90/tile_scheduler.hpp on the host: the persistent and stream-K
 // schedules of StreamKScheduler, with the split of kernels/gemm/sm90_policy.hpp
-// (gemm_sm90_stream_k_tiles), and the grouped schedule of GroupedScheduler. The kernels that run them: tests/kernels/gemm_sm90.cu (on a GPU).
+// (gemm_sm90_stream_k_tiles), and the grouped schedule of GroupedScheduler. The kernels that run
+// them: tests/kernels/gemm_sm90.cu (on a GPU).
 #include <gtest/gtest.h>
 
 #include <string>

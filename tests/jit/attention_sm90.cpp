@@ -71,6 +71,25 @@ TEST(JitAttentionSm90, KernelNumbersRoundTrip) {
   EXPECT_EQ(k.head_dim, 256);
   EXPECT_FALSE(k.bf16);
   EXPECT_THROW(attention_sm90_jit_kernel(problem(1, 1, 1, 10, 10, 96)), std::invalid_argument);
+  for (int i = 6; i < AttentionSm90JitKernel::kCount; ++i) {  // the variants: head_dim 64 and 128 only
+    EXPECT_NE(AttentionSm90JitKernel::from_index(i).loop, AttentionSm90JitLoop::plain);
+    EXPECT_LE(AttentionSm90JitKernel::from_index(i).head_dim, 128);
+  }
+}
+
+// The main loop's switch: TESSERA_ATTENTION_LOOP, else TESSERA_ATTENTION_PINGPONG=1, else plain; a
+// mistyped loop is refused.
+TEST(JitAttentionSm90, LoopFromTheEnvironment) {
+  EXPECT_EQ(attention_sm90_jit_loop_from(nullptr, nullptr), AttentionSm90JitLoop::plain);
+  EXPECT_EQ(attention_sm90_jit_loop_from(nullptr, "0"), AttentionSm90JitLoop::plain);
+  EXPECT_EQ(attention_sm90_jit_loop_from(nullptr, "1"), AttentionSm90JitLoop::pingpong);
+  EXPECT_EQ(attention_sm90_jit_loop_from("plain", nullptr), AttentionSm90JitLoop::plain);
+  EXPECT_EQ(attention_sm90_jit_loop_from("pingpong", nullptr), AttentionSm90JitLoop::pingpong);
+  EXPECT_EQ(attention_sm90_jit_loop_from("overlap", nullptr), AttentionSm90JitLoop::overlap);
+  EXPECT_EQ(attention_sm90_jit_loop_from("overlap", "1"), AttentionSm90JitLoop::overlap);
+  EXPECT_EQ(attention_sm90_jit_loop_from("plain", "1"), AttentionSm90JitLoop::plain);
+  EXPECT_THROW(attention_sm90_jit_loop_from("Overlap", nullptr), std::invalid_argument);
+  EXPECT_THROW(attention_sm90_jit_loop_from("", nullptr), std::invalid_argument);
 }
 
 TEST(JitAttentionSm90, NamesAndGeometry) {
@@ -80,10 +99,19 @@ TEST(JitAttentionSm90, NamesAndGeometry) {
   EXPECT_EQ(attention_sm90_jit_name({64, false}),
             "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
             "tessera::kernels::AttentionSm90Config<64>, tessera::half_t> >");
-  EXPECT_EQ(attention_sm90_jit_name({128, false, true}),
+  EXPECT_EQ(attention_sm90_jit_name({128, false, AttentionSm90JitLoop::pingpong}),
             "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
             "tessera::kernels::AttentionSm90Config<128, true>, tessera::half_t> >");
-  EXPECT_EQ((AttentionSm90JitKernel{128, true, true}).index(), 9);  // the ping-pong kernels follow the six
+  EXPECT_EQ(attention_sm90_jit_name({64, true, AttentionSm90JitLoop::overlap}),
+            "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
+            "tessera::kernels::AttentionSm90Config<64, false, true>, tessera::bfloat16_t> >");
+  // The ping-pong kernels follow the six plain ones, the overlap kernels the ping-pong ones.
+  EXPECT_EQ((AttentionSm90JitKernel{128, true, AttentionSm90JitLoop::pingpong}).index(), 9);
+  EXPECT_EQ((AttentionSm90JitKernel{64, false, AttentionSm90JitLoop::overlap}).index(), 10);
+  EXPECT_EQ((AttentionSm90JitKernel{128, true, AttentionSm90JitLoop::overlap}).index(), 13);
+  // The overlap loop's geometry is the plain loop's (the same storage).
+  EXPECT_EQ(attention_sm90_jit_geometry({128, true, AttentionSm90JitLoop::overlap}).smem_bytes,
+            attention_sm90_jit_geometry({128, true}).smem_bytes);
   // docs/attention.md: 80 KB (D = 64), 160 KB (128), 192 KB (256), + barriers + 1 KB to align
   AttentionSm90JitGeometry const g64 = attention_sm90_jit_geometry({64, true});
   AttentionSm90JitGeometry const g128 = attention_sm90_jit_geometry({128, true});
@@ -266,7 +294,7 @@ CompileOptions hopper() {
   return o;
 }
 
-// Every head dimension and element type, and the ping-pong loop's (ten programs, each ~2-20 s on a
+// Every head dimension and element type, and the ping-pong and overlap loops' (fourteen programs, each ~2-20 s on a
 // fresh machine; the disk cache then): they compile for sm_90a, so the device's AttentionSm90Params and AttentionSm90Maps,
 // the kernel's parameters, tile, threads, shared memory and boxes are the host's.
 TEST(JitAttentionSm90, ProgramsCompileWithTheHostsLayout) {

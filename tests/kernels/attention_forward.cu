@@ -92,20 +92,27 @@ T sentinel() {
   return T::bitcast(0x7fff);  // a NaN in both types: never a result
 }
 
-// The launcher's kernel (attention_forward_sm90), or the ping-pong variant of the main loop
-// (AttentionSm90Config<D, true>, head_dim 64 and 128; not yet the launcher's choice).
+// The main loop under test: the launcher's kernel (attention_forward_sm90: plain), or a variant for
+// head_dim 64 and 128, not yet the launcher's choice: the ping-pong loop (AttentionSm90Config<D,
+// true>) or the intra-warpgroup overlap (AttentionSm90Config<D, false, true>).
+enum class Loop { plain, pingpong, overlap };
+
 template <class T>
-cudaError_t launch(AttentionProblem<T> const& p, bool pingpong) {
+cudaError_t launch(AttentionProblem<T> const& p, Loop loop) {
   using namespace tessera::kernels;
-  if (!pingpong) return attention_forward_sm90(p, nullptr);
+  if (loop == Loop::plain) return attention_forward_sm90(p, nullptr);
   check_attention_problem("attention_forward_sm90", p);
-  if (p.head_dim == 64) return detail::attention_sm90_launch<AttentionSm90Config<64, true>, T>(p, nullptr);
-  return detail::attention_sm90_launch<AttentionSm90Config<128, true>, T>(p, nullptr);
+  if (loop == Loop::pingpong) {
+    if (p.head_dim == 64) return detail::attention_sm90_launch<AttentionSm90Config<64, true>, T>(p, nullptr);
+    return detail::attention_sm90_launch<AttentionSm90Config<128, true>, T>(p, nullptr);
+  }
+  if (p.head_dim == 64) return detail::attention_sm90_launch<AttentionSm90Config<64, false, true>, T>(p, nullptr);
+  return detail::attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(p, nullptr);
 }
 
 // Runs one case and compares; returns an empty string or the first mismatch.
 template <class T>
-std::string run_case(Case const& c, bool pingpong = false) {
+std::string run_case(Case const& c, Loop loop = Loop::plain) {
   int const d = c.head_dim;
   // Q, O: (batch, head, seq, d) with rows padded by 8 elements; K, V: (batch, seq, head, d).
   AttentionStrides const qo{(long long)c.heads_q * c.seq_q * (d + 8), (long long)c.seq_q * (d + 8), d + 8, 1};
@@ -147,7 +154,7 @@ std::string run_case(Case const& c, bool pingpong = false) {
   p.v_strides = kv;
   p.causal = c.causal;
   p.scale = c.scale;
-  check(launch(p, pingpong), "attention_forward_sm90");
+  check(launch(p, loop), "attention_forward_sm90");
   attention_reference<T>
       <<<unsigned((rows + 127) / 128), 128>>>(p, tessera::kernels::attention_scale(p), ref_o.get(), ref_lse.get());
   check(cudaGetLastError(), "attention_reference");
@@ -192,14 +199,14 @@ std::vector<std::pair<int, int>> const& seq_pairs() {
 }
 
 template <class T>
-void sweep(int head_dim, bool pingpong = false) {
+void sweep(int head_dim, Loop loop = Loop::plain) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   for (auto [sq, sk] : seq_pairs())
     for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right})
       for (int ratio : {1, 4}) {
         int const batch = sq >= 1000 || sk >= 1000 ? 1 : 2;
         Case const c{batch, 4, 4 / ratio, sq, sk, head_dim, causal};
-        std::string const err = run_case<T>(c, pingpong);
+        std::string const err = run_case<T>(c, loop);
         ASSERT_EQ(err, "") << c.name();
       }
 }
@@ -210,9 +217,13 @@ TEST(AttentionForwardSm90Sweep, Bf16D256) { sweep<bfloat16_t>(256); }
 TEST(AttentionForwardSm90Sweep, Fp16D64) { sweep<half_t>(64); }
 TEST(AttentionForwardSm90Sweep, Fp16D128) { sweep<half_t>(128); }
 TEST(AttentionForwardSm90Sweep, Fp16D256) { sweep<half_t>(256); }
-TEST(AttentionForwardSm90Sweep, PingpongBf16D64) { sweep<bfloat16_t>(64, true); }
-TEST(AttentionForwardSm90Sweep, PingpongBf16D128) { sweep<bfloat16_t>(128, true); }
-TEST(AttentionForwardSm90Sweep, PingpongFp16D128) { sweep<half_t>(128, true); }
+TEST(AttentionForwardSm90Sweep, PingpongBf16D64) { sweep<bfloat16_t>(64, Loop::pingpong); }
+TEST(AttentionForwardSm90Sweep, PingpongBf16D128) { sweep<bfloat16_t>(128, Loop::pingpong); }
+TEST(AttentionForwardSm90Sweep, PingpongFp16D128) { sweep<half_t>(128, Loop::pingpong); }
+TEST(AttentionForwardSm90Sweep, OverlapBf16D64) { sweep<bfloat16_t>(64, Loop::overlap); }
+TEST(AttentionForwardSm90Sweep, OverlapBf16D128) { sweep<bfloat16_t>(128, Loop::overlap); }
+TEST(AttentionForwardSm90Sweep, OverlapFp16D64) { sweep<half_t>(64, Loop::overlap); }
+TEST(AttentionForwardSm90Sweep, OverlapFp16D128) { sweep<half_t>(128, Loop::overlap); }
 
 // A few seconds under compute-sanitizer: ragged lengths, both alignments (with rows that see no key:
 // bottom_right with seq_q > seq_k), GQA, both types.
@@ -222,7 +233,9 @@ TEST(AttentionForwardSm90Small, RaggedCausalGqa) {
   EXPECT_EQ(run_case<bfloat16_t>({1, 2, 1, 150, 17, 64, AttentionCausal::bottom_right}), "");
   EXPECT_EQ(run_case<half_t>({2, 2, 2, 2, 130, 128, AttentionCausal::none, 0.3f}), "");
   EXPECT_EQ(run_case<half_t>({1, 1, 1, 1, 1, 256, AttentionCausal::bottom_right}), "");
-  EXPECT_EQ(run_case<bfloat16_t>({1, 2, 2, 200, 300, 128, AttentionCausal::bottom_right}, true), "");
+  EXPECT_EQ(run_case<bfloat16_t>({1, 2, 2, 200, 300, 128, AttentionCausal::bottom_right}, Loop::pingpong), "");
+  EXPECT_EQ(run_case<bfloat16_t>({1, 2, 2, 200, 300, 128, AttentionCausal::bottom_right}, Loop::overlap), "");
+  EXPECT_EQ(run_case<half_t>({1, 2, 1, 150, 400, 64, AttentionCausal::top_left}, Loop::overlap), "");
 }
 
 // ---- the kernel's index arithmetic against the library's layouts (host only, no GPU) --------------
@@ -369,6 +382,7 @@ TEST(AttentionForwardSm90Layouts, ArgumentsValuesAndMaps) {
   static_assert(arguments_split<AttentionSm90Config<128>, half_t>());
   static_assert(arguments_split<AttentionSm90Config<256>, bfloat16_t>());
   static_assert(arguments_split<AttentionSm90Config<128, true>, bfloat16_t>());
+  static_assert(arguments_split<AttentionSm90Config<64, false, true>, half_t>());
   EXPECT_EQ(sizeof(tessera::kernels::detail::AttentionSm90Params<half_t>), 80u);  // jit/attention_sm90.hpp's copy
 }
 

@@ -194,12 +194,18 @@ def test_the_kernel_compiles_for_sm90a_without_a_gpu(head_dim, dtype):
     r = tessera.ops._ops._compile_attention(head_dim, dtype)
     assert set(r) == {"kernels", "key", "in_memory", "from_disk_cache", "compile_seconds", "log"}
     t = "tessera::bfloat16_t" if dtype == "bfloat16" else "tessera::half_t"
-    # TESSERA_ATTENTION_PINGPONG=1 (an A/B switch) picks the ping-pong loop for head_dim 64 and 128
-    pingpong = os.environ.get("TESSERA_ATTENTION_PINGPONG") == "1" and head_dim <= 128
+    # TESSERA_ATTENTION_LOOP=plain|pingpong|overlap (an A/B switch; else TESSERA_ATTENTION_PINGPONG=1
+    # for the ping-pong loop) picks the main loop for head_dim 64 and 128
+    loop = os.environ.get("TESSERA_ATTENTION_LOOP")
+    if loop is None:
+        loop = "pingpong" if os.environ.get("TESSERA_ATTENTION_PINGPONG") == "1" else "plain"
+    if head_dim > 128:
+        loop = "plain"
+    args = {"plain": "", "pingpong": ", true", "overlap": ", false, true"}[loop]
     assert r["kernels"] == ["tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
-                            "tessera::kernels::AttentionSm90Config<%d%s>, %s> >"
-                            % (head_dim, ", true" if pingpong else "", t)]
-    assert r["key"] == (6 if pingpong else 0) + {64: 0, 128: 2, 256: 4}[head_dim] + (dtype == "bfloat16")
+                            "tessera::kernels::AttentionSm90Config<%d%s>, %s> >" % (head_dim, args, t)]
+    base = {"plain": 0, "pingpong": 6, "overlap": 10}[loop]
+    assert r["key"] == base + {64: 0, 128: 2, 256: 4}[head_dim] + (dtype == "bfloat16")
     again = tessera.ops._ops._compile_attention(head_dim, dtype)
     assert again["in_memory"] and again["key"] == r["key"]
 

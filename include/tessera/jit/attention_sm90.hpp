@@ -9,7 +9,8 @@
 //                                          type as a flag and untyped pointers)
 //   check_attention_sm90_jit_problem(fn, p)
 //                                          kernels::check_attention_problem on it
-//   attention_sm90_jit_kernel(problem)     which kernel runs it: AttentionSm90Config<head_dim>, the type
+//   attention_sm90_jit_kernel(problem)     which kernel runs it: AttentionSm90Config<head_dim, loop>, the
+//                                          type (the loop: TESSERA_ATTENTION_LOOP, attention_sm90_jit_loop)
 //   attention_sm90_jit_source(kernel, align), attention_sm90_jit_name(kernel)
 //                                          the program: forward_sm90.cuh and static_asserts
 //   attention_sm90_jit_params<Align>(kernel, problem, encode)
@@ -118,44 +119,69 @@ inline void check_attention_sm90_jit_problem(char const* fn, AttentionSm90JitPro
 
 // ---- which kernel ----------------------------------------------------------------------------------
 
-// One kernel of attention_forward_sm90 as the JIT compiles it: AttentionSm90Config<head_dim> (the
-// launcher's choice: the side-by-side consumers), or with the ping-pong loop where
-// attention_sm90_jit_pingpong_enabled() says so, on bfloat16_t or half_t. index(): a dense number in
-// [0, kCount), the key of its program.
+// The main loop of a kernel (kernels/attention/forward_sm90.cuh): plain (AttentionSm90Config<D>,
+// the launcher's: the consumer warpgroups side by side), pingpong (AttentionSm90Config<D, true>: they
+// take turns issuing their products) or overlap (AttentionSm90Config<D, false, true>: each issues
+// the next block's S before its softmax, FlashAttention-3's intra-warpgroup overlap). The last two
+// for head_dim 64 and 128 only.
+enum class AttentionSm90JitLoop { plain, pingpong, overlap };
+
+// One kernel of attention_forward_sm90 as the JIT compiles it: head_dim, the element type
+// (bfloat16_t or half_t) and the main loop (plain, or where attention_sm90_jit_loop() says so, one of
+// the variants). index(): a dense number in [0, kCount), the key of its program.
 struct AttentionSm90JitKernel {
   int head_dim = 128;  // 64, 128 or 256
   bool bf16 = true;
-  bool pingpong = false;  // AttentionSm90Config<D, true>: head_dim 64 or 128 only
+  AttentionSm90JitLoop loop = AttentionSm90JitLoop::plain;  // not plain: head_dim 64 or 128 only
 
-  // 0..5: (head_dim 64, 128, 256) x (half, bf16); 6..9: the ping-pong loop, (64, 128) x (half, bf16).
-  static constexpr int kCount = 10;
+  // 0..5: the plain loop, (head_dim 64, 128, 256) x (half, bf16); 6..9: the ping-pong loop, (64, 128)
+  // x (half, bf16); 10..13: the overlap loop, (64, 128) x (half, bf16).
+  static constexpr int kCount = 14;
 
   int index() const {
     int const d = head_dim == 64 ? 0 : head_dim == 128 ? 1 : 2;
-    return (pingpong ? 6 : 0) + d * 2 + (bf16 ? 1 : 0);
+    int const base = loop == AttentionSm90JitLoop::pingpong ? 6 : loop == AttentionSm90JitLoop::overlap ? 10 : 0;
+    return base + d * 2 + (bf16 ? 1 : 0);
   }
   // Pre: 0 <= i < kCount (else std::invalid_argument).
   static AttentionSm90JitKernel from_index(int i) {
     if (i < 0 || i >= kCount)
       throw std::invalid_argument("AttentionSm90JitKernel: index " + std::to_string(i) + " is not in [0, " +
                                   std::to_string(kCount) + ")");
-    bool const pp = i >= 6;
-    int const j = pp ? i - 6 : i;
-    return {64 << (j / 2), (j % 2) != 0, pp};
+    AttentionSm90JitLoop const loop = i >= 10  ? AttentionSm90JitLoop::overlap
+                                      : i >= 6 ? AttentionSm90JitLoop::pingpong
+                                               : AttentionSm90JitLoop::plain;
+    int const j = i >= 10 ? i - 10 : i >= 6 ? i - 6 : i;
+    return {64 << (j / 2), (j % 2) != 0, loop};
   }
   friend bool operator==(AttentionSm90JitKernel const&, AttentionSm90JitKernel const&) = default;
 };
 
-// Whether head_dim 64 and 128 run the ping-pong main loop (AttentionSm90Config<D, true>: the two
-// consumer warpgroups take turns issuing their products, OrderedBarrier<2>): on when the
-// environment variable TESSERA_ATTENTION_PINGPONG is 1 when first asked (read once per process),
-// off otherwise: an A/B switch until the loop is measured to win (docs/attention.md).
-inline bool attention_sm90_jit_pingpong_enabled() {
-  static bool const enabled = [] {
-    char const* v = std::getenv("TESSERA_ATTENTION_PINGPONG");
-    return v != nullptr && std::string(v) == "1";
-  }();
-  return enabled;
+// attention_sm90_jit_loop_from(loop, pingpong): the main loop that the environment's values ask for
+// (null: unset): TESSERA_ATTENTION_LOOP = plain, pingpong or overlap, else TESSERA_ATTENTION_PINGPONG
+// = 1 (the ping-pong loop's switch before there were three), else plain. Any other value of
+// TESSERA_ATTENTION_LOOP: std::invalid_argument (an A/B switch mistyped must not run the plain loop
+// unnoticed). Example: (nullptr, "1") -> pingpong; ("overlap", "1") -> overlap.
+inline AttentionSm90JitLoop attention_sm90_jit_loop_from(char const* loop, char const* pingpong) {
+  if (loop != nullptr) {
+    std::string const v(loop);
+    if (v == "plain") return AttentionSm90JitLoop::plain;
+    if (v == "pingpong") return AttentionSm90JitLoop::pingpong;
+    if (v == "overlap") return AttentionSm90JitLoop::overlap;
+    throw std::invalid_argument("TESSERA_ATTENTION_LOOP must be plain, pingpong or overlap (got '" + v + "')");
+  }
+  if (pingpong != nullptr && std::string(pingpong) == "1") return AttentionSm90JitLoop::pingpong;
+  return AttentionSm90JitLoop::plain;
+}
+
+// The main loop that head_dim 64 and 128 run (head_dim 256 always runs the plain one): read from
+// TESSERA_ATTENTION_LOOP and TESSERA_ATTENTION_PINGPONG when first asked (once per process;
+// attention_sm90_jit_loop_from), plain without them: an A/B switch until a variant is measured to
+// win (docs/attention.md).
+inline AttentionSm90JitLoop attention_sm90_jit_loop() {
+  static AttentionSm90JitLoop const loop =
+      attention_sm90_jit_loop_from(std::getenv("TESSERA_ATTENTION_LOOP"), std::getenv("TESSERA_ATTENTION_PINGPONG"));
+  return loop;
 }
 
 // attention_sm90_jit_kernel(problem): the kernel attention_forward_sm90 runs for the problem. Pre:
@@ -164,7 +190,15 @@ inline AttentionSm90JitKernel attention_sm90_jit_kernel(AttentionSm90JitProblem 
   if (p.head_dim != 64 && p.head_dim != 128 && p.head_dim != 256)
     throw std::invalid_argument("attention_forward_sm90: head_dim must be 64, 128 or 256 (got " +
                                 std::to_string(p.head_dim) + ")");
-  return {p.head_dim, p.bf16, p.head_dim <= 128 && attention_sm90_jit_pingpong_enabled()};
+  return {p.head_dim, p.bf16, p.head_dim <= 128 ? attention_sm90_jit_loop() : AttentionSm90JitLoop::plain};
+}
+
+// The template arguments after head_dim of AttentionSm90Config for a loop: "", ", true" (ping-pong),
+// ", false, true" (overlap).
+inline char const* attention_sm90_jit_loop_args(AttentionSm90JitLoop loop) {
+  return loop == AttentionSm90JitLoop::pingpong  ? ", true"
+         : loop == AttentionSm90JitLoop::overlap ? ", false, true"
+                                                 : "";
 }
 
 // The configuration's geometry (AttentionSm90Config<D>, AttentionSm90Roles, AttentionSm90Storage),
@@ -192,7 +226,7 @@ inline AttentionSm90JitGeometry attention_sm90_jit_geometry(AttentionSm90JitKern
 inline std::string attention_sm90_jit_name(AttentionSm90JitKernel const& k) {
   return "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
          "tessera::kernels::AttentionSm90Config<" +
-         std::to_string(k.head_dim) + (k.pingpong ? ", true" : "") + ">, " +
+         std::to_string(k.head_dim) + attention_sm90_jit_loop_args(k.loop) + ">, " +
          (k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t") + "> >";
 }
 
@@ -255,7 +289,7 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
       std::string(k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t") +
       ";\n"
       "using Cfg = tessera::kernels::AttentionSm90Config<" +
-      n(k.head_dim) + (k.pingpong ? ", true" : "") +
+      n(k.head_dim) + attention_sm90_jit_loop_args(k.loop) +
       ">;\n"
       "using Roles = tessera::kernels::detail::AttentionSm90Roles<Cfg, T>;\n"
       "using P = tessera::kernels::detail::AttentionSm90Params<T>;\n"

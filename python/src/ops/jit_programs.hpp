@@ -73,7 +73,8 @@ OpProgram& sgemm_program();
 OpProgram& copy_program(int element_bytes);
 OpProgram& gemm_program(int key);
 // attention_program(key): the kernel of attention_forward_sm90 numbered key
-// (jit::AttentionSm90JitKernel::index(), 0..9; std::invalid_argument outside).
+// (jit::AttentionSm90JitKernel::index(), 0..13: 0..5 plain, 6..9 ping-pong, 10..13 overlap;
+// std::invalid_argument outside).
 OpProgram& attention_program(int key);
 
 inline bool aligned16(void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }

@@ -128,8 +128,8 @@ struct AttentionArgs {
 // attention() checks too.
 void attention_check(char const* fn, AttentionArgs const& args);
 // The program of the kernel for args (prepare(Op::attention, key)): jit::AttentionSm90JitKernel's
-// index, 0..9 (head_dim, dtype and the ping-pong switch; std::invalid_argument for a head_dim
-// without a kernel).
+// index, 0..13 (head_dim, dtype and the main loop that TESSERA_ATTENTION_LOOP picks: 0..5 plain,
+// 6..9 ping-pong, 10..13 overlap; std::invalid_argument for a head_dim without a kernel).
 int attention_key(AttentionArgs const& args);
 // Compiles the kernel when this process has not (seconds the first time on a machine, then the
 // disk cache) and launches it in the current context on `stream`.

@@ -6,10 +6,11 @@
 // (half_t, bfloat16_t), fp32 accumulation, D = 64, 128 or 256.
 //   AttentionCausal (problem.hpp)    none, top_left (PyTorch's is_causal: key j visible to query i iff
 //                                    j <= i), bottom_right (FlashAttention's: j <= i + seq_k - seq_q)
-//   AttentionSm90Config<D[, Pingpong]>
+//   AttentionSm90Config<D[, Pingpong[, Overlap]]>
 //                                    the tile: BM = 128 query rows (two consumer warpgroups of 64),
 //                                    BN keys a step (128; 64 for D = 256), 2 stages of K and V; the
-//                                    consumers side by side, or taking turns (ping-pong)
+//                                    consumers side by side, or taking turns (ping-pong), or
+//                                    each overlapping its softmax with its products (overlap)
 //   AttentionSm90Shape, attention_sm90_tile, attention_sm90_key_limit, attention_sm90_needs_mask
 //                                    the problem's sizes and a block's tile: (m-block, head, batch)
 //                                    and the K blocks it visits; the keys a query sees in a block;
@@ -74,15 +75,24 @@ namespace tessera::kernels {
 // 80 KB (D = 64), 160 KB (128), 192 KB (256, BN = 64). Registers a consumer thread: O D/2, S BN/2,
 // P BN/4 (128, 160, 176). PingpongLoop: the two consumer warpgroups take turns issuing their wgmmas
 // (AttentionSm90Roles::mainloop_pingpong; D <= 128); not yet the launcher's choice (it awaits its
-// first device run).
-template <int D, bool PingpongLoop = false>
+// first device run). OverlapLoop: FlashAttention-3's overlap inside a warpgroup, S of the next block
+// issued before the softmax of the current one and P V running under the next softmax
+// (AttentionSm90Roles::mainloop_overlap; D <= 128: S, P and O of two blocks live at once, O D/2 +
+// S BN/2 + P BN/4 = 160 registers for D = 128); not yet the launcher's choice either.
+template <int D, bool PingpongLoop = false, bool OverlapLoop = false>
 struct AttentionSm90Config {
   static_assert(D == 64 || D == 128 || D == 256, "AttentionSm90Config: head_dim must be 64, 128 or 256");
   static_assert(
       !PingpongLoop || D <= 128,
       "AttentionSm90Config: no ping-pong for head_dim 256 (S, P and O of both turns do not fit the registers)");
+  static_assert(!OverlapLoop || D <= 128,
+                "AttentionSm90Config: no overlap loop for head_dim 256 (the next block's S, the current one's P "
+                "and O do not fit the registers)");
+  static_assert(!(PingpongLoop && OverlapLoop),
+                "AttentionSm90Config: the ping-pong and overlap loops exclude each other");
   static constexpr int kHeadDim = D;
   static constexpr bool Pingpong = PingpongLoop;
+  static constexpr bool Overlap = OverlapLoop;
   static constexpr int BM = 128;
   static constexpr int BN = D == 256 ? 64 : 128;
   static constexpr int Stages = 2;
@@ -518,6 +528,69 @@ struct AttentionSm90Roles {
     }
   }
 
+  // The overlap main loop (Cfg::Overlap, FlashAttention-3's intra-warpgroup pipelining). Block i is
+  // K block n_blocks - 1 - i at ring position i. The prologue: S(0) = Q K(0)^T, its mask and softmax,
+  // P(0). Step i = 0 .. n_blocks - 2: issue S(i+1) = Q K(i+1)^T (SS, async); O *= alpha(i) (the
+  // rescale for block i's row maxima, before P(i) V(i) is added: O is not in flight then); issue
+  // O += P(i) V(i) (RS, async); wait for S(i+1) only (warpgroup_wait<1>: the groups retire in order);
+  // mask and softmax S(i+1) (alpha(i+1)) while P(i) V(i) runs; release K(i+1); wait for P(i) V(i)
+  // (warpgroup_wait<0>); release V(i); pack P(i+1). The epilogue: O *= alpha, the last P V. Live at
+  // once: O (D/2), S(i+1) (BN/2) and P(i) (BN/4, packed): 160 registers for D = 128.
+  //   ptxas places a wgmma wait anywhere above where the PTX has it (waiting early is always safe):
+  // the wait, with nothing to hold it, lands at the softmax's first shuffle and nothing overlaps. K's
+  // release, a memory operation ptxas keeps before the wait, goes after the softmax with a predicate
+  // that reads its row sums (always true: they are sums of 2^x >= 0, and !(NaN < 0) holds), so that
+  // the softmax comes before the wait in the SASS.
+  __device__ __forceinline__ static void mainloop_overlap(Params const& p, Storage& s, AttentionSm90Tile const& w,
+                                                          int c, int lt, int row0, float (&o)[D / 2],
+                                                          float (&row_max)[2], float (&row_sum)[2]) {
+    AttentionSm90Shape const& sh = p.shape;
+    Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
+    std::uint32_t const q_addr = smem_address(s.q);
+    PipelineState<Stages> st;  // the ring position of block i (K and V)
+    float sc[BN / 2];          // S of block i + 1, then its P (fp32)
+    float pa[BN / 4];          // P of block i, packed: PV's A operand
+    float alpha[2];            // the rescale of O for block i's row maxima
+    k_ring.consumer_wait(st);
+    issue_qk(sc, q_addr, smem_address(s.k_stage(st.index)), c);
+    warpgroup_wait<0>();
+    attention_sm90_fence(sc);
+    if (lt == 0) k_ring.consumer_release(st);
+    if (attention_sm90_needs_mask<BM, BN>(sh, w.m, w.n_blocks - 1)) mask(sc, sh, w.n_blocks - 1, row0, lt % 4);
+    softmax(sc, row_max, row_sum, alpha, p.scale_log2);
+    pack_p(pa, sc);
+    for (int i = 0; i + 1 < w.n_blocks; ++i, ++st) {
+      int const n_next = w.n_blocks - 2 - i;  // the K block of block i + 1
+      PipelineState<Stages> next = st;
+      ++next;
+      k_ring.consumer_wait(next);
+      issue_qk(sc, q_addr, smem_address(s.k_stage(next.index)), c);
+      if (i > 0) rescale(o, alpha);
+      v_ring.consumer_wait(st);
+      issue_pv(o, pa, smem_address(s.v_stage(st.index)), i == 0);
+      warpgroup_wait<1>();  // S(i+1) is done; P(i) V(i) may still run
+      attention_sm90_fence(sc);
+      if (attention_sm90_needs_mask<BM, BN>(sh, w.m, n_next)) mask(sc, sh, n_next, row0, lt % 4);
+      softmax(sc, row_max, row_sum, alpha, p.scale_log2);
+      attention_sm90_fence(sc);
+      attention_sm90_fence(alpha);
+      attention_sm90_fence(row_sum);
+      if (lt == 0 && !(row_sum[0] + row_sum[1] < 0.0f)) k_ring.consumer_release(next);
+      warpgroup_wait<0>();
+      attention_sm90_fence(o);
+      attention_sm90_fence(pa);
+      if (lt == 0) v_ring.consumer_release(st);
+      pack_p(pa, sc);
+    }
+    if (w.n_blocks > 1) rescale(o, alpha);
+    v_ring.consumer_wait(st);
+    issue_pv(o, pa, smem_address(s.v_stage(st.index)), w.n_blocks == 1);
+    warpgroup_wait<0>();
+    attention_sm90_fence(o);
+    attention_sm90_fence(pa);
+    if (lt == 0) v_ring.consumer_release(st);
+  }
+
   __device__ __forceinline__ static void consume(Params const& p, Maps const&, AttentionSm90Tile const& w, Storage& s,
                                                  int c, int lt) {
     AttentionSm90Shape const& sh = p.shape;
@@ -533,6 +606,8 @@ struct AttentionSm90Roles {
       mbarrier_wait(&s.q_full, 0u);
       if constexpr (Cfg::Pingpong) {
         mainloop_pingpong(p, s, w, c, lt, row0, o, row_max, row_sum);
+      } else if constexpr (Cfg::Overlap) {
+        mainloop_overlap(p, s, w, c, lt, row0, o, row_max, row_sum);
       } else {
         mainloop(p, s, w, c, lt, row0, o, row_max, row_sum);
       }

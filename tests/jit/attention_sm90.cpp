@@ -90,6 +90,13 @@ TEST(JitAttentionSm90, LoopFromTheEnvironment) {
   EXPECT_EQ(attention_sm90_jit_loop_from("plain", "1"), AttentionSm90JitLoop::plain);
   EXPECT_THROW(attention_sm90_jit_loop_from("Overlap", nullptr), std::invalid_argument);
   EXPECT_THROW(attention_sm90_jit_loop_from("", nullptr), std::invalid_argument);
+  // Without a switch, the head_dim's default: the overlap loop for 128, plain for 64 and 256.
+  EXPECT_EQ(attention_sm90_jit_loop_from(nullptr, nullptr, AttentionSm90JitLoop::overlap),
+            AttentionSm90JitLoop::overlap);
+  EXPECT_EQ(attention_sm90_jit_loop_from("plain", nullptr, AttentionSm90JitLoop::overlap), AttentionSm90JitLoop::plain);
+  EXPECT_EQ(attention_sm90_default_loop(128), AttentionSm90JitLoop::overlap);
+  EXPECT_EQ(attention_sm90_default_loop(64), AttentionSm90JitLoop::plain);
+  EXPECT_EQ(attention_sm90_default_loop(256), AttentionSm90JitLoop::plain);
 }
 
 TEST(JitAttentionSm90, NamesAndGeometry) {

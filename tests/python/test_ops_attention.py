@@ -195,10 +195,11 @@ def test_the_kernel_compiles_for_sm90a_without_a_gpu(head_dim, dtype):
     assert set(r) == {"kernels", "key", "in_memory", "from_disk_cache", "compile_seconds", "log"}
     t = "tessera::bfloat16_t" if dtype == "bfloat16" else "tessera::half_t"
     # TESSERA_ATTENTION_LOOP=plain|pingpong|overlap (an A/B switch; else TESSERA_ATTENTION_PINGPONG=1
-    # for the ping-pong loop) picks the main loop for head_dim 64 and 128
+    # for the ping-pong loop) picks the main loop for head_dim 64 and 128; without them, the default
     loop = os.environ.get("TESSERA_ATTENTION_LOOP")
-    if loop is None:
-        loop = "pingpong" if os.environ.get("TESSERA_ATTENTION_PINGPONG") == "1" else "plain"
+    if loop is None:  # the default: the overlap loop for head_dim 128 (attention_sm90_default_loop)
+        default = "overlap" if head_dim == 128 else "plain"
+        loop = "pingpong" if os.environ.get("TESSERA_ATTENTION_PINGPONG") == "1" else default
     if head_dim > 128:
         loop = "plain"
     args = {"plain": "", "pingpong": ", true", "overlap": ", false, true"}[loop]

@@ -127,7 +127,7 @@ inline void check_attention_sm90_jit_problem(char const* fn, AttentionSm90JitPro
 enum class AttentionSm90JitLoop { plain, pingpong, overlap };
 
 // One kernel of attention_forward_sm90 as the JIT compiles it: head_dim, the element type
-// (bfloat16_t or half_t) and the main loop (plain, or where attention_sm90_jit_loop() says so, one of
+// (bfloat16_t or half_t) and the main loop (attention_sm90_jit_loop(head_dim): the default, or one of
 // the variants). index(): a dense number in [0, kCount), the key of its program.
 struct AttentionSm90JitKernel {
   int head_dim = 128;  // 64, 128 or 256
@@ -157,12 +157,14 @@ struct AttentionSm90JitKernel {
   friend bool operator==(AttentionSm90JitKernel const&, AttentionSm90JitKernel const&) = default;
 };
 
-// attention_sm90_jit_loop_from(loop, pingpong): the main loop that the environment's values ask for
-// (null: unset): TESSERA_ATTENTION_LOOP = plain, pingpong or overlap, else TESSERA_ATTENTION_PINGPONG
-// = 1 (the ping-pong loop's switch before there were three), else plain. Any other value of
-// TESSERA_ATTENTION_LOOP: std::invalid_argument (an A/B switch mistyped must not run the plain loop
-// unnoticed). Example: (nullptr, "1") -> pingpong; ("overlap", "1") -> overlap.
-inline AttentionSm90JitLoop attention_sm90_jit_loop_from(char const* loop, char const* pingpong) {
+// attention_sm90_jit_loop_from(loop, pingpong, fallback): the main loop that the environment's values
+// ask for (null: unset): TESSERA_ATTENTION_LOOP = plain, pingpong or overlap, else
+// TESSERA_ATTENTION_PINGPONG = 1 (the ping-pong loop's switch before there were three), else
+// fallback (the head_dim's default: attention_sm90_default_loop). Any other value of
+// TESSERA_ATTENTION_LOOP: std::invalid_argument (an A/B switch mistyped must not run another loop
+// unnoticed). Example: (nullptr, "1", plain) -> pingpong; ("overlap", "1", plain) -> overlap.
+inline AttentionSm90JitLoop attention_sm90_jit_loop_from(char const* loop, char const* pingpong,
+                                                         AttentionSm90JitLoop fallback = AttentionSm90JitLoop::plain) {
   if (loop != nullptr) {
     std::string const v(loop);
     if (v == "plain") return AttentionSm90JitLoop::plain;
@@ -171,17 +173,25 @@ inline AttentionSm90JitLoop attention_sm90_jit_loop_from(char const* loop, char 
     throw std::invalid_argument("TESSERA_ATTENTION_LOOP must be plain, pingpong or overlap (got '" + v + "')");
   }
   if (pingpong != nullptr && std::string(pingpong) == "1") return AttentionSm90JitLoop::pingpong;
-  return AttentionSm90JitLoop::plain;
+  return fallback;
 }
 
-// The main loop that head_dim 64 and 128 run (head_dim 256 always runs the plain one): read from
-// TESSERA_ATTENTION_LOOP and TESSERA_ATTENTION_PINGPONG when first asked (once per process;
-// attention_sm90_jit_loop_from), plain without them: an A/B switch until a variant is measured to
-// win (docs/attention.md).
-inline AttentionSm90JitLoop attention_sm90_jit_loop() {
-  static AttentionSm90JitLoop const loop =
-      attention_sm90_jit_loop_from(std::getenv("TESSERA_ATTENTION_LOOP"), std::getenv("TESSERA_ATTENTION_PINGPONG"));
-  return loop;
+// attention_sm90_default_loop(head_dim): the loop attention_forward_sm90 runs without a switch (the
+// nvcc launcher's choice too, kernels/attention/forward.cuh): the overlap loop for head_dim 128
+// (measured on an H200, 2026-11-27: 12-15 % faster than the plain loop at 4k and 16k without a
+// mask, -2 to +3 % with the causal mask: docs/performance.md), the plain loop for 64 (the variants
+// were mixed there) and 256 (no variant fits its registers).
+inline AttentionSm90JitLoop attention_sm90_default_loop(int head_dim) {
+  return head_dim == 128 ? AttentionSm90JitLoop::overlap : AttentionSm90JitLoop::plain;
+}
+
+// The main loop that head_dim 64 and 128 run (head_dim 256 always runs the plain one): what
+// TESSERA_ATTENTION_LOOP or TESSERA_ATTENTION_PINGPONG ask for (read once per process: an A/B
+// switch; attention_sm90_jit_loop_from), else attention_sm90_default_loop(head_dim).
+inline AttentionSm90JitLoop attention_sm90_jit_loop(int head_dim) {
+  static char const* const loop = std::getenv("TESSERA_ATTENTION_LOOP");
+  static char const* const pingpong = std::getenv("TESSERA_ATTENTION_PINGPONG");
+  return attention_sm90_jit_loop_from(loop, pingpong, attention_sm90_default_loop(head_dim));
 }
 
 // attention_sm90_jit_kernel(problem): the kernel attention_forward_sm90 runs for the problem. Pre:
@@ -190,7 +200,7 @@ inline AttentionSm90JitKernel attention_sm90_jit_kernel(AttentionSm90JitProblem 
   if (p.head_dim != 64 && p.head_dim != 128 && p.head_dim != 256)
     throw std::invalid_argument("attention_forward_sm90: head_dim must be 64, 128 or 256 (got " +
                                 std::to_string(p.head_dim) + ")");
-  return {p.head_dim, p.bf16, p.head_dim <= 128 ? attention_sm90_jit_loop() : AttentionSm90JitLoop::plain};
+  return {p.head_dim, p.bf16, p.head_dim <= 128 ? attention_sm90_jit_loop(p.head_dim) : AttentionSm90JitLoop::plain};
 }
 
 // The template arguments after head_dim of AttentionSm90Config for a loop: "", ", true" (ping-pong),

@@ -95,7 +95,9 @@ cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t str
 }  // namespace detail
 
 // attention_forward_sm90(problem, stream): O and LSE of `problem` (AttentionProblem), by the kernel
-// of forward_sm90.cuh with the tile for its head_dim (AttentionSm90Config<head_dim>), one block per
+// of forward_sm90.cuh with the tile for its head_dim (AttentionSm90Config<head_dim>; for head_dim 128
+// the overlap loop, AttentionSm90Config<128, false, true>, as the JIT's attention_sm90_default_loop
+// says), one block per
 // 128 query rows of a (batch, head). Pre: check_attention_problem passes (else invalid_argument,
 // before anything runs); a device of compute capability 9.0 (the sm_90a build). Returns the
 // launch's error (asynchronous errors surface at the next synchronization).
@@ -106,7 +108,7 @@ cudaError_t attention_forward_sm90(AttentionProblem<T> const& problem, cudaStrea
   check_attention_problem("attention_forward_sm90", problem);
   switch (problem.head_dim) {
     case 64: return detail::attention_sm90_launch<AttentionSm90Config<64>, T>(problem, stream);
-    case 128: return detail::attention_sm90_launch<AttentionSm90Config<128>, T>(problem, stream);
+    case 128: return detail::attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(problem, stream);
     default: return detail::attention_sm90_launch<AttentionSm90Config<256>, T>(problem, stream);
   }
 }

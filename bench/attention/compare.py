@@ -8,7 +8,8 @@ in one process, on the same inputs: the FlashAttention-3 paper's forward sweep.
 
 Cases: batch * seq = 16384 tokens, heads * head_dim = 2048, seq in {1024, 4096, 16384}, head_dim
 in {64, 128, 256}, causal and not (seq_q == seq_k, so the two causal alignments agree); q, k, v
-contiguous (batch, heads, seq, head_dim), standard normal (full-entropy data: ../shared/PERF.md).
+contiguous (batch, heads, seq, head_dim), standard normal (full-entropy data, as docs/performance.md,
+"Method", asks of a benchmark).
 Forward TFLOP/s = 4 batch heads seq_q seq_k head_dim / t, halved for causal.
 
 Each case is verified before it is timed: every implementation's output against cuDNN's (max abs

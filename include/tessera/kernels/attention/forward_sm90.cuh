@@ -175,46 +175,32 @@ template <class T, int N>
 struct AttentionSm90SsOp;
 template <class T, int N>
 struct AttentionSm90RsOp;
-template <>
-struct AttentionSm90SsOp<bfloat16_t, 64> {
-  using type = SM90_64x64x16_F32BF16BF16_SS<GmmaMajor::K, GmmaMajor::K>;
-};
-template <>
-struct AttentionSm90SsOp<bfloat16_t, 128> {
-  using type = SM90_64x128x16_F32BF16BF16_SS<GmmaMajor::K, GmmaMajor::K>;
-};
-template <>
-struct AttentionSm90SsOp<half_t, 64> {
-  using type = SM90_64x64x16_F32F16F16_SS<GmmaMajor::K, GmmaMajor::K>;
-};
-template <>
-struct AttentionSm90SsOp<half_t, 128> {
-  using type = SM90_64x128x16_F32F16F16_SS<GmmaMajor::K, GmmaMajor::K>;
-};
-template <>
-struct AttentionSm90RsOp<bfloat16_t, 64> {
-  using type = SM90_64x64x16_F32BF16BF16_RS<GmmaMajor::K, GmmaMajor::MN>;
-};
-template <>
-struct AttentionSm90RsOp<bfloat16_t, 128> {
-  using type = SM90_64x128x16_F32BF16BF16_RS<GmmaMajor::K, GmmaMajor::MN>;
-};
-template <>
-struct AttentionSm90RsOp<bfloat16_t, 256> {
-  using type = SM90_64x256x16_F32BF16BF16_RS<GmmaMajor::K, GmmaMajor::MN>;
-};
-template <>
-struct AttentionSm90RsOp<half_t, 64> {
-  using type = SM90_64x64x16_F32F16F16_RS<GmmaMajor::K, GmmaMajor::MN>;
-};
-template <>
-struct AttentionSm90RsOp<half_t, 128> {
-  using type = SM90_64x128x16_F32F16F16_RS<GmmaMajor::K, GmmaMajor::MN>;
-};
-template <>
-struct AttentionSm90RsOp<half_t, 256> {
-  using type = SM90_64x256x16_F32F16F16_RS<GmmaMajor::K, GmmaMajor::MN>;
-};
+// One specialization of each for N and the two 16-bit types.
+#define TESSERA_ATTENTION_SM90_SS_OP(N)                                       \
+  template <>                                                                 \
+  struct AttentionSm90SsOp<bfloat16_t, N> {                                   \
+    using type = SM90_64x##N##x16_F32BF16BF16_SS<GmmaMajor::K, GmmaMajor::K>; \
+  };                                                                          \
+  template <>                                                                 \
+  struct AttentionSm90SsOp<half_t, N> {                                       \
+    using type = SM90_64x##N##x16_F32F16F16_SS<GmmaMajor::K, GmmaMajor::K>;   \
+  };
+#define TESSERA_ATTENTION_SM90_RS_OP(N)                                        \
+  template <>                                                                  \
+  struct AttentionSm90RsOp<bfloat16_t, N> {                                    \
+    using type = SM90_64x##N##x16_F32BF16BF16_RS<GmmaMajor::K, GmmaMajor::MN>; \
+  };                                                                           \
+  template <>                                                                  \
+  struct AttentionSm90RsOp<half_t, N> {                                        \
+    using type = SM90_64x##N##x16_F32F16F16_RS<GmmaMajor::K, GmmaMajor::MN>;   \
+  };
+TESSERA_ATTENTION_SM90_SS_OP(64)
+TESSERA_ATTENTION_SM90_SS_OP(128)
+TESSERA_ATTENTION_SM90_RS_OP(64)
+TESSERA_ATTENTION_SM90_RS_OP(128)
+TESSERA_ATTENTION_SM90_RS_OP(256)
+#undef TESSERA_ATTENTION_SM90_SS_OP
+#undef TESSERA_ATTENTION_SM90_RS_OP
 
 // A tile of R rows (queries or keys) x D, (row, d) -> element offset, without its 128-byte swizzle:
 // D/64 chunks of R rows x 64 contiguous elements (the canonical K-major wgmma layout), chunk c

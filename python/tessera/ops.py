@@ -7,7 +7,8 @@
 
 The kernels are those of ``include/tessera/kernels`` (``add``: the vectorized elementwise add;
 ``sgemm``: the fp32 SGEMM; ``copy``: the cp.async tile copy; ``gemm``: the Hopper tensor-core GEMM
-``gemm_sm90``; ``attention``: the Hopper attention forward ``attention_forward_sm90``), for sm_90a: they run on H100 and H200 GPUs. They are compiled on their first call
+``gemm_sm90``; ``attention`` and ``attention_varlen``: the Hopper attention forward
+``attention_forward_sm90``), for sm_90a: they run on H100 and H200 GPUs. They are compiled on their first call
 (NVRTC: about a second per op and dtype for ``add``, ``sgemm`` and ``copy``; 5-10 s for each kernel
 of ``gemm``, one per tile configuration, dtypes and operand orders that the calls' shapes need;
 kept in the JIT's disk cache, ``TESSERA_CACHE_DIR`` or ``~/.cache/tessera/jit``, so later processes
@@ -51,7 +52,7 @@ except ImportError as _error:  # built without it (TESSERA_PYTHON_OPS=OFF), or i
 else:
     _import_error = None
 
-__all__ = ["add", "sgemm", "copy", "gemm", "attention", "available", "DeviceArray"]
+__all__ = ["add", "sgemm", "copy", "gemm", "attention", "attention_varlen", "available", "DeviceArray"]
 
 #: Device memory tessera.ops allocated for a result (None when the package has no kernels).
 DeviceArray = _ops.DeviceArray if _ops is not None else None
@@ -285,13 +286,66 @@ def attention(q, k, v, causal=False, scale=None, causal_alignment="top_left", re
         [0.0, 0.5, 1.0]
     """
     ops = _module()
+    code, scale = _attention_args(causal, scale, causal_alignment, "attention")
+    handle, allocate, fast = _context(q, stream)
+    return ops.attention(q, k, v, code, scale, bool(return_lse), handle, allocate, fast)
+
+
+def _attention_args(causal, scale, causal_alignment, fn):
+    """The causal code (0 none, 1 top_left, 2 bottom_right) and the scale (None or a float)."""
     if causal_alignment not in _CAUSAL_ALIGNMENTS:
-        raise ValueError("tessera.ops.attention: causal_alignment must be 'top_left' (PyTorch's is_causal) or "
-                         "'bottom_right' (FlashAttention's), got %r" % (causal_alignment,))
+        raise ValueError("tessera.ops.%s: causal_alignment must be 'top_left' (PyTorch's is_causal) or "
+                         "'bottom_right' (FlashAttention's), got %r" % (fn, causal_alignment))
     if scale is not None:
         if isinstance(scale, bool) or not isinstance(scale, numbers.Real):
-            raise TypeError("tessera.ops.attention: scale must be None or a number, got " + type(scale).__name__)
+            raise TypeError("tessera.ops.%s: scale must be None or a number, got %s" % (fn, type(scale).__name__))
         scale = float(scale)
+    return (_CAUSAL_ALIGNMENTS[causal_alignment] if causal else 0), scale
+
+
+def _fill_no_keys(o, lse):
+    """O = 0 and LSE = -inf where no kernel runs (no query, or no key in the whole batch)."""
+    if _torch_of(o) is not None:
+        o.zero_()
+        if lse is not None:
+            lse.fill_(float("-inf"))
+    elif 0 not in tuple(o.shape):
+        raise ValueError("tessera.ops.attention_varlen: no sequence has a key (or a query), so O is 0 and LSE -inf; "
+                         "tessera.ops writes those only into PyTorch results: pass PyTorch tensors")
+
+
+def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal=False, scale=None,
+                     causal_alignment="top_left", return_lse=False, *, stream=None):
+    """:func:`attention` over a batch of sequences of different lengths packed one after the other
+    (FlashAttention's varlen layout), by the same kernel.
+
+    q is (total_q, heads_q, head_dim), k and v (total_k, heads_kv, head_dim): sequence b is rows
+    ``cu_seqlens_q[b]:cu_seqlens_q[b + 1]`` of q and ``cu_seqlens_k[b]:cu_seqlens_k[b + 1]`` of k
+    and v; cu_seqlens_q and cu_seqlens_k are int32 CUDA tensors of batch + 1 offsets.
+
+    Precondition: as :func:`attention` for the dtypes, head_dim, GQA and alignment (the strides of
+    seq and heads multiples of 8 elements); the offsets nondecreasing from 0 to total_q and total_k
+    (sequences may be empty; they are read on the GPU, not checked); max_seqlen_q and max_seqlen_k
+    at least every sequence's length (rows past max_seqlen_q are not computed). The mask applies
+    within each sequence (bottom_right: key j visible to query i iff j <= i + len_k - len_q).
+    Postcondition: returns O, a new contiguous (total_q, heads_q, head_dim) tensor of q's dtype, or
+    (O, LSE) with return_lse, LSE a new float32 (heads_q, total_q) tensor; each sequence as
+    :func:`attention` computes it alone, within the same bounds; a query that sees no key (an empty
+    key sequence) gets O = 0 and LSE = -inf. Asynchronous (nothing is read back from the GPU).
+
+    Example (PyTorch): two sequences of 2 and 1 queries, of 1 and 2 keys
+        >>> q = torch.zeros(3, 1, 64, dtype=torch.bfloat16, device="cuda")
+        >>> v = torch.tensor([1.0, 2.0, 4.0], dtype=torch.bfloat16, device="cuda")[:, None, None].expand(3, 1, 64).contiguous()
+        >>> cu = torch.tensor([0, 2, 3], dtype=torch.int32, device="cuda")
+        >>> cu_k = torch.tensor([0, 1, 3], dtype=torch.int32, device="cuda")
+        >>> tessera.ops.attention_varlen(q, q, v, cu, cu_k, 2, 2)[:, 0, 0].tolist()
+        [1.0, 1.0, 3.0]
+    """
+    ops = _module()
+    code, scale = _attention_args(causal, scale, causal_alignment, "attention_varlen")
+    for name, value in (("max_seqlen_q", max_seqlen_q), ("max_seqlen_k", max_seqlen_k)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError("tessera.ops.attention_varlen: %s must be an int, got %s" % (name, type(value).__name__))
     handle, allocate, fast = _context(q, stream)
-    return ops.attention(q, k, v, _CAUSAL_ALIGNMENTS[causal_alignment] if causal else 0, scale, bool(return_lse),
-                         handle, allocate, fast)
+    return ops.attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, int(max_seqlen_q), int(max_seqlen_k), code, scale,
+                                bool(return_lse), handle, allocate, fast, _fill_no_keys)

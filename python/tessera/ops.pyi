@@ -30,7 +30,7 @@ class DeviceArray:
                    dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> Any: ...
     def __dlpack_device__(self) -> Tuple[int, int]: ...
 
-__all__ = ["add", "sgemm", "copy", "gemm", "attention", "available", "DeviceArray"]
+__all__ = ["add", "sgemm", "copy", "gemm", "attention", "attention_varlen", "available", "DeviceArray"]
 
 def available() -> bool:
     """Whether the kernels were built into this package (``tessera._ops`` exists and loads).
@@ -163,4 +163,14 @@ def attention(q: DLPackTensor, k: DLPackTensor, v: DLPackTensor, causal: bool = 
         >>> tessera.ops.attention(q, q, v, causal=True)[0, 0, :, 0].tolist()
         [0.0, 0.5, 1.0]
     """
+    ...
+
+def attention_varlen(q: DLPackTensor, k: DLPackTensor, v: DLPackTensor, cu_seqlens_q: DLPackTensor,
+                     cu_seqlens_k: DLPackTensor, max_seqlen_q: int, max_seqlen_k: int, causal: bool = False,
+                     scale: Optional[float] = None, causal_alignment: str = "top_left", return_lse: bool = False, *,
+                     stream: Optional[StreamLike] = None) -> Any:
+    """:func:`attention` over sequences of different lengths packed along the first mode (FlashAttention's
+    varlen layout): q (total_q, heads_q, head_dim), k and v (total_k, heads_kv, head_dim), int32 offsets
+    cu_seqlens_q and cu_seqlens_k (batch + 1), the longest lengths max_seqlen_q and max_seqlen_k; returns O
+    (total_q, heads_q, head_dim) or (O, LSE (heads_q, total_q)). The full contract: tessera/ops.py."""
     ...

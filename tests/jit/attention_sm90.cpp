@@ -36,8 +36,9 @@ namespace {
 // one layout), and AttentionSm90Maps, the tensor maps, as the two alignments of TmaDescriptor lay
 // them out (the programs check the same numbers against the device structs).
 static_assert(offsetof(AttentionSm90ParamsHost, o) == 0 && offsetof(AttentionSm90ParamsHost, lse) == 32 &&
-              offsetof(AttentionSm90ParamsHost, shape) == 40 && offsetof(AttentionSm90ParamsHost, scale) == 72 &&
-              sizeof(AttentionSm90ParamsHost) == 80 && alignof(AttentionSm90ParamsHost) == 8);
+              offsetof(AttentionSm90ParamsHost, lse_head) == 40 && offsetof(AttentionSm90ParamsHost, shape) == 48 &&
+              offsetof(AttentionSm90ParamsHost, scale) == 96 && sizeof(AttentionSm90ParamsHost) == 104 &&
+              alignof(AttentionSm90ParamsHost) == 8);
 static_assert(offsetof(AttentionSm90MapsHost<128>, k) == 128 && offsetof(AttentionSm90MapsHost<128>, v) == 256 &&
               sizeof(AttentionSm90MapsHost<128>) == 384 && alignof(AttentionSm90MapsHost<128>) == 128);
 static_assert(offsetof(AttentionSm90MapsHost<64>, v) == 256 && sizeof(AttentionSm90MapsHost<64>) == 384 &&
@@ -61,6 +62,17 @@ AttentionSm90JitProblem problem(int batch, int hq, int hkv, int sq, int sk, int 
   p.q_strides = p.o_strides = kernels::attention_dense_strides(hq, sq, d);
   p.k_strides = p.v_strides = kernels::attention_dense_strides(hkv, sk, d);
   return p;
+}
+
+// p as a varlen problem: 2 sequences packed into 200 query and 400 key rows ((total, heads, d)
+// contiguous), the offsets at fake addresses (the checks read no offset).
+void varlen(AttentionSm90JitProblem& p) {
+  p.cu_seqlens_q = reinterpret_cast<int const*>(std::uintptr_t(1) << 12);
+  p.cu_seqlens_k = reinterpret_cast<int const*>(std::uintptr_t(1) << 13);
+  p.total_q = 200;
+  p.total_k = 400;
+  p.q_strides = p.o_strides = {0, p.head_dim, (long long)p.heads_q * p.head_dim, 1};
+  p.k_strides = p.v_strides = {0, p.head_dim, (long long)p.heads_kv * p.head_dim, 1};
 }
 
 TEST(JitAttentionSm90, KernelNumbersRoundTrip) {
@@ -185,18 +197,20 @@ TEST(JitAttentionSm90, TheArgumentAndItsTensorMaps) {
   EXPECT_EQ(r.params.shape.seq_k, 300);
   EXPECT_EQ(r.params.shape.m_blocks, 8);
   EXPECT_TRUE(r.params.shape.causal);
-  EXPECT_EQ(r.params.shape.diag, 300 - 1000);
+  EXPECT_TRUE(r.params.shape.bottom_right);
+  EXPECT_EQ(r.params.shape.cu_seqlens_q, nullptr);
+  EXPECT_EQ(r.params.lse_head, 1000);
   EXPECT_FLOAT_EQ(r.params.scale, 1.0f / std::sqrt(128.0f));
   EXPECT_FLOAT_EQ(r.params.scale_log2, r.params.scale * 1.4426950408889634f);
   EXPECT_EQ(r.blocks, 8u * 8 * 2);
   EXPECT_EQ(r.threads, 384u);
   EXPECT_EQ(r.smem_bytes, unsigned(attention_sm90_jit_geometry({128, true}).smem_bytes));
-  // top-left: diag 0; a given scale is kept; head_dim 256's K boxes are 64 keys
+  // top-left: not bottom_right; a given scale is kept; head_dim 256's K boxes are 64 keys
   p.causal = kernels::AttentionCausal::top_left;
   p.scale = 0.3f;
   auto const t = attention_sm90_jit_params<64>(attention_sm90_jit_kernel(p), p, Recorder{&maps});
   EXPECT_TRUE(t.params.shape.causal);
-  EXPECT_EQ(t.params.shape.diag, 0);
+  EXPECT_FALSE(t.params.shape.bottom_right);
   EXPECT_FLOAT_EQ(t.params.scale, 0.3f);
   AttentionSm90JitProblem const d256 = problem(1, 1, 1, 5, 5, 256, false);
   maps.clear();
@@ -205,6 +219,39 @@ TEST(JitAttentionSm90, TheArgumentAndItsTensorMaps) {
   EXPECT_EQ(maps[0].box[1], 128u);
   EXPECT_FALSE(u.params.shape.causal);
   EXPECT_EQ(u.blocks, 1u);
+}
+
+TEST(JitAttentionSm90, VarlenMapsSpanThePackedRows) {
+  // 3 sequences packed: Q/O (total_q 700, 8 heads, 128), K/V (total_k 900, 2 heads, 128), the
+  // longest 400 x 500; the maps are one batch of the packed rows, LSE (heads, total_q)
+  AttentionSm90JitProblem p = problem(3, 8, 2, 400, 500, 128);
+  int const offsets[2] = {0, 0};  // only their addresses are used here
+  p.cu_seqlens_q = &offsets[0];
+  p.cu_seqlens_k = &offsets[1];
+  p.total_q = 700;
+  p.total_k = 900;
+  p.q_strides = p.o_strides = {0, 128, 8 * 128, 1};  // (total, heads, d) contiguous: head stride 128
+  p.k_strides = p.v_strides = {0, 128, 2 * 128, 1};
+  p.causal = kernels::AttentionCausal::bottom_right;
+  check_attention_sm90_jit_problem("f", p);
+  std::vector<AttentionSm90TmaMap> maps;
+  auto const r = attention_sm90_jit_params<128>(attention_sm90_jit_kernel(p), p, Recorder{&maps});
+  ASSERT_EQ(maps.size(), 3u);
+  EXPECT_EQ(maps[0].dims[1], 700u);
+  EXPECT_EQ(maps[0].dims[2], 8u);
+  EXPECT_EQ(maps[0].dims[3], 1u);
+  EXPECT_EQ(maps[0].strides[0], 8u * 128 * 2);
+  EXPECT_EQ(maps[0].strides[1], 128u * 2);
+  EXPECT_EQ(maps[1].dims[1], 900u);
+  EXPECT_EQ(maps[1].dims[3], 1u);
+  EXPECT_EQ(r.params.o_batch, 0);
+  EXPECT_EQ(r.params.o_seq, 8 * 128);
+  EXPECT_EQ(r.params.lse_head, 700);
+  EXPECT_EQ(r.params.shape.cu_seqlens_q, &offsets[0]);
+  EXPECT_EQ(r.params.shape.cu_seqlens_k, &offsets[1]);
+  EXPECT_EQ(r.params.shape.m_blocks, 4);  // ceil(400 / 128): the longest sequence's tiles
+  EXPECT_TRUE(r.params.shape.bottom_right);
+  EXPECT_EQ(r.blocks, 4u * 8 * 3);
 }
 
 TEST(JitAttentionSm90, StridesOverExtentsOfOneReachPastTheTensor) {
@@ -272,6 +319,29 @@ TEST(JitAttentionSm90, TheChecksNameTheBrokenRule) {
        "f: scale must be 0 (1/sqrt(head_dim)) or positive and finite (got inf)"},
       {[](AttentionSm90JitProblem& p) { p.causal = kernels::AttentionCausal(3); },
        "f: causal must be AttentionCausal::none, top_left or bottom_right (got 3)"},
+      {[](AttentionSm90JitProblem& p) { p.cu_seqlens_q = reinterpret_cast<int const*>(std::uintptr_t(1) << 12); },
+       "f: cu_seqlens_q and cu_seqlens_k must be given together (got cu_seqlens_q set, cu_seqlens_k null)"},
+      {[](AttentionSm90JitProblem& p) {
+         varlen(p);
+         p.cu_seqlens_k = reinterpret_cast<int const*>((std::uintptr_t(1) << 12) + 2);
+       },
+       "f: cu_seqlens_k must be 4-byte aligned (got address 4098)"},
+      {[](AttentionSm90JitProblem& p) {
+         varlen(p);
+         p.total_k = 0;
+       },
+       "f: total_k must be >= 1 (got 0)"},
+      {[](AttentionSm90JitProblem& p) {
+         varlen(p);
+         p.total_q = 99;
+       },
+       "f: the longest sequences cannot exceed the packed rows (got seq_q = 100, total_q = 99, seq_k = 200, total_k "
+       "= 400)"},
+      {[](AttentionSm90JitProblem& p) {
+         varlen(p);
+         p.q_strides.seq = 100;
+       },
+       "f: q's seq stride must be a positive multiple of 8 elements (16 bytes, for TMA) (got 100)"},
   };
   for (Case const& c : cases) {
     AttentionSm90JitProblem p = problem(2, 8, 2, 100, 200, 128);

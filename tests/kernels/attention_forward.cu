@@ -1,8 +1,9 @@
 // attention_forward_sm90 (kernels/attention/forward.cuh) against an fp32 reference on the GPU: every
 // head_dim, both 16-bit types, no mask and both causal alignments, GQA ratios 1 and 4, sequence
 // lengths 1, 2, 17, 113, 128, 255 and 1000 (equal and different for Q and K), Q and O in
-// (batch, head, seq, d) with padded rows, K and V in (batch, seq, head, d); O and LSE checked, and
-// the padding between O's rows left untouched. The problem's checks run without a GPU.
+// (batch, head, seq, d) with padded rows, K and V in (batch, seq, head, d); variable-length batches
+// (cu_seqlens) with empty sequences; O and LSE checked, and the padding between O's rows left
+// untouched. The problem's checks run without a GPU.
 //
 // The reference (attention_reference) computes each query row in fp32 from the same 16-bit inputs:
 // scores scale q.k, exact expf, O = sum p v / sum p, LSE = max + log(sum p). Error bound, inputs in
@@ -225,6 +226,144 @@ TEST(AttentionForwardSm90Sweep, OverlapBf16D128) { sweep<bfloat16_t>(128, Loop::
 TEST(AttentionForwardSm90Sweep, OverlapFp16D64) { sweep<half_t>(64, Loop::overlap); }
 TEST(AttentionForwardSm90Sweep, OverlapFp16D128) { sweep<half_t>(128, Loop::overlap); }
 
+// ---- variable-length batches ----------------------------------------------------------------------
+
+// Runs a varlen problem: sequences of lens_q[b] queries and lens_k[b] keys packed into Q, O
+// (total_q, heads_q, d) with rows padded by 8 elements and K, V (total_k, heads_kv, d); each
+// sequence compared with the reference run on it alone (a fixed-length problem over its rows), O
+// and LSE ((heads_q, total_q)), and the padding left untouched. Returns "" or the first mismatch.
+template <class T>
+std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> const& lens_k, int heads_q, int heads_kv,
+                            int d, AttentionCausal causal, Loop loop = Loop::plain) {
+  int const batch = int(lens_q.size());
+  std::vector<int> cu_q(1, 0), cu_k(1, 0);
+  for (int b = 0; b < batch; ++b) {
+    cu_q.push_back(cu_q.back() + lens_q[std::size_t(b)]);
+    cu_k.push_back(cu_k.back() + lens_k[std::size_t(b)]);
+  }
+  int const total_q = cu_q.back(), total_k = cu_k.back();
+  int const max_q = *std::max_element(lens_q.begin(), lens_q.end());
+  int const max_k = *std::max_element(lens_k.begin(), lens_k.end());
+  AttentionStrides const qo{0, d + 8, (long long)heads_q * (d + 8), 1};
+  AttentionStrides const kv{0, d, (long long)heads_kv * d, 1};
+  std::size_t const nq = std::size_t(total_q) * qo.seq, nk = std::size_t(total_k) * kv.seq;
+  std::vector<T> hq(nq), hk(nk), hv(nk), ho(nq, sentinel<T>());
+  std::uint32_t x = 0x85ebca6bu ^ std::uint32_t(total_q * 131 + total_k * 7 + d);
+  auto rnd = [&] {
+    x = x * 1664525u + 1013904223u;
+    return T(float(int(x >> 8) % 2001 - 1000) / 1000.0f);  // [-1, 1]
+  };
+  for (auto& e : hq) e = rnd();
+  for (auto& e : hk) e = rnd();
+  for (auto& e : hv) e = rnd();
+  DeviceBuffer<T> q(nq), k(nk), v(nk), o(nq);
+  DeviceBuffer<int> dcu_q(cu_q.size()), dcu_k(cu_k.size());
+  std::size_t const rows = std::size_t(heads_q) * total_q;
+  DeviceBuffer<float> lse(rows), ref_o(rows * d), ref_lse(rows);
+  q.upload(hq);
+  k.upload(hk);
+  v.upload(hv);
+  o.upload(ho);
+  dcu_q.upload(cu_q);
+  dcu_k.upload(cu_k);
+  check(cudaMemset(lse.get(), 0, lse.bytes()), "cudaMemset");
+
+  AttentionProblem<T> p;
+  p.q = q.get();
+  p.k = k.get();
+  p.v = v.get();
+  p.o = o.get();
+  p.lse = lse.get();
+  p.batch = batch;
+  p.heads_q = heads_q;
+  p.heads_kv = heads_kv;
+  p.seq_q = max_q;
+  p.seq_k = max_k;
+  p.head_dim = d;
+  p.q_strides = p.o_strides = qo;
+  p.k_strides = p.v_strides = kv;
+  p.causal = causal;
+  p.cu_seqlens_q = dcu_q.get();
+  p.cu_seqlens_k = dcu_k.get();
+  p.total_q = total_q;
+  p.total_k = total_k;
+  check(launch(p, loop), "attention_forward_sm90 (varlen)");
+  // The reference, one sequence at a time: its rows as a batch of one; O (heads_q, seq, d) and LSE
+  // (heads_q, seq) at the sequence's first row of a reference laid out as (sequence rows, ...).
+  float const scale = tessera::kernels::attention_scale(p);
+  std::vector<std::size_t> ref_at(std::size_t(batch) + 1, 0);  // the reference's row of sequence b
+  for (int b = 0; b < batch; ++b) {
+    int const sq = lens_q[std::size_t(b)], sk = lens_k[std::size_t(b)];
+    ref_at[std::size_t(b) + 1] = ref_at[std::size_t(b)] + std::size_t(heads_q) * sq;
+    if (sq == 0) continue;
+    AttentionProblem<T> one = p;
+    one.cu_seqlens_q = one.cu_seqlens_k = nullptr;
+    one.batch = 1;
+    one.seq_q = sq;
+    one.seq_k = sk;
+    one.q = q.get() + std::size_t(cu_q[std::size_t(b)]) * qo.seq;
+    one.k = k.get() + std::size_t(cu_k[std::size_t(b)]) * kv.seq;
+    one.v = v.get() + std::size_t(cu_k[std::size_t(b)]) * kv.seq;
+    std::size_t const at = ref_at[std::size_t(b)];
+    attention_reference<T><<<unsigned((std::size_t(heads_q) * sq + 127) / 128), 128>>>(one, scale, ref_o.get() + at * d,
+                                                                                       ref_lse.get() + at);
+    check(cudaGetLastError(), "attention_reference");
+  }
+  check(cudaDeviceSynchronize(), "synchronize");
+
+  std::vector<T> const got = o.download();
+  std::vector<float> const want = ref_o.download(), got_lse = lse.download(), want_lse = ref_lse.download();
+  float const tol = std::is_same_v<T, bfloat16_t> ? 1e-2f : 2e-3f;
+  for (int b = 0; b < batch; ++b)
+    for (int h = 0; h < heads_q; ++h)
+      for (int i = 0; i < lens_q[std::size_t(b)]; ++i) {
+        std::size_t const r = ref_at[std::size_t(b)] + std::size_t(h) * lens_q[std::size_t(b)] + i;  // reference row
+        int const row = cu_q[std::size_t(b)] + i;                                                    // packed row
+        std::size_t const base = std::size_t(row) * qo.seq + std::size_t(h) * qo.head;
+        auto const where = [&] {
+          return "sequence " + std::to_string(b) + " (" + std::to_string(lens_q[std::size_t(b)]) + " x " +
+                 std::to_string(lens_k[std::size_t(b)]) + ") head " + std::to_string(h) + " row " + std::to_string(i);
+        };
+        for (int e = 0; e < d; ++e) {
+          float const g = float(got[base + e]), w = want[r * d + e];
+          if (!(std::fabs(g - w) <= tol))
+            return where() + " column " + std::to_string(e) + ": O = " + std::to_string(g) + ", reference " +
+                   std::to_string(w);
+        }
+        for (int e = d; e < d + 8; ++e)
+          if (got[base + e].raw() != sentinel<T>().raw()) return where() + ": the padding after the row was written";
+        float const gl = got_lse[std::size_t(h) * total_q + row], wl = want_lse[r];
+        bool const ok = std::isinf(wl) ? (std::isinf(gl) && gl < 0) : std::fabs(gl - wl) <= 1e-3f;
+        if (!ok) return where() + ": LSE = " + std::to_string(gl) + ", reference " + std::to_string(wl);
+      }
+  return "";
+}
+
+// Varlen batches: empty sequences (of queries, of keys, of both), lengths of 1, primes, tile
+// multiples and ragged ones, Q and K lengths different, every mask, GQA ratios 1 and 4.
+template <class T>
+void varlen_sweep(int head_dim, Loop loop = Loop::plain) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  std::vector<std::pair<std::vector<int>, std::vector<int>>> const batches = {
+      {{1, 17, 128, 0, 255, 300}, {1, 17, 128, 5, 255, 300}},  // equal lengths, an empty query sequence
+      {{113, 0, 2, 300, 129}, {1000, 0, 64, 7, 0}},            // different; empty on both sides; no key
+      {{5}, {1}},                                              // one sequence
+  };
+  for (auto const& [lq, lk] : batches)
+    for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right})
+      for (int ratio : {1, 4}) {
+        std::string const err = run_varlen_case<T>(lq, lk, 4, 4 / ratio, head_dim, causal, loop);
+        ASSERT_EQ(err, "") << "head_dim " << head_dim << " causal " << int(causal) << " ratio " << ratio;
+      }
+}
+
+TEST(AttentionForwardSm90Varlen, Bf16D64) { varlen_sweep<bfloat16_t>(64); }
+TEST(AttentionForwardSm90Varlen, Bf16D128) { varlen_sweep<bfloat16_t>(128); }
+TEST(AttentionForwardSm90Varlen, Fp16D128) { varlen_sweep<half_t>(128); }
+TEST(AttentionForwardSm90Varlen, Bf16D256) { varlen_sweep<bfloat16_t>(256); }
+TEST(AttentionForwardSm90Varlen, Fp16D64Overlap) { varlen_sweep<half_t>(64, Loop::overlap); }
+TEST(AttentionForwardSm90Varlen, Bf16D128Pingpong) { varlen_sweep<bfloat16_t>(128, Loop::pingpong); }
+
 // A few seconds under compute-sanitizer: ragged lengths, both alignments (with rows that see no key:
 // bottom_right with seq_q > seq_k), GQA, both types.
 TEST(AttentionForwardSm90Small, RaggedCausalGqa) {
@@ -236,6 +375,8 @@ TEST(AttentionForwardSm90Small, RaggedCausalGqa) {
   EXPECT_EQ(run_case<bfloat16_t>({1, 2, 2, 200, 300, 128, AttentionCausal::bottom_right}, Loop::pingpong), "");
   EXPECT_EQ(run_case<bfloat16_t>({1, 2, 2, 200, 300, 128, AttentionCausal::bottom_right}, Loop::overlap), "");
   EXPECT_EQ(run_case<half_t>({1, 2, 1, 150, 400, 64, AttentionCausal::top_left}, Loop::overlap), "");
+  EXPECT_EQ(run_varlen_case<bfloat16_t>({3, 0, 130}, {140, 2, 0}, 2, 1, 128, AttentionCausal::bottom_right), "");
+  EXPECT_EQ(run_varlen_case<half_t>({70, 1}, {9, 200}, 2, 2, 64, AttentionCausal::top_left), "");
 }
 
 // ---- the kernel's index arithmetic against the library's layouts (host only, no GPU) --------------
@@ -301,20 +442,73 @@ TEST(AttentionForwardSm90Layouts, Tiles) {
   EXPECT_EQ(t.h, 2);
   EXPECT_EQ(t.b, 0);
   EXPECT_EQ(t.n_blocks, 2);
-  // bottom_right, diag = -100: m-blocks descending, slowest; m = 0 (rows 0..127) sees keys <= 27
+  EXPECT_EQ(t.seq_q, 300);
+  EXPECT_EQ(t.seq_k, 200);
+  EXPECT_EQ(t.q_row, 0);
+  EXPECT_EQ(t.k_row, 0);
+  // bottom_right, diag = 200 - 300: m-blocks descending, slowest; m = 0 (rows 0..127) sees keys <= 27
   s.causal = true;
-  s.diag = -100;
+  s.bottom_right = true;
   t = attention_sm90_tile<128, 128>(s, 6 * 2 + 5);
   EXPECT_EQ(t.m, 0);
   EXPECT_EQ(t.h, 2);
   EXPECT_EQ(t.b, 1);
+  EXPECT_EQ(t.diag, -100);
   EXPECT_EQ(t.n_blocks, 1);
   // m = 2 (rows 256..299): last key 199, 2 blocks
   t = attention_sm90_tile<128, 128>(s, 0);
   EXPECT_EQ(t.m, 2);
   EXPECT_EQ(t.n_blocks, 2);
-  // diag = -200: rows 0..127 see no key (an empty tile: O = 0, LSE = -inf)
-  s.diag = -200;
+  // diag = 100 - 300: rows 0..127 see no key (an empty tile: O = 0, LSE = -inf)
+  s.seq_k = 100;
+  EXPECT_EQ((attention_sm90_tile<128, 128>(s, 12).n_blocks), 0);
+  // top_left: diag 0 whatever the lengths
+  s.bottom_right = false;
+  EXPECT_EQ((attention_sm90_tile<128, 128>(s, 12).diag), 0);
+}
+
+// Varlen: a tile reads its sequence's rows and lengths from the offsets; the tensors' batch
+// coordinate is 0; a tile past its sequence's end, or a sequence without keys, visits no block.
+TEST(AttentionForwardSm90Layouts, VarlenTiles) {
+  using tessera::kernels::attention_sm90_tile;
+  int const cu_q[4] = {0, 300, 300, 350};  // sequences of 300, 0 and 50 queries
+  int const cu_k[4] = {0, 100, 400, 400};  // of 100, 300 and 0 keys
+  tessera::kernels::AttentionSm90Shape s;
+  s.batch = 3;
+  s.heads_q = 2;
+  s.seq_q = 300;  // the longest
+  s.seq_k = 300;
+  s.m_blocks = 3;
+  s.cu_seqlens_q = cu_q;
+  s.cu_seqlens_k = cu_k;
+  // no mask, m fastest: tile 3 is m 0 of (sequence 0, head 1)
+  auto t = attention_sm90_tile<128, 128>(s, 3);
+  EXPECT_EQ(t.m, 0);
+  EXPECT_EQ(t.h, 1);
+  EXPECT_EQ(t.b, 0);
+  EXPECT_EQ(t.q_row, 0);
+  EXPECT_EQ(t.k_row, 0);
+  EXPECT_EQ(t.seq_q, 300);
+  EXPECT_EQ(t.seq_k, 100);
+  EXPECT_EQ(t.n_blocks, 1);
+  // sequence 1 has no query: every tile of it is empty
+  for (int tile = 6; tile < 12; ++tile) EXPECT_EQ((attention_sm90_tile<128, 128>(s, tile).n_blocks), 0) << tile;
+  // sequence 2: 50 queries at row 300, no key: empty too; its m = 1 tile lies past the sequence
+  t = attention_sm90_tile<128, 128>(s, 12);
+  EXPECT_EQ(t.q_row, 300);
+  EXPECT_EQ(t.k_row, 400);
+  EXPECT_EQ(t.seq_q, 50);
+  EXPECT_EQ(t.seq_k, 0);
+  EXPECT_EQ(t.n_blocks, 0);
+  // causal bottom_right: sequence 0's diag is 100 - 300; m = 2 (rows 256..299) sees keys <= 99
+  s.causal = true;
+  s.bottom_right = true;
+  t = attention_sm90_tile<128, 128>(s, 0);  // m = 2, (sequence 0, head 0)
+  EXPECT_EQ(t.m, 2);
+  EXPECT_EQ(t.diag, -200);
+  EXPECT_EQ(t.n_blocks, 1);
+  // m = 1 of sequence 0 (rows 128..255) sees keys <= 55: 1 block; m = 0 sees none
+  EXPECT_EQ((attention_sm90_tile<128, 128>(s, 6).n_blocks), 1);
   EXPECT_EQ((attention_sm90_tile<128, 128>(s, 12).n_blocks), 0);
 }
 
@@ -333,12 +527,13 @@ void expect_masks_match_definition() {
         s.seq_k = sk;
         s.m_blocks = (sq + BM - 1) / BM;
         s.causal = causal != AttentionCausal::none;
-        s.diag = causal == AttentionCausal::bottom_right ? sk - sq : 0;
+        s.bottom_right = causal == AttentionCausal::bottom_right;
+        int const diag = causal == AttentionCausal::bottom_right ? sk - sq : 0;
         for (int tile = 0; tile < s.m_blocks; ++tile) {
           AttentionSm90Tile const w = attention_sm90_tile<BM, BN>(s, tile);
           for (int row = w.m * BM; row < std::min((w.m + 1) * BM, sq); ++row)
             for (int col = 0; col < (sk + BN - 1) / BN * BN; ++col) {
-              bool const visible = col < sk && (!s.causal || col <= row + s.diag);
+              bool const visible = col < sk && (!s.causal || col <= row + diag);
               int const n = col / BN;
               std::string const where = "BM " + std::to_string(BM) + " BN " + std::to_string(BN) + " seq_q " +
                                         std::to_string(sq) + " seq_k " + std::to_string(sk) + " causal " +
@@ -348,8 +543,8 @@ void expect_masks_match_definition() {
                 ASSERT_FALSE(visible) << where << ": a visible key in a block the tile skips";
                 continue;
               }
-              ASSERT_EQ(col % BN < attention_sm90_key_limit<BN>(s, n, row), visible) << where;
-              if (!attention_sm90_needs_mask<BM, BN>(s, w.m, n)) ASSERT_TRUE(visible) << where << ": not masked";
+              ASSERT_EQ(col % BN < attention_sm90_key_limit<BN>(w, s.causal, n, row), visible) << where;
+              if (!attention_sm90_needs_mask<BM, BN>(w, s.causal, n)) ASSERT_TRUE(visible) << where << ": not masked";
             }
         }
       }
@@ -383,7 +578,7 @@ TEST(AttentionForwardSm90Layouts, ArgumentsValuesAndMaps) {
   static_assert(arguments_split<AttentionSm90Config<256>, bfloat16_t>());
   static_assert(arguments_split<AttentionSm90Config<128, true>, bfloat16_t>());
   static_assert(arguments_split<AttentionSm90Config<64, false, true>, half_t>());
-  EXPECT_EQ(sizeof(tessera::kernels::detail::AttentionSm90Params<half_t>), 80u);  // jit/attention_sm90.hpp's copy
+  EXPECT_EQ(sizeof(tessera::kernels::detail::AttentionSm90Params<half_t>), 104u);  // jit/attention_sm90.hpp's copy
 }
 
 // ---- the problem's checks (no GPU: they throw before anything runs) --------------------------------

@@ -605,8 +605,10 @@ extern "C" __global__ void call(int* out, int n) {
   out[blockIdx.x] = work + smem;
 }
 #elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_problem_hpp)
-extern "C" __global__ void call(int* out, int n) {  // under NVRTC the header is the mask's enum
-  out[threadIdx.x] = n == int(tessera::kernels::AttentionCausal::bottom_right) ? 2 : 0;
+extern "C" __global__ void call(int* out, int n) {  // under NVRTC: the mask's enum and the kernel's shape
+  tessera::kernels::AttentionSm90Shape s;
+  s.seq_q = n;
+  out[threadIdx.x] = (n == int(tessera::kernels::AttentionCausal::bottom_right) ? 2 : 0) + s.seq_q;
 }
 #elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_sm90_config_hpp)
 extern "C" __global__ void call(int* out, int n) {  // the configurations are constants on the device too

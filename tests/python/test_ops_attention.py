@@ -64,7 +64,8 @@ class _DLManagedTensor(ctypes.Structure):
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
 _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-_DTYPES = {"float32": (2, 32), "float16": (2, 16), "bfloat16": (4, 16), "int16": (0, 16)}
+_DTYPES = {"float32": (2, 32), "float16": (2, 16), "bfloat16": (4, 16), "int16": (0, 16), "int32": (0, 32),
+           "int64": (0, 64)}
 
 
 class FakeCuda:
@@ -147,6 +148,54 @@ def test_checks_without_a_gpu():
         (ValueError, r"tessera\.ops\.attention: too many query tiles: ceil\(seq_q / 128\) heads_q batch = 2147483648 "
          r"must be < 2\^31", lambda: A(FakeCuda((65536, 256, 16384, 64)), FakeCuda((65536, 1, 1, 64), address=1 << 44),
                                        FakeCuda((65536, 1, 1, 64), address=1 << 46))),
+    ]
+    for error, message, call in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+AV = tessera.ops.attention_varlen
+
+
+def _packed(tq=700, tk=900, hq=8, hkv=2, d=128, batch=3, dtype="bfloat16"):
+    """Fake varlen arguments: q (tq, hq, d), k, v (tk, hkv, d), int32 offsets of batch + 1."""
+    return (FakeCuda((tq, hq, d), dtype=dtype, address=1 << 20), FakeCuda((tk, hkv, d), dtype=dtype, address=1 << 32),
+            FakeCuda((tk, hkv, d), dtype=dtype, address=1 << 36),
+            FakeCuda((batch + 1,), dtype="int32", address=1 << 40), FakeCuda((batch + 1,), dtype="int32", address=1 << 41))
+
+
+@needs_ops
+def test_varlen_checks_without_a_gpu():
+    q, k, v, cq, ck = _packed()
+    cases = [
+        (ValueError, r"tessera\.ops\.attention_varlen: q must be 3-D \(total, heads, head_dim\): the sequences packed "
+         r"along the first mode, got shape \(1, 700, 8, 128\); pack", lambda: AV(FakeCuda((1, 700, 8, 128)), k, v, cq, ck, 300, 400)),
+        (ValueError, r"q has shape \(700, 8, 128\) and k \(900, 2, 64\); k must be \(total_k, heads_kv, head_dim\)",
+         lambda: AV(q, FakeCuda((900, 2, 64), address=1 << 32), v, cq, ck, 300, 400)),
+        (ValueError, r"k has shape \(900, 2, 128\) and v \(899, 2, 128\)",
+         lambda: AV(q, k, FakeCuda((899, 2, 128), address=1 << 36), cq, ck, 300, 400)),
+        (ValueError, r"head_dim must be 64, 128 or 256 \(got 96\)", lambda: AV(*_packed(d=96), 300, 400)),
+        (ValueError, r"k's heads \(3\) must divide q's heads \(8\)", lambda: AV(*_packed(hkv=3), 300, 400)),
+        (TypeError, r"cu_seqlens_q is int64; the offsets must be int32: convert, e\.g\. cu_seqlens_q\.to\(torch\.int32\)",
+         lambda: AV(q, k, v, FakeCuda((4,), dtype="int64", address=1 << 40), ck, 300, 400)),
+        (ValueError, r"cu_seqlens_k must be a contiguous 1-D tensor of batch \+ 1 >= 2 offsets, got shape \(4, 1\)",
+         lambda: AV(q, k, v, cq, FakeCuda((4, 1), dtype="int32", address=1 << 41), 300, 400)),
+        (ValueError, r"cu_seqlens_q must be a contiguous 1-D tensor .* got shape \(4,\) and strides \(2,\)",
+         lambda: AV(q, k, v, FakeCuda((4,), (2,), dtype="int32", address=1 << 40), ck, 300, 400)),
+        (ValueError, r"cu_seqlens_q's data pointer is not 4-byte aligned",
+         lambda: AV(q, k, v, FakeCuda((4,), dtype="int32", address=(1 << 40) + 2), ck, 300, 400)),
+        (ValueError, r"cu_seqlens_q has 4 offsets and cu_seqlens_k 3; both hold batch \+ 1",
+         lambda: AV(q, k, v, cq, FakeCuda((3,), dtype="int32", address=1 << 41), 300, 400)),
+        (ValueError, r"cu_seqlens_q is on cuda:0 and cu_seqlens_k on cuda:1|q is on cuda:0 and cu_seqlens_k on cuda:1",
+         lambda: AV(q, k, v, cq, FakeCuda((4,), dtype="int32", address=1 << 41, device=1), 300, 400)),
+        (ValueError, r"max_seqlen_q = 701 and max_seqlen_k = 400 must be >= 0 and at most the packed rows "
+         r"\(total_q = 700, total_k = 900\)", lambda: AV(q, k, v, cq, ck, 701, 400)),
+        (TypeError, r"max_seqlen_k must be an int, got float", lambda: AV(q, k, v, cq, ck, 300, 400.0)),
+        (ValueError, r"v has strides \(260, 130, 1\); the strides of seq and heads must be multiples of 8 elements",
+         lambda: AV(*_packed(d=128)[:2], FakeCuda((900, 2, 128), (260, 130, 1), address=1 << 36), cq, ck, 300, 400)),
+        (ValueError, r"q has strides \(64, 8, 1\); rows of head_dim must not overlap",
+         lambda: AV(FakeCuda((700, 8, 128), (64, 8, 1)), k, v, cq, ck, 300, 400)),
+        (ValueError, r"causal_alignment must be 'top_left'", lambda: AV(q, k, v, cq, ck, 3, 4, True, None, "x")),
     ]
     for error, message, call in cases:
         with pytest.raises(error, match=message):
@@ -421,6 +470,78 @@ def test_errors_on_the_gpu():
         tessera.ops.attention(flat[1:].view(1, 2, 10, 128), q, q)
     with pytest.raises(ValueError, match=r"requires grad"):
         tessera.ops.attention(q.clone().requires_grad_(), q, q)
+
+
+def _varlen_check(lens_q, lens_k, hq, hkv, d, dtype, causal, seed, where):
+    """attention_varlen on packed random sequences against _reference run on each sequence alone."""
+    dt = getattr(torch, dtype)
+    tq, tk = sum(lens_q), sum(lens_k)
+    q = _uniform((tq, hq, d), dt, seed)
+    k = _uniform((tk, hkv, d), dt, seed + 10000)
+    v = _uniform((tk, hkv, d), dt, seed + 20000)
+    cu_q = torch.tensor([0] + list(__import__("itertools").accumulate(lens_q)), dtype=torch.int32, device="cuda")
+    cu_k = torch.tensor([0] + list(__import__("itertools").accumulate(lens_k)), dtype=torch.int32, device="cuda")
+    kwargs = {"causal": causal is not None, "return_lse": True}
+    if causal is not None:
+        kwargs["causal_alignment"] = causal
+    o, lse = tessera.ops.attention_varlen(q, k, v, cu_q, cu_k, max(lens_q), max(lens_k), **kwargs)
+    assert o.shape == (tq, hq, d) and o.dtype == dt and lse.shape == (hq, tq) and lse.dtype == torch.float32, where
+    tol = TOL[dtype]
+    for b, (sq, sk) in enumerate(zip(lens_q, lens_k)):
+        if sq == 0:
+            continue
+        a, c = int(cu_q[b]), int(cu_k[b])
+        got_o = o[a:a + sq].permute(1, 0, 2)[None]  # (1, hq, sq, d)
+        got_lse = lse[:, a:a + sq][None]
+        if sk == 0:
+            assert torch.all(got_o == 0) and torch.all(torch.isneginf(got_lse)), "%s: sequence %d without keys" % (where, b)
+            continue
+        qs = q[a:a + sq].permute(1, 0, 2)[None]
+        ks, vs = (t[c:c + sk].permute(1, 0, 2)[None] for t in (k, v))
+        ro, rlse = _reference(qs, ks, vs, causal, None)
+        err = (got_o.float() - ro).abs().max().item()
+        assert err <= tol, "%s: sequence %d (%d x %d): max |O - O_ref| = %g > %g" % (where, b, sq, sk, err, tol)
+        finite = torch.isfinite(rlse)
+        assert torch.equal(torch.isfinite(got_lse), finite), "%s: sequence %d: LSE's -inf rows differ" % (where, b)
+        if finite.any():
+            lerr = ((got_lse - rlse).abs() - 1e-4 * rlse.abs()).masked_fill(~finite, 0).max().item()
+            assert lerr <= 2e-3, "%s: sequence %d: max |LSE - LSE_ref| = %g" % (where, b, lerr)
+
+
+@needs_gpu
+@pytest.mark.parametrize("causal", [None, "top_left", "bottom_right"])
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_varlen_against_sdpa_per_sequence(dtype, head_dim, causal):
+    batches = [([1, 17, 0, 255, 130], [1, 17, 5, 255, 1000]), ([113, 2, 300], [0, 64, 7]), ([5], [1])]
+    for i, (lq, lk) in enumerate(batches):
+        for gqa in (1, 4):
+            _varlen_check(lq, lk, 2 * gqa, 2, head_dim, dtype, causal, 100 * i + gqa,
+                          "batch %d gqa %d %s" % (i, gqa, causal))
+
+
+@needs_gpu
+def test_varlen_without_any_key_or_query():
+    q = torch.ones(5, 2, 64, dtype=torch.bfloat16, device="cuda")
+    empty = torch.empty(0, 2, 64, dtype=torch.bfloat16, device="cuda")
+    cu_q = torch.tensor([0, 2, 5], dtype=torch.int32, device="cuda")
+    cu_k = torch.zeros(3, dtype=torch.int32, device="cuda")
+    o, lse = tessera.ops.attention_varlen(q, empty, empty, cu_q, cu_k, 3, 0, return_lse=True)
+    assert torch.all(o == 0) and torch.all(torch.isneginf(lse)) and lse.shape == (2, 5)
+    o = tessera.ops.attention_varlen(empty, q, q, torch.zeros(3, dtype=torch.int32, device="cuda"), cu_q, 0, 3)
+    assert o.shape == (0, 2, 64)
+
+
+@needs_gpu
+def test_varlen_docstring_example():
+    import doctest
+    finder = doctest.DocTestFinder(recurse=False)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    examples = 0
+    for t in finder.find(tessera.ops.attention_varlen, "attention_varlen", globs={"tessera": tessera, "torch": torch}):
+        runner.run(t)
+        examples += len(t.examples)
+    assert examples >= 1 and runner.summarize(verbose=False).failed == 0
 
 
 @needs_gpu

@@ -61,8 +61,9 @@ namespace tessera::jit {
 
 // kernels::AttentionProblem<T> with T named by bf16 (bfloat16_t; else half_t) and untyped pointers:
 // Q, O (batch, heads_q, seq_q, head_dim), K, V (batch, heads_kv, seq_k, head_dim), LSE fp32 (batch,
-// heads_q, seq_q) contiguous or null; scale 0 means 1/sqrt(head_dim). The strides, the mask and the
-// checks are kernels/attention/problem.hpp's.
+// heads_q, seq_q) contiguous or null; scale 0 means 1/sqrt(head_dim); or variable-length sequences
+// packed along seq (cu_seqlens_q/_k, total_q/_k). The strides, the mask, varlen and the checks are
+// kernels/attention/problem.hpp's.
 struct AttentionSm90JitProblem {
   bool bf16 = true;
   void const* q = nullptr;
@@ -74,6 +75,9 @@ struct AttentionSm90JitProblem {
   kernels::AttentionStrides q_strides, k_strides, v_strides, o_strides;
   float scale = 0.0f;
   kernels::AttentionCausal causal = kernels::AttentionCausal::none;
+  int const* cu_seqlens_q = nullptr;  // varlen (kernels::AttentionProblem): batch + 1 offsets, device memory
+  int const* cu_seqlens_k = nullptr;
+  int total_q = 0, total_k = 0;
 };
 
 // The problem as the launcher's kernels::AttentionProblem<T> (T of 2 bytes: the checks and the scale
@@ -98,6 +102,10 @@ kernels::AttentionProblem<T> attention_sm90_jit_typed(AttentionSm90JitProblem co
   t.o_strides = p.o_strides;
   t.scale = p.scale;
   t.causal = p.causal;
+  t.cu_seqlens_q = p.cu_seqlens_q;
+  t.cu_seqlens_k = p.cu_seqlens_k;
+  t.total_q = p.total_q;
+  t.total_k = p.total_k;
   return t;
 }
 
@@ -246,16 +254,11 @@ inline std::string attention_sm90_jit_name(AttentionSm90JitKernel const& k) {
 // argument (the values, passed by value; the same for both types: O's pointer is a pointer), member
 // for member. Checked against the device struct by every program (attention_sm90_jit_source).
 struct AttentionSm90ParamsHost {
-  struct Shape {  // kernels::AttentionSm90Shape
-    int batch = 1, heads_q = 1, group = 1;
-    int seq_q = 1, seq_k = 1;
-    int m_blocks = 1;
-    bool causal = false;
-    int diag = 0;
-  };
+  using Shape = kernels::AttentionSm90Shape;  // plain C++ (kernels/attention/problem.hpp): the device's own
   void* o = nullptr;
   long long o_batch = 0, o_head = 0, o_seq = 0;
   float* lse = nullptr;
+  long long lse_head = 0;
   Shape shape;
   float scale = 0.0f, scale_log2 = 0.0f;
 };
@@ -342,6 +345,7 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
     TESSERA_JIT_ATTN_MEMBER(o_head, "long long");
     TESSERA_JIT_ATTN_MEMBER(o_seq, "long long");
     TESSERA_JIT_ATTN_MEMBER(lse, "float*");
+    TESSERA_JIT_ATTN_MEMBER(lse_head, "long long");
     TESSERA_JIT_ATTN_MEMBER(shape, "tessera::kernels::AttentionSm90Shape");
     TESSERA_JIT_ATTN_MEMBER(shape.batch, "int");
     TESSERA_JIT_ATTN_MEMBER(shape.heads_q, "int");
@@ -350,7 +354,9 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
     TESSERA_JIT_ATTN_MEMBER(shape.seq_k, "int");
     TESSERA_JIT_ATTN_MEMBER(shape.m_blocks, "int");
     TESSERA_JIT_ATTN_MEMBER(shape.causal, "bool");
-    TESSERA_JIT_ATTN_MEMBER(shape.diag, "int");
+    TESSERA_JIT_ATTN_MEMBER(shape.bottom_right, "bool");
+    TESSERA_JIT_ATTN_MEMBER(shape.cu_seqlens_q, "int const*");
+    TESSERA_JIT_ATTN_MEMBER(shape.cu_seqlens_k, "int const*");
     TESSERA_JIT_ATTN_MEMBER(scale, "float");
     TESSERA_JIT_ATTN_MEMBER(scale_log2, "float");
 #undef TESSERA_JIT_ATTN_MEMBER
@@ -376,7 +382,7 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
   } else {
     maps(AttentionSm90MapsHost<64>{});
   }
-  // The causal modes' numbering (kernels::AttentionCausal; the host computes causal and diag from it).
+  // The causal modes' numbering (kernels::AttentionCausal; the host computes causal and bottom_right from it).
   s += "TESSERA_ATTN_HOST_COPY(\"AttentionCausal's values (kernels::AttentionCausal)\", true, "
        "(int(tessera::kernels::AttentionCausal::none) == 0 && int(tessera::kernels::AttentionCausal::top_left) == 1 "
        "&& int(tessera::kernels::AttentionCausal::bottom_right) == 2));\n";
@@ -484,9 +490,9 @@ struct AttentionSm90JitArgs {
 
 // attention_sm90_jit_params<DescAlign>(k, p, encode): the arguments of kernel k for problem p, what
 // kernels::detail::attention_sm90_launch computes: the maps, Q's in boxes of 64 x BM, K's and V's in
-// 64 x BN; the values, O's pointer and strides; the shape (group = heads_q / heads_kv, m_blocks = ceil(seq_q /
-// BM), causal, diag = seq_k - seq_q for bottom_right, else 0); the scale and scale log2(e); one block
-// per query tile (m_blocks heads_q batch). encode(map, out) writes the 128-byte tensor map of `map`
+// 64 x BN (varlen: over the packed rows, one batch); the values, O's pointer and strides, LSE's head
+// stride; the shape (kernels::attention_sm90_shape); the scale and scale log2(e); one block per query
+// tile (m_blocks heads_q batch). encode(map, out) writes the 128-byte tensor map of `map`
 // to out (attention_sm90_jit_encode; a test records the maps instead). Pre: p passes
 // check_attention_sm90_jit_problem and k is attention_sm90_jit_kernel(p). Throws
 // std::invalid_argument naming a broken TMA rule.
@@ -496,9 +502,12 @@ AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel
   AttentionSm90JitGeometry const g = attention_sm90_jit_geometry(k);
   AttentionSm90JitArgs<DescAlign> r;
   auto& a = r.params;
-  r.map_q = detail::attention_sm90_jit_tma_map(p.q, p.batch, p.heads_q, p.seq_q, p.head_dim, p.q_strides, g.bm);
-  r.map_k = detail::attention_sm90_jit_tma_map(p.k, p.batch, p.heads_kv, p.seq_k, p.head_dim, p.k_strides, g.bn);
-  r.map_v = detail::attention_sm90_jit_tma_map(p.v, p.batch, p.heads_kv, p.seq_k, p.head_dim, p.v_strides, g.bn);
+  // Varlen: the packed rows are one batch of total_q (total_k) rows.
+  bool const varlen = p.cu_seqlens_q != nullptr;
+  int const batch = varlen ? 1 : p.batch, rows_q = varlen ? p.total_q : p.seq_q, rows_k = varlen ? p.total_k : p.seq_k;
+  r.map_q = detail::attention_sm90_jit_tma_map(p.q, batch, p.heads_q, rows_q, p.head_dim, p.q_strides, g.bm);
+  r.map_k = detail::attention_sm90_jit_tma_map(p.k, batch, p.heads_kv, rows_k, p.head_dim, p.k_strides, g.bn);
+  r.map_v = detail::attention_sm90_jit_tma_map(p.v, batch, p.heads_kv, rows_k, p.head_dim, p.v_strides, g.bn);
   detail::attention_sm90_jit_check_map("Q", r.map_q);
   detail::attention_sm90_jit_check_map("K", r.map_k);
   detail::attention_sm90_jit_check_map("V", r.map_v);
@@ -506,18 +515,12 @@ AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel
   encode(r.map_k, &r.maps.k);
   encode(r.map_v, &r.maps.v);
   a.o = p.o;
-  a.o_batch = p.o_strides.batch;
+  a.o_batch = varlen ? 0 : p.o_strides.batch;
   a.o_head = p.o_strides.head;
   a.o_seq = p.o_strides.seq;
   a.lse = p.lse;
-  a.shape.batch = p.batch;
-  a.shape.heads_q = p.heads_q;
-  a.shape.group = p.heads_q / p.heads_kv;
-  a.shape.seq_q = p.seq_q;
-  a.shape.seq_k = p.seq_k;
-  a.shape.m_blocks = (p.seq_q + g.bm - 1) / g.bm;
-  a.shape.causal = p.causal != kernels::AttentionCausal::none;
-  a.shape.diag = p.causal == kernels::AttentionCausal::bottom_right ? p.seq_k - p.seq_q : 0;
+  a.lse_head = rows_q;
+  a.shape = kernels::attention_sm90_shape(attention_sm90_jit_typed<half_t>(p), g.bm);
   a.scale = attention_sm90_jit_scale(p);
   a.scale_log2 = a.scale * 1.4426950408889634f;
   r.blocks = unsigned(a.shape.m_blocks) * unsigned(p.heads_q) * unsigned(p.batch);

@@ -44,6 +44,10 @@ jit::AttentionSm90JitProblem problem(AttentionArgs const& a) {
   p.o_strides = strides(a.o_strides);
   p.scale = a.scale;
   p.causal = kernels::AttentionCausal(a.causal);
+  p.cu_seqlens_q = a.cu_seqlens_q;
+  p.cu_seqlens_k = a.cu_seqlens_k;
+  p.total_q = a.total_q;
+  p.total_k = a.total_k;
   return p;
 }
 

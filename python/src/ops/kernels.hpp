@@ -123,6 +123,11 @@ struct AttentionArgs {
   std::int64_t q_strides[3] = {0, 0, 0}, k_strides[3] = {0, 0, 0}, v_strides[3] = {0, 0, 0}, o_strides[3] = {0, 0, 0};
   float scale = 0.0f;
   int causal = 0;
+  // varlen (kernels::AttentionProblem): batch + 1 device offsets into the packed rows; strides'
+  // batch unused; seq_q, seq_k the longest sequences; LSE (heads_q, total_q)
+  int const* cu_seqlens_q = nullptr;
+  int const* cu_seqlens_k = nullptr;
+  int total_q = 0, total_k = 0;
 };
 // kernels::check_attention_problem's rules (std::invalid_argument "fn: <rule> (<values>)"), which
 // attention() checks too.

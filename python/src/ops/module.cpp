@@ -1024,15 +1024,8 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
 
 // ---- attention ----------------------------------------------------------------------------------
 
-// The attention forward on (batch, heads, seq, head_dim) tensors: O = softmax(scale q k^T [+ mask])
-// v, and LSE when return_lse. causal: 0 none, 1 top_left, 2 bottom_right; scale None:
-// 1/sqrt(head_dim). Every rule is checked before anything is allocated, compiled or launched.
-py::object attention(py::object q_obj, py::object k_obj, py::object v_obj, int causal, py::object scale_obj,
-                     bool return_lse, std::uintptr_t stream, py::object allocate, bool fast) {
-  char const* fn = "tessera.ops.attention";
-  Imported q(fn, "q", q_obj, stream, fast);
-  Imported k(fn, "k", k_obj, stream, fast);
-  Imported v(fn, "v", v_obj, stream, fast);
+// q, k and v's one dtype, float16 or bfloat16 (TypeError otherwise).
+ops::DType attention_dtype(char const* fn, Imported const& q, Imported const& k, Imported const& v) {
   std::string const hint =
       "; attention takes float16 or bfloat16 (fp32 accumulation inside): convert, e.g. q.to(torch.bfloat16)";
   std::vector<ops::DType> const types = {ops::DType::f16, ops::DType::bf16};
@@ -1044,14 +1037,132 @@ py::object attention(py::object q_obj, py::object k_obj, py::object v_obj, int c
                "; q, k and v must have one dtype: convert, e.g. k.to(q.dtype)");
   require_same_device(fn, q, k);
   require_same_device(fn, q, v);
-  for (Imported const* t : {&q, &k, &v}) {
-    if (t->ndim() != 4)
-      value_error(std::string(fn) + ": " + t->name() + " must be 4-D (batch, heads, seq, head_dim), got shape " +
-                  tuple_text(t->shape()) + "; add the missing modes, e.g. " + t->name() + "[None] for one batch");
-    for (std::int64_t e : t->shape())
-      if (e >= (std::int64_t(1) << 31))
-        value_error(std::string(fn) + ": " + t->name() + "'s extents must be < 2^31, got " + tuple_text(t->shape()));
+  return dt;
+}
+
+// t has `modes` modes (`layout` names them), each extent < 2^31.
+void attention_modes(char const* fn, Imported const& t, int modes, char const* layout, char const* fix) {
+  if (t.ndim() != modes)
+    value_error(std::string(fn) + ": " + t.name() + " must be " + std::to_string(modes) + "-D " + layout +
+                ", got shape " + tuple_text(t.shape()) + "; " + fix);
+  for (std::int64_t e : t.shape())
+    if (e >= (std::int64_t(1) << 31))
+      value_error(std::string(fn) + ": " + t.name() + "'s extents must be < 2^31, got " + tuple_text(t.shape()));
+}
+
+// head_dim (the last mode) is 64, 128 or 256.
+void attention_head_dim(char const* fn, std::int64_t d) {
+  if (d != 64 && d != 128 && d != 256)
+    value_error(std::string(fn) + ": head_dim must be 64, 128 or 256 (got " + std::to_string(d) +
+                "); the kernel has no other: pad q, k and v with zeros to the next one, pass scale=1/sqrt(" +
+                std::to_string(d) + ") and slice O's head_dim back");
+}
+
+// k's heads divide q's.
+void attention_heads(char const* fn, std::int64_t hq, std::int64_t hkv) {
+  if (hkv == 0 || hq % hkv != 0)
+    value_error(std::string(fn) + ": k's heads (" + std::to_string(hkv) + ") must divide q's heads (" +
+                std::to_string(hq) +
+                "): query head h reads key/value head h // (heads_q // heads_kv) (grouped-query "
+                "attention)");
+}
+
+// What TMA reads: head_dim (the last mode) contiguous, the data 16-byte aligned, the other modes'
+// strides multiples of 8 elements where their extent is > 1, rows (mode seq_mode) not overlapping.
+void attention_rows(char const* fn, Imported const& t, int seq_mode, std::int64_t d) {
+  std::string const name = t.name();
+  int const last = t.ndim() - 1;
+  if (t.strides()[std::size_t(last)] != 1)
+    value_error(std::string(fn) + ": " + name + " has strides " + tuple_text(t.strides()) +
+                "; its head_dim stride must be 1 (the kernel reads contiguous rows with TMA): pass " + name +
+                ".contiguous()");
+  if (reinterpret_cast<std::uintptr_t>(t.data()) % 16 != 0)
+    value_error(std::string(fn) + ": " + name +
+                "'s data pointer is not 16-byte aligned (TMA reads from 16-byte aligned addresses): pass a copy that "
+                "starts aligned, e.g. " +
+                name + ".clone()");
+  for (int i = 0; i < last; ++i)
+    if (t.shape()[std::size_t(i)] > 1 && t.strides()[std::size_t(i)] % 8 != 0)
+      value_error(std::string(fn) + ": " + name + " has strides " + tuple_text(t.strides()) + "; the strides of " +
+                  (last == 3 ? "batch, heads and seq" : "seq and heads") +
+                  " must be multiples of 8 elements (16 bytes, TMA's step): pass " + name + ".contiguous()");
+  if (t.shape()[std::size_t(seq_mode)] > 1 && t.strides()[std::size_t(seq_mode)] < d)
+    value_error(std::string(fn) + ": " + name + " has strides " + tuple_text(t.strides()) +
+                "; rows of head_dim must not overlap (seq stride >= head_dim): pass " + name + ".contiguous()");
+}
+
+// The scale argument (None: 0, which the kernel reads as 1/sqrt(head_dim)) and the causal code.
+float attention_scale_arg(char const* fn, py::object const& scale_obj, int causal) {
+  if (causal < 0 || causal > 2)
+    value_error(std::string(fn) + ": causal code " + std::to_string(causal) +
+                " is not 0 (none), 1 (top_left) or 2 (bottom_right)");
+  if (scale_obj.is_none()) return 0.0f;
+  double const s = scale_obj.cast<double>();
+  if (!(s > 0.0 && s <= double(std::numeric_limits<float>::max())) || float(s) == 0.0f)
+    value_error(std::string(fn) + ": scale must be positive and finite (got " + py::str(scale_obj).cast<std::string>() +
+                "); None means 1/sqrt(head_dim)");
+  return float(s);
+}
+
+// Allocates O (and LSE) as the shapes say, checks the kernel's rules (kernels::check_attention_problem's,
+// before O exists: q's address stands in for it, since O will be fresh, contiguous and aligned) and
+// launches, unless `run` is false (nothing to compute: O and LSE are filled by fill()).
+template <class Fill>
+py::object attention_run(char const* fn, ops::AttentionArgs& a, Imported const& q,
+                         std::vector<std::int64_t> const& o_shape, std::vector<std::int64_t> const& lse_shape, bool run,
+                         bool return_lse, std::uintptr_t stream, py::object allocate, bool fast, Fill&& fill) {
+  auto const dense = [](std::vector<std::int64_t> const& shape) {
+    std::vector<std::int64_t> st(shape.size(), 1);
+    for (std::size_t i = shape.size(); i-- > 1;) st[i - 1] = st[i] * shape[i];
+    return st;
+  };
+  std::vector<std::int64_t> const o_strides = dense(o_shape);
+  bool const packed = o_shape.size() == 3;     // varlen (total, heads, head_dim); else (batch, heads, seq, head_dim)
+  a.o_strides[0] = packed ? 0 : o_strides[0];  // (batch, head, seq)
+  a.o_strides[1] = o_strides[1];
+  a.o_strides[2] = o_strides[packed ? 0 : 2];
+  if (run) {
+    a.o = const_cast<void*>(a.q);
+    ops::attention_check(fn, a);
   }
+  py::object o_obj = make_result(allocate, o_shape, o_strides, a.dtype, q.device());
+  Imported o(fn, "out", o_obj, stream, fast);
+  py::object lse_obj = py::none();
+  std::optional<Imported> lse;
+  if (return_lse) {
+    lse_obj = make_result(allocate, lse_shape, dense(lse_shape), ops::DType::f32, q.device());
+    lse.emplace(fn, "lse", lse_obj, stream, fast);
+  }
+  if (run) {
+    a.o = o.data();
+    a.lse = lse ? static_cast<float*>(lse->data()) : nullptr;
+    ops::attention_check(fn, a);
+    DeviceGuard guard(fn, q.device());
+    int key = 0;
+    device_call(fn, "choosing the kernel", [&] { key = ops::attention_key(a); });
+    ensure_compiled(fn, ops::Op::attention, key);
+    device_call(fn, "the kernel launch", [&] { ops::attention(a, as_stream(stream)); });
+  } else {
+    fill(o_obj, lse_obj);
+  }
+  if (return_lse) return py::make_tuple(o_obj, lse_obj);
+  return o_obj;
+}
+
+// The attention forward on (batch, heads, seq, head_dim) tensors: O = softmax(scale q k^T [+ mask])
+// v, and LSE when return_lse. causal: 0 none, 1 top_left, 2 bottom_right; scale None:
+// 1/sqrt(head_dim). Every rule is checked before anything is allocated, compiled or launched.
+py::object attention(py::object q_obj, py::object k_obj, py::object v_obj, int causal, py::object scale_obj,
+                     bool return_lse, std::uintptr_t stream, py::object allocate, bool fast) {
+  char const* fn = "tessera.ops.attention";
+  Imported q(fn, "q", q_obj, stream, fast);
+  Imported k(fn, "k", k_obj, stream, fast);
+  Imported v(fn, "v", v_obj, stream, fast);
+  ops::DType const dt = attention_dtype(fn, q, k, v);
+  char const* const layout = "(batch, heads, seq, head_dim)";
+  for (Imported const* t : {&q, &k, &v})
+    attention_modes(fn, *t, 4, layout,
+                    (std::string("add the missing modes, e.g. ") + t->name() + "[None] for one batch").c_str());
   std::int64_t const batch = q.shape()[0], hq = q.shape()[1], sq = q.shape()[2], d = q.shape()[3];
   std::int64_t const hkv = k.shape()[1], sk = k.shape()[2];
   if (k.shape()[0] != batch || k.shape()[3] != d)
@@ -1060,59 +1171,19 @@ py::object attention(py::object q_obj, py::object k_obj, py::object v_obj, int c
   if (v.shape() != k.shape())
     value_error(std::string(fn) + ": k has shape " + tuple_text(k.shape()) + " and v " + tuple_text(v.shape()) +
                 "; v must have k's shape (batch, heads_kv, seq_k, head_dim)");
-  if (d != 64 && d != 128 && d != 256)
-    value_error(std::string(fn) + ": head_dim must be 64, 128 or 256 (got " + std::to_string(d) +
-                "); the kernel has no other: pad q, k and v with zeros to the next one, pass scale=1/sqrt(" +
-                std::to_string(d) + ") and slice O's head_dim back");
-  if (hkv == 0 || hq % hkv != 0)
-    value_error(std::string(fn) + ": k's heads (" + std::to_string(hkv) + ") must divide q's heads (" +
-                std::to_string(hq) +
-                "): query head h reads key/value head h // (heads_q // heads_kv) (grouped-query "
-                "attention)");
+  attention_head_dim(fn, d);
+  attention_heads(fn, hq, hkv);
   bool const empty = batch == 0 || hq == 0 || sq == 0;
   if (sk == 0 && !empty)
     value_error(std::string(fn) + ": k and v have no keys (seq_k = 0, shape " + tuple_text(k.shape()) +
                 "); every query needs at least one key");
   for (Imported const* t : {&q, &k, &v}) {
     require_element_aligned(fn, *t, 2);  // and no negative strides
-    if (empty) continue;
-    std::string const name = t->name();
-    if (t->strides()[3] != 1)
-      value_error(std::string(fn) + ": " + name + " has strides " + tuple_text(t->strides()) +
-                  "; its head_dim stride must be 1 (the kernel reads contiguous rows with TMA): pass " + name +
-                  ".contiguous()");
-    if (reinterpret_cast<std::uintptr_t>(t->data()) % 16 != 0)
-      value_error(std::string(fn) + ": " + name +
-                  "'s data pointer is not 16-byte aligned (TMA reads from 16-byte aligned addresses): pass a copy that "
-                  "starts aligned, e.g. " +
-                  name + ".clone()");
-    for (int i = 0; i < 3; ++i)
-      if (t->shape()[i] > 1 && t->strides()[i] % 8 != 0)
-        value_error(std::string(fn) + ": " + name + " has strides " + tuple_text(t->strides()) +
-                    "; the strides of batch, heads and seq must be multiples of 8 elements (16 bytes, TMA's step): "
-                    "pass " +
-                    name + ".contiguous()");
-    if (t->shape()[2] > 1 && t->strides()[2] < d)
-      value_error(std::string(fn) + ": " + name + " has strides " + tuple_text(t->strides()) +
-                  "; rows of head_dim must not overlap (seq stride >= head_dim): pass " + name + ".contiguous()");
+    if (!empty) attention_rows(fn, *t, 2, d);
   }
-  float scale = 0.0f;  // 1/sqrt(head_dim)
-  if (!scale_obj.is_none()) {
-    double const s = scale_obj.cast<double>();
-    if (!(s > 0.0 && s <= double(std::numeric_limits<float>::max())) || float(s) == 0.0f)
-      value_error(std::string(fn) + ": scale must be positive and finite (got " +
-                  py::str(scale_obj).cast<std::string>() + "); None means 1/sqrt(head_dim)");
-    scale = float(s);
-  }
-  if (causal < 0 || causal > 2)
-    value_error(std::string(fn) + ": causal code " + std::to_string(causal) +
-                " is not 0 (none), 1 (top_left) or 2 (bottom_right)");
-
-  std::vector<std::int64_t> const o_shape = {batch, hq, sq, d};
-  std::vector<std::int64_t> const o_strides = {hq * sq * d, sq * d, d, 1};
-  std::vector<std::int64_t> const lse_shape = {batch, hq, sq};
-  std::vector<std::int64_t> const lse_strides = {hq * sq, sq, 1};
   ops::AttentionArgs a;
+  a.scale = attention_scale_arg(fn, scale_obj, causal);
+  a.causal = causal;
   a.dtype = dt;
   a.batch = int(batch);
   a.heads_q = int(hq);
@@ -1124,39 +1195,98 @@ py::object attention(py::object q_obj, py::object k_obj, py::object v_obj, int c
   a.k = k.data();
   a.v = v.data();
   for (int i = 0; i < 3; ++i) {
-    a.q_strides[i] = q.strides()[i];
-    a.k_strides[i] = k.strides()[i];
-    a.v_strides[i] = v.strides()[i];
-    a.o_strides[i] = o_strides[std::size_t(i)];
+    a.q_strides[i] = q.strides()[std::size_t(i)];
+    a.k_strides[i] = k.strides()[std::size_t(i)];
+    a.v_strides[i] = v.strides()[std::size_t(i)];
   }
-  a.scale = scale;
+  return attention_run(fn, a, q, {batch, hq, sq, d}, {batch, hq, sq}, !empty, return_lse, stream, std::move(allocate),
+                       fast, [](py::object const&, py::object const&) {});
+}
+
+// The attention forward on variable-length sequences packed along seq (FlashAttention's varlen
+// layout): q (total_q, heads_q, head_dim), k and v (total_k, heads_kv, head_dim), cu_seqlens_q and
+// cu_seqlens_k int32 (batch + 1) offsets on the device, max_seqlen_q/_k the longest sequences. O
+// (total_q, heads_q, head_dim) and LSE (heads_q, total_q). fill(o, lse) is called instead of the
+// kernel when there is nothing to compute (no query, or no key: O zeros, LSE -inf), by ops.py.
+py::object attention_varlen(py::object q_obj, py::object k_obj, py::object v_obj, py::object cu_q_obj,
+                            py::object cu_k_obj, std::int64_t max_q, std::int64_t max_k, int causal,
+                            py::object scale_obj, bool return_lse, std::uintptr_t stream, py::object allocate,
+                            bool fast, py::object fill) {
+  char const* fn = "tessera.ops.attention_varlen";
+  Imported q(fn, "q", q_obj, stream, fast);
+  Imported k(fn, "k", k_obj, stream, fast);
+  Imported v(fn, "v", v_obj, stream, fast);
+  Imported cu_q(fn, "cu_seqlens_q", cu_q_obj, stream, fast);
+  Imported cu_k(fn, "cu_seqlens_k", cu_k_obj, stream, fast);
+  ops::DType const dt = attention_dtype(fn, q, k, v);
+  char const* const layout = "(total, heads, head_dim): the sequences packed along the first mode";
+  for (Imported const* t : {&q, &k, &v})
+    attention_modes(fn, *t, 3, layout,
+                    "pack a (batch, seq, heads, head_dim) tensor with .reshape(-1, heads, head_dim)");
+  std::int64_t const total_q = q.shape()[0], hq = q.shape()[1], d = q.shape()[2];
+  std::int64_t const total_k = k.shape()[0], hkv = k.shape()[1];
+  if (k.shape()[2] != d)
+    value_error(std::string(fn) + ": q has shape " + tuple_text(q.shape()) + " and k " + tuple_text(k.shape()) +
+                "; k must be (total_k, heads_kv, head_dim) with q's head_dim");
+  if (v.shape() != k.shape())
+    value_error(std::string(fn) + ": k has shape " + tuple_text(k.shape()) + " and v " + tuple_text(v.shape()) +
+                "; v must have k's shape (total_k, heads_kv, head_dim)");
+  attention_head_dim(fn, d);
+  attention_heads(fn, hq, hkv);
+  for (Imported const* t : {&cu_q, &cu_k}) {
+    require_same_device(fn, q, *t);
+    if (t->dtype_text() != "int32")
+      type_error(std::string(fn) + ": " + t->name() + " is " + t->dtype_text() +
+                 "; the offsets must be int32: convert, e.g. " + t->name() + ".to(torch.int32)");
+    if (t->ndim() != 1 || t->shape()[0] < 2 || (t->shape()[0] > 1 && t->strides()[0] != 1))
+      value_error(std::string(fn) + ": " + t->name() +
+                  " must be a contiguous 1-D tensor of batch + 1 >= 2 offsets, got shape " + tuple_text(t->shape()) +
+                  " and strides " + tuple_text(t->strides()));
+    if (reinterpret_cast<std::uintptr_t>(t->data()) % 4 != 0)
+      value_error(std::string(fn) + ": " + t->name() + "'s data pointer is not 4-byte aligned: pass " + t->name() +
+                  ".clone()");
+  }
+  if (cu_k.shape()[0] != cu_q.shape()[0])
+    value_error(std::string(fn) + ": cu_seqlens_q has " + std::to_string(cu_q.shape()[0]) +
+                " offsets and cu_seqlens_k " + std::to_string(cu_k.shape()[0]) + "; both hold batch + 1");
+  std::int64_t const batch = cu_q.shape()[0] - 1;
+  if (max_q < 0 || max_k < 0 || max_q > total_q || max_k > total_k)
+    value_error(std::string(fn) + ": max_seqlen_q = " + std::to_string(max_q) +
+                " and max_seqlen_k = " + std::to_string(max_k) +
+                " must be >= 0 and at most the packed rows (total_q = " + std::to_string(total_q) +
+                ", total_k = " + std::to_string(total_k) + ")");
+  bool const run = total_q > 0 && hq > 0 && max_q > 0 && total_k > 0 && max_k > 0;
+  for (Imported const* t : {&q, &k, &v}) {
+    require_element_aligned(fn, *t, 2);  // and no negative strides
+    if (run) attention_rows(fn, *t, 0, d);
+  }
+  ops::AttentionArgs a;
+  a.scale = attention_scale_arg(fn, scale_obj, causal);
   a.causal = causal;
-  if (!empty) {
-    // The kernel's own rules (kernels::check_attention_problem's) before O exists: O and LSE will be
-    // fresh, contiguous and aligned; q's address stands in for them.
-    a.o = const_cast<void*>(a.q);
-    ops::attention_check(fn, a);
-  }
-  py::object o_obj = make_result(allocate, o_shape, o_strides, dt, q.device());
-  Imported o(fn, "out", o_obj, stream, fast);
-  py::object lse_obj = py::none();
-  std::optional<Imported> lse;
-  if (return_lse) {
-    lse_obj = make_result(allocate, lse_shape, lse_strides, ops::DType::f32, q.device());
-    lse.emplace(fn, "lse", lse_obj, stream, fast);
-  }
-  if (!empty) {
-    a.o = o.data();
-    a.lse = lse ? static_cast<float*>(lse->data()) : nullptr;
-    ops::attention_check(fn, a);
-    DeviceGuard guard(fn, q.device());
-    int key = 0;
-    device_call(fn, "choosing the kernel", [&] { key = ops::attention_key(a); });
-    ensure_compiled(fn, ops::Op::attention, key);
-    device_call(fn, "the kernel launch", [&] { ops::attention(a, as_stream(stream)); });
-  }
-  if (return_lse) return py::make_tuple(o_obj, lse_obj);
-  return o_obj;
+  a.dtype = dt;
+  a.batch = int(batch);
+  a.heads_q = int(hq);
+  a.heads_kv = int(hkv);
+  a.seq_q = int(max_q);
+  a.seq_k = int(max_k);
+  a.head_dim = int(d);
+  a.q = q.data();
+  a.k = k.data();
+  a.v = v.data();
+  a.cu_seqlens_q = static_cast<int const*>(cu_q.data());
+  a.cu_seqlens_k = static_cast<int const*>(cu_k.data());
+  a.total_q = int(total_q);
+  a.total_k = int(total_k);
+  auto const strides = [](Imported const& t, std::int64_t(&out)[3]) {  // (batch: unused, head, seq)
+    out[0] = 0;
+    out[1] = t.strides()[1];
+    out[2] = t.strides()[0];
+  };
+  strides(q, a.q_strides);
+  strides(k, a.k_strides);
+  strides(v, a.v_strides);
+  return attention_run(fn, a, q, {total_q, hq, d}, {hq, total_q}, run, return_lse, stream, std::move(allocate), fast,
+                       [&](py::object const& o, py::object const& lse) { fill(o, lse); });
 }
 
 // ---- compiling without a GPU ---------------------------------------------------------------------
@@ -1329,6 +1459,9 @@ PYBIND11_MODULE(_ops, m) {
         py::arg("fast") = false);
   m.def("attention", &attention, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("causal"), py::arg("scale"),
         py::arg("return_lse"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
+  m.def("attention_varlen", &attention_varlen, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("cu_seqlens_q"),
+        py::arg("cu_seqlens_k"), py::arg("max_seqlen_q"), py::arg("max_seqlen_k"), py::arg("causal"), py::arg("scale"),
+        py::arg("return_lse"), py::arg("stream"), py::arg("allocate"), py::arg("fast"), py::arg("fill"));
   m.def(
       "_register_torch",
       [](py::object tensor, py::object f32, py::object f16, py::object bf16) {

@@ -51,31 +51,29 @@ TmaDescriptor attention_sm90_tma(T const* ptr, int batch, int heads, int seq, in
   return make_tma_desc_4d(ptr, int(sizeof(T)), dims, strides, box, TmaSwizzle::b128);
 }
 
-// The kernel of configuration Cfg, launched: one block per query tile (m-blocks x heads_q x batch),
+// The kernel of configuration Cfg, launched: one block per query tile (m-blocks x heads_q x batch;
+// varlen: m-blocks of the longest sequence, each tile past its own sequence's end returns at once),
 // its two arguments the values (AttentionSm90Params) and the tensor maps (AttentionSm90Maps).
 template <class Cfg, class T>
 cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t stream) {
   using Roles = AttentionSm90Roles<Cfg, T>;
   constexpr int BM = Cfg::BM, BN = Cfg::BN;
+  // Varlen: the packed rows are one batch of total_q (total_k) rows.
+  bool const varlen = attention_varlen(p);
+  int const batch = varlen ? 1 : p.batch, rows_q = varlen ? p.total_q : p.seq_q, rows_k = varlen ? p.total_k : p.seq_k;
   AttentionSm90Maps<T> maps{};
-  maps.q = attention_sm90_tma(p.q, p.batch, p.heads_q, p.seq_q, p.head_dim, p.q_strides, BM);
-  maps.k = attention_sm90_tma(p.k, p.batch, p.heads_kv, p.seq_k, p.head_dim, p.k_strides, BN);
-  maps.v = attention_sm90_tma(p.v, p.batch, p.heads_kv, p.seq_k, p.head_dim, p.v_strides, BN);
+  maps.q = attention_sm90_tma(p.q, batch, p.heads_q, rows_q, p.head_dim, p.q_strides, BM);
+  maps.k = attention_sm90_tma(p.k, batch, p.heads_kv, rows_k, p.head_dim, p.k_strides, BN);
+  maps.v = attention_sm90_tma(p.v, batch, p.heads_kv, rows_k, p.head_dim, p.v_strides, BN);
   AttentionSm90Params<T> params{};
   params.o = p.o;
-  params.o_batch = p.o_strides.batch;
+  params.o_batch = varlen ? 0 : p.o_strides.batch;
   params.o_head = p.o_strides.head;
   params.o_seq = p.o_strides.seq;
   params.lse = p.lse;
-  AttentionSm90Shape& sh = params.shape;
-  sh.batch = p.batch;
-  sh.heads_q = p.heads_q;
-  sh.group = p.heads_q / p.heads_kv;
-  sh.seq_q = p.seq_q;
-  sh.seq_k = p.seq_k;
-  sh.m_blocks = (p.seq_q + BM - 1) / BM;
-  sh.causal = p.causal != AttentionCausal::none;
-  sh.diag = p.causal == AttentionCausal::bottom_right ? p.seq_k - p.seq_q : 0;
+  params.lse_head = rows_q;
+  params.shape = attention_sm90_shape(p, BM);
+  AttentionSm90Shape const& sh = params.shape;
   params.scale = attention_scale(p);
   params.scale_log2 = params.scale * 1.4426950408889634f;
 

@@ -11,10 +11,11 @@
 //                                    BN keys a step (128; 64 for D = 256), 2 stages of K and V; the
 //                                    consumers side by side, or taking turns (ping-pong), or
 //                                    each overlapping its softmax with its products (overlap)
-//   AttentionSm90Shape, attention_sm90_tile, attention_sm90_key_limit, attention_sm90_needs_mask
-//                                    the problem's sizes and a block's tile: (m-block, head, batch)
-//                                    and the K blocks it visits; the keys a query sees in a block;
-//                                    whether a block needs the mask
+//   attention_sm90_tile, attention_sm90_key_limit, attention_sm90_needs_mask
+//                                    a block's tile: (m-block, head, batch or sequence) and the K
+//                                    blocks it visits; the keys a query sees in a block; whether a
+//                                    block needs the mask (the sizes, AttentionSm90Shape, are in
+//                                    problem.hpp)
 //   AttentionSm90Storage<Cfg, T>     the shared storage: Q (BM x D), 2 stages of K and of V (BN x D),
 //                                    the barriers
 //   AttentionSm90Params<T>           the kernel's values, passed by value: where O and LSE go, the
@@ -49,6 +50,12 @@
 // scale log2 e), row sums (per thread; reduced once at the end), O *= alpha; wait V[i % 2]; O += P V
 // (BN/16 wgmma m64nDk16); wait; release V. Rows with no visible key keep max = -inf (used as 0 in
 // the exponent), so their P is 0, and end with O = 0 and LSE = -inf.
+//
+// Variable-length batches (AttentionSm90Shape::cu_seqlens_q set): the tensor maps span the packed
+// rows (one batch), a tile reads its sequence's offsets and lengths in the plan, and its TMA boxes
+// start at the sequence's first row. A box that reaches past the sequence reads the next one's rows
+// (zeros past the tensor): past seq_k they are masked like the ragged end of a fixed-length K, past
+// seq_q they are computed and not stored.
 #pragma once
 
 #include "tessera/arch/barrier_sm90.hpp"
@@ -99,27 +106,25 @@ struct AttentionSm90Config {
   static constexpr int kConsumers = BM / 64;
 };
 
-// The problem's sizes as the kernel sees them. diag: key j is visible to query i iff
-// j <= i + diag (causal only): 0 for top_left, seq_k - seq_q for bottom_right.
-struct AttentionSm90Shape {
-  int batch = 1, heads_q = 1, group = 1;  // group: query heads a key/value head (heads_q / heads_kv)
-  int seq_q = 1, seq_k = 1;
-  int m_blocks = 1;  // query tiles a (batch, head): ceil(seq_q / BM)
-  bool causal = false;
-  int diag = 0;
-};
-
-// One block's work: query rows m BM .. m BM + BM - 1 of head h of batch b, against K blocks
+// One block's work: query rows m BM .. m BM + BM - 1 of head h of sequence b, against K blocks
 // 0 .. n_blocks - 1 (BN keys each; visited from the last down). n_blocks == 0: no query of the tile
-// sees a key (O = 0, LSE = -inf).
+// sees a key (O = 0, LSE = -inf), or the tile lies past its sequence's end (varlen: nothing to do).
+// seq_q, seq_k: the sequence's lengths; diag: key j is visible to query i iff j <= i + diag (causal
+// only: seq_k - seq_q when bottom-right aligned, else 0); q_row, k_row: the sequence's first row in
+// Q/O and in K/V along seq (varlen: cu_seqlens; else 0). b is the tensors' batch coordinate: the
+// batch index, or 0 for varlen, whose one batch holds every sequence.
 struct AttentionSm90Tile {
   int m, h, b, n_blocks;
+  int seq_q, seq_k, diag;
+  int q_row, k_row;
 };
 
 // attention_sm90_tile<BM, BN>(shape, tile): the work of block `tile` of the grid (m_blocks heads_q
 // batch blocks). Without a mask the m-block is fastest (the query tiles of one head run together
 // and share its K and V in L2); causal, the m-block is slowest and descending, so that the longest
 // tiles start first. A causal tile visits the K blocks up to its last query's last visible key.
+// Varlen (shape.cu_seqlens_q set), the sequence's rows and lengths are read from the offsets (device
+// memory in the kernel; any memory the caller can read).
 // Example (BM = BN = 128, seq_q = seq_k = 1000, 2 heads, 1 batch, top_left): tile 0 is m = 7,
 // h = 0, visiting 8 K blocks; tile 15 is m = 0, h = 1, visiting 1.
 template <int BM, int BN>
@@ -133,38 +138,49 @@ TESSERA_HOST_DEVICE constexpr AttentionSm90Tile attention_sm90_tile(AttentionSm9
     m = tile % s.m_blocks;
     bh = tile / s.m_blocks;
   }
-  int n_blocks = (s.seq_k + BN - 1) / BN;
+  AttentionSm90Tile w{m, bh % s.heads_q, bh / s.heads_q, 0, s.seq_q, s.seq_k, 0, 0, 0};
+  if (s.cu_seqlens_q != nullptr) {
+    w.q_row = s.cu_seqlens_q[w.b];
+    w.seq_q = s.cu_seqlens_q[w.b + 1] - w.q_row;
+    w.k_row = s.cu_seqlens_k[w.b];
+    w.seq_k = s.cu_seqlens_k[w.b + 1] - w.k_row;
+    w.b = 0;
+  }
+  if (s.causal && s.bottom_right) w.diag = w.seq_k - w.seq_q;
+  if (m * BM >= w.seq_q || w.seq_k <= 0) return w;  // past the sequence, or no key: n_blocks 0
+  int n_blocks = (w.seq_k + BN - 1) / BN;
   if (s.causal) {
-    int const last_row = ((m + 1) * BM < s.seq_q ? (m + 1) * BM : s.seq_q) - 1;
-    int const last_key = last_row + s.diag;  // the last key the tile's last query sees
+    int const last_row = ((m + 1) * BM < w.seq_q ? (m + 1) * BM : w.seq_q) - 1;
+    int const last_key = last_row + w.diag;  // the last key the tile's last query sees
     int const reach = last_key < 0 ? 0 : last_key / BN + 1;
     n_blocks = reach < n_blocks ? reach : n_blocks;
   }
-  return AttentionSm90Tile{m, bh % s.heads_q, bh / s.heads_q, n_blocks};
+  w.n_blocks = n_blocks;
+  return w;
 }
 
-// attention_sm90_key_limit<BN>(shape, n, row): the keys of K block n (columns n BN ..) that query
-// `row` sees are the block's columns c < the returned limit (<= 0: none; >= BN: all): they are keys
-// (< seq_k) and, causal, on or below the diagonal (<= row + diag).
+// attention_sm90_key_limit<BN>(tile, causal, n, row): the keys of K block n (columns n BN ..) that
+// query `row` of the tile's sequence sees are the block's columns c < the returned limit (<= 0:
+// none; >= BN: all): they are keys (< seq_k) and, causal, on or below the diagonal (<= row + diag).
 // Example (BN = 128, seq_k = 200, top_left): block 1, row 150 -> min(200 - 128, 151 - 128) = 23
 // (keys 128 .. 150).
 template <int BN>
-TESSERA_HOST_DEVICE constexpr int attention_sm90_key_limit(AttentionSm90Shape const& s, int n, int row) {
-  int limit = s.seq_k - n * BN;
-  if (s.causal) {
-    int const diag_limit = row + s.diag + 1 - n * BN;
+TESSERA_HOST_DEVICE constexpr int attention_sm90_key_limit(AttentionSm90Tile const& w, bool causal, int n, int row) {
+  int limit = w.seq_k - n * BN;
+  if (causal) {
+    int const diag_limit = row + w.diag + 1 - n * BN;
     limit = diag_limit < limit ? diag_limit : limit;
   }
   return limit;
 }
 
-// attention_sm90_needs_mask<BM, BN>(shape, m, n): whether some query of m-block m misses some column
-// of K block n (the block reaches past seq_k, or past the diagonal of the tile's first row); the
-// kernel masks only those blocks. Example (BM = BN = 128, seq_q = seq_k = 256, top_left): block 0
-// of m-block 1 needs none, block 1 does (the diagonal).
+// attention_sm90_needs_mask<BM, BN>(tile, causal, n): whether some query of the tile misses some
+// column of K block n (the block reaches past seq_k, or past the diagonal of the tile's first row);
+// the kernel masks only those blocks. Example (BM = BN = 128, seq_q = seq_k = 256, top_left): block
+// 0 of m-block 1 needs none, block 1 does (the diagonal).
 template <int BM, int BN>
-TESSERA_HOST_DEVICE constexpr bool attention_sm90_needs_mask(AttentionSm90Shape const& s, int m, int n) {
-  return (n + 1) * BN > s.seq_k || (s.causal && (n + 1) * BN - 1 > m * BM + s.diag);
+TESSERA_HOST_DEVICE constexpr bool attention_sm90_needs_mask(AttentionSm90Tile const& w, bool causal, int n) {
+  return (n + 1) * BN > w.seq_k || (causal && (n + 1) * BN - 1 > w.m * BM + w.diag);
 }
 
 namespace detail {
@@ -239,13 +255,15 @@ struct AttentionSm90Storage {
 // The kernel's two arguments (sm90/warp_specialized.cuh). AttentionSm90Params, the values it reads,
 // goes by value: no address of it is taken, so ptxas keeps the shape and the scale, read for every
 // tile and K block, in uniform registers. o: O's element (0, 0, 0, 0); O's strides in elements
-// (head_dim's is 1). lse: fp32 (batch, heads_q, seq_q) contiguous, or null (not written).
+// (head_dim's is 1). lse: fp32 (batch, heads_q, seq_q) contiguous (varlen: (heads_q, total_q)), or
+// null (not written); lse_head: the elements between two heads' LSE rows (seq_q; varlen: total_q).
 // scale_log2 = scale log2(e).
 template <class T>
 struct AttentionSm90Params {
   T* o;
   long long o_batch, o_head, o_seq;
   float* lse;
+  long long lse_head;
   AttentionSm90Shape shape;
   float scale, scale_log2;
 };
@@ -322,15 +340,15 @@ struct AttentionSm90Roles {
     if (w.n_blocks == 0) return;
     int const head_kv = w.h / p.shape.group;
     mbarrier_arrive_expect_tx(&s.q_full, kQBytes);
-    load_rows<BM>(&maps.q, &s.q_full, s.q, w.m * BM, w.h, w.b);
+    load_rows<BM>(&maps.q, &s.q_full, s.q, w.q_row + w.m * BM, w.h, w.b);
     Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
     PipelineState<Stages> st;
     for (int i = 0; i < w.n_blocks; ++i, ++st) {
       int const n = w.n_blocks - 1 - i;
       k_ring.producer_acquire(st);
-      load_rows<BN>(&maps.k, k_ring.producer_expect(st, kKVBytes), s.k_stage(st.index), n * BN, head_kv, w.b);
+      load_rows<BN>(&maps.k, k_ring.producer_expect(st, kKVBytes), s.k_stage(st.index), w.k_row + n * BN, head_kv, w.b);
       v_ring.producer_acquire(st);
-      load_rows<BN>(&maps.v, v_ring.producer_expect(st, kKVBytes), s.v_stage(st.index), n * BN, head_kv, w.b);
+      load_rows<BN>(&maps.v, v_ring.producer_expect(st, kKVBytes), s.v_stage(st.index), w.k_row + n * BN, head_kv, w.b);
     }
   }
 
@@ -369,12 +387,13 @@ struct AttentionSm90Roles {
 
   // -inf where key n BN + 8 j + 2 t + e is not seen by row `row0 + 8 h` (value 4 j + 2 h + e):
   // attention_sm90_key_limit.
-  __device__ __forceinline__ static void mask(float (&sc)[BN / 2], AttentionSm90Shape const& sh, int n, int row0,
-                                              int t) {
+  __device__ __forceinline__ static void mask(float (&sc)[BN / 2], AttentionSm90Tile const& w, bool causal, int n,
+                                              int row0, int t) {
     float const neg_inf = __int_as_float(0xff800000);
     TESSERA_UNROLL
     for (int h = 0; h < 2; ++h) {
-      int const limit = attention_sm90_key_limit<BN>(sh, n, row0 + 8 * h) - 2 * t;  // from this thread's first column
+      int const limit =
+          attention_sm90_key_limit<BN>(w, causal, n, row0 + 8 * h) - 2 * t;  // from this thread's first column
       TESSERA_UNROLL
       for (int j = 0; j < BN / 8; ++j) {
         TESSERA_UNROLL
@@ -448,7 +467,7 @@ struct AttentionSm90Roles {
       warpgroup_wait<0>();
       attention_sm90_fence(sc);
       if (lt == 0) k_ring.consumer_release(st);
-      if (attention_sm90_needs_mask<BM, BN>(sh, w.m, n)) mask(sc, sh, n, row0, lt % 4);
+      if (attention_sm90_needs_mask<BM, BN>(w, sh.causal, n)) mask(sc, w, sh.causal, n, row0, lt % 4);
       float alpha[2];
       softmax(sc, row_max, row_sum, alpha, p.scale_log2);
       if (i > 0) rescale(o, alpha);
@@ -488,7 +507,7 @@ struct AttentionSm90Roles {
     for (int i = 0; i < w.n_blocks; ++i) {
       int const n = w.n_blocks - 1 - i;
       bool const more = i + 1 < w.n_blocks;
-      if (attention_sm90_needs_mask<BM, BN>(sh, w.m, n)) mask(sc, sh, n, row0, lt % 4);
+      if (attention_sm90_needs_mask<BM, BN>(w, sh.causal, n)) mask(sc, w, sh.causal, n, row0, lt % 4);
       float alpha[2];
       softmax(sc, row_max, row_sum, alpha, p.scale_log2);
       if (i > 0) rescale(o, alpha);
@@ -542,7 +561,8 @@ struct AttentionSm90Roles {
     warpgroup_wait<0>();
     attention_sm90_fence(sc);
     if (lt == 0) k_ring.consumer_release(st);
-    if (attention_sm90_needs_mask<BM, BN>(sh, w.m, w.n_blocks - 1)) mask(sc, sh, w.n_blocks - 1, row0, lt % 4);
+    if (attention_sm90_needs_mask<BM, BN>(w, sh.causal, w.n_blocks - 1))
+      mask(sc, w, sh.causal, w.n_blocks - 1, row0, lt % 4);
     softmax(sc, row_max, row_sum, alpha, p.scale_log2);
     pack_p(pa, sc);
     for (int i = 0; i + 1 < w.n_blocks; ++i, ++st) {
@@ -556,7 +576,7 @@ struct AttentionSm90Roles {
       issue_pv(o, pa, smem_address(s.v_stage(st.index)), i == 0);
       warpgroup_wait<1>();  // S(i+1) is done; P(i) V(i) may still run
       attention_sm90_fence(sc);
-      if (attention_sm90_needs_mask<BM, BN>(sh, w.m, n_next)) mask(sc, sh, n_next, row0, lt % 4);
+      if (attention_sm90_needs_mask<BM, BN>(w, sh.causal, n_next)) mask(sc, w, sh.causal, n_next, row0, lt % 4);
       softmax(sc, row_max, row_sum, alpha, p.scale_log2);
       attention_sm90_fence(sc);
       attention_sm90_fence(alpha);
@@ -581,10 +601,11 @@ struct AttentionSm90Roles {
                                                  int c, int lt) {
     AttentionSm90Shape const& sh = p.shape;
     int const warp = lt / 32, lane = lt % 32, g = lane / 4, t = lane % 4;
-    int const row0 = w.m * BM + 64 * c + 16 * warp + g;  // this thread's rows: row0 and row0 + 8
+    int const row0 = w.m * BM + 64 * c + 16 * warp + g;  // this thread's rows (of the sequence): row0, row0 + 8
     float const neg_inf = __int_as_float(0xff800000);
-    T* const o_bh = p.o + w.b * p.o_batch + w.h * p.o_head;
-    float* const lse_bh = p.lse == nullptr ? nullptr : p.lse + (std::int64_t(w.b) * sh.heads_q + w.h) * sh.seq_q;
+    T* const o_bh = p.o + w.b * p.o_batch + w.h * p.o_head + std::int64_t(w.q_row) * p.o_seq;
+    float* const lse_bh =
+        p.lse == nullptr ? nullptr : p.lse + (std::int64_t(w.b) * sh.heads_q + w.h) * p.lse_head + w.q_row;
 
     float o[D / 2];  // O's 64 x D accumulators of the warpgroup; written by the first PV
     float row_max[2] = {neg_inf, neg_inf}, row_sum[2] = {0.0f, 0.0f};
@@ -612,7 +633,7 @@ struct AttentionSm90Roles {
       float const inv = none ? 0.0f : 1.0f / sum;
       float const lse = none ? neg_inf : row_max[h] * p.scale + logf(sum);
       int const row = row0 + 8 * h;
-      if (row < sh.seq_q) {
+      if (row < w.seq_q) {
         T* const o_row = o_bh + std::int64_t(row) * p.o_seq + 2 * t;
         TESSERA_UNROLL
         for (int j = 0; j < D / 8; ++j)

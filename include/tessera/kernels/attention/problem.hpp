@@ -5,8 +5,12 @@
 //   AttentionStrides, attention_dense_strides(heads, seq, head_dim)
 //                                           a tensor's strides in elements (batch, head, seq, dim)
 //   AttentionProblem<T>                     Q, K, V, O (batch, heads, seq, head_dim) with strides in
-//                                           elements, LSE, the scale and the causal mask
+//                                           elements, LSE, the scale and the causal mask; or
+//                                           variable-length batches packed along seq (cu_seqlens)
 //   attention_scale(problem)                the scale the kernel uses
+//   AttentionSm90Shape, attention_sm90_shape(problem, bm)
+//                                           the problem's sizes as the Hopper kernel reads them
+//                                           (both of its launchers, nvcc's and the JIT's, fill it here)
 //   check_attention_problem(fn, problem)    std::invalid_argument naming the broken rule and values
 #pragma once
 
@@ -50,6 +54,16 @@ inline AttentionStrides attention_dense_strides(int heads, int seq, int head_dim
 // 1 is multi-query). scale: 0 means 1/sqrt(head_dim); otherwise positive and finite. causal:
 // AttentionCausal. T: half_t or bfloat16_t (any 2-byte element type: the checks need only its
 // size); fp32 accumulation.
+//
+// Variable-length batches (FlashAttention's varlen layout), when cu_seqlens_q is not null: the
+// batch's sequences are packed along seq. Q and O are (total_q, heads_q, head_dim), K and V
+// (total_k, heads_kv, head_dim): their strides' `seq` and `head` are used, `batch` is not.
+// Sequence b is rows cu_seqlens_q[b] .. cu_seqlens_q[b + 1] - 1 of Q and O and rows
+// cu_seqlens_k[b] .. cu_seqlens_k[b + 1] - 1 of K and V (device arrays of batch + 1 ints,
+// nondecreasing, from 0 to total_q and total_k; sequences may be empty). seq_q and seq_k are the
+// longest sequences (max_seqlen in FlashAttention's API): the grid covers seq_q rows a sequence, and
+// rows past it are not computed. The mask and its alignment apply within each sequence. LSE is
+// (heads_q, total_q) fp32 contiguous.
 template <class T>
 struct AttentionProblem {
   T const* q = nullptr;
@@ -61,7 +75,16 @@ struct AttentionProblem {
   AttentionStrides q_strides, k_strides, v_strides, o_strides;
   float scale = 0.0f;
   AttentionCausal causal = AttentionCausal::none;
+  int const* cu_seqlens_q = nullptr;  // varlen: batch + 1 offsets into Q/O's rows (device memory)
+  int const* cu_seqlens_k = nullptr;  // varlen: batch + 1 offsets into K/V's rows (device memory)
+  int total_q = 0, total_k = 0;       // varlen: the rows of Q/O and of K/V
 };
+
+// Whether p packs variable-length sequences (cu_seqlens_q given).
+template <class T>
+bool attention_varlen(AttentionProblem<T> const& p) {
+  return p.cu_seqlens_q != nullptr;
+}
 
 // The scale the kernel uses: problem.scale, or 1/sqrt(head_dim) when it is 0.
 template <class T>
@@ -79,7 +102,10 @@ float attention_scale(AttentionProblem<T> const& p) {
 //   its extent is > 1 (a stride over an extent of 1 is never used), and seq strides >= head_dim
 //   (rows do not overlap);
 //   scale 0 (the default) or positive and finite; causal one of AttentionCausal's values;
-//   the grid: m-blocks x heads_q x batch blocks below 2^31.
+//   the grid: m-blocks x heads_q x batch blocks below 2^31;
+//   varlen (cu_seqlens_q given): cu_seqlens_k given too, both 4-byte aligned; total_q, total_k >= 1
+//   (a batch without queries or keys needs no launch); seq_q <= total_q and seq_k <= total_k; the
+//   strides as above with the packed rows' extent total_q or total_k and the batch stride unused.
 // Example: head_dim 96 -> "attention_forward_sm90: head_dim must be 64, 128 or 256 (got 96)".
 template <class T>
 void check_attention_problem(char const* fn, AttentionProblem<T> const& p) {
@@ -103,6 +129,21 @@ void check_attention_problem(char const* fn, AttentionProblem<T> const& p) {
       fail(std::string(name) + " must be " + std::to_string(align) + "-byte aligned (got address " +
            std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) + ")");
   };
+  bool const varlen = p.cu_seqlens_q != nullptr;
+  if (varlen != (p.cu_seqlens_k != nullptr))
+    fail(std::string("cu_seqlens_q and cu_seqlens_k must be given together (got cu_seqlens_q ") +
+         (varlen ? "set" : "null") + ", cu_seqlens_k " + (varlen ? "null" : "set") + ")");
+  if (varlen) {
+    pointer("cu_seqlens_q", p.cu_seqlens_q, 4);
+    pointer("cu_seqlens_k", p.cu_seqlens_k, 4);
+    sizes("total_q", p.total_q);
+    sizes("total_k", p.total_k);
+    if (p.seq_q > p.total_q || p.seq_k > p.total_k)
+      fail("the longest sequences cannot exceed the packed rows (got seq_q = " + std::to_string(p.seq_q) +
+           ", total_q = " + std::to_string(p.total_q) + ", seq_k = " + std::to_string(p.seq_k) +
+           ", total_k = " + std::to_string(p.total_k) + ")");
+  }
+  int const rows_q = varlen ? p.total_q : p.seq_q, rows_k = varlen ? p.total_k : p.seq_k;
   pointer("q", p.q, 16);
   pointer("k", p.k, 16);
   pointer("v", p.v, 16);
@@ -118,17 +159,17 @@ void check_attention_problem(char const* fn, AttentionProblem<T> const& p) {
         fail(std::string(name) + "'s " + mode + " stride must be a positive multiple of " + std::to_string(unit) +
              " elements (16 bytes, for TMA) (got " + std::to_string(stride) + ")");
     };
-    one("batch", s.batch, p.batch);
+    if (!varlen) one("batch", s.batch, p.batch);
     one("head", s.head, heads);
     one("seq", s.seq, seq);
     if (seq > 1 && s.seq < p.head_dim)
       fail(std::string(name) + "'s seq stride must be >= head_dim = " + std::to_string(p.head_dim) + " (got " +
            std::to_string(s.seq) + ")");
   };
-  strides("q", p.q_strides, p.heads_q, p.seq_q);
-  strides("k", p.k_strides, p.heads_kv, p.seq_k);
-  strides("v", p.v_strides, p.heads_kv, p.seq_k);
-  strides("o", p.o_strides, p.heads_q, p.seq_q);
+  strides("q", p.q_strides, p.heads_q, rows_q);
+  strides("k", p.k_strides, p.heads_kv, rows_k);
+  strides("v", p.v_strides, p.heads_kv, rows_k);
+  strides("o", p.o_strides, p.heads_q, rows_q);
   if (!(p.scale == 0.0f || (p.scale > 0.0f && p.scale <= std::numeric_limits<float>::max())))
     fail("scale must be 0 (1/sqrt(head_dim)) or positive and finite (got " + std::to_string(p.scale) + ")");
   if (p.causal != AttentionCausal::none && p.causal != AttentionCausal::top_left &&
@@ -139,6 +180,42 @@ void check_attention_problem(char const* fn, AttentionProblem<T> const& p) {
     fail("too many query tiles: ceil(seq_q / 128) heads_q batch = " + std::to_string(blocks) + " must be < 2^31");
 }
 
+#endif  // !__CUDACC_RTC__
+
+// The problem's sizes as the Hopper kernel (forward_sm90.cuh) reads them, in its first argument:
+// plain data, filled on the host by attention_sm90_shape.
+//   group: query heads a key/value head (heads_q / heads_kv); m_blocks: query tiles a (sequence,
+//   head), ceil(seq_q / BM); causal and bottom_right: the mask and its alignment (the diagonal of a
+//   sequence is j <= i + seq_k - seq_q when bottom_right, j <= i otherwise); cu_seqlens_q/_k: the
+//   varlen offsets (null: every sequence is seq_q x seq_k).
+struct AttentionSm90Shape {
+  int batch = 1, heads_q = 1, group = 1;
+  int seq_q = 1, seq_k = 1;
+  int m_blocks = 1;
+  bool causal = false, bottom_right = false;
+  int const* cu_seqlens_q = nullptr;
+  int const* cu_seqlens_k = nullptr;
+};
+
+#if !defined(__CUDACC_RTC__)
+// attention_sm90_shape(p, bm): p's AttentionSm90Shape for query tiles of bm rows.
+// Example: batch 2, heads 16 / 4, seq_q 1000, bm 128, causal bottom_right -> group 4, m_blocks 8,
+// causal and bottom_right set, no offsets.
+template <class T>
+AttentionSm90Shape attention_sm90_shape(AttentionProblem<T> const& p, int bm) {
+  AttentionSm90Shape s;
+  s.batch = p.batch;
+  s.heads_q = p.heads_q;
+  s.group = p.heads_q / p.heads_kv;
+  s.seq_q = p.seq_q;
+  s.seq_k = p.seq_k;
+  s.m_blocks = (p.seq_q + bm - 1) / bm;
+  s.causal = p.causal != AttentionCausal::none;
+  s.bottom_right = p.causal == AttentionCausal::bottom_right;
+  s.cu_seqlens_q = p.cu_seqlens_q;
+  s.cu_seqlens_k = p.cu_seqlens_k;
+  return s;
+}
 #endif  // !__CUDACC_RTC__
 
 }  // namespace tessera::kernels

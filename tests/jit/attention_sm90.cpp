@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -37,8 +38,8 @@ namespace {
 // them out (the programs check the same numbers against the device structs).
 static_assert(offsetof(AttentionSm90ParamsHost, o) == 0 && offsetof(AttentionSm90ParamsHost, lse) == 32 &&
               offsetof(AttentionSm90ParamsHost, lse_head) == 40 && offsetof(AttentionSm90ParamsHost, shape) == 48 &&
-              offsetof(AttentionSm90ParamsHost, scale) == 96 && sizeof(AttentionSm90ParamsHost) == 104 &&
-              alignof(AttentionSm90ParamsHost) == 8);
+              offsetof(AttentionSm90ParamsHost, scale) == 96 && offsetof(AttentionSm90ParamsHost, tiles) == 104 &&
+              sizeof(AttentionSm90ParamsHost) == 112 && alignof(AttentionSm90ParamsHost) == 8);
 static_assert(offsetof(AttentionSm90MapsHost<128>, k) == 128 && offsetof(AttentionSm90MapsHost<128>, v) == 256 &&
               sizeof(AttentionSm90MapsHost<128>) == 384 && alignof(AttentionSm90MapsHost<128>) == 128);
 static_assert(offsetof(AttentionSm90MapsHost<64>, v) == 256 && sizeof(AttentionSm90MapsHost<64>) == 384 &&
@@ -135,9 +136,12 @@ TEST(JitAttentionSm90, NamesAndGeometry) {
   AttentionSm90JitGeometry const g64 = attention_sm90_jit_geometry({64, true});
   AttentionSm90JitGeometry const g128 = attention_sm90_jit_geometry({128, true});
   AttentionSm90JitGeometry const g256 = attention_sm90_jit_geometry({256, false});
-  EXPECT_EQ(g64.smem_bytes, 80 * 1024 + 88 + 1024);
-  EXPECT_EQ(g128.smem_bytes, 160 * 1024 + 88 + 1024);
-  EXPECT_EQ(g256.smem_bytes, 192 * 1024 + 88 + 1024);
+  // barriers: 2 rings of 4, Q's full and empty, the ping-pong's 2: 96 bytes
+  EXPECT_EQ(g64.smem_bytes, 80 * 1024 + 96 + 1024);
+  EXPECT_EQ(g128.smem_bytes, 160 * 1024 + 96 + 1024);
+  EXPECT_EQ(g256.smem_bytes, 192 * 1024 + 96 + 1024);
+  EXPECT_TRUE(g128.persistent);
+  EXPECT_FALSE(g64.persistent || g256.persistent);  // a block a tile (AttentionSm90Config::kPersistent)
   EXPECT_LE(g256.smem_bytes, 227 * 1024);
   EXPECT_EQ(g64.bn, 128);
   EXPECT_EQ(g256.bn, 64);
@@ -202,7 +206,16 @@ TEST(JitAttentionSm90, TheArgumentAndItsTensorMaps) {
   EXPECT_EQ(r.params.lse_head, 1000);
   EXPECT_FLOAT_EQ(r.params.scale, 1.0f / std::sqrt(128.0f));
   EXPECT_FLOAT_EQ(r.params.scale_log2, r.params.scale * 1.4426950408889634f);
-  EXPECT_EQ(r.blocks, 8u * 8 * 2);
+  EXPECT_EQ(r.params.tiles, 8 * 8 * 2);
+  EXPECT_EQ(r.blocks, 8u * 8 * 2);                               // sms 0: a block a tile
+  if (std::getenv("TESSERA_ATTENTION_PERSISTENT") == nullptr) {  // the default: at most a block an SM
+    EXPECT_EQ((attention_sm90_jit_params<128>(attention_sm90_jit_kernel(p), p, Recorder{&maps}, 100).blocks), 100u);
+    EXPECT_EQ((attention_sm90_jit_params<128>(attention_sm90_jit_kernel(p), p, Recorder{&maps}, 200).blocks), 128u);
+    // longer tiles (seq_k > 2048): a block a tile, which the hardware balances
+    AttentionSm90JitProblem lng = problem(2, 8, 2, 1000, 3000, 128);
+    EXPECT_EQ((attention_sm90_jit_params<128>(attention_sm90_jit_kernel(lng), lng, Recorder{&maps}, 100).blocks),
+              8u * 8 * 2);
+  }
   EXPECT_EQ(r.threads, 384u);
   EXPECT_EQ(r.smem_bytes, unsigned(attention_sm90_jit_geometry({128, true}).smem_bytes));
   // top-left: not bottom_right; a given scale is kept; head_dim 256's K boxes are 64 keys

@@ -98,22 +98,32 @@ T sentinel() {
 // true>) or the intra-warpgroup overlap (AttentionSm90Config<D, false, true>).
 enum class Loop { plain, pingpong, overlap };
 
+// max_blocks > 0: at most that many blocks, each looping over many tiles (the persistent schedule
+// with many tiles a block, whatever the GPU's SM count); 0: the launcher's grid.
 template <class T>
-cudaError_t launch(AttentionProblem<T> const& p, Loop loop) {
+cudaError_t launch(AttentionProblem<T> const& p, Loop loop, int max_blocks = 0) {
   using namespace tessera::kernels;
-  if (loop == Loop::plain) return attention_forward_sm90(p, nullptr);
+  if (loop == Loop::plain && max_blocks == 0) return attention_forward_sm90(p, nullptr);
   check_attention_problem("attention_forward_sm90", p);
-  if (loop == Loop::pingpong) {
-    if (p.head_dim == 64) return detail::attention_sm90_launch<AttentionSm90Config<64, true>, T>(p, nullptr);
-    return detail::attention_sm90_launch<AttentionSm90Config<128, true>, T>(p, nullptr);
+  if (loop == Loop::plain) {
+    if (p.head_dim == 64) return detail::attention_sm90_launch<AttentionSm90Config<64>, T>(p, nullptr, max_blocks);
+    if (p.head_dim == 128)
+      return detail::attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(p, nullptr, max_blocks);
+    return detail::attention_sm90_launch<AttentionSm90Config<256>, T>(p, nullptr, max_blocks);
   }
-  if (p.head_dim == 64) return detail::attention_sm90_launch<AttentionSm90Config<64, false, true>, T>(p, nullptr);
-  return detail::attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(p, nullptr);
+  if (loop == Loop::pingpong) {
+    if (p.head_dim == 64)
+      return detail::attention_sm90_launch<AttentionSm90Config<64, true>, T>(p, nullptr, max_blocks);
+    return detail::attention_sm90_launch<AttentionSm90Config<128, true>, T>(p, nullptr, max_blocks);
+  }
+  if (p.head_dim == 64)
+    return detail::attention_sm90_launch<AttentionSm90Config<64, false, true>, T>(p, nullptr, max_blocks);
+  return detail::attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(p, nullptr, max_blocks);
 }
 
 // Runs one case and compares; returns an empty string or the first mismatch.
 template <class T>
-std::string run_case(Case const& c, Loop loop = Loop::plain) {
+std::string run_case(Case const& c, Loop loop = Loop::plain, int max_blocks = 0) {
   int const d = c.head_dim;
   // Q, O: (batch, head, seq, d) with rows padded by 8 elements; K, V: (batch, seq, head, d).
   AttentionStrides const qo{(long long)c.heads_q * c.seq_q * (d + 8), (long long)c.seq_q * (d + 8), d + 8, 1};
@@ -155,7 +165,7 @@ std::string run_case(Case const& c, Loop loop = Loop::plain) {
   p.v_strides = kv;
   p.causal = c.causal;
   p.scale = c.scale;
-  check(launch(p, loop), "attention_forward_sm90");
+  check(launch(p, loop, max_blocks), "attention_forward_sm90");
   attention_reference<T>
       <<<unsigned((rows + 127) / 128), 128>>>(p, tessera::kernels::attention_scale(p), ref_o.get(), ref_lse.get());
   check(cudaGetLastError(), "attention_reference");
@@ -234,7 +244,7 @@ TEST(AttentionForwardSm90Sweep, OverlapFp16D128) { sweep<half_t>(128, Loop::over
 // and LSE ((heads_q, total_q)), and the padding left untouched. Returns "" or the first mismatch.
 template <class T>
 std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> const& lens_k, int heads_q, int heads_kv,
-                            int d, AttentionCausal causal, Loop loop = Loop::plain) {
+                            int d, AttentionCausal causal, Loop loop = Loop::plain, int max_blocks = 0) {
   int const batch = int(lens_q.size());
   std::vector<int> cu_q(1, 0), cu_k(1, 0);
   for (int b = 0; b < batch; ++b) {
@@ -287,7 +297,7 @@ std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> con
   p.cu_seqlens_k = dcu_k.get();
   p.total_q = total_q;
   p.total_k = total_k;
-  check(launch(p, loop), "attention_forward_sm90 (varlen)");
+  check(launch(p, loop, max_blocks), "attention_forward_sm90 (varlen)");
   // The reference, one sequence at a time: its rows as a batch of one; O (heads_q, seq, d) and LSE
   // (heads_q, seq) at the sequence's first row of a reference laid out as (sequence rows, ...).
   float const scale = tessera::kernels::attention_scale(p);
@@ -364,6 +374,30 @@ TEST(AttentionForwardSm90Varlen, Bf16D256) { varlen_sweep<bfloat16_t>(256); }
 TEST(AttentionForwardSm90Varlen, Fp16D64Overlap) { varlen_sweep<half_t>(64, Loop::overlap); }
 TEST(AttentionForwardSm90Varlen, Bf16D128Pingpong) { varlen_sweep<bfloat16_t>(128, Loop::pingpong); }
 
+// The persistent schedule with many tiles a block (5 blocks; the launcher gives one a SM): each
+// block's rings, Q's full/empty barriers and the ping-pong's turns run on across its tiles, tiles
+// that see no key or lie past their sequence among them.
+template <class T>
+void persistent_sweep(int head_dim, Loop loop) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right}) {
+    for (auto [sq, sk] : std::vector<std::pair<int, int>>{{255, 255}, {1000, 113}, {17, 300}, {300, 1000}}) {
+      Case const c{3, 4, 2, sq, sk, head_dim, causal};
+      ASSERT_EQ(run_case<T>(c, loop, 5), "") << c.name() << " (5 blocks)";
+    }
+    ASSERT_EQ(run_varlen_case<T>({130, 0, 1, 300, 129, 7}, {128, 9, 0, 200, 500, 7}, 4, 1, head_dim, causal, loop, 3),
+              "")
+        << "varlen, causal " << int(causal) << " (3 blocks)";
+  }
+}
+
+// head_dim 128 only (AttentionSm90Config::kPersistent): the launcher's kernel (the overlap loop) and
+// the ping-pong loop; for 64 and 256 the cap is ignored (a block a tile), which the sweep checks too.
+TEST(AttentionForwardSm90Persistent, Bf16D128) { persistent_sweep<bfloat16_t>(128, Loop::plain); }
+TEST(AttentionForwardSm90Persistent, Fp16D128) { persistent_sweep<half_t>(128, Loop::plain); }
+TEST(AttentionForwardSm90Persistent, PingpongBf16D128) { persistent_sweep<bfloat16_t>(128, Loop::pingpong); }
+TEST(AttentionForwardSm90Persistent, CapIgnoredBf16D64) { persistent_sweep<bfloat16_t>(64, Loop::plain); }
+
 // A few seconds under compute-sanitizer: ragged lengths, both alignments (with rows that see no key:
 // bottom_right with seq_q > seq_k), GQA, both types.
 TEST(AttentionForwardSm90Small, RaggedCausalGqa) {
@@ -377,6 +411,11 @@ TEST(AttentionForwardSm90Small, RaggedCausalGqa) {
   EXPECT_EQ(run_case<half_t>({1, 2, 1, 150, 400, 64, AttentionCausal::top_left}, Loop::overlap), "");
   EXPECT_EQ(run_varlen_case<bfloat16_t>({3, 0, 130}, {140, 2, 0}, 2, 1, 128, AttentionCausal::bottom_right), "");
   EXPECT_EQ(run_varlen_case<half_t>({70, 1}, {9, 200}, 2, 2, 64, AttentionCausal::top_left), "");
+  // persistent: 2 blocks over 12 and 8 tiles
+  EXPECT_EQ(run_case<bfloat16_t>({1, 4, 2, 300, 200, 128, AttentionCausal::top_left}, Loop::plain, 2), "");
+  EXPECT_EQ(run_case<bfloat16_t>({1, 4, 2, 250, 200, 128, AttentionCausal::none}, Loop::pingpong, 2), "");
+  EXPECT_EQ(
+      run_varlen_case<half_t>({130, 0, 70}, {9, 5, 300}, 2, 1, 128, AttentionCausal::bottom_right, Loop::plain, 2), "");
 }
 
 // ---- the kernel's index arithmetic against the library's layouts (host only, no GPU) --------------
@@ -578,7 +617,7 @@ TEST(AttentionForwardSm90Layouts, ArgumentsValuesAndMaps) {
   static_assert(arguments_split<AttentionSm90Config<256>, bfloat16_t>());
   static_assert(arguments_split<AttentionSm90Config<128, true>, bfloat16_t>());
   static_assert(arguments_split<AttentionSm90Config<64, false, true>, half_t>());
-  EXPECT_EQ(sizeof(tessera::kernels::detail::AttentionSm90Params<half_t>), 104u);  // jit/attention_sm90.hpp's copy
+  EXPECT_EQ(sizeof(tessera::kernels::detail::AttentionSm90Params<half_t>), 112u);  // jit/attention_sm90.hpp's copy
 }
 
 // ---- the problem's checks (no GPU: they throw before anything runs) --------------------------------

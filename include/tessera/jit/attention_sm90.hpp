@@ -223,19 +223,21 @@ inline char const* attention_sm90_jit_loop_args(AttentionSm90JitLoop loop) {
 // as the launch needs it; each number static_asserted by the program.
 //   bm: query rows a block (128); bn: keys a step (128; 64 for D = 256); threads: a producer and two
 //   consumer warpgroups (384); smem_bytes: sm90::shared_storage_bytes<AttentionSm90Storage>: Q
-//   (BM x D), 2 stages of K and of V (BN x D each), 2 rings of 4 barriers, Q's barrier, the
-//   ping-pong's 2, and 1024 bytes of room to align the struct.
+//   (BM x D), 2 stages of K and of V (BN x D each), 2 rings of 4 barriers, Q's two (full, empty),
+//   the ping-pong's 2, and 1024 bytes of room to align the struct.
 struct AttentionSm90JitGeometry {
   int bm = 128, bn = 128, threads = 384, smem_bytes = 0;
+  bool persistent = true;  // Cfg::kPersistent: a block may loop over tiles (D = 128 only)
 };
 inline AttentionSm90JitGeometry attention_sm90_jit_geometry(AttentionSm90JitKernel const& k) {
   AttentionSm90JitGeometry g;
   g.bm = 128;
   g.bn = k.head_dim == 256 ? 64 : 128;
+  g.persistent = k.head_dim == 128;
   g.threads = 384;
   int const stages = 2, elem = 2;
   int const tiles = (g.bm * k.head_dim + 2 * stages * g.bn * k.head_dim) * elem;
-  int const barriers = 8 * (2 * (2 * stages) + 1 + 2);
+  int const barriers = 8 * (2 * (2 * stages) + 2 + 2);
   g.smem_bytes = (tiles + barriers + 7) / 8 * 8 + 1024;
   return g;
 }
@@ -261,6 +263,7 @@ struct AttentionSm90ParamsHost {
   long long lse_head = 0;
   Shape shape;
   float scale = 0.0f, scale_log2 = 0.0f;
+  int tiles = 0;
 };
 
 // AttentionSm90MapsHost<DescAlign>: the layout of kernels::detail::AttentionSm90Maps<T>, the
@@ -359,6 +362,7 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
     TESSERA_JIT_ATTN_MEMBER(shape.cu_seqlens_k, "int const*");
     TESSERA_JIT_ATTN_MEMBER(scale, "float");
     TESSERA_JIT_ATTN_MEMBER(scale_log2, "float");
+    TESSERA_JIT_ATTN_MEMBER(tiles, "int");
 #undef TESSERA_JIT_ATTN_MEMBER
     s += "TESSERA_ATTN_HOST_COPY(\"sizeof(AttentionSm90Params)\", " + n(sizeof(HP)) + "u, sizeof(P));\n";
     s += "TESSERA_ATTN_HOST_COPY(\"alignof(AttentionSm90Params)\", " + n(alignof(HP)) + "u, alignof(P));\n";
@@ -391,6 +395,8 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
   s += "TESSERA_ATTN_HOST_COPY(\"the tile's keys a step (BN)\", " + n(g.bn) + ", Cfg::BN);\n";
   s += "TESSERA_ATTN_HOST_COPY(\"the head dimension\", " + n(k.head_dim) + ", Cfg::kHeadDim);\n";
   s += "TESSERA_ATTN_HOST_COPY(\"the block's threads\", " + n(g.threads) + ", Roles::kThreads);\n";
+  s += "TESSERA_ATTN_HOST_COPY(\"whether a block loops over tiles (kPersistent)\", " +
+       std::string(g.persistent ? "true" : "false") + ", Cfg::kPersistent);\n";
   s += "TESSERA_ATTN_HOST_COPY(\"the dynamic shared memory (shared_storage_bytes)\", " + n(g.smem_bytes) +
        ", (tessera::sm90::shared_storage_bytes<typename Roles::Storage>()));\n";
   s += "TESSERA_ATTN_HOST_COPY(\"the cluster (none)\", 1, Roles::kClusterSize);\n";
@@ -491,14 +497,16 @@ struct AttentionSm90JitArgs {
 // attention_sm90_jit_params<DescAlign>(k, p, encode): the arguments of kernel k for problem p, what
 // kernels::detail::attention_sm90_launch computes: the maps, Q's in boxes of 64 x BM, K's and V's in
 // 64 x BN (varlen: over the packed rows, one batch); the values, O's pointer and strides, LSE's head
-// stride; the shape (kernels::attention_sm90_shape); the scale and scale log2(e); one block per query
-// tile (m_blocks heads_q batch). encode(map, out) writes the 128-byte tensor map of `map`
+// stride; the shape (kernels::attention_sm90_shape); the scale and scale log2(e); the tiles
+// (m_blocks heads_q batch) and the grid, kernels::attention_sm90_grid(tiles, sms, p.seq_k) (sms 0: one block
+// a tile). encode(map, out) writes the 128-byte tensor map of `map`
 // to out (attention_sm90_jit_encode; a test records the maps instead). Pre: p passes
 // check_attention_sm90_jit_problem and k is attention_sm90_jit_kernel(p). Throws
 // std::invalid_argument naming a broken TMA rule.
 template <int DescAlign, class Encode>
 AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel const& k,
-                                                          AttentionSm90JitProblem const& p, Encode&& encode) {
+                                                          AttentionSm90JitProblem const& p, Encode&& encode,
+                                                          int sms = 0) {
   AttentionSm90JitGeometry const g = attention_sm90_jit_geometry(k);
   AttentionSm90JitArgs<DescAlign> r;
   auto& a = r.params;
@@ -523,7 +531,9 @@ AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel
   a.shape = kernels::attention_sm90_shape(attention_sm90_jit_typed<half_t>(p), g.bm);
   a.scale = attention_sm90_jit_scale(p);
   a.scale_log2 = a.scale * 1.4426950408889634f;
-  r.blocks = unsigned(a.shape.m_blocks) * unsigned(p.heads_q) * unsigned(p.batch);
+  long long const tiles = (long long)a.shape.m_blocks * p.heads_q * p.batch;
+  a.tiles = int(tiles);
+  r.blocks = unsigned(g.persistent ? kernels::attention_sm90_grid(tiles, sms, p.seq_k) : tiles);
   r.threads = unsigned(g.threads);
   r.smem_bytes = unsigned(g.smem_bytes);
   return r;
@@ -581,11 +591,13 @@ inline void attention_sm90_jit_launch(AttentionSm90JitProblem const& problem, Ke
     std::size_t const size[2] = {sizeof(args.params), sizeof(args.maps)};
     kernel.launch_raw(c, ptr, size, 2);
   };
+  auto const& d = cu::Driver::get();
+  int const sms = d.device_attribute(cu::kDeviceMultiprocessorCount, d.current_device());
   if (attention_sm90_jit_descriptor_align() == 128) {
-    auto args = attention_sm90_jit_params<128>(k, problem, attention_sm90_jit_encode);
+    auto args = attention_sm90_jit_params<128>(k, problem, attention_sm90_jit_encode, sms);
     run(args);
   } else {
-    auto args = attention_sm90_jit_params<64>(k, problem, attention_sm90_jit_encode);
+    auto args = attention_sm90_jit_params<64>(k, problem, attention_sm90_jit_encode, sms);
     run(args);
   }
 }

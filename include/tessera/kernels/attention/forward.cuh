@@ -54,8 +54,11 @@ TmaDescriptor attention_sm90_tma(T const* ptr, int batch, int heads, int seq, in
 // The kernel of configuration Cfg, launched: one block per query tile (m-blocks x heads_q x batch;
 // varlen: m-blocks of the longest sequence, each tile past its own sequence's end returns at once),
 // its two arguments the values (AttentionSm90Params) and the tensor maps (AttentionSm90Maps).
+// The grid: attention_sm90_grid's for a configuration whose blocks may loop over tiles
+// (Cfg::kPersistent), else one block a tile; max_blocks > 0 caps the former (tests: many tiles a
+// block).
 template <class Cfg, class T>
-cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t stream) {
+cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t stream, int max_blocks = 0) {
   using Roles = AttentionSm90Roles<Cfg, T>;
   constexpr int BM = Cfg::BM, BN = Cfg::BN;
   // Varlen: the packed rows are one batch of total_q (total_k) rows.
@@ -76,6 +79,8 @@ cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t str
   AttentionSm90Shape const& sh = params.shape;
   params.scale = attention_scale(p);
   params.scale_log2 = params.scale * 1.4426950408889634f;
+  long long const tiles = (long long)sh.m_blocks * p.heads_q * p.batch;
+  params.tiles = int(tiles);
 
   constexpr int smem = sm90::shared_storage_bytes<typename Roles::Storage>();
   static_assert(smem <= 227 * 1024, "attention_forward_sm90: the configuration's shared storage exceeds 227 KB");
@@ -85,7 +90,9 @@ cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t str
   if (cudaError_t const e = sm90::raise_shared_limit<Roles>(reinterpret_cast<void const*>(kernel), smem, device);
       e != cudaSuccess)
     return e;
-  unsigned const blocks = unsigned(sh.m_blocks) * unsigned(p.heads_q) * unsigned(p.batch);
+  long long grid = Cfg::kPersistent ? attention_sm90_grid(tiles, sms, p.seq_k) : tiles;
+  if (Cfg::kPersistent && max_blocks > 0 && grid > max_blocks) grid = max_blocks;
+  unsigned const blocks = unsigned(grid);
   sm90::Launch config{dim3(blocks), dim3(Roles::kThreads), smem, stream};
   return cudaLaunchKernelEx(&config.config(), kernel, params, maps);  // the values by value, the maps in place
 }

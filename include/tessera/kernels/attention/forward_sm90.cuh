@@ -26,14 +26,17 @@
 //                                    producer thread loads Q once and K, V through two TMA rings;
 //                                    each consumer warpgroup owns 64 rows of the tile
 //
-// One block computes one BM x D tile of O (one (batch, head), rows m BM ..), the K blocks in
-// descending order (the masked ones, the ragged end of seq_k and the causal diagonal, come first):
+// A block computes BM x D tiles of O (one (batch, head), rows m BM .. each): tile blockIdx.x, then
+// every gridDim.x-th (the launcher's grid is one block per tile, or at most one per SM: persistent),
+// each tile's K blocks in descending order (the masked ones, the ragged end of seq_k and the causal
+// diagonal, come first). The K/V rings run on across tiles, and Q's buffer is released (q_empty)
+// when both consumers' products are done, so the next tile's loads overlap this one's epilogue:
 //
 //        K block n (BN keys, D)      V block n (BN keys, D)
 //   smem  [Q: BM x D]  [K stage 0][K stage 1]  [V stage 0][V stage 1]    (128-byte swizzled)
 //                 ^           ^  full/empty barriers   ^
-//   warpgroup 0  (producer, 24 registers): thread 0 issues TMA: Q once, then K(n), V(n) into stage
-//                                          i % 2 for i = 0, 1, ... (n = n_blocks - 1 - i)
+//   warpgroup 0  (producer, 24 registers): thread 0 issues TMA: Q once a tile (after q_empty), then
+//                                          K(n), V(n) into the rings' next stages (n = n_blocks - 1 - i)
 //   warpgroup 1  (consumer 0, 240 registers): rows  0..63 of the tile   S = Q K^T (SS wgmma, fp32),
 //   warpgroup 2  (consumer 1, 240 registers): rows 64..127 of the tile  online softmax, P = bf16/fp16
 //                                          in registers, O += P V (RS wgmma), O / rowsum at the end
@@ -104,6 +107,11 @@ struct AttentionSm90Config {
   static constexpr int BN = D == 256 ? 64 : 128;
   static constexpr int Stages = 2;
   static constexpr int kConsumers = BM / 64;
+  // Whether a block may loop over several tiles (the persistent schedule: attention_sm90_grid).
+  // D = 128 only: for D = 256 the loop's state spills (O alone holds 128 registers a thread); for
+  // D = 64 the loop cost its plain main loop 9 % at seq 16k on the H200 (uniform values moved to
+  // vector registers; docs/performance.md) for +10 % at seq 1k.
+  static constexpr bool kPersistent = D == 128;
 };
 
 // One block's work: query rows m BM .. m BM + BM - 1 of head h of sequence b, against K blocks
@@ -245,7 +253,8 @@ struct AttentionSm90Storage {
   T v[Cfg::Stages * kKV];
   std::uint64_t k_ring[TmaPipeline<Cfg::Stages>::kBarriers];
   std::uint64_t v_ring[TmaPipeline<Cfg::Stages>::kBarriers];
-  std::uint64_t q_full;                               // Q's tile has landed (one phase: one tile a block)
+  std::uint64_t q_full;   // Q's tile has landed (one phase a tile the block computes)
+  std::uint64_t q_empty;  // both consumer warpgroups are done reading Q (the next tile's may land)
   std::uint64_t order[OrderedBarrier<2>::kBarriers];  // the ping-pong's turns (Cfg::Pingpong)
 
   __device__ T* k_stage(int s) { return k + s * kKV; }
@@ -266,6 +275,7 @@ struct AttentionSm90Params {
   long long lse_head;
   AttentionSm90Shape shape;
   float scale, scale_log2;
+  int tiles;  // the query tiles of the problem (m_blocks heads_q batch); blocks loop over them
 };
 
 // AttentionSm90Maps, what the kernel hands to TMA by address, goes as a __grid_constant__ (the
@@ -312,6 +322,7 @@ struct AttentionSm90Roles {
     Pipe{s.k_ring}.init(kConsumers);
     Pipe{s.v_ring}.init(kConsumers);
     mbarrier_init(&s.q_full, 1);
+    mbarrier_init(&s.q_empty, kConsumers);
     if constexpr (Cfg::Pingpong) OrderedBarrier<2>{s.order}.init();
     fence_barrier_init();
   }
@@ -332,23 +343,37 @@ struct AttentionSm90Roles {
     return attention_sm90_tile<BM, BN>(p.shape, int(blockIdx.x));
   }
 
-  // Thread 0 of the producer warpgroup: Q once, then K and V of block n_blocks - 1 - i into stage
-  // i % Stages (ring position i), each once the consumers have released it.
-  __device__ __forceinline__ static void produce(Params const& p, Maps const& maps, AttentionSm90Tile const& w,
+  // Thread 0 of the producer warpgroup, for each tile the block computes (blockIdx.x, + gridDim.x,
+  // ...; the first is the plan w0): Q once the consumers are done with the previous tile's
+  // (q_empty), then K and V of block n_blocks - 1 - i into the rings, the ring positions running
+  // on across tiles (so the next tile's first stages load while the consumers finish this one).
+  __device__ __forceinline__ static void produce(Params const& p, Maps const& maps, AttentionSm90Tile const& w0,
                                                  Storage& s, int lt) {
     if (lt != 0) return;
-    if (w.n_blocks == 0) return;
-    int const head_kv = w.h / p.shape.group;
-    mbarrier_arrive_expect_tx(&s.q_full, kQBytes);
-    load_rows<BM>(&maps.q, &s.q_full, s.q, w.q_row + w.m * BM, w.h, w.b);
     Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
     PipelineState<Stages> st;
-    for (int i = 0; i < w.n_blocks; ++i, ++st) {
-      int const n = w.n_blocks - 1 - i;
-      k_ring.producer_acquire(st);
-      load_rows<BN>(&maps.k, k_ring.producer_expect(st, kKVBytes), s.k_stage(st.index), w.k_row + n * BN, head_kv, w.b);
-      v_ring.producer_acquire(st);
-      load_rows<BN>(&maps.v, v_ring.producer_expect(st, kKVBytes), s.v_stage(st.index), w.k_row + n * BN, head_kv, w.b);
+    std::uint32_t loaded = 0;  // tiles whose Q was loaded
+    AttentionSm90Tile w = w0;
+    for (int tile = int(blockIdx.x);;) {
+      if (w.n_blocks > 0) {
+        if (loaded > 0) mbarrier_wait(&s.q_empty, (loaded - 1) & 1u);
+        ++loaded;
+        int const head_kv = w.h / p.shape.group;
+        mbarrier_arrive_expect_tx(&s.q_full, kQBytes);
+        load_rows<BM>(&maps.q, &s.q_full, s.q, w.q_row + w.m * BM, w.h, w.b);
+        for (int i = 0; i < w.n_blocks; ++i, ++st) {
+          int const n = w.n_blocks - 1 - i;
+          k_ring.producer_acquire(st);
+          load_rows<BN>(&maps.k, k_ring.producer_expect(st, kKVBytes), s.k_stage(st.index), w.k_row + n * BN, head_kv,
+                        w.b);
+          v_ring.producer_acquire(st);
+          load_rows<BN>(&maps.v, v_ring.producer_expect(st, kKVBytes), s.v_stage(st.index), w.k_row + n * BN, head_kv,
+                        w.b);
+        }
+      }
+      tile += int(gridDim.x);
+      if (!Cfg::kPersistent || tile >= p.tiles) break;
+      w = attention_sm90_tile<BM, BN>(p.shape, tile);
     }
   }
 
@@ -454,11 +479,10 @@ struct AttentionSm90Roles {
   // O += P V, release V (the two consumer warpgroups run it side by side).
   __device__ __forceinline__ static void mainloop(Params const& p, Storage& s, AttentionSm90Tile const& w, int c,
                                                   int lt, int row0, float (&o)[D / 2], float (&row_max)[2],
-                                                  float (&row_sum)[2]) {
+                                                  float (&row_sum)[2], PipelineState<Stages>& st) {
     AttentionSm90Shape const& sh = p.shape;
     Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
     std::uint32_t const q_addr = smem_address(s.q);
-    PipelineState<Stages> st;
     for (int i = 0; i < w.n_blocks; ++i, ++st) {
       int const n = w.n_blocks - 1 - i;
       float sc[BN / 2];  // S = Q K^T of the block, then P (fp32)
@@ -489,14 +513,13 @@ struct AttentionSm90Roles {
   // rings come before it takes its turn.
   __device__ __forceinline__ static void mainloop_pingpong(Params const& p, Storage& s, AttentionSm90Tile const& w,
                                                            int c, int lt, int row0, float (&o)[D / 2],
-                                                           float (&row_max)[2], float (&row_sum)[2]) {
+                                                           float (&row_max)[2], float (&row_sum)[2],
+                                                           PipelineState<Stages>& st, OrderedTurn& turn) {
     AttentionSm90Shape const& sh = p.shape;
     Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
     OrderedBarrier<2> const order{s.order};
-    OrderedTurn turn = order.turn(c);
     std::uint32_t const q_addr = smem_address(s.q);
-    PipelineState<Stages> st;  // the ring position of block i (K and V)
-    float sc[BN / 2];          // S of block i, then its P (fp32)
+    float sc[BN / 2];  // S of block i, then its P (fp32); st: the ring position of block i (K and V)
     k_ring.consumer_wait(st);
     order.enter(turn);
     issue_qk(sc, q_addr, smem_address(s.k_stage(st.index)), c);
@@ -548,14 +571,14 @@ struct AttentionSm90Roles {
   // the softmax comes before the wait in the SASS.
   __device__ __forceinline__ static void mainloop_overlap(Params const& p, Storage& s, AttentionSm90Tile const& w,
                                                           int c, int lt, int row0, float (&o)[D / 2],
-                                                          float (&row_max)[2], float (&row_sum)[2]) {
+                                                          float (&row_max)[2], float (&row_sum)[2],
+                                                          PipelineState<Stages>& st) {
     AttentionSm90Shape const& sh = p.shape;
     Pipe const k_ring{s.k_ring}, v_ring{s.v_ring};
     std::uint32_t const q_addr = smem_address(s.q);
-    PipelineState<Stages> st;  // the ring position of block i (K and V)
-    float sc[BN / 2];          // S of block i + 1, then its P (fp32)
-    float pa[BN / 4];          // P of block i, packed: PV's A operand
-    float alpha[2];            // the rescale of O for block i's row maxima
+    float sc[BN / 2];  // S of block i + 1, then its P (fp32); st: the ring position of block i (K and V)
+    float pa[BN / 4];  // P of block i, packed: PV's A operand
+    float alpha[2];    // the rescale of O for block i's row maxima
     k_ring.consumer_wait(st);
     issue_qk(sc, q_addr, smem_address(s.k_stage(st.index)), c);
     warpgroup_wait<0>();
@@ -595,10 +618,30 @@ struct AttentionSm90Roles {
     attention_sm90_fence(o);
     attention_sm90_fence(pa);
     if (lt == 0) v_ring.consumer_release(st);
+    ++st;
   }
 
-  __device__ __forceinline__ static void consume(Params const& p, Maps const&, AttentionSm90Tile const& w, Storage& s,
+  // Each consumer warpgroup, for each tile the block computes (as the producer: w0, then every
+  // gridDim.x-th): wait for Q, the main loop (the ring positions and the ping-pong's turns running on
+  // across tiles), release Q (q_empty: its products are complete), then the epilogue, while the
+  // producer already loads the next tile.
+  __device__ __forceinline__ static void consume(Params const& p, Maps const&, AttentionSm90Tile const& w0, Storage& s,
                                                  int c, int lt) {
+    PipelineState<Stages> st;
+    OrderedTurn turn = OrderedBarrier<2>::turn(c);
+    std::uint32_t loaded = 0;  // tiles whose Q was loaded
+    AttentionSm90Tile w = w0;
+    for (int tile = int(blockIdx.x);;) {
+      consume_tile(p, w, s, c, lt, st, turn, loaded);  // turn: the ping-pong's only
+      tile += int(gridDim.x);
+      if (!Cfg::kPersistent || tile >= p.tiles) break;
+      w = attention_sm90_tile<BM, BN>(p.shape, tile);
+    }
+  }
+
+  __device__ __forceinline__ static void consume_tile(Params const& p, AttentionSm90Tile const& w, Storage& s, int c,
+                                                      int lt, PipelineState<Stages>& st, OrderedTurn& turn,
+                                                      std::uint32_t& loaded) {
     AttentionSm90Shape const& sh = p.shape;
     int const warp = lt / 32, lane = lt % 32, g = lane / 4, t = lane % 4;
     int const row0 = w.m * BM + 64 * c + 16 * warp + g;  // this thread's rows (of the sequence): row0, row0 + 8
@@ -609,15 +652,18 @@ struct AttentionSm90Roles {
 
     float o[D / 2];  // O's 64 x D accumulators of the warpgroup; written by the first PV
     float row_max[2] = {neg_inf, neg_inf}, row_sum[2] = {0.0f, 0.0f};
+    (void)turn;
     if (w.n_blocks > 0) {
-      mbarrier_wait(&s.q_full, 0u);
+      mbarrier_wait(&s.q_full, loaded & 1u);
+      ++loaded;
       if constexpr (Cfg::Pingpong) {
-        mainloop_pingpong(p, s, w, c, lt, row0, o, row_max, row_sum);
+        mainloop_pingpong(p, s, w, c, lt, row0, o, row_max, row_sum, st, turn);
       } else if constexpr (Cfg::Overlap) {
-        mainloop_overlap(p, s, w, c, lt, row0, o, row_max, row_sum);
+        mainloop_overlap(p, s, w, c, lt, row0, o, row_max, row_sum, st);
       } else {
-        mainloop(p, s, w, c, lt, row0, o, row_max, row_sum);
+        mainloop(p, s, w, c, lt, row0, o, row_max, row_sum, st);
       }
+      if (lt == 0) mbarrier_arrive(&s.q_empty);  // every wgmma of the warpgroup has completed
     } else {
       TESSERA_UNROLL
       for (int r = 0; r < D / 2; ++r) o[r] = 0.0f;

@@ -2,8 +2,8 @@
 #   -DSOURCE_DIR=<tessera source> -DBUILD_DIR=<scratch dir> -DGENERATOR=<cmake generator>
 #   -DCXX_COMPILER=<c++ compiler>
 # Steps: configure Tessera alone (no tests, no commands, no benchmark, no Python modules), install it into BUILD_DIR/prefix, then
-# configure, build and run tests/install/consumer against that prefix through
-# find_package(tessera CONFIG REQUIRED). Any failing step fails the test with its output.
+# configure, build and run tests/install/consumer (a program of the library, one of its JIT)
+# against that prefix through find_package(tessera CONFIG REQUIRED). Any failing step fails the test with its output.
 foreach(var SOURCE_DIR BUILD_DIR GENERATOR CXX_COMPILER)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "install_consumer.cmake: -D${var}=... is required")
@@ -34,11 +34,15 @@ step(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${lib_build} -G ${GENERATOR}
 step(build ${CMAKE_COMMAND} --build ${lib_build} --config Release)
 step(install ${CMAKE_COMMAND} --install ${lib_build} --config Release)
 
-foreach(f include/tessera/tessera.hpp include/tessera/core/layout.hpp)
+foreach(f include/tessera/tessera.hpp include/tessera/core/layout.hpp include/tessera/jit/embedded.hpp)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "install: ${prefix}/${f} is missing")
   endif()
 endforeach()
+file(GLOB jit_headers_lib ${prefix}/lib*/*tessera_jit_headers*)
+if(NOT jit_headers_lib)
+  message(FATAL_ERROR "install: the library of the JIT's built-in headers (tessera_jit_headers) is missing under ${prefix}")
+endif()
 
 step(consumer-configure ${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/install/consumer -B ${consumer_build}
      -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release
@@ -53,3 +57,6 @@ step(consumer-build ${CMAKE_COMMAND} --build ${consumer_build} --config Release)
 find_program(consumer_exe consumer PATHS ${consumer_build} ${consumer_build}/Release NO_DEFAULT_PATH REQUIRED)
 step(consumer-run ${consumer_exe})
 message(STATUS "consumer printed: ${step_output}")
+find_program(jit_consumer_exe jit_consumer PATHS ${consumer_build} ${consumer_build}/Release NO_DEFAULT_PATH REQUIRED)
+step(jit-consumer-run ${jit_consumer_exe})
+message(STATUS "jit_consumer printed: ${step_output}")

@@ -1,7 +1,9 @@
-// tests/jit/child.cpp -- a separate process for the JIT tests (compile_cache.cpp): the disk cache
-// seen from a new process, processes compiling the same program at once, a missing NVRTC.
+// tests/jit/child.cpp -- a separate process for the JIT tests (compile.cpp, embedded.cpp): the disk
+// cache seen from a new process, processes compiling the same program at once, a missing NVRTC,
+// where the headers come from.
 //   tessera_jit_child compile     compiles tests/jit's fixed program for sm_90a, prints
-//                                 "from_disk=<0|1> key=<hex> bytes=<image size>"
+//                                 "from_disk=<0|1> key=<hex> bytes=<image size> embedded=<0|1>
+//                                 tessera_dir=<the headers' directory, or none>"
 //   tessera_jit_child pch         compiles it (no cache), then prints "pch_dir=<dir> mode=<octal>
 //                                 files=<names>" of its precompiled headers' directory, or
 //                                 "pch_dir=none"
@@ -35,8 +37,10 @@ __global__ void fill(T* out) {
 }
 )",
                                            {"fill<float, 256>"}, o);
-      std::printf("from_disk=%d key=%s bytes=%zu\n", p.from_disk_cache() ? 1 : 0, p.key().c_str(),
-                  p.image().data.size());
+      tessera::jit::IncludeDirs const& dirs = tessera::jit::IncludeDirs::get();
+      std::printf("from_disk=%d key=%s bytes=%zu embedded=%d tessera_dir=%s\n", p.from_disk_cache() ? 1 : 0,
+                  p.key().c_str(), p.image().data.size(), dirs.embedded ? 1 : 0,
+                  dirs.tessera.empty() ? "none" : dirs.tessera.c_str());
       if (mode == "pch") {
         std::string const& dir = tessera::jit::PchDir::get().path();
         if (dir.empty()) {

@@ -15,10 +15,13 @@
 // headers, every Tessera header's content, the architecture and NVRTC's version. A compile error
 // throws jit_error with NVRTC's log, whose lines name the program (`program_name(12): error: ...`).
 //
-// Headers: Tessera's from $TESSERA_INCLUDE_DIR or the directory the library was configured with
-// (TESSERA_JIT_INCLUDE_DIR); libcu++ (cuda/std, which Tessera's headers use under NVRTC) from
-// $TESSERA_CCCL_INCLUDE_DIR, TESSERA_JIT_CCCL_DIR, $CUDA_HOME/include/cccl, or beside NVRTC's
-// library; the toolkit's include directory (cuda_fp16.h, cuda_bf16.h) when one is found.
+// Headers: Tessera's from the directory $TESSERA_INCLUDE_DIR when it is set (a developer editing
+// them); else those built into the program (jit/embedded.hpp: a program linking the tessera::jit
+// CMake target carries them, and NVRTC gets them from memory); else the directory
+// TESSERA_JIT_INCLUDE_DIR names (a build that includes the headers alone may define it). libcu++
+// (cuda/std, which Tessera's headers use under NVRTC) from $TESSERA_CCCL_INCLUDE_DIR,
+// TESSERA_JIT_CCCL_DIR, $CUDA_HOME/include/cccl, or beside NVRTC's library; the toolkit's include
+// directory (cuda_fp16.h, cuda_bf16.h) when one is found.
 #pragma once
 
 #if defined(__CUDACC_RTC__)
@@ -44,15 +47,22 @@
 #include <vector>
 
 #include "tessera/jit/cache.hpp"
+#include "tessera/jit/embedded.hpp"
 #include "tessera/jit/kernel.hpp"
 #include "tessera/jit/nvrtc.hpp"
 #include "tessera/jit/sha256.hpp"
 #include "tessera/version.hpp"
 
-// Where the build found the headers (set by the tessera::jit CMake target); "" when unknown.
+// Whether the program carries Tessera's headers (jit/embedded.hpp; the tessera::jit CMake target
+// defines it to 1 and links them).
+#ifndef TESSERA_JIT_EMBEDDED_HEADERS
+#define TESSERA_JIT_EMBEDDED_HEADERS 0
+#endif
+// A directory holding Tessera's headers, for a program that does not carry them; "" when unknown.
 #ifndef TESSERA_JIT_INCLUDE_DIR
 #define TESSERA_JIT_INCLUDE_DIR ""
 #endif
+// Where the build found libcu++ and the toolkit's headers (set by the tessera::jit CMake target).
 #ifndef TESSERA_JIT_CCCL_DIR
 #define TESSERA_JIT_CCCL_DIR ""
 #endif
@@ -71,10 +81,13 @@ struct CompileOptions {
   std::string program_name = "tessera_jit.cu";  // the file name NVRTC's messages give
 };
 
-// The directories compile() passes to NVRTC (see the file's comment); throws jit_error when
-// Tessera's headers or libcu++ cannot be found, naming the variable to set.
+// Where compile() takes the headers from (see the file's comment): Tessera's from `tessera` (a
+// directory) or, when `embedded`, from the program itself; libcu++ and the toolkit's from the
+// directories `cccl` and `cuda`. Throws jit_error when Tessera's headers or libcu++ cannot be
+// found, naming the variable to set.
 struct IncludeDirs {
   std::string tessera, cccl, cuda;
+  bool embedded = false;
 
   static bool is_dir(std::string const& p) {
     struct stat st {};
@@ -97,17 +110,24 @@ struct IncludeDirs {
       return s ? s : "";
     };
     std::vector<std::string> tried;
-    for (std::string const& c : {env("TESSERA_INCLUDE_DIR"), std::string(TESSERA_JIT_INCLUDE_DIR)}) {
-      if (c.empty()) continue;
-      tried.push_back(c);
-      if (is_file(c + "/tessera/tessera.hpp")) {
-        d.tessera = c;
-        break;
-      }
+    if (std::string const dir = env("TESSERA_INCLUDE_DIR"); !dir.empty()) {
+      // Asked for: a directory that is not one is an error, never the built-in headers instead.
+      if (!is_file(dir + "/tessera/tessera.hpp"))
+        throw jit_error("TESSERA_INCLUDE_DIR=" + dir +
+                        " holds no tessera/tessera.hpp: set it to the directory that holds tessera/ (a checkout's "
+                        "include/), or unset it to compile with the headers " +
+                        (TESSERA_JIT_EMBEDDED_HEADERS ? "built into the program" : "of the build"));
+      d.tessera = dir;
+    } else if (TESSERA_JIT_EMBEDDED_HEADERS) {
+      d.embedded = true;
+    } else if (std::string const built = TESSERA_JIT_INCLUDE_DIR; is_file(built + "/tessera/tessera.hpp")) {
+      d.tessera = built;
+    } else {
+      throw jit_error(std::string("Tessera's headers were not found for the JIT: this program does not carry them "
+                                  "(link the tessera::jit CMake target, which builds them in)") +
+                      (built.empty() ? "" : " and " + built + " holds no tessera/tessera.hpp") +
+                      "; set TESSERA_INCLUDE_DIR to the directory that holds tessera/tessera.hpp");
     }
-    if (d.tessera.empty())
-      throw jit_error("Tessera's headers were not found for the JIT (tried: " + join(tried) +
-                      "); set TESSERA_INCLUDE_DIR to the directory that holds tessera/tessera.hpp");
     std::vector<std::string> roots;
     for (char const* v : {"CUDA_HOME", "CUDA_PATH"})
       if (!env(v).empty()) roots.push_back(env(v) + "/include");
@@ -170,8 +190,11 @@ inline DiskCache const& disk_cache() {
 // new process removes the directories whose lock it can take (their process is gone). The
 // directory is removed at exit unless a compile is using it then. One compile uses it at a time
 // (`busy`; a compile that finds it busy runs without PCH). Off with TESSERA_JIT_PCH=0,
-// CompileOptions::pch = false, when the disk cache is off, and for programs with headers from
-// memory (their contents are not what a saved header was made from).
+// CompileOptions::pch = false, when the disk cache is off, and for programs given headers from
+// memory by the caller (CompileOptions::headers): NVRTC does not compare a header from memory with
+// the one a saved header was made from, and would take one saved from other contents under the
+// same name. The headers built into the program (jit/embedded.hpp) are the same for the life of
+// the process, so they keep it on.
 class PchDir {
  public:
   // The process's directory; never destroyed (compiles on other threads may outlive static
@@ -261,62 +284,101 @@ class PchDir {
   int lock_fd_ = -1;
 };
 
-// SHA-256 over every Tessera header's path and content, and the libcu++ version: part of every
-// cache key, so an edited or upgraded header compiles anew. Computed once per process; a new
+// The headers built into the program as NVRTC takes them from memory; empty when it carries none
+// or TESSERA_INCLUDE_DIR names a directory to read instead.
+inline std::vector<NvrtcHeader> const& embedded_nvrtc_headers() {
+  static std::vector<NvrtcHeader> const headers = [] {
+    std::vector<NvrtcHeader> v;
+#if TESSERA_JIT_EMBEDDED_HEADERS
+    if (IncludeDirs::get().embedded)
+      for (embedded::Header const& h : embedded::headers()) v.push_back({h.name, std::string(h.content())});
+#endif
+    return v;
+  }();
+  return headers;
+}
+
+// The digest of everything Tessera's headers are: part of every cache key, so an edited or
+// upgraded header compiles anew. Headers built into the program: their digest computed at build
+// time (jit/embedded.hpp: every file's name and content), with the libcu++ version and the
+// directories of libcu++ and the toolkit; nothing is read but libcu++'s version file.
+inline std::string embedded_headers_digest(std::string_view set_digest, IncludeDirs const& dirs) {
+  std::ifstream v(dirs.cccl + "/cuda/std/__cccl/version.h", std::ios::binary);
+  std::ostringstream ss;
+  ss << v.rdbuf();
+  return Sha256()
+      .field("tessera-jit embedded headers")
+      .field(set_digest)
+      .field(dirs.cccl)
+      .field(ss.str())
+      .field(dirs.cuda)
+      .hex();
+}
+
+// Headers from a directory ($TESSERA_INCLUDE_DIR): SHA-256 over every file's path and content under
+// <dir>/tessera, and the same libcu++ version and directories. Computed once per process; a new
 // process finds it in the disk cache under a key of the headers' paths, sizes and modification
 // times (stat only), so that only a changed tree is read and hashed again (milliseconds saved on
 // every program's first launch).
+inline std::string directory_headers_digest(IncludeDirs const& dirs) {
+  std::vector<std::string> files;
+  std::vector<std::string> stack = {"tessera"};
+  while (!stack.empty()) {
+    std::string const rel = stack.back();
+    stack.pop_back();
+    DIR* d = opendir((dirs.tessera + "/" + rel).c_str());
+    if (!d) continue;
+    while (dirent* e = readdir(d)) {
+      std::string const name = e->d_name;
+      if (name == "." || name == "..") continue;
+      std::string const r = rel + "/" + name;
+      if (IncludeDirs::is_dir(dirs.tessera + "/" + r)) stack.push_back(r);
+      else files.push_back(r);
+    }
+    closedir(d);
+  }
+  std::sort(files.begin(), files.end());
+  std::string const version_file = dirs.cccl + "/cuda/std/__cccl/version.h";
+  Sha256 identity;
+  identity.field("tessera-jit headers 1").field(dirs.tessera).field(dirs.cccl).field(dirs.cuda);
+  for (std::string const& f : files) {
+    struct stat st {};
+    std::string const path = dirs.tessera + "/" + f;
+    if (stat(path.c_str(), &st) != 0) continue;
+    identity.field(f)
+        .field(std::to_string(st.st_size))
+        .field(std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec));
+  }
+  struct stat vst {};
+  if (stat(version_file.c_str(), &vst) == 0)
+    identity.field(std::to_string(vst.st_size)).field(std::to_string(vst.st_mtim.tv_sec));
+  std::string const memo_key = identity.hex();
+  if (auto memo = disk_cache().load(memo_key); memo && memo->image.size() == 64) return memo->image;
+
+  Sha256 h;
+  for (auto const& f : files) {
+    std::ifstream in(dirs.tessera + "/" + f, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    h.field(f).field(ss.str());
+  }
+  std::ifstream v(version_file, std::ios::binary);
+  std::ostringstream ss;
+  ss << v.rdbuf();
+  h.field(dirs.cccl).field(ss.str()).field(dirs.cuda);
+  std::string const hex = h.hex();
+  disk_cache().store(memo_key, CacheEntry{hex, false, {}});
+  return hex;
+}
+
+// The process's headers digest, computed once (the headers' source is fixed for its life).
 inline std::string const& headers_digest() {
   static std::string const digest = [] {
     IncludeDirs const& dirs = IncludeDirs::get();
-    std::vector<std::string> files;
-    std::vector<std::string> stack = {"tessera"};
-    while (!stack.empty()) {
-      std::string const rel = stack.back();
-      stack.pop_back();
-      DIR* d = opendir((dirs.tessera + "/" + rel).c_str());
-      if (!d) continue;
-      while (dirent* e = readdir(d)) {
-        std::string const name = e->d_name;
-        if (name == "." || name == "..") continue;
-        std::string const r = rel + "/" + name;
-        if (IncludeDirs::is_dir(dirs.tessera + "/" + r)) stack.push_back(r);
-        else files.push_back(r);
-      }
-      closedir(d);
-    }
-    std::sort(files.begin(), files.end());
-    std::string const version_file = dirs.cccl + "/cuda/std/__cccl/version.h";
-    Sha256 identity;
-    identity.field("tessera-jit headers 1").field(dirs.tessera).field(dirs.cccl).field(dirs.cuda);
-    for (std::string const& f : files) {
-      struct stat st {};
-      std::string const path = dirs.tessera + "/" + f;
-      if (stat(path.c_str(), &st) != 0) continue;
-      identity.field(f)
-          .field(std::to_string(st.st_size))
-          .field(std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec));
-    }
-    struct stat vst {};
-    if (stat(version_file.c_str(), &vst) == 0)
-      identity.field(std::to_string(vst.st_size)).field(std::to_string(vst.st_mtim.tv_sec));
-    std::string const memo_key = identity.hex();
-    if (auto memo = disk_cache().load(memo_key); memo && memo->image.size() == 64) return memo->image;
-
-    Sha256 h;
-    for (auto const& f : files) {
-      std::ifstream in(dirs.tessera + "/" + f, std::ios::binary);
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      h.field(f).field(ss.str());
-    }
-    std::ifstream v(version_file, std::ios::binary);
-    std::ostringstream ss;
-    ss << v.rdbuf();
-    h.field(dirs.cccl).field(ss.str()).field(dirs.cuda);
-    std::string const hex = h.hex();
-    disk_cache().store(memo_key, CacheEntry{hex, false, {}});
-    return hex;
+#if TESSERA_JIT_EMBEDDED_HEADERS
+    if (dirs.embedded) return embedded_headers_digest(embedded::headers().digest, dirs);
+#endif
+    return directory_headers_digest(dirs);
   }();
   return digest;
 }
@@ -379,8 +441,9 @@ inline std::vector<std::string> base_options(int arch) {
   IncludeDirs const& dirs = IncludeDirs::get();
   // sm_90a: Hopper's architecture-specific instructions (wgmma, setmaxnreg) need the `a` target.
   std::string const target = "sm_" + std::to_string(arch) + (arch == 90 ? "a" : "");
-  std::vector<std::string> o = {"-std=c++20", "-default-device", "-arch=" + target, "-I" + dirs.tessera,
-                                "-I" + dirs.cccl};
+  std::vector<std::string> o = {"-std=c++20", "-default-device", "-arch=" + target};
+  if (!dirs.embedded) o.push_back("-I" + dirs.tessera);
+  o.push_back("-I" + dirs.cccl);
   if (!dirs.cuda.empty()) o.push_back("-I" + dirs.cuda);
   o.push_back("-D_CCCL_META_UNROLL_LIMIT=10");
   return o;
@@ -446,8 +509,20 @@ inline Program compile(std::string const& source, std::vector<std::string> const
                                                      "--diag-suppress=629,630,20283"});
       }
     }
+    // Headers from memory: the caller's, then those built into the program (a name the caller
+    // gives is the caller's).
+    std::vector<NvrtcHeader> const* headers = &opts.headers;
+    std::vector<NvrtcHeader> all;
+    if (std::vector<NvrtcHeader> const& builtin = embedded_nvrtc_headers(); !builtin.empty()) {
+      all = opts.headers;
+      for (NvrtcHeader const& b : builtin)
+        if (std::none_of(opts.headers.begin(), opts.headers.end(),
+                         [&](NvrtcHeader const& u) { return u.name == b.name; }))
+          all.push_back(b);
+      headers = &all;
+    }
     auto const t0 = std::chrono::steady_clock::now();
-    NvrtcResult r = nvrtc.compile(source, opts.program_name, nvrtc_options, name_expressions, opts.headers);
+    NvrtcResult r = nvrtc.compile(source, opts.program_name, nvrtc_options, name_expressions, *headers);
     p.seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r.ok) {
       std::string kernels;

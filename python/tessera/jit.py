@@ -41,12 +41,8 @@ _jit = _tessera._jit
 #: NVRTC or GPU driver, and refused or failed launches.
 JitError = _jit.JitError
 
-_PACKAGE_INCLUDE = _os.path.join(_os.path.dirname(__file__), "include")
-if "TESSERA_INCLUDE_DIR" not in _os.environ and _os.path.isfile(
-    _os.path.join(_PACKAGE_INCLUDE, "tessera", "tessera.hpp")
-):
-    # An installed wheel carries Tessera's headers; a build tree's module knows its checkout's.
-    _os.environ["TESSERA_INCLUDE_DIR"] = _PACKAGE_INCLUDE
+# Tessera's headers are built into the extension modules (include/tessera/jit/embedded.hpp), so
+# nothing here points at them; TESSERA_INCLUDE_DIR, when set, makes the JIT read a directory instead.
 
 
 def _find_pip_cuda_dirs():

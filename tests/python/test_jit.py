@@ -86,6 +86,30 @@ def test_compile_errors_name_the_file_and_line(tmp_path):
 
 
 @needs_nvrtc
+def test_compile_with_no_include_directory(tmp_path):
+    # The modules carry Tessera's headers: with TESSERA_INCLUDE_DIR unset, a new process elsewhere
+    # compiles over tessera/tessera.hpp and passes NVRTC no directory of Tessera's; the variable
+    # still reads a directory instead, and one without the headers is an error that names it.
+    code = (
+        "import os\n"
+        "from tessera import jit\n"
+        f"p = jit.compile({SCALE!r}, ['scale<tessera::Layout<tessera::Int<64>>>'], arch=90, cache=False)\n"
+        "dirs = [o[2:] for o in p.options if o.startswith('-I')]\n"
+        "print(sum(os.path.isfile(os.path.join(d, 'tessera', 'tessera.hpp')) for d in dirs))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "TESSERA_INCLUDE_DIR"}
+    env["TESSERA_CACHE_DIR"] = str(tmp_path / "cache")
+    run = lambda env: subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
+    r = run(env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "0"
+    (tmp_path / "empty").mkdir()
+    r = run(dict(env, TESSERA_INCLUDE_DIR=str(tmp_path / "empty")))
+    assert r.returncode != 0
+    assert "holds no tessera/tessera.hpp" in r.stderr
+
+
+@needs_nvrtc
 def test_disk_cache_in_a_new_process(tmp_path):
     code = (
         "from tessera import jit\n"

@@ -1,6 +1,7 @@
 """The package as Python users meet it: ``from tessera import *`` replaces no builtin, the
 version is the library's one version, the stub's ``__all__`` is the package's, and the build reads
-the headers through python/include (a checkout's symlink to include/, stored as files in the sdist)."""
+the headers through python/include and the CMake script that builds them into the modules through
+python/cmake (a checkout's symlinks to include/ and cmake/, stored as files in the sdist)."""
 
 import ast
 import builtins
@@ -113,3 +114,12 @@ def test_python_include_is_the_repositorys_include(repo):
     link = repo / "python" / "include"
     assert link.is_symlink() and os.readlink(link) == os.path.join("..", "include")
     assert (link / "tessera" / "version.hpp").samefile(repo / "include" / "tessera" / "version.hpp")
+
+
+def test_python_cmake_is_the_repositorys_cmake(repo):
+    # The standalone build builds the JIT's headers into the modules with the repository's script
+    # (cmake/TesseraJitHeaders.cmake), through python/cmake.
+    link = repo / "python" / "cmake"
+    assert link.is_symlink() and os.readlink(link) == os.path.join("..", "cmake")
+    for name in ("TesseraJitHeaders.cmake", "tessera_embed_headers.cmake"):
+        assert (link / name).samefile(repo / "cmake" / name)

@@ -121,6 +121,57 @@ cudaError_t launch(AttentionProblem<T> const& p, Loop loop, int max_blocks = 0) 
   return detail::attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(p, nullptr, max_blocks);
 }
 
+// The device side of a run: Q, K, V (nq, nk, nk elements, uniform in [-1, 1] from `seed`), O (the
+// sentinel everywhere, so that a stray write shows), LSE (rows, zeros) and the reference's O and
+// LSE; bind(p) points p at them.
+template <class T>
+struct Buffers {
+  DeviceBuffer<T> q, k, v, o;
+  DeviceBuffer<float> lse, ref_o, ref_lse;
+  Buffers(std::size_t nq, std::size_t nk, std::size_t rows, int d, std::uint32_t seed)
+      : q(nq), k(nk), v(nk), o(nq), lse(rows), ref_o(rows * std::size_t(d)), ref_lse(rows) {
+    std::vector<T> hq(nq), hk(nk), hv(nk), ho(nq, sentinel<T>());
+    std::uint32_t x = seed;
+    auto rnd = [&] {
+      x = x * 1664525u + 1013904223u;
+      return T(float(int(x >> 8) % 2001 - 1000) / 1000.0f);  // [-1, 1]
+    };
+    for (auto& e : hq) e = rnd();
+    for (auto& e : hk) e = rnd();
+    for (auto& e : hv) e = rnd();
+    q.upload(hq);
+    k.upload(hk);
+    v.upload(hv);
+    o.upload(ho);
+    check(cudaMemset(lse.get(), 0, lse.bytes()), "cudaMemset");
+  }
+  void bind(AttentionProblem<T>& p) {
+    p.q = q.get();
+    p.k = k.get();
+    p.v = v.get();
+    p.o = o.get();
+    p.lse = lse.get();
+  }
+};
+
+// One row of O as the kernel wrote it (d values at got, then 8 elements of padding) and its LSE
+// against the reference's: "" or the first mismatch, after where(). Bounds: the file's comment.
+template <class T, class Where>
+std::string compare_row(T const* got, float const* want, float got_lse, float want_lse, int d, Where&& where) {
+  float const tol = std::is_same_v<T, bfloat16_t> ? 1e-2f : 2e-3f;
+  for (int e = 0; e < d; ++e) {
+    float const g = float(got[e]), w = want[e];
+    if (!(std::fabs(g - w) <= tol))
+      return where() + " column " + std::to_string(e) + ": O = " + std::to_string(g) + ", reference " +
+             std::to_string(w);
+  }
+  for (int e = d; e < d + 8; ++e)
+    if (got[e].raw() != sentinel<T>().raw()) return where() + ": the padding after the row was written";
+  bool const ok = std::isinf(want_lse) ? (std::isinf(got_lse) && got_lse < 0) : std::fabs(got_lse - want_lse) <= 1e-3f;
+  if (!ok) return where() + ": LSE = " + std::to_string(got_lse) + ", reference " + std::to_string(want_lse);
+  return "";
+}
+
 // Runs one case and compares; returns an empty string or the first mismatch.
 template <class T>
 std::string run_case(Case const& c, Loop loop = Loop::plain, int max_blocks = 0) {
@@ -129,30 +180,10 @@ std::string run_case(Case const& c, Loop loop = Loop::plain, int max_blocks = 0)
   AttentionStrides const qo{(long long)c.heads_q * c.seq_q * (d + 8), (long long)c.seq_q * (d + 8), d + 8, 1};
   AttentionStrides const kv{(long long)c.seq_k * c.heads_kv * d, d, (long long)c.heads_kv * d, 1};
   std::size_t const nq = std::size_t(c.batch) * qo.batch, nk = std::size_t(c.batch) * kv.batch;
-  std::vector<T> hq(nq), hk(nk), hv(nk), ho(nq, sentinel<T>());
-  std::uint32_t x = 0x9e3779b9u ^ std::uint32_t(c.seq_q * 131 + c.seq_k * 7 + d);
-  auto rnd = [&] {
-    x = x * 1664525u + 1013904223u;
-    return T(float(int(x >> 8) % 2001 - 1000) / 1000.0f);  // [-1, 1]
-  };
-  for (auto& e : hq) e = rnd();
-  for (auto& e : hk) e = rnd();
-  for (auto& e : hv) e = rnd();
-  DeviceBuffer<T> q(nq), k(nk), v(nk), o(nq);
   std::size_t const rows = std::size_t(c.batch) * c.heads_q * c.seq_q;
-  DeviceBuffer<float> lse(rows), ref_o(rows * d), ref_lse(rows);
-  q.upload(hq);
-  k.upload(hk);
-  v.upload(hv);
-  o.upload(ho);
-  check(cudaMemset(lse.get(), 0, lse.bytes()), "cudaMemset");
-
+  Buffers<T> buf(nq, nk, rows, d, 0x9e3779b9u ^ std::uint32_t(c.seq_q * 131 + c.seq_k * 7 + d));
   AttentionProblem<T> p;
-  p.q = q.get();
-  p.k = k.get();
-  p.v = v.get();
-  p.o = o.get();
-  p.lse = lse.get();
+  buf.bind(p);
   p.batch = c.batch;
   p.heads_q = c.heads_q;
   p.heads_kv = c.heads_kv;
@@ -166,31 +197,20 @@ std::string run_case(Case const& c, Loop loop = Loop::plain, int max_blocks = 0)
   p.causal = c.causal;
   p.scale = c.scale;
   check(launch(p, loop, max_blocks), "attention_forward_sm90");
-  attention_reference<T>
-      <<<unsigned((rows + 127) / 128), 128>>>(p, tessera::kernels::attention_scale(p), ref_o.get(), ref_lse.get());
+  attention_reference<T><<<unsigned((rows + 127) / 128), 128>>>(p, tessera::kernels::attention_scale(p),
+                                                                buf.ref_o.get(), buf.ref_lse.get());
   check(cudaGetLastError(), "attention_reference");
   check(cudaDeviceSynchronize(), "synchronize");
 
-  std::vector<T> const got = o.download();
-  std::vector<float> const want = ref_o.download(), got_lse = lse.download(), want_lse = ref_lse.download();
-  float const tol = std::is_same_v<T, bfloat16_t> ? 1e-2f : 2e-3f;
+  std::vector<T> const got = buf.o.download();
+  std::vector<float> const want = buf.ref_o.download(), got_lse = buf.lse.download(), want_lse = buf.ref_lse.download();
   for (std::size_t r = 0; r < rows; ++r) {
     int const i = int(r % c.seq_q), h = int(r / c.seq_q % c.heads_q), b = int(r / c.seq_q / c.heads_q);
     std::size_t const base = std::size_t(b * qo.batch + h * qo.head + i * qo.seq);
-    auto const where = [&] {
+    std::string const err = compare_row(got.data() + base, want.data() + r * d, got_lse[r], want_lse[r], d, [&] {
       return c.name() + ": batch " + std::to_string(b) + " head " + std::to_string(h) + " row " + std::to_string(i);
-    };
-    for (int e = 0; e < d; ++e) {
-      float const g = float(got[base + e]), w = want[r * d + e];
-      if (!(std::fabs(g - w) <= tol))
-        return where() + " column " + std::to_string(e) + ": O = " + std::to_string(g) + ", reference " +
-               std::to_string(w);
-    }
-    for (int e = d; e < d + 8; ++e)
-      if (got[base + e].raw() != sentinel<T>().raw()) return where() + ": the padding after the row was written";
-    float const gl = got_lse[r], wl = want_lse[r];
-    bool const ok = std::isinf(wl) ? (std::isinf(gl) && gl < 0) : std::fabs(gl - wl) <= 1e-3f;
-    if (!ok) return where() + ": LSE = " + std::to_string(gl) + ", reference " + std::to_string(wl);
+    });
+    if (!err.empty()) return err;
   }
   return "";
 }
@@ -257,33 +277,13 @@ std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> con
   AttentionStrides const qo{0, d + 8, (long long)heads_q * (d + 8), 1};
   AttentionStrides const kv{0, d, (long long)heads_kv * d, 1};
   std::size_t const nq = std::size_t(total_q) * qo.seq, nk = std::size_t(total_k) * kv.seq;
-  std::vector<T> hq(nq), hk(nk), hv(nk), ho(nq, sentinel<T>());
-  std::uint32_t x = 0x85ebca6bu ^ std::uint32_t(total_q * 131 + total_k * 7 + d);
-  auto rnd = [&] {
-    x = x * 1664525u + 1013904223u;
-    return T(float(int(x >> 8) % 2001 - 1000) / 1000.0f);  // [-1, 1]
-  };
-  for (auto& e : hq) e = rnd();
-  for (auto& e : hk) e = rnd();
-  for (auto& e : hv) e = rnd();
-  DeviceBuffer<T> q(nq), k(nk), v(nk), o(nq);
-  DeviceBuffer<int> dcu_q(cu_q.size()), dcu_k(cu_k.size());
   std::size_t const rows = std::size_t(heads_q) * total_q;
-  DeviceBuffer<float> lse(rows), ref_o(rows * d), ref_lse(rows);
-  q.upload(hq);
-  k.upload(hk);
-  v.upload(hv);
-  o.upload(ho);
+  Buffers<T> buf(nq, nk, rows, d, 0x85ebca6bu ^ std::uint32_t(total_q * 131 + total_k * 7 + d));
+  DeviceBuffer<int> dcu_q(cu_q.size()), dcu_k(cu_k.size());
   dcu_q.upload(cu_q);
   dcu_k.upload(cu_k);
-  check(cudaMemset(lse.get(), 0, lse.bytes()), "cudaMemset");
-
   AttentionProblem<T> p;
-  p.q = q.get();
-  p.k = k.get();
-  p.v = v.get();
-  p.o = o.get();
-  p.lse = lse.get();
+  buf.bind(p);
   p.batch = batch;
   p.heads_q = heads_q;
   p.heads_kv = heads_kv;
@@ -311,40 +311,31 @@ std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> con
     one.batch = 1;
     one.seq_q = sq;
     one.seq_k = sk;
-    one.q = q.get() + std::size_t(cu_q[std::size_t(b)]) * qo.seq;
-    one.k = k.get() + std::size_t(cu_k[std::size_t(b)]) * kv.seq;
-    one.v = v.get() + std::size_t(cu_k[std::size_t(b)]) * kv.seq;
+    one.q = buf.q.get() + std::size_t(cu_q[std::size_t(b)]) * qo.seq;
+    one.k = buf.k.get() + std::size_t(cu_k[std::size_t(b)]) * kv.seq;
+    one.v = buf.v.get() + std::size_t(cu_k[std::size_t(b)]) * kv.seq;
     std::size_t const at = ref_at[std::size_t(b)];
-    attention_reference<T><<<unsigned((std::size_t(heads_q) * sq + 127) / 128), 128>>>(one, scale, ref_o.get() + at * d,
-                                                                                       ref_lse.get() + at);
+    attention_reference<T><<<unsigned((std::size_t(heads_q) * sq + 127) / 128), 128>>>(
+        one, scale, buf.ref_o.get() + at * d, buf.ref_lse.get() + at);
     check(cudaGetLastError(), "attention_reference");
   }
   check(cudaDeviceSynchronize(), "synchronize");
 
-  std::vector<T> const got = o.download();
-  std::vector<float> const want = ref_o.download(), got_lse = lse.download(), want_lse = ref_lse.download();
-  float const tol = std::is_same_v<T, bfloat16_t> ? 1e-2f : 2e-3f;
+  std::vector<T> const got = buf.o.download();
+  std::vector<float> const want = buf.ref_o.download(), got_lse = buf.lse.download(), want_lse = buf.ref_lse.download();
   for (int b = 0; b < batch; ++b)
     for (int h = 0; h < heads_q; ++h)
       for (int i = 0; i < lens_q[std::size_t(b)]; ++i) {
         std::size_t const r = ref_at[std::size_t(b)] + std::size_t(h) * lens_q[std::size_t(b)] + i;  // reference row
         int const row = cu_q[std::size_t(b)] + i;                                                    // packed row
         std::size_t const base = std::size_t(row) * qo.seq + std::size_t(h) * qo.head;
-        auto const where = [&] {
-          return "sequence " + std::to_string(b) + " (" + std::to_string(lens_q[std::size_t(b)]) + " x " +
-                 std::to_string(lens_k[std::size_t(b)]) + ") head " + std::to_string(h) + " row " + std::to_string(i);
-        };
-        for (int e = 0; e < d; ++e) {
-          float const g = float(got[base + e]), w = want[r * d + e];
-          if (!(std::fabs(g - w) <= tol))
-            return where() + " column " + std::to_string(e) + ": O = " + std::to_string(g) + ", reference " +
-                   std::to_string(w);
-        }
-        for (int e = d; e < d + 8; ++e)
-          if (got[base + e].raw() != sentinel<T>().raw()) return where() + ": the padding after the row was written";
-        float const gl = got_lse[std::size_t(h) * total_q + row], wl = want_lse[r];
-        bool const ok = std::isinf(wl) ? (std::isinf(gl) && gl < 0) : std::fabs(gl - wl) <= 1e-3f;
-        if (!ok) return where() + ": LSE = " + std::to_string(gl) + ", reference " + std::to_string(wl);
+        std::string const err = compare_row(
+            got.data() + base, want.data() + r * d, got_lse[std::size_t(h) * total_q + row], want_lse[r], d, [&] {
+              return "sequence " + std::to_string(b) + " (" + std::to_string(lens_q[std::size_t(b)]) + " x " +
+                     std::to_string(lens_k[std::size_t(b)]) + ") head " + std::to_string(h) + " row " +
+                     std::to_string(i);
+            });
+        if (!err.empty()) return err;
       }
   return "";
 }

@@ -1104,6 +1104,27 @@ float attention_scale_arg(char const* fn, py::object const& scale_obj, int causa
   return float(s);
 }
 
+// The arguments both attention entries share: dtype, mask, scale, the sizes (batch, heads_q,
+// heads_kv, seq_q, seq_k, head_dim; varlen: the longest sequences) and the inputs' addresses.
+ops::AttentionArgs attention_args(char const* fn, ops::DType dt, int causal, py::object const& scale_obj,
+                                  std::array<std::int64_t, 6> const& sizes, Imported const& q, Imported const& k,
+                                  Imported const& v) {
+  ops::AttentionArgs a;
+  a.scale = attention_scale_arg(fn, scale_obj, causal);
+  a.causal = causal;
+  a.dtype = dt;
+  a.batch = int(sizes[0]);
+  a.heads_q = int(sizes[1]);
+  a.heads_kv = int(sizes[2]);
+  a.seq_q = int(sizes[3]);
+  a.seq_k = int(sizes[4]);
+  a.head_dim = int(sizes[5]);
+  a.q = q.data();
+  a.k = k.data();
+  a.v = v.data();
+  return a;
+}
+
 // Allocates O (and LSE) as the shapes say, checks the kernel's rules (kernels::check_attention_problem's,
 // before O exists: q's address stands in for it, since O will be fresh, contiguous and aligned) and
 // launches, unless `run` is false (nothing to compute: O and LSE are filled by fill()).
@@ -1181,19 +1202,7 @@ py::object attention(py::object q_obj, py::object k_obj, py::object v_obj, int c
     require_element_aligned(fn, *t, 2);  // and no negative strides
     if (!empty) attention_rows(fn, *t, 2, d);
   }
-  ops::AttentionArgs a;
-  a.scale = attention_scale_arg(fn, scale_obj, causal);
-  a.causal = causal;
-  a.dtype = dt;
-  a.batch = int(batch);
-  a.heads_q = int(hq);
-  a.heads_kv = int(hkv);
-  a.seq_q = int(sq);
-  a.seq_k = int(sk);
-  a.head_dim = int(d);
-  a.q = q.data();
-  a.k = k.data();
-  a.v = v.data();
+  ops::AttentionArgs a = attention_args(fn, dt, causal, scale_obj, {batch, hq, hkv, sq, sk, d}, q, k, v);
   for (int i = 0; i < 3; ++i) {
     a.q_strides[i] = q.strides()[std::size_t(i)];
     a.k_strides[i] = k.strides()[std::size_t(i)];
@@ -1260,19 +1269,7 @@ py::object attention_varlen(py::object q_obj, py::object k_obj, py::object v_obj
     require_element_aligned(fn, *t, 2);  // and no negative strides
     if (run) attention_rows(fn, *t, 0, d);
   }
-  ops::AttentionArgs a;
-  a.scale = attention_scale_arg(fn, scale_obj, causal);
-  a.causal = causal;
-  a.dtype = dt;
-  a.batch = int(batch);
-  a.heads_q = int(hq);
-  a.heads_kv = int(hkv);
-  a.seq_q = int(max_q);
-  a.seq_k = int(max_k);
-  a.head_dim = int(d);
-  a.q = q.data();
-  a.k = k.data();
-  a.v = v.data();
+  ops::AttentionArgs a = attention_args(fn, dt, causal, scale_obj, {batch, hq, hkv, max_q, max_k, d}, q, k, v);
   a.cu_seqlens_q = static_cast<int const*>(cu_q.data());
   a.cu_seqlens_k = static_cast<int const*>(cu_k.data());
   a.total_q = int(total_q);

@@ -5,7 +5,9 @@
 #   bench: the example programs, the demo, and `tessera-bench --sizes full` twice (the spread
 #          between the runs is the noise; the first with a sustained run and JSON).
 # Logs go to $OUT (or ./device-out), at most 8 files. The binaries are built on the development
-# machine for sm_90a (Release) and carried.
+# machine for sm_90a (Release) and carried: that machine has no GPU, so configure BUILD_DIR with
+# -DTESSERA_GPU_TARGETS=ON (cmake -S . -B build-device -DTESSERA_GPU_TARGETS=ON), or the GPU tests,
+# the examples and tessera-bench are not built.
 #   KERNELS   bench case regex (default: all)      SUSTAINED  sustained launches (default 200)
 #   REST      idle ms before each burst sample of the first run (default 500: bursts from rest)
 set -u
@@ -16,6 +18,10 @@ S=${SUSTAINED:-200}
 R=${REST:-500}
 P=${2:-all}
 mkdir -p "$O"
+if [ ! -d "$B/tests/kernels" ] && [ ! -x "$B/bin/tessera-bench" ]; then
+  echo "device_run.sh: $B has no GPU targets (no tests/kernels, no bin/tessera-bench): configure it with -DTESSERA_GPU_TARGETS=ON and build it" >&2
+  exit 2
+fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu --format=csv | tee "$O/gpu.txt"
 L=$O/tests.txt
 : > "$L"

@@ -235,6 +235,10 @@ class DeviceArray:
         "attention": ("(q: DLPackTensor, k: DLPackTensor, v: DLPackTensor, causal: bool = False, scale: Optional[float] = None,\n"
                       "              causal_alignment: str = \"top_left\", return_lse: bool = False, *,\n"
                       "              stream: Optional[StreamLike] = None) -> Any"),
+        "attention_varlen": ("(q: DLPackTensor, k: DLPackTensor, v: DLPackTensor, cu_seqlens_q: DLPackTensor,\n"
+                             "                     cu_seqlens_k: DLPackTensor, max_seqlen_q: int, max_seqlen_k: int, causal: bool = False,\n"
+                             "                     scale: Optional[float] = None, causal_alignment: str = \"top_left\", return_lse: bool = False, *,\n"
+                             "                     stream: Optional[StreamLike] = None) -> Any"),
     }),
     "pictures": ('''\
 """Type stubs of tessera.pictures (docs/python.md, docs/show.md)."""

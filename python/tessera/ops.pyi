@@ -169,8 +169,29 @@ def attention_varlen(q: DLPackTensor, k: DLPackTensor, v: DLPackTensor, cu_seqle
                      cu_seqlens_k: DLPackTensor, max_seqlen_q: int, max_seqlen_k: int, causal: bool = False,
                      scale: Optional[float] = None, causal_alignment: str = "top_left", return_lse: bool = False, *,
                      stream: Optional[StreamLike] = None) -> Any:
-    """:func:`attention` over sequences of different lengths packed along the first mode (FlashAttention's
-    varlen layout): q (total_q, heads_q, head_dim), k and v (total_k, heads_kv, head_dim), int32 offsets
-    cu_seqlens_q and cu_seqlens_k (batch + 1), the longest lengths max_seqlen_q and max_seqlen_k; returns O
-    (total_q, heads_q, head_dim) or (O, LSE (heads_q, total_q)). The full contract: tessera/ops.py."""
+    """:func:`attention` over a batch of sequences of different lengths packed one after the other
+    (FlashAttention's varlen layout), by the same kernel.
+
+    q is (total_q, heads_q, head_dim), k and v (total_k, heads_kv, head_dim): sequence b is rows
+    ``cu_seqlens_q[b]:cu_seqlens_q[b + 1]`` of q and ``cu_seqlens_k[b]:cu_seqlens_k[b + 1]`` of k
+    and v; cu_seqlens_q and cu_seqlens_k are int32 CUDA tensors of batch + 1 offsets.
+
+    Precondition: as :func:`attention` for the dtypes, head_dim, GQA and alignment (the strides of
+    seq and heads multiples of 8 elements); the offsets nondecreasing from 0 to total_q and total_k
+    (sequences may be empty; they are read on the GPU, not checked); max_seqlen_q and max_seqlen_k
+    at least every sequence's length (rows past max_seqlen_q are not computed). The mask applies
+    within each sequence (bottom_right: key j visible to query i iff j <= i + len_k - len_q).
+    Postcondition: returns O, a new contiguous (total_q, heads_q, head_dim) tensor of q's dtype, or
+    (O, LSE) with return_lse, LSE a new float32 (heads_q, total_q) tensor; each sequence as
+    :func:`attention` computes it alone, within the same bounds; a query that sees no key (an empty
+    key sequence) gets O = 0 and LSE = -inf. Asynchronous (nothing is read back from the GPU).
+
+    Example (PyTorch): two sequences of 2 and 1 queries, of 1 and 2 keys
+        >>> q = torch.zeros(3, 1, 64, dtype=torch.bfloat16, device="cuda")
+        >>> v = torch.tensor([1.0, 2.0, 4.0], dtype=torch.bfloat16, device="cuda")[:, None, None].expand(3, 1, 64).contiguous()
+        >>> cu = torch.tensor([0, 2, 3], dtype=torch.int32, device="cuda")
+        >>> cu_k = torch.tensor([0, 1, 3], dtype=torch.int32, device="cuda")
+        >>> tessera.ops.attention_varlen(q, q, v, cu, cu_k, 2, 2)[:, 0, 0].tolist()
+        [1.0, 1.0, 3.0]
+    """
     ...

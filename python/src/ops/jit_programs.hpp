@@ -41,6 +41,11 @@ class OpProgram {
       jit::CompileOptions o;
       o.arch = 90;  // sm_90a, whatever the current device (module.cpp refuses other GPUs first)
       o.program_name = file_name_;
+      // No precompiled header: these kernels do real template work, and since the headers parse in
+      // 0.3 s saving one costs a process's first compile more than it saves the next ones (gemm's
+      // 128x256 kernel: 7.9 s with, 7.4 s without; then 6.9-7.1 s with, 6.6-6.9 s without:
+      // docs/performance.md).
+      o.pch = false;
       if (make_source_) source_ = make_source_();
       program_ = jit::compile(source_, names_, o);
       ready_.store(true, std::memory_order_release);

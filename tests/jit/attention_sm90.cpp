@@ -263,6 +263,22 @@ TEST(JitAttentionSm90, VarlenMapsSpanThePackedRows) {
   EXPECT_EQ(r.params.shape.cu_seqlens_q, &offsets[0]);
   EXPECT_EQ(r.params.shape.cu_seqlens_k, &offsets[1]);
   EXPECT_EQ(r.params.shape.m_blocks, 4);  // ceil(400 / 128): the longest sequence's tiles
+  // the launchers' shared derivation, as problem.hpp's example says, and for the fixed-length form
+  kernels::AttentionSm90Extents const e = kernels::attention_sm90_extents(attention_sm90_jit_typed<half_t>(p), 128);
+  EXPECT_EQ(e.batch, 1);
+  EXPECT_EQ(e.rows_q, 700);
+  EXPECT_EQ(e.rows_k, 900);
+  EXPECT_EQ(e.o_batch, 0);
+  EXPECT_EQ(e.lse_head, 700);
+  EXPECT_EQ(e.tiles, 4 * 8 * 3);
+  AttentionSm90JitProblem const fixed = problem(2, 8, 2, 1000, 300, 128);
+  kernels::AttentionSm90Extents const f = kernels::attention_sm90_extents(attention_sm90_jit_typed<half_t>(fixed), 128);
+  EXPECT_EQ(f.batch, 2);
+  EXPECT_EQ(f.rows_q, 1000);
+  EXPECT_EQ(f.rows_k, 300);
+  EXPECT_EQ(f.o_batch, fixed.o_strides.batch);
+  EXPECT_EQ(f.lse_head, 1000);
+  EXPECT_EQ(f.tiles, 8 * 8 * 2);
   EXPECT_TRUE(r.params.shape.bottom_right);
   EXPECT_EQ(r.blocks, 4u * 8 * 3);
 }

@@ -510,12 +510,11 @@ AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel
   AttentionSm90JitGeometry const g = attention_sm90_jit_geometry(k);
   AttentionSm90JitArgs<DescAlign> r;
   auto& a = r.params;
-  // Varlen: the packed rows are one batch of total_q (total_k) rows.
-  bool const varlen = p.cu_seqlens_q != nullptr;
-  int const batch = varlen ? 1 : p.batch, rows_q = varlen ? p.total_q : p.seq_q, rows_k = varlen ? p.total_k : p.seq_k;
-  r.map_q = detail::attention_sm90_jit_tma_map(p.q, batch, p.heads_q, rows_q, p.head_dim, p.q_strides, g.bm);
-  r.map_k = detail::attention_sm90_jit_tma_map(p.k, batch, p.heads_kv, rows_k, p.head_dim, p.k_strides, g.bn);
-  r.map_v = detail::attention_sm90_jit_tma_map(p.v, batch, p.heads_kv, rows_k, p.head_dim, p.v_strides, g.bn);
+  // varlen: one batch of the packed rows (kernels::attention_sm90_extents, the nvcc launcher's too)
+  kernels::AttentionSm90Extents const e = kernels::attention_sm90_extents(attention_sm90_jit_typed<half_t>(p), g.bm);
+  r.map_q = detail::attention_sm90_jit_tma_map(p.q, e.batch, p.heads_q, e.rows_q, p.head_dim, p.q_strides, g.bm);
+  r.map_k = detail::attention_sm90_jit_tma_map(p.k, e.batch, p.heads_kv, e.rows_k, p.head_dim, p.k_strides, g.bn);
+  r.map_v = detail::attention_sm90_jit_tma_map(p.v, e.batch, p.heads_kv, e.rows_k, p.head_dim, p.v_strides, g.bn);
   detail::attention_sm90_jit_check_map("Q", r.map_q);
   detail::attention_sm90_jit_check_map("K", r.map_k);
   detail::attention_sm90_jit_check_map("V", r.map_v);
@@ -523,17 +522,16 @@ AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel
   encode(r.map_k, &r.maps.k);
   encode(r.map_v, &r.maps.v);
   a.o = p.o;
-  a.o_batch = varlen ? 0 : p.o_strides.batch;
+  a.o_batch = e.o_batch;
   a.o_head = p.o_strides.head;
   a.o_seq = p.o_strides.seq;
   a.lse = p.lse;
-  a.lse_head = rows_q;
-  a.shape = kernels::attention_sm90_shape(attention_sm90_jit_typed<half_t>(p), g.bm);
+  a.lse_head = e.lse_head;
+  a.shape = e.shape;
   a.scale = attention_sm90_jit_scale(p);
   a.scale_log2 = a.scale * 1.4426950408889634f;
-  long long const tiles = (long long)a.shape.m_blocks * p.heads_q * p.batch;
-  a.tiles = int(tiles);
-  r.blocks = unsigned(g.persistent ? kernels::attention_sm90_grid(tiles, sms, p.seq_k) : tiles);
+  a.tiles = int(e.tiles);
+  r.blocks = unsigned(g.persistent ? kernels::attention_sm90_grid(e.tiles, sms, p.seq_k) : e.tiles);
   r.threads = unsigned(g.threads);
   r.smem_bytes = unsigned(g.smem_bytes);
   return r;

@@ -61,26 +61,22 @@ template <class Cfg, class T>
 cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t stream, int max_blocks = 0) {
   using Roles = AttentionSm90Roles<Cfg, T>;
   constexpr int BM = Cfg::BM, BN = Cfg::BN;
-  // Varlen: the packed rows are one batch of total_q (total_k) rows.
-  bool const varlen = attention_varlen(p);
-  int const batch = varlen ? 1 : p.batch, rows_q = varlen ? p.total_q : p.seq_q, rows_k = varlen ? p.total_k : p.seq_k;
+  AttentionSm90Extents const e = attention_sm90_extents(p, BM);  // varlen: one batch of the packed rows
   AttentionSm90Maps<T> maps{};
-  maps.q = attention_sm90_tma(p.q, batch, p.heads_q, rows_q, p.head_dim, p.q_strides, BM);
-  maps.k = attention_sm90_tma(p.k, batch, p.heads_kv, rows_k, p.head_dim, p.k_strides, BN);
-  maps.v = attention_sm90_tma(p.v, batch, p.heads_kv, rows_k, p.head_dim, p.v_strides, BN);
+  maps.q = attention_sm90_tma(p.q, e.batch, p.heads_q, e.rows_q, p.head_dim, p.q_strides, BM);
+  maps.k = attention_sm90_tma(p.k, e.batch, p.heads_kv, e.rows_k, p.head_dim, p.k_strides, BN);
+  maps.v = attention_sm90_tma(p.v, e.batch, p.heads_kv, e.rows_k, p.head_dim, p.v_strides, BN);
   AttentionSm90Params<T> params{};
   params.o = p.o;
-  params.o_batch = varlen ? 0 : p.o_strides.batch;
+  params.o_batch = e.o_batch;
   params.o_head = p.o_strides.head;
   params.o_seq = p.o_strides.seq;
   params.lse = p.lse;
-  params.lse_head = rows_q;
-  params.shape = attention_sm90_shape(p, BM);
-  AttentionSm90Shape const& sh = params.shape;
+  params.lse_head = e.lse_head;
+  params.shape = e.shape;
   params.scale = attention_scale(p);
   params.scale_log2 = params.scale * 1.4426950408889634f;
-  long long const tiles = (long long)sh.m_blocks * p.heads_q * p.batch;
-  params.tiles = int(tiles);
+  params.tiles = int(e.tiles);
 
   constexpr int smem = sm90::shared_storage_bytes<typename Roles::Storage>();
   static_assert(smem <= 227 * 1024, "attention_forward_sm90: the configuration's shared storage exceeds 227 KB");
@@ -90,7 +86,7 @@ cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t str
   if (cudaError_t const e = sm90::raise_shared_limit<Roles>(reinterpret_cast<void const*>(kernel), smem, device);
       e != cudaSuccess)
     return e;
-  long long grid = Cfg::kPersistent ? attention_sm90_grid(tiles, sms, p.seq_k) : tiles;
+  long long grid = Cfg::kPersistent ? attention_sm90_grid(e.tiles, sms, p.seq_k) : e.tiles;
   if (Cfg::kPersistent && max_blocks > 0 && grid > max_blocks) grid = max_blocks;
   unsigned const blocks = unsigned(grid);
   sm90::Launch config{dim3(blocks), dim3(Roles::kThreads), smem, stream};

@@ -11,6 +11,9 @@
 //   AttentionSm90Shape, attention_sm90_shape(problem, bm)
 //                                           the problem's sizes as the Hopper kernel reads them
 //                                           (both of its launchers, nvcc's and the JIT's, fill it here)
+//   attention_sm90_extents(problem, bm), attention_sm90_grid(tiles, sms, seq_k)
+//                                           the rest both launchers derive: the maps' extents, O's
+//                                           and LSE's strides, the tiles; the grid
 //   check_attention_problem(fn, problem)    std::invalid_argument naming the broken rule and values
 #pragma once
 
@@ -217,6 +220,35 @@ AttentionSm90Shape attention_sm90_shape(AttentionProblem<T> const& p, int bm) {
   s.cu_seqlens_k = p.cu_seqlens_k;
   return s;
 }
+// attention_sm90_extents(p, bm): what both launchers of the Hopper kernel (forward.cuh, the JIT's
+// jit/attention_sm90.hpp) derive from p for query tiles of bm rows: the extents their tensor maps
+// span (batch, rows of Q and O, rows of K and V: p's, or for varlen one batch of the packed rows),
+// O's batch stride as the kernel reads it (0 for varlen: the sequence's rows locate it), the
+// elements between two heads' LSE rows (seq_q; varlen total_q), the query tiles of the grid
+// (m-blocks heads_q batch) and the kernel's shape (attention_sm90_shape). Pre: p passes
+// check_attention_problem.
+// Example: batch 2, heads_q 8, seq_q 1000, seq_k 300, bm 128 -> {batch 2, rows_q 1000, rows_k 300,
+// o_batch p.o_strides.batch, lse_head 1000, tiles 8 * 8 * 2}; varlen with batch 3, total_q 700,
+// total_k 900, seq_q 400 -> {1, 700, 900, 0, 700, 4 * 8 * 3}.
+struct AttentionSm90Extents {
+  int batch = 1, rows_q = 1, rows_k = 1;
+  long long o_batch = 0, lse_head = 1, tiles = 1;
+  AttentionSm90Shape shape;
+};
+template <class T>
+AttentionSm90Extents attention_sm90_extents(AttentionProblem<T> const& p, int bm) {
+  bool const varlen = attention_varlen(p);
+  AttentionSm90Extents e;
+  e.batch = varlen ? 1 : p.batch;
+  e.rows_q = varlen ? p.total_q : p.seq_q;
+  e.rows_k = varlen ? p.total_k : p.seq_k;
+  e.o_batch = varlen ? 0 : p.o_strides.batch;
+  e.lse_head = e.rows_q;
+  e.shape = attention_sm90_shape(p, bm);
+  e.tiles = (long long)e.shape.m_blocks * p.heads_q * p.batch;
+  return e;
+}
+
 // attention_sm90_grid(tiles, sms, seq_k): the blocks of the Hopper kernel's launch for `tiles` query
 // tiles of up to seq_k keys on a GPU of `sms` SMs. Short tiles (seq_k <= 2048): at most one block an
 // SM, each looping over every gridDim.x-th tile (persistent: a tile's loads overlap the previous

@@ -369,6 +369,18 @@ extern "C" __global__ void call(int* out, int n) {  // one warpgroup, descriptor
   for (float& x : d) tessera::warpgroup_fence_operand(x);
   out[threadIdx.x] = int(d[0] + d[3]);
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_arch_wgmma_rules_hpp)
+struct RowsOf64 {  // (m,k) -> m 64 + k: a K-major 128-byte-swizzle tile of 16-bit elements, as its rules see it
+  TESSERA_HOST_DEVICE constexpr long long operator()(int m, int k) const { return m * 64LL + k; }
+};
+extern "C" __global__ void call(int* out, int n) {  // the rules at compile time and on the device
+  using namespace tessera;
+  constexpr GmmaForm f = gmma_form_of(2, GmmaMajor::K, 3, RowsOf64{}, 0, 0, 64);
+  static_assert(gmma_form_violation(f) == GmmaRule::ok && f.sbo == 512);
+  static_assert(gmma_block_violation(f, RowsOf64{}, 0, 0, false).rule == GmmaRule::ok);
+  GmmaForm const g = gmma_form_of(2, GmmaMajor::K, 3, RowsOf64{}, 8 * n, 16, 64);
+  out[threadIdx.x] = int(gmma_form_violation(g)) + int(gmma_block_violation(g, RowsOf64{}, 8 * n, 16).rule);
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_arch_barrier_sm90_hpp)
 extern "C" __global__ void call(int* out, int n) {
   using namespace tessera;

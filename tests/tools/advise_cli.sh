@@ -63,6 +63,21 @@ check check_copy "legal: 32 instructions of 16-byte vectors a thread, 128 wavefr
 status check_copy_vector 1 $?
 check check_copy_vector "error: illegal (copy.vector): analyze: thread 0's vector 0" "$W/l.txt"
 
+"$T" check wgmma --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' >"$W/m.txt" 2>&1
+status check_wgmma 0 $?
+check check_wgmma "legal: K-major 2-byte elements, 128-byte swizzle (Sw<3,3,3> o (_8,_64):(_64,_1) atoms): 4 descriptors of 64 x 16 blocks, LBO unused, SBO 1024 bytes" "$W/m.txt"
+
+"$T" check wgmma --smem 'Sw<3,3,3> o (_64,_128):(_128,_1)' >"$W/n.txt" 2>&1
+status check_wgmma_core 1 $?
+check check_wgmma_core "error: illegal (wgmma.core): block (0,0): element (1,0) is at offset 128" "$W/n.txt"
+
+"$T" check wgmma --smem 'tile_to_shape(Sw<3,3,3> o (_64,_8):(_1,_64), (_128,_64), (_1,_0))' --major mn --block 64 >"$W/o.txt" 2>&1
+status check_wgmma_mn 0 $?
+check check_wgmma_mn "legal: MN-major 2-byte elements, 128-byte swizzle (Sw<3,3,3> o (_64,_8):(_1,_64) atoms): 8 descriptors of 64 x 16 blocks, LBO unused, SBO 1024 bytes" "$W/o.txt"
+
+"$T" check wgmma --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' --major x >"$W/p.txt" 2>&1
+status check_wgmma_usage 2 $?
+
 "$T" check >"$W/j.txt" 2>&1
 status check_usage 2 $?
 

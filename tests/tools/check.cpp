@@ -8,7 +8,9 @@
 
 #include <string>
 
+#include "tessera/atom/mma_traits_sm90.hpp"
 #include "tessera/atom/names.hpp"
+#include "tessera/core/print.hpp"
 
 namespace {
 
@@ -50,6 +52,134 @@ TEST(CheckTma, EachRuleNamedWithItsValues) {
          "a 128-byte swizzle needs a box inner extent of at most 128 bytes, got 256");
   expect(tma("(4096,4096):(4096,1)", "(_64,_512):(_512,_1)"), "tma.map", "box sizes must be in [1, 256], got 512 x 64");
   expect(tma("(4096,4096):(4096,1)", "(64,64):(64,1)"), "tma.rank", "must be static");
+}
+
+// ---- check_wgmma ---------------------------------------------------------------------------------
+
+using tessera::GmmaMajor;
+
+tessera::tools::WgmmaCheck wgmma(const std::string& smem, int elem_bytes = 2, int block = 0) {
+  return tessera::tools::check_wgmma(tessera::rt::evaluate(smem), elem_bytes, std::nullopt, block);
+}
+
+// A static stage layout (without its 128-byte swizzle, as make_gmma_desc takes it) checked at run
+// time through its printed form: legal, and every block's descriptor the one make_gmma_desc encodes
+// (the compile-time path) for the same block.
+template <GmmaMajor Major, int MNBlock, class L>
+void expect_same_descriptors(L const& l) {
+  using namespace tessera;
+  const std::string text = "Sw<3,3,3> o " + to_string(l);
+  const tools::WgmmaCheck r = tools::check_wgmma(rt::evaluate(text), 2, Major, MNBlock);
+  ASSERT_TRUE(r.legal) << text << ": " << r.message;
+  EXPECT_EQ(r.swizzle_bits, 3);
+  const int mn = int(size<0>(l)), k = int(size<1>(l));
+  ASSERT_EQ(r.blocks.size(), std::size_t(mn / MNBlock) * std::size_t(k / 16)) << text;
+  std::size_t i = 0;
+  for (int mn0 = 0; mn0 < mn; mn0 += MNBlock)
+    for (int k0 = 0; k0 < k; k0 += 16, ++i) {
+      const GmmaForm& f = r.blocks[i];
+      EXPECT_EQ(f.start, (long long)l(mn0, k0)) << text;
+      const std::uint32_t base = 0x4000;
+      // K-major: LBO is unused, make_gmma_desc writes 16 bytes there
+      const std::uint32_t lbo = Major == GmmaMajor::K ? 16u : std::uint32_t(2 * f.lbo);
+      EXPECT_EQ((make_gmma_desc<Major, MNBlock>(base, l, mn0, k0)),
+                gmma_desc_bits(base + 2u * std::uint32_t(f.start), lbo, std::uint32_t(2 * f.sbo)))
+          << text << " block (" << mn0 << "," << k0 << ")";
+    }
+}
+
+TEST(CheckWgmma, TheKernelsTilesAreLegalWithMakeGmmaDescsDescriptors) {
+  using namespace tessera;
+  // gemm_sm90_stage_layout (kernels/gemm/sm90_kernel.cuh): K-major BP x BK, A in blocks of 64 rows,
+  // B in one block of BN; MN-major K-rows of 64, a 64-wide chunk's K groups consecutive.
+  constexpr auto a_k = tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_128, _64>{});
+  expect_same_descriptors<GmmaMajor::K, 64>(a_k);
+  expect_same_descriptors<GmmaMajor::K, 256>(tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_256, _64>{}));
+  constexpr auto b_mn = tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<_128, _64>{}, LayoutRight{});
+  expect_same_descriptors<GmmaMajor::MN, 128>(b_mn);
+  expect_same_descriptors<GmmaMajor::MN, 64>(b_mn);
+  expect_same_descriptors<GmmaMajor::MN, 256>(
+      tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<_256, _64>{}, LayoutRight{}));
+  // attention_sm90_rows_layout<R, D> (kernels/attention/forward_sm90.cuh): Q (BM x D) in blocks of
+  // 64 rows, K (BN x D) in one block; attention_sm90_v_layout<BN, D>: V as (D, BN), one block of D.
+  expect_same_descriptors<GmmaMajor::K, 64>(tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_128, _128>{}));
+  expect_same_descriptors<GmmaMajor::K, 128>(tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_128, _256>{}));
+  expect_same_descriptors<GmmaMajor::MN, 128>(
+      tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<_128, _128>{}, LayoutRight{}));
+  expect_same_descriptors<GmmaMajor::MN, 256>(
+      tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<_256, _64>{}, LayoutRight{}));
+  // The message states the form and the offsets.
+  auto r = wgmma("Sw<3,3,3> o (_64,_64):(_64,_1)");
+  EXPECT_TRUE(r.legal);
+  EXPECT_EQ(r.message,
+            "K-major 2-byte elements, 128-byte swizzle (Sw<3,3,3> o (_8,_64):(_64,_1) atoms): 4 descriptors of 64 x 16 "
+            "blocks, LBO unused, SBO 1024 bytes; the tile must start 1024-byte aligned");
+}
+
+TEST(CheckWgmma, EveryCanonicalForm) {
+  // The ISA's table: K-major and MN-major, unswizzled and each swizzle, built from their atoms.
+  EXPECT_TRUE(wgmma("Sw<1,3,3> o (_64,_16):(_16,_1)").legal);
+  EXPECT_TRUE(wgmma("Sw<2,3,3> o (_64,_32):(_32,_1)").legal);
+  EXPECT_TRUE(wgmma("tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_64,_128))").legal);
+  auto interleave = wgmma("tile_to_shape((_8,_8):(_8,_1), (_64,_64))");
+  EXPECT_TRUE(interleave.legal) << interleave.message;
+  EXPECT_NE(interleave.message.find("unswizzled ((_8,_8):(_8,_1) atoms): 4 descriptors of 64 x 16 blocks, LBO 1024 "
+                                    "bytes, SBO 128 bytes"),
+            std::string::npos)
+      << interleave.message;
+  EXPECT_TRUE(wgmma("tile_to_shape((_8,_8):(_1,_8), (_64,_64))").legal);
+  EXPECT_TRUE(wgmma("Sw<1,3,3> o tile_to_shape((_16,_8):(_1,_16), (_64,_32))").legal);
+  EXPECT_TRUE(wgmma("Sw<2,3,3> o tile_to_shape((_32,_8):(_1,_32), (_64,_32))").legal);
+  // column-major atom order: chunks 1024 bytes apart, K groups 2048: other offsets, still canonical
+  auto mn = wgmma("Sw<3,3,3> o tile_to_shape((_64,_8):(_1,_64), (_128,_64))");
+  EXPECT_TRUE(mn.legal) << mn.message;
+  EXPECT_NE(mn.message.find("LBO 1024 bytes, SBO 2048 bytes"), std::string::npos) << mn.message;
+  // tf32 and 8-bit elements, K-major: 16-byte units of 4 and 16 elements.
+  EXPECT_TRUE(wgmma("Sw<3,2,3> o (_64,_32):(_32,_1)", 4).legal);
+  EXPECT_TRUE(wgmma("Sw<3,4,3> o (_64,_128):(_128,_1)", 1).legal);
+}
+
+TEST(CheckWgmma, EachRuleNamedWithItsValues) {
+  auto expect = [](const tessera::tools::WgmmaCheck& r, const char* rule, const char* text) {
+    EXPECT_FALSE(r.legal);
+    EXPECT_EQ(r.rule, rule);
+    EXPECT_NE(r.message.find(text), std::string::npos) << r.message;
+  };
+  expect(wgmma("(_64,_64,_2):(_64,_1,_4096)"), "wgmma.rank", "must have rank 2");
+  expect(wgmma("(64,64):(64,1)"), "wgmma.rank", "must be static");
+  expect(wgmma("Sw<3,3,3> o (_64,_64):(_64,_1)", 3), "wgmma.elem", "1-, 2- or 4-byte elements");
+  expect(wgmma("Sw<3,2,3> o (_64,_32):(_1,_64)", 4), "wgmma.elem",
+         "MN-major operands must have 2-byte elements (wgmma transposes f16/bf16 only), got 4-byte ones");
+  expect(wgmma("Sw<3,4,3> o (_64,_64):(_64,_1)"), "wgmma.swizzle",
+         "Sw<3,4,3> on 2-byte elements is not a wgmma swizzle (16-byte units permuted within rows of 32, 64 or 128 "
+         "bytes: Sw<1..3,3,3>)");
+  expect(wgmma("Sw<3,3,3> o (_64,_24):(_64,_1)"), "wgmma.block", "(_64,_24) is not whole blocks of 64 x 16");
+  expect(wgmma("Sw<3,3,3> o (_64,_64):(_64,_1)", 2, 4), "wgmma.block", "multiples of 8 up to 256");
+  // The classic mistake: rows of 256 bytes under the 128-byte swizzle.
+  expect(wgmma("Sw<3,3,3> o (_64,_128):(_128,_1)"), "wgmma.core",
+         "block (0,0): element (1,0) is at offset 128, the K-major 128-byte swizzle form puts it at 64 (core matrices "
+         "of 8 rows of 8 contiguous elements, rows 128 bytes apart); rows of 256 bytes are wider than the 128-byte "
+         "swizzle's 128: split them into atoms; build the tile as tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), "
+         "(_64,_128))");
+  // Rows of 64 bytes under the 128-byte swizzle: the 64-byte swizzle is the fix.
+  expect(wgmma("Sw<3,3,3> o (_64,_32):(_32,_1)"), "wgmma.core",
+         "rows of 64 bytes fit the 64-byte swizzle (Sw<2,3,3> o (_8,_32):(_32,_1))");
+  expect(wgmma("(_64,_64):(_64,_1)"), "wgmma.core", "the unswizzled K-major form puts it at 8");
+  // 8-row groups 1152 bytes apart: not a whole 1024-byte pattern (SBO), or a block starting mid-pattern.
+  expect(wgmma("Sw<3,3,3> o ((_8,_2),_64):((_64,_576),_1)"), "wgmma.sbo",
+         "block (0,0): SBO (from one 8-row group of MN to the next) is 1152 bytes; a descriptor holds a non-negative "
+         "multiple of 16 below 2^18, and under the 128-byte swizzle a multiple of its 1024-byte pattern");
+  expect(wgmma("Sw<3,3,3> o ((_8,_2),_64):((_64,_576),_1)", 2, 8), "wgmma.start",
+         "block (8,0) starts at element 576 (byte 1152): under the 128-byte swizzle it must lie in the first row of a "
+         "1024-byte pattern");
+  // MN-major: 64-element chunks 2176 bytes apart.
+  expect(wgmma("Sw<3,3,3> o ((_64,_2),_16):((_1,_1088),_64)"), "wgmma.lbo",
+         "block (0,0): LBO (from one swizzle row of MN to the next) is 2176 bytes");
+  // 8-row groups at 0, 512, 2048, 2560 elements: one descriptor's groups must be equally spaced.
+  expect(wgmma("Sw<3,3,3> o ((_8,(_2,_2)),_64):((_64,(_512,_2048)),_1)"), "wgmma.layout",
+         "block (0,0): element (16,0) is at offset 2048, the K-major 128-byte swizzle form with the block's offsets "
+         "(LBO 0, SBO 1024 bytes) puts it at 1024");
+  EXPECT_TRUE(wgmma("Sw<3,3,3> o ((_8,(_2,_2)),_64):((_64,(_512,_2048)),_1)", 2, 16).legal);  // a block per pair
 }
 
 tessera::rt::TiledCopy tiled(const char* expr) {

@@ -6,7 +6,7 @@
 //   tessera analyze ...   bank conflicts / coalescing of an access pattern (docs/analyze.md)
 //   tessera advise ...    the swizzle or padding that makes a tile's writer and reader conflict-free
 //                         (docs/advise.md)
-//   tessera check tma|copy ... whether a layout fits an instruction (docs/advise.md, "tessera check")
+//   tessera check tma|wgmma|copy ... whether a layout fits an instruction (docs/advise.md, "tessera check")
 //   tessera --version     the version
 // Exit statuses (output.hpp, README): 0 success, 1 a failed expression, model or write, 2 a wrong
 // command line (CLI11's message; --help and --version exit 0).

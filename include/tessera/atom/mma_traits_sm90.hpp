@@ -26,6 +26,7 @@
 #pragma once
 
 #include "tessera/arch/mma_sm90.hpp"
+#include "tessera/arch/wgmma_rules.hpp"
 #include "tessera/atom/mma_traits.hpp"
 #include "tessera/core/numeric.hpp"
 #include "tessera/core/stdlib.hpp"
@@ -136,34 +137,47 @@ TESSERA_HOST_DEVICE constexpr std::uint64_t gmma_desc_bits(std::uint32_t address
 // make_gmma_desc<Major, MN>(base, L, mn0, k0): the descriptor of the MN x 16 block at (mn0, k0)
 // of a 16-bit operand whose stage layout (without its swizzle) is L: (MN,K) -> element offset,
 // base the stage's shared-window byte address (1024-byte aligned). L must be the canonical
-// 128-byte-swizzled form (tile_to_shape of GmmaLayout{K,MN}Sw128Atom's inner layout); its strides
-// are checked at compile time (a static_assert naming the expected form). Example: for the K-major
-// (_128,_64) stage ((_8,_16),(_64,_1)):((_64,_512),(_1,_0)), make_gmma_desc<GmmaMajor::K, 64>(0, L,
-// 64, 16) == gmma_desc_bits(8224, 16, 1024) (tests/atom/mma_traits_sm90.cpp).
+// 128-byte-swizzled form (tile_to_shape of GmmaLayout{K,MN}Sw128Atom's inner layout), checked at
+// compile time by the rules of arch/wgmma_rules.hpp (the checker's, `tessera check wgmma`) on the
+// block at (0, 0): its first core matrix and the ends of every group; each static_assert names the
+// rule it enforces. Example: for the K-major (_128,_64) stage ((_8,_16),(_64,_1)):((_64,_512),(_1,_0)),
+// make_gmma_desc<GmmaMajor::K, 64>(0, L, 64, 16) == gmma_desc_bits(8224, 16, 1024)
+// (tests/atom/mma_traits_sm90.cpp).
 template <GmmaMajor Major, int MNBlock, class L>
 TESSERA_HOST_DEVICE constexpr std::uint64_t make_gmma_desc(std::uint32_t base, L const& l, int mn0, int k0) {
   static_assert(is_static_v<L>, "make_gmma_desc: the stage layout must be static");
   constexpr L c{};
-  constexpr int o = int(c(0, 0));
+  constexpr GmmaForm f = gmma_form_of(2, Major, 3, c, 0, 0, MNBlock);
+  constexpr GmmaRule form = gmma_form_violation(f);
+  static_assert(form != GmmaRule::block,
+                "make_gmma_desc: wgmma.block: the block's MN extent must be a multiple of 8, at most 256, and "
+                "(MN-major) at most 64 or whole 64-element chunks");
+  static_assert(form != GmmaRule::start,
+                "make_gmma_desc: wgmma.start: the stage layout's element (0,0) must be at an offset that starts the "
+                "128-byte swizzle's 1024-byte pattern");
+  constexpr GmmaViolation v = gmma_block_violation(f, c, 0, 0, false);
+  static_assert(
+      Major != GmmaMajor::K || v.rule != GmmaRule::core,
+      "make_gmma_desc<K>: wgmma.core: not the canonical K-major 128-byte-swizzle layout (8 rows of 64 "
+      "contiguous 16-bit elements, 128 bytes apart); build the stage with tile_to_shape(GmmaLayoutKSw128Atom)");
+  static_assert(
+      Major != GmmaMajor::MN || v.rule != GmmaRule::core,
+      "make_gmma_desc<MN>: wgmma.core: not the canonical MN-major 128-byte-swizzle layout (8 K-rows of 64 "
+      "contiguous 16-bit elements, 128 bytes apart); build the stage with tile_to_shape(GmmaLayoutMNSw128Atom)");
+  static_assert(form != GmmaRule::sbo,
+                "make_gmma_desc: wgmma.sbo: the 8-row groups (K-major: of MN; MN-major: of K) must be a multiple of "
+                "1024 bytes apart, below 2^18 bytes");
+  static_assert(form != GmmaRule::lbo,
+                "make_gmma_desc<MN>: wgmma.lbo: the 64-element MN chunks must be a multiple of 1024 bytes apart, below "
+                "2^18 bytes");
+  static_assert(v.rule != GmmaRule::layout,
+                "make_gmma_desc: wgmma.layout: the block's groups are not equally spaced (K-major: 8-row groups; "
+                "MN-major: 64-element chunks and 8-row K groups); build the stage with tile_to_shape of the atom");
+  std::uint32_t const address = base + 2u * std::uint32_t(l(mn0, k0));
   if constexpr (Major == GmmaMajor::K) {
-    // rows of 64 K-contiguous elements (128 bytes), groups of 8 rows SBO apart
-    static_assert(int(c(0, 1)) - o == 1 && int(c(0, 15)) - o == 15 && int(c(1, 0)) - o == 64 && int(c(7, 0)) - o == 448,
-                  "make_gmma_desc<K>: not the canonical K-major 128-byte-swizzle layout (rows of 64 contiguous "
-                  "16-bit elements); build the stage with tile_to_shape(GmmaLayoutKSw128Atom)");
-    constexpr int sbo = int(c(8, 0)) - o;
-    static_assert(MNBlock % 8 == 0 && int(c(MNBlock - 8, 0)) - o == (MNBlock / 8 - 1) * sbo,
-                  "make_gmma_desc<K>: the 8-row groups of the block are not equally spaced");
-    return gmma_desc_bits(base + 2u * std::uint32_t(l(mn0, k0)), 16u, 2u * std::uint32_t(sbo));
+    return gmma_desc_bits(address, 16u, 2u * std::uint32_t(f.sbo));  // LBO unused (swizzled K-major)
   } else {
-    // K-rows of 64 MN-contiguous elements, groups of 8 K-rows SBO apart, 64-element MN chunks LBO apart
-    static_assert(int(c(1, 0)) - o == 1 && int(c(63, 0)) - o == 63 && int(c(0, 1)) - o == 64 && int(c(0, 7)) - o == 448,
-                  "make_gmma_desc<MN>: not the canonical MN-major 128-byte-swizzle layout (K-rows of 64 contiguous "
-                  "16-bit elements); build the stage with tile_to_shape(GmmaLayoutMNSw128Atom)");
-    constexpr int sbo = int(c(0, 8)) - o;
-    constexpr int lbo = MNBlock > 64 ? int(c(64, 0)) - o : 0;
-    static_assert(MNBlock <= 64 || MNBlock % 64 == 0,
-                  "make_gmma_desc<MN>: a block wider than 64 must be whole 64-element chunks");
-    return gmma_desc_bits(base + 2u * std::uint32_t(l(mn0, k0)), 2u * std::uint32_t(lbo), 2u * std::uint32_t(sbo));
+    return gmma_desc_bits(address, 2u * std::uint32_t(f.lbo), 2u * std::uint32_t(f.sbo));
   }
 }
 

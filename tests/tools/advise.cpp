@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "tessera/atom/mma_traits_sm90.hpp"
 #include "tessera/atom/names.hpp"
+#include "tessera/core/print.hpp"
 
 namespace {
 
@@ -193,6 +195,100 @@ TEST(Advise, ErrorsNameTheRule) {
   r.read.reset();
   r.tma_write = true;
   EXPECT_THROW((void)tessera::tools::advise(r), tessera::layout_error);  // two writers
+}
+
+// ---- a wgmma reader (the Hopper kernels' operand tiles) --------------------------------------------
+
+AdviseRequest tma_then_wgmma(std::int64_t mn, std::int64_t k, bool k_major) {
+  AdviseRequest r;
+  r.tile = {mn, k};
+  r.row_major = k_major;
+  r.tma_write = true;
+  r.wgmma_read = true;
+  r.elem_bytes = 2;
+  return r;
+}
+
+// Whether the candidate's layout is, element by element, the static layout `l` under the 128-byte
+// swizzle (the kernels' stage layouts, atom/mma_traits_sm90.hpp's atoms).
+template <class L>
+void expect_same_function(const tessera::tools::AdviseCandidate& c, L const& l) {
+  using namespace tessera;
+  const rt::Value mine = rt::evaluate(c.spelled);
+  const rt::Value theirs = rt::evaluate("Sw<3,3,3> o " + to_string(l));
+  const auto a = tools::analyze_detail::as_memory_layout(mine), b = tools::analyze_detail::as_memory_layout(theirs);
+  ASSERT_EQ(a.size(), b.size()) << c.spelled;
+  for (std::int64_t i = 0; i < a.size(); ++i) ASSERT_EQ(a(i), b(i)) << c.spelled << " at " << i;
+}
+
+TEST(AdviseWgmma, TmaThenWgmmaOfAKMajor64x64Fp16TileIsSw333) {
+  const Advice a = tessera::tools::advise(tma_then_wgmma(64, 64, true));
+  expect_ranked(a);
+  EXPECT_EQ(a.read_text, "wgmma, K-major operand");
+  // The Hopper GEMM's A and B stage of BK = 64: rows of 128 bytes under the 128-byte swizzle, one box.
+  EXPECT_EQ(a.best().spelled, "Sw<3,3,3> o (_64,_64):(_64,_1)");
+  EXPECT_EQ(a.best().tma_boxes, 1);
+  EXPECT_EQ(a.best().read_wavefronts, a.best().read_ideal);
+  EXPECT_EQ(a.best().read_ideal, 64 * 64 / 64);  // one wavefront a core matrix (8 rows of 16 bytes)
+  // The narrower swizzles fit only as atoms of their own width: more boxes, ranked after.
+  const auto& sw64 = find(a, "tile_to_shape(Sw<2,3,3> o (_8,_32):(_32,_1), (_64,_64))");
+  EXPECT_TRUE(sw64.legal) << sw64.why_not;
+  EXPECT_EQ(sw64.tma_boxes, 2);
+  EXPECT_EQ(find(a, "tile_to_shape((_8,_8):(_8,_1), (_64,_64))").tma_boxes, 8);
+  // Rows of 128 bytes are not the unswizzled form's 16-byte core-matrix rows; nor the 64-byte
+  // swizzle's rows (TMA refuses that box first).
+  const auto& plain = find(a, "(_64,_64):(_64,_1)");
+  EXPECT_FALSE(plain.legal);
+  EXPECT_NE(plain.why_not.find("wgmma (wgmma.core)"), std::string::npos) << plain.why_not;
+  EXPECT_FALSE(find(a, "Sw<2,3,3> o (_64,_64):(_64,_1)").legal);
+}
+
+TEST(AdviseWgmma, ReproducesTheAttentionAndGemmTiles) {
+  using namespace tessera;
+  // attention_sm90_rows_layout<128, 128> (Q's tile, K's stage): D/64 chunks of 128 rows x 64.
+  const Advice q = tools::advise(tma_then_wgmma(128, 128, true));
+  EXPECT_EQ(q.best().spelled, "tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_128))");
+  EXPECT_EQ(q.best().tma_boxes, 2);
+  expect_same_function(q.best(), tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_128, _128>{}));
+  // gemm_sm90_stage_layout<128, 64, false> (an MN-major B): K-rows of 64, a chunk's K groups together.
+  const Advice b = tools::advise(tma_then_wgmma(128, 64, false));
+  EXPECT_EQ(b.best().spelled, "tile_to_shape(Sw<3,3,3> o (_64,_8):(_1,_64), (_128,_64), (_1,_0))");
+  expect_same_function(b.best(), tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<_128, _64>{}, LayoutRight{}));
+  // attention_sm90_v_layout<128, 256> (V as PV's B operand, N = D = 256 in one descriptor).
+  AdviseRequest vr = tma_then_wgmma(256, 128, false);
+  vr.wgmma_block = 256;
+  const Advice v = tools::advise(vr);
+  expect_same_function(v.best(), tile_to_shape(GmmaLayoutMNSw128Atom{}.inner(), Shape<_256, _128>{}, LayoutRight{}));
+  const std::string text = tools::to_text(q);
+  EXPECT_NE(text.find("best:  tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_128))  (conflict-free, 2 TMA boxes)"),
+            std::string::npos)
+      << text;
+}
+
+TEST(AdviseWgmma, TheReadModelSeesCoreMatrixConflicts) {
+  // The model's read on a layout no descriptor describes (rows of 128 bytes, unswizzled), as if it
+  // were read a core matrix at a time: the 8 rows of each core matrix in one bank group, 8-way.
+  using namespace tessera;
+  tools::WgmmaCheck w;
+  w.major = GmmaMajor::K;
+  w.mn_block = 64;
+  w.k_block = 16;
+  std::int64_t wav = 0, ideal = 0;
+  tools::advise_detail::wgmma_read_wavefronts(rt::evaluate("(_64,_64):(_64,_1)"), w, 2, {64, 64}, wav, ideal);
+  EXPECT_EQ(ideal, 64);
+  EXPECT_EQ(wav, 8 * 64);
+  tools::advise_detail::wgmma_read_wavefronts(rt::evaluate("Sw<3,3,3> o (_64,_64):(_64,_1)"), w, 2, {64, 64}, wav,
+                                              ideal);
+  EXPECT_EQ(wav, ideal);
+}
+
+TEST(AdviseWgmma, Errors) {
+  AdviseRequest r = tma_then_wgmma(64, 64, true);
+  r.elem_bytes = 0;
+  EXPECT_THROW((void)tessera::tools::advise(r), tessera::layout_error);  // no element type
+  r = tma_then_wgmma(64, 64, true);
+  r.read = copy(kLdsmA);
+  EXPECT_THROW((void)tessera::tools::advise(r), tessera::layout_error);  // two readers
 }
 
 // The request's pieces from values and words, as the command and the Python binding read them.

@@ -40,6 +40,15 @@ check nothing "name the instruction that writes the tile" "$W/d.txt"
 status not_a_copy 1 $?
 check not_a_copy "error: --read: need a tiled copy" "$W/e.txt"
 
+"$T" advise --tile '(_128,_128)' --tma-write --wgmma-read --elem-bytes 2 >"$W/q.txt" 2>&1
+status wgmma 0 $?
+check wgmma "read:  wgmma, K-major operand" "$W/q.txt"
+check wgmma "best:  tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_128))  (conflict-free, 2 TMA boxes)" "$W/q.txt"
+
+"$T" advise --tile '(_64,_64)' --tma-write --wgmma-read >"$W/r.txt" 2>&1
+status wgmma_no_type 1 $?
+check wgmma_no_type "error: advise: TMA and wgmma do not say the element type; give it (--elem-bytes)" "$W/r.txt"
+
 "$T" advise >"$W/f.txt" 2>&1
 status usage 2 $?
 

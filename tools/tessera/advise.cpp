@@ -4,6 +4,7 @@
 //   tessera advise --tile '(_64,_64)'
 //     --write 'make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, (_16,_8):(_8,_1), (_1,_8))'
 //     --read 'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))'
+//   tessera advise --tile '(_128,_128)' --tma-write --wgmma-read --elem-bytes 2
 // Exit status: 0 on success, 1 on a bad expression or request, or when no candidate is legal.
 #include <CLI/CLI.hpp>
 
@@ -21,7 +22,8 @@ namespace {
 
 struct AdviseArgs {
   std::string tile, write, read, write_side, read_side;
-  bool column_major = false, tma_write = false, no_padding = false, all = false;
+  bool column_major = false, tma_write = false, wgmma_read = false, no_padding = false, all = false;
+  int elem_bytes = 0, wgmma_block = 0;
 };
 
 int run_advise(const AdviseArgs& a) {
@@ -39,6 +41,9 @@ int run_advise(const AdviseArgs& a) {
   req.row_major = !a.column_major;
   req.tma_write = a.tma_write;
   req.padding = !a.no_padding;
+  req.wgmma_read = a.wgmma_read;
+  req.wgmma_block = a.wgmma_block;
+  req.elem_bytes = a.elem_bytes;
   auto access = [&](const char* option, const std::string& text, const std::string& side,
                     std::optional<tt::AdviseAccess>& out) {
     if (text.empty()) return true;
@@ -80,6 +85,12 @@ void register_advise(CLI::App& app) {
   cmd->add_option("--write", args->write, "the tiled copy that writes the tile (e.g. cp.async, stmatrix)");
   cmd->add_flag("--tma-write", args->tma_write, "TMA writes the tile (one box): only TMA's swizzles, no padding");
   cmd->add_option("--read", args->read, "the tiled copy that reads the tile (e.g. ldmatrix)");
+  cmd->add_flag("--wgmma-read", args->wgmma_read,
+                "a wgmma reads the tile as an operand (MN,K): K-major, or MN-major with --column-major");
+  cmd->add_option("--wgmma-block", args->wgmma_block,
+                  "MN extent of one wgmma descriptor (64 for A, N for B; default: the tile's MN up to 256)");
+  cmd->add_option("--elem-bytes", args->elem_bytes,
+                  "element width in bytes, where no tiled copy gives it (TMA and wgmma alone): 1, 2 or 4");
   cmd->add_option("--write-side", args->write_side,
                   "the side of --write in shared memory, src or dst (default: "
                   "from the instruction)")

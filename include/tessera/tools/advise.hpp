@@ -9,6 +9,7 @@
 //   write      a tiled copy into shared memory    cp.async: make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, ...)
 //              or TMA (a box of the whole tile)
 //   read       a tiled copy out of it             ldmatrix: make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, mma)
+//              or a wgmma operand (MN,K)          K-major when row-major, MN-major when column-major
 //
 // Candidates: the tile stored row-major ((M,N):(N,1); mode 1 contiguous, e.g. a K-major A (M,K))
 // or column-major ((M,N):(1,M)), as asked; under every swizzle Sw<B,M,S> on element offsets
@@ -19,6 +20,14 @@
 // tile's contiguous rows no wider than its span. Ranked by the excess wavefronts of the write and
 // the read together (wavefronts beyond the ideal; 0 = conflict-free), then by the padding's bytes,
 // then by simplicity (no swizzle, fewer bits).
+//
+// A wgmma reader: a candidate is legal when every block a descriptor reads is one of the canonical
+// layouts (tools::check_wgmma, the rules of arch/wgmma_rules.hpp that make_gmma_desc enforces), and
+// the candidates include the tile built from each canonical atom (tile_to_shape of the 8-row,
+// 32/64/128-byte atom, or of the unswizzled core matrix) where the tile's rows are wider than the
+// atom's. Its read is modelled a core matrix (8 rows of 16 bytes) at a time: one wavefront when
+// the 8 rows fall in distinct 16-byte bank groups. With a TMA writer, each atom column is one box;
+// among equally conflict-free candidates, fewer boxes rank first (then fewer swizzle bits).
 #pragma once
 
 #if defined(__CUDACC_RTC__)
@@ -35,6 +44,7 @@
 #include "tessera/runtime/copy_atom.hpp"
 #include "tessera/runtime/eval.hpp"
 #include "tessera/tools/analyze.hpp"
+#include "tessera/tools/check.hpp"
 
 namespace tessera::tools {
 
@@ -51,6 +61,9 @@ struct AdviseRequest {
   std::optional<AdviseAccess> write;  // the instruction that fills the tile (none with tma_write)
   bool tma_write = false;             // TMA writes the tile (a box of the whole tile)
   std::optional<AdviseAccess> read;   // the instruction that reads it
+  bool wgmma_read = false;            // or a wgmma reads it as an operand (MN,K) (not with read)
+  int wgmma_block = 0;                // MN extent of one descriptor (check_wgmma's; 0: its default)
+  int elem_bytes = 0;                 // element bytes where no tiled copy says (TMA and wgmma alone)
   bool padding = true;                // also try padded rows
 };
 
@@ -61,6 +74,7 @@ struct AdviseCandidate {
   int bits = 0, base = 0, shift = 0;  // the swizzle (bits = 0: none)
   std::int64_t pad_bytes = 0;         // bytes added to each row (or column)
   std::int64_t extra_bytes = 0;       // shared memory beyond the tile's own
+  std::int64_t tma_boxes = 0;         // with a TMA writer: the boxes that write the tile
   bool legal = true;
   std::string why_not;  // when not legal: the rule it breaks
   std::int64_t write_wavefronts = 0, write_ideal = 0, read_wavefronts = 0, read_ideal = 0;
@@ -117,6 +131,47 @@ inline int elem_bytes_of(const AdviseAccess& a) {
   return a.copy.atom.value_bits / 8;
 }
 
+// The wgmma read of a tile, a core matrix at a time: for every block a descriptor reads (w.blocks)
+// and every core matrix in it (8 rows of one 16-byte unit), the wavefronts that read its 8 rows
+// (the most rows that fall in one 16-byte bank group at different addresses; 1 when they are
+// spread over all 32 banks) and the ideal (1). Pre: w legal for `mem`.
+inline void wgmma_read_wavefronts(const rt::Value& mem_value, const WgmmaCheck& w, int eb,
+                                  const std::vector<std::int64_t>& tile, std::int64_t& wavefronts,
+                                  std::int64_t& ideal) {
+  const analyze_detail::MemoryLayout mem = analyze_detail::as_memory_layout(mem_value);
+  const int t = gmma_unit_elems(eb);
+  const std::int64_t mn_extent = tile[0];
+  wavefronts = ideal = 0;
+  for (std::int64_t mn0 = 0; mn0 < tile[0]; mn0 += w.mn_block)
+    for (std::int64_t k0 = 0; k0 < tile[1]; k0 += w.k_block) {
+      const bool k_major = w.major == GmmaMajor::K;
+      // core matrices: K-major (8 MN-rows) x (a unit of K); MN-major (a unit of MN) x (8 K-rows)
+      const std::int64_t rows_step = k_major ? 8 : t, units_step = k_major ? t : 8;
+      for (std::int64_t a = 0; a < w.mn_block; a += rows_step)
+        for (std::int64_t b = 0; b < w.k_block; b += units_step) {
+          std::int64_t units[8], groups[8];
+          for (int r = 0; r < 8; ++r) {
+            const std::int64_t mn = mn0 + a + (k_major ? r : 0), k = k0 + b + (k_major ? 0 : r);
+            units[r] = mem(mn + mn_extent * k) * eb / 16;
+            groups[r] = units[r] % 8;
+          }
+          std::int64_t worst = 1;
+          for (int g = 0; g < 8; ++g) {
+            std::int64_t distinct = 0;
+            for (int r = 0; r < 8; ++r) {
+              if (groups[r] != g) continue;
+              bool seen = false;
+              for (int q = 0; q < r; ++q) seen = seen || units[q] == units[r];
+              distinct += seen ? 0 : 1;
+            }
+            worst = std::max(worst, distinct);
+          }
+          wavefronts += worst;
+          ideal += 1;
+        }
+    }
+}
+
 }  // namespace advise_detail
 
 // advise(request): every candidate layout of the tile with the model's wavefronts for the write and
@@ -129,7 +184,9 @@ inline Advice advise(const AdviseRequest& req) {
   using namespace advise_detail;
   if (req.tile.size() != 2 || req.tile[0] < 1 || req.tile[1] < 1)
     rt::fail("advise: the tile must be a rank-2 shape of positive extents, e.g. (_64,_64)");
-  if (!req.read && !req.write && !req.tma_write)
+  if (req.read && req.wgmma_read)
+    rt::fail("advise: the tile has one reader: a tiled copy (--read) or a wgmma operand (--wgmma-read)");
+  if (!req.read && !req.write && !req.tma_write && !req.wgmma_read)
     rt::fail(
         "advise: name the instruction that writes the tile (--write or --tma-write) or the one that reads it "
         "(--read), or both");
@@ -144,13 +201,21 @@ inline Advice advise(const AdviseRequest& req) {
                std::to_string(eb) + "-byte ones; a tile holds one element type");
     out.elem_bytes = eb;
   }
-  if (out.elem_bytes == 0) rt::fail("advise: TMA alone does not say the element type; give the read too (--read)");
+  if (req.elem_bytes != 0 && out.elem_bytes != 0 && req.elem_bytes != out.elem_bytes)
+    rt::fail("advise: the copies move " + std::to_string(out.elem_bytes) + "-byte elements, not " +
+             std::to_string(req.elem_bytes) + " (--elem-bytes)");
+  if (out.elem_bytes == 0) out.elem_bytes = req.elem_bytes;
+  if (out.elem_bytes == 0)
+    rt::fail("advise: TMA and wgmma do not say the element type; give it (--elem-bytes) or a tiled copy (--read)");
+  if (req.wgmma_read && out.elem_bytes != 1 && out.elem_bytes != 2 && out.elem_bytes != 4)
+    rt::fail("advise: wgmma reads 1-, 2- or 4-byte elements, got " + std::to_string(out.elem_bytes));
   // Which side of each copy is in shared memory: a request error, asked once, not a candidate's.
   if (req.write) (void)analyze_detail::source_side(req.write->copy.atom, MemoryKind::shared, req.write->side);
   if (req.read) (void)analyze_detail::source_side(req.read->copy.atom, MemoryKind::shared, req.read->side);
   if (req.write) out.write_text = rt::to_string(req.write->copy);
   if (req.tma_write) out.write_text = "TMA";
   if (req.read) out.read_text = rt::to_string(req.read->copy);
+  if (req.wgmma_read) out.read_text = std::string("wgmma, ") + (req.row_major ? "K-major" : "MN-major") + " operand";
 
   const int eb = out.elem_bytes;
   const int log_eb = log2_exact(eb);
@@ -158,7 +223,8 @@ inline Advice advise(const AdviseRequest& req) {
   const std::int64_t lines = req.row_major ? req.tile[0] : req.tile[1];
 
   std::vector<AdviseCandidate> all;
-  auto consider = [&](int b, int m, int s, std::int64_t pad) {
+  // atom_bits >= 0: the tile built from the canonical wgmma atom of that swizzle (tile_to_shape).
+  auto consider = [&](int b, int m, int s, std::int64_t pad, int atom_bits = -1) {
     AdviseCandidate c;
     c.bits = b;
     c.base = m;
@@ -166,8 +232,14 @@ inline Advice advise(const AdviseRequest& req) {
     c.pad_bytes = pad * eb;
     c.extra_bytes = pad * eb * lines;
     const std::string base = base_text(req.tile, req.row_major, pad);
-    c.spelled =
-        b == 0 ? base : "Sw<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + "> o " + base;
+    const GmmaMajor major = req.row_major ? GmmaMajor::K : GmmaMajor::MN;
+    const std::int64_t box_line = atom_bits >= 0 ? gmma_row_elems(eb, atom_bits) : line;  // a TMA box's row
+    if (atom_bits >= 0)
+      c.spelled = "tile_to_shape(" + check_detail::gmma_atom_text(eb, major, atom_bits) + ", (" +
+                  int_text(req.tile[0]) + "," + int_text(req.tile[1]) + ")" + (req.row_major ? "" : ", (_1,_0)") + ")";
+    else
+      c.spelled =
+          b == 0 ? base : "Sw<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + "> o " + base;
     const rt::Value mem = rt::evaluate(c.spelled);
     c.layout = mem.is<rt::ComposedLayout>() ? rt::to_string(mem.as<rt::ComposedLayout>())
                                             : rt::to_string(mem.as<rt::Layout>());
@@ -184,9 +256,19 @@ inline Advice advise(const AdviseRequest& req) {
                     std::to_string(eb) + "-byte elements)";
       } else if (const auto v =
                      tma_2d_violation({true, eb, std::uint64_t(line), std::uint64_t(lines), std::uint64_t(line),
-                                       std::uint32_t(line), std::uint32_t(lines), span})) {
+                                       std::uint32_t(box_line), std::uint32_t(lines), span})) {
         c.legal = false;
         c.why_not = "TMA: " + *v;
+      }
+      c.tma_boxes = line / box_line;  // one box a column of atoms (TMA writes each box densely)
+    }
+    if (req.wgmma_read && c.legal) {
+      const WgmmaCheck w = check_wgmma(mem, eb, major, req.wgmma_block);
+      if (!w.legal) {
+        c.legal = false;
+        c.why_not = "wgmma (" + w.rule + "): " + w.message.substr(0, w.message.find("; build the tile"));
+      } else {
+        wgmma_read_wavefronts(mem, w, eb, req.tile, c.read_wavefronts, c.read_ideal);
       }
     }
     auto run = [&](const AdviseAccess& a, std::int64_t& wav, std::int64_t& ideal) {
@@ -212,12 +294,20 @@ inline Advice advise(const AdviseRequest& req) {
   if (req.padding)
     for (std::int64_t pad_bytes : {4, 8, 16, 32})
       if (pad_bytes % eb == 0) consider(0, 0, 0, pad_bytes / eb);
+  // wgmma's canonical atoms, where the tile's contiguous lines hold several of their rows (the
+  // plain candidates above are those whose lines are one row).
+  if (req.wgmma_read && (eb == 1 || eb == 2 || eb == 4))
+    for (int b = 0; b <= 3; ++b) {
+      const std::int64_t row = gmma_row_elems(eb, b);
+      if (line > row && line % row == 0 && lines % 8 == 0) consider(b, b == 0 ? 0 : 4 - log_eb, b == 0 ? 0 : 3, 0, b);
+    }
 
   std::stable_sort(all.begin(), all.end(), [](const AdviseCandidate& x, const AdviseCandidate& y) {
     if (x.legal != y.legal) return x.legal;
     if (!x.legal) return false;
     if (x.excess() != y.excess()) return x.excess() < y.excess();
     if (x.extra_bytes != y.extra_bytes) return x.extra_bytes < y.extra_bytes;
+    if (x.tma_boxes != y.tma_boxes) return x.tma_boxes < y.tma_boxes;
     return x.bits < y.bits;  // then the enumeration order: smaller base, then shift
   });
   out.candidates = std::move(all);
@@ -237,7 +327,8 @@ inline std::string to_text(const Advice& a, std::size_t max_rows = 12) {
     const AdviseCandidate& b = a.best();
     s += "best:  " + b.spelled + "  (" +
          (b.excess() == 0 ? std::string("conflict-free") : std::to_string(b.excess()) + " excess wavefronts") +
-         (b.extra_bytes ? ", " + std::to_string(b.extra_bytes) + " bytes of padding" : std::string()) + ")\n";
+         (b.extra_bytes ? ", " + std::to_string(b.extra_bytes) + " bytes of padding" : std::string()) +
+         (b.tma_boxes > 1 ? ", " + std::to_string(b.tma_boxes) + " TMA boxes" : std::string()) + ")\n";
   } else {
     s += "best:  none legal\n";
   }
@@ -255,7 +346,8 @@ inline std::string to_text(const Advice& a, std::size_t max_rows = 12) {
     if (max_rows != 0 && rows >= max_rows) continue;
     ++rows;
     s += pad_left(pair(c.write_wavefronts, c.write_ideal), 14) + pad_left(pair(c.read_wavefronts, c.read_ideal), 14) +
-         pad_left(std::to_string(c.excess()), 8) + pad_left(std::to_string(c.pad_bytes), 7) + "  " + c.spelled + "\n";
+         pad_left(std::to_string(c.excess()), 8) + pad_left(std::to_string(c.pad_bytes), 7) + "  " + c.spelled +
+         (c.tma_boxes > 1 ? "  (" + std::to_string(c.tma_boxes) + " TMA boxes)" : std::string()) + "\n";
   }
   std::size_t legal = 0;
   for (const auto& c : a.candidates) legal += c.legal ? 1 : 0;

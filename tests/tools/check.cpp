@@ -159,11 +159,16 @@ TEST(CheckWgmma, EachRuleNamedWithItsValues) {
   expect(wgmma("Sw<3,3,3> o (_64,_128):(_128,_1)"), "wgmma.core",
          "block (0,0): element (1,0) is at offset 128, the K-major 128-byte swizzle form puts it at 64 (core matrices "
          "of 8 rows of 8 contiguous elements, rows 128 bytes apart); rows of 256 bytes are wider than the 128-byte "
-         "swizzle's 128: split them into atoms; build the tile as tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), "
+         "swizzle's 128: split them into atoms, build the tile as tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), "
          "(_64,_128))");
   // Rows of 64 bytes under the 128-byte swizzle: the 64-byte swizzle is the fix.
   expect(wgmma("Sw<3,3,3> o (_64,_32):(_32,_1)"), "wgmma.core",
-         "rows of 64 bytes fit the 64-byte swizzle (Sw<2,3,3> o (_8,_32):(_32,_1))");
+         "rows of 64 bytes fit the 64-byte swizzle: build the tile as tile_to_shape(Sw<2,3,3> o (_8,_32):(_32,_1), "
+         "(_64,_32))");
+  // An MN-major tile whose columns are 64 elements but rows 8 K-rows of 72: the fix keeps its order.
+  expect(wgmma("Sw<3,3,3> o (_64,_16):(_1,_72)"), "wgmma.core",
+         "rows of 144 bytes are wider than the 128-byte swizzle's 128: split them into atoms, build the tile as "
+         "tile_to_shape(Sw<3,3,3> o (_64,_8):(_1,_64), (_64,_16), (_1,_0))");
   expect(wgmma("(_64,_64):(_64,_1)"), "wgmma.core", "the unswizzled K-major form puts it at 8");
   // 8-row groups 1152 bytes apart: not a whole 1024-byte pattern (SBO), or a block starting mid-pattern.
   expect(wgmma("Sw<3,3,3> o ((_8,_2),_64):((_64,_576),_1)"), "wgmma.sbo",

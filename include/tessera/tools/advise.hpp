@@ -266,7 +266,7 @@ inline Advice advise(const AdviseRequest& req) {
       const WgmmaCheck w = check_wgmma(mem, eb, major, req.wgmma_block);
       if (!w.legal) {
         c.legal = false;
-        c.why_not = "wgmma (" + w.rule + "): " + w.message.substr(0, w.message.find("; build the tile"));
+        c.why_not = "wgmma (" + w.rule + "): " + w.message;
       } else {
         wgmma_read_wavefronts(mem, w, eb, req.tile, c.read_wavefronts, c.read_ideal);
       }

@@ -275,6 +275,16 @@ inline WgmmaCheck check_wgmma(const rt::Value& smem, int elem_bytes, std::option
   const int block = mn_block > 0 ? mn_block : int(mn <= 256 ? mn : 64);
   const std::string atom = gmma_atom_text(elem_bytes, *major, bits);
   const std::string shape_text = "(_" + std::to_string(mn) + ",_" + std::to_string(kk) + ")";
+  // The fix: the tile built from the atom of the widest swizzle up to `up_to` whose rows tile the
+  // tile's contiguous extent.
+  auto build_fix = [&](int up_to) {
+    const std::int64_t contiguous = k_major ? kk : mn;
+    for (int b = up_to; b >= 0; --b)
+      if (contiguous % gmma_row_elems(elem_bytes, b) == 0)
+        return "build the tile as tile_to_shape(" + gmma_atom_text(elem_bytes, *major, b) + ", " + shape_text +
+               (k_major ? ")" : ", (_1,_0))");
+    return "make the tile's contiguous extent a multiple of " + std::to_string(t) + " elements (16 bytes)";
+  };
   if (mn % block != 0 || kk % kb != 0)
     return fail(GmmaRule::block, "the tile's shape " + shape_text + " is not whole blocks of " + std::to_string(block) +
                                      " x " + std::to_string(kb) + " (MN x 32 bytes of K, one descriptor each)");
@@ -306,7 +316,7 @@ inline WgmmaCheck check_wgmma(const rt::Value& smem, int elem_bytes, std::option
                                          std::to_string(pattern) + "-byte pattern, its 32 bytes of K within that row"
                                    : "under the " + swizzle_name(bits) + " it must start a " + std::to_string(pattern) +
                                          "-byte pattern") +
-                        "; build the tile as tile_to_shape(" + atom + ", " + shape_text + ")");
+                        "; " + build_fix(bits));
       // The core matrix first: its mistakes are the common ones (rows wider than the swizzle's).
       const GmmaViolation v = gmma_block_violation(f, layout_at, int(mn0), int(k0), true);
       if (v.rule == GmmaRule::core) {
@@ -315,16 +325,16 @@ inline WgmmaCheck check_wgmma(const rt::Value& smem, int elem_bytes, std::option
         const std::int64_t pitch_bytes = pitch * elem_bytes;
         if (pitch_bytes == 32 || pitch_bytes == 64 || pitch_bytes == 128)
           hint = "; rows of " + std::to_string(pitch_bytes) + " bytes fit the " + std::to_string(pitch_bytes) +
-                 "-byte swizzle (" + gmma_atom_text(elem_bytes, *major, log2_of(int(pitch_bytes / 16))) + ")";
+                 "-byte swizzle: " + build_fix(log2_of(int(pitch_bytes / 16)));
         else if (bits != 0 && pitch_bytes > gmma_span_bytes(bits))
           hint = "; rows of " + std::to_string(pitch_bytes) + " bytes are wider than the " + swizzle_name(bits) +
-                 "'s " + std::to_string(gmma_span_bytes(bits)) + ": split them into atoms";
+                 "'s " + std::to_string(gmma_span_bytes(bits)) + ": split them into atoms, " + build_fix(bits);
+        else hint = "; " + build_fix(bits);
         return fail(v.rule, where + ": element (" + std::to_string(mn0 + v.mn) + "," + std::to_string(k0 + v.k) +
                                 ") is at offset " + std::to_string(v.got) + ", " + form_name(major_text, bits) +
                                 " puts it at " + std::to_string(v.expected) + " (core matrices of 8 rows of " +
                                 std::to_string(t) + " contiguous elements, rows " +
-                                std::to_string(gmma_row_elems(elem_bytes, bits) * elem_bytes) + " bytes apart)" + hint +
-                                "; build the tile as tile_to_shape(" + atom + ", " + shape_text + ")");
+                                std::to_string(gmma_row_elems(elem_bytes, bits) * elem_bytes) + " bytes apart)" + hint);
       }
       auto field = [&](GmmaRule rule, const char* name, long long elems, const std::string& what) {
         return fail(rule, where + ": " + name + " (" + what + ") is " + std::to_string(elems * elem_bytes) +
@@ -332,7 +342,7 @@ inline WgmmaCheck check_wgmma(const rt::Value& smem, int elem_bytes, std::option
                               (bits == 0 ? std::string()
                                          : ", and under the " + swizzle_name(bits) + " a multiple of its " +
                                                std::to_string(pattern) + "-byte pattern") +
-                              "; build the tile as tile_to_shape(" + atom + ", " + shape_text + ")");
+                              "; " + build_fix(bits));
       };
       const char* lbo_what =
           k_major ? "from one 16-byte unit of K to the next"
@@ -347,9 +357,8 @@ inline WgmmaCheck check_wgmma(const rt::Value& smem, int elem_bytes, std::option
                                 ") is at offset " + std::to_string(v.got) + ", " + form_name(major_text, bits) +
                                 " with the block's offsets (LBO " + std::to_string(f.lbo * elem_bytes) + ", SBO " +
                                 std::to_string(f.sbo * elem_bytes) + " bytes) puts it at " +
-                                std::to_string(v.expected) +
-                                " (one descriptor's groups are equally spaced); build the tile as tile_to_shape(" +
-                                atom + ", " + shape_text + ")");
+                                std::to_string(v.expected) + " (one descriptor's groups are equally spaced); " +
+                                build_fix(bits));
       if (blocks == 1) first = f;
       else if (f.lbo != first.lbo || f.sbo != first.sbo) same = false;
       r.blocks.push_back(f);

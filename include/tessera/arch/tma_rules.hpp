@@ -2,7 +2,10 @@
 // non-interleaved mode the library uses, and the library's own limit to 1-, 2- and 4-byte
 // elements), stated once: make_tma_desc_2d (arch/copy_sm90_tma.cuh)
 // refuses what they refuse, with their messages, and the swizzle advisor (tools/advise.hpp) applies
-// them to the layouts it considers for a TMA-written tile. Host only, no CUDA headers.
+// them to the layouts it considers for a TMA-written tile. Also here, once, the rules that relate a
+// global layout and a shared-memory box layout to such a map (tma_layout_check, tma_row_order_*):
+// tma_box_params (atom/copy_traits_sm90_tma.cuh, on static layouts) and the checker's check_tma
+// (tools/check.hpp, on the run-time twin) both call them. Host only, no CUDA headers.
 #pragma once
 
 #if defined(__CUDACC_RTC__)
@@ -70,6 +73,94 @@ inline int tma_swizzle_bytes(int bits, int base, int shift, int elem_bytes) {
   const int log_eb = elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : elem_bytes == 8 ? 3 : -1;
   if (log_eb < 0 || bits < 1 || bits > 3 || shift != 3 || base + log_eb != 4) return -1;
   return 16 << bits;
+}
+
+// What a global layout and a box layout give a tensor map (m), or the first rule they break: rule
+// "tma.inner" (the global layout is not contiguous along the box's contiguous mode), "tma.pitch_sign"
+// (a row pitch that is not positive) or "tma.swizzle" (a swizzle that is not TMA's), with its
+// message; rule nullptr when none. The map's own rules (tma_2d_violation) are not checked here.
+struct TmaLayoutCheck {
+  const char* rule = nullptr;
+  std::string message;
+  TmaMatrix2d m;
+  int inner_mode = 1;  // the global layout's contiguous mode, the box's rows
+};
+
+// tma_layout_check(g0, g1, s0, s1, global_text, inner_mode, b0, b1, bits, base, shift, elem_bytes):
+// the rules above for the 2-D matrix of extents (g0, g1) and strides (s0, s1) (its text, for the
+// messages, from global_text(): called only on a failure) read in boxes of extents (b0, b1) whose
+// contiguous mode is inner_mode (0 when the box's element (1,0) is at offset 1, else 1), swizzled by
+// Sw<bits, base, shift> on element offsets (bits = 0: none). On success m holds the map: one row
+// (outer = 1) gets the smallest pitch TMA accepts; box extents beyond 2^20 are clamped (they break
+// the map's rules either way). Example: (4096,4096):(4096,1) in (64,64) boxes under Sw<3,3,3> on
+// 2-byte elements: inner 4096, outer 4096, ld 4096, box 64 x 64, swizzle 128 bytes.
+template <class GlobalText>
+TmaLayoutCheck tma_layout_check(long long g0, long long g1, long long s0, long long s1, GlobalText const& global_text,
+                                int inner_mode, long long b0, long long b1, int bits, int base, int shift,
+                                int elem_bytes) {
+  TmaLayoutCheck c;
+  c.inner_mode = inner_mode;
+  long long const s_inner = inner_mode == 0 ? s0 : s1, g_inner = inner_mode == 0 ? g0 : g1;
+  if (s_inner != 1 && g_inner != 1) {
+    c.rule = "tma.inner";
+    c.message = "the box is contiguous along mode " + std::to_string(inner_mode) + " but the global layout " +
+                std::string(global_text()) + " has stride " + std::to_string(s_inner) +
+                " there (TMA reads rows of contiguous elements)";
+    return c;
+  }
+  long long const inner = g_inner, outer = inner_mode == 0 ? g1 : g0, pitch = inner_mode == 0 ? s1 : s0;
+  if (outer != 1 && pitch <= 0) {
+    c.rule = "tma.pitch_sign";
+    c.message = "the row pitch of " + std::string(global_text()) + " must be positive, got " + std::to_string(pitch);
+    return c;
+  }
+  int const span = tma_swizzle_bytes(bits, base, shift, elem_bytes);
+  if (span < 0) {
+    int const log_eb = elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3;
+    c.rule = "tma.swizzle";
+    c.message = "the box's swizzle Sw<" + std::to_string(bits) + "," + std::to_string(base) + "," +
+                std::to_string(shift) + "> on " + std::to_string(elem_bytes) +
+                "-byte elements is not a TMA swizzle (16-byte units permuted within 32-, 64- or 128-byte rows: "
+                "Sw<1..3," +
+                std::to_string(4 - log_eb) + ",3>)";
+    return c;
+  }
+  long long const one_row_pitch = (inner * elem_bytes + 15) / 16 * 16 / (elem_bytes > 0 ? elem_bytes : 1);
+  long long const b_inner = inner_mode == 0 ? b0 : b1, b_outer = inner_mode == 0 ? b1 : b0;
+  c.m.aligned16 = true;
+  c.m.elem_bytes = elem_bytes;
+  c.m.inner = std::uint64_t(inner);
+  c.m.outer = std::uint64_t(outer);
+  c.m.ld = std::uint64_t(outer == 1 ? one_row_pitch : pitch);
+  c.m.box_inner = std::uint32_t(b_inner < (1LL << 20) ? b_inner : (1LL << 20));
+  c.m.box_outer = std::uint32_t(b_outer < (1LL << 20) ? b_outer : (1LL << 20));
+  c.m.swizzle_bytes = span;
+  return c;
+}
+
+// tma_row_order_violation(inner_mode, b_inner, b_outer, at): TMA's row order in shared memory: the
+// box element (x inner, y outer) at y * b_inner + x before the swizzle, where at(i, j) is the box
+// layout's offset of element (i, j) in the global layout's mode order. Returns the first index
+// y * b_inner + x out of order, or -1. Example: (_2,_64):(_128,_1) (inner mode 1) -> 64 (element
+// (1,0) is at 128).
+template <class At>
+long long tma_row_order_violation(int inner_mode, long long b_inner, long long b_outer, At const& at) {
+  for (long long y = 0; y < b_outer; ++y)
+    for (long long x = 0; x < b_inner; ++x)
+      if ((inner_mode == 0 ? (long long)at(x, y) : (long long)at(y, x)) != y * b_inner + x) return y * b_inner + x;
+  return -1;
+}
+
+// tma_row_order_message(box_text, inner_mode, b_inner, index, got): the message of rule
+// "tma.row_order" for the element at row-order index `index` found at offset `got`.
+inline std::string tma_row_order_message(std::string const& box_text, int inner_mode, long long b_inner,
+                                         long long index, long long got) {
+  long long const x = index % b_inner, y = index / b_inner;
+  std::string const coord = inner_mode == 0 ? "(" + std::to_string(x) + "," + std::to_string(y) + ")"
+                                            : "(" + std::to_string(y) + "," + std::to_string(x) + ")";
+  return "the box layout " + box_text + " puts element " + coord + " at offset " + std::to_string(got) +
+         ", TMA writes it at " + std::to_string(index) + " (rows of " + std::to_string(b_inner) +
+         " elements along the global unit-stride mode, one after the other)";
 }
 
 }  // namespace tessera

@@ -112,65 +112,38 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
 
   long long const g0 = size<0>(gmem), g1 = size<1>(gmem);
   long long const s0 = stride<0>(gmem), s1 = stride<1>(gmem);
+  using InnerLayout = std::remove_cvref_t<decltype(inner_layout)>;
+  // The box's contiguous mode is TMA's inner dimension; the rules that relate the two layouts to a
+  // tensor map are arch/tma_rules.hpp's (the checker's check_tma runs the same ones).
   TmaBoxParams p;
-  // The box's contiguous mode is TMA's inner dimension; the global matrix must be contiguous there.
-  p.inner_mode = detail::tma_box_inner_mode<std::remove_cvref_t<decltype(inner_layout)>>;
-  long long const s_inner = p.inner_mode == 0 ? s0 : s1, g_inner = p.inner_mode == 0 ? g0 : g1;
-  detail::tma_layout_require(s_inner == 1 || g_inner == 1, [&] {
-    return "the box is contiguous along mode " + std::to_string(p.inner_mode) + " but the global layout " +
-           to_string(gmem) + " has stride " + std::to_string(s_inner) +
-           " there (TMA reads rows of contiguous elements)";
-  });
-  long long const inner = p.inner_mode == 0 ? g0 : g1, outer = p.inner_mode == 0 ? g1 : g0;
-  long long const pitch = p.inner_mode == 0 ? s1 : s0;
-  detail::tma_layout_require(outer == 1 || pitch > 0, [&] {
-    return "the row pitch of " + to_string(gmem) + " must be positive, got " + std::to_string(pitch);
-  });
-  p.inner = std::uint64_t(inner);
-  p.outer = std::uint64_t(outer);
-  // one row: the pitch is never used; the smallest that TMA accepts
-  long long const one_row_pitch = (inner * elem_bytes + 15) / 16 * 16 / std::max(elem_bytes, 1);
-  p.ld = std::uint64_t(outer == 1 ? one_row_pitch : pitch);
-
-  int const b_inner = p.inner_mode == 0 ? int(size<0>(inner_layout)) : int(size<1>(inner_layout));
-  int const b_outer = p.inner_mode == 0 ? int(size<1>(inner_layout)) : int(size<0>(inner_layout));
-  p.box_inner = std::uint32_t(b_inner);
-  p.box_outer = std::uint32_t(b_outer);
-
-  if constexpr (Sw::composed) {
-    int const unit = Sw::base + (elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3);
-    detail::tma_layout_require(tma_swizzle_bytes(Sw::bits, Sw::base, Sw::shift, elem_bytes) > 0, [&] {
-      return "the box's swizzle Sw<" + std::to_string(Sw::bits) + "," + std::to_string(Sw::base) + "," +
-             std::to_string(Sw::shift) + "> on " + std::to_string(elem_bytes) +
-             "-byte elements is not a TMA swizzle (16-byte units permuted within 32-, 64- or "
-             "128-byte rows: Sw<1..3," +
-             std::to_string(4 - (unit - Sw::base)) + ",3>)";
-    });
-    p.swizzle = Sw::bits == 3 ? TmaSwizzle::b128 : Sw::bits == 2 ? TmaSwizzle::b64 : TmaSwizzle::b32;
-  }
+  p.inner_mode = detail::tma_box_inner_mode<InnerLayout>;
+  TmaLayoutCheck const c = tma_layout_check(
+      g0, g1, s0, s1, [&] { return to_string(gmem); }, p.inner_mode, (long long)size<0>(inner_layout),
+      (long long)size<1>(inner_layout), Sw::bits, Sw::base, Sw::shift, elem_bytes);
+  detail::tma_layout_require(c.rule == nullptr, [&] { return c.message; });
+  p.inner = c.m.inner;
+  p.outer = c.m.outer;
+  p.ld = c.m.ld;
+  p.box_inner = c.m.box_inner;
+  p.box_outer = c.m.box_outer;
+  p.swizzle = c.m.swizzle_bytes == 128  ? TmaSwizzle::b128
+              : c.m.swizzle_bytes == 64 ? TmaSwizzle::b64
+              : c.m.swizzle_bytes == 32 ? TmaSwizzle::b32
+                                        : TmaSwizzle::none;
   // TMA's row order: element (x inner, y outer) at y * box_inner + x before the swizzle. The box
   // layout is static, so this is checked once per box type (the first element out of order, or -1).
   static long long const out_of_order = [] {
-    using InnerLayout = std::remove_cvref_t<decltype(inner_layout)>;
     InnerLayout const il{};
     int const mode = detail::tma_box_inner_mode<InnerLayout>;
-    int const bi = mode == 0 ? int(size<0>(il)) : int(size<1>(il)),
-              bo = mode == 0 ? int(size<1>(il)) : int(size<0>(il));
-    for (int y = 0; y < bo; ++y)
-      for (int x = 0; x < bi; ++x)
-        if ((mode == 0 ? (long long)il(x, y) : (long long)il(y, x)) != (long long)y * bi + x)
-          return (long long)y * bi + x;
-    return -1LL;
+    long long const n0 = size<0>(il), n1 = size<1>(il);
+    long long const bi = mode == 0 ? n0 : n1, bo = mode == 0 ? n1 : n0;
+    return tma_row_order_violation(mode, bi, bo, [&](long long i, long long j) { return (long long)il(i, j); });
   }();
   if (out_of_order >= 0) {
-    int const x = int(out_of_order % b_inner), y = int(out_of_order / b_inner);
+    long long const x = out_of_order % p.box_inner, y = out_of_order / p.box_inner;
     long long const got = p.inner_mode == 0 ? (long long)inner_layout(x, y) : (long long)inner_layout(y, x);
     detail::tma_layout_require(false, [&] {
-      std::string const coord = p.inner_mode == 0 ? "(" + std::to_string(x) + "," + std::to_string(y) + ")"
-                                                  : "(" + std::to_string(y) + "," + std::to_string(x) + ")";
-      return "the box layout " + to_string(inner_layout) + " puts element " + coord + " at offset " +
-             std::to_string(got) + ", TMA writes it at " + std::to_string(out_of_order) + " (rows of " +
-             std::to_string(b_inner) + " elements along the global unit-stride mode, one after the other)";
+      return tma_row_order_message(to_string(inner_layout), p.inner_mode, p.box_inner, out_of_order, got);
     });
   }
   return p;

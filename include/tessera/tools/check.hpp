@@ -98,49 +98,23 @@ inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box
   const int inner_mode = b0 > 1 && at(box, 1, 0) == 1 ? 0 : 1;
   const std::int64_t g0 = value(rt::size(rt::layout(g, 0))), g1 = value(rt::size(rt::layout(g, 1)));
   const std::int64_t s0 = value(rt::get(g.stride, 0)), s1 = value(rt::get(g.stride, 1));
-  const std::int64_t s_inner = inner_mode == 0 ? s0 : s1, g_inner = inner_mode == 0 ? g0 : g1;
-  if (s_inner != 1 && g_inner != 1)
-    return fail("tma.inner", "the box is contiguous along mode " + std::to_string(inner_mode) +
-                                 " but the global layout " + rt::to_string(g) + " has stride " +
-                                 std::to_string(s_inner) + " there (TMA reads rows of contiguous elements)");
-  const std::int64_t inner = g_inner, outer = inner_mode == 0 ? g1 : g0, pitch = inner_mode == 0 ? s1 : s0;
-  if (outer != 1 && pitch <= 0)
-    return fail("tma.pitch_sign",
-                "the row pitch of " + rt::to_string(g) + " must be positive, got " + std::to_string(pitch));
-  const std::int64_t b_inner = inner_mode == 0 ? b0 : b1, b_outer = inner_mode == 0 ? b1 : b0;
-  const int span = tma_swizzle_bytes(bits, base, shift, elem_bytes);
-  if (span < 0) {
-    const int log_eb = elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3;
-    return fail("tma.swizzle", "the box's swizzle Sw<" + std::to_string(bits) + "," + std::to_string(base) + "," +
-                                   std::to_string(shift) + "> on " + std::to_string(elem_bytes) +
-                                   "-byte elements is not a TMA swizzle (16-byte units permuted within 32-, 64- or "
-                                   "128-byte rows: Sw<1..3," +
-                                   std::to_string(4 - log_eb) + ",3>)");
-  }
-  const std::int64_t one_row_pitch = (inner * elem_bytes + 15) / 16 * 16 / (elem_bytes > 0 ? elem_bytes : 1);
-  TmaMatrix2d m;
-  m.aligned16 = true;
-  m.elem_bytes = elem_bytes;
-  m.inner = std::uint64_t(inner);
-  m.outer = std::uint64_t(outer);
-  m.ld = std::uint64_t(outer == 1 ? one_row_pitch : pitch);
-  m.box_inner = std::uint32_t(std::min<std::int64_t>(b_inner, 1 << 20));  // beyond 256 either way
-  m.box_outer = std::uint32_t(std::min<std::int64_t>(b_outer, 1 << 20));
-  m.swizzle_bytes = span;
+  // The rules relating the two layouts to a tensor map, tma_box_params's own (arch/tma_rules.hpp).
+  const TmaLayoutCheck lc = tma_layout_check(
+      g0, g1, s0, s1, [&] { return rt::to_string(g); }, inner_mode, b0, b1, bits, base, shift, elem_bytes);
+  if (lc.rule != nullptr) return fail(lc.rule, lc.message);
+  const TmaMatrix2d& m = lc.m;
   if (const std::optional<std::string> v = tma_2d_violation(m)) return fail("tma.map", *v);
   // TMA's row order (after the map's rules: the box is at most 256 x 256 here).
-  for (std::int64_t y = 0; y < b_outer; ++y)
-    for (std::int64_t x = 0; x < b_inner; ++x) {
-      const std::int64_t got = inner_mode == 0 ? at(box, x, y) : at(box, y, x);
-      if (got != y * b_inner + x) {
-        const std::string coord = inner_mode == 0 ? "(" + std::to_string(x) + "," + std::to_string(y) + ")"
-                                                  : "(" + std::to_string(y) + "," + std::to_string(x) + ")";
-        return fail("tma.row_order", "the box layout " + rt::to_string(box) + " puts element " + coord + " at offset " +
-                                         std::to_string(got) + ", TMA writes it at " + std::to_string(y * b_inner + x) +
-                                         " (rows of " + std::to_string(b_inner) +
-                                         " elements along the global unit-stride mode, one after the other)");
-      }
-    }
+  const std::int64_t b_inner = m.box_inner, b_outer = m.box_outer, inner = std::int64_t(m.inner),
+                     outer = std::int64_t(m.outer);
+  const int span = m.swizzle_bytes;
+  const long long bad = tma_row_order_violation(inner_mode, b_inner, b_outer,
+                                                [&](std::int64_t i, std::int64_t j) { return at(box, i, j); });
+  if (bad >= 0) {
+    const std::int64_t x = bad % b_inner, y = bad / b_inner;
+    return fail("tma.row_order", tma_row_order_message(rt::to_string(box), inner_mode, b_inner, bad,
+                                                       inner_mode == 0 ? at(box, x, y) : at(box, y, x)));
+  }
   r.legal = true;
   r.message = "TMA boxes of " + std::to_string(b_outer) + " rows x " + std::to_string(b_inner) +
               " elements (rows along mode " + std::to_string(inner_mode) + ", " + std::to_string(b_inner * elem_bytes) +

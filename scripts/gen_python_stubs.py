@@ -144,7 +144,7 @@ def atom(name: str) -> Union[MmaAtom, CopyAtom]: ...
 def atom_names() -> List[str]: ...
 
 from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
-from .analysis import advise as advise, analyze as analyze, check_tma as check_tma
+from .analysis import advise as advise, analyze as analyze, check_tma as check_tma, check_wgmma as check_wgmma
 from .pictures import show as show
 
 '''
@@ -322,8 +322,11 @@ Value = Any  # a value of the algebra (a layout, a TV layout, a tiled copy, ...)
 ''', {
         "advise": ("(tile: Value, *, write: Optional[Value] = None, read: Optional[Value] = None,\n"
                    "           tma_write: bool = False, column_major: bool = False, write_side: Optional[str] = None,\n"
-                   "           read_side: Optional[str] = None, padding: bool = True) -> Dict[str, Any]"),
+                   "           read_side: Optional[str] = None, padding: bool = True, wgmma_read: bool = False,\n"
+                   "           wgmma_block: Optional[int] = None, elem_bytes: Optional[int] = None) -> Dict[str, Any]"),
         "check_tma": "(global_layout: Value, box: Value, *, elem_bytes: int = 2) -> Dict[str, Any]",
+        "check_wgmma": ("(smem: Value, *, elem_bytes: int = 2, major: Optional[str] = None,\n"
+                        "                block: Optional[int] = None) -> Dict[str, Any]"),
         "analyze": ("(access: Value, *, smem: Optional[Value] = None, gmem: Optional[Value] = None,\n"
                     "            elem_bytes: Optional[int] = None, vector: Optional[int] = None, side: Optional[str] = None,\n"
                     "            heatmap: Optional[str] = None) -> Dict[str, Any]"),

@@ -328,7 +328,8 @@ py::dict analyze(py::handle memory, py::handle access, bool shared, const py::ob
 
 // advise(...): `tessera advise` as a dict: the best layout, every candidate, the text it prints.
 py::dict advise(py::handle tile, py::handle write, bool tma_write, py::handle read, bool column_major,
-                const py::object& write_side, const py::object& read_side, bool padding) {
+                const py::object& write_side, const py::object& read_side, bool padding, bool wgmma_read,
+                int wgmma_block, int elem_bytes) {
   tt::AdviseRequest req;
   req.tile = tt::advise_tile(to_value(tile));
   auto side_of = [](const py::object& side) {
@@ -347,6 +348,9 @@ py::dict advise(py::handle tile, py::handle write, bool tma_write, py::handle re
   req.tma_write = tma_write;
   req.row_major = !column_major;
   req.padding = padding;
+  req.wgmma_read = wgmma_read;
+  req.wgmma_block = wgmma_block;
+  req.elem_bytes = elem_bytes;
   const tt::Advice a = tt::advise(req);
   py::list candidates;
   for (const auto& c : a.candidates) {
@@ -362,6 +366,7 @@ py::dict advise(py::handle tile, py::handle write, bool tma_write, py::handle re
     d["read_wavefronts"] = c.read_wavefronts;
     d["read_ideal"] = c.read_ideal;
     d["excess"] = c.excess();
+    d["tma_boxes"] = c.tma_boxes;
     candidates.append(d);
   }
   py::dict out;
@@ -379,6 +384,39 @@ py::dict check_tma(py::handle global, py::handle box, int elem_bytes) {
   d["legal"] = r.legal;
   d["rule"] = r.rule;
   d["message"] = r.message;
+  return d;
+}
+
+// check_wgmma(...): `tessera check wgmma` as a dict: legal, rule ("" when legal), message; when legal
+// also the form (major, swizzle_bytes, mn_block, k_block) and every block's descriptor offsets.
+py::dict check_wgmma(py::handle smem, int elem_bytes, const py::object& major, int block) {
+  std::optional<tessera::GmmaMajor> m;
+  if (!major.is_none()) {
+    const std::string text = major.cast<std::string>();
+    if (text == "k" || text == "K") m = tessera::GmmaMajor::K;
+    else if (text == "mn" || text == "MN") m = tessera::GmmaMajor::MN;
+    else rt::fail("check_wgmma: major must be 'k' or 'mn', got '" + text + "'");
+  }
+  const tt::WgmmaCheck r = tt::check_wgmma(to_value(smem), elem_bytes, m, block);
+  py::dict d;
+  d["legal"] = r.legal;
+  d["rule"] = r.rule;
+  d["message"] = r.message;
+  if (r.legal) {
+    d["major"] = r.major == tessera::GmmaMajor::K ? "k" : "mn";
+    d["swizzle_bytes"] = r.swizzle_bits == 0 ? 0 : tessera::gmma_span_bytes(r.swizzle_bits);
+    d["mn_block"] = r.mn_block;
+    d["k_block"] = r.k_block;
+    py::list blocks;
+    for (const tessera::GmmaForm& f : r.blocks) {
+      py::dict b;
+      b["start_bytes"] = f.start * elem_bytes;
+      b["lbo_bytes"] = tessera::gmma_lbo_used(f) ? py::object(py::int_(f.lbo * elem_bytes)) : py::object(py::none());
+      b["sbo_bytes"] = tessera::gmma_sbo_used(f) ? py::object(py::int_(f.sbo * elem_bytes)) : py::object(py::none());
+      blocks.append(b);
+    }
+    d["blocks"] = blocks;
+  }
   return d;
 }
 
@@ -613,8 +651,10 @@ PYBIND11_MODULE(_tessera, m) {
   m.def("analyze", &analyze, py::arg("memory"), py::arg("access"), py::arg("shared"), py::arg("elem_bytes"),
         py::arg("vector"), py::arg("side"), py::arg("heatmap"));
   m.def("check_tma", &check_tma, py::arg("global_layout"), py::arg("box"), py::arg("elem_bytes"));
+  m.def("check_wgmma", &check_wgmma, py::arg("smem"), py::arg("elem_bytes"), py::arg("major"), py::arg("block"));
   m.def("advise", &advise, py::arg("tile"), py::arg("write"), py::arg("tma_write"), py::arg("read"),
-        py::arg("column_major"), py::arg("write_side"), py::arg("read_side"), py::arg("padding"));
+        py::arg("column_major"), py::arg("write_side"), py::arg("read_side"), py::arg("padding"), py::arg("wgmma_read"),
+        py::arg("wgmma_block"), py::arg("elem_bytes"));
   m.def(
       "syntax_tree", [](const std::string& text) { return syntax_tree(rt::parse(text)); }, py::arg("text"),
       "The parsed expression as nested (kind, value, children) tuples (for tests).");

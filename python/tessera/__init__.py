@@ -119,13 +119,13 @@ def atom_names():
 # tensors (importable without CUDA, raising on use), and tessera.jit, kernels compiled while the
 # program runs (importable without NVRTC, raising on use).
 from . import analysis, jit, ops, pictures  # noqa: E402
-from .analysis import advise, analyze, check_tma  # noqa: E402
+from .analysis import advise, analyze, check_tma, check_wgmma  # noqa: E402
 from .pictures import show  # noqa: E402
 
 #: The public names besides the functions of ``tessera eval`` (FUNCTIONS).
 _PUBLIC = [
     "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle", "TVLayout",
-    "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze", "check_tma", "atom", "atom_names", "eval", "parse",
+    "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze", "check_tma", "check_wgmma", "atom", "atom_names", "eval", "parse",
     "show",
 ]
 

@@ -113,15 +113,15 @@ def atom(name: str) -> Union[MmaAtom, CopyAtom]: ...
 def atom_names() -> List[str]: ...
 
 from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
-from .analysis import advise as advise, analyze as analyze, check_tma as check_tma
+from .analysis import advise as advise, analyze as analyze, check_tma as check_tma, check_wgmma as check_wgmma
 from .pictures import show as show
 
 # from tessera import *: no name of Python's builtins (tessera.sum, tessera.eval, ... stay attributes)
 __all__ = [
     "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle",
     "TVLayout", "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze",
-    "check_tma", "atom", "atom_names", "parse", "show", "and_", "append", "back", "basis_get", "bit_width",
-    "blocked_product", "ceil_div", "coalesce", "colex_geq", "colex_gtr", "colex_leq", "colex_less",
+    "check_tma", "check_wgmma", "atom", "atom_names", "parse", "show", "and_", "append", "back", "basis_get",
+    "bit_width", "blocked_product", "ceil_div", "coalesce", "colex_geq", "colex_gtr", "colex_leq", "colex_less",
     "compact_col_major", "compact_major", "compact_order", "compact_row_major", "compatible", "complement",
     "composition", "congruent", "coprofile", "coshape", "cosize", "crd2crd", "crd2idx", "depth", "dice",
     "domain_offset", "downcast", "elem_geq", "elem_gtr", "elem_leq", "elem_less", "elem_scale", "equal",

@@ -3,8 +3,9 @@ counts the shared-memory bank conflicts or the global-memory sectors of one warp
 pattern, exactly as the command does, and returns the report as a dict; ``tessera.analysis.advise``
 is ``tessera advise`` (docs/advise.md), the swizzle under which a tile's writer and reader are
 conflict-free; ``tessera.analysis.check_tma`` is ``tessera check tma``, whether a box layout fits a
-TMA tensor map. ``tessera.analyze``, ``tessera.advise`` and ``tessera.check_tma`` are the same
-functions.
+TMA tensor map; ``tessera.analysis.check_wgmma`` is ``tessera check wgmma``, whether a tile is a
+layout a wgmma descriptor describes. ``tessera.analyze``, ``tessera.advise``, ``tessera.check_tma``
+and ``tessera.check_wgmma`` are the same functions.
 
     >>> from tessera.analysis import analyze
     >>> r = analyze("(_32,_4):(_1,_32)", gmem="_128:_1")  # thread t reads floats t, t+32, t+64, t+96
@@ -15,7 +16,7 @@ functions.
 from . import _tessera
 from ._types import LayoutError
 
-__all__ = ["advise", "analyze", "check_tma"]
+__all__ = ["advise", "analyze", "check_tma", "check_wgmma"]
 
 
 def analyze(access, *, smem=None, gmem=None, elem_bytes=None, vector=None, side=None, heatmap=None):
@@ -48,7 +49,7 @@ def analyze(access, *, smem=None, gmem=None, elem_bytes=None, vector=None, side=
 
 
 def advise(tile, *, write=None, read=None, tma_write=False, column_major=False, write_side=None, read_side=None,
-           padding=True):
+           padding=True, wgmma_read=False, wgmma_block=None, elem_bytes=None):
     """The swizzle advisor of ``tessera advise`` (docs/advise.md) as a dict: the shared-memory layout
     of ``tile`` (a rank-2 shape) under which the tiled copy that writes it (``write``, or TMA with
     ``tma_write=True``) and the one that reads it (``read``) are free of bank conflicts, or the best
@@ -56,14 +57,17 @@ def advise(tile, *, write=None, read=None, tma_write=False, column_major=False, 
 
     ``column_major`` stores the tile with mode 0 contiguous; ``write_side``/``read_side`` ("src" or
     "dst") say which side of a copy is in shared memory where the instruction does not tell;
-    ``padding=False`` tries swizzles only.
+    ``padding=False`` tries swizzles only. ``wgmma_read=True`` has a wgmma read the tile as an
+    operand (MN, K) instead of ``read`` (K-major, or MN-major with ``column_major``; one descriptor
+    a block of ``wgmma_block`` MN elements); ``elem_bytes`` gives the element width where no tiled
+    copy does (TMA and wgmma alone).
 
     Keys: elem_bytes, best (a candidate, or None when none is legal), candidates (best first; each:
-    layout, swizzle (B, M, S), pad_bytes, extra_bytes, legal, why_not, write_wavefronts,
+    layout, swizzle (B, M, S), pad_bytes, extra_bytes, tma_boxes, legal, why_not, write_wavefronts,
     write_ideal, read_wavefronts, read_ideal, excess), text (what ``tessera advise`` prints).
 
-    Precondition: at least one of write (or tma_write) and read; one element type. Raises
-    LayoutError naming the rule otherwise.
+    Precondition: at least one of write (or tma_write) and read (or wgmma_read); one element type.
+    Raises LayoutError naming the rule otherwise.
 
     Example:
         >>> ldsm = ("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, "
@@ -71,7 +75,8 @@ def advise(tile, *, write=None, read=None, tma_write=False, column_major=False, 
         >>> tessera.advise("(_64,_64)", read=ldsm)["best"]["layout"]
         'Sw<3,3,3> o (_64,_64):(_64,_1)'
     """
-    return _tessera.advise(tile, write, bool(tma_write), read, bool(column_major), write_side, read_side, bool(padding))
+    return _tessera.advise(tile, write, bool(tma_write), read, bool(column_major), write_side, read_side, bool(padding),
+                           bool(wgmma_read), int(wgmma_block or 0), int(elem_bytes or 0))
 
 
 def check_tma(global_layout, box, *, elem_bytes=2):
@@ -89,3 +94,24 @@ def check_tma(global_layout, box, *, elem_bytes=2):
         'tma.map'
     """
     return _tessera.check_tma(global_layout, box, int(elem_bytes))
+
+
+def check_wgmma(smem, *, elem_bytes=2, major=None, block=None):
+    """The legality check of ``tessera check wgmma`` (docs/advise.md) as a dict: whether a wgmma can
+    read the shared-memory tile ``smem`` ((MN, K) -> element offset, plain or swizzled, starting
+    1024-byte aligned) of ``elem_bytes``-byte elements through matrix descriptors: every block of
+    ``block`` MN elements (default: the tile's MN up to 256, else 64) by 32 bytes of K one of the
+    canonical layouts. ``major`` is "k" or "mn" (default: the mode with unit stride).
+
+    Keys: legal (bool), rule ("" when legal, else e.g. "wgmma.core"), message (what was found, or the
+    rule's message with its values and the fix: the rules make_gmma_desc enforces at compile time);
+    when legal also major ("k" or "mn"), swizzle_bytes (0, 32, 64, 128), mn_block, k_block and
+    blocks (each block's start_bytes, lbo_bytes, sbo_bytes, None where the descriptor ignores it).
+
+    Example:
+        >>> tessera.check_wgmma("Sw<3,3,3> o (_64,_64):(_64,_1)")["blocks"][1]
+        {'start_bytes': 32, 'lbo_bytes': None, 'sbo_bytes': 1024}
+        >>> tessera.check_wgmma("Sw<3,3,3> o (_64,_128):(_128,_1)")["rule"]
+        'wgmma.core'
+    """
+    return _tessera.check_wgmma(smem, int(elem_bytes), major, int(block or 0))

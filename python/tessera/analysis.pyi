@@ -5,11 +5,12 @@ from typing import Any, Dict, Optional
 
 Value = Any  # a value of the algebra (a layout, a TV layout, a tiled copy, ...) or an expression string
 
-__all__ = ["advise", "analyze", "check_tma"]
+__all__ = ["advise", "analyze", "check_tma", "check_wgmma"]
 
 def advise(tile: Value, *, write: Optional[Value] = None, read: Optional[Value] = None,
            tma_write: bool = False, column_major: bool = False, write_side: Optional[str] = None,
-           read_side: Optional[str] = None, padding: bool = True) -> Dict[str, Any]:
+           read_side: Optional[str] = None, padding: bool = True, wgmma_read: bool = False,
+           wgmma_block: Optional[int] = None, elem_bytes: Optional[int] = None) -> Dict[str, Any]:
     """The swizzle advisor of ``tessera advise`` (docs/advise.md) as a dict: the shared-memory layout
     of ``tile`` (a rank-2 shape) under which the tiled copy that writes it (``write``, or TMA with
     ``tma_write=True``) and the one that reads it (``read``) are free of bank conflicts, or the best
@@ -17,14 +18,17 @@ def advise(tile: Value, *, write: Optional[Value] = None, read: Optional[Value] 
 
     ``column_major`` stores the tile with mode 0 contiguous; ``write_side``/``read_side`` ("src" or
     "dst") say which side of a copy is in shared memory where the instruction does not tell;
-    ``padding=False`` tries swizzles only.
+    ``padding=False`` tries swizzles only. ``wgmma_read=True`` has a wgmma read the tile as an
+    operand (MN, K) instead of ``read`` (K-major, or MN-major with ``column_major``; one descriptor
+    a block of ``wgmma_block`` MN elements); ``elem_bytes`` gives the element width where no tiled
+    copy does (TMA and wgmma alone).
 
     Keys: elem_bytes, best (a candidate, or None when none is legal), candidates (best first; each:
-    layout, swizzle (B, M, S), pad_bytes, extra_bytes, legal, why_not, write_wavefronts,
+    layout, swizzle (B, M, S), pad_bytes, extra_bytes, tma_boxes, legal, why_not, write_wavefronts,
     write_ideal, read_wavefronts, read_ideal, excess), text (what ``tessera advise`` prints).
 
-    Precondition: at least one of write (or tma_write) and read; one element type. Raises
-    LayoutError naming the rule otherwise.
+    Precondition: at least one of write (or tma_write) and read (or wgmma_read); one element type.
+    Raises LayoutError naming the rule otherwise.
 
     Example:
         >>> ldsm = ("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, "
@@ -47,6 +51,27 @@ def check_tma(global_layout: Value, box: Value, *, elem_bytes: int = 2) -> Dict[
         True
         >>> tessera.check_tma("(4096,4100):(4100,1)", "(_64,_64):(_64,_1)")["rule"]
         'tma.map'
+    """
+    ...
+
+def check_wgmma(smem: Value, *, elem_bytes: int = 2, major: Optional[str] = None,
+                block: Optional[int] = None) -> Dict[str, Any]:
+    """The legality check of ``tessera check wgmma`` (docs/advise.md) as a dict: whether a wgmma can
+    read the shared-memory tile ``smem`` ((MN, K) -> element offset, plain or swizzled, starting
+    1024-byte aligned) of ``elem_bytes``-byte elements through matrix descriptors: every block of
+    ``block`` MN elements (default: the tile's MN up to 256, else 64) by 32 bytes of K one of the
+    canonical layouts. ``major`` is "k" or "mn" (default: the mode with unit stride).
+
+    Keys: legal (bool), rule ("" when legal, else e.g. "wgmma.core"), message (what was found, or the
+    rule's message with its values and the fix: the rules make_gmma_desc enforces at compile time);
+    when legal also major ("k" or "mn"), swizzle_bytes (0, 32, 64, 128), mn_block, k_block and
+    blocks (each block's start_bytes, lbo_bytes, sbo_bytes, None where the descriptor ignores it).
+
+    Example:
+        >>> tessera.check_wgmma("Sw<3,3,3> o (_64,_64):(_64,_1)")["blocks"][1]
+        {'start_bytes': 32, 'lbo_bytes': None, 'sbo_bytes': 1024}
+        >>> tessera.check_wgmma("Sw<3,3,3> o (_64,_128):(_128,_1)")["rule"]
+        'wgmma.core'
     """
     ...
 

@@ -139,3 +139,52 @@ def test_check_tma_is_tessera_check(cli):
         else:
             assert err == "error: illegal (" + r["rule"] + "): " + r["message"] + "\n"
     assert tessera.check_tma("(1000,4096):(4096,1)", "Sw<2,2,3> o (_32,_16):(_16,_1)", elem_bytes=4)["legal"]
+
+
+def test_check_wgmma_is_tessera_check(cli):
+    cases = [("Sw<3,3,3> o (_64,_64):(_64,_1)", [], 0),
+             ("Sw<3,3,3> o (_64,_128):(_128,_1)", [], 1),
+             ("tile_to_shape(Sw<3,3,3> o (_64,_8):(_1,_64), (_128,_64), (_1,_0))", ["--major", "mn", "--block", "64"], 0),
+             ("Sw<3,4,3> o (_64,_64):(_64,_1)", [], 1)]
+    for smem, extra, want in cases:
+        status, out, err = run_cli(cli, ["check", "wgmma", "--smem", smem] + extra)
+        assert status == want, err
+        major = extra[1] if extra else None
+        block = int(extra[3]) if extra else None
+        r = tessera.check_wgmma(smem, major=major, block=block)
+        assert r["legal"] == (want == 0)
+        if r["legal"]:
+            assert out == "legal: " + r["message"] + "\n" and r["rule"] == ""
+        else:
+            assert err == "error: illegal (" + r["rule"] + "): " + r["message"] + "\n"
+    # The Hopper GEMM's K-major stage: 128-byte swizzle, 64 x 16 blocks 32 bytes apart along K, SBO 1024.
+    r = tessera.check_wgmma("Sw<3,3,3> o (_64,_64):(_64,_1)")
+    assert (r["major"], r["swizzle_bytes"], r["mn_block"], r["k_block"]) == ("k", 128, 64, 16)
+    assert [b["start_bytes"] for b in r["blocks"]] == [0, 32, 64, 96]
+    assert all(b["lbo_bytes"] is None and b["sbo_bytes"] == 1024 for b in r["blocks"])
+    # MN-major B of 128 in one descriptor: 64-element chunks 8192 bytes apart (LBO), K groups 1024 (SBO).
+    b = tessera.check_wgmma("tile_to_shape(Sw<3,3,3> o (_64,_8):(_1,_64), (_128,_64), (_1,_0))")["blocks"][0]
+    assert (b["lbo_bytes"], b["sbo_bytes"]) == (8192, 1024)
+    assert tessera.check_wgmma("Sw<3,2,3> o (_64,_32):(_32,_1)", elem_bytes=4)["legal"]
+    assert tessera.check_wgmma("(_64,_64):(_1,_64)", elem_bytes=4)["rule"] == "wgmma.elem"
+    with pytest.raises(tessera.LayoutError, match="major must be 'k' or 'mn'"):
+        tessera.check_wgmma("Sw<3,3,3> o (_64,_64):(_64,_1)", major="m")
+
+
+def test_advise_wgmma_reader(cli):
+    args = ["advise", "--tile", "(_128,_128)", "--tma-write", "--wgmma-read", "--elem-bytes", "2"]
+    status, out, err = run_cli(cli, args)
+    assert status == 0, err
+    a = tessera.advise("(_128,_128)", tma_write=True, wgmma_read=True, elem_bytes=2)
+    assert a["text"] == out
+    # attention's Q tile of 128 rows x 128: two 64-column atoms of the 128-byte swizzle, one box each
+    assert a["best"]["layout"] == "tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_128))"
+    assert a["best"]["tma_boxes"] == 2 and a["best"]["read_wavefronts"] == a["best"]["read_ideal"]
+    boxes = [c["tma_boxes"] for c in a["candidates"] if c["legal"]]
+    assert boxes == sorted(boxes)
+    b = tessera.advise("(_128,_64)", tma_write=True, wgmma_read=True, column_major=True, elem_bytes=2, wgmma_block=128)
+    assert b["best"]["layout"] == "tile_to_shape(Sw<3,3,3> o (_64,_8):(_1,_64), (_128,_64), (_1,_0))"
+    with pytest.raises(tessera.LayoutError, match="one reader"):
+        tessera.advise("(_64,_64)", read=LDSM, wgmma_read=True)
+    with pytest.raises(tessera.LayoutError, match="do not say the element type"):
+        tessera.advise("(_64,_64)", tma_write=True, wgmma_read=True)

@@ -17,6 +17,8 @@ using namespace tessera;
 #include "tessera/atom/names.hpp"  // docs/eval.md
 #include "tessera/atom/copy_traits_sm80.hpp"
 #include "tessera/atom/mma_traits_sm80.hpp"
+#include "tessera/atom/mma_traits_sm90.hpp"  // docs/advise.md
+#include "tessera/tools/check.hpp"
 
 // ---- README.md ---------------------------------------------------------------------------------
 
@@ -375,5 +377,20 @@ TEST(FromCute, Conveniences) {
     print(tAsA.layout());
     print("\n");
   }
+  // [end-snippet]
+}
+
+// ---- docs/advise.md ------------------------------------------------------------------------------
+
+TEST(Advise, CheckWgmma) {
+  // [snippet:check_wgmma]
+  // The GEMM's K-major stage (128 x 64 fp16), without its swizzle: (m,k) -> element offset
+  constexpr auto stage = tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_128, _64>{});
+  constexpr GmmaForm form = gmma_form_of(2, GmmaMajor::K, 3, stage, 0, 0, 64);
+  static_assert(gmma_form_violation(form) == GmmaRule::ok && form.sbo * 2 == 1024);  // SBO: 1024 bytes
+  static_assert(gmma_block_violation(form, stage, 0, 0).rule == GmmaRule::ok);      // every element
+  // A tile of 256-byte rows under the 128-byte swizzle, at run time:
+  tools::WgmmaCheck const r = tools::check_wgmma(rt::evaluate("Sw<3,3,3> o (_64,_128):(_128,_1)"), 2);
+  EXPECT_EQ(r.rule, "wgmma.core");
   // [end-snippet]
 }

@@ -4,11 +4,10 @@
 //
 //   check_tma(global, box, elem_bytes)   a TMA tensor map of the 2-D matrix `global` read or
 //                                        written in boxes laid out in shared memory as `box`
-//                                        (plain or swizzled): the run-time form of make_tma_desc's
-//                                        own checks (atom/copy_traits_sm90_tma.cuh: the box's
-//                                        contiguous mode, TMA's row order, its swizzles), then the
-//                                        tensor map's rules (arch/tma_rules.hpp, the code
-//                                        make_tma_desc_2d runs).
+//                                        (plain or swizzled): the functions make_tma_desc's own
+//                                        checks call (arch/tma_rules.hpp: the box's contiguous
+//                                        mode, its swizzle, TMA's row order), and the tensor map's
+//                                        rules (the code make_tma_desc_2d runs).
 //   check_wgmma(smem, elem_bytes, ...)  a wgmma operand's shared-memory tile: whether every block a
 //                                        descriptor describes is one of the canonical layouts
 //                                        (arch/wgmma_rules.hpp, the rules make_gmma_desc's

@@ -9,8 +9,8 @@ The kernels are those of ``include/tessera/kernels`` (``add``: the vectorized el
 ``sgemm``: the fp32 SGEMM; ``copy``: the cp.async tile copy; ``gemm``: the Hopper tensor-core GEMM
 ``gemm_sm90``; ``attention`` and ``attention_varlen``: the Hopper attention forward
 ``attention_forward_sm90``), for sm_90a: they run on H100 and H200 GPUs. They are compiled on their first call
-(NVRTC: about a second per op and dtype for ``add``, ``sgemm`` and ``copy``; 5-10 s for each kernel
-of ``gemm``, one per tile configuration, dtypes and operand orders that the calls' shapes need;
+(NVRTC: about a second per op and dtype for ``add``, ``sgemm`` and ``copy``; 4-6 s for each kernel
+of ``gemm``, one per tile configuration, dtypes, operand orders and epilogue that the calls need;
 kept in the JIT's disk cache, ``TESSERA_CACHE_DIR`` or ``~/.cache/tessera/jit``, so later processes
 load them in milliseconds): they need NVRTC at run time (a CUDA toolkit, or the
 ``nvidia-cuda-nvrtc`` wheel that PyTorch brings), not at install time. When the extension
@@ -237,8 +237,9 @@ def gemm(a, b, c=None, alpha=1.0, beta=None, out=None, out_dtype=None, *, bias=N
     out (new, row-major or in c's order, when out is None). Operands that TMA cannot address
     directly (pointer or rows not 16-byte aligned) are first copied into aligned scratch memory.
     The kernel is gemm_sm90's for the shape (its tile and schedule; where gemm_sm90 would share
-    out k-tiles with stream-K, the persistent 128x256 kernel), compiled on the first call that
-    needs it: NVRTC, 5-10 s the first time on a machine, then the JIT's disk cache.
+    out k-tiles with stream-K, the persistent 128x256 kernel), compiled for the call's epilogue
+    (out through TMA or not; alpha a b alone or the whole expression) on the first call that
+    needs it: NVRTC, 4-6 s the first time on a machine, then the JIT's disk cache.
 
     Example (PyTorch):
         >>> a = torch.ones(2, 3, dtype=torch.bfloat16, device="cuda")

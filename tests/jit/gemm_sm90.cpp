@@ -22,6 +22,7 @@ namespace tessera::jit {
 namespace {
 
 using kernels::GemmProblem;
+using kernels::GemmSm90Epilogue;
 using kernels::GemmSm90Pick;
 
 // The host's copies of the kernel's two arguments: GemmSm90Params, the values (no descriptor: one
@@ -55,9 +56,62 @@ GemmProblem<T, TOut> problem(int m, int n, int k, Major a, Major b, Major cd) {
 }
 
 TEST(JitGemmSm90, KernelNumbersRoundTrip) {
-  for (int i = 0; i < GemmSm90JitKernel::kCount; ++i) EXPECT_EQ(GemmSm90JitKernel::from_index(i).index(), i);
+  std::vector<bool> seen(GemmSm90JitKernel::kCount);
+  for (int i = 0; i < GemmSm90JitKernel::kCount; ++i) {
+    GemmSm90JitKernel const k = GemmSm90JitKernel::from_index(i);
+    EXPECT_NE(k.epilogue, GemmSm90Epilogue::any) << i;
+    EXPECT_EQ(k.index(), i);
+  }
+  // every field takes part: the 240 kernels are distinct
+  for (int c = 0; c < GemmSm90JitKernel::kConfigs; ++c)
+    for (int bits = 0; bits < 16; ++bits)
+      for (GemmSm90Epilogue e : {GemmSm90Epilogue::tma_plain, GemmSm90Epilogue::tma, GemmSm90Epilogue::registers}) {
+        GemmSm90JitKernel const k{GemmSm90Pick(c), (bits & 8) != 0, (bits & 4) != 0,
+                                  (bits & 2) != 0, (bits & 1) != 0, e};
+        ASSERT_FALSE(seen[k.index()]) << k.index();
+        seen[k.index()] = true;
+        EXPECT_EQ(GemmSm90JitKernel::from_index(k.index()), k);
+      }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), true), GemmSm90JitKernel::kCount);
   EXPECT_THROW(GemmSm90JitKernel::from_index(GemmSm90JitKernel::kCount), std::invalid_argument);
   EXPECT_THROW(GemmSm90JitKernel::from_index(-1), std::invalid_argument);
+  GemmSm90JitKernel any;
+  any.epilogue = GemmSm90Epilogue::any;  // nvcc's form: not one the JIT compiles
+  EXPECT_THROW((void)any.index(), std::invalid_argument);
+}
+
+// The epilogue form the JIT compiles for: registers where TMA cannot address D (after the
+// row-major-D transposition), else tma_plain for D = alpha A B, else tma.
+TEST(JitGemmSm90, PicksTheEpilogueForm) {
+  auto const form = [](auto const& p) { return gemm_sm90_jit_kernel(p, 132).epilogue; };
+  auto p = problem<bfloat16_t, bfloat16_t>(4096, 4096, 4096, Major::row, Major::row, Major::row);
+  EXPECT_EQ(form(p), GemmSm90Epilogue::tma_plain);
+  p.alpha = 3.0f;  // alpha alone keeps it plain
+  EXPECT_EQ(form(p), GemmSm90Epilogue::tma_plain);
+  auto q = p;
+  q.activation = kernels::GemmActivation::gelu;
+  EXPECT_EQ(form(q), GemmSm90Epilogue::tma);
+  q = p;
+  q.bias = p.d;
+  EXPECT_EQ(form(q), GemmSm90Epilogue::tma);
+  q = p;
+  q.beta = 0.5f;
+  q.c = p.d;
+  q.ldc = p.ldd;
+  EXPECT_EQ(form(q), GemmSm90Epilogue::tma);
+  // D's rows not 16-byte multiples (an odd pitch), or D off its 16-byte alignment: registers
+  q = p;
+  q.ldd = 4097;
+  EXPECT_EQ(form(q), GemmSm90Epilogue::registers);
+  q = p;
+  q.d = p.d + 1;
+  EXPECT_EQ(form(q), GemmSm90Epilogue::registers);
+  // a column-major D of M = 100 rows: the computed D^T has rows of 100 bf16 (200 bytes): registers;
+  // with fp32 (400 bytes) TMA addresses them
+  EXPECT_EQ(form(problem<bfloat16_t, bfloat16_t>(100, 64, 64, Major::row, Major::row, Major::col)),
+            GemmSm90Epilogue::registers);
+  EXPECT_EQ(form(problem<bfloat16_t, float>(100, 64, 64, Major::row, Major::row, Major::col)),
+            GemmSm90Epilogue::tma_plain);
 }
 
 // The configuration is gemm_sm90_pick's for D's tiles as computed (a column-major D transposed),
@@ -160,6 +214,33 @@ TEST(JitGemmSm90, TheArgumentAndItsTensorMaps) {
   EXPECT_FALSE(r.params.ep.bias_per_row);
 }
 
+// A kernel compiled for one epilogue form has left the others out: the host refuses a problem of
+// another form before anything is encoded or launched, naming both forms.
+TEST(JitGemmSm90, RefusesAProblemOfAnotherEpilogueForm) {
+  auto const p = problem<bfloat16_t, bfloat16_t>(256, 256, 128, Major::row, Major::row, Major::row);
+  GemmSm90JitKernel k = gemm_sm90_jit_kernel(p, 132);
+  ASSERT_EQ(k.epilogue, GemmSm90Epilogue::tma_plain);
+  auto biased = p;
+  biased.bias = p.d;
+  std::vector<GemmSm90TmaMap> maps;
+  try {
+    (void)gemm_sm90_jit_params<128>(k, biased, biased, 132, Recorder{&maps});
+    FAIL() << "a plain kernel took a problem with a bias";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("compiled for the epilogue tessera::kernels::GemmSm90Epilogue::tma_plain, "
+                                         "the problem needs tessera::kernels::GemmSm90Epilogue::tma"),
+              std::string::npos)
+        << e.what();
+  }
+  k.epilogue = GemmSm90Epilogue::registers;
+  EXPECT_THROW((void)gemm_sm90_jit_params<128>(k, p, p, 132, Recorder{&maps}), std::invalid_argument);
+  EXPECT_TRUE(maps.empty());  // nothing encoded
+  k.epilogue = GemmSm90Epilogue::tma_plain;
+  maps.clear();
+  EXPECT_NO_THROW((void)gemm_sm90_jit_params<128>(k, p, p, 132, Recorder{&maps}));
+  EXPECT_EQ(maps.size(), 3u);
+}
+
 TEST(JitGemmSm90, EpilogueOfAColumnMajorD) {
   // a column-major D with C, bias and relu: computed transposed (D^T = B^T A^T), the bias along the
   // computed rows
@@ -238,7 +319,10 @@ TEST(JitGemmSm90, NamesAndGeometry) {
   EXPECT_EQ(names[0],
             "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::GemmSm90WsRoles<"
             "tessera::kernels::GemmSm90WsConfig<128, 256, 64, 4, true, 1, false>, tessera::bfloat16_t, "
-            "tessera::bfloat16_t, true, false> >");
+            "tessera::bfloat16_t, true, false, tessera::kernels::GemmSm90Epilogue::tma_plain> >");
+  k.epilogue = GemmSm90Epilogue::registers;
+  EXPECT_NE(gemm_sm90_jit_names(k)[0].find(", true, false, tessera::kernels::GemmSm90Epilogue::registers> >"),
+            std::string::npos);
   EXPECT_EQ(names[1], "tessera::kernels::detail::gemm_pack_kernel<tessera::bfloat16_t>");
   k.config = GemmSm90Pick::pingpong;
   EXPECT_NE(gemm_sm90_jit_names(k)[0].find("GemmSm90PingpongRoles<tessera::kernels::GemmSm90PingpongConfig<128, 128"),
@@ -257,17 +341,20 @@ CompileOptions hopper() {
 }
 
 // Every configuration, both input types, both outputs and all four pairs of majors among five
-// programs (each ~7-10 s on a fresh machine; the disk cache then): they compile for sm_90a, so the
+// programs (each 4-6 s on the 2-core development machine; the disk cache then): they compile for sm_90a, so the
 // device's GemmSm90Params and GemmSm90Maps, the kernel's parameters, shared memory, threads and
 // boxes are the host's.
 TEST(JitGemmSm90, ProgramsCompileWithTheHostsLayout) {
   TESSERA_REQUIRE_NVRTC();
   int const align = gemm_sm90_jit_descriptor_align();
   EXPECT_EQ(align, Nvrtc::get().version_major() >= 13 ? 128 : 64);
+  using E = GemmSm90Epilogue;
   std::vector<GemmSm90JitKernel> const kernels = {
-      {GemmSm90Pick::large, true, false, true, false},   {GemmSm90Pick::medium, false, true, true, true},
-      {GemmSm90Pick::small, true, true, false, false},   {GemmSm90Pick::wide, false, false, false, true},
-      {GemmSm90Pick::pingpong, true, false, true, true},
+      {GemmSm90Pick::large, true, false, true, false, E::tma_plain},
+      {GemmSm90Pick::medium, false, true, true, true, E::tma},
+      {GemmSm90Pick::small, true, true, false, false, E::registers},
+      {GemmSm90Pick::wide, false, false, false, true, E::tma},
+      {GemmSm90Pick::pingpong, true, false, true, true, E::registers},
   };
   for (GemmSm90JitKernel const& k : kernels) {
     std::vector<std::string> const names = gemm_sm90_jit_names(k);

@@ -228,7 +228,7 @@ def test_the_kernels_compile_for_sm90a_without_a_gpu(op, dtype):
 # for the shape on a GPU of `sms` SMs (here an H100's 132), one program per configuration, type pair
 # and operand majors; its static_asserts hold the device's kernel arguments (GemmSm90Params,
 # GemmSm90Maps), shared memory and TMA boxes to what the host side builds (include/tessera/jit/gemm_sm90.hpp).
-# About 7-10 s the first time on a machine (NVRTC), then the disk cache.
+# About 4-6 s the first time on a machine (NVRTC), then the disk cache.
 GEMM_WS = "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::GemmSm90WsRoles<"
 
 
@@ -237,9 +237,10 @@ def test_the_gemm_kernel_of_a_shape_compiles_for_sm90a_without_a_gpu():
     r = tessera.ops._ops._compile_gemm(100, 70, 30, "bfloat16", "float32", a_row_major=True, b_row_major=False)
     assert set(r) == {"kernels", "key", "in_memory", "from_disk_cache", "compile_seconds", "log"}
     # a small problem: the persistent kernel with 64x128 tiles; A row-major and B column-major are
-    # both K-major
+    # both K-major; D's rows of 70 floats (280 bytes) are not 16-byte multiples, so TMA cannot
+    # address them: the kernel stores D from registers
     assert r["kernels"] == [GEMM_WS + "tessera::kernels::GemmSm90WsConfig<64, 128, 64, 8, true, 1, false>, "
-                            "tessera::bfloat16_t, float, true, true> >",
+                            "tessera::bfloat16_t, float, true, true, tessera::kernels::GemmSm90Epilogue::registers> >",
                             "tessera::kernels::detail::gemm_pack_kernel<tessera::bfloat16_t>"]
     again = tessera.ops._ops._compile_gemm(100, 70, 30, "bfloat16", "float32", a_row_major=True, b_row_major=False)
     assert again["in_memory"] and again["key"] == r["key"]
@@ -248,6 +249,12 @@ def test_the_gemm_kernel_of_a_shape_compiles_for_sm90a_without_a_gpu():
     t = tessera.ops._ops._compile_gemm(70, 100, 30, "bfloat16", "float32", a_row_major=True, b_row_major=False,
                                        out_row_major=False)
     assert t["key"] == r["key"] and t["in_memory"]
+    # 72 columns (288 bytes): D through TMA, D = alpha A B, or with an epilogue
+    for plain, form in [(True, "tma_plain"), (False, "tma")]:
+        w = tessera.ops._ops._compile_gemm(100, 72, 30, "bfloat16", "float32", a_row_major=True, b_row_major=False,
+                                           plain=plain)
+        assert w["kernels"][0].endswith(", tessera::kernels::GemmSm90Epilogue::" + form + "> >"), w["kernels"]
+        assert w["key"] != r["key"]
 
 
 @needs_ops
@@ -816,7 +823,7 @@ def _sms():
 
 def _warm_gemm(cases):
     """Compiles the kernels of cases (m, n, k, dtype, out_dtype or None, a_row, b_row, out_row, plain) in
-    parallel threads (NVRTC runs without the GIL; a kernel is ~5-10 s the first time on a machine,
+    parallel threads (NVRTC runs without the GIL; a kernel is ~4-6 s the first time on a machine,
     then the disk cache), so that the tests run at once instead of compiling one by one."""
     import concurrent.futures
     sms = _sms()

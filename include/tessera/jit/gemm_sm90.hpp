@@ -61,27 +61,41 @@ namespace tessera::jit {
 // ---- which kernel ------------------------------------------------------------------------------
 
 // One kernel of gemm_sm90 as the JIT compiles it: a configuration (gemm_sm90_pick's, never
-// stream_k), the input type (bf16 or fp16), the output (fp32 or the input type), and the majors of
-// the row-major-D problem's operands: A (M,K) K-major (row-major), B (K,N) K-major (column-major).
+// stream_k), the input type (bf16 or fp16), the output (fp32 or the input type), the majors of the
+// row-major-D problem's operands: A (M,K) K-major (row-major), B (K,N) K-major (column-major), and
+// the epilogue's form (kernels::GemmSm90Epilogue: tma_plain, tma or registers, never any: the JIT
+// compiles for the problem it has, and leaves out the paths that problem does not take).
 // index(): a dense number in [0, kCount), the key of its program.
 struct GemmSm90JitKernel {
   kernels::GemmSm90Pick config = kernels::GemmSm90Pick::large;
   bool bf16 = true;
   bool out_f32 = false;
   bool a_k_major = true, b_k_major = true;
+  kernels::GemmSm90Epilogue epilogue = kernels::GemmSm90Epilogue::tma_plain;
 
-  static constexpr int kConfigs = 5;  // large, medium, small, wide, pingpong
-  static constexpr int kCount = kConfigs * 16;
+  static constexpr int kConfigs = 5;    // large, medium, small, wide, pingpong
+  static constexpr int kEpilogues = 3;  // tma_plain, tma, registers
+  static constexpr int kCount = kConfigs * 16 * kEpilogues;
 
+  // Pre: epilogue is not any (else std::invalid_argument).
   int index() const {
-    return int(config) * 16 + (bf16 ? 8 : 0) + (out_f32 ? 4 : 0) + (a_k_major ? 2 : 0) + (b_k_major ? 1 : 0);
+    if (epilogue == kernels::GemmSm90Epilogue::any)
+      throw std::invalid_argument("GemmSm90JitKernel: the JIT compiles kernels of one epilogue form, not any");
+    int const bits = int(config) * 16 + (bf16 ? 8 : 0) + (out_f32 ? 4 : 0) + (a_k_major ? 2 : 0) + (b_k_major ? 1 : 0);
+    return bits * kEpilogues + (int(epilogue) - 1);
   }
   // Pre: 0 <= i < kCount (else std::invalid_argument).
   static GemmSm90JitKernel from_index(int i) {
     if (i < 0 || i >= kCount)
       throw std::invalid_argument("GemmSm90JitKernel: index " + std::to_string(i) + " is not in [0, " +
                                   std::to_string(kCount) + ")");
-    return {kernels::GemmSm90Pick(i / 16), (i & 8) != 0, (i & 4) != 0, (i & 2) != 0, (i & 1) != 0};
+    int const bits = i / kEpilogues;
+    return {kernels::GemmSm90Pick(bits / 16),
+            (bits & 8) != 0,
+            (bits & 4) != 0,
+            (bits & 2) != 0,
+            (bits & 1) != 0,
+            kernels::GemmSm90Epilogue(i % kEpilogues + 1)};
   }
   friend bool operator==(GemmSm90JitKernel const&, GemmSm90JitKernel const&) = default;
 };
@@ -119,30 +133,6 @@ decltype(auto) gemm_sm90_jit_with_types(GemmSm90JitKernel const& k, F&& f) {
   return f(TypeTag<half_t>{}, TypeTag<half_t>{});
 }
 }  // namespace detail
-
-// gemm_sm90_jit_kernel(problem, sms): the kernel kernels::gemm_sm90 would run for `problem` on a
-// GPU of `sms` SMs (gemm_sm90_pick on the tiles of D as computed: a column-major D transposed),
-// stream-K replaced by the persistent 128x256 kernel. Pre: problem passes check_gemm_problem; sms
-// >= 1. Example: 4096^3 bf16 row-major operands and D: large, A K-major, B not.
-template <class T, class TOut>
-GemmSm90JitKernel gemm_sm90_jit_kernel(kernels::GemmProblem<T, TOut> const& problem, int sms) {
-  static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>,
-                "gemm_sm90 (JIT): A and B must be half_t or bfloat16_t");
-  static_assert(std::is_same_v<TOut, T> || std::is_same_v<TOut, float>,
-                "gemm_sm90 (JIT): C and D must be float or the input type");
-  long long const m = problem.cd_major == Major::row ? problem.m : problem.n;
-  long long const n = problem.cd_major == Major::row ? problem.n : problem.m;
-  bool const plain16 = sizeof(TOut) == 2 && kernels::detail::gemm_epilogue_plain(problem);
-  GemmSm90JitKernel k;
-  k.config = kernels::gemm_sm90_pick(m, n, problem.k, plain16, sms);
-  if (k.config == kernels::GemmSm90Pick::stream_k) k.config = kernels::GemmSm90Pick::large;
-  k.bf16 = std::is_same_v<T, bfloat16_t>;
-  k.out_f32 = std::is_same_v<TOut, float>;
-  kernels::GemmProblem<T, TOut> const p = kernels::detail::gemm_as_row_major_d(problem);
-  k.a_k_major = p.a_major == Major::row;
-  k.b_k_major = p.b_major == Major::col;
-  return k;
-}
 
 // ---- the kernel's arguments on the host ----------------------------------------------------------
 
@@ -281,6 +271,46 @@ inline GemmSm90JitGeometry gemm_sm90_jit_geometry(GemmSm90JitKernel const& k) {
   });
 }
 
+// gemm_sm90_jit_epilogue(tma_buffers, p): the epilogue form of a kernel for the row-major-D problem
+// p (gemm_as_row_major_d's form) in a configuration with epilogue buffers (tma_buffers) or not:
+// registers where D cannot go through TMA, tma_plain for D = alpha A B, else tma.
+// Example: a 16-byte aligned D of 4096 columns, beta 0, no bias or activation: tma_plain; with a
+// bias: tma; with 4097 columns (rows TMA cannot address): registers.
+template <class T, class TOut>
+kernels::GemmSm90Epilogue gemm_sm90_jit_epilogue(bool tma_buffers, kernels::GemmProblem<T, TOut> const& p) {
+  using kernels::GemmSm90Epilogue;
+  if (!tma_buffers || !detail::gemm_sm90_tma_addressable(p.d, p.ldd, p.n, int(sizeof(TOut))))
+    return GemmSm90Epilogue::registers;
+  return kernels::detail::gemm_epilogue_plain(p) ? GemmSm90Epilogue::tma_plain : GemmSm90Epilogue::tma;
+}
+
+// gemm_sm90_jit_kernel(problem, sms): the kernel kernels::gemm_sm90 would run for `problem` on a
+// GPU of `sms` SMs (gemm_sm90_pick on the tiles of D as computed: a column-major D transposed),
+// stream-K replaced by the persistent 128x256 kernel, compiled for the problem's epilogue form:
+// registers where TMA cannot address D, else tma_plain for D = alpha A B, else tma. Pre: problem
+// passes check_gemm_problem; sms >= 1. Example: 4096^3 bf16 row-major operands and D, beta 0, no
+// bias or activation: large, A K-major, B not, tma_plain.
+template <class T, class TOut>
+GemmSm90JitKernel gemm_sm90_jit_kernel(kernels::GemmProblem<T, TOut> const& problem, int sms) {
+  static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>,
+                "gemm_sm90 (JIT): A and B must be half_t or bfloat16_t");
+  static_assert(std::is_same_v<TOut, T> || std::is_same_v<TOut, float>,
+                "gemm_sm90 (JIT): C and D must be float or the input type");
+  long long const m = problem.cd_major == Major::row ? problem.m : problem.n;
+  long long const n = problem.cd_major == Major::row ? problem.n : problem.m;
+  bool const plain16 = sizeof(TOut) == 2 && kernels::detail::gemm_epilogue_plain(problem);
+  GemmSm90JitKernel k;
+  k.config = kernels::gemm_sm90_pick(m, n, problem.k, plain16, sms);
+  if (k.config == kernels::GemmSm90Pick::stream_k) k.config = kernels::GemmSm90Pick::large;
+  k.bf16 = std::is_same_v<T, bfloat16_t>;
+  k.out_f32 = std::is_same_v<TOut, float>;
+  kernels::GemmProblem<T, TOut> const p = kernels::detail::gemm_as_row_major_d(problem);
+  k.a_k_major = p.a_major == Major::row;
+  k.b_k_major = p.b_major == Major::col;
+  k.epilogue = gemm_sm90_jit_epilogue(gemm_sm90_jit_geometry(k).epilogue_buffers, p);
+  return k;
+}
+
 // The name expressions of the kernel's program: [0] the GEMM kernel (GemmSm90Kernel<...>::name() of
 // sm90_kernel.cuh, which host code cannot include: spelled here, and a misspelling does not
 // compile), [1] gemm_pack_kernel<T> (kernels/gemm_epilogue.cuh) for operands TMA cannot address.
@@ -291,7 +321,8 @@ inline std::vector<std::string> gemm_sm90_jit_names(GemmSm90JitKernel const& k) 
     std::string const type = kernels::detail::gemm_sm90_type_name<T>();
     std::string const args = gemm_sm90_jit_geometry(k).config_name + ", " + type + ", " +
                              kernels::detail::gemm_sm90_type_name<TOut>() + ", " + (k.a_k_major ? "true" : "false") +
-                             ", " + (k.b_k_major ? "true" : "false");
+                             ", " + (k.b_k_major ? "true" : "false") + ", " +
+                             kernels::detail::gemm_sm90_epilogue_name(k.epilogue);
     std::string const roles = k.config == kernels::GemmSm90Pick::pingpong ? "GemmSm90PingpongRoles" : "GemmSm90WsRoles";
     return std::vector<std::string>{
         "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::" + roles + "<" + args + "> >",
@@ -448,13 +479,19 @@ struct GemmSm90JitArgs {
 // kernels::detail::gemm_sm90_launch and make_gemm_epilogue compute. encode(map, out) writes the
 // 128-byte tensor map of `map` to out (gemm_sm90_jit_encode; a test records the maps instead).
 // Pre: p's A and B TMA-addressable; k is gemm_sm90_jit_kernel(problem, sms)'s kernel (or another
-// configuration of the same types and majors). Throws std::invalid_argument naming a broken TMA
-// rule (arch/tma_rules.hpp).
+// configuration of the same types, majors and epilogue form). Throws std::invalid_argument naming a
+// broken TMA rule (arch/tma_rules.hpp), or when p's epilogue form is not k's.
 template <int DescAlign, class T, class TOut, class Encode>
 GemmSm90JitArgs<DescAlign> gemm_sm90_jit_params(GemmSm90JitKernel const& k,
                                                 kernels::GemmProblem<T, TOut> const& problem,
                                                 kernels::GemmProblem<T, TOut> const& p, int sms, Encode&& encode) {
   GemmSm90JitGeometry const g = gemm_sm90_jit_geometry(k);
+  // The kernel leaves out the epilogue paths of other forms: refuse a problem of another form.
+  if (kernels::GemmSm90Epilogue const form = gemm_sm90_jit_epilogue(g.epilogue_buffers, p); form != k.epilogue)
+    throw std::invalid_argument("gemm_sm90 (JIT): the kernel was compiled for the epilogue " +
+                                kernels::detail::gemm_sm90_epilogue_name(k.epilogue) + ", the problem needs " +
+                                kernels::detail::gemm_sm90_epilogue_name(form) +
+                                " (gemm_sm90_jit_kernel(problem, sms) names the kernel to compile)");
   GemmSm90JitArgs<DescAlign> r;
   auto& a = r.params;
   a.M = p.m;

@@ -1329,8 +1329,9 @@ py::dict compile_only(std::string const& op, std::string const& dtype) {
 }
 
 // The kernel tessera.ops.gemm runs for an m x n x k product of dtype inputs (out_dtype: "" for the
-// inputs' type) with those storage orders and epilogue (plain: D = alpha A B alone) on a GPU of
-// `sms` SMs, compiled for sm_90a or found in the caches, as compile_only does for the other ops.
+// inputs' type) with those storage orders and epilogue (plain: D = alpha A B alone) into a dense,
+// 16-byte aligned D on a GPU of `sms` SMs, compiled for sm_90a or found in the caches, as
+// compile_only does for the other ops.
 py::dict compile_gemm(int m, int n, int k, std::string const& dtype, std::string const& out_dtype, bool a_row_major,
                       bool b_row_major, bool out_row_major, bool plain, int sms) {
   char const* fn = "tessera._ops._compile_gemm";
@@ -1352,7 +1353,8 @@ py::dict compile_gemm(int m, int n, int k, std::string const& dtype, std::string
   g.a.row_major = a_row_major;
   g.b.row_major = b_row_major;
   g.cd_row_major = out_row_major;
-  if (!plain) g.activation = 1;  // any epilogue beyond alpha A B picks the same way
+  g.ldd = out_row_major ? n : m;  // a dense D: TMA addresses it when its rows are 16-byte multiples
+  if (!plain) g.activation = 1;   // any epilogue beyond alpha A B picks the same way
   int const key = ops::gemm_key(g, sms);
   bool const already = ops::prepared(ops::Op::gemm, key);
   ops::Prepared p;

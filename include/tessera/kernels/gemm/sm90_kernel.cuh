@@ -9,9 +9,12 @@
 //   gemm_sm90_produce                the producer: its tiles' k-tiles into the ring (one thread)
 //   gemm_sm90_consume_ktiles         a consumer's k-loop: wait, wgmma, release one stage behind
 //   gemm_sm90_store / _store_tma     the epilogue from registers / through shared memory and TMA
+//   GemmSm90StorePath<E, HasTma>     where D goes: chosen while the kernel runs, or fixed by the
+//                                    epilogue form it was compiled for (GemmSm90Epilogue)
 //   GemmSm90WsRoles                  steps 2, 3, 3d: BM/64 consumer warpgroups split a tile's rows
 //   GemmSm90PingpongRoles            step 3c: two consumer warpgroups take whole tiles in turn
 //                                    (pipeline/ordered_barrier.hpp orders their main loops)
+//                                    (both: <Cfg, T, TOut, AK, BK, E = GemmSm90Epilogue::any>)
 //   gemm_sm90_kernel                 step 1: one warpgroup loads and multiplies
 //   GemmSm90Kernel<Cfg, T, TOut, AK, BK>
 //                                    a configuration's kernel as a type: function() (nvcc's),
@@ -183,7 +186,7 @@ __device__ __forceinline__ void gemm_sm90_store(float const (&acc)[NV], Coords c
 template <class TOut>
 using GemmSm90StoreRing = TmaStoreRing<sizeof(TOut) == 2 ? 2 : 1, sizeof(TOut) == 2 ? 8192 : 16384>;
 
-template <class TOut, int MBLK, int BN, bool Lean = false>
+template <class TOut, int MBLK, int BN, bool Lean = false, GemmSm90Epilogue E = GemmSm90Epilogue::any>
 __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN / 2], GemmEpilogue<TOut> const& ep,
                                                     GemmSm90TmaD<TOut> const& tma_d, GemmSm90StoreRing<TOut>& ring,
                                                     int m0, int n0, int M, int N, int lt, std::uint32_t bar_id) {
@@ -307,12 +310,18 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
       ring.advance();
     }
   };
-  if (ep.plain) {
-    steps(std::integral_constant<Mode, Mode::plain>{});
-  } else if constexpr (Lean) {
-    steps(std::integral_constant<Mode, Mode::lean>{});
+  // plain or the whole epilogue: fixed when the kernel was compiled for one form (E), else ep's
+  using Plain = std::integral_constant<Mode, Mode::plain>;
+  using General = std::integral_constant<Mode, Lean ? Mode::lean : Mode::early>;
+  static_assert(E != GemmSm90Epilogue::registers, "gemm_sm90_store_tma: a kernel compiled to store D from registers");
+  if constexpr (E == GemmSm90Epilogue::tma_plain) {
+    steps(Plain{});
+  } else if constexpr (E == GemmSm90Epilogue::tma) {
+    steps(General{});
+  } else if (ep.plain) {
+    steps(Plain{});
   } else {
-    steps(std::integral_constant<Mode, Mode::early>{});
+    steps(General{});
   }
 }
 
@@ -456,6 +465,22 @@ struct GemmSm90Params {
   int raster;
   GemmSm90StreamK sk;
 };
+// Where a kernel compiled for epilogue form E (GemmSm90Epilogue), with the TMA-store path in its
+// configuration or not (HasTma), stores D: fixed by E, or p.tma_store_d's choice for `any`. kTma,
+// kRegisters: whether each path is compiled at all.
+template <GemmSm90Epilogue E, bool HasTma>
+struct GemmSm90StorePath {
+  static_assert(HasTma || E == GemmSm90Epilogue::any || E == GemmSm90Epilogue::registers,
+                "GemmSm90StorePath: a TMA-stored epilogue needs a configuration with epilogue buffers");
+  static constexpr bool kTma = HasTma && E != GemmSm90Epilogue::registers;
+  static constexpr bool kRegisters = E == GemmSm90Epilogue::any || E == GemmSm90Epilogue::registers;
+  __device__ __forceinline__ static bool tma(bool tma_store_d) {
+    if constexpr (!kTma) return false;
+    else if constexpr (!kRegisters) return true;
+    else return tma_store_d;
+  }
+};
+
 // A (M,K), B as (N,K) (a cluster block's share, multicast, with ClusterM > 1) and D (M,N) in the
 // kernel's boxes (gemm_sm90_load_box, gemm_sm90_epilogue_box); tma_d is unused (an empty
 // descriptor) where D is stored from registers.
@@ -532,14 +557,15 @@ __device__ __forceinline__ void gemm_sm90_consume_ktiles(float (&acc)[MBLK][Cfg:
 // row reads zeros and stores nothing, but still loads its share of B for the others). The block's
 // work: whole tiles blockIdx / CM, + gridDim / CM, ..., after its share of the stream-K
 // iterations (Cfg::StreamK: sm90::StreamKScheduler).
-template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
+template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor, GemmSm90Epilogue E = GemmSm90Epilogue::any>
 struct GemmSm90WsRoles {
   static constexpr int kConsumers = Cfg::kConsumers, kThreads = Cfg::kThreads;
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
   static constexpr int kClusterSize = Cfg::ClusterM;
-  static constexpr bool TmaStoreD = Cfg::kEpilogueBytes > 0;  // whether the kernel has the TMA-store path
+  static constexpr bool TmaStoreD = Cfg::kEpilogueBytes > 0;  // whether the configuration has the TMA-store path
   static_assert(!TmaStoreD || Cfg::kEpilogueBytes >= kConsumers * 2 * 8192,
                 "GemmSm90WsRoles: too little shared memory for the TMA-store epilogue");
+  using Store = GemmSm90StorePath<E, TmaStoreD>;
   using Params = GemmSm90Params<Cfg, T, TOut, AKMajor, BKMajor>;
   using Maps = GemmSm90Maps<Cfg, T, TOut, AKMajor, BKMajor>;
   using Storage = GemmSm90Storage<Cfg, T>;
@@ -568,7 +594,7 @@ struct GemmSm90WsRoles {
   __device__ __forceinline__ static void setup(Params const& p, Maps const& maps, Storage& s) {
     tma_prefetch_desc(maps.tma_a.get_tma_descriptor());
     tma_prefetch_desc(maps.tma_b.get_tma_descriptor());
-    if (TmaStoreD && p.tma_store_d) tma_prefetch_desc(maps.tma_d.get_tma_descriptor());
+    if (Store::tma(p.tma_store_d)) tma_prefetch_desc(maps.tma_d.get_tma_descriptor());
     Pipe{s.pipeline}.init(kConsumers);
   }
 
@@ -625,17 +651,17 @@ struct GemmSm90WsRoles {
                     "GemmSm90WsRoles: the tiled MMA's partition of C must match the wgmma accumulators");
       // (The stream-K copy computes each chunk's values just before its store, Lean: fewer registers
       // live beside its schedule.)
-      if (TmaStoreD && p.tma_store_d) {
-        if constexpr (TmaStoreD)
-          gemm_sm90_store_tma<TOut, 1, BN, sk_phase>(acc, p.ep, maps.tma_d, ring, bm * BM + row0, bn * BN, p.M, p.N, lt,
-                                                     bar_id);
+      if (Store::tma(p.tma_store_d)) {
+        if constexpr (Store::kTma)
+          gemm_sm90_store_tma<TOut, 1, BN, sk_phase, E>(acc, p.ep, maps.tma_d, ring, bm * BM + row0, bn * BN, p.M, p.N,
+                                                        lt, bar_id);
       } else {
-        gemm_sm90_store(acc[0], tCcD(_, 0, 0), p.M, p.N, p.ep);
+        if constexpr (Store::kRegisters) gemm_sm90_store(acc[0], tCcD(_, 0, 0), p.M, p.N, p.ep);
       }
     });
     // Before the block exits (and its shared memory goes), the last stores have read their
     // sources; their writes to D need not be waited for (they are visible when the grid ends).
-    if (TmaStoreD && p.tma_store_d && lt == 0) ring.drain();
+    if (Store::tma(p.tma_store_d) && lt == 0) ring.drain();
   }
 };
 
@@ -645,11 +671,12 @@ struct GemmSm90WsRoles {
 // starts its main loop once the other has waited for all k-tiles of the block's previous tile): a
 // warpgroup that skipped a tile must not wait on a stage's full barrier two phases ahead, where
 // the barrier's parity would answer for the wrong phase.
-template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
+template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor, GemmSm90Epilogue E = GemmSm90Epilogue::any>
 struct GemmSm90PingpongRoles {
   static constexpr int kConsumers = 2, kThreads = 384;
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
   static constexpr int kClusterSize = 1;
+  using Store = GemmSm90StorePath<E, true>;
   using Params = GemmSm90Params<Cfg, T, TOut, AKMajor, BKMajor>;
   using Maps = GemmSm90Maps<Cfg, T, TOut, AKMajor, BKMajor>;
   using Storage = GemmSm90Storage<Cfg, T>;
@@ -658,7 +685,7 @@ struct GemmSm90PingpongRoles {
   __device__ __forceinline__ static void setup(Params const& p, Maps const& maps, Storage& s) {
     tma_prefetch_desc(maps.tma_a.get_tma_descriptor());
     tma_prefetch_desc(maps.tma_b.get_tma_descriptor());
-    if (p.tma_store_d) tma_prefetch_desc(maps.tma_d.get_tma_descriptor());
+    if (Store::tma(p.tma_store_d)) tma_prefetch_desc(maps.tma_d.get_tma_descriptor());
     Pipe{s.pipeline}.init(1);
     OrderedBarrier<2>{s.order}.init();
   }
@@ -711,10 +738,11 @@ struct GemmSm90PingpongRoles {
 
       auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
       auto tCcD = thr_mma.partition_C(gcD);  // (V,MB_,1) -> (m,n)
-      if (p.tma_store_d) {
-        gemm_sm90_store_tma<TOut, MB_, BN, true>(acc, p.ep, maps.tma_d, ring, bm * BM, bn * BN, p.M, p.N, lt,
-                                                 std::uint32_t(1 + c));
-      } else {
+      if (Store::tma(p.tma_store_d)) {
+        if constexpr (Store::kTma)
+          gemm_sm90_store_tma<TOut, MB_, BN, true, E>(acc, p.ep, maps.tma_d, ring, bm * BM, bn * BN, p.M, p.N, lt,
+                                                      std::uint32_t(1 + c));
+      } else if constexpr (Store::kRegisters) {
         // Each value's coordinates computed where they are used (schedule_here), as in the lean
         // path of gemm_sm90_store_tma: computed up front, their addresses spill.
         TESSERA_UNROLL
@@ -729,7 +757,7 @@ struct GemmSm90PingpongRoles {
         }
       }
     });
-    if (p.tma_store_d && lt == 0) ring.drain();  // as in GemmSm90WsRoles
+    if (Store::tma(p.tma_store_d) && lt == 0) ring.drain();  // as in GemmSm90WsRoles
   }
 };
 

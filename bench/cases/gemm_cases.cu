@@ -1,7 +1,8 @@
 // gemm_cases.cu -- the tensor-core GEMM cases of `tessera-bench`: kernels::gemm_sm80 (gemm_sm80_*)
 // and the Hopper ladder (kernels/gemm_sm90.cuh: step 1 gemm_sm90_tma_*, step 2 gemm_sm90_ws_*,
 // step 3 gemm_sm90_persistent_*, gemm_sm90_cluster_*, gemm_sm90_pingpong_*; gemm_sm90_persistent_jit_*: the
-// same kernel compiled by the JIT while the benchmark runs) against cublasGemmEx (fp32
+// same kernel compiled by the JIT while the benchmark runs; gemm_sm90_jit_*: gemm_sm90 as the JIT's
+// host side runs it for tessera.ops.gemm, its kernel compiled for the problem) against cublasGemmEx (fp32
 // compute) on the same inputs in the same run. Problem: D = A B, M = N = K,
 // A and B row-major (the layout of a row-major framework's A @ B), bf16 or fp16 in, the same type out.
 //
@@ -32,6 +33,7 @@
 #include "support/cuda_check.hpp"
 #include "support/gemm_reference.hpp"
 #include "tessera/jit/compile.hpp"
+#include "tessera/jit/gemm_sm90.hpp"
 
 namespace tessera::bench {
 
@@ -135,6 +137,28 @@ struct GemmBuffers {
   }
 };
 
+// The program `key` names, compiled by make() at its first use (the JIT's caches in memory and on
+// disk), its compile time, registers and local memory reported once on stderr.
+template <class Make>
+jit::Program const& jit_program(std::string const& key, Make&& make) {
+  static std::mutex mutex;
+  static std::map<std::string, jit::Program> programs;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = programs.find(key);
+  if (it == programs.end()) {
+    auto const t0 = std::chrono::steady_clock::now();
+    jit::Program p = make();
+    double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    jit::KernelInfo const info = p.kernel(0).info();
+    std::fprintf(stderr,
+                 "gemm_sm90 (JIT): %s: %.2f s (%s), %d registers, %d bytes of local memory, %d of static shared\n",
+                 p.kernel(0).name().c_str(), seconds, p.from_disk_cache() ? "from the disk cache" : "NVRTC",
+                 info.registers, info.local_bytes, info.static_shared_bytes);
+    it = programs.emplace(key, std::move(p)).first;
+  }
+  return it->second;
+}
+
 // The JIT's build of gemm_sm90's kernels: GemmSm90Launch's twin that starts, with the
 // configuration and arguments gemm_sm90_launch prepared, the kernel of the same name compiled by
 // NVRTC from the same header while the program runs (tessera/jit; docs/jit.md). Each kernel is
@@ -172,22 +196,9 @@ struct JitLaunch {
 
  private:
   static jit::Kernel const& kernel(std::string const& name) {
-    static std::mutex mutex;
-    static std::map<std::string, jit::Program> programs;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = programs.find(name);
-    if (it == programs.end()) {
-      auto const t0 = std::chrono::steady_clock::now();
-      jit::Program p = jit::compile("#include \"tessera/kernels/gemm/sm90_kernel.cuh\"\n", {name});
-      double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      jit::KernelInfo const info = p.kernel(0).info();
-      std::fprintf(stderr,
-                   "gemm_sm90 (JIT): %s: %.2f s (%s), %d registers, %d bytes of local memory, %d of static shared\n",
-                   name.c_str(), seconds, p.from_disk_cache() ? "from the disk cache" : "NVRTC", info.registers,
-                   info.local_bytes, info.static_shared_bytes);
-      it = programs.emplace(name, std::move(p)).first;
-    }
-    return it->second.kernel(0);
+    return jit_program(name,
+                       [&] { return jit::compile("#include \"tessera/kernels/gemm/sm90_kernel.cuh\"\n", {name}); })
+        .kernel(0);
   }
 };
 
@@ -248,6 +259,35 @@ struct Sm90PersistentJit {  // step 3, the kernel compiled by the JIT while the 
   static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
     return kernels::detail::gemm_sm90_run<kernels::GemmSm90PersistentDefault>("gemm_sm90_persistent (JIT)", p, st, 0,
                                                                               JitLaunch{});
+  }
+};
+
+// gemm_sm90 through the JIT's host side (jit/gemm_sm90.hpp, what tessera.ops.gemm runs): the
+// kernel gemm_sm90_jit_kernel names for the problem (gemm_sm90's configuration, stream-K's shapes
+// on the persistent 128x256 kernel; compiled for the problem's epilogue form), its arguments and
+// tensor maps built on the host, launched through the driver.
+struct Sm90Jit {
+  static constexpr char const* name = "gemm_sm90_jit_";
+  template <class T>
+  static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
+    try {
+      static int const sms = [] {
+        int device = 0, n = 0;
+        check(cudaGetDevice(&device), "cudaGetDevice");
+        check(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+        return n;
+      }();
+      jit::GemmSm90JitKernel const k = jit::gemm_sm90_jit_kernel(p, sms);
+      jit::Program const& prog = jit_program("gemm_sm90_jit " + std::to_string(k.index()), [&] {
+        return jit::compile(jit::gemm_sm90_jit_source(k, jit::gemm_sm90_jit_descriptor_align()),
+                            jit::gemm_sm90_jit_names(k));
+      });
+      jit::gemm_sm90_jit_launch(p, prog.kernel(0), prog.kernel(1), st, sms);
+    } catch (std::exception const& e) {
+      std::fprintf(stderr, "gemm_sm90 (JIT): %s\n", e.what());
+      return cudaErrorLaunchFailure;
+    }
+    return cudaSuccess;
   }
 };
 
@@ -476,13 +516,14 @@ std::vector<Case> gemm_cases(bool full) {
                                              : std::vector<GemmShape>{{2048, 2048, 2048}};
   std::vector<Case> cases;
 #if TESSERA_INSTANCES_EXTRA  // the ladder's steps 1 and 2 and the cluster kernel (instances/table.txt, set `extra`)
-  add_cases<bfloat16_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90PersistentJit, Sm90Cluster, Sm90Pingpong,
+  add_cases<bfloat16_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90PersistentJit, Sm90Jit, Sm90Cluster, Sm90Pingpong,
             Sm90StreamK>(cases, shapes, "bf16");
-  add_cases<half_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90PersistentJit, Sm90Cluster, Sm90Pingpong, Sm90StreamK>(
-      cases, shapes, "fp16");
+  add_cases<half_t, Sm80, Sm90Tma, Sm90Ws, Sm90Persistent, Sm90PersistentJit, Sm90Jit, Sm90Cluster, Sm90Pingpong,
+            Sm90StreamK>(cases, shapes, "fp16");
 #else
-  add_cases<bfloat16_t, Sm80, Sm90Persistent, Sm90PersistentJit, Sm90Pingpong, Sm90StreamK>(cases, shapes, "bf16");
-  add_cases<half_t, Sm80, Sm90Persistent, Sm90PersistentJit, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
+  add_cases<bfloat16_t, Sm80, Sm90Persistent, Sm90PersistentJit, Sm90Jit, Sm90Pingpong, Sm90StreamK>(cases, shapes,
+                                                                                                     "bf16");
+  add_cases<half_t, Sm80, Sm90Persistent, Sm90PersistentJit, Sm90Jit, Sm90Pingpong, Sm90StreamK>(cases, shapes, "fp16");
 #endif
   // Order: the ladder's order of kernels, each with bf16 then fp16, each by size.
   auto rank = [](Case const& c) {
@@ -523,13 +564,15 @@ std::vector<Case> gemm_sweep_cases() {
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes) {
   std::vector<Case> cases;
 #if TESSERA_INSTANCES_EXTRA  // stream-K with 128x128 tiles (instances/table.txt, set `extra`)
-  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(
-      cases, shapes, "bf16");
-  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90>(
+  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90,
+            Sm90Jit>(cases, shapes, "bf16");
+  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90, Sm90Jit>(
       cases, shapes, "fp16");
 #else
-  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90>(cases, shapes, "bf16");
-  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90>(cases, shapes, "fp16");
+  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90, Sm90Jit>(cases, shapes,
+                                                                                                      "bf16");
+  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90, Sm90Jit>(cases, shapes,
+                                                                                                  "fp16");
 #endif
   return cases;
 }

@@ -617,9 +617,18 @@ struct GemmSm90WsRoles {
     std::uint32_t const bar_id = std::uint32_t(1 + c);  // the warpgroup's named barrier
     float acc[1][BN / 2];                               // not initialized: each piece's first k-block overwrites them
     std::uint32_t const a_base = smem_address(s.a), b_base = smem_address(s.b);
-    auto mma = make_tiled_mma(MMA_Atom<Op>{}, Layout<Shape<Int<kConsumers>, _1, _1>>{});
-    auto thr_mma = mma.get_slice(c * 128 + lt);
-    auto cD = make_identity_tensor(make_shape(p.M, p.N));
+    // The tiled MMA's partition of D's coordinates, for the register store only: a kernel without
+    // that store does not instantiate it (a third of the kernel's front-end time). (Where it is,
+    // where nvcc's instances have always computed it: ptxas allocates registers after it.)
+    auto thr_mma = [&] {
+      if constexpr (Store::kRegisters)
+        return make_tiled_mma(MMA_Atom<Op>{}, Layout<Shape<Int<kConsumers>, _1, _1>>{}).get_slice(c * 128 + lt);
+      else return 0;
+    }();
+    auto cD = [&] {
+      if constexpr (Store::kRegisters) return make_identity_tensor(make_shape(p.M, p.N));
+      else return 0;
+    }();
     GemmSm90StoreRing<TOut> ring{s.epilogue_buffers(c)};
     PipelineState<Cfg::Stages> st;
     // (The piece's body is inlined into both of for_each's loops: a call would put acc in local memory.)
@@ -645,18 +654,22 @@ struct GemmSm90WsRoles {
       }
 
       // ---- epilogue (the producer is already loading the next tile) -----------------------------
-      auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
-      auto tCcD = thr_mma.partition_C(gcD);  // (V,1,1) -> (m,n)
-      static_assert(decltype(size(tCcD.layout()))::value == BN / 2,
-                    "GemmSm90WsRoles: the tiled MMA's partition of C must match the wgmma accumulators");
       // (The stream-K copy computes each chunk's values just before its store, Lean: fewer registers
       // live beside its schedule.)
-      if (Store::tma(p.tma_store_d)) {
+      auto const store_tma = [&]() __attribute__((always_inline)) {
         if constexpr (Store::kTma)
           gemm_sm90_store_tma<TOut, 1, BN, sk_phase, E>(acc, p.ep, maps.tma_d, ring, bm * BM + row0, bn * BN, p.M, p.N,
                                                         lt, bar_id);
+      };
+      if constexpr (Store::kRegisters) {
+        auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
+        auto tCcD = thr_mma.partition_C(gcD);  // (V,1,1) -> (m,n)
+        static_assert(decltype(size(tCcD.layout()))::value == BN / 2,
+                      "GemmSm90WsRoles: the tiled MMA's partition of C must match the wgmma accumulators");
+        if (Store::tma(p.tma_store_d)) store_tma();
+        else gemm_sm90_store(acc[0], tCcD(_, 0, 0), p.M, p.N, p.ep);
       } else {
-        if constexpr (Store::kRegisters) gemm_sm90_store(acc[0], tCcD(_, 0, 0), p.M, p.N, p.ep);
+        store_tma();
       }
     });
     // Before the block exits (and its shared memory goes), the last stores have read their
@@ -721,9 +734,15 @@ struct GemmSm90PingpongRoles {
     OrderedTurn turn = order.turn(c);
     float acc[MB_][BN / 2];  // not initialized: each tile's first k-block overwrites them
     std::uint32_t const a_base = smem_address(s.a), b_base = smem_address(s.b);
-    auto mma = make_tiled_mma(MMA_Atom<Op>{});
-    auto thr_mma = mma.get_slice(lt);
-    auto cD = make_identity_tensor(make_shape(p.M, p.N));
+    // the register store's partition of D's coordinates, only where there is one (as GemmSm90WsRoles)
+    auto thr_mma = [&] {
+      if constexpr (Store::kRegisters) return make_tiled_mma(MMA_Atom<Op>{}).get_slice(lt);
+      else return 0;
+    }();
+    auto cD = [&] {
+      if constexpr (Store::kRegisters) return make_identity_tensor(make_shape(p.M, p.N));
+      else return 0;
+    }();
     GemmSm90StoreRing<TOut> ring{s.epilogue_buffers(c)};
     int j = c;  // the block's tile index
     sched.for_each([&](sm90::TileWork const& w, auto) __attribute__((always_inline)) {
@@ -736,25 +755,32 @@ struct GemmSm90PingpongRoles {
       });
       j += 2;
 
-      auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
-      auto tCcD = thr_mma.partition_C(gcD);  // (V,MB_,1) -> (m,n)
-      if (Store::tma(p.tma_store_d)) {
+      auto const store_tma = [&]() __attribute__((always_inline)) {
         if constexpr (Store::kTma)
           gemm_sm90_store_tma<TOut, MB_, BN, true, E>(acc, p.ep, maps.tma_d, ring, bm * BM, bn * BN, p.M, p.N, lt,
                                                       std::uint32_t(1 + c));
-      } else if constexpr (Store::kRegisters) {
-        // Each value's coordinates computed where they are used (schedule_here), as in the lean
-        // path of gemm_sm90_store_tma: computed up front, their addresses spill.
-        TESSERA_UNROLL
-        for (int mi = 0; mi < MB_; ++mi) {
-          auto const crd = tCcD(_, mi, 0);
-          auto const coord = [&](int v) {
-            int m = get<0>(crd(v)), n = get<1>(crd(v));
-            schedule_here(m, n);
-            return make_coord(m, n);
-          };
-          p.ep.template store<BN / 2>([&](int v) { return acc[mi][v]; }, coord, p.M, p.N);
+      };
+      if constexpr (Store::kRegisters) {
+        auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
+        auto tCcD = thr_mma.partition_C(gcD);  // (V,MB_,1) -> (m,n)
+        if (Store::tma(p.tma_store_d)) {
+          store_tma();
+        } else {
+          // Each value's coordinates computed where they are used (schedule_here), as in the lean
+          // path of gemm_sm90_store_tma: computed up front, their addresses spill.
+          TESSERA_UNROLL
+          for (int mi = 0; mi < MB_; ++mi) {
+            auto const crd = tCcD(_, mi, 0);
+            auto const coord = [&](int v) {
+              int m = get<0>(crd(v)), n = get<1>(crd(v));
+              schedule_here(m, n);
+              return make_coord(m, n);
+            };
+            p.ep.template store<BN / 2>([&](int v) { return acc[mi][v]; }, coord, p.M, p.N);
+          }
         }
+      } else {
+        store_tma();
       }
     });
     if (Store::tma(p.tma_store_d) && lt == 0) ring.drain();  // as in GemmSm90WsRoles

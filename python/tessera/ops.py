@@ -236,8 +236,8 @@ def gemm(a, b, c=None, alpha=1.0, beta=None, out=None, out_dtype=None, *, bias=N
     Postcondition: out (M, N) = act(alpha a b + beta c + bias), bias[j] added to column j; returns
     out (new, row-major or in c's order, when out is None). Operands that TMA cannot address
     directly (pointer or rows not 16-byte aligned) are first copied into aligned scratch memory.
-    The kernel is gemm_sm90's for the shape (its tile and schedule; where gemm_sm90 would share
-    out k-tiles with stream-K, the persistent 128x256 kernel), compiled for the call's epilogue
+    The kernel is gemm_sm90's for the shape (its tile and schedule, stream-K included), compiled
+    for the call's epilogue
     (out through TMA or not; alpha a b alone or the whole expression) on the first call that
     needs it: NVRTC, 4-6 s the first time on a machine, then the JIT's disk cache.
 

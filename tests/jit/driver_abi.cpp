@@ -59,6 +59,8 @@ static_assert(int(kLaunchClusterDimension) == int(CU_LAUNCH_ATTRIBUTE_CLUSTER_DI
 static_assert(int(kLaunchProgrammaticStreamSerialization) ==
               int(CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION));
 static_assert(int(kEventDisableTiming) == int(CU_EVENT_DISABLE_TIMING));
+static_assert(int(kErrorOutOfMemory) == int(CUDA_ERROR_OUT_OF_MEMORY));
+static_assert(int(kErrorCooperativeLaunchTooLarge) == int(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE));
 
 TESSERA_SAME_ABI(init, cuInit);
 TESSERA_SAME_ABI(driver_get_version, cuDriverGetVersion);
@@ -88,6 +90,7 @@ TESSERA_SAME_ABI(event_destroy, cuEventDestroy_v2);
 TESSERA_SAME_ABI(stream_wait_event, cuStreamWaitEvent);
 TESSERA_SAME_ABI(mem_alloc_async, cuMemAllocAsync);
 TESSERA_SAME_ABI(mem_free_async, cuMemFreeAsync);
+TESSERA_SAME_ABI(memset_d32_async, cuMemsetD32Async);
 TESSERA_SAME_ABI(tensor_map_encode_tiled, cuTensorMapEncodeTiled);
 
 // jit/gemm_sm90.hpp's values of cuTensorMapEncodeTiled's enumerations, and the size of the map.

@@ -115,7 +115,7 @@ TEST(JitGemmSm90, PicksTheEpilogueForm) {
 }
 
 // The configuration is gemm_sm90_pick's for D's tiles as computed (a column-major D transposed),
-// the majors those of the row-major-D problem; stream-K becomes the persistent 128x256 kernel.
+// the majors those of the row-major-D problem.
 TEST(JitGemmSm90, PicksTheConfigurationOfGemmSm90) {
   auto const pick = [](int m, int n, int k) {
     return gemm_sm90_jit_kernel(problem<bfloat16_t, bfloat16_t>(m, n, k, Major::row, Major::row, Major::row), 132)
@@ -126,10 +126,10 @@ TEST(JitGemmSm90, PicksTheConfigurationOfGemmSm90) {
   EXPECT_EQ(pick(1536, 1536, 1536), GemmSm90Pick::medium);
   EXPECT_EQ(pick(256, 256, 256), GemmSm90Pick::small);
   EXPECT_EQ(pick(1, 1, 1), GemmSm90Pick::small);
-  // 2304^2 with fp32 out: gemm_sm90 runs stream-K; the JIT the persistent 128x256 kernel
+  // 2304^2 with fp32 out: stream-K, as gemm_sm90
   ASSERT_EQ(kernels::gemm_sm90_pick(2304, 2304, 2304, false, 132), GemmSm90Pick::stream_k);
   auto const f32 = problem<bfloat16_t, float>(2304, 2304, 2304, Major::row, Major::row, Major::row);
-  EXPECT_EQ(gemm_sm90_jit_kernel(f32, 132).config, GemmSm90Pick::large);
+  EXPECT_EQ(gemm_sm90_jit_kernel(f32, 132).config, GemmSm90Pick::stream_k);
   // where the ping-pong kernel pays (a plain 16-bit product on a few partial waves), it runs
   bool found = false;
   for (int s = 1024; s <= 4096 && !found; s += 128)
@@ -212,6 +212,45 @@ TEST(JitGemmSm90, TheArgumentAndItsTensorMaps) {
   EXPECT_EQ(r.params.ep.last_n, 519);
   EXPECT_TRUE(r.params.ep.pairs_aligned);
   EXPECT_FALSE(r.params.ep.bias_per_row);
+}
+
+// Stream-K: the tiles shared out (gemm_sm90_stream_k_tiles), the workspace the launch allocates
+// (a flag per consumer warpgroup of each block, a 128 x BN/2 slot of partial sums each), a
+// cooperative launch without programmatic dependent launch; where the tiles fill whole waves, none.
+TEST(JitGemmSm90, StreamKArgumentsAndWorkspace) {
+  auto const p = problem<bfloat16_t, float>(2304, 2304, 2304, Major::row, Major::row, Major::row);
+  GemmSm90JitKernel const k = gemm_sm90_jit_kernel(p, 132);
+  ASSERT_EQ(k.config, GemmSm90Pick::stream_k);
+  GemmSm90JitGeometry const g = gemm_sm90_jit_geometry(k);
+  EXPECT_TRUE(g.stream_k);
+  EXPECT_EQ(g.bm, 128);
+  EXPECT_EQ(g.bn, 256);
+  EXPECT_EQ(g.consumers, 2);
+  EXPECT_NE(gemm_sm90_jit_names(k)[0].find("GemmSm90WsConfig<128, 256, 64, 4, true, 1, true>"), std::string::npos);
+  std::vector<GemmSm90TmaMap> maps;
+  auto const r = gemm_sm90_jit_params<128>(k, p, p, 132, Recorder{&maps});
+  int const tiles = 18 * 9;  // 2304/128 x 2304/256
+  EXPECT_EQ(r.blocks, 132u);
+  EXPECT_EQ(r.params.sk.tiles, kernels::detail::gemm_sm90_stream_k_tiles(tiles, 36, 132));
+  EXPECT_GT(r.params.sk.tiles, 0);
+  EXPECT_EQ(r.params.sk.epoch, 1u);
+  EXPECT_EQ(r.params.sk.flags, nullptr);  // the launch's to fill
+  EXPECT_EQ(r.sk_flags, 132 * 2);
+  EXPECT_EQ(r.sk_partial_bytes, std::size_t(132) * 2 * 128 * 128 * sizeof(float));
+  EXPECT_TRUE(r.cooperative);
+  EXPECT_FALSE(r.dependent);
+  // 11 x 12 = 132 tiles of 128x256 on 132 SMs: one whole wave, nothing shared out
+  auto const whole = problem<bfloat16_t, float>(1408, 3072, 2304, Major::row, Major::row, Major::row);
+  GemmSm90JitKernel sk = gemm_sm90_jit_kernel(whole, 132);
+  sk.config = GemmSm90Pick::stream_k;
+  auto const w = gemm_sm90_jit_params<128>(sk, whole, whole, 132, Recorder{&maps});
+  EXPECT_EQ(w.params.sk.tiles, 0);
+  EXPECT_EQ(w.sk_flags, 0);
+  EXPECT_FALSE(w.cooperative);
+  // other configurations: never
+  auto const large = gemm_sm90_jit_params<128>(gemm_sm90_jit_kernel(whole, 132), whole, whole, 132, Recorder{&maps});
+  EXPECT_EQ(large.params.sk.tiles, 0);
+  EXPECT_FALSE(large.cooperative);
 }
 
 // A kernel compiled for one epilogue form has left the others out: the host refuses a problem of
@@ -340,7 +379,7 @@ CompileOptions hopper() {
   return o;
 }
 
-// Every configuration, both input types, both outputs and all four pairs of majors among five
+// Every configuration, both input types, both outputs and all four pairs of majors among six
 // programs (each 4-6 s on the 2-core development machine; the disk cache then): they compile for sm_90a, so the
 // device's GemmSm90Params and GemmSm90Maps, the kernel's parameters, shared memory, threads and
 // boxes are the host's.
@@ -355,6 +394,7 @@ TEST(JitGemmSm90, ProgramsCompileWithTheHostsLayout) {
       {GemmSm90Pick::small, true, true, false, false, E::registers},
       {GemmSm90Pick::wide, false, false, false, true, E::tma},
       {GemmSm90Pick::pingpong, true, false, true, true, E::registers},
+      {GemmSm90Pick::stream_k, false, true, true, false, E::tma_plain},
   };
   for (GemmSm90JitKernel const& k : kernels) {
     std::vector<std::string> const names = gemm_sm90_jit_names(k);

@@ -74,7 +74,7 @@ Program const& program(GemmSm90JitKernel const& k) {
 }
 
 template <class T, class TOut>
-void check(Case const& c) {
+void check(Case const& c, bool graph = false) {
   SCOPED_TRACE(std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k) + " pad " +
                std::to_string(c.pad));
   std::mt19937 rng(c.m * 131 + c.n * 7 + c.k);
@@ -109,19 +109,31 @@ void check(Case const& c) {
   int device = 0, sms = 0;
   ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
-  // nvcc's: gemm_sm90, or where it would run stream-K its persistent 128x256 kernel
-  long long const rm = c.cd == Major::row ? c.m : c.n, rn = c.cd == Major::row ? c.n : c.m;
-  bool const plain16 = sizeof(TOut) == 2 && kernels::detail::gemm_epilogue_plain(p);
+  // nvcc's gemm_sm90
   p.d = d_nvcc.dev;
-  if (kernels::gemm_sm90_pick(rm, rn, c.k, plain16, sms) == kernels::GemmSm90Pick::stream_k)
-    ASSERT_EQ((kernels::detail::gemm_sm90_run<kernels::GemmSm90PersistentDefault>("gemm_sm90", p, nullptr)),
-              cudaSuccess);
-  else ASSERT_EQ(kernels::gemm_sm90(p, nullptr), cudaSuccess);
-  // the JIT's
+  ASSERT_EQ(kernels::gemm_sm90(p, nullptr), cudaSuccess);
+  // the JIT's, launched directly or (graph) captured into a CUDA graph on a stream and replayed twice
   p.d = d_jit.dev;
   GemmSm90JitKernel const k = gemm_sm90_jit_kernel(p, sms);
   Program const& prog = program(k);
-  gemm_sm90_jit_launch(p, prog.kernel(0), prog.kernel(1), nullptr, sms);
+  if (!graph) {
+    gemm_sm90_jit_launch(p, prog.kernel(0), prog.kernel(1), nullptr, sms);
+  } else {
+    cudaStream_t stream = nullptr;
+    cudaGraph_t g = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+    gemm_sm90_jit_launch(p, prog.kernel(0), prog.kernel(1), stream, sms);
+    ASSERT_EQ(cudaStreamEndCapture(stream, &g), cudaSuccess);
+    ASSERT_EQ(cudaGraphInstantiate(&exec, g, 0), cudaSuccess);
+    for (int i = 0; i < 2; ++i) ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    (void)cudaGraphExecDestroy(exec);
+    (void)cudaGraphDestroy(g);
+    (void)cudaStreamDestroy(stream);
+  }
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::vector<TOut> const x = d_nvcc.download(), y = d_jit.download();
   std::size_t differ = 0, first = 0;
@@ -169,8 +181,24 @@ TEST(JitGemmSm90Gpu, SameAsNvccEveryConfiguration) {
   check<half_t, half_t>({3072, 3072, 256, C, R, R, false, 0});          // 128x192
   check<bfloat16_t, bfloat16_t>({4096, 4096, 256, R, C, R, false, 0});  // 128x256
   check<bfloat16_t, bfloat16_t>({2560, 2560, 512, R, C, R, false, 0});  // ping-pong
-  check<bfloat16_t, float>({2560, 2560, 512, R, C, R, false, 0});       // stream-K's: 128x256
+  check<bfloat16_t, float>({2560, 2560, 512, R, C, R, false, 0});       // stream-K
   check<half_t, float>({300, 2500, 200, R, R, C, true, 8});             // column-major D, fused
+}
+
+// Stream-K through the JIT: its workspace allocated on the stream for each launch, the partial
+// sums added in the same order as nvcc's build (integers: the same bits; random data: a few ulps),
+// with the fused epilogue, and captured into a CUDA graph (the workspace a graph allocation) and
+// replayed.
+TEST(JitGemmSm90Gpu, StreamKSameAsNvcc) {
+  TESSERA_REQUIRE_GPU();
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  if (kernels::gemm_sm90_pick(2304, 2304, 2304, false, sms) != kernels::GemmSm90Pick::stream_k)
+    GTEST_SKIP() << "gemm_sm90 picks no stream-K for 2304^3 on " << sms << " SMs";
+  check<bfloat16_t, float>({2304, 2304, 2304, R, C, R, false, 0, false});
+  check<half_t, float>({2304, 2304, 2304, C, R, R, true, 0, false, kernels::GemmActivation::gelu});
+  check<bfloat16_t, float>({2304, 2304, 2304, R, C, R, true, 0}, true);
 }
 
 TEST(JitGemmSm90Gpu, RandomDataAndGeluWithinAFewUlps) {

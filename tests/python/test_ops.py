@@ -807,14 +807,13 @@ GEMM_TYPES = [("bfloat16", None), ("bfloat16", "float32"), ("float16", None), ("
 GEMM_SIZES = SIZES + [(1024, 1024, 1024), (256, 8192, 128)]
 # A shape for each configuration gemm_sm90 picks on 132 SMs (H100 SXM, H200), with its tile in the
 # kernel's name: 128x256, 128x192, 128x128, 64x128 (persistent), the ping-pong kernel (a plain
-# 16-bit product on few partial waves), and where gemm_sm90 would run stream-K (fp32 out), the
-# persistent 128x256 kernel.
+# 16-bit product on few partial waves), and stream-K (fp32 out, a partial last wave).
 GEMM_CONFIGS = [((4096, 4096, 256), "bfloat16", None, "GemmSm90WsConfig<128, 256, 64, 4, true, 1, false>"),
                 ((3072, 3072, 256), "float16", None, "GemmSm90WsConfig<128, 192, 64, 4, true, 1, false>"),
                 ((1536, 1536, 256), "bfloat16", "float32", "GemmSm90WsConfig<128, 128, 64, 6, true, 1, false>"),
                 ((256, 256, 256), "float16", "float32", "GemmSm90WsConfig<64, 128, 64, 8, true, 1, false>"),
                 ((2560, 2560, 512), "bfloat16", None, "GemmSm90PingpongConfig<128, 128, 64, 6>"),
-                ((2560, 2560, 512), "float16", "float32", "GemmSm90WsConfig<128, 256, 64, 4, true, 1, false>")]
+                ((2560, 2560, 512), "float16", "float32", "GemmSm90WsConfig<128, 256, 64, 4, true, 1, true>")]
 
 
 def _sms():

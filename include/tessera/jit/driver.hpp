@@ -49,7 +49,9 @@ enum : int {
   kLaunchCooperative = 2,
   kLaunchClusterDimension = 4,
   kLaunchProgrammaticStreamSerialization = 6,
-  kEventDisableTiming = 2,  // CUevent_flags: CU_EVENT_DISABLE_TIMING
+  kEventDisableTiming = 2,                // CUevent_flags: CU_EVENT_DISABLE_TIMING
+  kErrorOutOfMemory = 2,                  // CUresult: CUDA_ERROR_OUT_OF_MEMORY
+  kErrorCooperativeLaunchTooLarge = 720,  // CUresult: CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
 };
 
 // CUlaunchAttribute: a 4-byte id, padding to 8, and a 64-byte value union.
@@ -94,7 +96,8 @@ class Driver {
     if (get_error_name) get_error_name(r, &name);
     if (get_error_string) get_error_string(r, &text);
     throw jit_error(std::string(what) + " failed: " + (name ? name : "CUDA error " + std::to_string(r)) +
-                    (text ? std::string(" (") + text + ")" : std::string()));
+                        (text ? std::string(" (") + text + ")" : std::string()),
+                    r);
   }
 
   // The current context, or device 0's primary context made current when the thread has none (as
@@ -154,11 +157,12 @@ class Driver {
   Result (*event_destroy)(Event) = nullptr;
   Result (*stream_wait_event)(Stream, Event, unsigned) = nullptr;
   // Optional (null when the driver lacks them; their users say so): stream-ordered device memory
-  // (cuMemAllocAsync, cuMemFreeAsync: CUDA 11.2) and TMA's tensor maps (cuTensorMapEncodeTiled:
+  // (cuMemAllocAsync, cuMemFreeAsync: CUDA 11.2; cuMemsetD32Async) and TMA's tensor maps (cuTensorMapEncodeTiled:
   // CUDA 12.0; its enumerations are ints here, jit/gemm_sm90.hpp names the values it passes), for
   // gemm_sm90 through the JIT (jit/gemm_sm90.hpp).
   Result (*mem_alloc_async)(DevicePtr*, std::size_t, Stream) = nullptr;
   Result (*mem_free_async)(DevicePtr, Stream) = nullptr;
+  Result (*memset_d32_async)(DevicePtr, unsigned, std::size_t, Stream) = nullptr;  // cuMemsetD32Async
   Result (*tensor_map_encode_tiled)(void* tensor_map, int data_type, unsigned rank, void* address,
                                     unsigned long long const* dims, unsigned long long const* strides,
                                     unsigned const* box, unsigned const* element_strides, int interleave, int swizzle,
@@ -206,6 +210,7 @@ class Driver {
         reinterpret_cast<decltype(func_get_param_info)>(dlsym(handle_, "cuFuncGetParamInfo"));  // optional
     mem_alloc_async = reinterpret_cast<decltype(mem_alloc_async)>(dlsym(handle_, "cuMemAllocAsync"));
     mem_free_async = reinterpret_cast<decltype(mem_free_async)>(dlsym(handle_, "cuMemFreeAsync"));
+    memset_d32_async = reinterpret_cast<decltype(memset_d32_async)>(dlsym(handle_, "cuMemsetD32Async"));
     tensor_map_encode_tiled =
         reinterpret_cast<decltype(tensor_map_encode_tiled)>(dlsym(handle_, "cuTensorMapEncodeTiled"));
     check(init(0), "cuInit");

@@ -26,12 +26,12 @@
 // NVRTC's (128 bytes from CUDA 13, 64 before: arch/copy_sm90_tma.cuh), so the maps' copy is a
 // template on it and the loaded NVRTC's version picks it (gemm_sm90_jit_descriptor_align).
 //
-// Stream-K is not run: where gemm_sm90_pick says stream_k, the persistent 128x256 kernel runs (the
-// kernel kernels::gemm_sm90 falls back to when the cooperative launch or its workspace is refused).
-// Stream-K needs a workspace per stream that outlives launches (flags, epochs, graph capture,
-// eviction: sm90/stream_workspace.cuh, written on the CUDA runtime); without it the results are
-// the same to rounding (each element's sum over K is one accumulator's instead of a few added
-// partial sums), only partial last waves run slower.
+// Stream-K (gemm_sm90_pick's stream_k) runs as kernels::gemm_sm90 runs it, cooperative, with a
+// workspace allocated on the stream for each launch (flags zeroed, then the partial sums; freed
+// after the launch, stream-ordered) instead of nvcc's workspace kept per stream
+// (sm90/stream_workspace.cuh): nothing outlives a launch, a captured graph gets its own, and the
+// pool of cuMemAllocAsync makes the allocation cheap. A refused cooperative launch or allocation
+// runs the same kernel without sharing k-tiles out.
 #pragma once
 
 #if defined(__CUDACC_RTC__)
@@ -60,8 +60,7 @@ namespace tessera::jit {
 
 // ---- which kernel ------------------------------------------------------------------------------
 
-// One kernel of gemm_sm90 as the JIT compiles it: a configuration (gemm_sm90_pick's, never
-// stream_k), the input type (bf16 or fp16), the output (fp32 or the input type), the majors of the
+// One kernel of gemm_sm90 as the JIT compiles it: a configuration (gemm_sm90_pick's), the input type (bf16 or fp16), the output (fp32 or the input type), the majors of the
 // row-major-D problem's operands: A (M,K) K-major (row-major), B (K,N) K-major (column-major), and
 // the epilogue's form (kernels::GemmSm90Epilogue: tma_plain, tma or registers, never any: the JIT
 // compiles for the problem it has, and leaves out the paths that problem does not take).
@@ -73,7 +72,7 @@ struct GemmSm90JitKernel {
   bool a_k_major = true, b_k_major = true;
   kernels::GemmSm90Epilogue epilogue = kernels::GemmSm90Epilogue::tma_plain;
 
-  static constexpr int kConfigs = 5;    // large, medium, small, wide, pingpong
+  static constexpr int kConfigs = 6;    // large, medium, small, wide, pingpong, stream_k
   static constexpr int kEpilogues = 3;  // tma_plain, tma, registers
   static constexpr int kCount = kConfigs * 16 * kEpilogues;
 
@@ -106,8 +105,7 @@ struct TypeTag {
   using type = T;
 };
 
-// f(TypeTag<Cfg>{}) for the configuration of `pick` (stream_k: the persistent 128x256 kernel that
-// stands in for it).
+// f(TypeTag<Cfg>{}) for the configuration of `pick`.
 template <class F>
 decltype(auto) gemm_sm90_jit_with_config(kernels::GemmSm90Pick pick, F&& f) {
   using namespace kernels;
@@ -116,8 +114,8 @@ decltype(auto) gemm_sm90_jit_with_config(kernels::GemmSm90Pick pick, F&& f) {
     case GemmSm90Pick::small: return f(TypeTag<GemmSm90PersistentSmall>{});
     case GemmSm90Pick::wide: return f(TypeTag<GemmSm90PersistentWide>{});
     case GemmSm90Pick::pingpong: return f(TypeTag<GemmSm90PingpongDefault>{});
-    case GemmSm90Pick::large:
-    case GemmSm90Pick::stream_k: break;
+    case GemmSm90Pick::stream_k: return f(TypeTag<GemmSm90StreamKDefault>{});
+    case GemmSm90Pick::large: break;
   }
   return f(TypeTag<GemmSm90PersistentDefault>{});
 }
@@ -155,7 +153,7 @@ struct GemmSm90ParamsHost {
     bool fragment_pairs = false;
     int act = 0;  // kernels::GemmActivation (an enum class over int)
   };
-  struct StreamK {  // kernels::detail::GemmSm90StreamK: unused (tiles = 0: no stream-K)
+  struct StreamK {  // kernels::detail::GemmSm90StreamK (tiles = 0: no stream-K)
     float* partials = nullptr;
     std::uint32_t* flags = nullptr;
     std::uint32_t epoch = 0;
@@ -254,20 +252,23 @@ struct GemmSm90JitGeometry {
   std::string config_name;  // gemm_sm90_config_name, e.g. "tessera::kernels::GemmSm90WsConfig<128, 256, ...>"
   int bm = 0, bn = 0, bk = 0, threads = 0, smem_bytes = 0;
   bool epilogue_buffers = false;  // Cfg::kEpilogueBytes > 0: D may be stored through TMA
+  int consumers = 0;              // consumer warpgroups (stream-K's partial sums: one slot each a block)
+  bool stream_k = false;          // the blocks share out the last tiles' k-tiles (Cfg::StreamK)
 };
 inline GemmSm90JitGeometry gemm_sm90_jit_geometry(GemmSm90JitKernel const& k) {
   return detail::gemm_sm90_jit_with_config(k.config, [&](auto cfg) {
     using Cfg = typename decltype(cfg)::type;
-    static_assert(kernels::detail::gemm_sm90_persistent_config<Cfg> && kernels::detail::gemm_sm90_cluster_m<Cfg> == 1 &&
-                      !kernels::detail::gemm_sm90_stream_k_config<Cfg>,
-                  "gemm_sm90 (JIT): the persistent kernels without clusters or stream-K");
+    static_assert(kernels::detail::gemm_sm90_persistent_config<Cfg> && kernels::detail::gemm_sm90_cluster_m<Cfg> == 1,
+                  "gemm_sm90 (JIT): the persistent kernels without clusters");
     return GemmSm90JitGeometry{kernels::detail::gemm_sm90_config_name<Cfg>(),
                                Cfg::BM,
                                Cfg::BN,
                                Cfg::BK,
                                Cfg::kThreads,
                                detail::gemm_sm90_jit_smem_bytes<Cfg>(2),
-                               Cfg::kEpilogueBytes > 0};
+                               Cfg::kEpilogueBytes > 0,
+                               Cfg::kConsumers,
+                               kernels::detail::gemm_sm90_stream_k_config<Cfg>};
   });
 }
 
@@ -286,7 +287,7 @@ kernels::GemmSm90Epilogue gemm_sm90_jit_epilogue(bool tma_buffers, kernels::Gemm
 
 // gemm_sm90_jit_kernel(problem, sms): the kernel kernels::gemm_sm90 would run for `problem` on a
 // GPU of `sms` SMs (gemm_sm90_pick on the tiles of D as computed: a column-major D transposed),
-// stream-K replaced by the persistent 128x256 kernel, compiled for the problem's epilogue form:
+// compiled for the problem's epilogue form:
 // registers where TMA cannot address D, else tma_plain for D = alpha A B, else tma. Pre: problem
 // passes check_gemm_problem; sms >= 1. Example: 4096^3 bf16 row-major operands and D, beta 0, no
 // bias or activation: large, A K-major, B not, tma_plain.
@@ -301,7 +302,6 @@ GemmSm90JitKernel gemm_sm90_jit_kernel(kernels::GemmProblem<T, TOut> const& prob
   bool const plain16 = sizeof(TOut) == 2 && kernels::detail::gemm_epilogue_plain(problem);
   GemmSm90JitKernel k;
   k.config = kernels::gemm_sm90_pick(m, n, problem.k, plain16, sms);
-  if (k.config == kernels::GemmSm90Pick::stream_k) k.config = kernels::GemmSm90Pick::large;
   k.bf16 = std::is_same_v<T, bfloat16_t>;
   k.out_f32 = std::is_same_v<TOut, float>;
   kernels::GemmProblem<T, TOut> const p = kernels::detail::gemm_as_row_major_d(problem);
@@ -471,6 +471,12 @@ struct GemmSm90JitArgs {
   std::optional<GemmSm90TmaMap> map_d;  // none: D stored from registers
   unsigned blocks = 0, threads = 0, smem_bytes = 0;
   bool dependent = false;
+  // Stream-K (params.sk.tiles > 0): the workspace the launch allocates, `flags` 32-bit words (zeroed
+  // before the launch) then `partial_bytes` of partial sums, and a cooperative launch (a block
+  // waits for others: every block resident at once); params.sk's pointers are the launch's to fill.
+  int sk_flags = 0;
+  std::size_t sk_partial_bytes = 0;
+  bool cooperative = false;
 };
 
 // gemm_sm90_jit_params<DescAlign>(k, problem, p, sms, encode): the arguments of kernel k for the
@@ -543,6 +549,17 @@ GemmSm90JitArgs<DescAlign> gemm_sm90_jit_params(GemmSm90JitKernel const& k,
   r.smem_bytes = unsigned(g.smem_bytes);
   a.raster = kernels::detail::gemm_sm90_raster_rows(sms, g.bm, g.bn);
   r.dependent = kernels::detail::gemm_sm90_dependent_launch_enabled();
+  if (g.stream_k) {  // kernels::detail::gemm_sm90_launch's stream-K: the last tiles' k-tiles shared out
+    int const units = int(r.blocks);
+    a.sk.tiles = kernels::detail::gemm_sm90_stream_k_tiles(int(tiles), (p.k + g.bk - 1) / g.bk, units);
+    if (a.sk.tiles > 0) {
+      a.sk.epoch = 1;  // the flags are zeroed before each launch (a fresh workspace)
+      r.sk_flags = units * g.consumers;
+      r.sk_partial_bytes = std::size_t(units) * std::size_t(g.consumers) * 128 * std::size_t(g.bn / 2) * sizeof(float);
+      r.cooperative = true;  // alone: a cooperative grid starts whole, so no programmatic dependent launch
+      r.dependent = false;
+    }
+  }
   return r;
 }
 
@@ -636,17 +653,49 @@ void gemm_sm90_jit_launch(kernels::GemmProblem<T, TOut> const& problem, Kernel c
   };
   pack_operand(p.a, p.lda, p.a_major, p.m, p.k, packed[0]);
   pack_operand(p.b, p.ldb, p.b_major, p.k, p.n, packed[1]);
-  auto const run = [&](auto&& args) {
+  auto const launch = [&](auto&& args) {
     LaunchConfig c;
     c.grid = {args.blocks};
     c.block = {args.threads};
     c.shared_bytes = args.smem_bytes;
     c.stream = stream;
     c.dependent = args.dependent;
+    c.cooperative = args.cooperative;
+    // Stream-K's workspace: allocated on the stream for this launch and freed after it (stream-
+    // ordered, so a captured graph gets its own), its flags zeroed first (the kernel lowers each
+    // flag it consumed, but a new allocation holds anything).
+    std::optional<detail::StreamBuffer> workspace;  // freed (stream-ordered) after the launch
+    if (args.params.sk.tiles > 0) {
+      auto const& d = cu::Driver::get();
+      if (!d.memset_d32_async) throw jit_error("the CUDA driver has no cuMemsetD32Async: update the GPU driver");
+      std::size_t const flag_bytes = (std::size_t(args.sk_flags) * sizeof(std::uint32_t) + 255) / 256 * 256;
+      auto* const base =
+          static_cast<unsigned char*>(workspace.emplace(flag_bytes + args.sk_partial_bytes, stream).get());
+      d.check(d.memset_d32_async(reinterpret_cast<std::uintptr_t>(base), 0u, std::size_t(args.sk_flags),
+                                 static_cast<cu::Stream>(stream)),
+              "cuMemsetD32Async");
+      args.params.sk.flags = reinterpret_cast<std::uint32_t*>(base);
+      args.params.sk.partials = reinterpret_cast<float*>(base + flag_bytes);
+    }
     // (params, maps): the values by value, the TMA atoms as the __grid_constant__
     void* ptr[2] = {&args.params, &args.maps};
     std::size_t const size[2] = {sizeof(args.params), sizeof(args.maps)};
     gemm.launch_raw(c, ptr, size, 2);
+  };
+  // Stream-K where its cooperative launch or its workspace is refused (another kernel holding SMs,
+  // a partitioned GPU, no memory): the same kernel without sharing k-tiles out (sk.tiles = 0: no
+  // waits, no workspace), as kernels::gemm_sm90 falls back to its persistent kernel.
+  auto const run = [&](auto&& args) {
+    if (args.params.sk.tiles == 0) return launch(args);
+    try {
+      launch(args);
+    } catch (jit_error const& e) {
+      if (e.code() != cu::kErrorCooperativeLaunchTooLarge && e.code() != cu::kErrorOutOfMemory) throw;
+      args.params.sk = {};
+      args.cooperative = false;
+      args.dependent = kernels::detail::gemm_sm90_dependent_launch_enabled();
+      launch(args);
+    }
   };
   if (gemm_sm90_jit_descriptor_align() == 128) {
     auto args = gemm_sm90_jit_params<128>(k, problem, p, sms, gemm_sm90_jit_encode);

@@ -157,8 +157,9 @@ class Kernel {
         d.check(r, "cuLaunchKernelEx");
       } catch (jit_error const& e) {
         throw jit_error("launch of " + s.display + " (grid " + dims(cfg.grid) + ", block " + dims(cfg.block) + ", " +
-                        std::to_string(cfg.shared_bytes) + " bytes of dynamic shared memory, cluster " +
-                        dims(cfg.cluster) + "): " + e.what());
+                            std::to_string(cfg.shared_bytes) + " bytes of dynamic shared memory, cluster " +
+                            dims(cfg.cluster) + "): " + e.what(),
+                        e.code());
       }
     }
   }

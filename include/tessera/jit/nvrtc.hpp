@@ -34,8 +34,13 @@ namespace tessera::jit {
 // What the JIT throws: a missing library, a failed load or launch, a refused argument. Compile
 // errors in the user's source are results (NvrtcResult::ok), turned into a jit_error with the log
 // by the layers above when the caller wants a kernel.
+// code(): the CUDA driver's result (CUresult) where the driver refused something, else 0.
 struct jit_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit jit_error(std::string const& what, int code = 0) : std::runtime_error(what), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_ = 0;
 };
 
 // One compile: ok, NVRTC's log (warnings too), the PTX or the cubin (whichever the -arch option

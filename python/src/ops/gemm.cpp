@@ -2,8 +2,8 @@
 // same type or f32 out), its kernels compiled on first use by the JIT and launched through the
 // driver, by tessera::jit's gemm_sm90 (include/tessera/jit/gemm_sm90.hpp): gemm_sm90_pick's
 // configuration for the shape (persistent 128x256, 128x192, 128x128, 64x128 or ping-pong 128x128
-// tiles; where stream-K would be picked, the persistent 128x256 kernel), one NVRTC program per
-// configuration, type pair, pair of operand majors and epilogue form (240 in all: D through TMA
+// tiles, or stream-K with a workspace allocated on the stream for each call), one NVRTC program per
+// configuration, type pair, pair of operand majors and epilogue form (288 in all: D through TMA
 // with D = alpha A B or the whole epilogue, or D from registers; a problem compiles only its own,
 // 4-6 s the first time on a machine, then the JIT's disk cache), the kernel argument built on
 // the host and checked against the device code by the program's static_asserts, operands TMA

@@ -71,7 +71,7 @@ class OpProgram {
 // The programs, defined beside their launches. add_program(t): add_vectorized_kernel<T, Vec, 4>
 // for Vec = true, false. sgemm_program(): the tuned kernel for the four operand orders, then
 // sgemm_scale_c_kernel<float>. copy_program(bytes): tile_copy_kernel on 2- or 4-byte elements.
-// gemm_program(key): the kernel of gemm_sm90 numbered key (jit::GemmSm90JitKernel::index(), 0..239;
+// gemm_program(key): the kernel of gemm_sm90 numbered key (jit::GemmSm90JitKernel::index(), 0..287;
 // std::invalid_argument outside), then gemm_pack_kernel of its input type.
 OpProgram& add_program(DType t);
 OpProgram& sgemm_program();

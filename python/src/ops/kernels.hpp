@@ -34,7 +34,7 @@ struct Prepared {
 };
 
 // The key of one program: op and the element type (add: its DType as an int; sgemm: 0; copy: the
-// element's bytes, 2 or 4; gemm: gemm_key's number of the kernel, 0..239; attention: attention_key's,
+// element's bytes, 2 or 4; gemm: gemm_key's number of the kernel, 0..287; attention: attention_key's,
 // 0..9). Throws std::invalid_argument for a key that has no program.
 // prepared(): whether the program is compiled in this process (then prepare() returns at once).
 // prepare(): compiles it for sm_90a, or loads it from the disk cache; needs NVRTC, not a GPU.
@@ -95,7 +95,7 @@ void gemm(GemmArgs const& args, void* stream);
 
 // The kernel gemm() runs for args on a GPU of `sms` SMs, as its program's key for prepare(Op::gemm,
 // key): jit::GemmSm90JitKernel::index() of jit::gemm_sm90_jit_kernel (gemm_sm90_pick's
-// configuration, stream-K replaced by the persistent 128x256 kernel; the types; the operands'
+// configuration; the types; the operands'
 // majors; the epilogue's form). Looks at the shape, types, orders and epilogue of args, and at D's
 // pointer and ldd (whether TMA can address D); the other pointers may be null.
 int gemm_key(GemmArgs const& args, int sms);

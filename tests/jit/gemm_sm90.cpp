@@ -362,6 +362,12 @@ TEST(JitGemmSm90, NamesAndGeometry) {
   k.epilogue = GemmSm90Epilogue::registers;
   EXPECT_NE(gemm_sm90_jit_names(k)[0].find(", true, false, tessera::kernels::GemmSm90Epilogue::registers> >"),
             std::string::npos);
+  // each form's name is its qualified enumerator
+  using kernels::detail::gemm_sm90_epilogue_name;
+  EXPECT_EQ(gemm_sm90_epilogue_name(GemmSm90Epilogue::any), "tessera::kernels::GemmSm90Epilogue::any");
+  EXPECT_EQ(gemm_sm90_epilogue_name(GemmSm90Epilogue::tma_plain), "tessera::kernels::GemmSm90Epilogue::tma_plain");
+  EXPECT_EQ(gemm_sm90_epilogue_name(GemmSm90Epilogue::tma), "tessera::kernels::GemmSm90Epilogue::tma");
+  EXPECT_EQ(gemm_sm90_epilogue_name(GemmSm90Epilogue::registers), "tessera::kernels::GemmSm90Epilogue::registers");
   EXPECT_EQ(names[1], "tessera::kernels::detail::gemm_pack_kernel<tessera::bfloat16_t>");
   k.config = GemmSm90Pick::pingpong;
   EXPECT_NE(gemm_sm90_jit_names(k)[0].find("GemmSm90PingpongRoles<tessera::kernels::GemmSm90PingpongConfig<128, 128"),

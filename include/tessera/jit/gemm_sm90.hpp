@@ -524,7 +524,7 @@ GemmSm90JitArgs<DescAlign> gemm_sm90_jit_params(GemmSm90JitKernel const& k,
   constexpr int eb = int(sizeof(T)), ob = int(sizeof(TOut));
   r.map_a = detail::gemm_sm90_tma_map(p.a, eb, p.m, p.k, p.lda, detail::gemm_sm90_load_box(g.bm, g.bk, k.a_k_major));
   r.map_b = detail::gemm_sm90_tma_map(p.b, eb, p.n, p.k, p.ldb, detail::gemm_sm90_load_box(g.bn, g.bk, k.b_k_major));
-  a.tma_store_d = g.epilogue_buffers && detail::gemm_sm90_tma_addressable(p.d, p.ldd, p.n, ob);
+  a.tma_store_d = k.epilogue != kernels::GemmSm90Epilogue::registers;  // the form checked above decided it
   if (a.tma_store_d) r.map_d = detail::gemm_sm90_tma_map(p.d, ob, p.m, p.n, p.ldd, detail::gemm_sm90_epilogue_box(ob));
   auto const check_and_encode = [&](char const* name, GemmSm90TmaMap const& m, void* out) {
     TmaMatrix2d const rule{m.ptr != nullptr && reinterpret_cast<std::uintptr_t>(m.ptr) % 16 == 0,

@@ -172,7 +172,9 @@ inline constexpr bool gemm_sm90_listed = false;
 template <class Cfg, class... Cs>
 inline constexpr bool gemm_sm90_listed<Cfg, std::tuple<Cs...>> = (std::is_same_v<Cfg, Cs> || ...);
 
-// The C++ name of an epilogue form, as a run-time compiler instantiates it.
+// The C++ name of an epilogue form, as a run-time compiler instantiates it (the qualified enumerator).
+// Pre: none (a value outside the enumeration is named as `any`). Post: a name of one enumerator.
+// Example: GemmSm90Epilogue::tma_plain gives "tessera::kernels::GemmSm90Epilogue::tma_plain".
 inline std::string gemm_sm90_epilogue_name(GemmSm90Epilogue e) {
   switch (e) {
     case GemmSm90Epilogue::tma_plain: return "tessera::kernels::GemmSm90Epilogue::tma_plain";

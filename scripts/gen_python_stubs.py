@@ -146,6 +146,16 @@ def atom_names() -> List[str]: ...
 from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
 from .analysis import advise as advise, analyze as analyze, check_tma as check_tma, check_wgmma as check_wgmma
 from .pictures import show as show
+from . import lang as lang
+from .lang import (
+    KernelError as KernelError, TensorSpec as TensorSpec, Compiled as Compiled, kernel as kernel, compile as compile,
+    arch as arch, nvgpu as nvgpu, make_copy_atom as make_copy_atom, make_tiled_copy_tv as make_tiled_copy_tv,
+    copy as copy, gemm as gemm, make_fragment as make_fragment, make_fragment_like as make_fragment_like,
+    SmemAllocator as SmemAllocator, NamedBarrier as NamedBarrier, range as range, if_ as if_, elif_ as elif_,
+    else_ as else_, where as where, local_tile as local_tile, local_partition as local_partition,
+    BFloat16 as BFloat16, Boolean as Boolean, Float16 as Float16, Float32 as Float32, Float64 as Float64, Int8 as Int8,
+    Int16 as Int16, Int32 as Int32, Int64 as Int64, Uint8 as Uint8, Uint32 as Uint32,
+)
 
 '''
 

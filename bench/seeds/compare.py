@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The published programs (docs/background.md) compiled while the program runs, side by side:
-Tessera's JIT (tessera.jit, kernels specialized on the tensors' static layouts) and CuTeDSL
+Tessera's JIT on the library's C++ kernels (tessera.jit, kernels specialized on the tensors' static
+layouts), the same programs in Tessera's kernel language (examples/python, "python"), and CuTeDSL
 (nvidia-cutlass-dsl 4.8.1, the same programs in its Python, bench/seeds/cutedsl_programs.py), with
 PyTorch's add and copy as the in-run reference. One GPU, one process.
 
     python3 bench/seeds/compare.py [--size 32768] [--repeats 7] [--burst 10] [--sustained 200]
-                                   [--json out.json] [--only tessera]
+                                   [--json out.json] [--only tessera|python|cutedsl]
 
 Programs (fp16, M = N = size, row-major): naive add (one element a thread), vectorized add
 (zipped_divide by (1,4): 4-element vectors), thread-value add (make_layout_tv of (4,32):(32,1) and
@@ -99,6 +100,37 @@ def tessera_build(program, tensors):
     return run, seconds, name
 
 
+def lang_build(program, tensors):
+    """(run, compile_seconds, kernel name) for one program written in the kernel language
+    (examples/python): tessera.compile with the JIT's caches bypassed, the second of two compiles
+    (the first in a process also pays for NVRTC's start)."""
+    import tessera as ts
+
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "examples", "python"))
+    import elementwise_add
+    import tile_copy
+
+    fn = {"naive_add": elementwise_add.naive_elementwise_add, "vectorized_add": elementwise_add.vectorized_elementwise_add,
+          "tv_add": elementwise_add.elementwise_add, "tile_copy": tile_copy.TensorCopyAsync()}[program]
+    import contextlib
+    import io
+
+    times = []
+    for _ in range(2):
+        t0 = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()):  # the programs print their layouts while traced
+            ts.compile(fn, *tensors, cache=False)
+        times.append(time.perf_counter() - t0)
+    with contextlib.redirect_stdout(io.StringIO()):
+        compiled = ts.compile(fn, *tensors)
+    stream = torch.cuda.current_stream().cuda_stream
+
+    def run():
+        compiled(*tensors, stream=stream)
+
+    return run, times[-1], compiled.kernels[0]
+
+
 def time_ms(run, launches):
     """Milliseconds a launch over `launches` back-to-back launches (CUDA events)."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -117,7 +149,7 @@ def main():
     ap.add_argument("--burst", type=int, default=10)
     ap.add_argument("--sustained", type=int, default=200)
     ap.add_argument("--rest", type=float, default=0.2, help="seconds of rest before each burst")
-    ap.add_argument("--only", choices=("tessera", "cutedsl"), help="time one system only")
+    ap.add_argument("--only", choices=("tessera", "python", "cutedsl"), help="time one system only")
     ap.add_argument("--json", help="write the figures here")
     args = ap.parse_args()
 
@@ -131,10 +163,12 @@ def main():
     moved = {p: (3 if p != "tile_copy" else 2) * a.numel() * a.element_size() for p in PROGRAMS}
 
     systems = {}
-    if args.only != "cutedsl":
+    if args.only in (None, "tessera"):
         systems["tessera"] = tessera_build
+    if args.only in (None, "python"):
+        systems["python"] = lang_build
     cutedsl_note = None
-    if args.only != "tessera":
+    if args.only in (None, "cutedsl"):
         import cutedsl_programs as cd
 
         if cd.AVAILABLE:
@@ -192,10 +226,11 @@ def main():
             cells.append(f"{bb:8.0f} / {ss:6.0f} ({compile_s[(s, p)]:.2f}s)")
         tb, ts = med[ref[p]]
         print(f"{p:16} " + " ".join(f"{x:>24}" for x in cells) + f" {tb:9.0f} / {ts:6.0f}")
-    if "tessera" in systems and "cutedsl" in systems:
-        print("Tessera / CuTeDSL (burst, sustained): " + ", ".join(
-            f"{p} {med[('tessera', p)][0] / med[('cutedsl', p)][0]:.3f}, "
-            f"{med[('tessera', p)][1] / med[('cutedsl', p)][1]:.3f}" for p in PROGRAMS))
+    for x, y in (("tessera", "cutedsl"), ("python", "cutedsl"), ("python", "tessera")):
+        if x in systems and y in systems:
+            print(f"{x} / {y} (burst, sustained): " + ", ".join(
+                f"{p} {med[(x, p)][0] / med[(y, p)][0]:.3f}, "
+                f"{med[(x, p)][1] / med[(y, p)][1]:.3f}" for p in PROGRAMS))
 
     if args.json:
         out = {

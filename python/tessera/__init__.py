@@ -43,7 +43,11 @@ FUNCTIONS = tuple(_tessera.function_names())
 
 
 def _make_function(name):
-    def function(*args):
+    def function(*args, **kwargs):
+        if _lang_state.depth or kwargs:  # tracing a kernel (docs/python-kernels.md): tensors, static ints
+            if not _lang_state.depth:
+                raise TypeError(f"tessera.{name} takes no keyword arguments outside a traced kernel")
+            return _lang_algebra.call(name, args, kwargs)
         return _tessera.call(name, *args)
 
     function.__name__ = name
@@ -52,6 +56,9 @@ def _make_function(name):
     function.__doc__ = _docs.docstring(name) if name in _docs.FUNCTIONS else None
     return function
 
+
+from .lang._trace import state as _lang_state  # noqa: E402
+from .lang import _algebra as _lang_algebra  # noqa: E402
 
 for _name in FUNCTIONS:
     globals()[_name] = _make_function(_name)
@@ -121,12 +128,19 @@ def atom_names():
 from . import analysis, jit, ops, pictures  # noqa: E402
 from .analysis import advise, analyze, check_tma, check_wgmma  # noqa: E402
 from .pictures import show  # noqa: E402
+from . import lang  # noqa: E402
+from .lang import *  # noqa: E402,F401,F403 (the kernel language: tessera.kernel, tessera.compile, ...)
 
 #: The public names besides the functions of ``tessera eval`` (FUNCTIONS).
 _PUBLIC = [
     "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle", "TVLayout",
     "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze", "check_tma", "check_wgmma", "atom", "atom_names", "eval", "parse",
     "show",
+    # the kernel language (tessera.lang.EXPORTS; docs/python-kernels.md)
+    "KernelError", "TensorSpec", "Compiled", "kernel", "compile", "arch", "nvgpu", "make_copy_atom",
+    "make_tiled_copy_tv", "copy", "gemm", "make_fragment", "make_fragment_like", "SmemAllocator", "NamedBarrier",
+    "range", "if_", "elif_", "else_", "where", "local_tile", "local_partition", "BFloat16", "Boolean", "Float16",
+    "Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint32",
 ]
 
 #: What ``from tessera import *`` brings: every public name except those of Python's builtins,

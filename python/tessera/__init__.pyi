@@ -115,31 +115,45 @@ def atom_names() -> List[str]: ...
 from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
 from .analysis import advise as advise, analyze as analyze, check_tma as check_tma, check_wgmma as check_wgmma
 from .pictures import show as show
+from . import lang as lang
+from .lang import (
+    KernelError as KernelError, TensorSpec as TensorSpec, Compiled as Compiled, kernel as kernel, compile as compile,
+    arch as arch, nvgpu as nvgpu, make_copy_atom as make_copy_atom, make_tiled_copy_tv as make_tiled_copy_tv,
+    copy as copy, gemm as gemm, make_fragment as make_fragment, make_fragment_like as make_fragment_like,
+    SmemAllocator as SmemAllocator, NamedBarrier as NamedBarrier, range as range, if_ as if_, elif_ as elif_,
+    else_ as else_, where as where, local_tile as local_tile, local_partition as local_partition,
+    BFloat16 as BFloat16, Boolean as Boolean, Float16 as Float16, Float32 as Float32, Float64 as Float64, Int8 as Int8,
+    Int16 as Int16, Int32 as Int32, Int64 as Int64, Uint8 as Uint8, Uint32 as Uint32,
+)
 
 # from tessera import *: no name of Python's builtins (tessera.sum, tessera.eval, ... stay attributes)
 __all__ = [
     "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle",
     "TVLayout", "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze",
-    "check_tma", "check_wgmma", "atom", "atom_names", "parse", "show", "and_", "append", "back", "basis_get",
-    "bit_width", "blocked_product", "ceil_div", "coalesce", "colex_geq", "colex_gtr", "colex_leq", "colex_less",
-    "compact_col_major", "compact_major", "compact_order", "compact_row_major", "compatible", "complement",
-    "composition", "congruent", "coprofile", "coshape", "cosize", "crd2crd", "crd2idx", "depth", "dice",
-    "domain_offset", "downcast", "elem_geq", "elem_gtr", "elem_leq", "elem_less", "elem_scale", "equal",
-    "evenly_divides", "filter_zeros", "find", "flat_divide", "flat_product", "flatten", "flatten_to_tuple", "front",
-    "gcd", "get", "get_1d_coord", "get_flat_coord", "get_hier_coord", "get_nonswizzle_portion",
-    "get_swizzle_portion", "group", "idx2crd", "inner_product", "insert", "layout", "layout_a", "layout_a_tv",
-    "layout_b", "layout_b_tv", "layout_c", "layout_c_tv", "layout_d_tv", "layout_dst", "layout_ref", "layout_s_tv",
-    "layout_src", "lcm", "left_inverse", "lex_geq", "lex_gtr", "lex_leq", "lex_less", "log_2", "logical_divide",
-    "logical_product", "make_basis_like", "make_coord", "make_identity_layout", "make_layout", "make_layout_left",
-    "make_layout_like", "make_layout_right", "make_layout_tv", "make_ordered_layout", "make_seq_tuple",
-    "make_shape", "make_stride", "make_tile", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
-    "make_tiled_copy_C", "make_tiled_mma", "max_alignment", "max_common_layout", "max_common_vector", "nullspace",
-    "or_", "prefix_product", "prepend", "print_layout", "product", "product_each", "raked_product", "rank",
-    "recast", "remove", "repeat", "repeat_like", "replace", "replace_back", "replace_front", "reverse",
-    "right_inverse", "round_up", "select", "shape", "shape_div", "shape_mnk", "signum", "size", "slice_and_offset",
-    "stride", "take", "thr_id", "thr_layout_vmnk", "thread_coord", "tidfrg_d", "tidfrg_s", "tile_size",
-    "tile_to_shape", "tile_unzip", "tiled_divide", "tiled_product", "tuple_cat", "unflatten", "unwrap", "upcast",
-    "weakly_congruent", "with_shape", "wrap", "zipped_divide", "zipped_product",
+    "check_tma", "check_wgmma", "atom", "atom_names", "parse", "show", "KernelError", "TensorSpec", "Compiled",
+    "kernel", "arch", "nvgpu", "make_copy_atom", "make_tiled_copy_tv", "copy", "gemm", "make_fragment",
+    "make_fragment_like", "SmemAllocator", "NamedBarrier", "if_", "elif_", "else_", "where", "local_tile",
+    "local_partition", "BFloat16", "Boolean", "Float16", "Float32", "Float64", "Int8", "Int16", "Int32", "Int64",
+    "Uint8", "Uint32", "and_", "append", "back", "basis_get", "bit_width", "blocked_product", "ceil_div",
+    "coalesce", "colex_geq", "colex_gtr", "colex_leq", "colex_less", "compact_col_major", "compact_major",
+    "compact_order", "compact_row_major", "compatible", "complement", "composition", "congruent", "coprofile",
+    "coshape", "cosize", "crd2crd", "crd2idx", "depth", "dice", "domain_offset", "downcast", "elem_geq", "elem_gtr",
+    "elem_leq", "elem_less", "elem_scale", "equal", "evenly_divides", "filter_zeros", "find", "flat_divide",
+    "flat_product", "flatten", "flatten_to_tuple", "front", "gcd", "get", "get_1d_coord", "get_flat_coord",
+    "get_hier_coord", "get_nonswizzle_portion", "get_swizzle_portion", "group", "idx2crd", "inner_product",
+    "insert", "layout", "layout_a", "layout_a_tv", "layout_b", "layout_b_tv", "layout_c", "layout_c_tv",
+    "layout_d_tv", "layout_dst", "layout_ref", "layout_s_tv", "layout_src", "lcm", "left_inverse", "lex_geq",
+    "lex_gtr", "lex_leq", "lex_less", "log_2", "logical_divide", "logical_product", "make_basis_like", "make_coord",
+    "make_identity_layout", "make_layout", "make_layout_left", "make_layout_like", "make_layout_right",
+    "make_layout_tv", "make_ordered_layout", "make_seq_tuple", "make_shape", "make_stride", "make_tile",
+    "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_mma",
+    "max_alignment", "max_common_layout", "max_common_vector", "nullspace", "or_", "prefix_product", "prepend",
+    "print_layout", "product", "product_each", "raked_product", "rank", "recast", "remove", "repeat", "repeat_like",
+    "replace", "replace_back", "replace_front", "reverse", "right_inverse", "round_up", "select", "shape",
+    "shape_div", "shape_mnk", "signum", "size", "slice_and_offset", "stride", "take", "thr_id", "thr_layout_vmnk",
+    "thread_coord", "tidfrg_d", "tidfrg_s", "tile_size", "tile_to_shape", "tile_unzip", "tiled_divide",
+    "tiled_product", "tuple_cat", "unflatten", "unwrap", "upcast", "weakly_congruent", "with_shape", "wrap",
+    "zipped_divide", "zipped_product",
 ]
 
 # ---- the functions of `tessera eval` (python/tessera/_docs.py) ----

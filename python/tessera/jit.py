@@ -347,3 +347,18 @@ __all__ = [
     "u32",
     "u64",
 ]
+
+
+class _JitModule(type(_os)):
+    """This module, callable: ``@tessera.jit`` decorates a launch function of the kernel language
+    (tessera.lang.jit; docs/python-kernels.md) while ``tessera.jit.compile`` and the rest compile C++."""
+
+    def __call__(self, fn=None, **kwargs):
+        from .lang import jit as _lang_jit
+
+        return _lang_jit(fn, **kwargs)
+
+
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__].__class__ = _JitModule

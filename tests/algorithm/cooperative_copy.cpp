@@ -1,4 +1,4 @@
-// Tests for include/tessera/algorithm/cooperative_copy.hpp, copy_aligned (algorithm/copy.hpp) and
+// Tests for include/tessera/algorithm/cooperative_copy.hpp, copy_aligned and copy_aligned<W> (algorithm/copy.hpp) and
 // algorithm/prefetch.hpp on the host. The threads of a cooperative copy run one after the other
 // here; the law: together they copy every element, each element written by exactly one thread,
 // and each thread's share is what the round-robin rule says.
@@ -103,6 +103,26 @@ TEST(CopyAligned, AgreesWithCopyAndRefusesMisalignedPointers) {
   try {
     copy_aligned(bad, make_tensor(make_smem_ptr(b.data), L));
     FAIL() << "a misaligned pointer was accepted";
+  } catch (layout_error const& e) {
+    EXPECT_NE(std::string(e.what()).find("copy_aligned"), std::string::npos) << e.what();
+  }
+}
+
+// copy_aligned<W> caps the access width at what the caller can prove: a slice at a 4-byte offset
+// copies with 32-bit accesses (the unbounded form refuses that pointer), a width the layouts and
+// the pointer allow copies as copy does.
+TEST(CopyAligned, BoundedWidthTakesPointersAlignedToItOnly) {
+  Buffer<float, 128> a{}, b{}, c{};
+  for (int i = 0; i < 128; ++i) a.data[i] = float(5 * i + 1);
+  auto L = make_layout(make_shape(_8{}, _8{}), make_stride(_1{}, _10{}));
+  auto off = make_tensor(make_gmem_ptr(a.data + 1), L);
+  copy_aligned<32>(off, make_tensor(make_smem_ptr(b.data + 1), L));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(b.data[1 + L(i)], a.data[1 + L(i)]);
+  copy_aligned<64>(make_tensor(make_gmem_ptr(a.data + 2), L), make_tensor(make_smem_ptr(c.data + 2), L));
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(c.data[2 + L(i)], a.data[2 + L(i)]);
+  try {
+    copy_aligned<64>(off, make_tensor(make_smem_ptr(b.data + 1), L));
+    FAIL() << "a pointer aligned to 4 bytes was accepted for 64-bit accesses";
   } catch (layout_error const& e) {
     EXPECT_NE(std::string(e.what()).find("copy_aligned"), std::string::npos) << e.what();
   }

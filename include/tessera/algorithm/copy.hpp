@@ -223,6 +223,27 @@ TESSERA_HOST_DEVICE void copy_aligned(Src const& src, Dst&& dst) {
   detail::loop(size(dst), [&](auto i) { dst(i) = src(i); });
 }
 
+// copy_aligned<W>(src, dst): as copy_aligned, with accesses at most W bits wide (W one of 128, 64,
+// 32, 16, 8): for pointers known aligned to W/8 bytes and no more, e.g. a slice of a row at a
+// run-time offset. The Python kernel language writes it with the alignment it derives from the
+// tensors' layouts and their base pointers (docs/python-kernels.md).
+// Pre: size(src) == size(dst); both pointers aligned to W/8 bytes (checked on the host).
+// Example: two 8-byte aligned (_4):(_1) half tensors: copy_aligned<64> moves them with one access.
+template <int W, class Src, class Dst>
+  requires(is_tensor_v<Src> && is_tensor_v<Dst>)
+TESSERA_HOST_DEVICE void copy_aligned(Src const& src, Dst&& dst) {
+  static_assert(W == 128 || W == 64 || W == 32 || W == 16 || W == 8,
+                "copy_aligned<W>: W is the widest access in bits: 128, 64, 32, 16 or 8");
+  detail::require_same_size(src, dst);
+  if ((W >= 128 && detail::copy_vectorized<128, true>(src, dst)) ||
+      (W >= 64 && detail::copy_vectorized<64, true>(src, dst)) ||
+      (W >= 32 && detail::copy_vectorized<32, true>(src, dst)) ||
+      (W >= 16 && detail::copy_vectorized<16, true>(src, dst)) || detail::copy_vectorized<8, true>(src, dst)) {
+    return;
+  }
+  detail::loop(size(dst), [&](auto i) { dst(i) = src(i); });
+}
+
 // copy_if(pred, src, dst): dst(i) = src(i) where pred(i) is true (pred a tensor of booleans, e.g.
 // elem_less of an identity tensor's coordinates and the shape, or a callable of i). Element by
 // element; dst(i) is not touched where pred(i) is false. Pre: size(src) == size(dst) == size(pred).

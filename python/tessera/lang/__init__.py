@@ -1,0 +1,34 @@
+"""The kernel language: kernels written in Python, traced into CUDA C++ over Tessera's headers and
+compiled by the JIT (docs/python-kernels.md). Its names are names of the ``tessera`` module:
+``tessera.kernel``, ``tessera.jit`` (the launch-function decorator; also the JIT's module),
+``tessera.compile``, ``tessera.arch``, ``tessera.range``, ``tessera.if_``, the copy atoms, ...
+"""
+
+from ._trace import KernelError
+from ._values import (
+    BFloat16, Boolean, DType, Float16, Float32, Float64, FragmentExpr, Int8, Int16, Int32, Int64, Tensor, Uint8,
+    Uint32, Value,
+)
+from ._api import (
+    Compiled, JitFunction, KernelFunction, NamedBarrier, SmemAllocator, TensorSpec, arch, compile, copy, elif_,
+    else_, gemm, if_, jit, kernel, make_copy_atom, make_fragment, make_fragment_like, make_tiled_copy_tv, nvgpu,
+    range, where,
+)
+from ._algebra import local_partition, local_tile
+from ._trace import state as _state
+
+#: The names ``tessera`` takes from this module.
+EXPORTS = (
+    "KernelError", "TensorSpec", "Compiled", "kernel", "compile", "arch", "nvgpu", "make_copy_atom",
+    "make_tiled_copy_tv", "copy", "gemm", "make_fragment", "make_fragment_like", "SmemAllocator", "NamedBarrier",
+    "range", "if_", "elif_", "else_", "where", "local_tile", "local_partition", "BFloat16", "Boolean", "Float16",
+    "Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint32",
+)
+
+
+def tracing():
+    """Whether a kernel or launch function is being traced (the algebra's ints are static then)."""
+    return _state.depth > 0
+
+
+__all__ = list(EXPORTS)

@@ -1,0 +1,984 @@
+"""Kernels written in Python: ``@tessera.kernel`` (device code), ``@tessera.jit`` (the launch
+function, host code), ``tessera.compile`` and the kernel-side vocabulary (thread indices, copy
+atoms, shared memory, barriers, loops and branches on run-time values). See docs/python-kernels.md.
+"""
+
+import functools
+import inspect
+import math
+
+from .. import _tessera
+from .._types import LayoutError, S
+from . import _trace
+from ._trace import Builder, FrameWatcher, KernelError, fail, state
+from ._values import (
+    BFloat16, Boolean, DType, Float16, Float32, Float64, FragmentExpr, Int8, Int16, Int32, Int64, Tensor, Uint8,
+    Uint32, Value, _dynamic_gcd, _zero, as_value, bind, copy_values, dtype_of, fmt_coord, has_dynamic, literal,
+    make_fragment, pow2_divisor, spell, spell_shape, spell_type, static,
+)
+
+# ---- tensors given to a launch function -------------------------------------------------------------
+
+
+class TensorSpec:
+    """A tensor's type without its memory: compile for it without a GPU (``tessera.compile(f,
+    TensorSpec((2048, 2048), tessera.Float16))``) and call the result later with tensors of that
+    dtype, shape and strides whose addresses are aligned to ``align`` bytes."""
+
+    def __init__(self, shape, dtype, stride=None, align=16):
+        self.shape = tuple(int(s) for s in shape)
+        self.dtype = dtype_of(dtype)
+        if stride is None:
+            stride, acc = [], 1
+            for s in reversed(self.shape):
+                stride.append(acc)
+                acc *= s
+            stride = tuple(reversed(stride))
+        self._stride = tuple(int(s) for s in stride)
+        self.align = int(align)
+
+    def stride(self):
+        return self._stride
+
+    def __repr__(self):
+        return f"TensorSpec({self.shape}, {self.dtype}, stride={self._stride}, align={self.align})"
+
+
+def _is_tensor(x):
+    return isinstance(x, TensorSpec) or (hasattr(x, "data_ptr") and hasattr(x, "shape") and hasattr(x, "dtype"))
+
+
+def _alignment(t):
+    if isinstance(t, TensorSpec):
+        return t.align
+    ptr = t.data_ptr()
+    a = 16
+    while a > 1 and ptr % a:
+        a //= 2
+    return a
+
+
+def _host_tensor(t, index):
+    from .. import jit
+
+    dtype = dtype_of(t.dtype)
+    layout = jit.layout_of(t)
+    return Tensor(dtype, "gmem", layout, _alignment(t), arg=index)
+
+
+# ---- kernels --------------------------------------------------------------------------------------
+
+
+class KernelFunction:
+    """A function decorated with ``@tessera.kernel``: device code, traced when a launch function
+    launches it (``kernel(args...).launch(grid=..., block=...)``)."""
+
+    def __init__(self, fn, instance=None):
+        self.fn = fn
+        self.instance = instance
+        functools.update_wrapper(self, fn)
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else KernelFunction(self.fn, obj)
+
+    def __call__(self, *args, **kwargs):
+        if state.host is None:
+            fail(
+                f"kernel {self.fn.__name__} is called outside a launch function: call it inside a @tessera.jit "
+                "function, as kernel(args).launch(grid=..., block=...)"
+            )
+        if self.instance is not None:
+            args = (self.instance,) + args
+        return KernelCall(self, args, kwargs)
+
+
+class KernelCall:
+    """A kernel with its arguments, waiting for ``.launch(grid=..., block=..., smem=...)``."""
+
+    def __init__(self, kernel, args, kwargs):
+        self.kernel, self.args, self.kwargs = kernel, args, kwargs
+
+    def launch(self, grid, block, smem=0, stream=None, **unused):
+        if stream is not None:
+            fail("launch(stream=...) inside a launch function: pass the stream when calling the compiled function")
+        state.host.launch(self, _dims(grid, "grid"), _dims(block, "block"), int(smem))
+
+
+def _dims(d, what):
+    if isinstance(d, (int, S)) and not isinstance(d, bool):
+        d = (d,)
+    if isinstance(d, Value) or any(isinstance(e, Value) for e in d):
+        fail(f"the {what} of a launch is a run-time value; launch sizes are compile-time ints")
+    d = tuple(int(e) for e in d) + (1,) * (3 - len(d))
+    if len(d) != 3 or any(e < 1 for e in d):
+        fail(f"the {what} of a launch must be one to three positive ints, got {d}")
+    return d
+
+
+class _Param:
+    """A kernel parameter: a pointer to the data of a launch-function tensor."""
+
+    def __init__(self, var, tensor, kernel_tensor):
+        self.var, self.tensor, self.kernel_tensor = var, tensor, kernel_tensor
+
+
+class KernelTrace:
+    """One traced kernel: its name, launch shape, parameters and body."""
+
+    def __init__(self, name, block, grid):
+        self.name, self.block, self.grid = name, block, grid
+        self.builder = Builder(name)
+        self.params = []
+        self.statics = {}  # id(python object) -> C++ name, for layouts and copy objects declared once
+        self.keep = []  # those objects, alive while their ids are keys
+        self.smem_bytes = 0
+        self.index = "int"
+
+    def declare(self, obj, cxx, hint=None):
+        """The C++ name of ``obj`` in this kernel, declared ``auto name = cxx;`` at first use."""
+        name = self.statics.get(id(obj))
+        if name is None:
+            v = self.builder.var(hint or getattr(obj, "_hint", None))
+            self.builder.emit(f"auto {v.token} = {cxx};" if not cxx.startswith("constexpr ") else
+                              f"constexpr auto {v.token} = {cxx[len('constexpr '):]};")
+            name = v.token
+            self.statics[id(obj)] = name
+            self.keep.append(obj)
+        return name
+
+    def source(self, line_directives=True):
+        params = []
+        for p in self.params:
+            const = "" if getattr(p.kernel_tensor.root, "written", False) else " const"
+            params.append(f"{p.tensor.dtype.cxx}{const}* {p.var.token}")
+        threads = self.block[0] * self.block[1] * self.block[2]
+        head = f'extern "C" __global__ void __launch_bounds__({threads}) {self.name}({", ".join(params)}) {{'
+        body = self.builder.render(line_directives)
+        text = head + "\n" + body + "\n}\n"
+        names = {str(v.id): v.name for v in self.builder.vars}
+        import re
+
+        return re.sub("\x00([0-9]+)\x00", lambda m: names[m.group(1)], text)
+
+
+def _kernel_current():
+    k = _CURRENT["kernel"]
+    if k is None:
+        fail("this operation runs on the GPU: call it inside a @tessera.kernel function")
+    return k
+
+
+_CURRENT = {"kernel": None}
+
+
+def _on_line_for(builder):
+    def on_line(frame, prev_line):
+        builder.loc_override = (frame.f_code.co_filename, prev_line)
+        try:
+            for name, val in list(frame.f_locals.items()):
+                if name == "_" or name == "self":
+                    continue
+                _name_value(builder, name, val)
+        finally:
+            builder.loc_override = None
+
+    return on_line
+
+
+def _single_var(builder, val):
+    expr = val.expr
+    if val.prec == 0 and expr.count("\x00") == 2 and expr.startswith("\x00") and expr.endswith("\x00"):
+        return builder.vars[int(expr[1:-1])]
+    return None
+
+
+def _name_value(builder, name, val):
+    """Names what the local ``name`` holds after a line ran. A run-time scalar assigned to a name
+    that already holds a live C++ variable assigns that variable (``acc = acc + x`` in a
+    tessera.range loop carries acc from one iteration to the next, as in Python)."""
+    if isinstance(val, Value):
+        own = _single_var(builder, val)
+        prev = builder.locals.get(name)
+        if prev is not None and prev.alive and own is not prev:
+            if prev.dtype is not None and val.dtype is not prev.dtype:
+                fail(f"`{name}` held a {prev.dtype} and is assigned a {val.dtype}: convert it "
+                     f"({name} = x.to({prev.dtype}))")
+            builder.emit(f"{prev.token} = {val.expr};")
+            val.expr, val.prec = prev.token, 0
+            return
+        if own is not None and own.name is not None and own.name != name and own.alive:
+            # another name's variable: a copy, so that assigning one later leaves the other
+            v = builder.var(name)
+            builder.emit(f"{val.dtype.cxx} {v.token} = {val.expr};")
+            val.expr = v.token
+            own = v
+        elif own is None:
+            bind(val, name)
+            own = _single_var(builder, val)
+        builder.name_var(own, name)
+        own.dtype = val.dtype
+        builder.locals[name] = own
+    elif isinstance(val, Tensor) and val.var is not None:
+        builder.name_var(val.var, name)
+        buf = getattr(val, "buffer", None)
+        if buf is not None:
+            builder.name_var(buf, f"{name}_storage")
+    elif isinstance(val, FragmentExpr):
+        pass  # written where it is stored; naming it would copy it
+    elif isinstance(val, (ThrCopy, TiledCopy)) and getattr(val, "_var", None) is not None:
+        builder.name_var(val._var, name)
+    elif isinstance(val, tuple) and len(val) <= 8:
+        for i, e in enumerate(val):
+            if isinstance(e, (Value, Tensor)):
+                _name_value(builder, f"{name}_{i}", e)
+
+
+class HostTrace:
+    """A launch function being traced: its tensors and the kernels it launches."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.kernels = []
+        self.launches = []  # (kernel trace, grid, block, smem, [(arg index, element offset)])
+        self.names = set()
+
+    def launch(self, call, grid, block, smem):
+        kfn = call.kernel.fn
+        base = kfn.__qualname__.replace(".<locals>", "").replace(".", "_")
+        name, k = base, 1
+        while name in self.names:
+            name = f"{base}_{k}"
+            k += 1
+        self.names.add(name)
+        kt = KernelTrace(name, block, grid)
+        sig = inspect.signature(kfn)
+        try:
+            bound = sig.bind(*call.args, **call.kwargs)
+        except TypeError as e:
+            fail(f"kernel {base}: {e}")
+        bound.apply_defaults()
+        builder = kt.builder
+        kargs = {}
+        binds = []
+        for pname, val in bound.arguments.items():
+            kargs[pname] = self._kernel_arg(kt, pname, val, binds)
+        kt.index = "long long" if any(
+            int(_tessera.call("cosize", p.kernel_tensor.layout)) >= 2**31 for p in kt.params) else "int"
+        prev_b, prev_k = state.builder, _CURRENT["kernel"]
+        state.builder, _CURRENT["kernel"] = builder, kt
+        try:
+            with FrameWatcher(kfn.__code__, _on_line_for(builder)):
+                result = kfn(**kargs)
+        finally:
+            state.builder, _CURRENT["kernel"] = prev_b, prev_k
+        if result is not None:
+            fail(f"kernel {base} returns a value; a kernel writes its results into tensors")
+        if builder.open_blocks:
+            fail(f"kernel {base}: a {builder.open_blocks[-1]} was left open (a `break` or `return` inside it?)")
+        self.kernels.append(kt)
+        self.launches.append((kt, grid, block, smem, binds))
+
+    def _kernel_arg(self, kt, pname, val, binds):
+        b = kt.builder
+        if isinstance(val, Tensor):
+            if val.var is not None:
+                fail(f"argument {pname}: a kernel's tensor cannot be passed to another kernel")
+            pv = b.var(f"{pname}_ptr")
+            v = b.var(pname)
+            ktensor = Tensor(val.dtype, "gmem", val.layout, val.align, var=v)
+            b.lines.append((1, f"auto {v.token} = make_tensor(make_gmem_ptr({pv.token}), {spell_type(val.layout)}{{}});"
+                            f"  // {val.layout}"))
+            kt.params.append(_Param(pv, val, ktensor))
+            binds.append((val.arg, val.offset, val.dtype.bytes))
+            return ktensor
+        if isinstance(val, _tessera.Layout):
+            from .. import jit
+
+            if jit.dynamic_values(val):
+                fail(f"argument {pname}: a layout with run-time values ({val}); pass compile-time layouts")
+            v = b.var(pname)
+            b.lines.append((1, f"constexpr auto {v.token} = {spell_type(val)}{{}};  // {val}"))
+            kt.statics[id(val)] = v.token
+            kt.keep.append(val)
+            return val
+        if isinstance(val, (TiledCopy, CopyAtom, TiledMma)):
+            val._hint = pname
+            return val
+        if isinstance(val, Value):
+            fail(f"argument {pname}: run-time values of a launch function cannot be passed yet")
+        return val  # Python values: compile-time
+
+
+class JitFunction:
+    """A function decorated with ``@tessera.jit``: the launch function. Calling it with tensors
+    compiles it for their types (once: the result is kept for each dtype, shape, strides and
+    alignment) and runs it; ``tessera.compile(f, *args)`` returns the compiled function."""
+
+    def __init__(self, fn, arch=None, options=(), instance=None):
+        self.fn, self.arch, self.options, self.instance = fn, arch, tuple(options), instance
+        self._compiled = {}
+        functools.update_wrapper(self, fn)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        bound = JitFunction(self.fn, self.arch, self.options, obj)
+        bound._compiled = self._compiled
+        return bound
+
+    def _key(self, args):
+        key = [id(self.instance)]
+        for a in args:
+            if _is_tensor(a):
+                key.append((str(a.dtype), tuple(a.shape), tuple(a.stride()), _alignment(a)))
+            else:
+                try:
+                    hash(a)
+                    key.append((type(a), a))
+                except TypeError:
+                    key.append(id(a))
+        return tuple(key)
+
+    def __call__(self, *args, stream=None):
+        if state.depth:
+            fail("a @tessera.jit function called while another is traced: call it from plain Python")
+        key = self._key(args)
+        c = self._compiled.get(key)
+        if c is None:
+            c = self._compiled[key] = compile(self, *args)
+        c(*args, stream=stream)
+
+
+def jit(fn=None, *, arch=None, options=()):
+    """Decorates a launch function (``@tessera.jit`` or ``@tessera.jit(arch=90)``)."""
+    if fn is None:
+        return lambda f: JitFunction(f, arch, options)
+    return JitFunction(fn, arch, options)
+
+
+def kernel(fn):
+    """Decorates a kernel: a function traced into CUDA C++ over Tessera's headers."""
+    return KernelFunction(fn)
+
+
+_HEADERS = (
+    "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+    '#include "tessera/tensor/tiling.hpp"\n#include "tessera/algorithm/copy.hpp"\n'
+)
+
+
+class Compiled:
+    """A launch function compiled for one set of argument types: call it with tensors of those
+    types. ``source`` is the generated CUDA C++, ``kernels`` the kernels' names, ``program`` the
+    JIT's program (its log, cache key, compile time)."""
+
+    def __init__(self, name, trace, arg_checks, program, source, nargs):
+        self.name = name
+        self._trace = trace
+        self._checks = arg_checks
+        self.program = program
+        self.source = source
+        self._nargs = nargs
+        self._launches = []
+        if program is not None:
+            for kt, grid, block, smem, binds in trace.launches:
+                self._launches.append((program.kernel(kt.name), grid, block, smem, tuple(binds)))
+
+    @property
+    def kernels(self):
+        return [kt.name for kt in self._trace.kernels]
+
+    def __call__(self, *args, stream=None):
+        if len(args) != self._nargs:
+            raise TypeError(f"{self.name}: compiled for {self._nargs} arguments, given {len(args)}")
+        for i, dtype, shape, stride, align in self._checks:
+            t = args[i]
+            if t.dtype != dtype or tuple(t.shape) != shape or tuple(t.stride()) != stride or t.data_ptr() % align:
+                raise TypeError(
+                    f"{self.name}: argument {i} is a {t.dtype} tensor of shape {tuple(t.shape)}, strides "
+                    f"{tuple(t.stride())}, address {t.data_ptr():#x}; it was compiled for {dtype}, {shape}, {stride}, "
+                    f"{align}-byte aligned: compile again for this one (calling the @tessera.jit function does)"
+                )
+        if stream is None:
+            from .. import jit as _jit
+
+            stream = _jit._default_stream(args)
+        elif not isinstance(stream, int):
+            stream = getattr(stream, "cuda_stream", None) or getattr(stream, "ptr", 0)
+        for k, grid, block, smem, binds in self._launches:
+            ptrs = [args[i].data_ptr() + off * esize for i, off, esize in binds]
+            k(grid, block, *ptrs, shared=smem, stream=stream)
+
+
+def compile(f, *args, arch=None, options=(), cache=True):  # noqa: A001 (tessera.compile, as cute.compile)
+    """Traces the launch function ``f`` (a ``@tessera.jit`` function) for ``args`` (tensors, or
+    TensorSpec without a GPU; other arguments are compile-time values), compiles the kernels it
+    launches with the JIT and returns the ``Compiled`` function."""
+    from .. import jit as _jit
+
+    call = getattr(type(f), "__call__", None)
+    if not isinstance(f, JitFunction) and isinstance(call, JitFunction):  # an object whose __call__ is @jit
+        f = call.__get__(f, type(f))
+    if not isinstance(f, JitFunction):
+        if isinstance(f, KernelFunction):
+            raise TypeError("tessera.compile takes the @tessera.jit launch function, not the @tessera.kernel")
+        f = JitFunction(f)
+    instance_args = (f.instance,) if f.instance is not None else ()
+    host = HostTrace(f.fn)
+    hargs = []
+    checks = []
+    for i, a in enumerate(args):
+        if _is_tensor(a):
+            hargs.append(_host_tensor(a, i))
+            if not isinstance(a, TensorSpec):
+                checks.append((i, a.dtype, tuple(a.shape), tuple(a.stride()), _alignment(a)))
+            else:
+                checks.append((i, _TorchDtype(a.dtype), a.shape, a.stride(), a.align))
+        else:
+            hargs.append(a)
+    if state.depth:
+        fail("tessera.compile inside a traced function")
+    state.depth += 1
+    prev = state.host
+    state.host = host
+    try:
+        with FrameWatcher(f.fn.__code__, lambda frame, line: None):
+            try:
+                f.fn(*instance_args, *hargs)
+            except LayoutError as e:
+                fl, ln = _trace.user_location()
+                raise KernelError(str(e), fl, ln) from None
+    finally:
+        state.host = prev
+        state.depth -= 1
+    if not host.launches:
+        fail(f"{f.fn.__name__} launches no kernel")
+    includes = _HEADERS + "".join(sorted(set().union(*(kt.builder.includes for kt in host.kernels))))
+    head = (
+        f"// Generated by tessera.compile from {_trace.short_path(f.fn.__code__.co_filename)}: "
+        f"{f.fn.__qualname__}\n{includes}\nusing namespace tessera;\n\n"
+    )
+    # The program NVRTC compiles has #line directives (its messages name the Python lines); the
+    # source shown to the user has not.
+    source = head + "\n".join(kt.source(line_directives=True) for kt in host.kernels)
+    readable = head + "\n".join(kt.source(line_directives=False) for kt in host.kernels)
+    arch = arch or f.arch
+    program = _jit.compile(source, [kt.name for kt in host.kernels], options=list(options or f.options),
+                           arch=arch, cache=cache, name=f"{f.fn.__name__}.cu")
+    return Compiled(f.fn.__qualname__, host, checks, program, readable, len(args))
+
+
+class _TorchDtype:
+    """A TensorSpec's dtype as the check of a compiled call compares it (by name)."""
+
+    def __init__(self, dtype):
+        self.name = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "i8": "int8",
+                     "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "u32": "uint32",
+                     "i1": "bool"}[dtype.name]
+
+    def __eq__(self, other):
+        return str(other).rsplit(".", 1)[-1] == self.name
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __repr__(self):
+        return self.name
+
+
+# ---- thread and block indices, synchronization ----------------------------------------------------
+
+
+class _Arch:
+    """``tessera.arch``: thread and block indices, barriers, cp.async groups (CuTeDSL's
+    ``cute.arch``)."""
+
+    @staticmethod
+    def _index(builtin):
+        kt = _kernel_current()
+        return tuple(Value(f"{kt.index}({builtin}.{c})", Int64 if kt.index != "int" else Int32) for c in "xyz")
+
+    def thread_idx(self):
+        """(x, y, z): this thread's index in its block (run-time values)."""
+        return self._index("threadIdx")
+
+    def block_idx(self):
+        """(x, y, z): this block's index in the grid (run-time values)."""
+        return self._index("blockIdx")
+
+    def block_dim(self):
+        """(x, y, z): the block's shape, compile-time ints (the kernel is compiled for its launch)."""
+        return tuple(S(d) for d in _kernel_current().block)
+
+    def grid_dim(self):
+        """(x, y, z): the grid's shape, compile-time ints (the kernel is compiled for its launch)."""
+        return tuple(S(d) for d in _kernel_current().grid)
+
+    def lane_idx(self):
+        _kernel_current()
+        return Value("int(threadIdx.x % 32)", Int32)
+
+    def warp_idx(self):
+        _kernel_current()
+        return Value("int(threadIdx.x / 32)", Int32)
+
+    def sync_threads(self):
+        """__syncthreads(): every thread of the block."""
+        _trace.current().emit("__syncthreads();")
+
+    barrier = sync_threads
+
+    def cp_async_commit_group(self):
+        """Closes this thread's group of cp.async copies (cp.async.commit_group)."""
+        b = _trace.current()
+        b.includes.add('#include "tessera/arch/copy_sm80.hpp"\n')
+        b.emit("cp_async_fence();")
+
+    def cp_async_wait_group(self, n):
+        """Waits until at most ``n`` of this thread's cp.async groups are pending."""
+        b = _trace.current()
+        if isinstance(n, Value) or not isinstance(n, int) or n < 0:
+            fail("cp_async_wait_group(n): n is a compile-time int >= 0")
+        b.includes.add('#include "tessera/arch/copy_sm80.hpp"\n')
+        b.emit(f"cp_async_wait<{int(n)}>();")
+
+
+arch = _Arch()
+
+
+class NamedBarrier:
+    """A named barrier (``bar.sync id, n``) of ``num_threads`` threads, as CuTeDSL's
+    ``pipeline.NamedBarrier``; barrier 0 is __syncthreads()'s."""
+
+    def __init__(self, barrier_id, num_threads):
+        if not (0 <= int(barrier_id) < 16):
+            raise ValueError(f"NamedBarrier: barrier_id {barrier_id} is not in [0, 16)")
+        if int(num_threads) % 32:
+            raise ValueError(f"NamedBarrier: num_threads {num_threads} is not a multiple of 32")
+        self.barrier_id, self.num_threads = int(barrier_id), int(num_threads)
+
+    def _include(self):
+        b = _trace.current()
+        b.includes.add('#include "tessera/arch/barrier_sm90.hpp"\n')
+        return b
+
+    def arrive_and_wait(self):
+        kt = _kernel_current()
+        threads = kt.block[0] * kt.block[1] * kt.block[2]
+        if self.num_threads > threads:
+            fail(f"NamedBarrier of {self.num_threads} threads in a block of {threads}: it would never open")
+        self._include().emit(f"named_barrier_sync({self.barrier_id}, {self.num_threads});")
+
+    wait = arrive_and_wait
+
+    def arrive(self):
+        self._include().emit(f"named_barrier_arrive({self.barrier_id}, {self.num_threads});")
+
+
+# ---- loops and branches on run-time values -----------------------------------------------------------
+
+
+class range:  # noqa: N801 (tessera.range, as Python's)
+    """A C++ ``for`` loop: ``for k in tessera.range(n):`` traces its body once with ``k`` a run-time
+    int. Bounds may be run-time values or ints; ``unroll=True`` asks for full unrolling (bounds
+    compile-time), ``unroll=k`` for k-fold. A Python ``range`` is unrolled while tracing instead.
+    ``break`` and ``return`` cannot leave it."""
+
+    def __init__(self, start, stop=None, step=1, unroll=None):
+        if stop is None:
+            start, stop = 0, start
+        self.start, self.stop, self.step, self.unroll = start, stop, step, unroll
+        self._state = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        b = _trace.current()
+        kt = _kernel_current()
+        if self._state == 0:
+            self._state = 1
+            if isinstance(self.step, Value) or int(self.step) <= 0:
+                fail("tessera.range: the step must be a compile-time positive int")
+            it = kt.index
+            dt = Int64 if it != "int" else Int32
+            i = b.var()
+            self._var = i
+            lo = as_value(self.start, dt, "tessera.range's start") if isinstance(self.start, Value) else \
+                Value(str(int(self.start)), dt)
+            hi = as_value(self.stop, dt, "tessera.range's stop") if isinstance(self.stop, Value) else \
+                Value(str(int(self.stop)), dt)
+            if lo.dtype is not dt:
+                lo = lo.to(dt)
+            if hi.dtype is not dt:
+                hi = hi.to(dt)
+            if self.unroll is True:
+                b.emit("#pragma unroll")
+            elif self.unroll:
+                b.emit(f"#pragma unroll {int(self.unroll)}")
+            elif self.unroll is False or self.unroll == 0:
+                b.emit("#pragma unroll 1")
+            step = "++" + i.token if int(self.step) == 1 else f"{i.token} += {int(self.step)}"
+            b.open(f"for ({it} {i.token} = {lo.expr}; {i.token} < {hi.expr}; {step})", "tessera.range loop")
+            self._depth = len(b.open_blocks)
+            return Value(i.token, dt)
+        if self._state == 1:
+            self._state = 2
+            if len(b.open_blocks) != self._depth:
+                fail("a block opened inside the tessera.range loop is still open at its end")
+            b.close()
+        raise StopIteration
+
+
+class if_:  # noqa: N801
+    """``with tessera.if_(cond):``: a C++ ``if`` on a run-time condition; the body is traced once.
+    ``with tessera.elif_(c):`` and ``with tessera.else_():`` may follow it directly."""
+
+    _kind = "if"
+
+    def __init__(self, cond):
+        if isinstance(cond, bool):
+            fail("tessera.if_ of a Python bool: write a Python `if` (it is decided while tracing)")
+        if not isinstance(cond, Value):
+            fail(f"tessera.if_ takes a run-time condition, not {type(cond).__name__}")
+        self.cond = cond
+
+    def __enter__(self):
+        b = _trace.current()
+        b.open(f"if ({self.cond.expr})", "tessera.if_ block")
+        return self
+
+    def __exit__(self, et, ev, tb):
+        if et is None:
+            _trace.current().close()
+        return False
+
+
+def _reopen(b, text, what):
+    if not b.lines or b.lines[-1][1] != "}":
+        fail(f"tessera.{what} must follow a `with tessera.if_(...)` block directly")
+    indent, _ = b.lines.pop()
+    b.lines.append((indent, "} " + text + " {"))
+    b.indent += 1
+    b.open_blocks.append(f"tessera.{what} block")
+
+
+class elif_(if_):  # noqa: N801
+    def __enter__(self):
+        _reopen(_trace.current(), f"else if ({self.cond.expr})", "elif_")
+        return self
+
+
+class else_:  # noqa: N801
+    def __enter__(self):
+        _reopen(_trace.current(), "else", "else_")
+        return self
+
+    def __exit__(self, et, ev, tb):
+        if et is None:
+            _trace.current().close()
+        return False
+
+
+def where(cond, a, b):
+    """``cond ? a : b`` of run-time values (of one element type)."""
+    if not isinstance(cond, Value):
+        fail("tessera.where: the condition is a run-time value; for a Python bool write `a if c else b`")
+    if isinstance(a, Value):
+        bv = as_value(b, a.dtype, "tessera.where's second value")
+        av = a
+    elif isinstance(b, Value):
+        av = as_value(a, b.dtype, "tessera.where's first value")
+        bv = b
+    else:
+        dt = Float32 if isinstance(a, float) or isinstance(b, float) else Int32
+        av, bv = as_value(a, dt, "tessera.where"), as_value(b, dt, "tessera.where")
+    if av.dtype is not bv.dtype:
+        fail(f"tessera.where of a {av.dtype} and a {bv.dtype}: convert one")
+    return Value(f"{cond.expr} ? {av.expr} : {bv.expr}", av.dtype, 15)
+
+
+# ---- shared memory --------------------------------------------------------------------------------
+
+
+class SmemAllocator:
+    """Static shared memory for a kernel (CuTeDSL's ``cutlass.utils.SmemAllocator``):
+    ``allocate_tensor(dtype, layout, byte_alignment)`` returns a shared-memory tensor."""
+
+    def allocate_tensor(self, element_type, layout, byte_alignment=16, swizzle=None):
+        b = _trace.current()
+        kt = _kernel_current()
+        dtype = dtype_of(element_type)
+        from .. import jit as _jit
+
+        if isinstance(layout, (tuple, int)):
+            layout = _tessera.call("make_layout", static(layout))
+        if not isinstance(layout, _tessera.Layout):
+            fail(f"allocate_tensor: a layout, not {type(layout).__name__}")
+        if _jit.dynamic_values(layout):
+            fail(f"allocate_tensor needs a compile-time layout (its size is the allocation's); {layout} has run-time values")
+        align = int(byte_alignment)
+        if align < 1 or align & (align - 1):
+            fail(f"allocate_tensor: byte_alignment {align} is not a power of two")
+        n = int(_tessera.call("cosize", layout))
+        kt.smem_bytes = -(-kt.smem_bytes // align) * align + n * dtype.bytes
+        if kt.smem_bytes > 48 * 1024:
+            fail(f"shared memory of this kernel reaches {kt.smem_bytes} bytes; static shared memory is at most 49152")
+        buf = b.var()
+        v = b.var()
+        b.emit(f"__shared__ alignas({align}) {dtype.cxx} {buf.token}[{n}];")
+        b.emit(f"auto {v.token} = make_tensor(make_smem_ptr({buf.token}), {spell_type(layout)}{{}});  // {layout}")
+        t = Tensor(dtype, "smem", layout, align, var=v)
+        t.buffer = buf  # named after the tensor: <name>_storage
+        return t
+
+
+# ---- copy atoms and tiled copies ------------------------------------------------------------------
+
+
+class CopyUniversalOp:
+    """Loads and stores of one access (ld/st), ``num_bits_per_copy`` bits wide."""
+
+    def _name(self, bits, dtype):
+        return f"UniversalCopy<{_uint(bits)}>"
+
+
+class CopyG2SOp:
+    """cp.async: an asynchronous copy from global to shared memory (``cache_mode`` 'always': L1
+    and L2, any width; 'global': L2 only, 128 bits)."""
+
+    def __init__(self, cache_mode="always"):
+        if cache_mode not in ("always", "global"):
+            raise ValueError("CopyG2SOp(cache_mode=...): 'always' or 'global'")
+        self.cache_mode = cache_mode
+
+    def _name(self, bits, dtype):
+        if bits not in (32, 64, 128):
+            fail(f"cp.async copies 32, 64 or 128 bits, not {bits}")
+        if self.cache_mode == "global":
+            if bits != 128:
+                fail("cp.async with cache_mode='global' copies 128 bits only")
+            return "SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>"
+        return f"SM80_CP_ASYNC_CACHEALWAYS<{_uint(bits)}>"
+
+
+def _uint(bits):
+    names = {8: "uint8_t", 16: "uint16_t", 32: "uint32_t", 64: "uint64_t", 128: "uint128_t"}
+    if bits not in names:
+        fail(f"a copy of {bits} bits: 8, 16, 32, 64 or 128")
+    return names[bits]
+
+
+class _Namespace:
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+nvgpu = _Namespace(CopyUniversalOp=CopyUniversalOp, cpasync=_Namespace(CopyG2SOp=CopyG2SOp))
+
+
+class CopyAtom:
+    """One copy instruction on one element type (``make_copy_atom``)."""
+
+    def __init__(self, op, dtype, bits):
+        self.op, self.dtype, self.bits = op, dtype, bits
+        self.op_name = op._name(bits, dtype)
+        if bits % dtype.width:
+            fail(f"a copy of {bits} bits moves whole {dtype} elements ({dtype.width} bits): not {bits}")
+
+    @property
+    def algebra_name(self):
+        return f"Copy_Atom<{self.op_name},{self.dtype.algebra}>"
+
+    @property
+    def cxx(self):
+        return f"Copy_Atom<{self.op_name}, {self.dtype.cxx}>"
+
+    @property
+    def is_async(self):
+        return isinstance(self.op, CopyG2SOp)
+
+    def __str__(self):
+        return self.algebra_name
+
+
+def make_copy_atom(op, element_type, num_bits_per_copy=None):
+    """A copy atom: ``op`` (tessera.nvgpu.CopyUniversalOp(), tessera.nvgpu.cpasync.CopyG2SOp())
+    moving ``num_bits_per_copy`` bits (default: one element) of ``element_type``."""
+    dtype = dtype_of(element_type)
+    bits = int(num_bits_per_copy or dtype.width)
+    return CopyAtom(op, dtype, bits)
+
+
+class TiledCopy:
+    """A copy atom repeated over a thread layout and a value layout (``make_tiled_copy_tv``)."""
+
+    def __init__(self, atom, thr, val):
+        self.atom, self.thr, self.val = atom, thr, val
+        try:
+            self.algebra = _tessera.call("make_tiled_copy", _tessera.atom(atom.algebra_name), thr, val)
+        except LayoutError as e:
+            fail(f"make_tiled_copy_tv({atom}, {thr}, {val}): {e}")
+        self._var = None
+
+    def _spell(self):
+        kt = _kernel_current()
+        kt.builder.includes.add('#include "tessera/atom/copy_atom.hpp"\n#include "tessera/atom/copy_traits_sm80.hpp"\n')
+        return kt.declare(self, f"make_tiled_copy({self.atom.cxx}{{}}, {spell_type(self.thr)}{{}}, {spell_type(self.val)}{{}})")
+
+    @property
+    def size(self):
+        return int(_tessera.call("size", self.thr))
+
+    def get_slice(self, thr_idx):
+        """The copy as thread ``thr_idx`` does its part (``partition_S``, ``partition_D``)."""
+        return ThrCopy(self, thr_idx)
+
+    get_thread_slice = get_slice
+
+    def __str__(self):
+        return str(self.algebra)
+
+
+def make_tiled_copy_tv(atom, thr_layout, val_layout):
+    """``atom`` repeated over the threads ``thr_layout`` ((m,n) -> thread) and the values
+    ``val_layout`` ((m,n) -> value) each thread moves: CuTe's make_tiled_copy."""
+    thr = thr_layout if isinstance(thr_layout, _tessera.Layout) else _tessera.call("make_layout", static(thr_layout))
+    val = val_layout if isinstance(val_layout, _tessera.Layout) else _tessera.call("make_layout", static(val_layout))
+    return TiledCopy(atom, thr, val)
+
+
+class ThrCopy:
+    def __init__(self, tiled, thr_idx):
+        self.tiled, self.thr_idx = tiled, thr_idx
+        b = _trace.current()
+        self._var = b.var()
+        b.emit(f"auto {self._var.token} = {tiled._spell()}.get_slice({spell(thr_idx)});")
+
+    def _partition(self, t, which):
+        if not isinstance(t, Tensor):
+            fail(f"partition_{which} takes a tensor, not {type(t).__name__}")
+        t._kernel_check()
+        try:
+            frg = _tessera.call("tidfrg_s" if which == "S" else "tidfrg_d", self.tiled.algebra, t.layout)
+        except LayoutError as e:
+            fail(f"partition_{which} of {t.layout} by {self.tiled}: {e}")
+        shape, stride = _tessera.call("shape", frg), _tessera.call("stride", frg)
+        # (thr, frg, rest): thread thr_idx's (frg, rest modes...)
+        idx = self.thr_idx
+        g = _dynamic_gcd(idx, shape[0], stride[0]) if isinstance(idx, Value) else 0
+        off = 0 if isinstance(idx, Value) else int(_tessera.call("crd2idx", S(int(idx)), shape[0], stride[0]))
+        rest = _tessera.call("get", frg, S(2))
+        modes = [_tessera.call("get", frg, S(1))]
+        rr = _tessera.call("rank", rest)
+        for m in _pyrange(int(rr)):
+            modes.append(_tessera.call("get", rest, S(m)))
+        layout = _tessera.call("make_layout", *modes)
+        a = t.align
+        if off:
+            a = min(a, pow2_divisor(off * t.dtype.bytes))
+        if g:
+            a = min(a, pow2_divisor(g * t.dtype.bytes))
+        b = _trace.current()
+        v = b.var()
+        b.emit(f"auto {v.token} = {self._var.token}.partition_{which}({t.var.token});")
+        return Tensor(t.dtype, t.space, layout, a, var=v, root=t.root)
+
+    def partition_S(self, t):  # noqa: N802 (CuTe's name)
+        return self._partition(t, "S")
+
+    def partition_D(self, t):  # noqa: N802
+        return self._partition(t, "D")
+
+
+def _pyrange(n):
+    import builtins
+
+    return builtins.range(n)
+
+
+class TiledMma:
+    pass
+
+
+def copy(atom_or_src, src, dst=None, pred=None):
+    """``copy(tiled_copy, src, dst)``: the tiled copy's instruction over a thread's partitions;
+    ``copy(src, dst)``: element by element, vectorized as the pointers' alignment allows."""
+    b = _trace.current()
+    if dst is None:
+        s, d = atom_or_src, src
+        for x, what in ((s, "source"), (d, "destination")):
+            if not isinstance(x, Tensor):
+                fail(f"copy: the {what} is a {type(x).__name__}, not a tensor")
+        if s.dtype is not d.dtype:
+            fail(f"copy of a {s.dtype} tensor into a {d.dtype} one: convert the values (d.store(s.load().to(...)))")
+        d.root.written = True
+        copy_values(s, d)
+        return
+    tc = atom_or_src
+    if isinstance(tc, CopyAtom):
+        fail("copy(atom, src, dst): pass the tiled copy (make_tiled_copy_tv(atom, thr, val)) whose partitions these are")
+    if not isinstance(tc, TiledCopy):
+        fail(f"copy's first argument is a tiled copy or a tensor, not {type(tc).__name__}")
+    for x, what in ((src, "source"), (dst, "destination")):
+        if not isinstance(x, Tensor):
+            fail(f"copy: the {what} is a {type(x).__name__}, not a tensor")
+        x._kernel_check()
+    if src.dtype is not dst.dtype or src.dtype is not tc.atom.dtype:
+        fail(f"copy with a {tc.atom.dtype} atom from a {src.dtype} tensor to a {dst.dtype} one")
+    nbytes = tc.atom.bits // 8
+    if tc.atom.is_async:
+        if src.space != "gmem" or dst.space != "smem":
+            fail(f"cp.async copies global to shared memory; this copy goes {src.space} -> {dst.space}")
+    for x, what in ((src, "source"), (dst, "destination")):
+        if x.align < nbytes and tc.atom.bits > x.dtype.width:
+            fail(
+                f"a {tc.atom.bits}-bit copy needs {nbytes}-byte aligned addresses; the {what} {x} is known aligned "
+                f"to {x.align} bytes only: use a narrower atom or align the tensor"
+            )
+    if int(_tessera.call("size", src.layout)) != int(_tessera.call("size", dst.layout)):
+        fail(f"copy between partitions of {_tessera.call('size', src.layout)} and {_tessera.call('size', dst.layout)} values")
+    dst.root.written = True
+    b.emit(f"copy({tc._spell()}, {src.var.token}, {dst.var.token});")
+
+
+# ---- gemm -----------------------------------------------------------------------------------------
+
+
+def gemm(*args):
+    """``gemm(a, b, c)``: C += A * B over register/shared tensors, dispatched on their ranks as the
+    C++ library's gemm ((M,K) x (N,K) => (M,N), outer products (M) x (N) => (M,N), ...)."""
+    b = _trace.current()
+    if len(args) != 3:
+        fail("tessera.gemm(a, b, c): C += A*B (the tiled-MMA form is not in the kernel language yet)")
+    a, bb, c = args
+    for x, what in ((a, "A"), (bb, "B"), (c, "C")):
+        if not isinstance(x, Tensor):
+            fail(f"gemm: {what} is a {type(x).__name__}, not a tensor")
+    if a.dtype is not bb.dtype:
+        fail(f"gemm of a {a.dtype} A and a {bb.dtype} B")
+    if c.space != "rmem":
+        fail("gemm accumulates into a register fragment (make_fragment)")
+    b.includes.add('#include "tessera/algorithm/gemm.hpp"\n')
+    c.root.written = True
+    b.emit(f"gemm({a.var.token}, {bb.var.token}, {c.var.token});")
+
+
+def make_fragment(layout, dtype):
+    """A register tensor of ``dtype`` over ``layout``'s shape (compact), e.g. an accumulator."""
+    from ._values import make_fragment as mf
+
+    if isinstance(layout, (tuple, int)):
+        layout = _tessera.call("make_layout", static(layout))
+    if isinstance(layout, Tensor):
+        layout = layout.layout
+    return mf(layout, dtype_of(dtype))
+
+
+def make_fragment_like(t, dtype=None):
+    """A register tensor shaped like tensor ``t`` (of ``t``'s element type unless ``dtype``)."""
+    if not isinstance(t, Tensor):
+        fail("make_fragment_like takes a tensor")
+    from ._values import make_fragment as mf
+
+    return mf(t.layout, dtype_of(dtype) if dtype is not None else t.dtype)

@@ -1,0 +1,385 @@
+"""The kernel language (python/tessera/lang, docs/python-kernels.md): kernels written in Python,
+traced into C++ and compiled by NVRTC. Tracing and compiling need no GPU (TensorSpec stands for a
+tensor; sm_90a); running the examples needs a GPU and PyTorch. Each part skips, saying why."""
+
+import contextlib
+import io
+import os
+import sys
+
+import pytest
+
+import tessera as ts
+from tessera import TensorSpec, jit
+
+ok, why = jit.available()
+needs_nvrtc = pytest.mark.skipif(not ok, reason=f"NVRTC is not available: {why}")
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python")
+sys.path.insert(0, os.path.abspath(EXAMPLES))
+
+import elementwise_add  # noqa: E402
+import sgemm  # noqa: E402
+import tile_copy  # noqa: E402
+
+
+def _gpu():
+    try:
+        import torch
+    except ImportError:
+        return None, "PyTorch is not installed"
+    if not torch.cuda.is_available():
+        return None, "no GPU is visible"
+    return torch, ""
+
+
+torch, no_gpu = _gpu()
+needs_gpu = pytest.mark.skipif(torch is None or not ok, reason=no_gpu or f"NVRTC is not available: {why}")
+
+F16 = TensorSpec((2048, 2048), ts.Float16)
+
+
+def _compile(fn, *args, **kw):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        c = ts.compile(fn, *args, arch=90, **kw)
+    return c, out.getvalue()
+
+
+# ---- the published programs: what they print while traced, and their C++ -----------------------
+
+
+@needs_nvrtc
+def test_naive_add_reads_like_its_python():
+    c, printed = _compile(elementwise_add.naive_elementwise_add, F16, F16, F16)
+    assert "mA = tensor<gmem_ptr[16b] align<16> o (_2048,_2048):(_2048,_1)>" in printed
+    src = c.source
+    assert "#line" not in src
+    for line in (
+        "int tidx = int(threadIdx.x);",
+        "int thread_idx = bidx * 256 + tidx;",  # block_dim is the launch's: compile-time
+        "int ni = thread_idx % 2048;",
+        "__half a_val = gA(mi, ni);",
+        "gC(mi, ni) = a_val + b_val;",
+        "// gC[mi, ni] = a_val + b_val",
+    ):
+        assert line in src, line
+    # A and B are only read: const pointers; C is written
+    assert "__half const* gA_ptr, __half const* gB_ptr, __half* gC_ptr" in src
+    assert c.kernels == ["naive_elementwise_add_kernel"]
+
+
+@needs_nvrtc
+def test_vectorized_add_prints_the_slices_alignment():
+    c, printed = _compile(elementwise_add.vectorized_elementwise_add, F16, F16, F16)
+    assert "gA = tensor<gmem_ptr[16b] align<16> o ((_1,_4),(_2048,_512)):((_0,_1),(_2048,_4))>" in printed
+    # a vector of four halves starts at multiples of 8 bytes: 64-bit accesses
+    assert "sliced gA = tensor<gmem_ptr[16b] align<8> o ((_1,_4)):((_0,_1))>" in printed
+    assert "copy_aligned<64>(" in c.source
+
+
+@needs_nvrtc
+def test_thread_value_add_prints_what_the_library_computes():
+    c, printed = _compile(elementwise_add.elementwise_add, F16, F16, F16)
+    assert "Tiler: (_16,_256)" in printed
+    assert "TV Layout: ((_32,_4),(_8,_4)):((_128,_4),(_16,_1))" in printed
+    assert "gA: tensor<gmem_ptr[16b] align<16> o ((_16,_256),(_128,_8)):((_2048,_1),(_32768,_256))>" in printed
+    assert "tidfrgA: tensor<gmem_ptr[16b] align<16> o ((_32,_4),(_8,_4)):((_8,_8192),(_1,_2048))>" in printed
+    assert "thrA: tensor<gmem_ptr[16b] align<16> o ((_8,_4)):((_1,_2048))>" in printed
+    # the same computation from the algebra directly
+    thr = ts.make_layout((ts.S(4), ts.S(32)), (ts.S(32), ts.S(1)))
+    val = ts.make_layout((ts.S(4), ts.S(8)), (ts.S(8), ts.S(1)))
+    assert str(ts.make_layout_tv(thr, val)[1]) == "((_32,_4),(_8,_4)):((_128,_4),(_16,_1))"
+    assert "constexpr auto tv_layout = Layout<" in c.source
+    assert "copy_aligned<128>(thrA, " in c.source
+    assert "__launch_bounds__(128)" in c.source
+
+
+@needs_nvrtc
+def test_tile_copy_class_program():
+    spec = TensorSpec((8192, 8192), ts.Float16)
+    c, _ = _compile(tile_copy.TensorCopyAsync(), spec, spec)
+    src = c.source
+    assert c.kernels == ["TensorCopyAsync_kernel"]
+    assert "Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, __half>" in src
+    assert "__shared__ alignas(16) __half sSrc_storage[4096];" in src
+    assert "cp_async_fence();" in src and "cp_async_wait<0>();" in src
+    assert "named_barrier_sync(1, 512);" in src
+    assert "copy(tiled_copy_load, tSgSrc, tSsSrc);" in src
+
+
+@needs_nvrtc
+def test_tile_copy_refuses_a_shape_it_does_not_divide():
+    spec = TensorSpec((8192, 8000), ts.Float16)
+    with pytest.raises(ValueError, match="must be divisible by"):
+        _compile(tile_copy.TensorCopyAsync(), spec, spec)
+
+
+@needs_nvrtc
+def test_sgemm_compiles_with_a_run_time_k_loop():
+    spec = TensorSpec((256, 256), ts.Float32)
+    c, _ = _compile(sgemm.sgemm_2d_blocktiling, spec, spec, spec, 0.5, 0.25)
+    src = c.source
+    assert "for (int k = 0; k < 32; ++k) {" in src
+    assert src.count("gemm(tmp_A, tmp_B, thread_results);") == sgemm.BK  # the Python loop, unrolled
+    assert "(thread_results(i) * 0.5f) + (t" in src or "thread_results(i" in src
+
+
+# ---- loops, branches, names ------------------------------------------------------------------------
+
+
+@ts.kernel
+def _loops(gX, n):
+    tidx, _, _ = ts.arch.thread_idx()
+    acc = gX[tidx, 0]
+    for j in ts.range(1, n):
+        acc = acc + gX[tidx, j]
+    with ts.if_(tidx < 4):
+        gX[tidx, 0] = acc
+    with ts.else_():
+        gX[tidx, 0] = ts.Float32(0.0)
+
+
+@ts.jit
+def _loops_launch(x):
+    _loops(x, 16).launch(grid=1, block=32)
+
+
+@needs_nvrtc
+def test_range_and_if_become_cxx_loops_and_branches():
+    c, _ = _compile(_loops_launch, TensorSpec((32, 16), ts.Float32))
+    src = c.source
+    assert "for (int j = 1; j < 16; ++j) {" in src
+    assert "if (tidx < 4) {" in src and "} else {" in src
+    # acc is carried from one iteration to the next: the loop assigns the variable declared before it
+    assert "float acc = gX(tidx, Int<0>{});" in src
+    assert "    acc = acc + t0;" in src
+
+
+# ---- errors point at the user's line -----------------------------------------------------------------
+
+
+def _line_of(fn, text):
+    import inspect
+
+    lines, first = inspect.getsourcelines(fn)
+    for i, line in enumerate(lines):
+        if text in line:
+            return first + i
+    raise AssertionError(text)
+
+
+def _expect_error(kernel_fn, match, *specs, line_text=None):
+    @ts.jit
+    def launch(*xs):
+        kernel_fn(*xs).launch(grid=1, block=32)
+
+    with pytest.raises(ts.KernelError, match=match) as e:
+        _compile(launch, *specs)
+    if line_text is not None:
+        assert e.value.lineno == _line_of(kernel_fn.fn, line_text)
+        assert e.value.filename == __file__
+        assert line_text in str(e.value)
+    return e.value
+
+
+@ts.kernel
+def _bad_rank(gX):
+    tidx, _, _ = ts.arch.thread_idx()
+    gX[tidx, 0, 1] = ts.Float32(1.0)
+
+
+@needs_nvrtc
+def test_error_wrong_rank_names_the_line():
+    _expect_error(_bad_rank, "rank-2 tensor indexed with 3 coordinates", TensorSpec((32, 8), ts.Float32),
+                  line_text="gX[tidx, 0, 1] = ts.Float32(1.0)")
+
+
+@ts.kernel
+def _bad_store(gX, gY):
+    tidx, _, _ = ts.arch.thread_idx()
+    gY[tidx, None] = gX[tidx, None].load()
+
+
+@needs_nvrtc
+def test_error_float_fragment_into_half_tensor():
+    _expect_error(_bad_store, r"a tessera.Float32 fragment stored into a tessera.Float16 tensor: convert it first",
+                  TensorSpec((32, 8), ts.Float32), TensorSpec((32, 8), ts.Float16),
+                  line_text="gY[tidx, None] = gX[tidx, None].load()")
+
+
+@ts.kernel
+def _dynamic_shape(gX):
+    tidx, _, _ = ts.arch.thread_idx()
+    smem = ts.SmemAllocator()
+    smem.allocate_tensor(ts.Float32, ts.make_layout((tidx, 4)))
+
+
+@needs_nvrtc
+def test_error_run_time_value_where_a_static_one_is_needed():
+    _expect_error(_dynamic_shape, "run-time value", TensorSpec((32, 8), ts.Float32),
+                  line_text="smem.allocate_tensor(ts.Float32, ts.make_layout((tidx, 4)))")
+
+
+@ts.kernel
+def _python_if(gX):
+    tidx, _, _ = ts.arch.thread_idx()
+    if tidx < 4:
+        gX[tidx, 0] = ts.Float32(1.0)
+
+
+@needs_nvrtc
+def test_error_python_if_on_a_run_time_value():
+    _expect_error(_python_if, r"tessera.if_", TensorSpec((32, 8), ts.Float32), line_text="if tidx < 4:")
+
+
+@ts.kernel
+def _narrow_vector(gX, gY, tiled):
+    pass
+
+
+@ts.jit
+def _wide_atom(x):
+    atom = ts.make_copy_atom(ts.nvgpu.cpasync.CopyG2SOp(), x.element_type, num_bits_per_copy=128)
+    ts.make_tiled_copy_tv(atom, ts.make_layout((8, 4), stride=(4, 1)), ts.make_layout((1, 4)))
+
+
+@needs_nvrtc
+def test_error_copy_atom_wider_than_the_values_a_thread_moves():
+    with pytest.raises(ts.KernelError, match=r"make_tiled_copy_tv") as e:
+        _compile(_wide_atom, TensorSpec((32, 32), ts.Float16))
+    assert e.value.lineno == _line_of(_wide_atom.fn, "ts.make_tiled_copy_tv(atom")
+
+
+@ts.kernel
+def _misaligned_copy(gSrc, tiled):
+    tidx, _, _ = ts.arch.thread_idx()
+    smem = ts.SmemAllocator()
+    s = smem.allocate_tensor(ts.Float16, ts.make_layout((8, 64), stride=(64, 1)))
+    src = gSrc[(None, None), 0]
+    t = tiled.get_slice(tidx)
+    ts.copy(tiled, t.partition_S(src), t.partition_D(s))
+
+
+@ts.jit
+def _misaligned_launch(x):
+    atom = ts.make_copy_atom(ts.nvgpu.cpasync.CopyG2SOp(), x.element_type, num_bits_per_copy=128)
+    tiled = ts.make_tiled_copy_tv(atom, ts.make_layout((8, 8), stride=(8, 1)), ts.make_layout((1, 8)))
+    g = ts.zipped_divide(x, (8, 64))
+    _misaligned_copy(g, tiled).launch(grid=1, block=64)
+
+
+@needs_nvrtc
+def test_error_copy_wider_than_the_proven_alignment():
+    # rows of 66 halves: a row starts on a 4-byte boundary only, so 128-bit cp.async cannot be proven
+    with pytest.raises(ts.KernelError, match=r"128-bit copy needs 16-byte aligned addresses"):
+        _compile(_misaligned_launch, TensorSpec((8, 64), ts.Float16, stride=(66, 1)))
+
+
+def test_kernel_outside_a_launch_function():
+    with pytest.raises(ts.KernelError, match="outside a launch function"):
+        elementwise_add.naive_elementwise_add_kernel(1, 2, 3)
+
+
+def test_thread_idx_outside_a_kernel():
+    with pytest.raises(ts.KernelError, match="inside a @tessera.kernel"):
+        ts.arch.thread_idx()
+
+
+def test_the_languages_names_leave_the_algebras_alone():
+    assert not set(ts.lang.EXPORTS) & set(ts.FUNCTIONS)
+    assert str(ts.select(ts.make_layout((2, 3, 5)), 0, 2)) == "(2,5):(_1,6)"
+
+
+def test_algebra_keeps_its_dynamic_ints_outside_tracing():
+    assert str(ts.make_layout((4, 32), (32, 1))) == "(4,32):(32,1)"
+    with pytest.raises(TypeError):
+        ts.make_layout((4, 32), stride=(32, 1))
+
+
+class _Fake:
+    """A stand-in tensor: the compiled function's argument check runs before any launch."""
+
+    def __init__(self, shape, dtype="torch.float16", ptr=0):
+        self.shape, self.dtype, self._ptr = shape, dtype, ptr
+
+    def stride(self):
+        return (self.shape[1], 1)
+
+    def data_ptr(self):
+        return self._ptr
+
+
+@needs_nvrtc
+def test_compiled_refuses_other_shapes_before_launching():
+    c, _ = _compile(elementwise_add.naive_elementwise_add, F16, F16, F16)
+    bad = _Fake((1024, 2048))
+    with pytest.raises(TypeError, match="compiled for float16, \\(2048, 2048\\)"):
+        c(bad, bad, bad)
+    with pytest.raises(TypeError, match="compiled for 3 arguments"):
+        c(bad)
+
+
+@needs_nvrtc
+def test_jit_module_is_also_the_decorator():
+    assert callable(ts.jit) and hasattr(ts.jit, "compile")
+    f = ts.jit(lambda x: None)
+    assert isinstance(f, ts.lang.JitFunction)
+
+
+# ---- on the GPU ---------------------------------------------------------------------------------
+
+
+@needs_gpu
+@pytest.mark.parametrize("name", ["naive", "vectorized", "tv"])
+def test_elementwise_add_on_the_gpu(name):
+    a = torch.randn(512, 1024, device="cuda", dtype=torch.float16)
+    b = torch.randn(512, 1024, device="cuda", dtype=torch.float16)
+    c = torch.zeros_like(a)
+    program = elementwise_add.PROGRAMS[name]
+    program(a, b, c)  # compiled for these types on the first call
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c, a + b)
+
+
+@needs_gpu
+def test_tile_copy_on_the_gpu():
+    src = torch.randn(1024, 2048, device="cuda", dtype=torch.float16)
+    dst = torch.empty_like(src)
+    tile_copy.TensorCopyAsync()(src, dst)
+    torch.cuda.synchronize()
+    assert torch.equal(dst, src)
+
+
+@needs_gpu
+def test_sgemm_on_the_gpu():
+    a = torch.randn(512, 256, device="cuda")
+    b = torch.randn(256, 384, device="cuda")
+    c = torch.randn(512, 384, device="cuda")
+    expected = 0.5 * (a.double() @ b.double()) + 0.25 * c.double()
+    sgemm.sgemm_2d_blocktiling(a, b, c, 0.5, 0.25)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c.double(), expected, rtol=1e-4, atol=1e-2)
+
+
+@needs_gpu
+def test_loops_and_branches_on_the_gpu():
+    x = torch.arange(32 * 16, device="cuda", dtype=torch.float32).reshape(32, 16)
+    expected = x.clone()
+    expected[:4, 0] = x[:4].sum(dim=1)
+    expected[4:, 0] = 0
+    _loops_launch(x)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(x, expected)
+
+
+@needs_nvrtc
+def test_the_guides_first_example_runs_as_written():
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "python-kernels.md").read_text(encoding="utf-8")
+    block = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    scope = {}
+    exec(compile(block, "docs/python-kernels.md", "exec"), scope)  # noqa: S102 (the guide's own code)
+    assert "add_kernel" in scope["compiled"].kernels

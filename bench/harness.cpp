@@ -74,56 +74,64 @@ Timing time_launches(std::function<void(cudaStream_t)> const& f, cudaStream_t s,
   return summarize(std::move(samples));
 }
 
-// Burst with a reference: `repeats` samples of each, kernel and reference alternating in the order
-// K R R K K R ..., so that neither is always timed first (on the cooler GPU) nor always second.
-// With rest_ms > 0 each sample starts after that long idle (the GPU's clock and power back at rest).
-std::pair<Timing, Timing> time_burst(Case const& c, cudaStream_t s, int repeats, int iters, int rest_ms) {
+// The launchers a case is timed with: the kernel, its reference, then each further reference.
+std::vector<std::function<void(cudaStream_t)> const*> timed_launchers(Case const& c) {
+  std::vector<std::function<void(cudaStream_t)> const*> f = {&c.run, &c.reference};
+  for (NamedReference const& r : c.also_against) f.push_back(&r.run);
+  return f;
+}
+
+// Burst with references: `repeats` samples of each launcher (kernel, reference, further references),
+// in turn forwards on even repeats and backwards on odd ones (K R R K ..., K R S S R K ...), so that
+// none is always timed first (on the cooler GPU) nor always last. With rest_ms > 0 each sample
+// starts after that long idle (the GPU's clock and power back at rest). One Timing per launcher.
+std::vector<Timing> time_burst(Case const& c, cudaStream_t s, int repeats, int iters, int rest_ms) {
+  auto const f = timed_launchers(c);
   Events ev(2);
-  std::vector<double> kernel, reference;
-  auto sample = [&](std::function<void(cudaStream_t)> const& f, std::vector<double>& out) {
+  std::vector<std::vector<double>> samples(f.size());
+  auto sample = [&](std::size_t who) {
     if (rest_ms > 0) {
       check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
       std::this_thread::sleep_for(std::chrono::milliseconds(rest_ms));
     }
-    out.push_back(sample_launches(f, s, iters, ev));
+    samples[who].push_back(sample_launches(*f[who], s, iters, ev));
   };
-  for (int r = 0; r < repeats; ++r) {
-    if (r % 2 == 0) {
-      sample(c.run, kernel);
-      sample(c.reference, reference);
-    } else {
-      sample(c.reference, reference);
-      sample(c.run, kernel);
-    }
-  }
+  for (int r = 0; r < repeats; ++r)
+    for (std::size_t i = 0; i < f.size(); ++i) sample(r % 2 == 0 ? i : f.size() - 1 - i);
   check(cudaGetLastError(), "a timed launch");
-  return {summarize(std::move(kernel)), summarize(std::move(reference))};
+  std::vector<Timing> out;
+  for (auto& x : samples) out.push_back(summarize(std::move(x)));
+  return out;
 }
 
-// Sustained run: `launches` of the kernel and of the reference, interleaved in blocks of up to
-// kBlock launches; returns the mean per-launch times (kernel, reference).
-std::pair<double, double> time_sustained(Case const& c, cudaStream_t s, int launches) {
+// Sustained run: `launches` of the kernel and of each reference, interleaved in blocks of up to
+// kBlock launches of each; returns the mean per-launch times (kernel, reference, further references).
+std::vector<double> time_sustained(Case const& c, cudaStream_t s, int launches) {
   constexpr int kBlock = 10;
+  auto const f = timed_launchers(c);
+  std::size_t const nf = f.size();
   int const blocks = (launches + kBlock - 1) / kBlock;
-  Events ev(std::size_t(2 * blocks + 1));
+  Events ev(std::size_t(blocks) * nf + 1);
   check(cudaEventRecord(ev.e[0], s), "cudaEventRecord");
   int done = 0;
   for (int b = 0; b < blocks; ++b) {
     int const n = std::min(kBlock, launches - done);
-    for (int i = 0; i < n; ++i) c.run(s);
-    check(cudaEventRecord(ev.e[std::size_t(2 * b + 1)], s), "cudaEventRecord");
-    for (int i = 0; i < n; ++i) c.reference(s);
-    check(cudaEventRecord(ev.e[std::size_t(2 * b + 2)], s), "cudaEventRecord");
+    for (std::size_t w = 0; w < nf; ++w) {
+      for (int i = 0; i < n; ++i) (*f[w])(s);
+      check(cudaEventRecord(ev.e[std::size_t(b) * nf + w + 1], s), "cudaEventRecord");
+    }
     done += n;
   }
   check(cudaEventSynchronize(ev.e.back()), "cudaEventSynchronize");
   check(cudaGetLastError(), "a sustained launch");
-  double kernel_ms = 0, reference_ms = 0;
-  for (int b = 0; b < blocks; ++b) {
-    kernel_ms += ev.ms(std::size_t(2 * b), std::size_t(2 * b + 1));
-    reference_ms += ev.ms(std::size_t(2 * b + 1), std::size_t(2 * b + 2));
-  }
-  return {kernel_ms / launches, reference_ms / launches};
+  std::vector<double> ms(nf, 0.0);
+  for (int b = 0; b < blocks; ++b)
+    for (std::size_t w = 0; w < nf; ++w) {
+      std::size_t const at = std::size_t(b) * nf + w;
+      ms[w] += ev.ms(at, at + 1);
+    }
+  for (double& x : ms) x /= launches;
+  return ms;
 }
 
 // TFLOP/s for cases with flops, else GB/s.
@@ -224,6 +232,8 @@ std::vector<Result> run_cases(std::vector<Case>& cases, Options const& o) {
     r.shape = c.shape;
     r.group = c.group;
     r.unit = c.flops > 0 ? "TFLOP/s" : "GB/s";
+    r.reference = c.reference_name;
+    r.note = c.note;
     say(c, "verifying");
     try {
       r.verified = c.verify ? c.verify(r.message) : false;
@@ -238,39 +248,59 @@ std::vector<Result> run_cases(std::vector<Case>& cases, Options const& o) {
       out.push_back(r);
       continue;
     }
+    if (c.reference_choice) r.reference_choice = c.reference_choice();
     say(c, "timing");
     for (int w = 0; w < o.warmup; ++w) c.run(s);
-    if (c.reference)
+    if (c.reference) {
       for (int w = 0; w < o.warmup; ++w) c.reference(s);
+      for (NamedReference const& x : c.also_against)
+        for (int w = 0; w < o.warmup; ++w) x.run(s);
+    }
     check(cudaStreamSynchronize(s), "warm-up");
     check(cudaGetLastError(), "warm-up");
     r.before = read_gpu_state(o.device);
-    auto const [k, ref] = c.reference
-                              ? time_burst(c, s, o.repeats, o.iters, o.rest_ms)
-                              : std::pair<Timing, Timing>{time_launches(c.run, s, o.repeats, o.iters), Timing{}};
-    r.median_ms = k.median_ms;
-    r.best_ms = k.best_ms;
-    r.value = rate(c, k.median_ms);
+    std::vector<Timing> const t = c.reference ? time_burst(c, s, o.repeats, o.iters, o.rest_ms)
+                                              : std::vector<Timing>{time_launches(c.run, s, o.repeats, o.iters)};
+    r.median_ms = t[0].median_ms;
+    r.best_ms = t[0].best_ms;
+    r.value = rate(c, t[0].median_ms);
     if (c.reference) {
-      r.ref_value = rate(c, ref.median_ms);
+      r.ref_value = rate(c, t[1].median_ms);
       r.percent_of_ref = percent(r.value, r.ref_value);
+      for (std::size_t i = 0; i < c.also_against.size(); ++i) {
+        ReferenceRate x;
+        x.name = c.also_against[i].name;
+        x.ref_value = rate(c, t[i + 2].median_ms);
+        x.percent_of_ref = percent(r.value, x.ref_value);
+        r.also_against.push_back(x);
+      }
     }
     if (o.sustained_launches > 0 && c.reference) {
-      say(c, "sustained run of " + std::to_string(o.sustained_launches) + " + " + std::to_string(o.sustained_launches) +
-                 " launches");
+      say(c, "sustained run of " + std::to_string(o.sustained_launches) + " launches of each of " +
+                 std::to_string(2 + c.also_against.size()));
       GpuSampler sampler(o.device, 20);
-      auto [kernel_ms, reference_ms] = time_sustained(c, s, o.sustained_launches);
+      std::vector<double> const ms = time_sustained(c, s, o.sustained_launches);
       r.during = sampler.stop();
       r.sustained_launches = o.sustained_launches;
-      r.sustained_ms = kernel_ms;
-      r.sustained_value = rate(c, kernel_ms);
-      r.sustained_ref_value = rate(c, reference_ms);
+      r.sustained_ms = ms[0];
+      r.sustained_value = rate(c, ms[0]);
+      r.sustained_ref_value = rate(c, ms[1]);
       r.sustained_percent_of_ref = percent(r.sustained_value, r.sustained_ref_value);
+      for (std::size_t i = 0; i < r.also_against.size(); ++i) {
+        r.also_against[i].sustained_ref_value = rate(c, ms[i + 2]);
+        r.also_against[i].sustained_percent_of_ref = percent(r.sustained_value, r.also_against[i].sustained_ref_value);
+      }
     }
-    say(c, num(r.value, 1) + " " + r.unit + " (" + num(r.percent_of_ref, 1) + "% of reference)" +
-               (r.sustained_launches
-                    ? ", sustained " + num(r.sustained_value, 1) + " (" + num(r.sustained_percent_of_ref, 1) + "%)"
-                    : std::string()));
+    std::string line = num(r.value, 1) + " " + r.unit + " (" + num(r.percent_of_ref, 1) + "% of " +
+                       (r.reference.empty() ? "reference" : r.reference);
+    for (ReferenceRate const& x : r.also_against) line += ", " + num(x.percent_of_ref, 1) + "% of " + x.name;
+    line += ")";
+    if (r.sustained_launches) {
+      line += ", sustained " + num(r.sustained_value, 1) + " (" + num(r.sustained_percent_of_ref, 1) + "%";
+      for (ReferenceRate const& x : r.also_against) line += ", " + num(x.sustained_percent_of_ref, 1) + "%";
+      line += ")";
+    }
+    say(c, line);
     out.push_back(r);
   }
   cudaStreamDestroy(s);
@@ -298,10 +328,26 @@ RunInfo make_run_info(Options const& options, std::string sizes) {
 
 void print_table(std::vector<Result> const& rs, std::ostream& os) {
   bool const sustained = std::any_of(rs.begin(), rs.end(), [](Result const& r) { return r.sustained_launches > 0; });
+  // One column (and one sustained column) per further reference any result has, in first-seen order.
+  std::vector<std::string> others;
+  for (auto const& r : rs)
+    for (auto const& x : r.also_against)
+      if (std::find(others.begin(), others.end(), x.name) == others.end()) others.push_back(x.name);
+  auto other_rate = [](Result const& r, std::string const& name) -> ReferenceRate const* {
+    for (auto const& x : r.also_against)
+      if (x.name == name) return &x;
+    return nullptr;
+  };
+  auto col = [](std::string const& name) { return int(std::max<std::size_t>(10, name.size() + 4)); };
   os << std::left << std::setw(26) << "kernel" << std::setw(18) << "shape" << std::right << std::setw(12) << "median ms"
      << std::setw(12) << "best ms" << std::setw(12) << "value" << std::setw(10) << "unit" << std::setw(12)
      << "reference" << std::setw(10) << "% ref";
-  if (sustained) os << std::setw(12) << "sustained" << std::setw(10) << "% ref" << std::setw(12) << "SM MHz";
+  for (auto const& name : others) os << std::setw(col(name)) << "% " + name;
+  if (sustained) {
+    os << std::setw(12) << "sustained" << std::setw(10) << "% ref";
+    for (auto const& name : others) os << std::setw(col(name)) << "% " + name;
+    os << std::setw(12) << "SM MHz";
+  }
   os << "  verified\n";
   for (auto const& r : rs) {
     os << std::left << std::setw(26) << r.kernel << std::setw(18) << r.shape << std::right;
@@ -309,24 +355,52 @@ void print_table(std::vector<Result> const& rs, std::ostream& os) {
       os << std::setw(12) << num(r.median_ms, 4) << std::setw(12) << num(r.best_ms, 4) << std::setw(12)
          << num(r.value, 1) << std::setw(10) << r.unit << std::setw(12) << num(r.ref_value, 1) << std::setw(10)
          << num(r.percent_of_ref, 1);
+      for (auto const& name : others) {
+        ReferenceRate const* x = other_rate(r, name);
+        os << std::setw(col(name)) << (x ? num(x->percent_of_ref, 1) : std::string("-"));
+      }
       if (sustained) {
         if (r.sustained_launches > 0) {
           std::string const clocks = r.during.readings > 0 ? std::to_string(r.during.sm_clock_min_mhz) + "-" +
                                                                  num(r.during.sm_clock_mean_mhz, 0)
                                                            : "-";
-          os << std::setw(12) << num(r.sustained_value, 1) << std::setw(10) << num(r.sustained_percent_of_ref, 1)
-             << std::setw(12) << clocks;
+          os << std::setw(12) << num(r.sustained_value, 1) << std::setw(10) << num(r.sustained_percent_of_ref, 1);
+          for (auto const& name : others) {
+            ReferenceRate const* x = other_rate(r, name);
+            os << std::setw(col(name)) << (x ? num(x->sustained_percent_of_ref, 1) : std::string("-"));
+          }
+          os << std::setw(12) << clocks;
         } else {
-          os << std::setw(12) << "-" << std::setw(10) << "-" << std::setw(12) << "-";
+          os << std::setw(12) << "-" << std::setw(10) << "-";
+          for (auto const& name : others) os << std::setw(col(name)) << "-";
+          os << std::setw(12) << "-";
         }
       }
       os << "  yes\n";
     } else {
       os << std::setw(12) << "-" << std::setw(12) << "-" << std::setw(12) << "-" << std::setw(10) << r.unit
          << std::setw(12) << "-" << std::setw(10) << "-";
-      if (sustained) os << std::setw(12) << "-" << std::setw(10) << "-" << std::setw(12) << "-";
+      for (auto const& name : others) os << std::setw(col(name)) << "-";
+      if (sustained) {
+        os << std::setw(12) << "-" << std::setw(10) << "-";
+        for (auto const& name : others) os << std::setw(col(name)) << "-";
+        os << std::setw(12) << "-";
+      }
       os << "  NO (wrong result, not timed)\n";
     }
+  }
+  // What "reference" was, where the cases name it.
+  std::vector<std::string> named;
+  for (auto const& r : rs)
+    if (!r.reference.empty() && std::find(named.begin(), named.end(), r.reference) == named.end())
+      named.push_back(r.reference);
+  if (!named.empty()) {
+    os << "(reference:";
+    for (std::size_t i = 0; i < named.size(); ++i) os << (i ? ", " : " ") << named[i];
+    os << (std::any_of(rs.begin(), rs.end(), [](Result const& r) { return r.reference.empty(); })
+               ? "; the others' by their group"
+               : "")
+       << ")\n";
   }
   if (sustained) os << "(sustained: mean per launch over the interleaved run; SM MHz: min-mean while it ran)\n";
 }
@@ -361,7 +435,19 @@ void write_json(RunInfo const& info, std::vector<Result> const& rs, std::string 
       << ", \"sm_clock_mean_mhz\": " << num(r.during.sm_clock_mean_mhz, 1)
       << ", \"power_mean_w\": " << num(r.during.power_mean_w, 1)
       << ", \"power_max_w\": " << num(r.during.power_max_w, 1)
-      << ", \"power_limit_w\": " << num(r.during.power_limit_w, 1) << "}}" << (i + 1 < rs.size() ? ",\n" : "\n");
+      << ", \"power_limit_w\": " << num(r.during.power_limit_w, 1) << "}"
+      << ",\n     \"reference\": \"" << json_escape(r.reference)
+      << "\", \"reference_choice\": {\"index\": " << r.reference_choice.index
+      << ", \"candidates\": " << r.reference_choice.candidates << ", \"detail\": \""
+      << json_escape(r.reference_choice.detail) << "\"}, \"also_against\": [";
+    for (std::size_t j = 0; j < r.also_against.size(); ++j) {
+      ReferenceRate const& x = r.also_against[j];
+      f << (j ? ", " : "") << "{\"reference\": \"" << json_escape(x.name)
+        << "\", \"ref_value\": " << num(x.ref_value, 3) << ", \"percent_of_ref\": " << num(x.percent_of_ref, 2)
+        << ", \"sustained_ref_value\": " << num(x.sustained_ref_value, 3)
+        << ", \"sustained_percent_of_ref\": " << num(x.sustained_percent_of_ref, 2) << "}";
+    }
+    f << "], \"note\": \"" << json_escape(r.note) << "\"}" << (i + 1 < rs.size() ? ",\n" : "\n");
   }
   f << "  ]\n}\n";
 }

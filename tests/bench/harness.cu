@@ -1,7 +1,9 @@
 // Tests of the benchmark harness (bench/harness.hpp): the reports (table, JSON with escaped strings,
-// SVG) need no GPU; run_cases needs one: a case whose verify fails is reported unverified and never
-// timed, a case timed against itself is near 100% of reference in its burst and its sustained run,
-// and the GPU's state is read while it runs (where NVML is present).
+// SVG; a further reference's column and fields, the reference's choice) need no GPU; run_cases needs
+// one: a case whose verify fails is reported unverified and never timed, a case timed against itself
+// (and a further reference that is itself) is near 100% of each in its burst and its sustained run,
+// what the reference chose is asked after verify, and the GPU's state is read while it runs (where
+// NVML is present).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 #include "support/gpu_skip.hpp"
@@ -52,6 +54,16 @@ std::vector<Result> sample() {
           result("sgemm_v5", "4096x4096x4096", "sgemm", 2.9, 2.8, 47.0, 51.0, 92.2, "TFLOP/s", true)};
 }
 
+// A GEMM result against the best cuBLASLt algorithm and, beside it, cublasGemmEx.
+Result gemm_sample() {
+  Result r = result("gemm_sm90_bf16", "8192x8192x256", "gemm", 0.1, 0.1, 600.0, 750.0, 80.0, "TFLOP/s", true);
+  r.reference = "cublasLt best";
+  r.reference_choice = {3, 16, "algo 66, \"tile\" 25"};
+  r.also_against = {{"cublasGemmEx", 601.0, 99.83, 0, 0}};
+  r.note = "small_k: issue 33's table";
+  return r;
+}
+
 RunInfo sample_info() {
   RunInfo info;
   info.device_name = "a \"quoted\" GPU";
@@ -87,6 +99,43 @@ TEST(BenchHarness, JsonEscapesStrings) {
   EXPECT_NE(j.find("\"verified\": false"), std::string::npos);
   EXPECT_NE(j.find("\"percent_of_ref\": 101.20"), std::string::npos);
   EXPECT_NE(j.find("\"unit\": \"TFLOP/s\""), std::string::npos);
+}
+
+TEST(BenchHarness, TableShowsEveryReferencesPercentAndNamesThem) {
+  std::vector<Result> rs = sample();
+  rs.push_back(gemm_sample());
+  std::ostringstream os;
+  print_table(rs, os);
+  std::string const t = os.str();
+  EXPECT_NE(t.find("% cublasGemmEx"), std::string::npos) << t;
+  EXPECT_NE(t.find("99.8"), std::string::npos) << t;
+  EXPECT_NE(t.find("80.0"), std::string::npos) << t;
+  EXPECT_NE(t.find("(reference: cublasLt best; the others' by their group)"), std::string::npos) << t;
+  // the cases without a further reference show none
+  std::istringstream lines(t);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("add_tv_fp16", 0) == 0) EXPECT_NE(line.find(" -"), std::string::npos) << line;
+}
+
+TEST(BenchHarness, JsonRecordsEveryReferenceAndTheChoice) {
+  std::string path = ::testing::TempDir() + "bench_harness_refs.json";
+  std::vector<Result> rs = sample();
+  rs.push_back(gemm_sample());
+  write_json(sample_info(), rs, path);
+  std::string j = slurp(path);
+  std::remove(path.c_str());
+  EXPECT_NE(j.find("\"reference\": \"cublasLt best\", \"reference_choice\": {\"index\": 3, \"candidates\": 16, "
+                   "\"detail\": \"algo 66, \\\"tile\\\" 25\"}"),
+            std::string::npos)
+      << j;
+  EXPECT_NE(j.find("\"also_against\": [{\"reference\": \"cublasGemmEx\", \"ref_value\": 601.000, \"percent_of_ref\": "
+                   "99.83, \"sustained_ref_value\": 0.000, \"sustained_percent_of_ref\": 0.00}]"),
+            std::string::npos)
+      << j;
+  EXPECT_NE(j.find("\"note\": \"small_k: issue 33's table\""), std::string::npos) << j;
+  EXPECT_NE(j.find("\"reference_choice\": {\"index\": -1, \"candidates\": 0, \"detail\": \"\"}, \"also_against\": []"),
+            std::string::npos)
+      << j;  // a fixed reference
 }
 
 TEST(BenchHarness, SvgIsStandaloneWithOneBarPerVerifiedCase) {
@@ -142,6 +191,14 @@ TEST(BenchHarness, RunCasesVerifiesBeforeTiming) {
   auto copy = [=](cudaStream_t s) { cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s); };
   std::vector<Case> cases(2);
   cases[0] = {"self", "64MiB", "memory", 2.0 * bytes, 0, copy, copy, [](std::string&) { return true; }};
+  bool verified_first = false, chosen_after_verify = false;
+  cases[0].verify = [&](std::string&) { return verified_first = true; };
+  cases[0].reference_name = "the copy";
+  cases[0].reference_choice = [&] {
+    chosen_after_verify = verified_first;
+    return ReferenceChoice{1, 2, "the second copy"};
+  };
+  cases[0].also_against = {{"the copy again", copy}};
   cases[1] = {"wrong",
               "64MiB",
               "memory",
@@ -169,6 +226,14 @@ TEST(BenchHarness, RunCasesVerifiesBeforeTiming) {
   EXPECT_LE(rs[0].best_ms, rs[0].median_ms);
   EXPECT_EQ(rs[0].sustained_launches, 40);
   EXPECT_NEAR(rs[0].sustained_percent_of_ref, 100.0, 15.0);
+  EXPECT_EQ(rs[0].reference, "the copy");
+  EXPECT_TRUE(chosen_after_verify);
+  EXPECT_EQ(rs[0].reference_choice.index, 1);
+  EXPECT_EQ(rs[0].reference_choice.detail, "the second copy");
+  ASSERT_EQ(rs[0].also_against.size(), 1u);
+  EXPECT_EQ(rs[0].also_against[0].name, "the copy again");
+  EXPECT_NEAR(rs[0].also_against[0].percent_of_ref, 100.0, 15.0);
+  EXPECT_NEAR(rs[0].also_against[0].sustained_percent_of_ref, 100.0, 15.0);
   if (read_gpu_state(0).available) {
     EXPECT_GT(rs[0].before.sm_clock_mhz, 0u);
     EXPECT_GT(rs[0].before.power_limit_w, 0.0);

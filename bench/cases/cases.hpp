@@ -1,5 +1,5 @@
 // The cases tessera-bench runs (and the example programs reuse): memory-bound kernels against
-// cudaMemcpyAsync, SGEMMs and the tensor-core GEMMs against cuBLAS, each verified before it is
+// cudaMemcpyAsync, SGEMMs and the tensor-core GEMMs against cuBLAS(Lt), each verified before it is
 // timed (harness.hpp). The example ladders' SGEMM cases are in examples/sgemm/cases.hpp.
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/gemm_suite.hpp"
 #include "bench/harness.hpp"
 #include "tessera/kernels/sgemm_problem.hpp"
 
@@ -33,8 +34,13 @@ struct SgemmMajors {
 std::vector<Case> sgemm_cases_for(std::vector<int> const& sizes, std::vector<NamedSgemm> const& kernels_to_run,
                                   SgemmMajors mj = {});
 
+// The tensor-core GEMM cases below run against cuBLASLt's fastest of its top heuristics for the
+// shape (bench/cublaslt_best.hpp; named "cublasLt best") and beside it cublasGemmEx, both checked
+// with the kernel before timing.
+
 // The tensor-core GEMMs (kernels::gemm_sm80 and the Hopper ladder of kernels/gemm_sm90.cuh, bf16 and
-// fp16, row-major) against cublasGemmEx: 4096^3 and 8192^3 when full, else 2048^3.
+// fp16, row-major): 4096^3 and 8192^3 when full, else 2048^3; and gemm_sm90 with a bias and GELU
+// against cuBLASLt's GELU_BIAS epilogue.
 std::vector<Case> gemm_cases(bool full);
 
 // The Hopper ladder (steps 1, 2, 3: tma, ws, persistent, cluster, pingpong, stream_k; bf16 and fp16) on squares
@@ -51,5 +57,10 @@ std::vector<Case> gemm_sweep_cases();
 // The Hopper GEMMs (gemm_sm90_persistent, _persistent_wide (128x192 tiles), _pingpong, _stream_k,
 // _stream_k_medium (128x128 tiles) and gemm_sm90; bf16 and fp16, row-major) on the given shapes (`tessera-bench --shapes`).
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes);
+
+// gemm_sm90 (bf16 and fp16, row-major) on the suite's shapes (`tessera-bench --suite`;
+// bench/gemm_suite.hpp), each case's note naming its class, why the shape is there and the
+// configuration gemm_sm90 runs for it.
+std::vector<Case> gemm_suite_cases(std::vector<SuiteShape> const& suite);
 
 }  // namespace tessera::bench

@@ -2,16 +2,18 @@
 // and the Hopper ladder (kernels/gemm_sm90.cuh: step 1 gemm_sm90_tma_*, step 2 gemm_sm90_ws_*,
 // step 3 gemm_sm90_persistent_*, gemm_sm90_cluster_*, gemm_sm90_pingpong_*; gemm_sm90_persistent_jit_*: the
 // same kernel compiled by the JIT while the benchmark runs; gemm_sm90_jit_*: gemm_sm90 as the JIT's
-// host side runs it for tessera.ops.gemm, its kernel compiled for the problem) against cublasGemmEx (fp32
-// compute) on the same inputs in the same run. Problem: D = A B, M = N = K,
-// A and B row-major (the layout of a row-major framework's A @ B), bf16 or fp16 in, the same type out.
+// host side runs it for tessera.ops.gemm, its kernel compiled for the problem) against cuBLASLt's
+// fastest algorithm among its top heuristics (bench/cublaslt_best.hpp: each timed, the fastest kept
+// for the shape) and beside it cublasGemmEx (both fp32 compute), on the same inputs in the same run.
+// Problem: D = A B, A and B row-major (the layout of a row-major framework's A @ B), bf16 or fp16 in,
+// the same type out; M = N = K, or the shapes of --shapes and of the suite (bench/gemm_suite.hpp).
 //
 // Inputs are uniform in [-1, 1), generated on the device from a hash of the offset, rounded to the
 // input type. verify poisons D (all bits set), runs the kernel once, runs cuBLAS into D_ref with an
 // fp32 output, and counts on the device the elements outside
 //   |D - D_ref| <= gemm_tolerance_factor(K) sum_k |A_ik B_kj| + u_out |D_ref| + underflow_out
 // (u_out and underflow_out the output type's unit and subnormal roundoff; the scale from cuBLAS on
-// |A|, |B| in fp32); a NaN never passes.
+// |A|, |B| in fp32); a NaN never passes. The cuBLASLt reference is checked the same way.
 #include <cublasLt.h>
 #include <cublas_v2.h>
 
@@ -28,6 +30,8 @@
 #include <type_traits>
 
 #include "bench/cases/cases.hpp"
+#include "bench/cublaslt_best.hpp"
+#include "bench/gemm_suite.hpp"
 #include "instances/gemm_sm80.hpp"  // the kernels, compiled once in tessera::instances (instances/table.txt)
 #include "instances/gemm_sm90.hpp"
 #include "support/cuda_check.hpp"
@@ -49,6 +53,17 @@ using test::unit_roundoff;
 namespace {
 
 using kernels::GemmProblem;
+
+// The current device's SM count (read once).
+int sm_count() {
+  static int const sms = [] {
+    int device = 0, n = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+    return n;
+  }();
+  return sms;
+}
 
 template <class T>
 __global__ void fill_uniform(T* p, std::uint64_t n, std::uint64_t seed, float* abs_copy) {
@@ -78,13 +93,15 @@ __global__ void compare_gemm(TOut const* d, float const* ref, float const* scale
   }
 }
 
-// The buffers and cuBLAS handle of one problem, shared by the cases of every kernel on it.
+// The buffers, cuBLAS handle and cuBLASLt reference of one problem, shared by the cases of every
+// kernel on it.
 template <class T>
 struct GemmBuffers {
   GemmShape s;
   DeviceBuffer<T> a, b, d;
   DeviceBuffer<float> abs_a, abs_b;
   cublasHandle_t handle = nullptr;
+  std::unique_ptr<LtBestGemm> lt;  // row-major D = A B by cuBLASLt's fastest algorithm (chosen at first verify)
   explicit GemmBuffers(GemmShape s_)
       : s(s_),
         a(std::size_t(s_.m) * s_.k),
@@ -97,6 +114,15 @@ struct GemmBuffers {
     check(cudaGetLastError(), "fill");
     check(cudaDeviceSynchronize(), "fill");
     check(cublasCreate(&handle), "cublasCreate");
+    LtGemmKey key;
+    key.m = s.m;
+    key.n = s.n;
+    key.k = s.k;
+    key.in_type = key.out_type = std::is_same_v<T, half_t> ? CUDA_R_16F : CUDA_R_16BF;
+    key.lda = s.k;  // A, B, D row-major, as problem() has them
+    key.ldb = s.n;
+    key.ldd = s.n;
+    lt = std::make_unique<LtBestGemm>(key, a.get(), b.get(), d.get());
   }
   ~GemmBuffers() {
     if (handle) cublasDestroy(handle);
@@ -313,48 +339,80 @@ struct Sm90StreamKMedium {  // step 3d with 128x128 tiles
   }
 };
 
+// Checks the kernel, then the cuBLASLt reference (its algorithm chosen first, when this shape has
+// none yet), against cuBLAS's fp32 product on the same inputs.
 template <class Launch, class T>
 bool verify_gemm(GemmBuffers<T>& buf, std::string& msg) {
   std::uint64_t const count = std::uint64_t(buf.s.m) * buf.s.n;
-  check(cudaMemset(buf.d.get(), 0xff, buf.d.bytes()), "poison D");
-  check(Launch::run(buf.template problem<T>(buf.d.get()), nullptr), "kernel launch");
-  check(cudaDeviceSynchronize(), "kernel");
   DeviceBuffer<float> ref(count), scale(count);
   DeviceBuffer<unsigned long long> bad(1);
   check(cublasSetStream(buf.handle, nullptr), "cublasSetStream");
   check(cublas_gemm(buf.handle, buf.template problem<float>(ref.get())), "cublasGemmEx (reference)");
   buf.scale_into(scale.get());
-  check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
-  compare_gemm<T><<<1024, 256>>>(buf.d.get(), ref.get(), scale.get(), count, gemm_tolerance_factor(buf.s.k),
-                                 unit_roundoff<T>(), underflow_roundoff<T>(), bad.get());
-  check(cudaGetLastError(), "compare");
-  unsigned long long const mismatches = bad.download()[0];
-  if (mismatches != 0) {
-    msg = std::to_string(mismatches) + " of " + std::to_string(count) +
-          " elements differ from cuBLAS beyond the tolerance";
-    return false;
+  buf.lt->choose();
+  for (int who = 0; who < 2; ++who) {  // the kernel, then the reference it is timed against
+    check(cudaMemset(buf.d.get(), 0xff, buf.d.bytes()), "poison D");
+    if (who == 0) check(Launch::run(buf.template problem<T>(buf.d.get()), nullptr), "kernel launch");
+    else buf.lt->run(nullptr);
+    check(cudaDeviceSynchronize(), who == 0 ? "kernel" : "cublasLt (the reference)");
+    check(cudaMemset(bad.get(), 0, sizeof(unsigned long long)), "cudaMemset");
+    compare_gemm<T><<<1024, 256>>>(buf.d.get(), ref.get(), scale.get(), count, gemm_tolerance_factor(buf.s.k),
+                                   unit_roundoff<T>(), underflow_roundoff<T>(), bad.get());
+    check(cudaGetLastError(), "compare");
+    unsigned long long const mismatches = bad.download()[0];
+    if (mismatches != 0) {
+      msg = std::to_string(mismatches) + " of " + std::to_string(count) + " elements of " +
+            (who == 0 ? "the kernel" : "cublasLt's chosen algorithm (the reference)") +
+            " differ from cuBLAS beyond the tolerance";
+      return false;
+    }
   }
   return true;
 }
 
-// One case per (shape, kernel) of Launches..., the kernels of a shape sharing its buffers.
+// The note of gemm_sm90's cases: the configuration it runs for the shape (gemm_sm90_pick), after
+// `prefix` when one is given.
+template <class Launch>
+std::string kernel_note(GemmShape sh, std::string const& prefix) {
+  if constexpr (!std::is_same_v<Launch, Sm90>) {
+    return prefix;
+  } else {
+    std::string const runs = std::string("gemm_sm90 runs ") +
+                             kernels::to_string(kernels::gemm_sm90_pick(sh.m, sh.n, sh.k, true, sm_count()));
+    return prefix.empty() ? runs : prefix + "; " + runs;
+  }
+}
+
+// One case per (shape, kernel) of Launches..., the kernels of a shape sharing its buffers. Each is
+// timed against cuBLASLt's fastest algorithm for the shape and beside it cublasGemmEx; notes[i]
+// (when given) is reported with shape i's cases.
 template <class T, class... Launches>
-void add_cases(std::vector<Case>& cases, std::vector<GemmShape> const& shapes, char const* type) {
-  for (GemmShape const sh : shapes) {
+void add_cases(std::vector<Case>& cases, std::vector<GemmShape> const& shapes, char const* type,
+               std::vector<std::string> const& notes = {}) {
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    GemmShape const sh = shapes[i];
     auto buf = std::make_shared<GemmBuffers<T>>(sh);
     auto one = [&]<class Launch>() {
       Case c;
       c.kernel = std::string(Launch::name) + type;
-      c.shape = std::to_string(sh.m) + "x" + std::to_string(sh.n) + "x" + std::to_string(sh.k);
+      c.shape = to_string(sh);
       c.group = "gemm";
       c.flops = 2.0 * sh.m * double(sh.n) * sh.k;
       c.bytes = (double(sh.m) * sh.k + double(sh.k) * sh.n + double(sh.m) * sh.n) * sizeof(T);
       c.run = [buf](cudaStream_t st) { check(Launch::run(buf->template problem<T>(buf->d.get()), st), Launch::name); };
-      c.reference = [buf](cudaStream_t st) {
-        check(cublasSetStream(buf->handle, st), "cublasSetStream");
-        check(cublas_gemm(buf->handle, buf->template problem<T>(buf->d.get())), "cublasGemmEx");
+      c.reference = [buf](cudaStream_t st) { buf->lt->run(st); };
+      c.reference_name = "cublasLt best";
+      c.reference_choice = [buf] {
+        LtChoice const& ch = buf->lt->choose();
+        return ReferenceChoice{ch.index, ch.candidates, ch.detail};
       };
+      c.also_against.push_back({"cublasGemmEx", [buf](cudaStream_t st) {
+                                  check(cublasSetStream(buf->handle, st), "cublasSetStream");
+                                  check(cublas_gemm(buf->handle, buf->template problem<T>(buf->d.get())),
+                                        "cublasGemmEx");
+                                }});
       c.verify = [buf](std::string& msg) { return verify_gemm<Launch>(*buf, msg); };
+      c.note = kernel_note<Launch>(sh, i < notes.size() ? notes[i] : std::string());
       cases.push_back(std::move(c));
     };
     (one.template operator()<Launches>(), ...);
@@ -479,6 +537,7 @@ void add_gelu_bias_case(std::vector<Case>& cases, GemmShape sh, char const* type
   c.bytes = (double(sh.m) * sh.k + double(sh.k) * sh.n + double(sh.m) * sh.n + sh.n) * sizeof(T);
   c.run = [problem](cudaStream_t st) { check(kernels::gemm_sm90(problem(), st), "gemm_sm90 (bias, gelu_tanh)"); };
   c.reference = [buf, lt](cudaStream_t st) { lt->run(buf->a.get(), buf->b.get(), buf->d.get(), st); };
+  c.reference_name = "cublasLt GELU_BIAS (first heuristic)";
   c.verify = [buf, bias, lt, problem](std::string& msg) {
     std::uint64_t const count = std::uint64_t(buf->s.m) * buf->s.n;
     DeviceBuffer<float> acc(count), ref(count), scale(count);
@@ -574,6 +633,19 @@ std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes) {
   add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90, Sm90Jit>(cases, shapes,
                                                                                                   "fp16");
 #endif
+  return cases;
+}
+
+std::vector<Case> gemm_suite_cases(std::vector<SuiteShape> const& suite) {
+  std::vector<GemmShape> shapes;
+  std::vector<std::string> notes;
+  for (SuiteShape const& s : suite) {
+    shapes.push_back(s.shape);
+    notes.push_back(s.shape_class + ": " + s.why);
+  }
+  std::vector<Case> cases;
+  add_cases<bfloat16_t, Sm90>(cases, shapes, "bf16", notes);
+  add_cases<half_t, Sm90>(cases, shapes, "fp16", notes);
   return cases;
 }
 

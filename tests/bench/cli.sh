@@ -1,6 +1,6 @@
 #!/bin/sh
 # tessera-bench's command line: --version and --help succeed, a wrong option or value exits 2 with
-# CLI11's message, and a run that cannot run exits 2 saying why: without a GPU "no CUDA device
+# CLI11's message (a --suite naming no shape class: the suite's own), and a run that cannot run exits 2 saying why: without a GPU "no CUDA device
 # visible", with one a --kernels that matches nothing.
 #   sh cli.sh <tessera-bench> <expected version>
 B=$1
@@ -22,6 +22,8 @@ check help 0 "--kernels" -- "$B" --help
 check bad-sizes 2 "--sizes" -- "$B" --sizes huge
 check bad-option 2 "--no-such-option" -- "$B" --no-such-option
 check bad-shapes 2 "--shapes" -- "$B" --shapes 12x
+check bad-suite 2 "no shape class 'tall'" -- "$B" --suite tall
+check suite-and-shapes 2 "excludes" -- "$B" --suite odd --shapes 64x64x64
 if nvidia-smi -L >/dev/null 2>&1; then
   check no-match 2 "no kernel of this run matches --kernels '^no_such_kernel\$'" -- "$B" --kernels '^no_such_kernel$'
 else

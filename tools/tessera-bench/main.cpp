@@ -1,8 +1,8 @@
 // tessera-bench: the GPU benchmark (CUDA builds only). Runs the kernels (elementwise add, tile copy,
 // the SGEMM ladder and the CuTe tutorial's SGEMM, the tensor-core GEMMs) with verification,
 // warm-up and CUDA-event timing against a reference measured in the same run (bench/harness.hpp).
-//   tessera-bench [--kernels REGEX] [--sizes small|full|sweep] [--shapes MxNxK,...] [--repeats N]
-//                 [--iters N] [--warmup N] [--rest MS] [--sustained N] [--json FILE] [--svg FILE]
+//   tessera-bench [--kernels REGEX] [--sizes small|full|sweep | --shapes MxNxK,... | --suite CLASSES]
+//                 [--repeats N] [--iters N] [--warmup N] [--rest MS] [--sustained N] [--json FILE] [--svg FILE]
 //   tessera-bench --quick      the short verified run that `tessera demo` starts where a GPU exists
 // Exit status: 0 every result verified, 1 a result failed verification or the run failed, 2 a
 // wrong command line or no CUDA device. Method and figures: docs/performance.md.
@@ -29,6 +29,7 @@ struct BenchOptions {
   std::string kernels = ".*";
   std::string sizes = "small";
   std::string shapes;  // "MxNxK,...": the Hopper GEMMs on these shapes instead of --sizes
+  std::string suite;   // "all" or shape classes: gemm_sm90 on the suite's shapes (bench/gemm_suite.hpp)
   std::string json, svg;
   tessera::bench::Options run;
 };
@@ -43,15 +44,19 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   bool const full = o.sizes == "full";
   bool const sweep = o.sizes == "sweep";
   std::vector<GemmShape> const shapes = o.shapes.empty() ? std::vector<GemmShape>{} : parse_gemm_shapes(o.shapes);
+  std::vector<SuiteShape> const suite = o.suite.empty() ? std::vector<SuiteShape>{} : gemm_suite(o.suite);
   std::regex const re(o.kernels);
-  RunInfo const info = make_run_info(o.run, shapes.empty() ? o.sizes : "shapes " + o.shapes);
+  RunInfo const info = make_run_info(o.run, !shapes.empty()  ? "shapes " + o.shapes
+                                            : !suite.empty() ? "suite " + o.suite
+                                                             : o.sizes);
   std::vector<Result> results;
   std::size_t matched = 0;
   // One group at a time, so that one group's buffers are freed before the next one's exist.
-  for (int g = sweep || !shapes.empty() ? 2 : 0; g < 3; ++g) {
+  for (int g = sweep || !shapes.empty() || !suite.empty() ? 2 : 0; g < 3; ++g) {
     std::vector<Case> all = g == 0            ? memory_cases(full)
                             : g == 1          ? tessera::examples::sgemm_cases(full)
                             : !shapes.empty() ? gemm_shape_cases(shapes)
+                            : !suite.empty()  ? gemm_suite_cases(suite)
                             : sweep           ? gemm_sweep_cases()
                                               : gemm_cases(full);
     std::vector<Case> picked;
@@ -70,8 +75,9 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
               << "\n";
     return 2;
   }
-  os << "device: " << info.device_name << " (" << info.sm_count << " SMs), " << (shapes.empty() ? "sizes: " : "")
-     << info.sizes << ", median of " << o.run.repeats << " x " << o.run.iters << " launches";
+  os << "device: " << info.device_name << " (" << info.sm_count << " SMs), "
+     << (shapes.empty() && suite.empty() ? "sizes: " : "") << info.sizes << ", median of " << o.run.repeats << " x "
+     << o.run.iters << " launches";
   if (o.run.rest_ms > 0) os << " (each after " << o.run.rest_ms << " ms idle)";
   if (o.run.sustained_launches > 0)
     os << ", sustained: " << o.run.sustained_launches << " + " << o.run.sustained_launches << " interleaved";
@@ -113,6 +119,21 @@ int main(int argc, char** argv) {
         return std::string();
       })
       ->excludes(sizes);
+  CLI::Option* shapes_option = app.get_option("--shapes");
+  cmd->add_option("--suite", opts->suite,
+                  "all, or shape classes separated by commas (square, small_k, narrow, odd, llm): instead of --sizes, "
+                  "gemm_sm90 (bf16 and fp16) on the GEMM shape suite, against the best cuBLASLt algorithm and "
+                  "cublasGemmEx")
+      ->check([](std::string const& text) {
+        try {
+          tessera::bench::gemm_suite(text);
+        } catch (std::invalid_argument const& e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      })
+      ->excludes(sizes)
+      ->excludes(shapes_option);
   cmd->add_option("--repeats", opts->run.repeats, "timed repeats (the median is reported)")->check(CLI::Range(1, 1000));
   cmd->add_option("--iters", opts->run.iters, "launches per timed repeat")->check(CLI::Range(1, 10000));
   cmd->add_option("--warmup", opts->run.warmup, "untimed warm-up launches")->check(CLI::Range(0, 1000));

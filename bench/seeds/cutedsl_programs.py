@@ -285,6 +285,62 @@ if AVAILABLE:
             cute.copy(tiled_copy_store, tSsStore, tSgDst)
 
 
+if AVAILABLE:
+    # ---------------------------------------------------------------------------------------------
+    # The 2-D block-tiling SGEMM of the CuTe C++ walkthrough (seed 004), written for this benchmark
+    # in CuTeDSL the way examples/python/sgemm.py writes it in Tessera's language: the same tiles
+    # (BM = BN = 64, BK = 8, TM = TN = 8, 64 threads), the same partitions, a run-time loop over
+    # K's tiles and an unrolled one over the tile's BK columns, outer products in registers.
+    SG_BM, SG_BN, SG_BK, SG_TM, SG_TN = 64, 64, 8, 8, 8
+    SG_ALPHA, SG_BETA = 1.0, 0.0  # C = alpha A B + beta C, as bench/seeds/sgemm_lang.py runs it
+
+    @cute.kernel
+    def sgemm_2d_blocktiling_kernel(mA: cute.Tensor, mB: cute.Tensor, mC: cute.Tensor):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, bidy, _ = cute.arch.block_idx()
+        gA = cute.local_tile(mA, (SG_BM, SG_BK), (bidy, None))  # (BM, BK, k)
+        gB = cute.local_tile(mB, (SG_BK, SG_BN), (None, bidx))  # (BK, BN, k)
+        gC = cute.local_tile(mC, (SG_BM, SG_BN), (bidy, bidx))  # (BM, BN)
+        smem = cutlass.utils.SmemAllocator()
+        sA = smem.allocate_tensor(cutlass.Float32, cute.make_layout((SG_BM, SG_BK), stride=(SG_BK, 1)), 16)
+        sB = smem.allocate_tensor(cutlass.Float32, cute.make_layout((SG_BK, SG_BN), stride=(SG_BN, 1)), 16)
+        a_thr = cute.make_layout((8, 8), stride=(8, 1))
+        b_thr = cute.make_layout((1, 64), stride=(64, 1))
+        gA_to_r = cute.local_partition(gA, a_thr, tidx)
+        sA_to_w = cute.local_partition(sA, a_thr, tidx)
+        gB_to_r = cute.local_partition(gB, b_thr, tidx)
+        sB_to_w = cute.local_partition(sB, b_thr, tidx)
+        row = tidx // (SG_BN // SG_TN)
+        col = tidx % (SG_BN // SG_TN)
+        sA_to_r = cute.local_tile(sA, (SG_TM, 1), (row, None))  # (TM, 1, BK)
+        sB_to_r = cute.local_tile(sB, (1, SG_TN), (None, col))  # (1, TN, BK)
+        gC_to_w = cute.local_tile(gC, (SG_TM, SG_TN), (row, col))  # (TM, TN)
+        acc = cute.make_rmem_tensor_like(gC_to_w)
+        acc.fill(0.0)
+        tmp_a = cute.make_rmem_tensor((SG_TM,), cutlass.Float32)
+        tmp_b = cute.make_rmem_tensor((SG_TN,), cutlass.Float32)
+        for k in range(cute.size(gA, mode=[2])):
+            cute.autovec_copy(gA_to_r[None, None, k], sA_to_w)
+            cute.autovec_copy(gB_to_r[None, None, k], sB_to_w)
+            cute.arch.sync_threads()
+            for d in cutlass.range_constexpr(SG_BK):
+                cute.autovec_copy(sA_to_r[None, 0, d], tmp_a)
+                cute.autovec_copy(sB_to_r[0, None, d], tmp_b)
+                for m in cutlass.range_constexpr(SG_TM):
+                    for n in cutlass.range_constexpr(SG_TN):
+                        acc[m, n] = acc[m, n] + tmp_a[m] * tmp_b[n]
+            cute.arch.sync_threads()
+        gC_to_w.store(SG_ALPHA * acc.load() + SG_BETA * gC_to_w.load())
+
+    @cute.jit
+    def sgemm_2d_blocktiling(mA: cute.Tensor, mB: cute.Tensor, mC: cute.Tensor, stream: cuda.CUstream):
+        M, K = mA.shape
+        N = mB.shape[1]
+        sgemm_2d_blocktiling_kernel(mA, mB, mC).launch(
+            grid=(N // SG_BN, M // SG_BM, 1), block=((SG_BM * SG_BN) // (SG_TM * SG_TN), 1, 1), stream=stream
+        )
+
+
 def _host_function(program: str):
     if program == "naive_add":
         return naive_elementwise_add
@@ -294,6 +350,8 @@ def _host_function(program: str):
         return elementwise_add
     if program == "tile_copy":
         return TensorCopyAsync(tile_m=32, num_threads=512)
+    if program == "sgemm":
+        return sgemm_2d_blocktiling
     raise ValueError(f"unknown program {program!r}; expected one of {PROGRAMS}")
 
 
@@ -315,9 +373,10 @@ def build(program: str, tensors: list) -> tuple:
     if len(tensors) != want:
         raise ValueError(f"{program} takes {want} tensors, got {len(tensors)}")
     shape = tuple(tensors[0].shape)
+    dtype = torch.float32 if program == "sgemm" else torch.float16
     for t in tensors:
         if (
-            t.dtype != torch.float16
+            t.dtype != dtype
             or t.dim() != 2
             or tuple(t.shape) != shape
             or not t.is_cuda
@@ -325,7 +384,7 @@ def build(program: str, tensors: list) -> tuple:
             or t.data_ptr() % 16 != 0
         ):
             raise ValueError(
-                f"{program}: tensors must be fp16, 2-D, contiguous, 16-byte aligned CUDA tensors "
+                f"{program}: tensors must be {dtype}, 2-D, contiguous, 16-byte aligned CUDA tensors "
                 f"of one shape; got {t.dtype}, {tuple(t.shape)}, {t.device}"
             )
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The 2-D block-tiling SGEMM (BM = BN = 64, BK = 8, TM = TN = 8, 64 threads) two ways through the
-JIT, side by side: written in Tessera's kernel language (examples/python/sgemm.py) and the same
-kernel written by hand in C++ over the library's headers (SOURCE below), with torch.matmul in fp32
-(TF32 off) as the in-run reference. Each result is checked against an fp64 product before timing.
+"""The 2-D block-tiling SGEMM (BM = BN = 64, BK = 8, TM = TN = 8, 64 threads) side by side: written
+in Tessera's kernel language (examples/python/sgemm.py), the same kernel written by hand in C++ over
+the library's headers (SOURCE below) through the JIT, and in CuTeDSL (bench/seeds/cutedsl_programs.py,
+when it is installed), with torch.matmul in fp32 (TF32 off) as the in-run reference. Each result is
+checked against an fp64 product before timing.
 
     python3 bench/seeds/sgemm_lang.py [--size 4096] [--repeats 5] [--burst 5] [--sustained 40] [--json out.json]
 """
@@ -115,6 +116,13 @@ def main():
         "c++": lambda: kernel((n // 64, n // 64), 64, a, b, c, jit.f32(alpha), jit.f32(beta), stream=stream),
         "torch": lambda: torch.matmul(a, b, out=c),
     }
+    compile_s = {"python": lang_s, "c++": cxx_s}
+    import cutedsl_programs as cd
+
+    if cd.AVAILABLE:  # alpha = 1, beta = 0 there too
+        runs["cutedsl"], compile_s["cutedsl"] = cd.build("sgemm", [a, b, c])
+    else:
+        print(f"CuTeDSL not run: {cd.WHY}")
     for k, run in runs.items():
         c.zero_()
         run()
@@ -139,12 +147,15 @@ def main():
     print(f"GPU before: {state_before}\nGPU after:  {state_after}")
     for k in runs:
         print(f"{k:8} {med[k][0]:8.2f} / {med[k][1]:8.2f}")
-    print(f"python / c++: {med['python'][0] / med['c++'][0]:.3f} burst, {med['python'][1] / med['c++'][1]:.3f} sustained")
-    print(f"compile, caches bypassed: python {lang_s:.2f} s (tracing included), c++ {cxx_s:.2f} s")
+    for other in ("c++", "cutedsl"):
+        if other in med:
+            print(f"python / {other}: {med['python'][0] / med[other][0]:.3f} burst, "
+                  f"{med['python'][1] / med[other][1]:.3f} sustained")
+    print("compile, caches bypassed: " + ", ".join(f"{k} {v:.2f} s" for k, v in compile_s.items()))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": torch.cuda.get_device_name(), "size": n, "gpu_before": state_before,
-                       "gpu_after": state_after, "compile_seconds": {"python": lang_s, "c++": cxx_s},
+                       "gpu_after": state_after, "compile_seconds": compile_s,
                        "results": {k: {"burst_tflops": med[k][0], "sustained_tflops": med[k][1],
                                        "burst_all": burst[k], "sustained_all": sustained[k]} for k in runs}}, f, indent=1)
 

@@ -261,6 +261,15 @@ extern "C" __global__ void call(int* out, int n) {
 extern "C" __global__ void call(int* out, int n) {
   out[0] = int(tessera::ex2_approx(float(n)) * tessera::rcp_approx(float(n)));
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_arch_move_hpp)
+extern "C" __global__ void call(int* out, int n) {
+  __shared__ alignas(16) int s[8];
+  tessera::cp_async_bytes<16>(s, out);
+  tessera::cp_async_bytes<16, true>(s + 4, out + 4);
+  tessera::cp_async_fence();
+  tessera::cp_async_wait<0>();
+  tessera::move_bytes<8>(out + 8, s + 2 * (n & 1));
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_arch_prefetch_hpp)
 extern "C" __global__ void call(int* out, int n) {
   tessera::prefetch_l2(out + n);

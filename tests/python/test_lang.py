@@ -59,13 +59,13 @@ def test_naive_add_reads_like_its_python():
         "int tidx = int(threadIdx.x);",
         "int thread_idx = bidx * 256 + tidx;",  # block_dim is the launch's: compile-time
         "int ni = thread_idx % 2048;",
-        "__half a_val = gA(mi, ni);",
-        "gC(mi, ni) = a_val + b_val;",
+        "__half a_val = gA[mi * 2048 + ni];",  # the layout's arithmetic, worked out while tracing
+        "gC[mi * 2048 + ni] = a_val + b_val;",
         "// gC[mi, ni] = a_val + b_val",
     ):
         assert line in src, line
     # A and B are only read: const pointers; C is written
-    assert "__half const* gA_ptr, __half const* gB_ptr, __half* gC_ptr" in src
+    assert "__half const* gA, __half const* gB, __half* gC" in src
     assert c.kernels == ["naive_elementwise_add_kernel"]
 
 
@@ -75,7 +75,8 @@ def test_vectorized_add_prints_the_slices_alignment():
     assert "gA = tensor<gmem_ptr[16b] align<16> o ((_1,_4),(_2048,_512)):((_0,_1),(_2048,_4))>" in printed
     # a vector of four halves starts at multiples of 8 bytes: 64-bit accesses
     assert "sliced gA = tensor<gmem_ptr[16b] align<8> o ((_1,_4)):((_0,_1))>" in printed
-    assert "copy_aligned<64>(" in c.source
+    assert "auto t0 = gA + mi * 2048 + ni * 4;  // ((_1,_4)):((_0,_1))" in c.source
+    assert "move_bytes<8>(a_val, t0);" in c.source
 
 
 @needs_nvrtc
@@ -90,8 +91,12 @@ def test_thread_value_add_prints_what_the_library_computes():
     thr = ts.make_layout((ts.S(4), ts.S(32)), (ts.S(32), ts.S(1)))
     val = ts.make_layout((ts.S(4), ts.S(8)), (ts.S(8), ts.S(1)))
     assert str(ts.make_layout_tv(thr, val)[1]) == "((_32,_4),(_8,_4)):((_128,_4),(_16,_1))"
-    assert "constexpr auto tv_layout = Layout<" in c.source
-    assert "copy_aligned<128>(thrA, " in c.source
+    src = c.source
+    # bidx indexes the (128,8) tiles column-major; tidx the TV layout's (32,4) threads
+    assert "auto blkA = gA + bidx % 128 * 32768 + bidx / 128 * 256;  // (_16,_256):(_2048,_1)" in src
+    assert "auto tidfrgA = blkA;  // ((_32,_4),(_8,_4)):((_8,_8192),(_1,_2048))" in src
+    assert "auto thrA = tidfrgA + tidx % 32 * 8 + tidx / 32 * 8192;  // ((_8,_4)):((_1,_2048))" in src
+    assert "move_bytes<16>(t0 + j * 8, thrA + j * 2048);" in src  # four 128-bit loads a thread
     assert "__launch_bounds__(128)" in c.source
 
 
@@ -101,11 +106,12 @@ def test_tile_copy_class_program():
     c, _ = _compile(tile_copy.TensorCopyAsync(), spec, spec)
     src = c.source
     assert c.kernels == ["TensorCopyAsync_kernel"]
-    assert "Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, __half>" in src
-    assert "__shared__ alignas(16) __half sSrc_storage[4096];" in src
+    assert "__shared__ alignas(16) __half sSrc[4096];  // (_32,_128):(_128,_1)" in src
+    assert "auto tSgSrc = blkSrc + tidx % 16 * 8 + tidx / 16 * 8192;" in src
+    assert "cp_async_bytes<16>(tSsSrc, tSgSrc);" in src  # the atom: one 128-bit cp.async a thread
     assert "cp_async_fence();" in src and "cp_async_wait<0>();" in src
     assert "named_barrier_sync(1, 512);" in src
-    assert "copy(tiled_copy_load, tSgSrc, tSsSrc);" in src
+    assert "move_bytes<16>(tSgDst, tSsStore);" in src
 
 
 @needs_nvrtc
@@ -121,8 +127,42 @@ def test_sgemm_compiles_with_a_run_time_k_loop():
     c, _ = _compile(sgemm.sgemm_2d_blocktiling, spec, spec, spec, 0.5, 0.25)
     src = c.source
     assert "for (int k = 0; k < 32; ++k) {" in src
-    assert src.count("gemm(tmp_A, tmp_B, thread_results);") == sgemm.BK  # the Python loop, unrolled
-    assert "(thread_results(i) * 0.5f) + (t" in src or "thread_results(i" in src
+    # each of the BK steps (a Python loop, unrolled) is an outer product
+    assert src.count("] += tmp_A[m") == sgemm.BK
+    assert "auto gA_to_r = gA + (tidx / 8) * 256 + (tidx % 8);  // (_8,_1,_32):(_2048,_0,_8)" in src
+    assert "thread_results[i % 8 * 8 + i / 8] * 0.5f" in src
+    assert "move_bytes<16>(gC_to_w + 256, " in src  # rows of C stored 128 bits at a time
+
+
+# ---- the lowering: offsets, vectors ------------------------------------------------------------------
+
+
+def test_offsets_are_the_librarys_crd2idx():
+    from tessera.lang import _lower
+
+    for text in ("((_32,_4),(_8,_4)):((_8,_8192),(_1,_2048))", "((_16,_256),(_128,_8)):((_2048,_1),(_32768,_256))",
+                 "(_3,(_5,_2),_7):(_70,(_1,_35),_5)", "(_8,_1,_32):(_2048,_0,_8)"):
+        layout = ts.parse(text)
+        shape, stride = ts.shape(layout), ts.stride(layout)
+        size = int(ts.size(layout))
+        sd = _lower.leaves(shape, stride)
+        expr = " + ".join(_lower.int_terms("c", sd)) or "0"
+        for c in list(range(0, size, max(1, size // 97))) + [size - 1]:
+            want = int(ts.crd2idx(ts.S(c), shape, stride))
+            assert eval(expr.replace("/", "//"), {"c": c}) == want, (text, c)  # noqa: S307
+            assert _lower.static_offset(c, sd) == want
+        assert _lower.element_offsets(layout) == [int(layout(i)) for i in range(size)]
+
+
+def test_vector_plan_takes_the_widest_contiguous_aligned_runs():
+    from tessera.lang import _lower
+
+    rows = _lower.element_offsets(ts.parse("((_8,_4)):((_1,_2048))"))
+    frag = list(range(32))
+    assert _lower.vector_plan(rows, frag, 2, 16) == 8  # halves: 16 bytes
+    assert _lower.vector_plan(rows, frag, 2, 8) == 4  # a pointer known aligned to 8 bytes
+    assert _lower.vector_plan([o + 1 for o in rows], frag, 2, 16) == 1  # odd start: no vector
+    assert _lower.vector_plan(_lower.element_offsets(ts.parse("(_8):(_8)")), list(range(8)), 4, 16) == 1
 
 
 # ---- loops, branches, names ------------------------------------------------------------------------
@@ -152,7 +192,7 @@ def test_range_and_if_become_cxx_loops_and_branches():
     assert "for (int j = 1; j < 16; ++j) {" in src
     assert "if (tidx < 4) {" in src and "} else {" in src
     # acc is carried from one iteration to the next: the loop assigns the variable declared before it
-    assert "float acc = gX(tidx, Int<0>{});" in src
+    assert "float acc = gX[tidx * 16];" in src
     assert "    acc = acc + t0;" in src
 
 

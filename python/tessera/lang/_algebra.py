@@ -3,6 +3,8 @@ kernel or launch function is traced: Python ints are compile-time (static) value
 divided and composed by their layouts (in a kernel, as C++ on the tensor), and the keyword forms
 CuTeDSL's programs use (``size(t, mode=[1])``, ``make_layout(shape, stride=...)``) work."""
 
+import math
+
 from .. import _tessera
 from .._types import LayoutError, S
 from . import _trace
@@ -42,7 +44,7 @@ def call(name, args, kwargs):
             return _algebra(name, (t.layout,) + tuple(args[1:]))
         if name in _TENSOR_VIEWS:
             layout = _algebra(name, (t.layout,) + tuple(args[1:]))
-            return _view(t, name, layout, args[1:], 0, 0)
+            return _view(t, layout)
         fail(f"tessera.{name} of a tensor: the kernel language applies it to layouts (tensor.layout) only")
     for a in args:
         if isinstance(a, Tensor):
@@ -59,35 +61,25 @@ def _algebra(name, args):
         fail(f"tessera.{name}: {e}")
 
 
-def _view(t, cxx_name, layout, extra, off, g, cxx_args=None):
-    """The tensor ``t`` viewed through ``layout`` (static offset ``off``, run-time offsets multiples
-    of ``g`` elements); in a kernel, the C++ ``cxx_name(t, extra...)``."""
+def _view(t, layout, off=0, terms=(), g=0):
+    """The tensor ``t`` viewed through ``layout`` at an offset of ``off`` elements plus the run-time
+    ``terms`` (multiples of ``g`` elements); in a kernel, ``auto v = t + offset;``."""
+    from ._lower import offset_expr
+
     a = t.align
     if off:
         a = min(a, pow2_divisor(off * t.dtype.bytes))
     if g:
         a = min(a, pow2_divisor(g * t.dtype.bytes))
     if t.var is None:
-        if g:
+        if g or terms:
             fail("run-time coordinates select a tile only inside a kernel")
         return Tensor(t.dtype, t.space, layout, a, arg=t.arg, offset=t.offset + off, root=t.root)
     b = _trace.current()
     v = b.var()
-    args = cxx_args if cxx_args is not None else ", ".join(_spell_arg(x) for x in extra)
-    b.emit(f"auto {v.token} = {cxx_name}({t.var.token}{', ' + args if args else ''});")
+    e = offset_expr(off, list(terms))
+    b.emit(f"auto {v.token} = {t.var.token}{' + ' + e if e else ''};  // {layout}")
     return Tensor(t.dtype, t.space, layout, a, var=v, root=t.root)
-
-
-def _spell_arg(x):
-    if isinstance(x, (tuple, list)) and not has_dynamic(x):
-        return spell_shape(static(x))
-    if isinstance(x, _tessera.Layout):
-        from ._api import _CURRENT
-
-        kt = _CURRENT["kernel"]
-        if kt is not None and id(x) in kt.statics:
-            return kt.statics[id(x)]
-    return spell(x)
 
 
 def _project(x, proj):
@@ -119,16 +111,11 @@ def local_tile(t, tiler, coord, proj=None):
     tile_all = tuple(underscore for _ in shape[0]) if isinstance(shape[0], tuple) else underscore
     czero = _zero(rest)
     layout = _tessera.call("slice", (tile_all, czero), z)
-    zeros = _zero_slices((_zero_slices(tile_all), czero))
-    off = int(_tessera.call("crd2idx", zeros, shape, stride))
+    from ._lower import coord_offset
+
+    off, terms = coord_offset(rest, shape[1], stride[1])
     g = _dynamic_gcd(rest, shape[1], stride[1])
-    c_cxx = spell(coord_t if len(coord_t) > 1 else coord_t[0])
-    if proj is None:
-        cxx = f"{spell_shape(tiler_p)}, {c_cxx}"
-    else:
-        steps = ", ".join("_1" if p is not None else "X" for p in proj)
-        cxx = f"{spell_shape(static(tuple(tiler)))}, {c_cxx}, Step<{steps}>{{}}"
-    return _view(t, "local_tile", layout, (), off, g, cxx_args=cxx)
+    return _view(t, layout, off, terms, g)
 
 
 def local_partition(t, thr_layout, index, proj=None):
@@ -136,6 +123,8 @@ def local_partition(t, thr_layout, index, proj=None):
     local_partition): ``t`` divided by thr_layout's shape, at the thread's coordinate."""
     if not isinstance(t, Tensor):
         fail("local_partition takes a tensor")
+    if proj is not None:
+        fail("local_partition(..., proj=...) is not in the kernel language yet: partition the projected tensor")
     if isinstance(thr_layout, (tuple, int)):
         thr_layout = _tessera.call("make_layout", static(thr_layout))
     tshape = _tessera.call("shape", thr_layout)
@@ -146,18 +135,47 @@ def local_partition(t, thr_layout, index, proj=None):
 
     rest = tuple(underscore for _ in shape[1]) if isinstance(shape[1], tuple) else underscore
     layout = _tessera.call("slice", (S(0) if not isinstance(shape[0], tuple) else tuple(S(0) for _ in shape[0]), rest), z)
-    # The thread's offset: a coordinate of mode 0 (the thread tile), so a multiple of the gcd of
-    # its strides, whichever thread (a static index too: the alignment is kept conservative).
-    g = _dynamic_gcd(Value("i", None), shape[0], stride[0])
-    off = 0
-    kt_thr = _spell_arg(thr_layout)
-    if proj is None:
-        cxx = f"{kt_thr}, {spell(index)}"
-    else:
-        steps = ", ".join("_1" if p is not None else "X" for p in proj)
-        cxx = f"{kt_thr}, {spell(index)}, Step<{steps}>{{}}"
-    return _view(t, "local_partition", layout, (), off, g, cxx_args=cxx)
+    off, terms, g = _thread_offset(thr_layout, index, shape[0], stride[0])
+    return _view(t, layout, off, terms, g)
 
 
-def _zero_rest(s):
-    return tuple(S(0) for _ in s) if isinstance(s, tuple) else S(0)
+def _thread_offset(thr, index, shape, stride):
+    """The offset of thread ``index``'s element of the tile (shape, stride): the thread's
+    coordinate is the one thr maps to ``index`` (thr: a compact layout of single-int modes)."""
+    from ._lower import leaves
+
+    tsh, tst = _tessera.call("shape", thr), _tessera.call("stride", thr)
+    tsh = tsh if isinstance(tsh, tuple) else (tsh,)
+    tst = tst if isinstance(tst, tuple) else (tst,)
+    shape = shape if isinstance(shape, tuple) else (shape,)
+    stride = stride if isinstance(stride, tuple) else (stride,)
+    if any(isinstance(x, tuple) for x in tsh) or len(tsh) != len(shape):
+        fail(f"local_partition by {thr}: the thread layout's modes must be single ints, one per mode of the tile")
+    pairs = sorted((int(d), int(s_)) for s_, d in zip(tsh, tst) if int(s_) != 1)
+    p = 1
+    for d, s_ in pairs:
+        if d != p:
+            fail(f"local_partition by {thr}: the thread layout must be compact (every index one thread)")
+        p *= s_
+    off, terms, g = 0, [], 0
+    for s_, d, sh, st in zip(tsh, tst, shape, stride):
+        s_, d = int(s_), int(d)
+        if s_ == 1:
+            continue
+        sd = leaves(sh, st)
+        if isinstance(index, Value):
+            c = index.expr if index.prec == 0 else f"({index.expr})"
+            crd = c if d == 1 else f"{c} / {d}"
+            if d * s_ != p:
+                crd = f"{crd} % {s_}"
+            from ._lower import int_terms
+
+            terms += int_terms(crd if crd == c else f"({crd})", sd)
+            for ls, ld in sd:
+                if ls != 1:
+                    g = math.gcd(g, ld)
+        else:
+            from ._lower import static_offset
+
+            off += static_offset((int(index) // d) % s_, sd)
+    return off, terms, g

@@ -192,27 +192,33 @@ def _single_var(builder, val):
     return None
 
 
-def _name_value(builder, name, val):
+def _name_value(builder, name, val, in_tuple=False):
     """Names what the local ``name`` holds after a line ran. A run-time scalar assigned to a name
     that already holds a live C++ variable assigns that variable (``acc = acc + x`` in a
-    tessera.range loop carries acc from one iteration to the next, as in Python)."""
+    tessera.range loop carries acc from one iteration to the next, as in Python). A value held by
+    two names (``y = x``) is one C++ variable, named after the first."""
     if isinstance(val, Value):
         own = _single_var(builder, val)
+        if in_tuple:  # a tuple's element: named if it has no name yet, nothing more
+            if own is None:
+                bind(val, name)
+            elif own.name is None:
+                builder.name_var(own, name)
+            return
         prev = builder.locals.get(name)
         if prev is not None and prev.alive and own is not prev:
+            if own is not None and own.name is not None and own.alive and own.name != name:
+                pass  # `x = y`: x now holds y's value (y's variable), assigned below
             if prev.dtype is not None and val.dtype is not prev.dtype:
                 fail(f"`{name}` held a {prev.dtype} and is assigned a {val.dtype}: convert it "
                      f"({name} = x.to({prev.dtype}))")
             builder.emit(f"{prev.token} = {val.expr};")
-            val.expr, val.prec = prev.token, 0
+            if own is None or own.name is None:
+                val.expr, val.prec = prev.token, 0
             return
-        if own is not None and own.name is not None and own.name != name and own.alive:
-            # another name's variable: a copy, so that assigning one later leaves the other
-            v = builder.var(name)
-            builder.emit(f"{val.dtype.cxx} {v.token} = {val.expr};")
-            val.expr = v.token
-            own = v
-        elif own is None:
+        if own is not None and own.name is not None and own.name != name:
+            return  # another name's value: shared
+        if own is None:
             bind(val, name)
             own = _single_var(builder, val)
         builder.name_var(own, name)
@@ -220,17 +226,14 @@ def _name_value(builder, name, val):
         builder.locals[name] = own
     elif isinstance(val, Tensor) and val.var is not None:
         builder.name_var(val.var, name)
-        buf = getattr(val, "buffer", None)
-        if buf is not None:
-            builder.name_var(buf, f"{name}_storage")
     elif isinstance(val, FragmentExpr):
         pass  # written where it is stored; naming it would copy it
     elif isinstance(val, (ThrCopy, TiledCopy)) and getattr(val, "_var", None) is not None:
         builder.name_var(val._var, name)
     elif isinstance(val, tuple) and len(val) <= 8:
         for i, e in enumerate(val):
-            if isinstance(e, (Value, Tensor)):
-                _name_value(builder, f"{name}_{i}", e)
+            if isinstance(e, Value):
+                _name_value(builder, f"{name}_{i}", e, in_tuple=True)
 
 
 class HostTrace:
@@ -283,12 +286,10 @@ class HostTrace:
         if isinstance(val, Tensor):
             if val.var is not None:
                 fail(f"argument {pname}: a kernel's tensor cannot be passed to another kernel")
-            pv = b.var(f"{pname}_ptr")
             v = b.var(pname)
             ktensor = Tensor(val.dtype, "gmem", val.layout, val.align, var=v)
-            b.lines.append((1, f"auto {v.token} = make_tensor(make_gmem_ptr({pv.token}), {spell_type(val.layout)}{{}});"
-                            f"  // {val.layout}"))
-            kt.params.append(_Param(pv, val, ktensor))
+            b.lines.append((1, f"// {v.token}: {val.layout}, {val.align}-byte aligned"))
+            kt.params.append(_Param(v, val, ktensor))
             binds.append((val.arg, val.offset, val.dtype.bytes))
             return ktensor
         if isinstance(val, _tessera.Layout):
@@ -296,10 +297,6 @@ class HostTrace:
 
             if jit.dynamic_values(val):
                 fail(f"argument {pname}: a layout with run-time values ({val}); pass compile-time layouts")
-            v = b.var(pname)
-            b.lines.append((1, f"constexpr auto {v.token} = {spell_type(val)}{{}};  // {val}"))
-            kt.statics[id(val)] = v.token
-            kt.keep.append(val)
             return val
         if isinstance(val, (TiledCopy, CopyAtom, TiledMma)):
             val._hint = pname
@@ -361,10 +358,7 @@ def kernel(fn):
     return KernelFunction(fn)
 
 
-_HEADERS = (
-    "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
-    '#include "tessera/tensor/tiling.hpp"\n#include "tessera/algorithm/copy.hpp"\n'
-)
+_HEADERS = '#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n#include "tessera/arch/move.hpp"\n'
 
 
 class Compiled:
@@ -531,7 +525,6 @@ class _Arch:
     def cp_async_commit_group(self):
         """Closes this thread's group of cp.async copies (cp.async.commit_group)."""
         b = _trace.current()
-        b.includes.add('#include "tessera/arch/copy_sm80.hpp"\n')
         b.emit("cp_async_fence();")
 
     def cp_async_wait_group(self, n):
@@ -539,7 +532,6 @@ class _Arch:
         b = _trace.current()
         if isinstance(n, Value) or not isinstance(n, int) or n < 0:
             fail("cp_async_wait_group(n): n is a compile-time int >= 0")
-        b.includes.add('#include "tessera/arch/copy_sm80.hpp"\n')
         b.emit(f"cp_async_wait<{int(n)}>();")
 
 
@@ -724,12 +716,9 @@ class SmemAllocator:
         kt.smem_bytes = -(-kt.smem_bytes // align) * align + n * dtype.bytes
         if kt.smem_bytes > 48 * 1024:
             fail(f"shared memory of this kernel reaches {kt.smem_bytes} bytes; static shared memory is at most 49152")
-        buf = b.var()
         v = b.var()
-        b.emit(f"__shared__ alignas({align}) {dtype.cxx} {buf.token}[{n}];")
-        b.emit(f"auto {v.token} = make_tensor(make_smem_ptr({buf.token}), {spell_type(layout)}{{}});  // {layout}")
+        b.emit(f"__shared__ alignas({align}) {dtype.cxx} {v.token}[{n}];  // {layout}")
         t = Tensor(dtype, "smem", layout, align, var=v)
-        t.buffer = buf  # named after the tensor: <name>_storage
         return t
 
 
@@ -821,11 +810,6 @@ class TiledCopy:
             fail(f"make_tiled_copy_tv({atom}, {thr}, {val}): {e}")
         self._var = None
 
-    def _spell(self):
-        kt = _kernel_current()
-        kt.builder.includes.add('#include "tessera/atom/copy_atom.hpp"\n#include "tessera/atom/copy_traits_sm80.hpp"\n')
-        return kt.declare(self, f"make_tiled_copy({self.atom.cxx}{{}}, {spell_type(self.thr)}{{}}, {spell_type(self.val)}{{}})")
-
     @property
     def size(self):
         return int(_tessera.call("size", self.thr))
@@ -849,13 +833,19 @@ def make_tiled_copy_tv(atom, thr_layout, val_layout):
 
 
 class ThrCopy:
+    """Thread ``thr_idx``'s part of a tiled copy: ``partition_S`` / ``partition_D`` give the values
+    it moves of a source / destination tensor."""
+
     def __init__(self, tiled, thr_idx):
+        _kernel_current()
+        if not isinstance(thr_idx, (Value, int)) or isinstance(thr_idx, bool):
+            fail(f"get_slice takes a thread index (a run-time int or an int), not {type(thr_idx).__name__}")
         self.tiled, self.thr_idx = tiled, thr_idx
-        b = _trace.current()
-        self._var = b.var()
-        b.emit(f"auto {self._var.token} = {tiled._spell()}.get_slice({spell(thr_idx)});")
+        self._var = None
 
     def _partition(self, t, which):
+        from ._lower import coord_offset, offset_expr
+
         if not isinstance(t, Tensor):
             fail(f"partition_{which} takes a tensor, not {type(t).__name__}")
         t._kernel_check()
@@ -866,22 +856,22 @@ class ThrCopy:
         shape, stride = _tessera.call("shape", frg), _tessera.call("stride", frg)
         # (thr, frg, rest): thread thr_idx's (frg, rest modes...)
         idx = self.thr_idx
+        st, terms = coord_offset(idx, shape[0], stride[0])
         g = _dynamic_gcd(idx, shape[0], stride[0]) if isinstance(idx, Value) else 0
-        off = 0 if isinstance(idx, Value) else int(_tessera.call("crd2idx", S(int(idx)), shape[0], stride[0]))
         rest = _tessera.call("get", frg, S(2))
         modes = [_tessera.call("get", frg, S(1))]
-        rr = _tessera.call("rank", rest)
-        for m in _pyrange(int(rr)):
+        for m in _pyrange(int(_tessera.call("rank", rest))):
             modes.append(_tessera.call("get", rest, S(m)))
         layout = _tessera.call("make_layout", *modes)
         a = t.align
-        if off:
-            a = min(a, pow2_divisor(off * t.dtype.bytes))
+        if st:
+            a = min(a, pow2_divisor(st * t.dtype.bytes))
         if g:
             a = min(a, pow2_divisor(g * t.dtype.bytes))
         b = _trace.current()
         v = b.var()
-        b.emit(f"auto {v.token} = {self._var.token}.partition_{which}({t.var.token});")
+        off = offset_expr(st, terms)
+        b.emit(f"auto {v.token} = {t.var.token}{' + ' + off if off else ''};  // {layout}")
         return Tensor(t.dtype, t.space, layout, a, var=v, root=t.root)
 
     def partition_S(self, t):  # noqa: N802 (CuTe's name)
@@ -939,7 +929,9 @@ def copy(atom_or_src, src, dst=None, pred=None):
     if int(_tessera.call("size", src.layout)) != int(_tessera.call("size", dst.layout)):
         fail(f"copy between partitions of {_tessera.call('size', src.layout)} and {_tessera.call('size', dst.layout)} values")
     dst.root.written = True
-    b.emit(f"copy({tc._spell()}, {src.var.token}, {dst.var.token});")
+    from ._lower import emit_tiled_copy
+
+    emit_tiled_copy(b, tc.atom, src, dst)
 
 
 # ---- gemm -----------------------------------------------------------------------------------------
@@ -959,9 +951,10 @@ def gemm(*args):
         fail(f"gemm of a {a.dtype} A and a {bb.dtype} B")
     if c.space != "rmem":
         fail("gemm accumulates into a register fragment (make_fragment)")
-    b.includes.add('#include "tessera/algorithm/gemm.hpp"\n')
     c.root.written = True
-    b.emit(f"gemm({a.var.token}, {bb.var.token}, {c.var.token});")
+    from ._lower import emit_gemm
+
+    emit_gemm(b, a, bb, c)
 
 
 def make_fragment(layout, dtype):
@@ -981,4 +974,4 @@ def make_fragment_like(t, dtype=None):
         fail("make_fragment_like takes a tensor")
     from ._values import make_fragment as mf
 
-    return mf(t.layout, dtype_of(dtype) if dtype is not None else t.dtype)
+    return mf(t.layout, dtype_of(dtype) if dtype is not None else t.dtype, like=True)

@@ -514,14 +514,31 @@ class Tensor:
             return Tensor(self.dtype, self.space, sliced, self._aligned(off, 0), arg=self.arg,
                           offset=self.offset + off, root=self.root)
         b = _trace.current()
-        args = ", ".join(spell(k) for k in key) if isinstance(key, tuple) else spell(key)
+        off = self._offset(key)
         if sliced is None:  # an element
             v = b.var()
-            b.emit(f"{self.dtype.cxx} {v.token} = {self.var.token}({args});")
+            b.emit(f"{self.dtype.cxx} {v.token} = {self.var.token}[{off or '0'}];")
             return Value(v.token, self.dtype)
         v = b.var()
-        b.emit(f"auto {v.token} = {self.var.token}({args});")
-        return Tensor(self.dtype, self.space, sliced, self._aligned(off, g), var=v, root=self.root)
+        b.emit(f"auto {v.token} = {self.var.token}{' + ' + off if off else ''};  // {sliced}")
+        return Tensor(self.dtype, self.space, sliced, self._aligned(self._static_off(key), g), var=v, root=self.root)
+
+    def _flat_key(self, key):
+        if isinstance(key, tuple) and len(key) == 1 and not isinstance(self.shape, tuple):
+            return key[0]
+        return key
+
+    def _offset(self, key):
+        """C++ of the element offset of coordinate ``key`` ('' for 0)."""
+        from ._lower import coord_offset, offset_expr
+
+        st, terms = coord_offset(self._flat_key(key), self.shape, self.stride)
+        return offset_expr(st, terms)
+
+    def _static_off(self, key):
+        from ._lower import coord_offset
+
+        return coord_offset(_zero_values(self._flat_key(key)), self.shape, self.stride)[0]
 
     def __setitem__(self, key, value):
         self._kernel_check()
@@ -529,16 +546,16 @@ class Tensor:
         sliced, off, g = self._slice_layout(key)
         b = _trace.current()
         self.root.written = True
-        args = ", ".join(spell(k) for k in key) if isinstance(key, tuple) else spell(key)
+        off = self._offset(key)
         if sliced is None:
             val = as_value(value, self.dtype, "a store into this tensor")
-            b.emit(f"{self.var.token}({args}) = {val.expr};")
+            b.emit(f"{self.var.token}[{off or '0'}] = {val.expr};")
             return
         dst = self if (isinstance(key, tuple) and all(k is None for k in key)) or key is None else None
         if dst is None:
             v = b.var()
-            b.emit(f"auto {v.token} = {self.var.token}({args});")
-            dst = Tensor(self.dtype, self.space, sliced, self._aligned(off, g), var=v, root=self.root)
+            b.emit(f"auto {v.token} = {self.var.token}{' + ' + off if off else ''};  // {sliced}")
+            dst = Tensor(self.dtype, self.space, sliced, self._aligned(self._static_off(key), g), var=v, root=self.root)
         dst.store(value)
 
     # -- loads and stores of whole tensors
@@ -547,7 +564,7 @@ class Tensor:
         self._kernel_check()
         if self.space == "rmem":
             return self
-        frag = make_fragment(self.layout, self.dtype)
+        frag = make_fragment(self.layout, self.dtype, like=True)
         copy_values(self, frag)
         return frag
 
@@ -559,13 +576,21 @@ class Tensor:
         b = _trace.current()
         if isinstance(value, (Value, int, float)) and not isinstance(value, bool):
             val = as_value(value, self.dtype, "a store into this tensor")
-            i = b.var("i")
-            n = int(_tessera.call("size", self.layout))
-            b.emit("TESSERA_UNROLL")
-            b.emit(f"for (int {i.token} = 0; {i.token} < {n}; ++{i.token}) {self.var.token}({i.token}) = {val.expr};")
+            from ._lower import _affine, _lin, element_offsets
+
+            offs = element_offsets(self.layout)
+            aff = _affine(offs)
+            if aff is not None and len(offs) > 2:
+                i = b.var("i")
+                b.emit("#pragma unroll")
+                b.emit(f"for (int {i.token} = 0; {i.token} < {len(offs)}; ++{i.token}) "
+                       f"{self.var.token}[{_lin(aff, i.token) or '0'}] = {val.expr};")
+            else:
+                for o in offs:
+                    b.emit(f"{self.var.token}[{o}] = {val.expr};")
             return
         if isinstance(value, FragmentExpr):
-            value = value.materialize()
+            value = value.materialize(like=self.layout)
         if not isinstance(value, Tensor):
             fail(f"a tensor stores a fragment, an element-wise expression or a scalar, not {type(value).__name__}")
         if value.dtype is not self.dtype:
@@ -585,7 +610,9 @@ class Tensor:
     def _fexpr(self):
         if self.space != "rmem":
             fail("element-wise arithmetic works on fragments: call .load() on a tensor in memory first")
-        return FragmentExpr(self.layout, self.dtype, lambda i: f"{self.var.token}({i})")
+        from ._lower import index_to_offset
+
+        return FragmentExpr(self.layout, self.dtype, lambda i: f"{self.var.token}[{index_to_offset(self.layout, i)}]")
 
     def __add__(self, o): return self._fexpr() + o
     def __radd__(self, o): return o + self._fexpr()
@@ -605,6 +632,15 @@ class Tensor:
     def __len__(self):
         shape = self.shape
         return len(shape) if isinstance(shape, tuple) else 1
+
+
+def _zero_values(c):
+    """``c`` with run-time values made 0 (the static part of an offset)."""
+    if isinstance(c, Value):
+        return 0
+    if isinstance(c, (tuple, list)):
+        return tuple(_zero_values(e) for e in c)
+    return c
 
 
 def _zero_slices(z):
@@ -633,22 +669,24 @@ def as_value(x, dtype, what):
     return Value(literal(x, dtype), dtype)
 
 
-def make_fragment(layout, dtype, hint=None):
-    """A register tensor over the compact layout of ``layout``'s shape."""
+def make_fragment(layout, dtype, hint=None, like=False):
+    """A register tensor over the compact layout of ``layout``'s shape (column-major; with
+    ``like``, in the order of ``layout``'s strides, so that copies to and from it vectorize): an
+    array of its size."""
     b = _trace.current()
     shape = _tessera.call("shape", layout)
-    compact = _tessera.call("make_layout", shape)
+    compact = _tessera.call("make_layout_like", layout) if like else _tessera.call("make_layout", shape)
+    n = int(_tessera.call("size", compact))
     v = b.var(hint)
-    b.emit(f"auto {v.token} = make_tensor<{dtype.cxx}>({spell_type(compact)}{{}});")
-    t = Tensor(dtype, "rmem", compact, 16, var=v)
-    return t
+    b.emit(f"alignas(16) {dtype.cxx} {v.token}[{n}];  // {compact}")
+    return Tensor(dtype, "rmem", compact, 16, var=v)
 
 
 def copy_values(src, dst):
-    """dst(i) = src(i) with the widest accesses both pointers' known alignment allows."""
-    b = _trace.current()
-    width = min(src.align, dst.align, 16) * 8
-    b.emit(f"copy_aligned<{width}>({src.var.token}, {dst.var.token});")
+    """dst(i) = src(i) with the widest accesses the layouts and both pointers' alignment allow."""
+    from ._lower import emit_copy
+
+    emit_copy(_trace.current(), src, dst)
 
 
 class FragmentExpr:
@@ -701,17 +739,21 @@ class FragmentExpr:
             return self
         return FragmentExpr(self.layout, dtype, lambda i: f"static_cast<{dtype.cxx}>({self.at(i)})")
 
-    def materialize(self, hint=None):
+    def materialize(self, hint=None, like=None):
+        """The values in a new fragment (compact, or in the stride order of the layout ``like``)."""
+        from ._lower import index_to_offset
+
         b = _trace.current()
-        out = make_fragment(self.layout, self.dtype, hint)
+        out = make_fragment(like if like is not None else self.layout, self.dtype, hint, like=like is not None)
         i = b.var()
         b.name_var(i, "i")
         n = int(_tessera.call("size", self.layout))
-        b.emit("TESSERA_UNROLL")
+        b.emit("#pragma unroll")
         expr = self.at(i.token)
         if expr.startswith("(") and expr.endswith(")"):
             expr = expr[1:-1]
-        b.emit(f"for (int {i.token} = 0; {i.token} < {n}; ++{i.token}) {out.var.token}({i.token}) = {expr};")
+        b.emit(f"for (int {i.token} = 0; {i.token} < {n}; ++{i.token}) "
+               f"{out.var.token}[{index_to_offset(out.layout, i.token)}] = {expr};")
         return out
 
     def load(self):

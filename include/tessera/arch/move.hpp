@@ -1,0 +1,66 @@
+// Moves of a fixed number of bytes between raw addresses, the accesses the Python kernel language
+// writes once its trace has worked out every offset and alignment (docs/python-kernels.md):
+//   move_bytes<B>(dst, src)                  one B-byte load and store (B = 1, 2, 4, 8, 16)
+//   cp_async_bytes<B>(smem_dst, gmem_src)    one cp.async of B bytes (4, 8, 16), through L1
+//   cp_async_bytes<16, true>(...)            the L2-only form (cp.async.cg)
+// They are the vector accesses of copy() and of the cp.async atoms (algorithm/copy.hpp,
+// arch/copy_sm80.hpp) without a layout: the caller has proved that the bytes are contiguous and
+// aligned. Pre for every move: both addresses aligned to B bytes; for cp_async_bytes, src in global
+// and dst in shared memory (then cp_async_fence / cp_async_wait, arch/copy_sm80.hpp).
+#pragma once
+
+#include "tessera/arch/copy_sm80.hpp"
+#include "tessera/core/numeric.hpp"
+
+namespace tessera {
+
+namespace detail {
+template <int B>
+struct move_word;  // the unsigned type of B bytes
+template <>
+struct move_word<1> {
+  using type = unsigned char;
+};
+template <>
+struct move_word<2> {
+  using type = unsigned short;
+};
+template <>
+struct move_word<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct move_word<8> {
+  using type = std::uint64_t;
+};
+template <>
+struct move_word<16> {
+  using type = uint128_t;
+};
+}  // namespace detail
+
+// move_bytes<B>(dst, src): the B bytes at src copied to dst with one access each way.
+// Pre: B in {1, 2, 4, 8, 16}; dst and src aligned to B bytes. Example: move_bytes<16>(d, s)
+// moves eight halves with one 128-bit load and one 128-bit store.
+template <int B, class D, class S>
+TESSERA_HOST_DEVICE void move_bytes(D* dst, S const* src) {
+  static_assert(B == 1 || B == 2 || B == 4 || B == 8 || B == 16, "move_bytes<B>: B is 1, 2, 4, 8 or 16 bytes");
+  using W = typename detail::move_word<B>::type;
+  *reinterpret_cast<W*>(dst) = *reinterpret_cast<W const*>(src);
+}
+
+// cp_async_bytes<B, L2Only>(smem_dst, gmem_src): one cp.async of B bytes (cp.async.ca; with
+// L2Only, cp.async.cg, which copies 16 bytes only). Pre: see the file comment.
+template <int B, bool L2Only = false, class D, class S>
+TESSERA_HOST_DEVICE void cp_async_bytes(D* smem_dst, S const* gmem_src) {
+  static_assert(B == 4 || B == 8 || B == 16, "cp_async_bytes<B>: cp.async copies 4, 8 or 16 bytes");
+  static_assert(!L2Only || B == 16, "cp_async_bytes<B, true>: cp.async.cg copies 16 bytes only");
+  using W = typename detail::move_word<B>::type;
+  if constexpr (L2Only) {
+    SM80_CP_ASYNC_CACHEGLOBAL<W>::copy(*reinterpret_cast<W const*>(gmem_src), *reinterpret_cast<W*>(smem_dst));
+  } else {
+    SM80_CP_ASYNC_CACHEALWAYS<W>::copy(*reinterpret_cast<W const*>(gmem_src), *reinterpret_cast<W*>(smem_dst));
+  }
+}
+
+}  // namespace tessera

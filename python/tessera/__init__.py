@@ -44,8 +44,10 @@ FUNCTIONS = tuple(_tessera.function_names())
 
 def _make_function(name):
     def function(*args, **kwargs):
-        if _lang_state.depth or kwargs:  # tracing a kernel (docs/python-kernels.md): tensors, static ints
-            if not _lang_state.depth:
+        if _lang_state.depth or kwargs or (args and getattr(args[0], "_tessera_lang", False)):
+            # tracing a kernel (docs/python-kernels.md): tensors, static ints; or the kernel
+            # language's objects (make_tiled_mma of an MMA op)
+            if not _lang_state.depth and not (args and getattr(args[0], "_tessera_lang", False)):
                 raise TypeError(f"tessera.{name} takes no keyword arguments outside a traced kernel")
             return _lang_algebra.call(name, args, kwargs)
         return _tessera.call(name, *args)

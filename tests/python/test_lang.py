@@ -19,6 +19,7 @@ EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "pyth
 sys.path.insert(0, os.path.abspath(EXAMPLES))
 
 import elementwise_add  # noqa: E402
+import mma_gemm  # noqa: E402
 import sgemm  # noqa: E402
 import tile_copy  # noqa: E402
 
@@ -132,6 +133,45 @@ def test_sgemm_compiles_with_a_run_time_k_loop():
     assert "auto gA_to_r = gA + (tidx / 8) * 256 + (tidx % 8);  // (_8,_1,_32):(_2048,_0,_8)" in src
     assert "thread_results[i % 8 * 8 + i / 8] * 0.5f" in src
     assert "move_bytes<16>(gC_to_w + 256, " in src  # rows of C stored 128 bits at a time
+
+
+@needs_nvrtc
+def test_mma_gemm_partitions_are_the_atoms_registers():
+    a, b = TensorSpec((256, 128), ts.Float16), TensorSpec((256, 128), ts.Float16)
+    c, _ = _compile(mma_gemm.mma_gemm, a, b, TensorSpec((256, 256), ts.Float32))
+    src = c.source
+    # m16n8k16: a lane holds A's row lane/4 at columns 2 (lane % 4) + {0, 1}, then row + 8, then
+    # columns + 8; warps 0-1 split M (16 rows = 512 halves of sA), warps 2-3 N (stride 0 for A)
+    assert "auto tCsA = sA + tidx % 4 * 2 + tidx / 4 % 8 * 32 + tidx / 32 % 2 * 512;" in src
+    assert "move_bytes<4>(tCrA + 2, tCsA + 256);" in src and "move_bytes<4>(tCrA + 4, tCsA + 8);" in src
+    assert "auto tCsB = sB + tidx % 4 * 2 + tidx / 4 % 8 * 32 + tidx / 64 * 256;" in src
+    assert "SM80_16x8x16_F32F16F16F32_TN::fma(tCrC[(m + n * 4) * 4]" in src
+    assert "cp_async_bytes<16>(tAsA + j * 1024, t0 + j * 4096);" in src
+
+
+@ts.jit
+def _mma_wrong_types(a, b, c):
+    op = ts.nvgpu.warp.MmaF16BF16Op(ts.Float16, ts.Float32, (16, 8, 16))
+    _mma_wrong_kernel(a, b, c, ts.make_tiled_mma(op, (2, 2, 1))).launch(grid=1, block=128)
+
+
+@ts.kernel
+def _mma_wrong_kernel(gA, gB, gC, tiled_mma):
+    tidx, _, _ = ts.arch.thread_idx()
+    thr = tiled_mma.get_slice(tidx)
+    rA = thr.make_fragment_A(thr.partition_A(gA))
+    rB = thr.make_fragment_B(thr.partition_B(gB))
+    rC = thr.make_fragment_C(thr.partition_C(gC))
+    ts.gemm(tiled_mma, rC, rB, rB, rC)
+
+
+@needs_nvrtc
+def test_mma_gemm_refuses_fragments_of_the_wrong_role():
+    with pytest.raises(ts.KernelError, match=r"the A fragment is \(V, rest, rest\) with 8 values"):
+        _compile(_mma_wrong_types, TensorSpec((32, 16), ts.Float16), TensorSpec((16, 16), ts.Float16),
+                 TensorSpec((32, 16), ts.Float32))
+    with pytest.raises(ValueError, match="Float16 or BFloat16 inputs"):
+        ts.nvgpu.warp.MmaF16BF16Op(ts.Float32, ts.Float32, (16, 8, 16))
 
 
 # ---- the lowering: offsets, vectors ------------------------------------------------------------------
@@ -400,6 +440,16 @@ def test_sgemm_on_the_gpu():
     sgemm.sgemm_2d_blocktiling(a, b, c, 0.5, 0.25)
     torch.cuda.synchronize()
     torch.testing.assert_close(c.double(), expected, rtol=1e-4, atol=1e-2)
+
+
+@needs_gpu
+def test_mma_gemm_on_the_gpu():
+    a = torch.randn(256, 128, device="cuda", dtype=torch.float16)
+    b = torch.randn(384, 128, device="cuda", dtype=torch.float16)
+    c = torch.empty(256, 384, device="cuda", dtype=torch.float32)
+    mma_gemm.mma_gemm(a, b, c)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c, a.float() @ b.float().T, rtol=1e-3, atol=1e-2)
 
 
 @needs_gpu

@@ -26,6 +26,10 @@ def _mode(x, mode):
 
 
 def call(name, args, kwargs):
+    if name == "make_tiled_mma" and args and getattr(args[0], "_tessera_lang", False):
+        from ._mma import make_tiled_mma
+
+        return make_tiled_mma(*args, **kwargs)
     if kwargs:
         args = list(args)
         if name == "make_layout" and "stride" in kwargs:

@@ -459,7 +459,10 @@ def compile(f, *args, arch=None, options=(), cache=True):  # noqa: A001 (tessera
     arch = arch or f.arch
     program = _jit.compile(source, [kt.name for kt in host.kernels], options=list(options or f.options),
                            arch=arch, cache=cache, name=f"{f.fn.__name__}.cu")
-    return Compiled(f.fn.__qualname__, host, checks, program, readable, len(args))
+    compiled = Compiled(f.fn.__qualname__, host, checks, program, readable, len(args))
+    if not any(isinstance(a, TensorSpec) for a in args):
+        f._compiled.setdefault(f._key(args), compiled)  # calling f with these types reuses it
+    return compiled
 
 
 class _TorchDtype:
@@ -763,7 +766,11 @@ class _Namespace:
         self.__dict__.update(kw)
 
 
-nvgpu = _Namespace(CopyUniversalOp=CopyUniversalOp, cpasync=_Namespace(CopyG2SOp=CopyG2SOp))
+from ._mma import MmaF16BF16Op as _MmaF16BF16Op  # noqa: E402
+from ._mma import TiledMma  # noqa: E402
+
+nvgpu = _Namespace(CopyUniversalOp=CopyUniversalOp, cpasync=_Namespace(CopyG2SOp=CopyG2SOp),
+                   warp=_Namespace(MmaF16BF16Op=_MmaF16BF16Op))
 
 
 class CopyAtom:
@@ -887,10 +894,6 @@ def _pyrange(n):
     return builtins.range(n)
 
 
-class TiledMma:
-    pass
-
-
 def copy(atom_or_src, src, dst=None, pred=None):
     """``copy(tiled_copy, src, dst)``: the tiled copy's instruction over a thread's partitions;
     ``copy(src, dst)``: element by element, vectorized as the pointers' alignment allows."""
@@ -941,8 +944,15 @@ def gemm(*args):
     """``gemm(a, b, c)``: C += A * B over register/shared tensors, dispatched on their ranks as the
     C++ library's gemm ((M,K) x (N,K) => (M,N), outer products (M) x (N) => (M,N), ...)."""
     b = _trace.current()
+    if args and isinstance(args[0], TiledMma):
+        if len(args) != 5:
+            fail("tessera.gemm(tiled_mma, d, a, b, c): D = A*B + C over the tiled MMA's fragments")
+        from ._mma import emit_mma
+
+        emit_mma(b, args[0], args[1], args[2], args[3], args[4])
+        return
     if len(args) != 3:
-        fail("tessera.gemm(a, b, c): C += A*B (the tiled-MMA form is not in the kernel language yet)")
+        fail("tessera.gemm(a, b, c): C += A*B; tessera.gemm(tiled_mma, d, a, b, c) with a tiled MMA")
     a, bb, c = args
     for x, what in ((a, "A"), (bb, "B"), (c, "C")):
         if not isinstance(x, Tensor):

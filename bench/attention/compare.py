@@ -6,6 +6,7 @@ in one process, on the same inputs: the FlashAttention-3 paper's forward sweep.
     python3 bench/attention/compare.py --quick          # 3 cases
     python3 bench/attention/compare.py --fp16 --json out.json
     python3 bench/attention/compare.py --only-extra --held-out --varlen   # held-out shapes, varlen
+    python3 bench/attention/compare.py --seqs 1024 --head-dims 64,256     # a part of the sweep
 
 Cases: batch * seq = 16384 tokens, heads * head_dim = 2048, seq in {1024, 4096, 16384}, head_dim
 in {64, 128, 256}, causal and not (seq_q == seq_k, so the two causal alignments agree); q, k, v
@@ -308,10 +309,14 @@ def main(argv=None):
     p.add_argument("--varlen", action="store_true", help="also variable-length batches (attention_varlen), "
                    "head_dim 64/128/256, causal and not")
     p.add_argument("--only-extra", action="store_true", help="skip the sweep: only --held-out / --varlen")
+    p.add_argument("--seqs", type=lambda v: [int(x) for x in v.split(",")], default=list(SEQS),
+                   help="the sweep's sequence lengths, comma-separated (default %s)" % ",".join(map(str, SEQS)))
+    p.add_argument("--head-dims", type=lambda v: [int(x) for x in v.split(",")], default=list(HEAD_DIMS),
+                   help="the sweep's head dimensions, comma-separated (default %s)" % ",".join(map(str, HEAD_DIMS)))
     args = p.parse_args(argv)
     if not torch.cuda.is_available():
         sys.exit("compare.py: no CUDA device")
-    cases = QUICK if args.quick else [(s, d, c) for s in SEQS for d in HEAD_DIMS for c in (False, True)]
+    cases = QUICK if args.quick else [(s, d, c) for s in args.seqs for d in args.head_dims for c in (False, True)]
     dtypes = [torch.bfloat16] + ([torch.float16] if args.fp16 else [])
     info = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__,
             "cudnn": torch.backends.cudnn.version(), "tessera": getattr(tessera, "__version__", "?"),

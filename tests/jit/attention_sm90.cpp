@@ -84,10 +84,24 @@ TEST(JitAttentionSm90, KernelNumbersRoundTrip) {
   EXPECT_EQ(k.head_dim, 256);
   EXPECT_FALSE(k.bf16);
   EXPECT_THROW(attention_sm90_jit_kernel(problem(1, 1, 1, 10, 10, 96)), std::invalid_argument);
-  for (int i = 6; i < AttentionSm90JitKernel::kCount; ++i) {  // the variants: head_dim 64 and 128 only
-    EXPECT_NE(AttentionSm90JitKernel::from_index(i).loop, AttentionSm90JitLoop::plain);
-    EXPECT_LE(AttentionSm90JitKernel::from_index(i).head_dim, 128);
+  for (int i = 0; i < AttentionSm90JitKernel::kCount; ++i) {
+    AttentionSm90JitKernel const v = AttentionSm90JitKernel::from_index(i);
+    EXPECT_EQ(v.persistent, i >= AttentionSm90JitKernel::kLoops);  // the persistent kernels follow the others
+    int const l = i % AttentionSm90JitKernel::kLoops;
+    EXPECT_EQ(v.loop == AttentionSm90JitLoop::plain, l < 6);
+    if (v.loop == AttentionSm90JitLoop::pingpong) EXPECT_LE(v.head_dim, 128);  // no ping-pong for head_dim 256
   }
+  // The schedule: persistent for tiles of up to 2048 keys (kernels::attention_sm90_persistent).
+  if (std::getenv("TESSERA_ATTENTION_PERSISTENT") == nullptr) {
+    EXPECT_TRUE(attention_sm90_jit_kernel(problem(1, 1, 1, 10, 2048, 64)).persistent);
+    EXPECT_FALSE(attention_sm90_jit_kernel(problem(1, 1, 1, 10, 2049, 64)).persistent);
+    EXPECT_TRUE(kernels::attention_sm90_persistent(1024));
+    EXPECT_FALSE(kernels::attention_sm90_persistent(4096));
+  }
+  EXPECT_EQ(kernels::attention_sm90_grid(4096, 132, true), 132);
+  EXPECT_EQ(kernels::attention_sm90_grid(100, 132, true), 100);
+  EXPECT_EQ(kernels::attention_sm90_grid(4096, 132, false), 4096);
+  EXPECT_EQ(kernels::attention_sm90_grid(4096, 0, true), 4096);
 }
 
 // The main loop's switch: TESSERA_ATTENTION_LOOP, else TESSERA_ATTENTION_PINGPONG=1, else plain; a
@@ -103,13 +117,13 @@ TEST(JitAttentionSm90, LoopFromTheEnvironment) {
   EXPECT_EQ(attention_sm90_jit_loop_from("plain", "1"), AttentionSm90JitLoop::plain);
   EXPECT_THROW(attention_sm90_jit_loop_from("Overlap", nullptr), std::invalid_argument);
   EXPECT_THROW(attention_sm90_jit_loop_from("", nullptr), std::invalid_argument);
-  // Without a switch, the head_dim's default: the overlap loop for 128, plain for 64 and 256.
+  // Without a switch, the head_dim's default: the overlap loop for 128 and 256, plain for 64.
   EXPECT_EQ(attention_sm90_jit_loop_from(nullptr, nullptr, AttentionSm90JitLoop::overlap),
             AttentionSm90JitLoop::overlap);
   EXPECT_EQ(attention_sm90_jit_loop_from("plain", nullptr, AttentionSm90JitLoop::overlap), AttentionSm90JitLoop::plain);
   EXPECT_EQ(attention_sm90_default_loop(128), AttentionSm90JitLoop::overlap);
   EXPECT_EQ(attention_sm90_default_loop(64), AttentionSm90JitLoop::plain);
-  EXPECT_EQ(attention_sm90_default_loop(256), AttentionSm90JitLoop::plain);
+  EXPECT_EQ(attention_sm90_default_loop(256), AttentionSm90JitLoop::overlap);
 }
 
 TEST(JitAttentionSm90, NamesAndGeometry) {
@@ -125,10 +139,23 @@ TEST(JitAttentionSm90, NamesAndGeometry) {
   EXPECT_EQ(attention_sm90_jit_name({64, true, AttentionSm90JitLoop::overlap}),
             "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
             "tessera::kernels::AttentionSm90Config<64, false, true>, tessera::bfloat16_t> >");
-  // The ping-pong kernels follow the six plain ones, the overlap kernels the ping-pong ones.
+  EXPECT_EQ(attention_sm90_jit_name({256, true, AttentionSm90JitLoop::overlap, true}),
+            "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
+            "tessera::kernels::AttentionSm90Config<256, false, true, true>, tessera::bfloat16_t> >");
+  EXPECT_EQ(attention_sm90_jit_name({64, false, AttentionSm90JitLoop::plain, true}),
+            "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
+            "tessera::kernels::AttentionSm90Config<64, false, false, true>, tessera::half_t> >");
+  EXPECT_EQ(attention_sm90_jit_name({128, true, AttentionSm90JitLoop::pingpong, true}),
+            "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
+            "tessera::kernels::AttentionSm90Config<128, true, false, true>, tessera::bfloat16_t> >");
+  // The ping-pong kernels follow the six plain ones, the overlap kernels the ping-pong ones, the
+  // persistent kernels all of those.
   EXPECT_EQ((AttentionSm90JitKernel{128, true, AttentionSm90JitLoop::pingpong}).index(), 9);
   EXPECT_EQ((AttentionSm90JitKernel{64, false, AttentionSm90JitLoop::overlap}).index(), 10);
   EXPECT_EQ((AttentionSm90JitKernel{128, true, AttentionSm90JitLoop::overlap}).index(), 13);
+  EXPECT_EQ((AttentionSm90JitKernel{256, true, AttentionSm90JitLoop::overlap}).index(), 15);
+  EXPECT_EQ((AttentionSm90JitKernel{64, false, AttentionSm90JitLoop::plain, true}).index(), 16);
+  EXPECT_EQ((AttentionSm90JitKernel{256, true, AttentionSm90JitLoop::overlap, true}).index(), 31);
   // The overlap loop's geometry is the plain loop's (the same storage).
   EXPECT_EQ(attention_sm90_jit_geometry({128, true, AttentionSm90JitLoop::overlap}).smem_bytes,
             attention_sm90_jit_geometry({128, true}).smem_bytes);
@@ -140,8 +167,8 @@ TEST(JitAttentionSm90, NamesAndGeometry) {
   EXPECT_EQ(g64.smem_bytes, 80 * 1024 + 96 + 1024);
   EXPECT_EQ(g128.smem_bytes, 160 * 1024 + 96 + 1024);
   EXPECT_EQ(g256.smem_bytes, 192 * 1024 + 96 + 1024);
-  EXPECT_TRUE(g128.persistent);
-  EXPECT_FALSE(g64.persistent || g256.persistent);  // a block a tile (AttentionSm90Config::kPersistent)
+  EXPECT_FALSE(g64.persistent || g128.persistent || g256.persistent);  // a block a tile
+  EXPECT_TRUE(attention_sm90_jit_geometry({256, false, AttentionSm90JitLoop::overlap, true}).persistent);
   EXPECT_LE(g256.smem_bytes, 227 * 1024);
   EXPECT_EQ(g64.bn, 128);
   EXPECT_EQ(g256.bn, 64);
@@ -400,8 +427,8 @@ CompileOptions hopper() {
   return o;
 }
 
-// Every head dimension and element type, and the ping-pong and overlap loops' (fourteen programs, each ~2-20 s on a
-// fresh machine; the disk cache then): they compile for sm_90a, so the device's AttentionSm90Params and AttentionSm90Maps,
+// Every head dimension and element type, the ping-pong and overlap loops', a block a tile and persistent
+// (32 programs, each ~2-20 s on a fresh machine; the disk cache then): they compile for sm_90a, so the device's AttentionSm90Params and AttentionSm90Maps,
 // the kernel's parameters, tile, threads, shared memory and boxes are the host's.
 TEST(JitAttentionSm90, ProgramsCompileWithTheHostsLayout) {
   TESSERA_REQUIRE_NVRTC();

@@ -93,32 +93,41 @@ T sentinel() {
   return T::bitcast(0x7fff);  // a NaN in both types: never a result
 }
 
-// The main loop under test: the launcher's kernel (attention_forward_sm90: plain), or a variant for
-// head_dim 64 and 128, not yet the launcher's choice: the ping-pong loop (AttentionSm90Config<D,
-// true>) or the intra-warpgroup overlap (AttentionSm90Config<D, false, true>).
-enum class Loop { plain, pingpong, overlap };
+// The kernel under test: the launcher's (attention_forward_sm90: its main loop for the head_dim,
+// persistent for seq_k <= 2048), or a chosen main loop with one block a tile: the plain loop, the
+// ping-pong loop (head_dim 64 and 128) or the intra-warpgroup overlap.
+enum class Loop { launcher, plain, pingpong, overlap };
 
-// max_blocks > 0: at most that many blocks, each looping over many tiles (the persistent schedule
-// with many tiles a block, whatever the GPU's SM count); 0: the launcher's grid.
+// max_blocks > 0: the persistent kernel of the launcher's loop (or of the ping-pong loop, head_dim
+// 128) with at most that many blocks, each looping over many tiles whatever the GPU's SM count;
+// 0: the launcher's grid.
 template <class T>
 cudaError_t launch(AttentionProblem<T> const& p, Loop loop, int max_blocks = 0) {
   using namespace tessera::kernels;
-  if (loop == Loop::plain && max_blocks == 0) return attention_forward_sm90(p, nullptr);
+  using detail::attention_sm90_launch;
+  if (loop == Loop::launcher && max_blocks == 0) return attention_forward_sm90(p, nullptr);
   check_attention_problem("attention_forward_sm90", p);
+  int const d = p.head_dim;
+  if (max_blocks > 0) {
+    if (loop == Loop::pingpong)
+      return d == 128 ? attention_sm90_launch<AttentionSm90Config<128, true, false, true>, T>(p, nullptr, max_blocks)
+                      : cudaErrorInvalidValue;
+    if (loop != Loop::launcher) return cudaErrorInvalidValue;
+    if (d == 64) return attention_sm90_launch<AttentionSm90Config<64, false, false, true>, T>(p, nullptr, max_blocks);
+    if (d == 128) return attention_sm90_launch<AttentionSm90Config<128, false, true, true>, T>(p, nullptr, max_blocks);
+    return attention_sm90_launch<AttentionSm90Config<256, false, true, true>, T>(p, nullptr, max_blocks);
+  }
+  if (loop == Loop::pingpong)
+    return d == 64 ? attention_sm90_launch<AttentionSm90Config<64, true>, T>(p, nullptr)
+                   : attention_sm90_launch<AttentionSm90Config<128, true>, T>(p, nullptr);
   if (loop == Loop::plain) {
-    if (p.head_dim == 64) return detail::attention_sm90_launch<AttentionSm90Config<64>, T>(p, nullptr, max_blocks);
-    if (p.head_dim == 128)
-      return detail::attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(p, nullptr, max_blocks);
-    return detail::attention_sm90_launch<AttentionSm90Config<256>, T>(p, nullptr, max_blocks);
+    if (d == 64) return attention_sm90_launch<AttentionSm90Config<64>, T>(p, nullptr);
+    if (d == 128) return attention_sm90_launch<AttentionSm90Config<128>, T>(p, nullptr);
+    return attention_sm90_launch<AttentionSm90Config<256>, T>(p, nullptr);
   }
-  if (loop == Loop::pingpong) {
-    if (p.head_dim == 64)
-      return detail::attention_sm90_launch<AttentionSm90Config<64, true>, T>(p, nullptr, max_blocks);
-    return detail::attention_sm90_launch<AttentionSm90Config<128, true>, T>(p, nullptr, max_blocks);
-  }
-  if (p.head_dim == 64)
-    return detail::attention_sm90_launch<AttentionSm90Config<64, false, true>, T>(p, nullptr, max_blocks);
-  return detail::attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(p, nullptr, max_blocks);
+  if (d == 64) return attention_sm90_launch<AttentionSm90Config<64, false, true>, T>(p, nullptr);
+  if (d == 128) return attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(p, nullptr);
+  return attention_sm90_launch<AttentionSm90Config<256, false, true>, T>(p, nullptr);
 }
 
 // The device side of a run: Q, K, V (nq, nk, nk elements, uniform in [-1, 1] from `seed`), O (the
@@ -174,7 +183,7 @@ std::string compare_row(T const* got, float const* want, float got_lse, float wa
 
 // Runs one case and compares; returns an empty string or the first mismatch.
 template <class T>
-std::string run_case(Case const& c, Loop loop = Loop::plain, int max_blocks = 0) {
+std::string run_case(Case const& c, Loop loop = Loop::launcher, int max_blocks = 0) {
   int const d = c.head_dim;
   // Q, O: (batch, head, seq, d) with rows padded by 8 elements; K, V: (batch, seq, head, d).
   AttentionStrides const qo{(long long)c.heads_q * c.seq_q * (d + 8), (long long)c.seq_q * (d + 8), d + 8, 1};
@@ -230,7 +239,7 @@ std::vector<std::pair<int, int>> const& seq_pairs() {
 }
 
 template <class T>
-void sweep(int head_dim, Loop loop = Loop::plain) {
+void sweep(int head_dim, Loop loop = Loop::launcher) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   for (auto [sq, sk] : seq_pairs())
     for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right})
@@ -255,6 +264,11 @@ TEST(AttentionForwardSm90Sweep, OverlapBf16D64) { sweep<bfloat16_t>(64, Loop::ov
 TEST(AttentionForwardSm90Sweep, OverlapBf16D128) { sweep<bfloat16_t>(128, Loop::overlap); }
 TEST(AttentionForwardSm90Sweep, OverlapFp16D64) { sweep<half_t>(64, Loop::overlap); }
 TEST(AttentionForwardSm90Sweep, OverlapFp16D128) { sweep<half_t>(128, Loop::overlap); }
+TEST(AttentionForwardSm90Sweep, OverlapBf16D256) { sweep<bfloat16_t>(256, Loop::overlap); }
+TEST(AttentionForwardSm90Sweep, OverlapFp16D256) { sweep<half_t>(256, Loop::overlap); }
+TEST(AttentionForwardSm90Sweep, PlainBf16D64) { sweep<bfloat16_t>(64, Loop::plain); }
+TEST(AttentionForwardSm90Sweep, PlainFp16D128) { sweep<half_t>(128, Loop::plain); }
+TEST(AttentionForwardSm90Sweep, PlainBf16D256) { sweep<bfloat16_t>(256, Loop::plain); }
 
 // ---- variable-length batches ----------------------------------------------------------------------
 
@@ -264,7 +278,7 @@ TEST(AttentionForwardSm90Sweep, OverlapFp16D128) { sweep<half_t>(128, Loop::over
 // and LSE ((heads_q, total_q)), and the padding left untouched. Returns "" or the first mismatch.
 template <class T>
 std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> const& lens_k, int heads_q, int heads_kv,
-                            int d, AttentionCausal causal, Loop loop = Loop::plain, int max_blocks = 0) {
+                            int d, AttentionCausal causal, Loop loop = Loop::launcher, int max_blocks = 0) {
   int const batch = int(lens_q.size());
   std::vector<int> cu_q(1, 0), cu_k(1, 0);
   for (int b = 0; b < batch; ++b) {
@@ -343,7 +357,7 @@ std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> con
 // Varlen batches: empty sequences (of queries, of keys, of both), lengths of 1, primes, tile
 // multiples and ragged ones, Q and K lengths different, every mask, GQA ratios 1 and 4.
 template <class T>
-void varlen_sweep(int head_dim, Loop loop = Loop::plain) {
+void varlen_sweep(int head_dim, Loop loop = Loop::launcher) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   std::vector<std::pair<std::vector<int>, std::vector<int>>> const batches = {
       {{1, 17, 128, 0, 255, 300}, {1, 17, 128, 5, 255, 300}},  // equal lengths, an empty query sequence
@@ -364,6 +378,8 @@ TEST(AttentionForwardSm90Varlen, Fp16D128) { varlen_sweep<half_t>(128); }
 TEST(AttentionForwardSm90Varlen, Bf16D256) { varlen_sweep<bfloat16_t>(256); }
 TEST(AttentionForwardSm90Varlen, Fp16D64Overlap) { varlen_sweep<half_t>(64, Loop::overlap); }
 TEST(AttentionForwardSm90Varlen, Bf16D128Pingpong) { varlen_sweep<bfloat16_t>(128, Loop::pingpong); }
+TEST(AttentionForwardSm90Varlen, Bf16D256Overlap) { varlen_sweep<bfloat16_t>(256, Loop::overlap); }
+TEST(AttentionForwardSm90Varlen, Fp16D64Plain) { varlen_sweep<half_t>(64, Loop::plain); }
 
 // The persistent schedule with many tiles a block (5 blocks; the launcher gives one a SM): each
 // block's rings, Q's full/empty barriers and the ping-pong's turns run on across its tiles, tiles
@@ -382,12 +398,14 @@ void persistent_sweep(int head_dim, Loop loop) {
   }
 }
 
-// head_dim 128 only (AttentionSm90Config::kPersistent): the launcher's kernel (the overlap loop) and
-// the ping-pong loop; for 64 and 256 the cap is ignored (a block a tile), which the sweep checks too.
-TEST(AttentionForwardSm90Persistent, Bf16D128) { persistent_sweep<bfloat16_t>(128, Loop::plain); }
-TEST(AttentionForwardSm90Persistent, Fp16D128) { persistent_sweep<half_t>(128, Loop::plain); }
+// The launcher's persistent kernels (AttentionSm90Config<D, ..., true>: the plain loop for head_dim
+// 64, the overlap loop for 128 and 256) and the ping-pong loop's for 128.
+TEST(AttentionForwardSm90Persistent, Bf16D64) { persistent_sweep<bfloat16_t>(64, Loop::launcher); }
+TEST(AttentionForwardSm90Persistent, Bf16D128) { persistent_sweep<bfloat16_t>(128, Loop::launcher); }
+TEST(AttentionForwardSm90Persistent, Fp16D128) { persistent_sweep<half_t>(128, Loop::launcher); }
+TEST(AttentionForwardSm90Persistent, Bf16D256) { persistent_sweep<bfloat16_t>(256, Loop::launcher); }
+TEST(AttentionForwardSm90Persistent, Fp16D256) { persistent_sweep<half_t>(256, Loop::launcher); }
 TEST(AttentionForwardSm90Persistent, PingpongBf16D128) { persistent_sweep<bfloat16_t>(128, Loop::pingpong); }
-TEST(AttentionForwardSm90Persistent, CapIgnoredBf16D64) { persistent_sweep<bfloat16_t>(64, Loop::plain); }
 
 // A few seconds under compute-sanitizer: ragged lengths, both alignments (with rows that see no key:
 // bottom_right with seq_q > seq_k), GQA, both types.
@@ -400,13 +418,17 @@ TEST(AttentionForwardSm90Small, RaggedCausalGqa) {
   EXPECT_EQ(run_case<bfloat16_t>({1, 2, 2, 200, 300, 128, AttentionCausal::bottom_right}, Loop::pingpong), "");
   EXPECT_EQ(run_case<bfloat16_t>({1, 2, 2, 200, 300, 128, AttentionCausal::bottom_right}, Loop::overlap), "");
   EXPECT_EQ(run_case<half_t>({1, 2, 1, 150, 400, 64, AttentionCausal::top_left}, Loop::overlap), "");
+  EXPECT_EQ(run_case<bfloat16_t>({1, 2, 1, 150, 200, 256, AttentionCausal::top_left}, Loop::overlap), "");
   EXPECT_EQ(run_varlen_case<bfloat16_t>({3, 0, 130}, {140, 2, 0}, 2, 1, 128, AttentionCausal::bottom_right), "");
   EXPECT_EQ(run_varlen_case<half_t>({70, 1}, {9, 200}, 2, 2, 64, AttentionCausal::top_left), "");
   // persistent: 2 blocks over 12 and 8 tiles
-  EXPECT_EQ(run_case<bfloat16_t>({1, 4, 2, 300, 200, 128, AttentionCausal::top_left}, Loop::plain, 2), "");
+  EXPECT_EQ(run_case<bfloat16_t>({1, 4, 2, 300, 200, 128, AttentionCausal::top_left}, Loop::launcher, 2), "");
+  EXPECT_EQ(run_case<half_t>({1, 4, 2, 300, 200, 256, AttentionCausal::bottom_right}, Loop::launcher, 2), "");
+  EXPECT_EQ(run_case<bfloat16_t>({1, 4, 4, 250, 130, 64, AttentionCausal::none}, Loop::launcher, 2), "");
   EXPECT_EQ(run_case<bfloat16_t>({1, 4, 2, 250, 200, 128, AttentionCausal::none}, Loop::pingpong, 2), "");
   EXPECT_EQ(
-      run_varlen_case<half_t>({130, 0, 70}, {9, 5, 300}, 2, 1, 128, AttentionCausal::bottom_right, Loop::plain, 2), "");
+      run_varlen_case<half_t>({130, 0, 70}, {9, 5, 300}, 2, 1, 128, AttentionCausal::bottom_right, Loop::launcher, 2),
+      "");
 }
 
 // ---- the kernel's index arithmetic against the library's layouts (host only, no GPU) --------------
@@ -608,6 +630,7 @@ TEST(AttentionForwardSm90Layouts, ArgumentsValuesAndMaps) {
   static_assert(arguments_split<AttentionSm90Config<256>, bfloat16_t>());
   static_assert(arguments_split<AttentionSm90Config<128, true>, bfloat16_t>());
   static_assert(arguments_split<AttentionSm90Config<64, false, true>, half_t>());
+  static_assert(arguments_split<AttentionSm90Config<256, false, true, true>, half_t>());
   EXPECT_EQ(sizeof(tessera::kernels::detail::AttentionSm90Params<half_t>), 112u);  // jit/attention_sm90.hpp's copy
 }
 

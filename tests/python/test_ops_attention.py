@@ -244,17 +244,22 @@ def test_the_kernel_compiles_for_sm90a_without_a_gpu(head_dim, dtype):
     assert set(r) == {"kernels", "key", "in_memory", "from_disk_cache", "compile_seconds", "log"}
     t = "tessera::bfloat16_t" if dtype == "bfloat16" else "tessera::half_t"
     # TESSERA_ATTENTION_LOOP=plain|pingpong|overlap (an A/B switch; else TESSERA_ATTENTION_PINGPONG=1
-    # for the ping-pong loop) picks the main loop for head_dim 64 and 128; without them, the default
+    # for the ping-pong loop) picks the main loop; without them, the default
     loop = os.environ.get("TESSERA_ATTENTION_LOOP")
-    if loop is None:  # the default: the overlap loop for head_dim 128 (attention_sm90_default_loop)
-        default = "overlap" if head_dim == 128 else "plain"
+    if loop is None:  # the default: the overlap loop for head_dim 128 and 256 (attention_sm90_default_loop)
+        default = "plain" if head_dim == 64 else "overlap"
         loop = "pingpong" if os.environ.get("TESSERA_ATTENTION_PINGPONG") == "1" else default
-    if head_dim > 128:
-        loop = "plain"
+    if head_dim == 256 and loop == "pingpong":  # no ping-pong for head_dim 256: its default
+        loop = "overlap"
+    # the problem _compile_attention asks about has one key: persistent (attention_sm90_persistent:
+    # seq_k <= 2048), unless TESSERA_ATTENTION_PERSISTENT=0
+    persistent = os.environ.get("TESSERA_ATTENTION_PERSISTENT") != "0"
     args = {"plain": "", "pingpong": ", true", "overlap": ", false, true"}[loop]
+    if persistent:
+        args = {"plain": ", false, false", "pingpong": ", true, false", "overlap": ", false, true"}[loop] + ", true"
     assert r["kernels"] == ["tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
                             "tessera::kernels::AttentionSm90Config<%d%s>, %s> >" % (head_dim, args, t)]
-    base = {"plain": 0, "pingpong": 6, "overlap": 10}[loop]
+    base = {"plain": 0, "pingpong": 6, "overlap": 10}[loop] + (16 if persistent else 0)
     assert r["key"] == base + {64: 0, 128: 2, 256: 4}[head_dim] + (dtype == "bfloat16")
     again = tessera.ops._ops._compile_attention(head_dim, dtype)
     assert again["in_memory"] and again["key"] == r["key"]

@@ -127,40 +127,45 @@ inline void check_attention_sm90_jit_problem(char const* fn, AttentionSm90JitPro
 
 // ---- which kernel ----------------------------------------------------------------------------------
 
-// The main loop of a kernel (kernels/attention/forward_sm90.cuh): plain (AttentionSm90Config<D>,
-// the launcher's: the consumer warpgroups side by side), pingpong (AttentionSm90Config<D, true>: they
-// take turns issuing their products) or overlap (AttentionSm90Config<D, false, true>: each issues
-// the next block's S before its softmax, FlashAttention-3's intra-warpgroup overlap). The last two
-// for head_dim 64 and 128 only.
+// The main loop of a kernel (kernels/attention/forward_sm90.cuh): plain (AttentionSm90Config<D>:
+// the consumer warpgroups side by side), pingpong (AttentionSm90Config<D, true>: they take turns
+// issuing their products; head_dim 64 and 128 only) or overlap (AttentionSm90Config<D, false,
+// true>: each issues the next block's S before its softmax, FlashAttention-3's intra-warpgroup
+// overlap).
 enum class AttentionSm90JitLoop { plain, pingpong, overlap };
 
 // One kernel of attention_forward_sm90 as the JIT compiles it: head_dim, the element type
-// (bfloat16_t or half_t) and the main loop (attention_sm90_jit_loop(head_dim): the default, or one of
-// the variants). index(): a dense number in [0, kCount), the key of its program.
+// (bfloat16_t or half_t), the main loop (attention_sm90_jit_loop(head_dim): the default, or one of
+// the variants) and whether its blocks loop over tiles (kernels::attention_sm90_persistent(seq_k)).
+// index(): a dense number in [0, kCount), the key of its program.
 struct AttentionSm90JitKernel {
   int head_dim = 128;  // 64, 128 or 256
   bool bf16 = true;
-  AttentionSm90JitLoop loop = AttentionSm90JitLoop::plain;  // not plain: head_dim 64 or 128 only
+  AttentionSm90JitLoop loop = AttentionSm90JitLoop::plain;  // pingpong: head_dim 64 or 128 only
+  bool persistent = false;                                  // AttentionSm90Config<..., true>
 
-  // 0..5: the plain loop, (head_dim 64, 128, 256) x (half, bf16); 6..9: the ping-pong loop, (64, 128)
-  // x (half, bf16); 10..13: the overlap loop, (64, 128) x (half, bf16).
-  static constexpr int kCount = 14;
+  // One block a tile: 0..5 the plain loop, (head_dim 64, 128, 256) x (half, bf16); 6..9 the
+  // ping-pong loop, (64, 128) x (half, bf16); 10..15 the overlap loop, (64, 128, 256) x (half, bf16).
+  // Persistent: the same + 16.
+  static constexpr int kLoops = 16, kCount = 2 * kLoops;
 
   int index() const {
     int const d = head_dim == 64 ? 0 : head_dim == 128 ? 1 : 2;
     int const base = loop == AttentionSm90JitLoop::pingpong ? 6 : loop == AttentionSm90JitLoop::overlap ? 10 : 0;
-    return base + d * 2 + (bf16 ? 1 : 0);
+    return (persistent ? kLoops : 0) + base + d * 2 + (bf16 ? 1 : 0);
   }
   // Pre: 0 <= i < kCount (else std::invalid_argument).
   static AttentionSm90JitKernel from_index(int i) {
     if (i < 0 || i >= kCount)
       throw std::invalid_argument("AttentionSm90JitKernel: index " + std::to_string(i) + " is not in [0, " +
                                   std::to_string(kCount) + ")");
-    AttentionSm90JitLoop const loop = i >= 10  ? AttentionSm90JitLoop::overlap
-                                      : i >= 6 ? AttentionSm90JitLoop::pingpong
+    bool const persistent = i >= kLoops;
+    int const l = i % kLoops;
+    AttentionSm90JitLoop const loop = l >= 10  ? AttentionSm90JitLoop::overlap
+                                      : l >= 6 ? AttentionSm90JitLoop::pingpong
                                                : AttentionSm90JitLoop::plain;
-    int const j = i >= 10 ? i - 10 : i >= 6 ? i - 6 : i;
-    return {64 << (j / 2), (j % 2) != 0, loop};
+    int const j = l >= 10 ? l - 10 : l >= 6 ? l - 6 : l;
+    return {64 << (j / 2), (j % 2) != 0, loop, persistent};
   }
   friend bool operator==(AttentionSm90JitKernel const&, AttentionSm90JitKernel const&) = default;
 };
@@ -187,53 +192,59 @@ inline AttentionSm90JitLoop attention_sm90_jit_loop_from(char const* loop, char 
 // attention_sm90_default_loop(head_dim): the loop attention_forward_sm90 runs without a switch (the
 // nvcc launcher's choice too, kernels/attention/forward.cuh): the overlap loop for head_dim 128
 // (measured on an H200, 2026-11-27: 12-15 % faster than the plain loop at 4k and 16k without a
-// mask, -2 to +3 % with the causal mask: docs/performance.md), the plain loop for 64 (the variants
-// were mixed there) and 256 (no variant fits its registers).
+// mask, -2 to +3 % with the causal mask: docs/performance.md) and 256 (docs/performance.md, the
+// second version), the plain loop for 64 (the variants were mixed there).
 inline AttentionSm90JitLoop attention_sm90_default_loop(int head_dim) {
-  return head_dim == 128 ? AttentionSm90JitLoop::overlap : AttentionSm90JitLoop::plain;
+  return head_dim == 64 ? AttentionSm90JitLoop::plain : AttentionSm90JitLoop::overlap;
 }
 
-// The main loop that head_dim 64 and 128 run (head_dim 256 always runs the plain one): what
-// TESSERA_ATTENTION_LOOP or TESSERA_ATTENTION_PINGPONG ask for (read once per process: an A/B
-// switch; attention_sm90_jit_loop_from), else attention_sm90_default_loop(head_dim).
+// The main loop that head_dim runs: what TESSERA_ATTENTION_LOOP or TESSERA_ATTENTION_PINGPONG ask
+// for (read once per process: an A/B switch; attention_sm90_jit_loop_from), else
+// attention_sm90_default_loop(head_dim). The ping-pong loop is for head_dim 64 and 128: asked for
+// head_dim 256, that one keeps its default.
 inline AttentionSm90JitLoop attention_sm90_jit_loop(int head_dim) {
   static char const* const loop = std::getenv("TESSERA_ATTENTION_LOOP");
   static char const* const pingpong = std::getenv("TESSERA_ATTENTION_PINGPONG");
-  return attention_sm90_jit_loop_from(loop, pingpong, attention_sm90_default_loop(head_dim));
+  AttentionSm90JitLoop const l = attention_sm90_jit_loop_from(loop, pingpong, attention_sm90_default_loop(head_dim));
+  return head_dim == 256 && l == AttentionSm90JitLoop::pingpong ? attention_sm90_default_loop(head_dim) : l;
 }
 
-// attention_sm90_jit_kernel(problem): the kernel attention_forward_sm90 runs for the problem. Pre:
+// attention_sm90_jit_kernel(problem): the kernel attention_forward_sm90 runs for the problem: its
+// loop (attention_sm90_jit_loop) and schedule (kernels::attention_sm90_persistent(seq_k)). Pre:
 // head_dim is 64, 128 or 256 (else std::invalid_argument, check_attention_sm90_jit_problem's message).
 inline AttentionSm90JitKernel attention_sm90_jit_kernel(AttentionSm90JitProblem const& p) {
   if (p.head_dim != 64 && p.head_dim != 128 && p.head_dim != 256)
     throw std::invalid_argument("attention_forward_sm90: head_dim must be 64, 128 or 256 (got " +
                                 std::to_string(p.head_dim) + ")");
-  return {p.head_dim, p.bf16, p.head_dim <= 128 ? attention_sm90_jit_loop(p.head_dim) : AttentionSm90JitLoop::plain};
+  return {p.head_dim, p.bf16, attention_sm90_jit_loop(p.head_dim), kernels::attention_sm90_persistent(p.seq_k)};
 }
 
-// The template arguments after head_dim of AttentionSm90Config for a loop: "", ", true" (ping-pong),
-// ", false, true" (overlap).
-inline char const* attention_sm90_jit_loop_args(AttentionSm90JitLoop loop) {
-  return loop == AttentionSm90JitLoop::pingpong  ? ", true"
-         : loop == AttentionSm90JitLoop::overlap ? ", false, true"
-                                                 : "";
+// The template arguments after head_dim of AttentionSm90Config for a kernel: "" (plain), ", true"
+// (ping-pong), ", false, true" (overlap), then ", true" for a persistent one (after ", false, false"
+// or ", false" where a loop's flags stop short).
+inline std::string attention_sm90_jit_config_args(AttentionSm90JitKernel const& k) {
+  using L = AttentionSm90JitLoop;
+  if (!k.persistent) return k.loop == L::pingpong ? ", true" : k.loop == L::overlap ? ", false, true" : "";
+  return k.loop == L::pingpong  ? ", true, false, true"
+         : k.loop == L::overlap ? ", false, true, true"
+                                : ", false, false, true";
 }
 
 // The configuration's geometry (AttentionSm90Config<D>, AttentionSm90Roles, AttentionSm90Storage),
 // as the launch needs it; each number static_asserted by the program.
 //   bm: query rows a block (128); bn: keys a step (128; 64 for D = 256); threads: a producer and two
-//   consumer warpgroups (384); smem_bytes: sm90::shared_storage_bytes<AttentionSm90Storage>: Q
+//   consumer warpgroups (384); persistent: blocks loop over tiles (the kernel's); smem_bytes: sm90::shared_storage_bytes<AttentionSm90Storage>: Q
 //   (BM x D), 2 stages of K and of V (BN x D each), 2 rings of 4 barriers, Q's two (full, empty),
 //   the ping-pong's 2, and 1024 bytes of room to align the struct.
 struct AttentionSm90JitGeometry {
   int bm = 128, bn = 128, threads = 384, smem_bytes = 0;
-  bool persistent = true;  // Cfg::kPersistent: a block may loop over tiles (D = 128 only)
+  bool persistent = false;  // Cfg::kPersistent: a block loops over tiles
 };
 inline AttentionSm90JitGeometry attention_sm90_jit_geometry(AttentionSm90JitKernel const& k) {
   AttentionSm90JitGeometry g;
   g.bm = 128;
   g.bn = k.head_dim == 256 ? 64 : 128;
-  g.persistent = k.head_dim == 128;
+  g.persistent = k.persistent;
   g.threads = 384;
   int const stages = 2, elem = 2;
   int const tiles = (g.bm * k.head_dim + 2 * stages * g.bn * k.head_dim) * elem;
@@ -246,7 +257,7 @@ inline AttentionSm90JitGeometry attention_sm90_jit_geometry(AttentionSm90JitKern
 inline std::string attention_sm90_jit_name(AttentionSm90JitKernel const& k) {
   return "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionSm90Roles<"
          "tessera::kernels::AttentionSm90Config<" +
-         std::to_string(k.head_dim) + attention_sm90_jit_loop_args(k.loop) + ">, " +
+         std::to_string(k.head_dim) + attention_sm90_jit_config_args(k) + ">, " +
          (k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t") + "> >";
 }
 
@@ -305,7 +316,7 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
       std::string(k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t") +
       ";\n"
       "using Cfg = tessera::kernels::AttentionSm90Config<" +
-      n(k.head_dim) + attention_sm90_jit_loop_args(k.loop) +
+      n(k.head_dim) + attention_sm90_jit_config_args(k) +
       ">;\n"
       "using Roles = tessera::kernels::detail::AttentionSm90Roles<Cfg, T>;\n"
       "using P = tessera::kernels::detail::AttentionSm90Params<T>;\n"
@@ -498,8 +509,8 @@ struct AttentionSm90JitArgs {
 // kernels::detail::attention_sm90_launch computes: the maps, Q's in boxes of 64 x BM, K's and V's in
 // 64 x BN (varlen: over the packed rows, one batch); the values, O's pointer and strides, LSE's head
 // stride; the shape (kernels::attention_sm90_shape); the scale and scale log2(e); the tiles
-// (m_blocks heads_q batch) and the grid, kernels::attention_sm90_grid(tiles, sms, p.seq_k) (sms 0: one block
-// a tile). encode(map, out) writes the 128-byte tensor map of `map`
+// (m_blocks heads_q batch) and the grid, kernels::attention_sm90_grid(tiles, sms, k.persistent) (sms 0: one
+// block a tile). encode(map, out) writes the 128-byte tensor map of `map`
 // to out (attention_sm90_jit_encode; a test records the maps instead). Pre: p passes
 // check_attention_sm90_jit_problem and k is attention_sm90_jit_kernel(p). Throws
 // std::invalid_argument naming a broken TMA rule.
@@ -531,7 +542,7 @@ AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel
   a.scale = attention_sm90_jit_scale(p);
   a.scale_log2 = a.scale * 1.4426950408889634f;
   a.tiles = int(e.tiles);
-  r.blocks = unsigned(g.persistent ? kernels::attention_sm90_grid(e.tiles, sms, p.seq_k) : e.tiles);
+  r.blocks = unsigned(kernels::attention_sm90_grid(e.tiles, sms, g.persistent));
   r.threads = unsigned(g.threads);
   r.smem_bytes = unsigned(g.smem_bytes);
   return r;

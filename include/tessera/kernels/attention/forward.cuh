@@ -54,9 +54,9 @@ TmaDescriptor attention_sm90_tma(T const* ptr, int batch, int heads, int seq, in
 // The kernel of configuration Cfg, launched: one block per query tile (m-blocks x heads_q x batch;
 // varlen: m-blocks of the longest sequence, each tile past its own sequence's end returns at once),
 // its two arguments the values (AttentionSm90Params) and the tensor maps (AttentionSm90Maps).
-// The grid: attention_sm90_grid's for a configuration whose blocks may loop over tiles
-// (Cfg::kPersistent), else one block a tile; max_blocks > 0 caps the former (tests: many tiles a
-// block).
+// The grid: for a configuration whose blocks loop over tiles (Cfg::kPersistent), at most one block
+// an SM (attention_sm90_grid), max_blocks > 0 capping it further (tests: many tiles a block); else
+// one block a tile.
 template <class Cfg, class T>
 cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t stream, int max_blocks = 0) {
   using Roles = AttentionSm90Roles<Cfg, T>;
@@ -86,7 +86,7 @@ cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t str
   if (cudaError_t const e = sm90::raise_shared_limit<Roles>(reinterpret_cast<void const*>(kernel), smem, device);
       e != cudaSuccess)
     return e;
-  long long grid = Cfg::kPersistent ? attention_sm90_grid(e.tiles, sms, p.seq_k) : e.tiles;
+  long long grid = attention_sm90_grid(e.tiles, sms, Cfg::kPersistent);
   if (Cfg::kPersistent && max_blocks > 0 && grid > max_blocks) grid = max_blocks;
   unsigned const blocks = unsigned(grid);
   sm90::Launch config{dim3(blocks), dim3(Roles::kThreads), smem, stream};
@@ -96,21 +96,30 @@ cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t str
 }  // namespace detail
 
 // attention_forward_sm90(problem, stream): O and LSE of `problem` (AttentionProblem), by the kernel
-// of forward_sm90.cuh with the tile for its head_dim (AttentionSm90Config<head_dim>; for head_dim 128
-// the overlap loop, AttentionSm90Config<128, false, true>, as the JIT's attention_sm90_default_loop
-// says), one block per
-// 128 query rows of a (batch, head). Pre: check_attention_problem passes (else invalid_argument,
-// before anything runs); a device of compute capability 9.0 (the sm_90a build). Returns the
-// launch's error (asynchronous errors surface at the next synchronization).
+// of forward_sm90.cuh for its head_dim, one tile per 128 query rows of a (batch, head): the
+// overlap loop for head_dim 128 and 256 and the plain loop for 64 (as the JIT's
+// attention_sm90_default_loop says), persistent for short tiles (attention_sm90_persistent(seq_k):
+// AttentionSm90Config<D, false, overlap, true>, at most one block an SM), else one block a tile.
+// Pre: check_attention_problem passes (else invalid_argument, before anything runs); a device of
+// compute capability 9.0 (the sm_90a build). Returns the launch's error (asynchronous errors surface
+// at the next synchronization).
 template <class T>
 cudaError_t attention_forward_sm90(AttentionProblem<T> const& problem, cudaStream_t stream = nullptr) {
   static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>,
                 "attention_forward_sm90: Q, K, V and O must be half_t or bfloat16_t");
   check_attention_problem("attention_forward_sm90", problem);
+  using detail::attention_sm90_launch;
+  bool const persistent = attention_sm90_persistent(problem.seq_k);
   switch (problem.head_dim) {
-    case 64: return detail::attention_sm90_launch<AttentionSm90Config<64>, T>(problem, stream);
-    case 128: return detail::attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(problem, stream);
-    default: return detail::attention_sm90_launch<AttentionSm90Config<256>, T>(problem, stream);
+    case 64:
+      return persistent ? attention_sm90_launch<AttentionSm90Config<64, false, false, true>, T>(problem, stream)
+                        : attention_sm90_launch<AttentionSm90Config<64>, T>(problem, stream);
+    case 128:
+      return persistent ? attention_sm90_launch<AttentionSm90Config<128, false, true, true>, T>(problem, stream)
+                        : attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(problem, stream);
+    default:
+      return persistent ? attention_sm90_launch<AttentionSm90Config<256, false, true, true>, T>(problem, stream)
+                        : attention_sm90_launch<AttentionSm90Config<256, false, true>, T>(problem, stream);
   }
 }
 

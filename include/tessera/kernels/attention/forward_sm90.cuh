@@ -6,11 +6,12 @@
 // (half_t, bfloat16_t), fp32 accumulation, D = 64, 128 or 256.
 //   AttentionCausal (problem.hpp)    none, top_left (PyTorch's is_causal: key j visible to query i iff
 //                                    j <= i), bottom_right (FlashAttention's: j <= i + seq_k - seq_q)
-//   AttentionSm90Config<D[, Pingpong[, Overlap]]>
+//   AttentionSm90Config<D[, Pingpong[, Overlap[, Persistent]]]>
 //                                    the tile: BM = 128 query rows (two consumer warpgroups of 64),
 //                                    BN keys a step (128; 64 for D = 256), 2 stages of K and V; the
 //                                    consumers side by side, or taking turns (ping-pong), or
-//                                    each overlapping its softmax with its products (overlap)
+//                                    each overlapping its softmax with its products (overlap); a
+//                                    block a tile, or looping over tiles (persistent)
 //   attention_sm90_tile, attention_sm90_key_limit, attention_sm90_needs_mask
 //                                    a block's tile: (m-block, head, batch or sequence) and the K
 //                                    blocks it visits; the keys a query sees in a block; whether a
@@ -27,7 +28,7 @@
 //                                    each consumer warpgroup owns 64 rows of the tile
 //
 // A block computes BM x D tiles of O (one (batch, head), rows m BM .. each): tile blockIdx.x, then
-// every gridDim.x-th (the launcher's grid is one block per tile, or at most one per SM: persistent),
+// (Cfg::kPersistent: the launcher's grid is at most one block an SM) every gridDim.x-th,
 // each tile's K blocks in descending order (the masked ones, the ragged end of seq_k and the causal
 // diagonal, come first). The K/V rings run on across tiles, and Q's buffer is released (q_empty)
 // when both consumers' products are done, so the next tile's loads overlap this one's epilogue:
@@ -40,6 +41,7 @@
 //   warpgroup 1  (consumer 0, 240 registers): rows  0..63 of the tile   S = Q K^T (SS wgmma, fp32),
 //   warpgroup 2  (consumer 1, 240 registers): rows 64..127 of the tile  online softmax, P = bf16/fp16
 //                                          in registers, O += P V (RS wgmma), O / rowsum at the end
+//   (D = 256 persistent: 40 and 232 registers; Cfg::kProducerRegs, kConsumerRegs)
 //
 // Per consumer thread (lane l of warp w of the warpgroup, g = l / 4, t = l % 4), every fragment is
 // the wgmma accumulator layout: value 4 j + 2 h + e of S (BN/2 values) or O (D/2 values) is row
@@ -83,35 +85,36 @@ namespace tessera::kernels {
 // The tile for head dimension D: BM = 128 query rows (two consumer warpgroups of 64 rows), BN keys
 // a step, Stages stages of K and of V. Shared memory (16-bit): Q BM D + 2 Stages BN D elements:
 // 80 KB (D = 64), 160 KB (128), 192 KB (256, BN = 64). Registers a consumer thread: O D/2, S BN/2,
-// P BN/4 (128, 160, 176). PingpongLoop: the two consumer warpgroups take turns issuing their wgmmas
-// (AttentionSm90Roles::mainloop_pingpong; D <= 128); not yet the launcher's choice (it awaits its
-// first device run). OverlapLoop: FlashAttention-3's overlap inside a warpgroup, S of the next block
-// issued before the softmax of the current one and P V running under the next softmax
-// (AttentionSm90Roles::mainloop_overlap; D <= 128: S, P and O of two blocks live at once, O D/2 +
-// S BN/2 + P BN/4 = 160 registers for D = 128); not yet the launcher's choice either.
-template <int D, bool PingpongLoop = false, bool OverlapLoop = false>
+// P BN/4 (128, 160, 176). The main loop (AttentionSm90Roles::mainloop*): the two consumer
+// warpgroups side by side (the plain loop), or taking turns issuing their wgmmas (PingpongLoop:
+// mainloop_pingpong; D <= 128), or each overlapping its softmax with its products (OverlapLoop,
+// FlashAttention-3's overlap inside a warpgroup: mainloop_overlap; S of the next block, P of this
+// one and O live at once: O D/2 + S BN/2 + P BN/4 = 160 registers for D = 128, 176 for D = 256).
+// PersistentLoop: a block loops over tiles (blockIdx.x, + gridDim.x, ...: the persistent schedule,
+// at most one block an SM, attention_sm90_persistent and attention_sm90_grid); without it a block
+// computes one tile, and the loop's state leaves the main loop's registers alone (the loop cost
+// D = 64's plain loop 9 % at seq 16k on the H200: uniform values moved to vector registers).
+template <int D, bool PingpongLoop = false, bool OverlapLoop = false, bool PersistentLoop = false>
 struct AttentionSm90Config {
   static_assert(D == 64 || D == 128 || D == 256, "AttentionSm90Config: head_dim must be 64, 128 or 256");
   static_assert(
       !PingpongLoop || D <= 128,
       "AttentionSm90Config: no ping-pong for head_dim 256 (S, P and O of both turns do not fit the registers)");
-  static_assert(!OverlapLoop || D <= 128,
-                "AttentionSm90Config: no overlap loop for head_dim 256 (the next block's S, the current one's P "
-                "and O do not fit the registers)");
   static_assert(!(PingpongLoop && OverlapLoop),
                 "AttentionSm90Config: the ping-pong and overlap loops exclude each other");
   static constexpr int kHeadDim = D;
   static constexpr bool Pingpong = PingpongLoop;
   static constexpr bool Overlap = OverlapLoop;
+  static constexpr bool kPersistent = PersistentLoop;
   static constexpr int BM = 128;
   static constexpr int BN = D == 256 ? 64 : 128;
   static constexpr int Stages = 2;
   static constexpr int kConsumers = BM / 64;
-  // Whether a block may loop over several tiles (the persistent schedule: attention_sm90_grid).
-  // D = 128 only: for D = 256 the loop's state spills (O alone holds 128 registers a thread); for
-  // D = 64 the loop cost its plain main loop 9 % at seq 16k on the H200 (uniform values moved to
-  // vector registers; docs/performance.md) for +10 % at seq 1k.
-  static constexpr bool kPersistent = D == 128;
+  // setmaxnreg's split (the block's 384 x 168 registers: 128 kProducerRegs + 256 kConsumerRegs <=
+  // 64512). The producer's tile loop for D = 256 (four boxes a K or V stage) needs more than 24
+  // registers (ptxas spilled one); its consumers peak at R229 of 232 (ptxas 13.0).
+  static constexpr int kProducerRegs = D == 256 && PersistentLoop ? 40 : 24;
+  static constexpr int kConsumerRegs = D == 256 && PersistentLoop ? 232 : 240;
 };
 
 // One block's work: query rows m BM .. m BM + BM - 1 of head h of sequence b, against K blocks
@@ -302,7 +305,7 @@ template <class Cfg, class T>
 struct AttentionSm90Roles {
   static constexpr int D = Cfg::kHeadDim, BM = Cfg::BM, BN = Cfg::BN, Stages = Cfg::Stages;
   static constexpr int kConsumers = Cfg::kConsumers, kThreads = 128 * (1 + kConsumers);
-  static constexpr int kProducerRegs = 24, kConsumerRegs = 240;
+  static constexpr int kProducerRegs = Cfg::kProducerRegs, kConsumerRegs = Cfg::kConsumerRegs;
   static constexpr int kClusterSize = 1;
   using Params = AttentionSm90Params<T>;
   using Maps = AttentionSm90Maps<T>;
@@ -646,9 +649,6 @@ struct AttentionSm90Roles {
     int const warp = lt / 32, lane = lt % 32, g = lane / 4, t = lane % 4;
     int const row0 = w.m * BM + 64 * c + 16 * warp + g;  // this thread's rows (of the sequence): row0, row0 + 8
     float const neg_inf = __int_as_float(0xff800000);
-    T* const o_bh = p.o + w.b * p.o_batch + w.h * p.o_head + std::int64_t(w.q_row) * p.o_seq;
-    float* const lse_bh =
-        p.lse == nullptr ? nullptr : p.lse + (std::int64_t(w.b) * sh.heads_q + w.h) * p.lse_head + w.q_row;
 
     float o[D / 2];  // O's 64 x D accumulators of the warpgroup; written by the first PV
     float row_max[2] = {neg_inf, neg_inf}, row_sum[2] = {0.0f, 0.0f};
@@ -669,7 +669,12 @@ struct AttentionSm90Roles {
       for (int r = 0; r < D / 2; ++r) o[r] = 0.0f;
     }
 
-    // O / rowsum, LSE = max scale + log(rowsum) (the row sums reduced over the quad first).
+    // O / rowsum, LSE = max scale + log(rowsum) (the row sums reduced over the quad first). The
+    // tile's rows of O and LSE are addressed here, after the main loop: computed before it, the two
+    // pointers stayed live through it (4 registers; D = 256 persistent spilled them).
+    T* const o_bh = p.o + w.b * p.o_batch + w.h * p.o_head + std::int64_t(w.q_row) * p.o_seq;
+    float* const lse_bh =
+        p.lse == nullptr ? nullptr : p.lse + (std::int64_t(w.b) * sh.heads_q + w.h) * p.lse_head + w.q_row;
     TESSERA_UNROLL
     for (int h = 0; h < 2; ++h) {
       float sum = row_sum[h];

@@ -11,9 +11,10 @@
 //   AttentionSm90Shape, attention_sm90_shape(problem, bm)
 //                                           the problem's sizes as the Hopper kernel reads them
 //                                           (both of its launchers, nvcc's and the JIT's, fill it here)
-//   attention_sm90_extents(problem, bm), attention_sm90_grid(tiles, sms, seq_k)
+//   attention_sm90_extents(problem, bm), attention_sm90_persistent(seq_k),
+//   attention_sm90_grid(tiles, sms, persistent)
 //                                           the rest both launchers derive: the maps' extents, O's
-//                                           and LSE's strides, the tiles; the grid
+//                                           and LSE's strides, the tiles; the schedule and the grid
 //   check_attention_problem(fn, problem)    std::invalid_argument naming the broken rule and values
 #pragma once
 
@@ -249,22 +250,28 @@ AttentionSm90Extents attention_sm90_extents(AttentionProblem<T> const& p, int bm
   return e;
 }
 
-// attention_sm90_grid(tiles, sms, seq_k): the blocks of the Hopper kernel's launch for `tiles` query
-// tiles of up to seq_k keys on a GPU of `sms` SMs. Short tiles (seq_k <= 2048): at most one block an
-// SM, each looping over every gridDim.x-th tile (persistent: a tile's loads overlap the previous
-// one's epilogue; +7-20 % at seq 1k on the H200). Longer ones: one block a tile, which the hardware
-// hands to SMs as they free up (a causal batch's tiles differ in length, and that dynamic balance
-// beat the persistent blocks' static one by 13 % at seq 16k, head_dim 128: docs/performance.md).
-// TESSERA_ATTENTION_PERSISTENT=0 (never) or 1 (always) overrides the rule (read once per process;
-// an A/B switch). sms < 1: one block a tile.
-// Example: 4096 tiles, seq_k 1024, 132 SMs -> 132; 100 tiles -> 100; seq_k 4096 -> 4096.
-inline long long attention_sm90_grid(long long tiles, int sms, int seq_k) {
+// attention_sm90_persistent(seq_k): whether the Hopper kernel runs persistent for tiles of up to
+// seq_k keys (the kernel AttentionSm90Config<..., true>: at most one block an SM, each looping over
+// every gridDim.x-th tile, a tile's loads overlapping the previous one's epilogue). Short tiles
+// (seq_k <= 2048): yes (+7-20 % at seq 1k on the H200). Longer ones: no, one block a tile, which the
+// hardware hands to SMs as they free up (a causal batch's tiles differ in length, and that dynamic
+// balance beat the persistent blocks' static one by 13 % at seq 16k, head_dim 128:
+// docs/performance.md). TESSERA_ATTENTION_PERSISTENT=0 (never) or 1 (always) overrides the rule
+// (read once per process; an A/B switch). Example: 1024 -> true; 4096 -> false.
+inline bool attention_sm90_persistent(int seq_k) {
   static int const mode = [] {  // -1: the rule; 0 never; 1 always
     char const* v = std::getenv("TESSERA_ATTENTION_PERSISTENT");
     if (v == nullptr) return -1;
     return std::string(v) == "0" ? 0 : std::string(v) == "1" ? 1 : -1;
   }();
-  bool const persistent = mode == 1 || (mode == -1 && seq_k <= 2048);
+  return mode == 1 || (mode == -1 && seq_k <= 2048);
+}
+
+// attention_sm90_grid(tiles, sms, persistent): the blocks of the Hopper kernel's launch for `tiles`
+// query tiles on a GPU of `sms` SMs: persistent (a kernel whose blocks loop over tiles), at most one
+// block an SM; else one block a tile. sms < 1: one block a tile.
+// Example: 4096 tiles, 132 SMs, persistent -> 132; 100 tiles -> 100; not persistent -> 4096.
+inline long long attention_sm90_grid(long long tiles, int sms, bool persistent) {
   if (!persistent || sms < 1) return tiles;
   return tiles < sms ? tiles : sms;
 }

@@ -31,7 +31,8 @@
 // (Cfg::kPersistent: the launcher's grid is at most one block an SM) every gridDim.x-th,
 // each tile's K blocks in descending order (the masked ones, the ragged end of seq_k and the causal
 // diagonal, come first). The K/V rings run on across tiles, and Q's buffer is released (q_empty)
-// when both consumers' products are done, so the next tile's loads overlap this one's epilogue:
+// when both consumers' last Q K^T has completed, so the next tile's loads overlap this one's last
+// P V and epilogue:
 //
 //        K block n (BN keys, D)      V block n (BN keys, D)
 //   smem  [Q: BM x D]  [K stage 0][K stage 1]  [V stage 0][V stage 1]    (128-byte swizzled)
@@ -478,8 +479,10 @@ struct AttentionSm90Roles {
     for (int q = 0; q < BN / 4; ++q) pa[q] = __uint_as_float(attention_sm90_pack<T>(sc[2 * q], sc[2 * q + 1]));
   }
 
-  // The main loop, one block after the other: wait K, S = Q K^T, release K, softmax, wait V,
-  // O += P V, release V (the two consumer warpgroups run it side by side).
+  // The main loop, one block after the other: wait K, S = Q K^T, release K (and, after the last
+  // block's, Q: q_empty), softmax, wait V, O += P V, release V (the two consumer warpgroups run it
+  // side by side). Every main loop releases Q once its last Q K^T has completed, so that the next
+  // tile's Q (persistent) loads under this tile's last P V and epilogue.
   __device__ __forceinline__ static void mainloop(Params const& p, Storage& s, AttentionSm90Tile const& w, int c,
                                                   int lt, int row0, float (&o)[D / 2], float (&row_max)[2],
                                                   float (&row_sum)[2], PipelineState<Stages>& st) {
@@ -493,7 +496,10 @@ struct AttentionSm90Roles {
       issue_qk(sc, q_addr, smem_address(s.k_stage(st.index)), c);
       warpgroup_wait<0>();
       attention_sm90_fence(sc);
-      if (lt == 0) k_ring.consumer_release(st);
+      if (lt == 0) {
+        k_ring.consumer_release(st);
+        if (i + 1 == w.n_blocks) mbarrier_arrive(&s.q_empty);  // the tile's last read of Q is done
+      }
       if (attention_sm90_needs_mask<BM, BN>(w, sh.causal, n)) mask(sc, w, sh.causal, n, row0, lt % 4);
       float alpha[2];
       softmax(sc, row_max, row_sum, alpha, p.scale_log2);
@@ -557,6 +563,7 @@ struct AttentionSm90Roles {
       }
       st = next;
     }
+    if (lt == 0) mbarrier_arrive(&s.q_empty);  // (its last Q K^T completed with the last-but-one turn)
   }
 
   // The overlap main loop (Cfg::Overlap, FlashAttention-3's intra-warpgroup pipelining). Block i is
@@ -614,6 +621,7 @@ struct AttentionSm90Roles {
       if (lt == 0) v_ring.consumer_release(st);
       pack_p(pa, sc);
     }
+    if (lt == 0) mbarrier_arrive(&s.q_empty);  // every Q K^T of the tile has completed
     if (w.n_blocks > 1) rescale(o, alpha);
     v_ring.consumer_wait(st);
     issue_pv(o, pa, smem_address(s.v_stage(st.index)), w.n_blocks == 1);
@@ -626,8 +634,8 @@ struct AttentionSm90Roles {
 
   // Each consumer warpgroup, for each tile the block computes (as the producer: w0, then every
   // gridDim.x-th): wait for Q, the main loop (the ring positions and the ping-pong's turns running on
-  // across tiles), release Q (q_empty: its products are complete), then the epilogue, while the
-  // producer already loads the next tile.
+  // across tiles; it releases Q, q_empty, once its last Q K^T has completed), then the epilogue,
+  // while the producer already loads the next tile.
   __device__ __forceinline__ static void consume(Params const& p, Maps const&, AttentionSm90Tile const& w0, Storage& s,
                                                  int c, int lt) {
     PipelineState<Stages> st;
@@ -663,7 +671,6 @@ struct AttentionSm90Roles {
       } else {
         mainloop(p, s, w, c, lt, row0, o, row_max, row_sum, st);
       }
-      if (lt == 0) mbarrier_arrive(&s.q_empty);  // every wgmma of the warpgroup has completed
     } else {
       TESSERA_UNROLL
       for (int r = 0; r < D / 2; ++r) o[r] = 0.0f;

@@ -1,16 +1,19 @@
 // attention_forward_sm90 through the JIT, with a host side that needs no CUDA toolkit and no CUDA
-// runtime: the kernel of kernels/attention/forward_sm90.cuh compiled by NVRTC (one program per head
-// dimension and element type, at its first use, cached in memory and on disk by jit::compile), its
-// two arguments built on the host (the values; the three 4-D tensor maps, encoded by the driver's
-// cuTensorMapEncodeTiled) and the launch through the driver opened at run time (jit/driver.hpp).
+// runtime: the kernel of kernels/attention/forward_sm90.cuh compiled by NVRTC (one program per
+// kernel: head dimension, element type, main loop and schedule; at its first use, cached in memory
+// and on disk by jit::compile), its two arguments built on the host (the values; the three 4-D
+// tensor maps, encoded by the driver's cuTensorMapEncodeTiled) and the launch through the driver
+// opened at run time (jit/driver.hpp).
 // What kernels::attention_forward_sm90 (kernels/attention/forward.cuh, nvcc) does, step by step:
 //
 //   AttentionSm90JitProblem                the problem (kernels::AttentionProblem<T> with the element
 //                                          type as a flag and untyped pointers)
 //   check_attention_sm90_jit_problem(fn, p)
 //                                          kernels::check_attention_problem on it
-//   attention_sm90_jit_kernel(problem)     which kernel runs it: AttentionSm90Config<head_dim, loop>, the
-//                                          type (the loop: TESSERA_ATTENTION_LOOP, attention_sm90_jit_loop)
+//   attention_sm90_jit_kernel(problem)     which kernel runs it: AttentionSm90Config<head_dim, loop,
+//                                          persistent>, the type (the loop: TESSERA_ATTENTION_LOOP,
+//                                          attention_sm90_jit_loop; persistent: seq_k <= 2048,
+//                                          kernels::attention_sm90_persistent)
 //   attention_sm90_jit_source(kernel, align), attention_sm90_jit_name(kernel)
 //                                          the program: forward_sm90.cuh and static_asserts
 //   attention_sm90_jit_params<Align>(kernel, problem, encode)

@@ -148,7 +148,8 @@ from .analysis import advise as advise, analyze as analyze, check_tma as check_t
 from .pictures import show as show
 from . import lang as lang
 from .lang import (
-    KernelError as KernelError, TensorSpec as TensorSpec, Compiled as Compiled, kernel as kernel, compile as compile,
+    KernelError as KernelError, TensorSpec as TensorSpec, Compiled as Compiled, mark_dynamic as mark_dynamic,
+    kernel as kernel, compile as compile,
     arch as arch, nvgpu as nvgpu, make_copy_atom as make_copy_atom, make_tiled_copy_tv as make_tiled_copy_tv,
     copy as copy, gemm as gemm, make_fragment as make_fragment, make_fragment_like as make_fragment_like,
     SmemAllocator as SmemAllocator, NamedBarrier as NamedBarrier, range as range, if_ as if_, elif_ as elif_,

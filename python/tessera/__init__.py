@@ -139,7 +139,7 @@ _PUBLIC = [
     "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze", "check_tma", "check_wgmma", "atom", "atom_names", "eval", "parse",
     "show",
     # the kernel language (tessera.lang.EXPORTS; docs/python-kernels.md)
-    "KernelError", "TensorSpec", "Compiled", "kernel", "compile", "arch", "nvgpu", "make_copy_atom",
+    "KernelError", "TensorSpec", "Compiled", "mark_dynamic", "kernel", "compile", "arch", "nvgpu", "make_copy_atom",
     "make_tiled_copy_tv", "copy", "gemm", "make_fragment", "make_fragment_like", "SmemAllocator", "NamedBarrier",
     "range", "if_", "elif_", "else_", "where", "local_tile", "local_partition", "BFloat16", "Boolean", "Float16",
     "Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint32",

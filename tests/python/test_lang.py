@@ -174,6 +174,50 @@ def test_mma_gemm_refuses_fragments_of_the_wrong_role():
         ts.nvgpu.warp.MmaF16BF16Op(ts.Float32, ts.Float32, (16, 8, 16))
 
 
+# ---- run-time extents and strides (mark_dynamic) -------------------------------------------------------
+
+
+@needs_nvrtc
+def test_dynamic_extents_write_one_program_for_every_shape():
+    import struct
+
+    def comp(program, shape, dynamic):
+        spec = TensorSpec(shape, ts.Float16, dynamic=dynamic)
+        return _compile(program, spec, spec, spec)[0]
+
+    a = comp(elementwise_add.naive_elementwise_add, (2048, 2048), (0, 1))
+    b = comp(elementwise_add.naive_elementwise_add, (1024, 4096), (0, 1))
+    assert a.source == b.source and a.program.key == b.program.key  # no new compile for b
+    assert "int n = int(dyn.v[1]);" in a.source and "gC[mi * dyn.v[8] + ni] = a_val + b_val;" in a.source
+    assert "2048" not in a.source.split("using namespace tessera;")[1].replace("__launch_bounds__", "")
+    # the launch carries this trace's values: m, n, then each tensor's row stride
+    extra = b._launches[0][5][0]
+    values = struct.unpack(f"<{len(extra) // 8}q", extra)
+    assert values[:3] == (1024, 4096, 4096)
+    # the thread-value add: tiles of a run-time number of rows, still 128-bit moves
+    c = comp(elementwise_add.elementwise_add, (2048, 2048), (0,))
+    d = comp(elementwise_add.elementwise_add, (4096, 2048), (0,))
+    assert c.source == d.source
+    assert "move_bytes<16>(t0 + 8, thrA + dyn.v[12]);" in c.source
+
+
+@ts.kernel
+def _dynamic_smem(gX):
+    smem = ts.SmemAllocator()
+    smem.allocate_tensor(ts.Float32, gX.layout)
+
+
+@needs_nvrtc
+def test_dynamic_extent_where_a_static_one_is_needed():
+    _expect_error(_dynamic_smem, "compile-time layout", TensorSpec((32, 8), ts.Float32, dynamic=(0,)),
+                  line_text="smem.allocate_tensor(ts.Float32, gX.layout)")
+
+
+def test_mark_dynamic_checks_its_modes():
+    with pytest.raises(ValueError, match="mode 2 of a rank-2 tensor"):
+        ts.mark_dynamic(TensorSpec((4, 4), ts.Float32), (2,))
+
+
 # ---- the lowering: offsets, vectors ------------------------------------------------------------------
 
 
@@ -440,6 +484,18 @@ def test_sgemm_on_the_gpu():
     sgemm.sgemm_2d_blocktiling(a, b, c, 0.5, 0.25)
     torch.cuda.synchronize()
     torch.testing.assert_close(c.double(), expected, rtol=1e-4, atol=1e-2)
+
+
+@needs_gpu
+def test_dynamic_extents_on_the_gpu():
+    for m in (512, 1024):
+        a = torch.randn(m, 256, device="cuda", dtype=torch.float16)
+        b = torch.randn(m, 256, device="cuda", dtype=torch.float16)
+        c = torch.zeros_like(a)
+        da, db, dc = (ts.mark_dynamic(t, (0,)) for t in (a, b, c))
+        elementwise_add.elementwise_add(da, db, dc)
+        torch.cuda.synchronize()
+        torch.testing.assert_close(c, a + b)
 
 
 @needs_gpu

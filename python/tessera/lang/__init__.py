@@ -10,7 +10,8 @@ from ._values import (
     Uint32, Value,
 )
 from ._api import (
-    Compiled, JitFunction, KernelFunction, NamedBarrier, SmemAllocator, TensorSpec, arch, compile, copy, elif_,
+    Compiled, DynamicTensor, JitFunction, KernelFunction, NamedBarrier, SmemAllocator, TensorSpec, arch, compile, copy, elif_,
+    mark_dynamic,
     else_, gemm, if_, jit, kernel, make_copy_atom, make_fragment, make_fragment_like, make_tiled_copy_tv, nvgpu,
     range, where,
 )
@@ -19,7 +20,7 @@ from ._trace import state as _state
 
 #: The names ``tessera`` takes from this module.
 EXPORTS = (
-    "KernelError", "TensorSpec", "Compiled", "kernel", "compile", "arch", "nvgpu", "make_copy_atom",
+    "KernelError", "TensorSpec", "Compiled", "mark_dynamic", "kernel", "compile", "arch", "nvgpu", "make_copy_atom",
     "make_tiled_copy_tv", "copy", "gemm", "make_fragment", "make_fragment_like", "SmemAllocator", "NamedBarrier",
     "range", "if_", "elif_", "else_", "where", "local_tile", "local_partition", "BFloat16", "Boolean", "Float16",
     "Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint32",

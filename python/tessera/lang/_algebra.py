@@ -9,7 +9,10 @@ from .. import _tessera
 from .._types import LayoutError, S
 from . import _trace
 from ._trace import fail
-from ._values import Tensor, Value, _dynamic_gcd, _zero, _zero_slices, has_dynamic, pow2_divisor, spell, spell_shape, static
+from ._values import (
+    Tensor, Value, _dynamic_gcd, _zero, _zero_slices, fmt_layout, has_dynamic, kernel_ints, pow2_divisor, spell,
+    spell_shape, static,
+)
 
 # Functions whose result is a tensor when their first argument is one (the same pointer: no offset).
 _TENSOR_VIEWS = {"composition", "zipped_divide", "logical_divide", "tiled_divide", "flat_divide", "flatten",
@@ -45,7 +48,8 @@ def call(name, args, kwargs):
     if args and isinstance(args[0], Tensor):
         t = args[0]
         if name in _QUERIES:
-            return _algebra(name, (t.layout,) + tuple(args[1:]))
+            r = _algebra(name, (t.layout,) + tuple(args[1:]))
+            return kernel_ints(r) if t.var is not None and name != "layout" else r
         if name in _TENSOR_VIEWS:
             layout = _algebra(name, (t.layout,) + tuple(args[1:]))
             return _view(t, layout)
@@ -82,7 +86,7 @@ def _view(t, layout, off=0, terms=(), g=0):
     b = _trace.current()
     v = b.var()
     e = offset_expr(off, list(terms))
-    b.emit(f"auto {v.token} = {t.var.token}{' + ' + e if e else ''};  // {layout}")
+    b.emit(f"auto {v.token} = {t.var.token}{' + ' + e if e else ''};  // {fmt_layout(layout)}")
     return Tensor(t.dtype, t.space, layout, a, var=v, root=t.root)
 
 

@@ -13,7 +13,7 @@ from . import _trace
 from ._trace import Builder, FrameWatcher, KernelError, fail, state
 from ._values import (
     BFloat16, Boolean, DType, Float16, Float32, Float64, FragmentExpr, Int8, Int16, Int32, Int64, Tensor, Uint8,
-    Uint32, Value, _dynamic_gcd, _zero, as_value, bind, copy_values, dtype_of, fmt_coord, has_dynamic, literal,
+    Uint32, Value, _dynamic_gcd, _zero, as_value, bind, copy_values, dtype_of, fmt_coord, fmt_layout, has_dynamic, literal,
     make_fragment, pow2_divisor, spell, spell_shape, spell_type, static,
 )
 
@@ -23,9 +23,12 @@ from ._values import (
 class TensorSpec:
     """A tensor's type without its memory: compile for it without a GPU (``tessera.compile(f,
     TensorSpec((2048, 2048), tessera.Float16))``) and call the result later with tensors of that
-    dtype, shape and strides whose addresses are aligned to ``align`` bytes."""
+    dtype, shape and strides whose addresses are aligned to ``align`` bytes. ``dynamic``: the modes
+    whose extents (and so the strides that follow from them) the kernel reads at run time, as
+    ``mark_dynamic`` says."""
 
-    def __init__(self, shape, dtype, stride=None, align=16):
+    def __init__(self, shape, dtype, stride=None, align=16, dynamic=()):
+        self.dynamic = tuple(dynamic)
         self.shape = tuple(int(s) for s in shape)
         self.dtype = dtype_of(dtype)
         if stride is None:
@@ -44,13 +47,46 @@ class TensorSpec:
         return f"TensorSpec({self.shape}, {self.dtype}, stride={self._stride}, align={self.align})"
 
 
+class DynamicTensor:
+    """A tensor whose extents in ``modes`` the kernels read at run time (``mark_dynamic``)."""
+
+    def __init__(self, tensor, modes):
+        self.tensor = tensor
+        rank = len(tensor.shape)
+        self.dynamic = tuple(range(rank)) if modes is None else tuple(int(m) for m in modes)
+        for m in self.dynamic:
+            if not 0 <= m < rank:
+                raise ValueError(f"mark_dynamic: mode {m} of a rank-{rank} tensor")
+        self.shape, self.dtype = tensor.shape, tensor.dtype
+
+    def stride(self):
+        return self.tensor.stride()
+
+    def data_ptr(self):
+        return self.tensor.data_ptr()
+
+    def __getattr__(self, name):
+        return getattr(self.tensor, name)
+
+
+def mark_dynamic(tensor, modes=None):
+    """``tensor`` with the extents of ``modes`` (every mode by default) and the strides that depend
+    on them made run-time values of the kernels (CuTeDSL's ``mark_layout_dynamic``): the generated
+    C++ reads them from the launch instead of holding them, so tensors of other extents reuse the
+    compiled kernels (a new trace in Python, no new compile). Unit strides stay static."""
+    return DynamicTensor(tensor, modes)
+
+
 def _is_tensor(x):
-    return isinstance(x, TensorSpec) or (hasattr(x, "data_ptr") and hasattr(x, "shape") and hasattr(x, "dtype"))
+    return isinstance(x, (TensorSpec, DynamicTensor)) or (
+        hasattr(x, "data_ptr") and hasattr(x, "shape") and hasattr(x, "dtype"))
 
 
 def _alignment(t):
     if isinstance(t, TensorSpec):
         return t.align
+    if isinstance(t, DynamicTensor):
+        return _alignment(t.tensor)
     ptr = t.data_ptr()
     a = 16
     while a > 1 and ptr % a:
@@ -62,7 +98,7 @@ def _host_tensor(t, index):
     from .. import jit
 
     dtype = dtype_of(t.dtype)
-    layout = jit.layout_of(t)
+    layout = jit.layout_of(t, dynamic=getattr(t, "dynamic", ()))
     return Tensor(dtype, "gmem", layout, _alignment(t), arg=index)
 
 
@@ -133,6 +169,15 @@ class KernelTrace:
         self.keep = []  # those objects, alive while their ids are keys
         self.smem_bytes = 0
         self.index = "int"
+        self.dyn = []  # the run-time extents and strides the kernel reads, in slot order
+        self.dyn_var = None
+
+    def dyn_slot(self, value):
+        """C++ that reads one run-time extent or stride; the launch passes ``value`` there."""
+        if self.dyn_var is None:
+            self.dyn_var = self.builder.var("dyn")
+        self.dyn.append(int(value))
+        return f"{self.dyn_var.token}.v[{len(self.dyn) - 1}]"
 
     def declare(self, obj, cxx, hint=None):
         """The C++ name of ``obj`` in this kernel, declared ``auto name = cxx;`` at first use."""
@@ -146,11 +191,17 @@ class KernelTrace:
             self.keep.append(obj)
         return name
 
+    @property
+    def dyn_struct(self):
+        return f"tessera_dyn_{len(self.dyn)}"
+
     def source(self, line_directives=True):
         params = []
         for p in self.params:
             const = "" if getattr(p.kernel_tensor.root, "written", False) else " const"
             params.append(f"{p.tensor.dtype.cxx}{const}* {p.var.token}")
+        if self.dyn:
+            params.append(f"{self.dyn_struct} {self.dyn_var.token}")
         threads = self.block[0] * self.block[1] * self.block[2]
         head = f'extern "C" __global__ void __launch_bounds__({threads}) {self.name}({", ".join(params)}) {{'
         body = self.builder.render(line_directives)
@@ -175,10 +226,11 @@ def _on_line_for(builder):
     def on_line(frame, prev_line):
         builder.loc_override = (frame.f_code.co_filename, prev_line)
         try:
-            for name, val in list(frame.f_locals.items()):
+            frame_locals = dict(frame.f_locals)
+            for name, val in frame_locals.items():
                 if name == "_" or name == "self":
                     continue
-                _name_value(builder, name, val)
+                _name_value(builder, name, val, frame_locals=frame_locals)
         finally:
             builder.loc_override = None
 
@@ -192,11 +244,13 @@ def _single_var(builder, val):
     return None
 
 
-def _name_value(builder, name, val, in_tuple=False):
+def _name_value(builder, name, val, in_tuple=False, frame_locals=None):
     """Names what the local ``name`` holds after a line ran. A run-time scalar assigned to a name
     that already holds a live C++ variable assigns that variable (``acc = acc + x`` in a
-    tessera.range loop carries acc from one iteration to the next, as in Python). A value held by
-    two names (``y = x``) is one C++ variable, named after the first."""
+    tessera.range loop carries acc from one iteration to the next, as in Python). A name that
+    takes another name's value (``y = x``) gets its own variable, a copy, so that assigning either
+    later leaves the other as Python leaves it; before a variable is assigned, the values other
+    names still hold in it move to their own variables (or to a copy)."""
     if isinstance(val, Value):
         own = _single_var(builder, val)
         if in_tuple:  # a tuple's element: named if it has no name yet, nothing more
@@ -205,25 +259,34 @@ def _name_value(builder, name, val, in_tuple=False):
             elif own.name is None:
                 builder.name_var(own, name)
             return
+        if builder.held.get(name) is val:
+            return  # the value this name held at the last line: named then
         prev = builder.locals.get(name)
         if prev is not None and prev.alive and own is not prev:
-            if own is not None and own.name is not None and own.alive and own.name != name:
-                pass  # `x = y`: x now holds y's value (y's variable), assigned below
             if prev.dtype is not None and val.dtype is not prev.dtype:
                 fail(f"`{name}` held a {prev.dtype} and is assigned a {val.dtype}: convert it "
                      f"({name} = x.to({prev.dtype}))")
+            _release(builder, prev, name, frame_locals or {})
             builder.emit(f"{prev.token} = {val.expr};")
             if own is None or own.name is None:
                 val.expr, val.prec = prev.token, 0
+            builder.held[name] = val
             return
         if own is not None and own.name is not None and own.name != name:
-            return  # another name's value: shared
+            # `y = x`: y's own variable, a copy of x's value (the value object stays x's variable)
+            v = builder.var(name)
+            builder.emit(f"{val.dtype.cxx} {v.token} = {val.expr};")
+            v.dtype = val.dtype
+            builder.locals[name] = v
+            builder.held[name] = val
+            return
         if own is None:
             bind(val, name)
             own = _single_var(builder, val)
         builder.name_var(own, name)
         own.dtype = val.dtype
         builder.locals[name] = own
+        builder.held[name] = val
     elif isinstance(val, Tensor) and val.var is not None:
         builder.name_var(val.var, name)
     elif isinstance(val, FragmentExpr):
@@ -234,6 +297,26 @@ def _name_value(builder, name, val, in_tuple=False):
         for i, e in enumerate(val):
             if isinstance(e, Value):
                 _name_value(builder, f"{name}_{i}", e, in_tuple=True)
+
+
+def _release(builder, var, name, frame_locals):
+    """Before ``var`` (the variable of local ``name``) is assigned: the values other locals hold in
+    it move to those locals' own variables when these still hold the same value, else to a copy."""
+    copy = None
+    for other, x in frame_locals.items():
+        if other == name:
+            continue
+        for u in (x if isinstance(x, tuple) and len(x) <= 8 else (x,)):
+            if not isinstance(u, Value) or _single_var(builder, u) is not var:
+                continue
+            mine = builder.locals.get(other)
+            if builder.held.get(other) is u and mine is not None and mine.alive and mine is not var:
+                u.expr = mine.token
+                continue
+            if copy is None:
+                copy = builder.var()
+                builder.emit(f"{u.dtype.cxx} {copy.token} = {var.token};")
+            u.expr = copy.token
 
 
 class HostTrace:
@@ -288,7 +371,7 @@ class HostTrace:
                 fail(f"argument {pname}: a kernel's tensor cannot be passed to another kernel")
             v = b.var(pname)
             ktensor = Tensor(val.dtype, "gmem", val.layout, val.align, var=v)
-            b.lines.append((1, f"// {v.token}: {val.layout}, {val.align}-byte aligned"))
+            b.lines.append((1, f"// {v.token}: {fmt_layout(val.layout)}, {val.align}-byte aligned"))
             kt.params.append(_Param(v, val, ktensor))
             binds.append((val.arg, val.offset, val.dtype.bytes))
             return ktensor
@@ -327,7 +410,8 @@ class JitFunction:
         key = [id(self.instance)]
         for a in args:
             if _is_tensor(a):
-                key.append((str(a.dtype), tuple(a.shape), tuple(a.stride()), _alignment(a)))
+                key.append((str(a.dtype), tuple(a.shape), tuple(a.stride()), _alignment(a),
+                            getattr(a, "dynamic", ())))
             else:
                 try:
                     hash(a)
@@ -375,14 +459,18 @@ class Compiled:
         self._nargs = nargs
         self._launches = []
         if program is not None:
+            import struct as _struct
+
             for kt, grid, block, smem, binds in trace.launches:
-                self._launches.append((program.kernel(kt.name), grid, block, smem, tuple(binds)))
+                extra = (_struct.pack(f"<{len(kt.dyn)}q", *kt.dyn),) if kt.dyn else ()
+                self._launches.append((program.kernel(kt.name), grid, block, smem, tuple(binds), extra))
 
     @property
     def kernels(self):
         return [kt.name for kt in self._trace.kernels]
 
     def __call__(self, *args, stream=None):
+        args = tuple(a.tensor if type(a) is DynamicTensor else a for a in args)
         if len(args) != self._nargs:
             raise TypeError(f"{self.name}: compiled for {self._nargs} arguments, given {len(args)}")
         for i, dtype, shape, stride, align in self._checks:
@@ -399,9 +487,9 @@ class Compiled:
             stream = _jit._default_stream(args)
         elif not isinstance(stream, int):
             stream = getattr(stream, "cuda_stream", None) or getattr(stream, "ptr", 0)
-        for k, grid, block, smem, binds in self._launches:
+        for k, grid, block, smem, binds, extra in self._launches:
             ptrs = [args[i].data_ptr() + off * esize for i, off, esize in binds]
-            k(grid, block, *ptrs, shared=smem, stream=stream)
+            k(grid, block, *ptrs, *extra, shared=smem, stream=stream)
 
 
 def compile(f, *args, arch=None, options=(), cache=True):  # noqa: A001 (tessera.compile, as cute.compile)
@@ -448,9 +536,13 @@ def compile(f, *args, arch=None, options=(), cache=True):  # noqa: A001 (tessera
     if not host.launches:
         fail(f"{f.fn.__name__} launches no kernel")
     includes = _HEADERS + "".join(sorted(set().union(*(kt.builder.includes for kt in host.kernels))))
+    structs = "".join(
+        f"struct {n} {{ long long v[{n.rsplit('_', 1)[1]}]; }};  // run-time extents and strides\n"
+        for n in sorted({kt.dyn_struct for kt in host.kernels if kt.dyn})
+    )
     head = (
         f"// Generated by tessera.compile from {_trace.short_path(f.fn.__code__.co_filename)}: "
-        f"{f.fn.__qualname__}\n{includes}\nusing namespace tessera;\n\n"
+        f"{f.fn.__qualname__}\n{includes}\nusing namespace tessera;\n{structs}\n"
     )
     # The program NVRTC compiles has #line directives (its messages name the Python lines); the
     # source shown to the user has not.
@@ -720,7 +812,7 @@ class SmemAllocator:
         if kt.smem_bytes > 48 * 1024:
             fail(f"shared memory of this kernel reaches {kt.smem_bytes} bytes; static shared memory is at most 49152")
         v = b.var()
-        b.emit(f"__shared__ alignas({align}) {dtype.cxx} {v.token}[{n}];  // {layout}")
+        b.emit(f"__shared__ alignas({align}) {dtype.cxx} {v.token}[{n}];  // {fmt_layout(layout)}")
         t = Tensor(dtype, "smem", layout, align, var=v)
         return t
 
@@ -878,7 +970,7 @@ class ThrCopy:
         b = _trace.current()
         v = b.var()
         off = offset_expr(st, terms)
-        b.emit(f"auto {v.token} = {t.var.token}{' + ' + off if off else ''};  // {layout}")
+        b.emit(f"auto {v.token} = {t.var.token}{' + ' + off if off else ''};  // {fmt_layout(layout)}")
         return Tensor(t.dtype, t.space, layout, a, var=v, root=t.root)
 
     def partition_S(self, t):  # noqa: N802 (CuTe's name)

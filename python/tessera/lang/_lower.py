@@ -15,52 +15,86 @@ is left, without a modulo), and a tuple coordinate sums its modes'.
 import math
 
 from .. import _tessera
+from .._types import S
 from ._trace import fail
 
 
 def leaves(shape, stride):
-    """The (extent, stride) pairs of a layout's flattened modes, as ints."""
+    """The (extent, stride) pairs of a layout's flattened modes: ints (static ones as S)."""
     if isinstance(shape, tuple):
         out = []
         for s, d in zip(shape, stride):
             out.extend(leaves(s, d))
         return out
-    return [(int(shape), int(stride))]
+    return [(shape, stride)]
+
+
+def is_static(x):
+    return isinstance(x, S)
+
+
+def num(x):
+    """C++ of an extent or stride: a literal when static, else the kernel's run-time value of it
+    (``dyn.v[k]``: the launch passes the value the trace saw; docs/python-kernels.md)."""
+    if is_static(x):
+        return str(int(x))
+    from ._api import _CURRENT
+
+    kt = _CURRENT["kernel"]
+    if kt is None:
+        fail("a run-time extent or stride outside a kernel")
+    return kt.dyn_slot(int(x))
 
 
 def int_terms(c, sd):
-    """C++ terms of a run-time integer coordinate ``c`` (an expression that binds as tightly as a
-    name: parenthesized by the caller if need be) into the leaves ``sd``. ``/``, ``%`` and ``*``
-    share a precedence and associate to the left, so ``c / 32 % 4 * 8192`` needs no parentheses."""
+    """C++ terms of an integer coordinate ``c`` (an expression that binds as tightly as a name:
+    parenthesized by the caller if need be) into the leaves ``sd``. ``/``, ``%`` and ``*`` share a
+    precedence and associate to the left, so ``c / 32 % 4 * 8192`` needs no parentheses."""
     terms = []
-    p = 1
+    p = 1  # the product of the extents so far: an int, or C++ once a run-time extent joined it
     n = len(sd)
     for k, (s, d) in enumerate(sd):
         last = k == n - 1
-        if (s == 1 and not last) or d == 0:
-            p *= s
+        if (is_static(s) and int(s) == 1 and not last) or (is_static(d) and int(d) == 0):
+            p = _mul(p, s)
             continue
-        e = c if p == 1 else f"{c} / {p}"
+        e = c if p == 1 else f"{c} / {p if isinstance(p, int) else '(' + p + ')'}"
         if not last:
-            e = f"{e} % {s}"
-        terms.append(e if d == 1 else f"{e} * {d}")
-        p *= s
+            e = f"{e} % {num(s)}"
+        if not (is_static(d) and int(d) == 1):
+            e = f"{e} * {num(d)}"
+        terms.append(e)
+        p = _mul(p, s)
     return terms
 
 
+def _mul(p, s):
+    if is_static(s) and isinstance(p, int):
+        return p * int(s)
+    if is_static(s) and int(s) == 1:
+        return p
+    if p == 1:
+        return num(s)
+    return f"{p} * {num(s) if not is_static(s) else int(s)}"
+
+
 def static_offset(c, sd):
-    """The offset of a static integer coordinate into the leaves ``sd`` (crd2idx)."""
+    """The offset of a static integer coordinate into static leaves ``sd`` (crd2idx)."""
     off, p, n = 0, 1, len(sd)
     for k, (s, d) in enumerate(sd):
-        v = c // p if k == n - 1 else (c // p) % s
-        off += v * d
-        p *= s
+        v = c // p if k == n - 1 else (c // p) % int(s)
+        off += v * int(d)
+        p *= int(s)
     return off
+
+
+def _all_static(sd):
+    return all(is_static(s) and is_static(d) for s, d in sd)
 
 
 def coord_offset(coord, shape, stride):
     """(static part, list of run-time terms) of the offset of ``coord`` into (shape, stride); None
-    coordinates (slices) contribute nothing."""
+    coordinates (slices) contribute nothing. Run-time extents and strides make terms too."""
     from ._values import Value
 
     if coord is None:
@@ -75,7 +109,10 @@ def coord_offset(coord, shape, stride):
             st += a
             terms += t
         return st, terms
-    return static_offset(int(coord), leaves(shape, stride)), []
+    sd = leaves(shape, stride)
+    if _all_static(sd):
+        return static_offset(int(coord), sd), []
+    return 0, [] if int(coord) == 0 else int_terms(str(int(coord)), sd)
 
 
 def offset_expr(static, terms):
@@ -86,13 +123,29 @@ def offset_expr(static, terms):
     return " + ".join(parts)
 
 
+def is_static_layout(layout):
+    return _all_static(leaves(_tessera.call("shape", layout), _tessera.call("stride", layout)))
+
+
 def element_offsets(layout):
     """The offset of each index of a static layout, in index order (colexicographic)."""
     sd = leaves(_tessera.call("shape", layout), _tessera.call("stride", layout))
+    if not _all_static(sd):
+        fail(f"this needs a layout of compile-time extents and strides; {layout} has run-time values")
     offs = [0]
     for s, d in sd:
-        offs = [o + j * d for j in range(s) for o in offs]
+        offs = [o + j * int(d) for j in range(int(s)) for o in offs]
     return offs
+
+
+def element_offset_exprs(layout):
+    """The C++ offset of each index of a layout of static extents whose strides may be run-time."""
+    shape = _tessera.call("shape", layout)
+    sd = leaves(shape, _tessera.call("stride", layout))
+    if not all(is_static(s) for s, _ in sd):
+        fail(f"this needs compile-time extents; {layout} has run-time ones")
+    n = math.prod(int(s) for s, _ in sd)
+    return [" + ".join(int_terms(str(i), sd)) or "0" if i else "0" for i in range(n)]
 
 
 def index_to_offset(layout, i):
@@ -101,9 +154,9 @@ def index_to_offset(layout, i):
     sd = leaves(_tessera.call("shape", layout), _tessera.call("stride", layout))
     p, ident = 1, True
     for s, d in sd:
-        if s != 1 and d != p:
+        if not (is_static(s) and is_static(d)) or (int(s) != 1 and int(d) != p):
             ident = False
-        p *= s
+        p *= int(s)
     if ident:
         return i
     return " + ".join(int_terms(i, sd)) or "0"
@@ -184,7 +237,11 @@ def _plus(base, off):
 
 def emit_copy(b, src, dst):
     """dst(i) = src(i) for every index i, with the widest moves both layouts and both pointers'
-    proven alignment allow (at most 16 bytes)."""
+    proven alignment allow (at most 16 bytes); element by element where a stride is a run-time
+    value."""
+    if not (is_static_layout(src.layout) and is_static_layout(dst.layout)):
+        _emit_copy_runtime_strides(b, src, dst)
+        return
     so, do = element_offsets(src.layout), element_offsets(dst.layout)
     if len(so) != len(do):
         fail(f"a copy of {len(so)} values into {len(do)}: {src.layout} into {dst.layout}")
@@ -219,6 +276,85 @@ def emit_copy(b, src, dst):
         return
     offsets = [(so[i], do[i]) for i in range(0, len(so), v)]
     emit_moves(b, d_var, s_var, offsets, v * esize, f"move_bytes<{v * esize}>")
+
+
+def _offset_model(layout):
+    """For a layout of static extents whose strides may be run-time values: each index's offset as
+    (static part, coefficients of the run-time strides), and those strides' C++ (one read each)
+    and the powers of two that divide them (in this trace; another divisibility writes other C++)."""
+    sd = leaves(_tessera.call("shape", layout), _tessera.call("stride", layout))
+    if not all(is_static(s) for s, _ in sd):
+        fail(f"a copy needs compile-time extents; {layout} has run-time ones")
+    dyn = [k for k, (_, d) in enumerate(sd) if not is_static(d)]
+    cxx = [num(sd[k][1]) for k in dyn]
+    divs = [_pow2(int(sd[k][1])) for k in dyn]
+    model = [(0, (0,) * len(dyn))]
+    for k, (s, d) in enumerate(sd):
+        out = []
+        for j in range(int(s)):
+            for st, co in model:
+                if k in dyn:
+                    pos = dyn.index(k)
+                    co = co[:pos] + (co[pos] + j,) + co[pos + 1:]
+                    out.append((st, co))
+                else:
+                    out.append((st + j * int(d), co))
+        model = out
+    return model, cxx, divs
+
+
+def _model_plan(a, c, esize, max_bytes, adiv, cdiv):
+    """vector_plan over offset models: a run must share its run-time part and be contiguous and
+    aligned in its static part; the run-time part is aligned when every stride it multiplies is."""
+    n = len(a)
+    v = 1
+    while v * 2 * esize <= max_bytes and n % (v * 2) == 0:
+        w = v * 2
+        for j in range(0, n, w):
+            for m, divs in ((a, adiv), (c, cdiv)):
+                st0, co0 = m[j]
+                if (st0 * esize) % (w * esize) or any(x and (x * dv * esize) % (w * esize) for x, dv in zip(co0, divs)):
+                    return v
+                if any(m[j + e] != (st0 + e, co0) for e in range(1, w)):
+                    return v
+        v = w
+    return v
+
+
+def _model_expr(entry, cxx):
+    st, co = entry
+    parts = [c if x == 1 else f"{x} * {c}" for x, c in zip(co, cxx) if x]
+    if st or not parts:
+        parts.append(str(st))
+    return " + ".join(parts)
+
+
+def _emit_copy_runtime_strides(b, src, dst):
+    """emit_copy for layouts with run-time strides: the same plan over offset models."""
+    sm, scxx, sdiv = _offset_model(src.layout)
+    dm, dcxx, ddiv = _offset_model(dst.layout)
+    if len(sm) != len(dm):
+        fail(f"a copy of {len(sm)} values into {len(dm)}: {src.layout} into {dst.layout}")
+    esize = src.dtype.bytes
+    max_bytes = min(16, src.align, dst.align)
+    best = None
+    for order in (None, "src", "dst"):
+        idx = list(range(len(sm)))
+        if order is not None:
+            m = sm if order == "src" else dm
+            idx.sort(key=lambda i: (m[i][1], m[i][0], i))
+        a, c = [sm[i] for i in idx], [dm[i] for i in idx]
+        w = _model_plan(a, c, esize, max_bytes, sdiv, ddiv)
+        if best is None or w > best[0]:
+            best = (w, a, c)
+    v, a, c = best
+    s_var, d_var = src.var.token, dst.var.token
+    for j in range(0, len(a), v):
+        se, de = _model_expr(a[j], scxx), _model_expr(c[j], dcxx)
+        if v == 1:
+            b.emit(f"{d_var}[{de}] = {s_var}[{se}];")
+        else:
+            b.emit(f"move_bytes<{v * esize}>({_plus(d_var, '' if de == '0' else de)}, {_plus(s_var, '' if se == '0' else se)});")
 
 
 def emit_tiled_copy(b, atom, src, dst):
@@ -258,15 +394,17 @@ def _modes(t):
     shape, stride = _tessera.call("shape", t.layout), _tessera.call("stride", t.layout)
     if not isinstance(shape, tuple):
         return [(int(shape), leaves(shape, stride))]
-    return [(int(math.prod(s for s, _ in leaves(sh, st))), leaves(sh, st)) for sh, st in zip(shape, stride)]
+    return [(int(math.prod(int(s) for s, _ in leaves(sh, st))), leaves(sh, st)) for sh, st in zip(shape, stride)]
 
 
 def _mode_index(mode, var):
     """C++ of the offset of index ``var`` of a mode: a loop variable walks the mode's leaves."""
     extent, sd = mode
-    if len([x for x in sd if x[0] != 1]) <= 1:
-        d = next((d for s, d in sd if s != 1), 0)
-        return "" if d == 0 else (var if d == 1 else f"{var} * {d}")
+    if len([x for x in sd if int(x[0]) != 1]) <= 1:
+        d = next((d for s, d in sd if int(s) != 1), S(0))
+        if is_static(d):
+            return "" if int(d) == 0 else (var if int(d) == 1 else f"{var} * {int(d)}")
+        return f"{var} * {num(d)}"
     return " + ".join(int_terms(var, sd))
 
 

@@ -340,14 +340,16 @@ def _zero(coord):
 
 
 def _dynamic_gcd(coord, shape, stride):
-    """The gcd of the strides that run-time values of ``coord`` multiply (0: none)."""
+    """The gcd of the strides that run-time values of ``coord`` multiply (0: none). A run-time
+    stride counts by the power of two that divides the value traced (so the C++ depends on that
+    divisibility, not on the value: another divisibility writes other C++)."""
     if coord is None:
         return 0
     if isinstance(coord, Value):
         g = 0
         for sh, st in zip(leaves(shape), leaves(stride)):
-            if int(sh) != 1:
-                g = math.gcd(g, int(st))
+            if not isinstance(sh, S) or int(sh) != 1:
+                g = math.gcd(g, int(st) if isinstance(st, S) else pow2_divisor(int(st)))
         return g
     if isinstance(coord, (tuple, list)):
         if not isinstance(shape, tuple):
@@ -358,6 +360,12 @@ def _dynamic_gcd(coord, shape, stride):
         for c, sh, st in zip(coord, shape, stride):
             g = math.gcd(g, _dynamic_gcd(c, sh, st))
         return g
+    if int(coord) != 0 and not all(isinstance(x, S) for x in list(leaves(shape)) + list(leaves(stride))):
+        g = 0  # a static coordinate times run-time strides: multiples of their divisibility
+        for st in leaves(stride):
+            if not isinstance(st, S):
+                g = math.gcd(g, pow2_divisor(int(st)))
+        return g or 1
     return 0
 
 
@@ -424,12 +432,21 @@ class Tensor:
         return self.dtype
 
     @property
-    def shape(self):
+    def _shape(self):
         return _tessera.call("shape", self.layout)
 
     @property
-    def stride(self):
+    def _stride(self):
         return _tessera.call("stride", self.layout)
+
+    @property
+    def shape(self):
+        """The extents: ints (static ones as S); in a kernel a run-time extent is a run-time value."""
+        return kernel_ints(self._shape) if self.var is not None else self._shape
+
+    @property
+    def stride(self):
+        return kernel_ints(self._stride) if self.var is not None else self._stride
 
     @property
     def memspace(self):
@@ -464,7 +481,7 @@ class Tensor:
     def _coord(self, key):
         if isinstance(key, list):
             key = tuple(key)
-        shape = self.shape
+        shape = self._shape
         rank = len(shape) if isinstance(shape, tuple) else 1
         if isinstance(key, tuple) and rank == 1 and len(key) != 1 and not isinstance(shape, tuple):
             fail(f"a rank-1 tensor indexed with {len(key)} coordinates: {self}")
@@ -483,16 +500,16 @@ class Tensor:
         """(layout of the slice, static element offset, gcd of the run-time offsets)."""
         z = _zero(key)
         layout = self.layout
-        if isinstance(key, tuple) and len(key) == 1 and not isinstance(self.shape, tuple):
+        if isinstance(key, tuple) and len(key) == 1 and not isinstance(self._shape, tuple):
             z = z[0]
         if has_slice(key):
             sliced = _tessera.call("slice", z, layout)
         else:
             sliced = None
         zero_c = _zero_slices(z)
-        off = int(_tessera.call("crd2idx", zero_c, self.shape, self.stride)) if not isinstance(zero_c, Underscore) else 0
-        g = _dynamic_gcd(key if not (isinstance(key, tuple) and len(key) == 1 and not isinstance(self.shape, tuple)) else key[0],
-                         self.shape, self.stride)
+        off = int(_tessera.call("crd2idx", zero_c, self._shape, self._stride)) if not isinstance(zero_c, Underscore) else 0
+        g = _dynamic_gcd(key if not (isinstance(key, tuple) and len(key) == 1 and not isinstance(self._shape, tuple)) else key[0],
+                         self._shape, self._stride)
         return sliced, off, g
 
     def _aligned(self, off, g):
@@ -520,11 +537,11 @@ class Tensor:
             b.emit(f"{self.dtype.cxx} {v.token} = {self.var.token}[{off or '0'}];")
             return Value(v.token, self.dtype)
         v = b.var()
-        b.emit(f"auto {v.token} = {self.var.token}{' + ' + off if off else ''};  // {sliced}")
+        b.emit(f"auto {v.token} = {self.var.token}{' + ' + off if off else ''};  // {fmt_layout(sliced)}")
         return Tensor(self.dtype, self.space, sliced, self._aligned(self._static_off(key), g), var=v, root=self.root)
 
     def _flat_key(self, key):
-        if isinstance(key, tuple) and len(key) == 1 and not isinstance(self.shape, tuple):
+        if isinstance(key, tuple) and len(key) == 1 and not isinstance(self._shape, tuple):
             return key[0]
         return key
 
@@ -532,13 +549,13 @@ class Tensor:
         """C++ of the element offset of coordinate ``key`` ('' for 0)."""
         from ._lower import coord_offset, offset_expr
 
-        st, terms = coord_offset(self._flat_key(key), self.shape, self.stride)
+        st, terms = coord_offset(self._flat_key(key), self._shape, self._stride)
         return offset_expr(st, terms)
 
     def _static_off(self, key):
         from ._lower import coord_offset
 
-        return coord_offset(_zero_values(self._flat_key(key)), self.shape, self.stride)[0]
+        return coord_offset(_zero_values(self._flat_key(key)), self._shape, self._stride)[0]
 
     def __setitem__(self, key, value):
         self._kernel_check()
@@ -554,7 +571,7 @@ class Tensor:
         dst = self if (isinstance(key, tuple) and all(k is None for k in key)) or key is None else None
         if dst is None:
             v = b.var()
-            b.emit(f"auto {v.token} = {self.var.token}{' + ' + off if off else ''};  // {sliced}")
+            b.emit(f"auto {v.token} = {self.var.token}{' + ' + off if off else ''};  // {fmt_layout(sliced)}")
             dst = Tensor(self.dtype, self.space, sliced, self._aligned(self._static_off(key), g), var=v, root=self.root)
         dst.store(value)
 
@@ -630,8 +647,37 @@ class Tensor:
         fail("a tensor has no truth value in a kernel")
 
     def __len__(self):
-        shape = self.shape
+        shape = self._shape
         return len(shape) if isinstance(shape, tuple) else 1
+
+
+def kernel_ints(x):
+    """``x`` (ints, static ones as S, in tuples) with each run-time int made a run-time value that
+    reads the launch's value (so that the kernel's C++ holds no value of a run-time extent)."""
+    if isinstance(x, tuple):
+        return tuple(kernel_ints(e) for e in x)
+    if isinstance(x, int) and not isinstance(x, (S, bool)):
+        from ._api import _CURRENT
+
+        kt = _CURRENT["kernel"]
+        if kt is not None:
+            return Value(f"int({kt.dyn_slot(x)})", Int32)
+    return x
+
+
+def fmt_layout(layout):
+    """A layout as the library prints it, run-time ints as '?' (the C++ comments: the generated
+    source must not depend on a run-time value)."""
+
+    def f(x):
+        if isinstance(x, tuple):
+            return "(" + ",".join(f(e) for e in x) + ")"
+        return f"_{int(x)}" if isinstance(x, S) else "?"
+
+    shape, stride = _tessera.call("shape", layout), _tessera.call("stride", layout)
+    if all(isinstance(x, S) for x in list(leaves(shape)) + list(leaves(stride))):
+        return str(layout)
+    return f"{f(shape)}:{f(stride)}"
 
 
 def _zero_values(c):
@@ -678,7 +724,7 @@ def make_fragment(layout, dtype, hint=None, like=False):
     compact = _tessera.call("make_layout_like", layout) if like else _tessera.call("make_layout", shape)
     n = int(_tessera.call("size", compact))
     v = b.var(hint)
-    b.emit(f"alignas(16) {dtype.cxx} {v.token}[{n}];  // {compact}")
+    b.emit(f"alignas(16) {dtype.cxx} {v.token}[{n}];  // {fmt_layout(compact)}")
     return Tensor(dtype, "rmem", compact, 16, var=v)
 
 

@@ -280,6 +280,70 @@ def test_range_and_if_become_cxx_loops_and_branches():
     assert "    acc = acc + t0;" in src
 
 
+@ts.kernel
+def _aliases(gX):
+    tidx, _, _ = ts.arch.thread_idx()
+    a = gX[tidx, 0]
+    b = a
+    a = a * 2.0
+    gX[tidx, 1] = b  # a's first value, as in Python
+    x = gX[tidx, 2]
+    y = gX[tidx, 3]
+    x, y = y, x
+    gX[tidx, 4] = x
+    gX[tidx, 5] = y
+    x = y
+    y = y + 1.0
+    gX[tidx, 6] = x  # y's value before y + 1
+
+
+@ts.jit
+def _aliases_launch(x):
+    _aliases(x).launch(grid=1, block=32)
+
+
+def _run_scalar_kernel(src, name, x):
+    """Interprets the straight-line C++ of a scalar kernel (float locals, gX[...] loads and stores)
+    for one thread, tidx = 0: what the generated code computes."""
+    import re
+
+    env = {"tidx": 0, "gX": x}
+    body = src.split(name, 1)[1].split("{\n", 1)[1]
+    for line in body.splitlines():
+        line = line.strip()
+        if not line or line.startswith("//") or line == "}":
+            continue
+        line = re.sub(r"^(float|int) ", "", line).rstrip(";").replace("int(threadIdx.x)", "0")
+        line = re.sub(r"(\d+\.\d+)f", r"\1", line)
+        exec(line, {}, env)  # noqa: S102 (C++ statements that are also Python)
+    return x
+
+
+@needs_nvrtc
+def test_names_that_share_a_value_keep_pythons_values():
+    c, _ = _compile(_aliases_launch, TensorSpec((32, 8), ts.Float32))
+    x = _run_scalar_kernel(c.source, "_aliases(", [10.0, 0, 30.0, 40.0, 0, 0, 0, 0])
+    assert x[1] == 10.0  # b = a; a = a * 2: b keeps 10
+    assert (x[4], x[5]) == (40.0, 30.0)  # x, y = y, x swaps
+    assert x[6] == 30.0  # x = y; y = y + 1: x keeps y's value
+    # x = y is written by the swap and by the assignment, once each, not again at every later line
+    assert [line.strip() for line in c.source.splitlines()].count("x = y;") == 2
+
+
+@ts.kernel
+def _retyped(gX):
+    tidx, _, _ = ts.arch.thread_idx()
+    acc = gX[tidx, 0]
+    acc = tidx
+    gX[tidx, 1] = ts.Float32(0.0)
+
+
+@needs_nvrtc
+def test_error_while_naming_points_at_the_assignment():
+    _expect_error(_retyped, r"`acc` held a tessera.Float32 and is assigned a tessera.Int32",
+                  TensorSpec((32, 8), ts.Float32), line_text="acc = tidx")
+
+
 # ---- errors point at the user's line -----------------------------------------------------------------
 
 

@@ -52,8 +52,10 @@ def user_location():
 
 
 def fail(message):
-    """Raises KernelError at the user's current line."""
-    filename, lineno = user_location()
+    """Raises KernelError at the user's current line (while the values of a line are named, after
+    the line ran: that line)."""
+    b = state.builder
+    filename, lineno = (b.loc_override if b is not None and b.loc_override else None) or user_location()
     raise KernelError(message, filename, lineno)
 
 
@@ -108,6 +110,7 @@ class Builder:
         self.block_stack = [0]  # ids of the open C++ blocks, the function's body first
         self.blocks = 0
         self.locals = {}  # Python local name -> the C++ variable of a run-time scalar it holds
+        self.held = {}  # Python local name -> the Value it held when last named
 
     def var(self, hint=None):
         v = Var(self)

@@ -509,6 +509,16 @@ def test_compiled_refuses_other_shapes_before_launching():
 
 
 @needs_nvrtc
+def test_compiled_refuses_other_compile_time_arguments():
+    spec = TensorSpec((256, 256), ts.Float32)
+    c, _ = _compile(sgemm.sgemm_2d_blocktiling, spec, spec, spec, 0.5, 0.25)
+    assert "* 0.5f" in c.source  # alpha is in the kernel, not an argument of it
+    t = _Fake((256, 256), "torch.float32")
+    with pytest.raises(TypeError, match="argument 3 is 1.0; it was compiled for the compile-time value 0.5"):
+        c(t, t, t, 1.0, 0.25)
+
+
+@needs_nvrtc
 def test_jit_module_is_also_the_decorator():
     assert callable(ts.jit) and hasattr(ts.jit, "compile")
     f = ts.jit(lambda x: None)

@@ -450,10 +450,11 @@ class Compiled:
     types. ``source`` is the generated CUDA C++, ``kernels`` the kernels' names, ``program`` the
     JIT's program (its log, cache key, compile time)."""
 
-    def __init__(self, name, trace, arg_checks, program, source, nargs):
+    def __init__(self, name, trace, arg_checks, program, source, nargs, statics=()):
         self.name = name
         self._trace = trace
         self._checks = arg_checks
+        self._statics = tuple(statics)  # (index, value) of the compile-time arguments
         self.program = program
         self.source = source
         self._nargs = nargs
@@ -480,6 +481,13 @@ class Compiled:
                     f"{self.name}: argument {i} is a {t.dtype} tensor of shape {tuple(t.shape)}, strides "
                     f"{tuple(t.stride())}, address {t.data_ptr():#x}; it was compiled for {dtype}, {shape}, {stride}, "
                     f"{align}-byte aligned: compile again for this one (calling the @tessera.jit function does)"
+                )
+        for i, value in self._statics:
+            a = args[i]
+            if not (a is value or (type(a) is type(value) and _equal(a, value))):
+                raise TypeError(
+                    f"{self.name}: argument {i} is {a!r}; it was compiled for the compile-time value {value!r}, "
+                    "which the kernels hold: compile again for this one (calling the @tessera.jit function does)"
                 )
         if stream is None:
             from .. import jit as _jit
@@ -551,10 +559,18 @@ def compile(f, *args, arch=None, options=(), cache=True):  # noqa: A001 (tessera
     arch = arch or f.arch
     program = _jit.compile(source, [kt.name for kt in host.kernels], options=list(options or f.options),
                            arch=arch, cache=cache, name=f"{f.fn.__name__}.cu")
-    compiled = Compiled(f.fn.__qualname__, host, checks, program, readable, len(args))
+    statics = [(i, a) for i, a in enumerate(args) if not _is_tensor(a)]
+    compiled = Compiled(f.fn.__qualname__, host, checks, program, readable, len(args), statics)
     if not any(isinstance(a, TensorSpec) for a in args):
         f._compiled.setdefault(f._key(args), compiled)  # calling f with these types reuses it
     return compiled
+
+
+def _equal(a, b):
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 (a value without a comparison is another value)
+        return False
 
 
 class _TorchDtype:

@@ -518,6 +518,43 @@ def test_compiled_refuses_other_compile_time_arguments():
         c(t, t, t, 1.0, 0.25)
 
 
+class _Scaled:
+    """A class whose launch function is a method: its kernels depend on the instance."""
+
+    def __init__(self, scale):
+        self.scale = scale
+
+    @ts.jit
+    def __call__(self, x):
+        _scaled_kernel(x, self.scale).launch(grid=1, block=32)
+
+
+@ts.kernel
+def _scaled_kernel(gX, scale):
+    tidx, _, _ = ts.arch.thread_idx()
+    gX[tidx, 0] = gX[tidx, 0] * scale
+
+
+def _jit_key(obj, args):
+    return type(obj).__call__.__get__(obj, type(obj))._key(args)
+
+
+def test_jit_cache_does_not_give_an_instances_kernels_to_a_later_one():
+    t = _Fake((32, 8), "torch.float32")
+    taken = 0
+    for _ in range(20):
+        a = _Scaled(2.0)
+        key_a, address = _jit_key(a, (t,)), id(a)
+        assert _jit_key(a, (t,)) == key_a  # one instance: one key
+        del a
+        b = _Scaled(3.0)  # CPython often gives it a's freed address
+        if id(b) == address:
+            taken += 1
+            assert _jit_key(b, (t,)) != key_a  # else calling b would run a's kernels (a's scale)
+        del b
+    assert taken
+
+
 @needs_nvrtc
 def test_jit_module_is_also_the_decorator():
     assert callable(ts.jit) and hasattr(ts.jit, "compile")

@@ -6,6 +6,7 @@ atoms, shared memory, barriers, loops and branches on run-time values). See docs
 import functools
 import inspect
 import math
+import weakref
 
 from .. import _tessera
 from .._types import LayoutError, S
@@ -407,7 +408,14 @@ class JitFunction:
         return bound
 
     def _key(self, args):
-        key = [id(self.instance)]
+        # the instance by a weak reference: equal to itself only while it lives, so that a later
+        # instance at the same address (its id) does not take this one's kernels
+        try:
+            inst = weakref.ref(self.instance) if self.instance is not None else None
+            hash(inst)
+        except TypeError:  # no weak references to it, or unhashable: its id
+            inst = id(self.instance)
+        key = [inst]
         for a in args:
             if _is_tensor(a):
                 key.append((str(a.dtype), tuple(a.shape), tuple(a.stride()), _alignment(a),

@@ -344,6 +344,26 @@ def test_error_while_naming_points_at_the_assignment():
                   TensorSpec((32, 8), ts.Float32), line_text="acc = tidx")
 
 
+@ts.kernel
+def _precedence(gX):
+    tidx, _, _ = ts.arch.thread_idx()
+    gX[tidx, 0] = ts.where(ts.where(tidx < 4, tidx > 8, tidx > 2), ts.Float32(1.0), ts.Float32(2.0))
+    gX[tidx, 1] = -ts.Float32(-1.0)
+
+
+@needs_nvrtc
+def test_expressions_keep_pythons_grouping():
+    c, _ = _compile(_precedence_launch, TensorSpec((32, 8), ts.Float32))
+    # where's condition a where: parenthesized (c1 ? x : y ? a : b would take y ? a : b as the else)
+    assert "gX[tidx * 8] = (tidx < 4 ? tidx > 8 : tidx > 2) ? 1.0f : 2.0f;" in c.source
+    assert "gX[tidx * 8 + 1] = -(-1.0f);" in c.source  # not --1.0f, a decrement
+
+
+@ts.jit
+def _precedence_launch(x):
+    _precedence(x).launch(grid=1, block=32)
+
+
 # ---- errors point at the user's line -----------------------------------------------------------------
 
 

@@ -806,7 +806,8 @@ def where(cond, a, b):
         av, bv = as_value(a, dt, "tessera.where"), as_value(b, dt, "tessera.where")
     if av.dtype is not bv.dtype:
         fail(f"tessera.where of a {av.dtype} and a {bv.dtype}: convert one")
-    return Value(f"{cond.expr} ? {av.expr} : {bv.expr}", av.dtype, 15)
+    c = cond.expr if cond.prec < 15 else f"({cond.expr})"  # c1 ? x : y ? a : b would nest to the right
+    return Value(f"{c} ? {av.expr} : {bv.expr}", av.dtype, 15)
 
 
 # ---- shared memory --------------------------------------------------------------------------------

@@ -196,7 +196,9 @@ class Value:
     __hash__ = object.__hash__
 
     def __neg__(self):
-        return Value(f"-{self.expr}" if self.prec == 0 else f"-({self.expr})", self.dtype, 3)
+        # a negative literal ("-1.0f") is a name's precedence but starts with a minus: -(-1.0f), not --1.0f
+        simple = self.prec == 0 and not self.expr.startswith("-")
+        return Value(f"-{self.expr}" if simple else f"-({self.expr})", self.dtype, 3)
 
     def _int_only(self, op):
         if self.dtype.kind != "int":

@@ -36,8 +36,8 @@ def sgemm_2d_blocktiling_kernel(mA, mB, mC, alpha, beta):
     # the part of gA (gB) each thread loads into sA (sB): consecutive threads along a row
     A_thread_layout = ts.make_layout((8, 8), stride=(8, 1))
     B_thread_layout = ts.make_layout((1, 64), stride=(64, 1))
-    gA_to_r = ts.local_partition(gA, A_thread_layout, tidx)  # (1, 1, k)
-    sA_to_w = ts.local_partition(sA, A_thread_layout, tidx)  # (1, 1)
+    gA_to_r = ts.local_partition(gA, A_thread_layout, tidx)  # (8, 1, k)
+    sA_to_w = ts.local_partition(sA, A_thread_layout, tidx)  # (8, 1)
     gB_to_r = ts.local_partition(gB, B_thread_layout, tidx)  # (8, 1, k)
     sB_to_w = ts.local_partition(sB, B_thread_layout, tidx)  # (8, 1)
 

@@ -484,6 +484,31 @@ def test_error_copy_wider_than_the_proven_alignment():
         _compile(_misaligned_launch, TensorSpec((8, 64), ts.Float16, stride=(66, 1)))
 
 
+@ts.kernel
+def _transposed_copy(gSrc, tiled):
+    tidx, _, _ = ts.arch.thread_idx()
+    smem = ts.SmemAllocator()
+    s = smem.allocate_tensor(ts.Float16, ts.make_layout((8, 64), stride=(1, 8)))  # column-major
+    t = tiled.get_slice(tidx)
+    ts.copy(tiled, t.partition_S(gSrc[(None, None), 0]), t.partition_D(s))
+
+
+@ts.jit
+def _transposed_launch(x):
+    atom = ts.make_copy_atom(ts.nvgpu.cpasync.CopyG2SOp(), x.element_type, num_bits_per_copy=128)
+    tiled = ts.make_tiled_copy_tv(atom, ts.make_layout((8, 8), stride=(8, 1)), ts.make_layout((1, 8)))
+    _transposed_copy(ts.zipped_divide(x, (8, 64)), tiled).launch(grid=1, block=64)
+
+
+@needs_nvrtc
+def test_error_copy_atom_the_layout_cannot_vectorize():
+    # eight halves a row of the source, but down a column of the column-major destination
+    with pytest.raises(ts.KernelError, match=r"moves 8 contiguous values an instruction; values 0..7 of the "
+                                             r"destination partition") as e:
+        _compile(_transposed_launch, TensorSpec((8, 64), ts.Float16))
+    assert e.value.lineno == _line_of(_transposed_copy.fn, "ts.copy(tiled, t.partition_S")
+
+
 def test_kernel_outside_a_launch_function():
     with pytest.raises(ts.KernelError, match="outside a launch function"):
         elementwise_add.naive_elementwise_add_kernel(1, 2, 3)

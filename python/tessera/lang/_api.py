@@ -1036,22 +1036,22 @@ def copy(atom_or_src, src, dst=None, pred=None):
         x._kernel_check()
     if src.dtype is not dst.dtype or src.dtype is not tc.atom.dtype:
         fail(f"copy with a {tc.atom.dtype} atom from a {src.dtype} tensor to a {dst.dtype} one")
+    if tc.atom.is_async and (src.space != "gmem" or dst.space != "smem"):
+        fail(f"cp.async copies global to shared memory; this copy goes {src.space} -> {dst.space}")
+    if int(_tessera.call("size", src.layout)) != int(_tessera.call("size", dst.layout)):
+        fail(f"copy between partitions of {_tessera.call('size', src.layout)} and {_tessera.call('size', dst.layout)} values")
+    from ._lower import emit_tiled_copy, plan_tiled_copy
+
+    offsets = plan_tiled_copy(tc.atom, src, dst)  # the layouts first: each instruction's values contiguous
     nbytes = tc.atom.bits // 8
-    if tc.atom.is_async:
-        if src.space != "gmem" or dst.space != "smem":
-            fail(f"cp.async copies global to shared memory; this copy goes {src.space} -> {dst.space}")
     for x, what in ((src, "source"), (dst, "destination")):
         if x.align < nbytes and tc.atom.bits > x.dtype.width:
             fail(
                 f"a {tc.atom.bits}-bit copy needs {nbytes}-byte aligned addresses; the {what} {x} is known aligned "
                 f"to {x.align} bytes only: use a narrower atom or align the tensor"
             )
-    if int(_tessera.call("size", src.layout)) != int(_tessera.call("size", dst.layout)):
-        fail(f"copy between partitions of {_tessera.call('size', src.layout)} and {_tessera.call('size', dst.layout)} values")
     dst.root.written = True
-    from ._lower import emit_tiled_copy
-
-    emit_tiled_copy(b, tc.atom, src, dst)
+    emit_tiled_copy(b, tc.atom, src, dst, offsets)
 
 
 # ---- gemm -----------------------------------------------------------------------------------------

@@ -357,9 +357,9 @@ def _emit_copy_runtime_strides(b, src, dst):
             b.emit(f"move_bytes<{v * esize}>({_plus(d_var, '' if de == '0' else de)}, {_plus(s_var, '' if se == '0' else se)});")
 
 
-def emit_tiled_copy(b, atom, src, dst):
-    """The instructions of a tiled copy over a thread's partitions: one ``atom`` instruction per
-    run of ``atom.bits`` bits, which must be contiguous and aligned in both tensors."""
+def plan_tiled_copy(atom, src, dst):
+    """The (source, destination) offsets of each instruction of a tiled copy over a thread's
+    partitions: one per run of ``atom.bits`` bits, which must be contiguous in both tensors."""
     so, do = element_offsets(src.layout), element_offsets(dst.layout)
     if len(so) != len(do):
         fail(f"copy between partitions of {len(so)} and {len(do)} values: {src.layout} and {dst.layout}")
@@ -380,7 +380,12 @@ def emit_tiled_copy(b, atom, src, dst):
                 fail(f"values {j}.. of the {name} partition start {offs[j]} elements in: not aligned to the atom's "
                      f"{e * esize} bytes")
         offsets.append((so[j], do[j]))
-    nbytes = e * esize
+    return offsets
+
+
+def emit_tiled_copy(b, atom, src, dst, offsets):
+    """The instructions of a tiled copy (``offsets`` from plan_tiled_copy)."""
+    nbytes = atom.bits // 8
     if atom.is_async:
         l2 = ", true" if atom.op.cache_mode == "global" else ""
         instr = f"cp_async_bytes<{nbytes}{l2}>"

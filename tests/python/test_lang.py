@@ -130,8 +130,10 @@ def test_sgemm_compiles_with_a_run_time_k_loop():
     assert "for (int k = 0; k < 32; ++k) {" in src
     # each of the BK steps (a Python loop, unrolled) is an outer product
     assert src.count("] += tmp_A[m") == sgemm.BK
-    assert "auto gA_to_r = gA + (tidx / 8) * 256 + (tidx % 8);  // (_8,_1,_32):(_2048,_0,_8)" in src
-    assert "thread_results[i % 8 * 8 + i / 8] * 0.5f" in src
+    assert "auto gA_to_r = gA + (tidx / 8 % 8) * 256 + (tidx % 8);  // (_8,_1,_32):(_2048,_0,_8)" in src
+    # .load() is a value: the accumulators are copied out before the epilogue's arithmetic
+    assert "move_bytes<16>(t18 + j_10 * 4, thread_results + j_10 * 4);" in src
+    assert "t18[i % 8 * 8 + i / 8] * 0.5f" in src
     assert "move_bytes<16>(gC_to_w + 256, " in src  # rows of C stored 128 bits at a time
 
 
@@ -507,6 +509,58 @@ def test_error_copy_atom_the_layout_cannot_vectorize():
                                              r"destination partition") as e:
         _compile(_transposed_launch, TensorSpec((8, 64), ts.Float16))
     assert e.value.lineno == _line_of(_transposed_copy.fn, "ts.copy(tiled, t.partition_S")
+
+
+@ts.kernel
+def _values_kernel(gX, gY):
+    tidx, _, _ = ts.arch.thread_idx()
+    r = gX[tidx, None].load()
+    prev = r.load()  # a value: the fill below leaves it
+    r.fill(ts.Float32(0.0))
+    s = ts.Float32(2.0)
+    e = prev * s  # a local holding an expression is a value too: the change of s below leaves it
+    s = s + 1.0
+    gY[tidx, None] = e
+
+
+@ts.jit
+def _values_launch(x, y):
+    _values_kernel(x, y).launch(grid=1, block=32)
+
+
+@needs_nvrtc
+def test_loads_and_expressions_held_by_locals_are_values():
+    spec = TensorSpec((32, 4), ts.Float32)
+    src = _compile(_values_launch, spec, spec)[0].source
+    body = src.split("// prev = r.load()")[1]
+    # prev is a copy of r made before r's fill; e is computed before s changes
+    assert body.index("move_bytes<16>(prev, r);") < body.index("r[i] = 0.0f")
+    assert body.index("e[i_1] = prev[i_1] * (s);") < body.index("s = s + 1.0f;")
+
+
+@ts.kernel
+def _dead_value(gX):
+    tidx, _, _ = ts.arch.thread_idx()
+    for j in ts.range(4):
+        late = gX[tidx, j]
+    gX[tidx, 0] = late
+
+
+@needs_nvrtc
+def test_error_value_made_in_a_block_used_after_it():
+    _expect_error(_dead_value, r"`late` was made inside a tessera.range loop", TensorSpec((32, 4), ts.Float32),
+                  line_text="gX[tidx, 0] = late")
+
+
+@ts.kernel
+def _bad_algebra(gX):
+    ts.composition(ts.make_layout((4, 3), stride=(3, 1)), ts.make_layout((2, 3), stride=(1, 2)))
+
+
+@needs_nvrtc
+def test_error_the_algebra_refuses_names_the_kernels_line():
+    e = _expect_error(_bad_algebra, "is not divisible by 2", TensorSpec((32, 4), ts.Float32))
+    assert e.lineno == _line_of(_bad_algebra.fn, "ts.composition(")
 
 
 def test_kernel_outside_a_launch_function():

@@ -174,8 +174,7 @@ def _thread_offset(thr, index, shape, stride):
         if isinstance(index, Value):
             c = index.expr if index.prec == 0 else f"({index.expr})"
             crd = c if d == 1 else f"{c} / {d}"
-            if d * s_ != p:
-                crd = f"{crd} % {s_}"
+            crd = f"{crd} % {s_}"  # threads beyond the layout's wrap, as idx2crd's do
             from ._lower import int_terms
 
             terms += int_terms(crd if crd == c else f"({crd})", sd)

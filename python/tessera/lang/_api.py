@@ -291,7 +291,9 @@ def _name_value(builder, name, val, in_tuple=False, frame_locals=None):
     elif isinstance(val, Tensor) and val.var is not None:
         builder.name_var(val.var, name)
     elif isinstance(val, FragmentExpr):
-        pass  # written where it is stored; naming it would copy it
+        if not getattr(val, "_bound", False):
+            val._bound = True
+            val.bind(name)
     elif isinstance(val, (ThrCopy, TiledCopy)) and getattr(val, "_var", None) is not None:
         builder.name_var(val._var, name)
     elif isinstance(val, tuple) and len(val) <= 8:
@@ -355,7 +357,15 @@ class HostTrace:
         state.builder, _CURRENT["kernel"] = builder, kt
         try:
             with FrameWatcher(kfn.__code__, _on_line_for(builder)):
-                result = kfn(**kargs)
+                try:
+                    result = kfn(**kargs)
+                except LayoutError as e:  # the algebra refused something of the kernel's: its line
+                    tb, line = e.__traceback__, None
+                    while tb is not None:
+                        if tb.tb_frame.f_code is kfn.__code__:
+                            line = tb.tb_lineno
+                        tb = tb.tb_next
+                    raise KernelError(str(e), kfn.__code__.co_filename, line) from None
         finally:
             state.builder, _CURRENT["kernel"] = prev_b, prev_k
         if result is not None:

@@ -131,6 +131,13 @@ class Builder:
         v.name = name
 
     def emit(self, text):
+        for m in re.finditer("\x00([0-9]+)\x00", text):
+            v = self.vars[int(m.group(1))]
+            if not v.alive:
+                fail(
+                    f"`{v.name or 'a value'}` was made inside a tessera.range loop or tessera.if_ block that has "
+                    "ended: give it a value before the block (the block then assigns it) to use it after"
+                )
         filename, lineno = self.loc_override or user_location()
         if filename is not None and (filename, lineno) != self.last_line:
             self.lines.append((self.indent, f"#line {lineno} \"{filename}\""))

@@ -579,10 +579,9 @@ class Tensor:
 
     # -- loads and stores of whole tensors
     def load(self):
-        """The tensor's values in registers (a fragment of the same shape)."""
+        """The tensor's values in registers (a fragment of the same shape): a value, as CuTeDSL's
+        load is (a fragment's load is a copy of it, so a later store to the fragment leaves it)."""
         self._kernel_check()
-        if self.space == "rmem":
-            return self
         frag = make_fragment(self.layout, self.dtype, like=True)
         copy_values(self, frag)
         return frag
@@ -786,6 +785,17 @@ class FragmentExpr:
         if dtype is self.dtype:
             return self
         return FragmentExpr(self.layout, dtype, lambda i: f"static_cast<{dtype.cxx}>({self.at(i)})")
+
+    def bind(self, hint=None):
+        """Writes the values now into a fragment that this expression reads from then on: a local
+        that holds an element-wise expression is a value (a later change of what it was computed
+        from leaves it), as in Python."""
+        from ._lower import index_to_offset
+
+        out = self.materialize(hint)
+        self.layout = out.layout
+        self.at = lambda i: f"{out.var.token}[{index_to_offset(out.layout, i)}]"
+        return out
 
     def materialize(self, hint=None, like=None):
         """The values in a new fragment (compact, or in the stride order of the layout ``like``)."""

@@ -169,27 +169,8 @@ def _pow2(n):
 
 def vector_plan(src_offs, dst_offs, esize, max_bytes):
     """The widest vector (in elements) that moves src -> dst with every vector contiguous in both
-    and aligned to its width, at most ``max_bytes`` bytes; 1 when none wider is."""
-    n = len(src_offs)
-    v = 1
-    while v * 2 * esize <= max_bytes and n % (v * 2) == 0:
-        w = v * 2
-        ok = True
-        for j in range(0, n, w):
-            s0, d0 = src_offs[j], dst_offs[j]
-            if (s0 * esize) % (w * esize) or (d0 * esize) % (w * esize):
-                ok = False
-                break
-            for e in range(1, w):
-                if src_offs[j + e] != s0 + e or dst_offs[j + e] != d0 + e:
-                    ok = False
-                    break
-            if not ok:
-                break
-        if not ok:
-            break
-        v = w
-    return v
+    and aligned to its width, at most ``max_bytes`` bytes; 1 when none wider is (static offsets)."""
+    return _model_plan([(o, ()) for o in src_offs], [(o, ()) for o in dst_offs], esize, max_bytes, [], [])
 
 
 def _affine(starts):
@@ -237,14 +218,13 @@ def _plus(base, off):
 
 def emit_copy(b, src, dst):
     """dst(i) = src(i) for every index i, with the widest moves both layouts and both pointers'
-    proven alignment allow (at most 16 bytes); element by element where a stride is a run-time
-    value."""
-    if not (is_static_layout(src.layout) and is_static_layout(dst.layout)):
-        _emit_copy_runtime_strides(b, src, dst)
-        return
-    so, do = element_offsets(src.layout), element_offsets(dst.layout)
-    if len(so) != len(do):
-        fail(f"a copy of {len(so)} values into {len(do)}: {src.layout} into {dst.layout}")
+    proven alignment allow (at most 16 bytes). Offsets are static ints plus multiples of the
+    layouts' run-time strides (``_offset_model``); a copy whose offsets are all static is written as
+    loops where they are affine."""
+    sm, scxx, sdiv = _offset_model(src.layout)
+    dm, dcxx, ddiv = _offset_model(dst.layout)
+    if len(sm) != len(dm):
+        fail(f"a copy of {len(sm)} values into {len(dm)}: {src.layout} into {dst.layout}")
     esize = src.dtype.bytes
     max_bytes = min(16, src.align, dst.align)
     # An element-wise copy may visit the elements in any order: in index order, or in the order of
@@ -252,30 +232,41 @@ def emit_copy(b, src, dst):
     # both though not in index order); the order with the widest vectors wins.
     best = None
     for order in (None, "src", "dst"):
-        if order is None:
-            a, c = so, do
-        else:
-            idx = sorted(range(len(so)), key=(lambda i: (so[i], i)) if order == "src" else (lambda i: (do[i], i)))
-            a, c = [so[i] for i in idx], [do[i] for i in idx]
-        w = vector_plan(a, c, esize, max_bytes)
+        idx = list(range(len(sm)))
+        if order is not None:
+            m = sm if order == "src" else dm
+            idx.sort(key=lambda i: (m[i][1], m[i][0], i))
+        a, c = [sm[i] for i in idx], [dm[i] for i in idx]
+        w = _model_plan(a, c, esize, max_bytes, sdiv, ddiv)
         if best is None or w > best[0]:
             best = (w, a, c)
-    v, so, do = best
+    v, a, c = best
     s_var, d_var = src.var.token, dst.var.token
-    if v == 1:  # element by element, in index order: a loop when both sides are affine
-        so, do = element_offsets(src.layout), element_offsets(dst.layout)
-        ss, dd = _affine(so), _affine(do)
-        if len(so) > 2 and ss is not None and dd is not None:
-            j = b.var("j")
-            b.emit("#pragma unroll")
-            b.emit(f"for (int {j.token} = 0; {j.token} < {len(so)}; ++{j.token}) "
-                   f"{d_var}[{_lin(dd, j.token) or '0'}] = {s_var}[{_lin(ss, j.token) or '0'}];")
-        else:
-            for s_, d_ in zip(so, do):
-                b.emit(f"{d_var}[{d_}] = {s_var}[{s_}];")
+    if v == 1:
+        a, c = sm, dm  # element by element, in index order
+    if not scxx and not dcxx:  # static offsets: loops where they are affine
+        so, do = [x[0] for x in a], [x[0] for x in c]
+        if v == 1:
+            ss, dd = _affine(so), _affine(do)
+            if len(so) > 2 and ss is not None and dd is not None:
+                j = b.var("j")
+                b.emit("#pragma unroll")
+                b.emit(f"for (int {j.token} = 0; {j.token} < {len(so)}; ++{j.token}) "
+                       f"{d_var}[{_lin(dd, j.token) or '0'}] = {s_var}[{_lin(ss, j.token) or '0'}];")
+            else:
+                for s_, d_ in zip(so, do):
+                    b.emit(f"{d_var}[{d_}] = {s_var}[{s_}];")
+            return
+        offsets = [(so[i], do[i]) for i in range(0, len(so), v)]
+        emit_moves(b, d_var, s_var, offsets, v * esize, f"move_bytes<{v * esize}>")
         return
-    offsets = [(so[i], do[i]) for i in range(0, len(so), v)]
-    emit_moves(b, d_var, s_var, offsets, v * esize, f"move_bytes<{v * esize}>")
+    for j in range(0, len(a), v):
+        se, de = _model_expr(a[j], scxx), _model_expr(c[j], dcxx)
+        if v == 1:
+            b.emit(f"{d_var}[{de}] = {s_var}[{se}];")
+        else:
+            b.emit(f"move_bytes<{v * esize}>({_plus(d_var, '' if de == '0' else de)}, "
+                   f"{_plus(s_var, '' if se == '0' else se)});")
 
 
 def _offset_model(layout):
@@ -327,34 +318,6 @@ def _model_expr(entry, cxx):
     if st or not parts:
         parts.append(str(st))
     return " + ".join(parts)
-
-
-def _emit_copy_runtime_strides(b, src, dst):
-    """emit_copy for layouts with run-time strides: the same plan over offset models."""
-    sm, scxx, sdiv = _offset_model(src.layout)
-    dm, dcxx, ddiv = _offset_model(dst.layout)
-    if len(sm) != len(dm):
-        fail(f"a copy of {len(sm)} values into {len(dm)}: {src.layout} into {dst.layout}")
-    esize = src.dtype.bytes
-    max_bytes = min(16, src.align, dst.align)
-    best = None
-    for order in (None, "src", "dst"):
-        idx = list(range(len(sm)))
-        if order is not None:
-            m = sm if order == "src" else dm
-            idx.sort(key=lambda i: (m[i][1], m[i][0], i))
-        a, c = [sm[i] for i in idx], [dm[i] for i in idx]
-        w = _model_plan(a, c, esize, max_bytes, sdiv, ddiv)
-        if best is None or w > best[0]:
-            best = (w, a, c)
-    v, a, c = best
-    s_var, d_var = src.var.token, dst.var.token
-    for j in range(0, len(a), v):
-        se, de = _model_expr(a[j], scxx), _model_expr(c[j], dcxx)
-        if v == 1:
-            b.emit(f"{d_var}[{de}] = {s_var}[{se}];")
-        else:
-            b.emit(f"move_bytes<{v * esize}>({_plus(d_var, '' if de == '0' else de)}, {_plus(s_var, '' if se == '0' else se)});")
 
 
 def plan_tiled_copy(atom, src, dst):

@@ -16,6 +16,7 @@ from ._api import (
     range, where,
 )
 from ._algebra import local_partition, local_tile
+from . import _lower  # noqa: F401 (imported here, not at a program's first trace: its compile time)
 from ._trace import state as _state
 
 #: The names ``tessera`` takes from this module.

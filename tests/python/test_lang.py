@@ -220,6 +220,78 @@ def test_mark_dynamic_checks_its_modes():
         ts.mark_dynamic(TensorSpec((4, 4), ts.Float32), (2,))
 
 
+# ---- the generated C++ run on the host (threads one after the other) ------------------------------------
+
+import lang_host  # noqa: E402
+
+host_ok, host_why = lang_host.available()
+needs_host_cxx = pytest.mark.skipif(not (ok and host_ok), reason=host_why or f"NVRTC is not available: {why}")
+
+
+def _floats(n, seed):
+    import ctypes
+    import random
+
+    rng = random.Random(seed)
+    return (ctypes.c_float * n)(*[float(rng.randint(-64, 64)) for _ in range(n)])
+
+
+@needs_host_cxx
+@pytest.mark.parametrize("name", ["naive", "vectorized", "tv"])
+@pytest.mark.parametrize("dynamic", [(), (0,)])
+def test_the_adds_compute_the_sum(name, dynamic):
+    import ctypes
+
+    m, n = 32, 512
+    spec = TensorSpec((m, n), ts.Float32, dynamic=dynamic)
+    c, _ = _compile(elementwise_add.PROGRAMS[name], spec, spec, spec)
+    a, b, out = _floats(m * n, 1), _floats(m * n, 2), (ctypes.c_float * (m * n))()
+    lang_host.run(c, a, b, out)
+    assert list(out) == [x + y for x, y in zip(a, b)]  # every element, from the host run of the C++
+
+
+@ts.kernel
+def _relayout(gS, gD):
+    tidx, _, _ = ts.arch.thread_idx()
+    gD[(None, tidx)] = gS[(None, tidx)].load()
+
+
+@ts.jit
+def _relayout_launch(src, dst, src_layout, dst_layout):
+    gS = ts.composition(src, src_layout)
+    gD = ts.composition(dst, dst_layout)
+    _relayout(gS, gD).launch(grid=1, block=ts.size(gS, mode=[1]))
+
+
+@needs_host_cxx
+def test_copies_between_random_layouts_move_every_value():
+    # (values, threads) views of two buffers through random permutations of (4, 2, 8, 4)'s modes:
+    # the copies' vector plans (any order, any width the layouts allow) must move each value to
+    # the place the algebra says.
+    import ctypes
+    import itertools
+    import random
+
+    rng = random.Random(7)
+    shape = (4, 2, 8, 4)
+    orders = list(itertools.permutations(range(4)))
+    for trial in range(6):
+        views = []
+        for _ in range(2):
+            order = rng.choice(orders)
+            stride, acc = [0] * 4, 1
+            for mode in order:
+                stride[mode], acc = acc, acc * shape[mode]
+            views.append(ts.make_layout(((ts.S(4), ts.S(2), ts.S(8)), ts.S(4)),
+                                        ((ts.S(stride[0]), ts.S(stride[1]), ts.S(stride[2])), ts.S(stride[3]))))
+        spec = TensorSpec((256,), ts.Float32)
+        c, _ = _compile(_relayout_launch, spec, spec, views[0], views[1])
+        src, dst = _floats(256, trial), (ctypes.c_float * 256)()
+        lang_host.run(c, src, dst)
+        for i in range(256):
+            assert dst[int(views[1](i))] == src[int(views[0](i))], (trial, i, views)
+
+
 # ---- the lowering: offsets, vectors ------------------------------------------------------------------
 
 

@@ -292,6 +292,66 @@ def test_copies_between_random_layouts_move_every_value():
             assert dst[int(views[1](i))] == src[int(views[0](i))], (trial, i, views)
 
 
+@needs_host_cxx
+def test_the_sgemm_computes_the_product():
+    # 64 host threads a block meeting at __syncthreads: the tiles in shared memory, the
+    # partitions, the outer products and the epilogue, checked against the product in Python
+    import ctypes
+
+    m, n, k = 128, 64, 32
+    A, B = _floats(m * k, 3), _floats(k * n, 4)
+    C = _floats(m * n, 5)
+    c0 = list(C)
+    comp, _ = _compile(sgemm.sgemm_2d_blocktiling, TensorSpec((m, k), ts.Float32), TensorSpec((k, n), ts.Float32),
+                       TensorSpec((m, n), ts.Float32), 0.5, 0.25)
+    lang_host.run(comp, A, B, C)
+    for i in range(m):
+        for j in range(n):
+            want = 0.5 * sum(A[i * k + p] * B[p * n + j] for p in range(k)) + 0.25 * c0[i * n + j]
+            assert C[i * n + j] == pytest.approx(want, rel=1e-6, abs=1e-3), (i, j)
+    assert ctypes.sizeof(C) == 4 * m * n
+
+
+@needs_host_cxx
+def test_the_tile_copy_moves_the_tiles():
+    # cp.async as a plain move on the host (complete by the wait), the named barrier as the block's
+    import ctypes
+
+    m, n = 64, 256
+    spec = TensorSpec((m, n), ts.Float16)
+    comp, _ = _compile(tile_copy.TensorCopyAsync(), spec, spec)
+    src = (ctypes.c_uint16 * (m * n))(*[(i * 7919) % 65536 for i in range(m * n)])
+    dst = (ctypes.c_uint16 * (m * n))()
+    lang_host.run(comp, src, dst)
+    assert list(dst) == list(src)
+
+
+@needs_host_cxx
+def test_the_mma_gemm_computes_the_product():
+    # mma.sync emulated on the host by the PTX ISA's m16n8k16 fragment layout, independently of
+    # the lowering's partitions: small integers, so every product and sum is exact in fp32
+    import ctypes
+    import random
+    import struct
+
+    def half_bits(x):
+        return struct.unpack("<H", struct.pack("<e", float(x)))[0]
+
+    m, n, k = 128, 128, 64
+    rng = random.Random(11)
+    a = [rng.randint(-3, 3) for _ in range(m * k)]
+    b = [rng.randint(-3, 3) for _ in range(n * k)]
+    comp, _ = _compile(mma_gemm.mma_gemm, TensorSpec((m, k), ts.Float16), TensorSpec((n, k), ts.Float16),
+                       TensorSpec((m, n), ts.Float32))
+    A = (ctypes.c_uint16 * (m * k))(*[half_bits(x) for x in a])
+    B = (ctypes.c_uint16 * (n * k))(*[half_bits(x) for x in b])
+    C = (ctypes.c_float * (m * n))()
+    lang_host.run(comp, A, B, C)
+    for i in range(0, m, 7):
+        for j in range(n):
+            assert C[i * n + j] == sum(a[i * k + p] * b[j * k + p] for p in range(k)), (i, j)
+
+
 # ---- the lowering: offsets, vectors ------------------------------------------------------------------
 
 

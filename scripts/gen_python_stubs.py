@@ -144,11 +144,13 @@ def atom(name: str) -> Union[MmaAtom, CopyAtom]: ...
 def atom_names() -> List[str]: ...
 
 from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
-from .analysis import advise as advise, analyze as analyze, check_tma as check_tma, check_wgmma as check_wgmma
+from .analysis import (advise as advise, analyze as analyze, check_copy as check_copy, check_tma as check_tma,
+                       check_wgmma as check_wgmma)
 from .pictures import show as show
 from . import lang as lang
 from .lang import (
     KernelError as KernelError, TensorSpec as TensorSpec, Compiled as Compiled, mark_dynamic as mark_dynamic,
+    make_swizzle as make_swizzle, make_composed_layout as make_composed_layout,
     kernel as kernel, compile as compile,
     arch as arch, nvgpu as nvgpu, make_copy_atom as make_copy_atom, make_tiled_copy_tv as make_tiled_copy_tv,
     copy as copy, gemm as gemm, make_fragment as make_fragment, make_fragment_like as make_fragment_like,
@@ -335,6 +337,8 @@ Value = Any  # a value of the algebra (a layout, a TV layout, a tiled copy, ...)
                    "           tma_write: bool = False, column_major: bool = False, write_side: Optional[str] = None,\n"
                    "           read_side: Optional[str] = None, padding: bool = True, wgmma_read: bool = False,\n"
                    "           wgmma_block: Optional[int] = None, elem_bytes: Optional[int] = None) -> Dict[str, Any]"),
+        "check_copy": ("(src: Optional[Value] = None, dst: Optional[Value] = None, *, width: int = 128,\n"
+                       "               elem_bytes: int = 2, elem: Optional[str] = None, align: int = 16) -> Dict[str, Any]"),
         "check_tma": "(global_layout: Value, box: Value, *, elem_bytes: int = 2) -> Dict[str, Any]",
         "check_wgmma": ("(smem: Value, *, elem_bytes: int = 2, major: Optional[str] = None,\n"
                         "                block: Optional[int] = None) -> Dict[str, Any]"),

@@ -20,7 +20,7 @@ BM, BN, BK = 128, 128, 32
 
 
 @ts.kernel
-def mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy):
+def mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy, swizzle):
     tidx, _, _ = ts.arch.thread_idx()
     bidx, bidy, _ = ts.arch.block_idx()
 
@@ -29,8 +29,13 @@ def mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy):
     gC = ts.local_tile(mC, (BM, BN), (bidy, bidx))  # (BM, BN)
 
     smem = ts.SmemAllocator()
-    sA = smem.allocate_tensor(ts.Float16, ts.make_layout((BM, BK), stride=(BK, 1)), 16)
-    sB = smem.allocate_tensor(ts.Float16, ts.make_layout((BN, BK), stride=(BK, 1)), 16)
+    sA_layout = ts.make_layout((BM, BK), stride=(BK, 1))
+    sB_layout = ts.make_layout((BN, BK), stride=(BK, 1))
+    if swizzle:  # a Python if: decided while tracing
+        sA_layout = ts.make_composed_layout(ts.make_swizzle(2, 3, 3), 0, sA_layout)
+        sB_layout = ts.make_composed_layout(ts.make_swizzle(2, 3, 3), 0, sB_layout)
+    sA = smem.allocate_tensor(ts.Float16, sA_layout, 16)
+    sB = smem.allocate_tensor(ts.Float16, sB_layout, 16)
 
     # global -> shared: each thread copies 8 halves a row, cp.async
     thr_copy = tiled_copy.get_slice(tidx)
@@ -64,7 +69,7 @@ def mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy):
 
 
 @ts.jit
-def mma_gemm(mA, mB, mC):
+def mma_gemm(mA, mB, mC, swizzle=True):
     M, K = mA.shape
     N = mB.shape[0]
     if M % BM or N % BN or K % BK:
@@ -73,7 +78,7 @@ def mma_gemm(mA, mB, mC):
     tiled_mma = ts.make_tiled_mma(op, (2, 2, 1))  # four warps, 2 x 2
     atom = ts.make_copy_atom(ts.nvgpu.cpasync.CopyG2SOp(), ts.Float16, num_bits_per_copy=128)
     tiled_copy = ts.make_tiled_copy_tv(atom, ts.make_layout((32, 4), stride=(4, 1)), ts.make_layout((1, 8)))
-    mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy).launch(grid=(N // BN, M // BM, 1), block=(tiled_mma.size, 1, 1))
+    mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy, swizzle).launch(grid=(N // BN, M // BM, 1), block=(tiled_mma.size, 1, 1))
 
 
 def main():

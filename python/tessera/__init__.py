@@ -128,7 +128,7 @@ def atom_names():
 # tensors (importable without CUDA, raising on use), and tessera.jit, kernels compiled while the
 # program runs (importable without NVRTC, raising on use).
 from . import analysis, jit, ops, pictures  # noqa: E402
-from .analysis import advise, analyze, check_tma, check_wgmma  # noqa: E402
+from .analysis import advise, analyze, check_copy, check_tma, check_wgmma  # noqa: E402
 from .pictures import show  # noqa: E402
 from . import lang  # noqa: E402
 from .lang import *  # noqa: E402,F401,F403 (the kernel language: tessera.kernel, tessera.compile, ...)
@@ -136,10 +136,12 @@ from .lang import *  # noqa: E402,F401,F403 (the kernel language: tessera.kernel
 #: The public names besides the functions of ``tessera eval`` (FUNCTIONS).
 _PUBLIC = [
     "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle", "TVLayout",
-    "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze", "check_tma", "check_wgmma", "atom", "atom_names", "eval", "parse",
+    "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze", "check_copy", "check_tma", "check_wgmma",
+    "atom", "atom_names", "eval", "parse",
     "show",
     # the kernel language (tessera.lang.EXPORTS; docs/python-kernels.md)
-    "KernelError", "TensorSpec", "Compiled", "mark_dynamic", "kernel", "compile", "arch", "nvgpu", "make_copy_atom",
+    "KernelError", "TensorSpec", "Compiled", "mark_dynamic", "make_swizzle", "make_composed_layout", "kernel",
+    "compile", "arch", "nvgpu", "make_copy_atom",
     "make_tiled_copy_tv", "copy", "gemm", "make_fragment", "make_fragment_like", "SmemAllocator", "NamedBarrier",
     "range", "if_", "elif_", "else_", "where", "local_tile", "local_partition", "BFloat16", "Boolean", "Float16",
     "Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint32",

@@ -140,7 +140,7 @@ def test_sgemm_compiles_with_a_run_time_k_loop():
 @needs_nvrtc
 def test_mma_gemm_partitions_are_the_atoms_registers():
     a, b = TensorSpec((256, 128), ts.Float16), TensorSpec((256, 128), ts.Float16)
-    c, _ = _compile(mma_gemm.mma_gemm, a, b, TensorSpec((256, 256), ts.Float32))
+    c, _ = _compile(mma_gemm.mma_gemm, a, b, TensorSpec((256, 256), ts.Float32), False)  # no swizzle
     src = c.source
     # m16n8k16: a lane holds A's row lane/4 at columns 2 (lane % 4) + {0, 1}, then row + 8, then
     # columns + 8; warps 0-1 split M (16 rows = 512 halves of sA), warps 2-3 N (stride 0 for A)
@@ -149,6 +149,40 @@ def test_mma_gemm_partitions_are_the_atoms_registers():
     assert "auto tCsB = sB + tidx % 4 * 2 + tidx / 4 % 8 * 32 + tidx / 64 * 256;" in src
     assert "SM80_16x8x16_F32F16F16F32_TN::fma(tCrC[(m + n * 4) * 4]" in src
     assert "cp_async_bytes<16>(tAsA + j * 1024, t0 + j * 4096);" in src
+
+
+@needs_nvrtc
+def test_swizzled_shared_memory_reads_through_the_swizzle():
+    a, b = TensorSpec((256, 128), ts.Float16), TensorSpec((256, 128), ts.Float16)
+    c, _ = _compile(mma_gemm.mma_gemm, a, b, TensorSpec((256, 256), ts.Float32))
+    src = c.source
+    assert "__shared__ alignas(16) __half sA[4096];  // Sw<2,3,3> o (_128,_32):(_32,_1)" in src
+    # a view of swizzled memory is an origin before the swizzle; each access applies Sw<2,3,3>
+    assert "int tCsA_at = tidx % 4 * 2 + tidx / 4 % 8 * 32 + tidx / 32 % 2 * 512;" in src
+    assert "cp_async_bytes<16>(sA + ((tAsA_at + 1024) ^ ((tAsA_at + 1024) >> 3 & 24)), t0 + 4096);" in src
+
+
+@ts.kernel
+def _narrow_swizzle_kernel(gS, tiled):
+    tidx, _, _ = ts.arch.thread_idx()
+    smem = ts.SmemAllocator()
+    s = smem.allocate_tensor(ts.Float16, ts.make_composed_layout(ts.make_swizzle(2, 2, 3), 0,
+                                                                 ts.make_layout((8, 64), stride=(64, 1))))
+    t = tiled.get_slice(tidx)
+    ts.copy(tiled, t.partition_S(gS[(None, None), 0]), t.partition_D(s))
+
+
+@ts.jit
+def _narrow_swizzle(x):
+    atom = ts.make_copy_atom(ts.nvgpu.cpasync.CopyG2SOp(), x.element_type, num_bits_per_copy=128)
+    tiled = ts.make_tiled_copy_tv(atom, ts.make_layout((8, 8), stride=(8, 1)), ts.make_layout((1, 8)))
+    _narrow_swizzle_kernel(ts.zipped_divide(x, (8, 64)), tiled).launch(grid=1, block=64)
+
+
+@needs_nvrtc
+def test_error_copy_atom_wider_than_the_swizzles_runs():
+    with pytest.raises(ts.KernelError, match=r"swizzle Sw<2,2,3> keeps runs of 8 bytes contiguous"):
+        _compile(_narrow_swizzle, TensorSpec((8, 64), ts.Float16))
 
 
 @ts.jit

@@ -11,7 +11,7 @@ from ._values import (
 )
 from ._api import (
     Compiled, DynamicTensor, JitFunction, KernelFunction, NamedBarrier, SmemAllocator, TensorSpec, arch, compile, copy, elif_,
-    mark_dynamic,
+    make_composed_layout, make_swizzle, mark_dynamic,
     else_, gemm, if_, jit, kernel, make_copy_atom, make_fragment, make_fragment_like, make_tiled_copy_tv, nvgpu,
     range, where,
 )
@@ -21,7 +21,8 @@ from ._trace import state as _state
 
 #: The names ``tessera`` takes from this module.
 EXPORTS = (
-    "KernelError", "TensorSpec", "Compiled", "mark_dynamic", "kernel", "compile", "arch", "nvgpu", "make_copy_atom",
+    "KernelError", "TensorSpec", "Compiled", "mark_dynamic", "make_swizzle", "make_composed_layout", "kernel",
+    "compile", "arch", "nvgpu", "make_copy_atom",
     "make_tiled_copy_tv", "copy", "gemm", "make_fragment", "make_fragment_like", "SmemAllocator", "NamedBarrier",
     "range", "if_", "elif_", "else_", "where", "local_tile", "local_partition", "BFloat16", "Boolean", "Float16",
     "Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint32",

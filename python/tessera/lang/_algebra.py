@@ -71,23 +71,8 @@ def _algebra(name, args):
 
 def _view(t, layout, off=0, terms=(), g=0):
     """The tensor ``t`` viewed through ``layout`` at an offset of ``off`` elements plus the run-time
-    ``terms`` (multiples of ``g`` elements); in a kernel, ``auto v = t + offset;``."""
-    from ._lower import offset_expr
-
-    a = t.align
-    if off:
-        a = min(a, pow2_divisor(off * t.dtype.bytes))
-    if g:
-        a = min(a, pow2_divisor(g * t.dtype.bytes))
-    if t.var is None:
-        if g or terms:
-            fail("run-time coordinates select a tile only inside a kernel")
-        return Tensor(t.dtype, t.space, layout, a, arg=t.arg, offset=t.offset + off, root=t.root)
-    b = _trace.current()
-    v = b.var()
-    e = offset_expr(off, list(terms))
-    b.emit(f"auto {v.token} = {t.var.token}{' + ' + e if e else ''};  // {fmt_layout(layout)}")
-    return Tensor(t.dtype, t.space, layout, a, var=v, root=t.root)
+    ``terms`` (multiples of ``g`` elements): Tensor.make_view."""
+    return t.make_view(layout, off, terms, g)
 
 
 def _project(x, proj):

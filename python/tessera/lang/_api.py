@@ -290,6 +290,9 @@ def _name_value(builder, name, val, in_tuple=False, frame_locals=None):
         builder.held[name] = val
     elif isinstance(val, Tensor) and val.var is not None:
         builder.name_var(val.var, name)
+        ov = getattr(val, "origin_var", None)
+        if ov is not None:
+            builder.name_var(ov, f"{name}_at")
     elif isinstance(val, FragmentExpr):
         if not getattr(val, "_bound", False):
             val._bound = True
@@ -835,6 +838,11 @@ class SmemAllocator:
 
         if isinstance(layout, (tuple, int)):
             layout = _tessera.call("make_layout", static(layout))
+        swizzle = None
+        if isinstance(layout, _tessera.ComposedLayout):  # Sw<B,M,S> o 0 o L: shared memory swizzled
+            if int(layout.offset) != 0:
+                fail(f"allocate_tensor: a swizzled layout with an offset ({layout}); compose the swizzle with the layout")
+            swizzle, layout = layout.swizzle, layout.layout
         if not isinstance(layout, _tessera.Layout):
             fail(f"allocate_tensor: a layout, not {type(layout).__name__}")
         if _jit.dynamic_values(layout):
@@ -843,16 +851,39 @@ class SmemAllocator:
         if align < 1 or align & (align - 1):
             fail(f"allocate_tensor: byte_alignment {align} is not a power of two")
         n = int(_tessera.call("cosize", layout))
+        if swizzle is not None and int(swizzle.bits) and n > 1:
+            # the swizzle rewrites bits below 2^top of an offset: the largest offset it can reach
+            top = int(swizzle.base) + int(swizzle.bits) + max(0, -int(swizzle.shift))
+            n = ((n - 1) | ((1 << top) - 1)) + 1
         kt.smem_bytes = -(-kt.smem_bytes // align) * align + n * dtype.bytes
         if kt.smem_bytes > 48 * 1024:
             fail(f"shared memory of this kernel reaches {kt.smem_bytes} bytes; static shared memory is at most 49152")
         v = b.var()
-        b.emit(f"__shared__ alignas({align}) {dtype.cxx} {v.token}[{n}];  // {fmt_layout(layout)}")
-        t = Tensor(dtype, "smem", layout, align, var=v)
+        sw = f"{swizzle} o " if swizzle is not None else ""
+        b.emit(f"__shared__ alignas({align}) {dtype.cxx} {v.token}[{n}];  // {sw}{fmt_layout(layout)}")
+        t = Tensor(dtype, "smem", layout, align, var=v, swizzle=swizzle)
         return t
 
 
 # ---- copy atoms and tiled copies ------------------------------------------------------------------
+
+
+def make_swizzle(b, m, s):
+    """The swizzle Sw<b,m,s>: bits m..m+b of an offset xored with bits m+s..m+s+b (core/swizzle.hpp)."""
+    return _tessera.parse(f"Sw<{int(b)},{int(m)},{int(s)}>")
+
+
+def make_composed_layout(inner, offset, outer):
+    """``inner o offset o outer`` (CuTeDSL's argument order): a swizzle over a layout, e.g. shared
+    memory allocated so that a tile's rows spread over the banks."""
+    if int(offset) != 0:
+        fail("make_composed_layout: the kernel language takes offset 0")
+    if isinstance(outer, (tuple, int)):
+        outer = _tessera.call("make_layout", static(outer))
+    try:
+        return _tessera.call("composition", inner, outer)
+    except LayoutError as e:
+        fail(f"make_composed_layout({inner}, {offset}, {outer}): {e}")
 
 
 class CopyUniversalOp:
@@ -997,16 +1028,7 @@ class ThrCopy:
         for m in _pyrange(int(_tessera.call("rank", rest))):
             modes.append(_tessera.call("get", rest, S(m)))
         layout = _tessera.call("make_layout", *modes)
-        a = t.align
-        if st:
-            a = min(a, pow2_divisor(st * t.dtype.bytes))
-        if g:
-            a = min(a, pow2_divisor(g * t.dtype.bytes))
-        b = _trace.current()
-        v = b.var()
-        off = offset_expr(st, terms)
-        b.emit(f"auto {v.token} = {t.var.token}{' + ' + off if off else ''};  // {fmt_layout(layout)}")
-        return Tensor(t.dtype, t.space, layout, a, var=v, root=t.root)
+        return t.make_view(layout, st, terms, g)
 
     def partition_S(self, t):  # noqa: N802 (CuTe's name)
         return self._partition(t, "S")

@@ -185,21 +185,22 @@ def _affine(starts):
 
 
 def emit_moves(b, dst, src, offsets, width, instr):
-    """Writes one ``instr(dst + d, src + s)`` a vector of ``width`` bytes, as a loop when the
-    vectors' offsets are affine."""
+    """Writes one ``instr(dst address, src address)`` a vector of ``width`` bytes (``offsets``:
+    the vectors' (source, destination) element offsets in the tensors ``src`` and ``dst``), as a
+    loop when the offsets are affine and neither tensor is swizzled."""
     ss = [o[0] for o in offsets]
     dd = [o[1] for o in offsets]
     a_s, a_d = _affine(ss), _affine(dd)
-    if len(offsets) > 2 and a_s is not None and a_d is not None:
+    if len(offsets) > 2 and a_s is not None and a_d is not None and dst.swizzle is None and src.swizzle is None:
         j = b.var("j")
         s_off = _lin(a_s, j.token)
         d_off = _lin(a_d, j.token)
         b.emit("#pragma unroll")
         b.emit(f"for (int {j.token} = 0; {j.token} < {len(offsets)}; ++{j.token}) "
-               f"{instr}({_plus(dst, d_off)}, {_plus(src, s_off)});")
+               f"{instr}({_plus(dst.var.token, d_off)}, {_plus(src.var.token, s_off)});")
         return
-    for s, d in offsets:
-        b.emit(f"{instr}({_plus(dst, str(d) if d else '')}, {_plus(src, str(s) if s else '')});")
+    for s_, d_ in offsets:
+        b.emit(f"{instr}({dst.address(d_)}, {src.address(s_)});")
 
 
 def _lin(a_step, j):
@@ -226,7 +227,7 @@ def emit_copy(b, src, dst):
     if len(sm) != len(dm):
         fail(f"a copy of {len(sm)} values into {len(dm)}: {src.layout} into {dst.layout}")
     esize = src.dtype.bytes
-    max_bytes = min(16, src.align, dst.align)
+    max_bytes = min(16, src.align, dst.align, _swizzle_run_bytes(src), _swizzle_run_bytes(dst))
     # An element-wise copy may visit the elements in any order: in index order, or in the order of
     # either side's offsets (a row of a row-major tile into a row-major fragment is contiguous in
     # both though not in index order); the order with the widest vectors wins.
@@ -248,6 +249,8 @@ def emit_copy(b, src, dst):
         so, do = [x[0] for x in a], [x[0] for x in c]
         if v == 1:
             ss, dd = _affine(so), _affine(do)
+            if src.swizzle is not None or dst.swizzle is not None:
+                ss = dd = None
             if len(so) > 2 and ss is not None and dd is not None:
                 j = b.var("j")
                 b.emit("#pragma unroll")
@@ -255,18 +258,27 @@ def emit_copy(b, src, dst):
                        f"{d_var}[{_lin(dd, j.token) or '0'}] = {s_var}[{_lin(ss, j.token) or '0'}];")
             else:
                 for s_, d_ in zip(so, do):
-                    b.emit(f"{d_var}[{d_}] = {s_var}[{s_}];")
+                    b.emit(f"{d_var}[{dst.index_of(d_)}] = {s_var}[{src.index_of(s_)}];")
             return
         offsets = [(so[i], do[i]) for i in range(0, len(so), v)]
-        emit_moves(b, d_var, s_var, offsets, v * esize, f"move_bytes<{v * esize}>")
+        emit_moves(b, dst, src, offsets, v * esize, f"move_bytes<{v * esize}>")
         return
     for j in range(0, len(a), v):
         se, de = _model_expr(a[j], scxx), _model_expr(c[j], dcxx)
+        se = se if not se.lstrip("-").isdigit() else int(se)
+        de = de if not de.lstrip("-").isdigit() else int(de)
         if v == 1:
-            b.emit(f"{d_var}[{de}] = {s_var}[{se}];")
+            b.emit(f"{d_var}[{dst.index_of(de)}] = {s_var}[{src.index_of(se)}];")
         else:
-            b.emit(f"move_bytes<{v * esize}>({_plus(d_var, '' if de == '0' else de)}, "
-                   f"{_plus(s_var, '' if se == '0' else se)});")
+            b.emit(f"move_bytes<{v * esize}>({dst.address(de)}, {src.address(se)});")
+
+
+def _swizzle_run_bytes(t):
+    """The bytes a swizzled tensor keeps contiguous and aligned: 2^M elements of Sw<B,M,S> (the
+    swizzle moves only bits M and above); no bound for other tensors."""
+    if t.swizzle is None or int(t.swizzle.bits) == 0:
+        return 1 << 30
+    return (1 << int(t.swizzle.base)) * t.dtype.bytes
 
 
 def _offset_model(layout):
@@ -343,6 +355,10 @@ def plan_tiled_copy(atom, src, dst):
                 fail(f"values {j}.. of the {name} partition start {offs[j]} elements in: not aligned to the atom's "
                      f"{e * esize} bytes")
         offsets.append((so[j], do[j]))
+    for name, t in (("source", src), ("destination", dst)):
+        if e * esize > _swizzle_run_bytes(t):
+            fail(f"the copy atom {atom} moves {e * esize} bytes an instruction; the {name}'s swizzle {t.swizzle} keeps "
+                 f"runs of {_swizzle_run_bytes(t)} bytes contiguous: use a narrower atom or a swizzle with a larger base")
     return offsets
 
 
@@ -354,7 +370,7 @@ def emit_tiled_copy(b, atom, src, dst, offsets):
         instr = f"cp_async_bytes<{nbytes}{l2}>"
     else:
         instr = f"move_bytes<{nbytes}>"
-    emit_moves(b, dst.var.token, src.var.token, offsets, nbytes, instr)
+    emit_moves(b, dst, src, offsets, nbytes, instr)
 
 
 def _modes(t):
@@ -391,8 +407,9 @@ def emit_gemm(b, a, bb, c):
         b.open(f"for (int {m.token} = 0; {m.token} < {M}; ++{m.token})", "gemm loop")
         b.emit("#pragma unroll")
         b.emit(f"for (int {n.token} = 0; {n.token} < {N}; ++{n.token}) "
-               f"{tc}[{_sum(_mode_index(mc[0], m.token), _mode_index(mc[1], n.token))}] += "
-               f"{ta}[{_mode_index(ma[0], m.token) or '0'}] * {tb}[{_mode_index(mb[0], n.token) or '0'}];")
+               f"{tc}[{c.index_of(_sum(_mode_index(mc[0], m.token), _mode_index(mc[1], n.token)))}] += "
+               f"{ta}[{a.index_of(_mode_index(ma[0], m.token) or '0')}] * "
+               f"{tb}[{bb.index_of(_mode_index(mb[0], n.token) or '0')}];")
         b.close()
         return
     if ra == 2 and rb == 2 and rc == 2:
@@ -407,9 +424,9 @@ def emit_gemm(b, a, bb, c):
         b.open(f"for (int {m.token} = 0; {m.token} < {M}; ++{m.token})", "gemm loop")
         b.emit("#pragma unroll")
         b.emit(f"for (int {n.token} = 0; {n.token} < {N}; ++{n.token}) "
-               f"{tc}[{_sum(_mode_index(mc[0], m.token), _mode_index(mc[1], n.token))}] += "
-               f"{ta}[{_sum(_mode_index(ma[0], m.token), _mode_index(ma[1], k.token))}] * "
-               f"{tb}[{_sum(_mode_index(mb[0], n.token), _mode_index(mb[1], k.token))}];")
+               f"{tc}[{c.index_of(_sum(_mode_index(mc[0], m.token), _mode_index(mc[1], n.token)))}] += "
+               f"{ta}[{a.index_of(_sum(_mode_index(ma[0], m.token), _mode_index(ma[1], k.token)))}] * "
+               f"{tb}[{bb.index_of(_sum(_mode_index(mb[0], n.token), _mode_index(mb[1], k.token)))}];")
         b.close()
         b.close()
         return
@@ -419,8 +436,9 @@ def emit_gemm(b, a, bb, c):
             fail(f"gemm: element-wise ({V}) x ({mb[0][0]}) into ({mc[0][0]})")
         v = b.var("v")
         b.emit("#pragma unroll")
-        b.emit(f"for (int {v.token} = 0; {v.token} < {V}; ++{v.token}) {tc}[{_mode_index(mc[0], v.token) or '0'}] += "
-               f"{ta}[{_mode_index(ma[0], v.token) or '0'}] * {tb}[{_mode_index(mb[0], v.token) or '0'}];")
+        b.emit(f"for (int {v.token} = 0; {v.token} < {V}; ++{v.token}) {tc}[{c.index_of(_mode_index(mc[0], v.token) or '0')}] += "
+               f"{ta}[{a.index_of(_mode_index(ma[0], v.token) or '0')}] * "
+               f"{tb}[{bb.index_of(_mode_index(mb[0], v.token) or '0')}];")
         return
     fail(f"gemm of ranks {ra} x {rb} => {rc}: the kernel language has (M)x(N)=>(M,N), (M,K)x(N,K)=>(M,N) "
          "and (V)x(V)=>(V)")

@@ -423,10 +423,66 @@ class Tensor:
 
     _tessera_lang = True
 
-    def __init__(self, dtype, space, layout, align, var=None, arg=None, offset=0, root=None):
+    def __init__(self, dtype, space, layout, align, var=None, arg=None, offset=0, root=None, swizzle=None,
+                 origin=(0, ())):
         self.dtype, self.space, self.layout, self.align = dtype, space, layout, align
         self.var, self.arg, self.offset = var, arg, offset
         self.root = root if root is not None else self  # the tensor whose memory this views
+        # A swizzled tensor (shared memory allocated with a ComposedLayout Sw o L): ``var`` is the
+        # allocation, ``origin`` the view's offset before the swizzle (static int, C++ terms), and
+        # element k of the view is at swizzle(origin + layout(k)).
+        self.swizzle, self.origin = swizzle, origin
+
+    def index_of(self, k):
+        """C++ of the index, from ``var``, of the element at offset ``k`` (an int or C++) of the view."""
+        if self.swizzle is None:
+            return str(k) if k != "" else "0"
+        st, terms = self.origin
+        if isinstance(k, int) and not terms:
+            return str(int(self.swizzle(S(st + k))))
+        parts = list(terms) + ([str(st + k)] if isinstance(k, int) else ([str(st)] if st else []) + [f"({k})"])
+        x = " + ".join(p for p in parts if p not in ("0", "")) or "0"
+        return swizzle_expr(self.swizzle, x)
+
+    def address(self, k):
+        """C++ of the address of the element at offset ``k`` of the view."""
+        i = self.index_of(k)
+        if i == "0":
+            return self.var.token
+        return f"{self.var.token} + ({i})" if "^" in i else f"{self.var.token} + {i}"
+
+    def make_view(self, layout, off=0, terms=(), g=0):
+        """This tensor viewed through ``layout`` at ``off`` + ``terms`` elements (run-time parts
+        multiples of ``g``): a pointer, or for a swizzled tensor a new origin."""
+        a = self.align
+        if off:
+            a = min(a, pow2_divisor(off * self.dtype.bytes))
+        if g:
+            a = min(a, pow2_divisor(g * self.dtype.bytes))
+        if self.var is None:
+            if g or terms:
+                fail("run-time coordinates select a tile only inside a kernel")
+            return Tensor(self.dtype, self.space, layout, a, arg=self.arg, offset=self.offset + off, root=self.root)
+        b = _trace.current()
+        if self.swizzle is not None:
+            st, old = self.origin
+            terms = list(old) + list(terms)
+            if terms:
+                v = b.var()
+                b.emit(f"int {v.token} = {' + '.join(terms)};  // origin of {fmt_layout(layout)} in {self.swizzle}")
+                terms = [v.token]
+                view = Tensor(self.dtype, self.space, layout, a, var=self.var, root=self.root, swizzle=self.swizzle,
+                              origin=(st + off, tuple(terms)))
+                view.origin_var = v
+                return view
+            return Tensor(self.dtype, self.space, layout, a, var=self.var, root=self.root, swizzle=self.swizzle,
+                          origin=(st + off, ()))
+        from ._lower import offset_expr
+
+        v = b.var()
+        e = offset_expr(off, list(terms))
+        b.emit(f"auto {v.token} = {self.var.token}{' + ' + e if e else ''};  // {fmt_layout(layout)}")
+        return Tensor(self.dtype, self.space, layout, a, var=v, root=self.root)
 
     # -- what the algebra and printing see
     @property
@@ -463,7 +519,8 @@ class Tensor:
         return f"{_SPACE_PTR[self.space]}[{self.dtype.width}b](align<{self.align}>)"
 
     def __str__(self):
-        return f"tensor<{_SPACE_PTR[self.space]}[{self.dtype.width}b] align<{min(self.align, 1 << 20)}> o {self.layout}>"
+        sw = f"{self.swizzle} o " if self.swizzle is not None else ""
+        return f"tensor<{_SPACE_PTR[self.space]}[{self.dtype.width}b] align<{min(self.align, 1 << 20)}> o {sw}{self.layout}>"
 
     __repr__ = __str__
 
@@ -533,14 +590,17 @@ class Tensor:
             return Tensor(self.dtype, self.space, sliced, self._aligned(off, 0), arg=self.arg,
                           offset=self.offset + off, root=self.root)
         b = _trace.current()
-        off = self._offset(key)
         if sliced is None:  # an element
             v = b.var()
-            b.emit(f"{self.dtype.cxx} {v.token} = {self.var.token}[{off or '0'}];")
+            b.emit(f"{self.dtype.cxx} {v.token} = {self.var.token}[{self.index_of(self._offset(key))}];")
             return Value(v.token, self.dtype)
-        v = b.var()
-        b.emit(f"auto {v.token} = {self.var.token}{' + ' + off if off else ''};  // {fmt_layout(sliced)}")
-        return Tensor(self.dtype, self.space, sliced, self._aligned(self._static_off(key), g), var=v, root=self.root)
+        return self._slice_view(key, sliced, g)
+
+    def _slice_view(self, key, sliced, g):
+        from ._lower import coord_offset
+
+        st, terms = coord_offset(self._flat_key(key), self._shape, self._stride)
+        return self.make_view(sliced, st, terms, g)
 
     def _flat_key(self, key):
         if isinstance(key, tuple) and len(key) == 1 and not isinstance(self._shape, tuple):
@@ -565,16 +625,13 @@ class Tensor:
         sliced, off, g = self._slice_layout(key)
         b = _trace.current()
         self.root.written = True
-        off = self._offset(key)
         if sliced is None:
             val = as_value(value, self.dtype, "a store into this tensor")
-            b.emit(f"{self.var.token}[{off or '0'}] = {val.expr};")
+            b.emit(f"{self.var.token}[{self.index_of(self._offset(key))}] = {val.expr};")
             return
         dst = self if (isinstance(key, tuple) and all(k is None for k in key)) or key is None else None
         if dst is None:
-            v = b.var()
-            b.emit(f"auto {v.token} = {self.var.token}{' + ' + off if off else ''};  // {fmt_layout(sliced)}")
-            dst = Tensor(self.dtype, self.space, sliced, self._aligned(self._static_off(key), g), var=v, root=self.root)
+            dst = self._slice_view(key, sliced, g)
         dst.store(value)
 
     # -- loads and stores of whole tensors
@@ -597,7 +654,7 @@ class Tensor:
             from ._lower import _affine, _lin, element_offsets
 
             offs = element_offsets(self.layout)
-            aff = _affine(offs)
+            aff = _affine(offs) if self.swizzle is None else None
             if aff is not None and len(offs) > 2:
                 i = b.var("i")
                 b.emit("#pragma unroll")
@@ -605,7 +662,7 @@ class Tensor:
                        f"{self.var.token}[{_lin(aff, i.token) or '0'}] = {val.expr};")
             else:
                 for o in offs:
-                    b.emit(f"{self.var.token}[{o}] = {val.expr};")
+                    b.emit(f"{self.var.token}[{self.index_of(o)}] = {val.expr};")
             return
         if isinstance(value, FragmentExpr):
             value = value.materialize(like=self.layout)
@@ -630,7 +687,8 @@ class Tensor:
             fail("element-wise arithmetic works on fragments: call .load() on a tensor in memory first")
         from ._lower import index_to_offset
 
-        return FragmentExpr(self.layout, self.dtype, lambda i: f"{self.var.token}[{index_to_offset(self.layout, i)}]")
+        return FragmentExpr(self.layout, self.dtype,
+                            lambda i: f"{self.var.token}[{self.index_of(index_to_offset(self.layout, i))}]")
 
     def __add__(self, o): return self._fexpr() + o
     def __radd__(self, o): return o + self._fexpr()
@@ -650,6 +708,18 @@ class Tensor:
     def __len__(self):
         shape = self._shape
         return len(shape) if isinstance(shape, tuple) else 1
+
+
+def swizzle_expr(sw, x):
+    """C++ of Sw<B,M,S> applied to the offset ``x`` (core/swizzle.hpp's Swizzle::apply, written out)."""
+    bits, base, shift = int(sw.bits), int(sw.base), int(sw.shift)
+    mask = ((1 << bits) - 1) << base
+    if bits == 0:
+        return x
+    x = x if x.replace("_", "").isalnum() or (x.count("\x00") == 2 and x[0] == x[-1] == "\x00") else f"({x})"
+    if shift >= 0:
+        return f"{x} ^ ({x} >> {shift} & {mask})"
+    return f"{x} ^ (({x} & {mask}) << {-shift})"
 
 
 def kernel_ints(x):

@@ -361,7 +361,8 @@ def test_the_tile_copy_moves_the_tiles():
 
 
 @needs_host_cxx
-def test_the_mma_gemm_computes_the_product():
+@pytest.mark.parametrize("swizzle", [True, False])
+def test_the_mma_gemm_computes_the_product(swizzle):
     # mma.sync emulated on the host by the PTX ISA's m16n8k16 fragment layout, independently of
     # the lowering's partitions: small integers, so every product and sum is exact in fp32
     import ctypes
@@ -376,7 +377,7 @@ def test_the_mma_gemm_computes_the_product():
     a = [rng.randint(-3, 3) for _ in range(m * k)]
     b = [rng.randint(-3, 3) for _ in range(n * k)]
     comp, _ = _compile(mma_gemm.mma_gemm, TensorSpec((m, k), ts.Float16), TensorSpec((n, k), ts.Float16),
-                       TensorSpec((m, n), ts.Float32))
+                       TensorSpec((m, n), ts.Float32), swizzle)
     A = (ctypes.c_uint16 * (m * k))(*[half_bits(x) for x in a])
     B = (ctypes.c_uint16 * (n * k))(*[half_bits(x) for x in b])
     C = (ctypes.c_float * (m * n))()

@@ -20,7 +20,7 @@ BM, BN, BK = 128, 128, 32
 
 
 @ts.kernel
-def mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy, swizzle):
+def mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy, swizzle, ldmatrix):
     tidx, _, _ = ts.arch.thread_idx()
     bidx, bidy, _ = ts.arch.block_idx()
 
@@ -53,6 +53,12 @@ def mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy, swizzle):
     tCrB = thr_mma.make_fragment_B(tCsB)
     tCrC = thr_mma.make_fragment_C(tCgC)
     tCrC.fill(0.0)
+    if ldmatrix:  # shared -> registers with ldmatrix: a warp loads 8x8 matrices, a lane names a row
+        ldsm_a = ts.make_tiled_copy_A(ts.make_copy_atom(ts.nvgpu.warp.LdMatrix8x8x16bOp(False, 4), ts.Float16), tiled_mma)
+        ldsm_b = ts.make_tiled_copy_B(ts.make_copy_atom(ts.nvgpu.warp.LdMatrix8x8x16bOp(False, 2), ts.Float16), tiled_mma)
+        thr_ldsm_a, thr_ldsm_b = ldsm_a.get_slice(tidx), ldsm_b.get_slice(tidx)
+        tXsA, tXrA = thr_ldsm_a.partition_S(sA), thr_ldsm_a.retile_D(tCrA)
+        tXsB, tXrB = thr_ldsm_b.partition_S(sB), thr_ldsm_b.retile_D(tCrB)
 
     for k in ts.range(ts.size(gA, mode=[2])):
         ts.copy(tiled_copy, tAgA[None, None, None, k], tAsA)
@@ -60,8 +66,12 @@ def mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy, swizzle):
         ts.arch.cp_async_commit_group()
         ts.arch.cp_async_wait_group(0)
         ts.arch.sync_threads()
-        ts.copy(tCsA, tCrA)
-        ts.copy(tCsB, tCrB)
+        if ldmatrix:
+            ts.copy(ldsm_a, tXsA, tXrA)
+            ts.copy(ldsm_b, tXsB, tXrB)
+        else:  # element copies, as the layouts allow (32-bit: two halves a register)
+            ts.copy(tCsA, tCrA)
+            ts.copy(tCsB, tCrB)
         ts.gemm(tiled_mma, tCrC, tCrA, tCrB, tCrC)
         ts.arch.sync_threads()
 
@@ -69,7 +79,7 @@ def mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy, swizzle):
 
 
 @ts.jit
-def mma_gemm(mA, mB, mC, swizzle=True):
+def mma_gemm(mA, mB, mC, swizzle=True, ldmatrix=True):
     M, K = mA.shape
     N = mB.shape[0]
     if M % BM or N % BN or K % BK:
@@ -78,7 +88,7 @@ def mma_gemm(mA, mB, mC, swizzle=True):
     tiled_mma = ts.make_tiled_mma(op, (2, 2, 1))  # four warps, 2 x 2
     atom = ts.make_copy_atom(ts.nvgpu.cpasync.CopyG2SOp(), ts.Float16, num_bits_per_copy=128)
     tiled_copy = ts.make_tiled_copy_tv(atom, ts.make_layout((32, 4), stride=(4, 1)), ts.make_layout((1, 8)))
-    mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy, swizzle).launch(grid=(N // BN, M // BM, 1), block=(tiled_mma.size, 1, 1))
+    mma_gemm_kernel(mA, mB, mC, tiled_mma, tiled_copy, swizzle, ldmatrix).launch(grid=(N // BN, M // BM, 1), block=(tiled_mma.size, 1, 1))
 
 
 def main():

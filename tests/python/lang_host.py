@@ -36,6 +36,32 @@ static std::barrier<>* tessera_host_barrier = nullptr;
 // thread of the block issues the same MMAs in the same order).
 struct tessera_host_mma_regs { std::uint32_t a[4], b[2]; };
 static tessera_host_mma_regs tessera_host_mma_slot[32][32];  // [warp][lane]
+// ldmatrix (.x1/.x2/.x4, .trans or not) for a warp of host threads: each lane leaves the address
+// of the row it names, the block meets, each lane gathers its registers by the PTX ISA's layout.
+static unsigned short const* tessera_host_ldsm_rows[32][32];  // [warp][lane]
+template <int N, bool Trans, class... R>
+static void tessera_host_ldsm(tessera::uint128_t const& src, R&... regs) {
+  unsigned lane = tessera_host_threadIdx.x % 32, warp = tessera_host_threadIdx.x / 32;
+  tessera_host_ldsm_rows[warp][lane] = reinterpret_cast<unsigned short const*>(&src);
+  tessera_host_barrier->arrive_and_wait();
+  std::uint32_t out[N];
+  for (int i = 0; i < N; ++i) {
+    unsigned short lo, hi;
+    if (!Trans) {  // row lane/4 of matrix i, columns 2 (lane % 4) and + 1
+      unsigned short const* row = tessera_host_ldsm_rows[warp][8 * i + lane / 4];
+      lo = row[2 * (lane % 4)];
+      hi = row[2 * (lane % 4) + 1];
+    } else {  // column lane/4 of matrix i, rows 2 (lane % 4) and + 1
+      lo = tessera_host_ldsm_rows[warp][8 * i + 2 * (lane % 4)][lane / 4];
+      hi = tessera_host_ldsm_rows[warp][8 * i + 2 * (lane % 4) + 1][lane / 4];
+    }
+    out[i] = std::uint32_t(lo) | (std::uint32_t(hi) << 16);
+  }
+  tessera_host_barrier->arrive_and_wait();
+  int k = 0;
+  ((regs = out[k++]), ...);
+}
+
 template <bool Bf16>
 static float tessera_host_half(std::uint32_t reg, int hi) {
   unsigned short bits = static_cast<unsigned short>(hi ? reg >> 16 : reg & 0xffff);
@@ -102,6 +128,8 @@ def run(compiled, *arrays, kernel=0):
     src = src.replace("cp_async_fence();", "").replace("cp_async_wait<0>();", "")
     src = re.sub(r"named_barrier_sync\(\d+, \d+\);", "__syncthreads();", src)
     src = src.replace("SM80_16x8x16_F32F16F16F32_TN::fma(", "tessera_host_mma<false>(")
+    src = re.sub(r"SM75_U32x(\d)_LDSM_N::copy\(", r"tessera_host_ldsm<\1, false>(", src)
+    src = re.sub(r"SM75_U16x(\d)_LDSM_T::copy\(", lambda m: f"tessera_host_ldsm<{int(m.group(1)) // 2}, true>(", src)
     src = src.replace("SM80_16x8x16_F32BF16BF16F32_TN::fma(", "tessera_host_mma<true>(")
     calls = []
     for i, p in enumerate(params):
@@ -109,7 +137,7 @@ def run(compiled, *arrays, kernel=0):
         calls.append(f"*({ty}*)args[{i}]" if ty.startswith("tessera_dyn_") else f"({ty})args[{i}]")
     threads = block[0] * block[1] * block[2]
     call = f"{name}({', '.join(calls)});"
-    if "__syncthreads()" in src or "tessera_host_mma" in src:
+    if "__syncthreads()" in src or "tessera_host_mma" in src or "tessera_host_ldsm" in src:
         body = f"""
     std::barrier<> bar({threads});
     tessera_host_barrier = &bar;

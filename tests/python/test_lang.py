@@ -140,7 +140,7 @@ def test_sgemm_compiles_with_a_run_time_k_loop():
 @needs_nvrtc
 def test_mma_gemm_partitions_are_the_atoms_registers():
     a, b = TensorSpec((256, 128), ts.Float16), TensorSpec((256, 128), ts.Float16)
-    c, _ = _compile(mma_gemm.mma_gemm, a, b, TensorSpec((256, 256), ts.Float32), False)  # no swizzle
+    c, _ = _compile(mma_gemm.mma_gemm, a, b, TensorSpec((256, 256), ts.Float32), False, False)  # plain copies
     src = c.source
     # m16n8k16: a lane holds A's row lane/4 at columns 2 (lane % 4) + {0, 1}, then row + 8, then
     # columns + 8; warps 0-1 split M (16 rows = 512 halves of sA), warps 2-3 N (stride 0 for A)
@@ -160,6 +160,10 @@ def test_swizzled_shared_memory_reads_through_the_swizzle():
     # a view of swizzled memory is an origin before the swizzle; each access applies Sw<2,3,3>
     assert "int tCsA_at = tidx % 4 * 2 + tidx / 4 % 8 * 32 + tidx / 32 % 2 * 512;" in src
     assert "cp_async_bytes<16>(sA + ((tAsA_at + 1024) ^ ((tAsA_at + 1024) >> 3 & 24)), t0 + 4096);" in src
+    # ldmatrix: lanes 0-15 name rows 0-15 of a 16 x 16 block, lanes 16-31 the same rows 8 columns on
+    assert "int tXsA_at = tidx % 16 * 32 + tidx / 16 % 2 * 8 + tidx / 32 % 2 * 512;" in src
+    assert ("SM75_U32x4_LDSM_N::copy(*reinterpret_cast<uint128_t const*>(sA + ((tXsA_at + 1024) ^ ((tXsA_at + 1024) "
+            ">> 3 & 24))), ldsm_regs[4], ldsm_regs[5], ldsm_regs[6], ldsm_regs[7]);") in src
 
 
 @ts.kernel
@@ -361,8 +365,8 @@ def test_the_tile_copy_moves_the_tiles():
 
 
 @needs_host_cxx
-@pytest.mark.parametrize("swizzle", [True, False])
-def test_the_mma_gemm_computes_the_product(swizzle):
+@pytest.mark.parametrize("swizzle, ldmatrix", [(True, True), (True, False), (False, True), (False, False)])
+def test_the_mma_gemm_computes_the_product(swizzle, ldmatrix):
     # mma.sync emulated on the host by the PTX ISA's m16n8k16 fragment layout, independently of
     # the lowering's partitions: small integers, so every product and sum is exact in fp32
     import ctypes
@@ -377,7 +381,7 @@ def test_the_mma_gemm_computes_the_product(swizzle):
     a = [rng.randint(-3, 3) for _ in range(m * k)]
     b = [rng.randint(-3, 3) for _ in range(n * k)]
     comp, _ = _compile(mma_gemm.mma_gemm, TensorSpec((m, k), ts.Float16), TensorSpec((n, k), ts.Float16),
-                       TensorSpec((m, n), ts.Float32), swizzle)
+                       TensorSpec((m, n), ts.Float32), swizzle, ldmatrix)
     A = (ctypes.c_uint16 * (m * k))(*[half_bits(x) for x in a])
     B = (ctypes.c_uint16 * (n * k))(*[half_bits(x) for x in b])
     C = (ctypes.c_float * (m * n))()

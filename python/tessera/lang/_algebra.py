@@ -33,6 +33,10 @@ def call(name, args, kwargs):
         from ._mma import make_tiled_mma
 
         return make_tiled_mma(*args, **kwargs)
+    if name in ("make_tiled_copy_A", "make_tiled_copy_B") and args and getattr(args[0], "_tessera_lang", False):
+        from ._api import make_tiled_copy_operand
+
+        return make_tiled_copy_operand(name[-1], *args, **kwargs)
     if kwargs:
         args = list(args)
         if name == "make_layout" and "stride" in kwargs:

@@ -912,6 +912,24 @@ class CopyG2SOp:
         return f"SM80_CP_ASYNC_CACHEALWAYS<{_uint(bits)}>"
 
 
+class LdMatrix8x8x16bOp:
+    """ldmatrix: a warp loads 8x8 matrices of 16-bit values from shared memory into the registers
+    an MMA takes (CuTeDSL's ``cute.nvgpu.warp.LdMatrix8x8x16bOp``): each lane names one 16-byte row,
+    ``num_matrices`` (1, 2 or 4) matrices a call; ``transpose`` loads them transposed. Tile it with
+    ``make_tiled_copy_A`` / ``make_tiled_copy_B`` of the tiled MMA whose fragments it fills."""
+
+    def __init__(self, transpose=False, num_matrices=4):
+        if num_matrices not in (1, 2, 4):
+            raise ValueError(f"LdMatrix8x8x16bOp(num_matrices={num_matrices}): 1, 2 or 4")
+        self.transpose, self.num_matrices = bool(transpose), int(num_matrices)
+
+    def _name(self, bits, dtype):
+        if dtype.width != 16:
+            fail(f"ldmatrix loads 16-bit values, not {dtype}")
+        n = self.num_matrices
+        return f"SM75_U16x{2 * n}_LDSM_T" if self.transpose else f"SM75_U32x{n}_LDSM_N"
+
+
 def _uint(bits):
     names = {8: "uint8_t", 16: "uint16_t", 32: "uint32_t", 64: "uint64_t", 128: "uint128_t"}
     if bits not in names:
@@ -928,11 +946,13 @@ from ._mma import MmaF16BF16Op as _MmaF16BF16Op  # noqa: E402
 from ._mma import TiledMma  # noqa: E402
 
 nvgpu = _Namespace(CopyUniversalOp=CopyUniversalOp, cpasync=_Namespace(CopyG2SOp=CopyG2SOp),
-                   warp=_Namespace(MmaF16BF16Op=_MmaF16BF16Op))
+                   warp=_Namespace(MmaF16BF16Op=_MmaF16BF16Op, LdMatrix8x8x16bOp=LdMatrix8x8x16bOp))
 
 
 class CopyAtom:
     """One copy instruction on one element type (``make_copy_atom``)."""
+
+    _tessera_lang = True
 
     def __init__(self, op, dtype, bits):
         self.op, self.dtype, self.bits = op, dtype, bits
@@ -952,6 +972,10 @@ class CopyAtom:
     def is_async(self):
         return isinstance(self.op, CopyG2SOp)
 
+    @property
+    def is_ldmatrix(self):
+        return isinstance(self.op, LdMatrix8x8x16bOp)
+
     def __str__(self):
         return self.algebra_name
 
@@ -961,18 +985,24 @@ def make_copy_atom(op, element_type, num_bits_per_copy=None):
     moving ``num_bits_per_copy`` bits (default: one element) of ``element_type``."""
     dtype = dtype_of(element_type)
     bits = int(num_bits_per_copy or dtype.width)
+    if isinstance(op, LdMatrix8x8x16bOp):
+        bits = 128  # a lane's row
     return CopyAtom(op, dtype, bits)
 
 
 class TiledCopy:
-    """A copy atom repeated over a thread layout and a value layout (``make_tiled_copy_tv``)."""
+    """A copy atom repeated over a thread layout and a value layout (``make_tiled_copy_tv``), or
+    over a tiled MMA's threads (``make_tiled_copy_A/B``)."""
 
-    def __init__(self, atom, thr, val):
+    def __init__(self, atom, thr, val, algebra=None):
         self.atom, self.thr, self.val = atom, thr, val
-        try:
-            self.algebra = _tessera.call("make_tiled_copy", _tessera.atom(atom.algebra_name), thr, val)
-        except LayoutError as e:
-            fail(f"make_tiled_copy_tv({atom}, {thr}, {val}): {e}")
+        if algebra is not None:
+            self.algebra = algebra
+        else:
+            try:
+                self.algebra = _tessera.call("make_tiled_copy", _tessera.atom(atom.algebra_name), thr, val)
+            except LayoutError as e:
+                fail(f"make_tiled_copy_tv({atom}, {thr}, {val}): {e}")
         self._var = None
 
     @property
@@ -987,6 +1017,20 @@ class TiledCopy:
 
     def __str__(self):
         return str(self.algebra)
+
+
+def make_tiled_copy_operand(which, atom, tiled_mma):
+    """``atom`` over the threads of ``tiled_mma`` as they hold its operand ``which`` (A or B):
+    CuTe's make_tiled_copy_A / make_tiled_copy_B, e.g. ldmatrix filling the MMA's fragments."""
+    if not isinstance(tiled_mma, TiledMma):
+        fail(f"make_tiled_copy_{which}({atom}, ...): the second argument is a tiled MMA (make_tiled_mma)")
+    try:
+        alg = _tessera.call(f"make_tiled_copy_{which}", _tessera.atom(atom.algebra_name), tiled_mma.algebra)
+    except LayoutError as e:
+        fail(f"make_tiled_copy_{which}({atom}, {tiled_mma}): {e}")
+    tc = TiledCopy(atom, None, None, algebra=alg)
+    tc.mma = (which, tiled_mma)
+    return tc
 
 
 def make_tiled_copy_tv(atom, thr_layout, val_layout):
@@ -1030,6 +1074,23 @@ class ThrCopy:
         layout = _tessera.call("make_layout", *modes)
         return t.make_view(layout, st, terms, g)
 
+    def retile_D(self, t):  # noqa: N802 (CuTe's name)
+        """A fragment of the tiled MMA this copy was made for (make_tiled_copy_A/B), as this
+        copy's destination: its values are in the order the copy writes them."""
+        mma = getattr(self.tiled, "mma", None)
+        if mma is None:
+            fail("retile_D: for a tiled copy made with make_tiled_copy_A or make_tiled_copy_B")
+        which, tiled_mma = mma
+        dtv = _tessera.call("layout_d_tv", self.tiled.algebra)
+        if str(_tessera.call("coalesce", dtv)) != str(_tessera.call("coalesce", tiled_mma.tv[which])):
+            fail(f"retile_D: this copy writes {dtv}, the MMA's {which} fragment holds {tiled_mma.tv[which]}: "
+                 "the kernel language retiles only when the two agree")
+        if not isinstance(t, Tensor) or t.space != "rmem":
+            fail("retile_D takes the register fragment (make_fragment_A/B)")
+        return t
+
+    retile_S = retile_D
+
     def partition_S(self, t):  # noqa: N802 (CuTe's name)
         return self._partition(t, "S")
 
@@ -1068,6 +1129,13 @@ def copy(atom_or_src, src, dst=None, pred=None):
         x._kernel_check()
     if src.dtype is not dst.dtype or src.dtype is not tc.atom.dtype:
         fail(f"copy with a {tc.atom.dtype} atom from a {src.dtype} tensor to a {dst.dtype} one")
+    if tc.atom.is_ldmatrix:
+        if src.space != "smem" or dst.space != "rmem":
+            fail(f"ldmatrix copies shared memory into registers; this copy goes {src.space} -> {dst.space}")
+        from ._lower import emit_ldmatrix
+
+        emit_ldmatrix(b, tc.atom, src, dst)
+        return
     if tc.atom.is_async and (src.space != "gmem" or dst.space != "smem"):
         fail(f"cp.async copies global to shared memory; this copy goes {src.space} -> {dst.space}")
     if int(_tessera.call("size", src.layout)) != int(_tessera.call("size", dst.layout)):

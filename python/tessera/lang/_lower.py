@@ -373,6 +373,37 @@ def emit_tiled_copy(b, atom, src, dst, offsets):
     emit_moves(b, dst, src, offsets, nbytes, instr)
 
 
+def emit_ldmatrix(b, atom, src, dst):
+    """ldmatrix over a thread's partition of shared memory (its rows: 8 contiguous 16-bit values a
+    call) into a fragment (2 x num_matrices values a call, consecutive: the registers)."""
+    so = element_offsets(src.layout)
+    do = element_offsets(dst.layout)
+    regs = atom.op.num_matrices
+    per_src, per_dst = 8, 2 * regs
+    calls = len(so) // per_src
+    if len(so) % per_src or len(do) != calls * per_dst:
+        fail(f"ldmatrix x{regs}: a call reads a row of 8 values and writes {per_dst}; the source partition holds "
+             f"{len(so)} ({src.layout}), the fragment {len(do)} ({dst.layout})")
+    esize = src.dtype.bytes
+    if _swizzle_run_bytes(src) < 16:
+        fail(f"ldmatrix reads 16-byte rows; the swizzle {src.swizzle} keeps runs of {_swizzle_run_bytes(src)} bytes")
+    d32 = b.var(f"{'ldsm'}_regs")
+    b.emit(f"std::uint32_t* {d32.token} = reinterpret_cast<std::uint32_t*>({dst.var.token});")
+    for j in range(calls):
+        row = so[j * per_src:(j + 1) * per_src]
+        if any(row[k] != row[0] + k for k in range(per_src)):
+            fail(f"ldmatrix: values {j * per_src}..{(j + 1) * per_src - 1} of the source partition {src.layout} are "
+                 "not a contiguous row of 8: a layout ldmatrix cannot read")
+        if (row[0] * esize) % 16 or src.align < 16:
+            fail(f"ldmatrix: the row at offset {row[0]} of {src.layout} is not proven 16-byte aligned")
+        out = do[j * per_dst:(j + 1) * per_dst]
+        if any(out[k] != out[0] + k for k in range(per_dst)) or out[0] % 2:
+            fail(f"ldmatrix: the fragment's values {j * per_dst}.. are not {per_dst} consecutive registers' halves")
+        regs_cxx = ", ".join(f"{d32.token}[{out[0] // 2 + r}]" for r in range(regs))
+        b.emit(f"{atom.op_name}::copy(*reinterpret_cast<uint128_t const*>({src.address(row[0])}), {regs_cxx});")
+    b.includes.add('#include "tessera/arch/copy_sm75.hpp"\n')
+
+
 def _modes(t):
     """The modes of a tensor's layout as (extent, leaves) pairs (a rank-1 layout: one mode)."""
     shape, stride = _tessera.call("shape", t.layout), _tessera.call("stride", t.layout)

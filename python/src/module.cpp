@@ -387,6 +387,37 @@ py::dict check_tma(py::handle global, py::handle box, int elem_bytes) {
   return d;
 }
 
+// check_copy(...): `tessera check copy --width` as a dict: legal, rule ("" when legal), message,
+// width_bits, vector (elements a vector), widest_bits, library_vectorizes; when legal also runs.
+py::dict check_copy_vector(const py::object& src, const py::object& dst, int width_bits, int elem_bytes,
+                           const py::object& elem, int align_bytes) {
+  tt::CopyVectorRequest req;
+  if (!src.is_none()) req.src = to_value(src);
+  if (!dst.is_none()) req.dst = to_value(dst);
+  req.width_bits = width_bits;
+  req.elem_bits = 8 * elem_bytes;
+  if (!elem.is_none()) {
+    const std::string name = elem.cast<std::string>();
+    req.elem_bits = rt::type_bits(name);
+    if (req.elem_bits == 0)
+      rt::fail("check_copy: unknown element type '" + name +
+               "'; use half_t, bfloat16_t, tfloat32_t, float, double, [u]int8_t .. [u]int64_t or uint128_t (or "
+               "elem_bytes=N)");
+  }
+  req.align_bytes = align_bytes;
+  const tt::CopyVectorCheck r = tt::check_copy_vector(req);
+  py::dict d;
+  d["legal"] = r.legal;
+  d["rule"] = r.rule;
+  d["message"] = r.message;
+  d["width_bits"] = r.width_bits;
+  d["vector"] = r.vector;
+  d["widest_bits"] = r.widest_bits;
+  d["library_vectorizes"] = r.library_vectorizes;
+  if (r.legal) d["runs"] = r.runs;
+  return d;
+}
+
 // check_wgmma(...): `tessera check wgmma` as a dict: legal, rule ("" when legal), message; when legal
 // also the form (major, swizzle_bytes, mn_block, k_block) and every block's descriptor offsets.
 py::dict check_wgmma(py::handle smem, int elem_bytes, const py::object& major, int block) {
@@ -651,6 +682,8 @@ PYBIND11_MODULE(_tessera, m) {
   m.def("analyze", &analyze, py::arg("memory"), py::arg("access"), py::arg("shared"), py::arg("elem_bytes"),
         py::arg("vector"), py::arg("side"), py::arg("heatmap"));
   m.def("check_tma", &check_tma, py::arg("global_layout"), py::arg("box"), py::arg("elem_bytes"));
+  m.def("check_copy_vector", &check_copy_vector, py::arg("src"), py::arg("dst"), py::arg("width_bits"),
+        py::arg("elem_bytes"), py::arg("elem"), py::arg("align_bytes"));
   m.def("check_wgmma", &check_wgmma, py::arg("smem"), py::arg("elem_bytes"), py::arg("major"), py::arg("block"));
   m.def("advise", &advise, py::arg("tile"), py::arg("write"), py::arg("tma_write"), py::arg("read"),
         py::arg("column_major"), py::arg("write_side"), py::arg("read_side"), py::arg("padding"), py::arg("wgmma_read"),

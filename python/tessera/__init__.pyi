@@ -113,7 +113,8 @@ def atom(name: str) -> Union[MmaAtom, CopyAtom]: ...
 def atom_names() -> List[str]: ...
 
 from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
-from .analysis import advise as advise, analyze as analyze, check_tma as check_tma, check_wgmma as check_wgmma
+from .analysis import (advise as advise, analyze as analyze, check_copy as check_copy, check_tma as check_tma,
+                       check_wgmma as check_wgmma)
 from .pictures import show as show
 from . import lang as lang
 from .lang import (
@@ -132,8 +133,8 @@ from .lang import (
 __all__ = [
     "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle",
     "TVLayout", "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze",
-    "check_tma", "check_wgmma", "atom", "atom_names", "parse", "show", "KernelError", "TensorSpec", "Compiled",
-    "mark_dynamic", "make_swizzle", "make_composed_layout", "kernel", "arch", "nvgpu", "make_copy_atom",
+    "check_copy", "check_tma", "check_wgmma", "atom", "atom_names", "parse", "show", "KernelError", "TensorSpec",
+    "Compiled", "mark_dynamic", "make_swizzle", "make_composed_layout", "kernel", "arch", "nvgpu", "make_copy_atom",
     "make_tiled_copy_tv", "copy", "gemm", "make_fragment", "make_fragment_like", "SmemAllocator", "NamedBarrier",
     "if_", "elif_", "else_", "where", "local_tile", "local_partition", "BFloat16", "Boolean", "Float16", "Float32",
     "Float64", "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint32", "and_", "append", "back", "basis_get",

@@ -4,8 +4,10 @@ pattern, exactly as the command does, and returns the report as a dict; ``tesser
 is ``tessera advise`` (docs/advise.md), the swizzle under which a tile's writer and reader are
 conflict-free; ``tessera.analysis.check_tma`` is ``tessera check tma``, whether a box layout fits a
 TMA tensor map; ``tessera.analysis.check_wgmma`` is ``tessera check wgmma``, whether a tile is a
-layout a wgmma descriptor describes. ``tessera.analyze``, ``tessera.advise``, ``tessera.check_tma``
-and ``tessera.check_wgmma`` are the same functions.
+layout a wgmma descriptor describes; ``tessera.analysis.check_copy`` is ``tessera check copy
+--width``, whether a copy between layouts may move vectors of a width. ``tessera.analyze``,
+``tessera.advise``, ``tessera.check_tma``, ``tessera.check_wgmma`` and ``tessera.check_copy`` are
+the same functions.
 
     >>> from tessera.analysis import analyze
     >>> r = analyze("(_32,_4):(_1,_32)", gmem="_128:_1")  # thread t reads floats t, t+32, t+64, t+96
@@ -16,7 +18,7 @@ and ``tessera.check_wgmma`` are the same functions.
 from . import _tessera
 from ._types import LayoutError
 
-__all__ = ["advise", "analyze", "check_tma", "check_wgmma"]
+__all__ = ["advise", "analyze", "check_copy", "check_tma", "check_wgmma"]
 
 
 def analyze(access, *, smem=None, gmem=None, elem_bytes=None, vector=None, side=None, heatmap=None):
@@ -115,3 +117,31 @@ def check_wgmma(smem, *, elem_bytes=2, major=None, block=None):
         'wgmma.core'
     """
     return _tessera.check_wgmma(smem, int(elem_bytes), major, int(block or 0))
+
+
+def check_copy(src=None, dst=None, *, width=128, elem_bytes=2, elem=None, align=16):
+    """The legality check of ``tessera check copy --width`` (docs/advise.md) as a dict: whether the
+    library's copy from ``src`` to ``dst`` (layouts, plain or swizzled: ``Sw<B,M,S> o L`` for a
+    swizzled pointer over L) may move ``width``-bit vectors (8, 16, 32, 64 or 128) of
+    ``elem_bytes``-byte elements (or of the type named ``elem``, e.g. "half_t"), both base pointers
+    ``align``-byte aligned. A side left out is a compact fragment of the other's shape (column-major,
+    as make_fragment_like gives). The rules are those copy's compile-time plan runs
+    (include/tessera/algorithm/copy_rules.hpp): copy.width, copy.swizzle, copy.size, copy.offsets,
+    copy.run_align, copy.contiguous, copy.cover, then copy.align (the pointers).
+
+    Keys: legal (bool), rule ("" when legal, else e.g. "copy.contiguous"), message (what was found,
+    or the rule's message with the run, the offsets and the fix), width_bits, vector (elements a
+    vector), widest_bits (the widest width these layouts and pointers allow: the one copy picks),
+    library_vectorizes (whether copy plans vectors for them at all: static layouts within its plan's
+    limits); when legal also runs (the vectors moved).
+
+    Precondition: src or dst; both the same size. Raises LayoutError otherwise.
+
+    Example:
+        >>> tessera.check_copy("(_8,_64):(_64,_1)", "(_8,_64):(_64,_1)", width=128)["runs"]
+        64
+        >>> r = tessera.check_copy("(_8,_8):(_8,_1)", width=128)  # into a column-major fragment
+        >>> r["rule"], r["widest_bits"]
+        ('copy.contiguous', 16)
+    """
+    return _tessera.check_copy_vector(src, dst, int(width), int(elem_bytes), elem, int(align))

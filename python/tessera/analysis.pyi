@@ -5,7 +5,7 @@ from typing import Any, Dict, Optional
 
 Value = Any  # a value of the algebra (a layout, a TV layout, a tiled copy, ...) or an expression string
 
-__all__ = ["advise", "analyze", "check_tma", "check_wgmma"]
+__all__ = ["advise", "analyze", "check_copy", "check_tma", "check_wgmma"]
 
 def advise(tile: Value, *, write: Optional[Value] = None, read: Optional[Value] = None,
            tma_write: bool = False, column_major: bool = False, write_side: Optional[str] = None,
@@ -35,6 +35,34 @@ def advise(tile: Value, *, write: Optional[Value] = None, read: Optional[Value] 
         ...         "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))")
         >>> tessera.advise("(_64,_64)", read=ldsm)["best"]["layout"]
         'Sw<3,3,3> o (_64,_64):(_64,_1)'
+    """
+    ...
+
+def check_copy(src: Optional[Value] = None, dst: Optional[Value] = None, *, width: int = 128,
+               elem_bytes: int = 2, elem: Optional[str] = None, align: int = 16) -> Dict[str, Any]:
+    """The legality check of ``tessera check copy --width`` (docs/advise.md) as a dict: whether the
+    library's copy from ``src`` to ``dst`` (layouts, plain or swizzled: ``Sw<B,M,S> o L`` for a
+    swizzled pointer over L) may move ``width``-bit vectors (8, 16, 32, 64 or 128) of
+    ``elem_bytes``-byte elements (or of the type named ``elem``, e.g. "half_t"), both base pointers
+    ``align``-byte aligned. A side left out is a compact fragment of the other's shape (column-major,
+    as make_fragment_like gives). The rules are those copy's compile-time plan runs
+    (include/tessera/algorithm/copy_rules.hpp): copy.width, copy.swizzle, copy.size, copy.offsets,
+    copy.run_align, copy.contiguous, copy.cover, then copy.align (the pointers).
+
+    Keys: legal (bool), rule ("" when legal, else e.g. "copy.contiguous"), message (what was found,
+    or the rule's message with the run, the offsets and the fix), width_bits, vector (elements a
+    vector), widest_bits (the widest width these layouts and pointers allow: the one copy picks),
+    library_vectorizes (whether copy plans vectors for them at all: static layouts within its plan's
+    limits); when legal also runs (the vectors moved).
+
+    Precondition: src or dst; both the same size. Raises LayoutError otherwise.
+
+    Example:
+        >>> tessera.check_copy("(_8,_64):(_64,_1)", "(_8,_64):(_64,_1)", width=128)["runs"]
+        64
+        >>> r = tessera.check_copy("(_8,_8):(_8,_1)", width=128)  # into a column-major fragment
+        >>> r["rule"], r["widest_bits"]
+        ('copy.contiguous', 16)
     """
     ...
 

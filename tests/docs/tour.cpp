@@ -394,3 +394,18 @@ TEST(Advise, CheckWgmma) {
   EXPECT_EQ(r.rule, "wgmma.core");
   // [end-snippet]
 }
+
+TEST(Advise, CheckCopy) {
+  // [snippet:check_copy]
+  // add_tv_static's thread: 4 rows of 8 halves in a row-major 4096-wide matrix, (v) -> element offset
+  constexpr auto thr = make_layout(make_shape(_8{}, _4{}), make_stride(_1{}, Int<4096>{}));
+  constexpr auto frag = make_layout(make_shape(_8{}, _4{}));  // (v) registers, compact
+  // copy's compile-time plan runs algorithm/copy_rules.hpp: 128-bit vectors (8 halves), one a row
+  static_assert(detail::vector_plan_v<decltype(thr), decltype(frag), 8>.ok);
+  // The same rules at run time, naming the rule, the run and the fix: rows of 4100 halves
+  tools::CopyVectorRequest req{.src = rt::evaluate("(_8,_4):(_1,_4100)"), .width_bits = 128, .elem_bits = 16};
+  tools::CopyVectorCheck const r = tools::check_copy_vector(req);
+  EXPECT_EQ(r.rule, "copy.run_align");  // row 1 starts at byte 8200, not a multiple of 16
+  EXPECT_EQ(r.widest_bits, 64);         // the width copy() falls back to
+  // [end-snippet]
+}

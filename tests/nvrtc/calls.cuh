@@ -183,6 +183,22 @@ extern "C" __global__ void call(int* out, int n) {
   copy(gO(threadIdx.x, _), sO);                             // dynamic rows: element-wise
   copy(sO, make_tensor(make_gmem_ptr(out), Layout<_4>{}));  // static and aligned: one 128-bit access
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_algorithm_copy_rules_hpp)
+struct Step {  // element i at offset i * step
+  long long step;
+  TESSERA_HOST_DEVICE constexpr long long operator()(long long i) const { return i * step; }
+};
+struct Below8 {  // the inverse of Step{1} over 8 elements
+  TESSERA_HOST_DEVICE constexpr long long operator()(long long o) const { return o >= 0 && o < 8 ? o : -1; }
+};
+struct AnyRun {
+  TESSERA_HOST_DEVICE constexpr bool operator()(long long) const { return true; }
+};
+extern "C" __global__ void call(int* out, int n) {  // the rules at compile time and on the device
+  using namespace tessera;
+  static_assert(copy_runs_violation(8, 4, 8, Step{1}, Step{1}, Below8{}, AnyRun{}).rule == CopyRule::ok);
+  out[threadIdx.x] = int(copy_runs_violation(8, 4, 8, Step{n}, Step{1}, Below8{}, AnyRun{}).rule);
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_algorithm_functional_hpp)
 extern "C" __global__ void call(int* out, int n) {
   using namespace tessera;

@@ -171,6 +171,40 @@ def test_check_wgmma_is_tessera_check(cli):
         tessera.check_wgmma("Sw<3,3,3> o (_64,_64):(_64,_1)", major="m")
 
 
+def test_check_copy_is_tessera_check(cli):
+    cases = [("(_8,_4):(_1,_4096)", None, ["--width", "128", "--elem", "half_t"], 0),
+             ("(_8,_8):(_8,_1)", None, ["--width", "128", "--elem", "half_t"], 1),
+             ("(_8,_4):(_1,_4100)", None, ["--width", "128", "--elem", "half_t"], 1),
+             ("(_8):(_1)", "Sw<3,2,3> o (_8):(_1)", ["--width", "128", "--elem-bytes", "2"], 1),
+             ("(_8,_4):(_1,_4096)", None, ["--width", "128", "--elem", "float", "--align", "8"], 1)]
+    for src, dst, extra, want in cases:
+        args = ["check", "copy", "--src", src] + (["--dst", dst] if dst else []) + extra
+        status, out, err = run_cli(cli, args)
+        assert status == want, err
+        opts = dict(zip(extra[::2], extra[1::2]))
+        r = tessera.check_copy(src, dst, width=int(opts["--width"]), elem=opts.get("--elem"),
+                               elem_bytes=int(opts.get("--elem-bytes", 2)), align=int(opts.get("--align", 16)))
+        assert r["legal"] == (want == 0)
+        if r["legal"]:
+            assert out == "legal: " + r["message"] + "\n" and r["rule"] == ""
+        else:
+            assert err == "error: illegal (" + r["rule"] + "): " + r["message"] + "\n"
+    # add_tv_static's thread: 4 rows of 8 halves, one 128-bit vector a row.
+    r = tessera.check_copy("(_8,_4):(_1,_4096)", width=128)
+    assert (r["legal"], r["runs"], r["vector"], r["widest_bits"], r["library_vectorizes"]) == (True, 4, 8, 128, True)
+    # A row-major tile into a column-major fragment: only element by element; the fix names the fragment.
+    r = tessera.check_copy("(_8,_8):(_8,_1)", width=128)
+    assert (r["rule"], r["widest_bits"]) == ("copy.contiguous", 16)
+    assert "a destination fragment in the source's order, (_8,_8):(_8,_1)" in r["message"]
+    assert tessera.check_copy("(_8,_8):(_8,_1)", "(_8,_8):(_8,_1)", width=128)["legal"]
+    assert tessera.check_copy(dst="(_8):(_1)", width=64, elem_bytes=4)["legal"]
+    assert tessera.check_copy("(_8):(_1)", width=128, align=8)["rule"] == "copy.align"
+    assert not tessera.check_copy("(8,4):(1,4096)", width=128)["library_vectorizes"]  # run-time strides
+    with pytest.raises(tessera.LayoutError, match="give the source or the destination"):
+        tessera.check_copy(width=128)
+    with pytest.raises(tessera.LayoutError, match="unknown element type 'half'"):
+        tessera.check_copy("(_8):(_1)", elem="half")
+
 def test_advise_wgmma_reader(cli):
     args = ["advise", "--tile", "(_128,_128)", "--tma-write", "--wgmma-read", "--elem-bytes", "2"]
     status, out, err = run_cli(cli, args)

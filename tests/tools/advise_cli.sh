@@ -87,6 +87,53 @@ check check_wgmma_mn "legal: MN-major 2-byte elements, 128-byte swizzle (Sw<3,3,
 "$T" check wgmma --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' --major x >"$W/p.txt" 2>&1
 status check_wgmma_usage 2 $?
 
+"$T" check copy --src '(_8,_4):(_1,_4096)' --width 128 --elem half_t >"$W/s.txt" 2>&1
+status check_copy_width 0 $?
+check check_copy_width "legal: 4 vectors of 128 bits (8 elements, 16 bytes) over 32 elements (_8,_4):(_1,_4096) -> (_8,_4):(_1,_8)" "$W/s.txt"
+
+"$T" check copy --src '(_8,_4):(_1,_4100)' --width 128 --elem half_t >"$W/t.txt" 2>&1
+status check_copy_run_align 1 $?
+check check_copy_run_align "error: illegal (copy.run_align): run 1 (elements 8..15) starts at source offset 4100 (byte 8200)" "$W/t.txt"
+check check_copy_run_align "64 bits is the widest these layouts allow" "$W/t.txt"
+
+"$T" check copy --src '(_8,_8):(_8,_1)' --width 64 --elem-bytes 4 --align 4 >"$W/u.txt" 2>&1
+status check_copy_contiguous 1 $?
+check check_copy_contiguous "error: illegal (copy.contiguous): run 0 (elements 0..1): element 1 is at source offset 8, a 64-bit vector needs 1" "$W/u.txt"
+
+"$T" check copy --dst 'Sw<3,2,3> o (_8,_8):(_8,_1)' --width 128 >"$W/v.txt" 2>&1
+status check_copy_swizzle 1 $?
+check check_copy_swizzle "error: illegal (copy.swizzle): the destination's swizzle Sw<3,2,3> keeps 4 elements (8 bytes) together" "$W/v.txt"
+
+"$T" check copy --src '(_8):(_1)' --width 128 --align 8 >"$W/w.txt" 2>&1
+status check_copy_align 1 $?
+check check_copy_align "error: illegal (copy.align): the base pointers are 8-byte aligned, a 128-bit vector needs 16" "$W/w.txt"
+
+"$T" check copy --src '(_8):(_1)' --dst '(_4):(_1)' --width 64 >"$W/x.txt" 2>&1
+status check_copy_sizes 1 $?
+check check_copy_sizes "error: check copy: the source (_8):(_1) has 8 elements, the destination (_4):(_1) 4" "$W/x.txt"
+
+"$T" check copy --src '(_8):(_1' --width 64 >"$W/y.txt" 2>&1
+status check_copy_caret 1 $?
+check check_copy_caret "error: --src: expected ',' or ')'" "$W/y.txt"
+
+"$T" check copy --src '(_8):(_1)' --width 64 --elem half >"$W/z.txt" 2>&1
+status check_copy_elem 1 $?
+check check_copy_elem "error: --elem: unknown element type 'half'" "$W/z.txt"
+
+"$T" check copy --src '(_8):(_1)' >"$W/aa.txt" 2>&1
+status check_copy_no_width 2 $?
+check check_copy_no_width "give the width (--width BITS)" "$W/aa.txt"
+
+"$T" check copy --src '(_8):(_1)' --width 96 >"$W/ab.txt" 2>&1
+status check_copy_bad_width 2 $?
+
+"$T" check copy --src '(_8):(_1)' --smem '(_8):(_1)' --width 64 >"$W/ac.txt" 2>&1
+status check_copy_both_modes 2 $?
+
+"$T" check copy >"$W/ad.txt" 2>&1
+status check_copy_nothing 2 $?
+check check_copy_nothing "give a tiled copy over a shared-memory tile (--smem L --copy C), or a vector width" "$W/ad.txt"
+
 "$T" check >"$W/j.txt" 2>&1
 status check_usage 2 $?
 

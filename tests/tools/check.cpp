@@ -1,13 +1,17 @@
 // tools/check.hpp: check_tma on the Hopper GEMM's boxes (legal) and on one case of each rule, whose
 // messages are those make_tma_desc gives (atom/copy_traits_sm90_tma.cuh, tested on a GPU in
 // tests/arch_cuda/copy_traits_sm90_tma.cu) and those of arch/tma_rules.hpp; check_copy on ldmatrix
-// over K- and M-major tiles (its verdicts the bank model's, checked on an H200: docs/analyze.md).
+// over K- and M-major tiles (its verdicts the bank model's, checked on an H200: docs/analyze.md);
+// check_copy_vector on one case of each rule of algorithm/copy_rules.hpp, the layouts the
+// elementwise kernels copy, and against copy itself (static_vector_ok, copy_vector_bits) over a set
+// of static layouts.
 #include "tessera/tools/check.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "tessera/algorithm/copy.hpp"
 #include "tessera/atom/mma_traits_sm90.hpp"
 #include "tessera/atom/names.hpp"
 #include "tessera/core/print.hpp"
@@ -222,6 +226,145 @@ TEST(CheckCopy, RulesBroken) {
                    evaluate("(_64,_64):(_64,_1)"),
                    tiled("make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>,float>, (_32,_1):(_1,_0))")),
                tessera::layout_error);
+}
+
+// ---- check_copy_vector ---------------------------------------------------------------------------
+
+tessera::tools::CopyVectorCheck vec(const char* src, const char* dst, int width, int elem_bits = 16, int align = 16) {
+  tessera::tools::CopyVectorRequest req;
+  if (src != nullptr) req.src = tessera::rt::evaluate(src);
+  if (dst != nullptr) req.dst = tessera::rt::evaluate(dst);
+  req.width_bits = width;
+  req.elem_bits = elem_bits;
+  req.align_bytes = align;
+  return tessera::tools::check_copy_vector(req);
+}
+
+TEST(CheckCopyVector, TheElementwiseKernelsCopiesAreLegal) {
+  // add_tv_static's thread: 8 contiguous values of 4 rows ((4,8):(8,1) values of the TV layout) in a
+  // row-major 4096-wide matrix, into a compact fragment: one 128-bit vector a row of halves.
+  auto h = vec("(_8,_4):(_1,_4096)", nullptr, 128);
+  EXPECT_TRUE(h.legal) << h.message;
+  EXPECT_EQ(h.runs, 4);
+  EXPECT_EQ(h.widest_bits, 128);
+  EXPECT_TRUE(h.library_vectorizes);
+  EXPECT_NE(h.message.find("4 vectors of 128 bits (8 elements, 16 bytes) over 32 elements (_8,_4):(_1,_4096) -> "
+                           "(_8,_4):(_1,_8)"),
+            std::string::npos)
+      << h.message;
+  // fp32: two 128-bit vectors a row.
+  auto f = vec("(_8,_4):(_1,_4096)", nullptr, 128, 32);
+  EXPECT_TRUE(f.legal) << f.message;
+  EXPECT_EQ(f.runs, 8);
+  // add_vectorized_static: one vector (_8):(_1) of a row, and back.
+  EXPECT_TRUE(vec("(_8):(_1)", nullptr, 128).legal);
+  EXPECT_TRUE(vec(nullptr, "(_8):(_1)", 128).legal);
+  // A cp.async row into the GEMM's 128-byte-swizzled stage: Sw<3,3,3> keeps 8 halves together.
+  EXPECT_TRUE(vec("(_8):(_1)", "Sw<3,3,3> o (_8):(_1)", 128).legal);
+  // Run-time strides: legal for the hardware, but copy() plans at compile time.
+  auto d = vec("(8,4):(1,4096)", nullptr, 128);
+  EXPECT_TRUE(d.legal);
+  EXPECT_FALSE(d.library_vectorizes);
+  EXPECT_NE(d.message.find("copy() itself moves these element by element"), std::string::npos) << d.message;
+  // A narrower width than copy() picks.
+  auto n64 = vec("(_8,_4):(_1,_4096)", nullptr, 64);
+  EXPECT_TRUE(n64.legal);
+  EXPECT_NE(n64.message.find("copy() uses 128-bit vectors here (the widest legal)"), std::string::npos) << n64.message;
+}
+
+TEST(CheckCopyVector, EachRuleNamedWithItsValues) {
+  auto expect = [](const tessera::tools::CopyVectorCheck& r, const char* rule, const char* text) {
+    EXPECT_FALSE(r.legal);
+    EXPECT_EQ(r.rule, rule);
+    EXPECT_NE(r.message.find(text), std::string::npos) << r.message;
+  };
+  expect(vec("(_8):(_1)", nullptr, 16), "copy.width",
+         "a 16-bit vector of 16-bit elements: copy moves 8, 16, 32, 64 or 128 bits an access, whole elements and more "
+         "than one; widths for this element: 32, 64, 128");
+  expect(vec("(_8):(_1)", nullptr, 96), "copy.width", "widths for this element: 32, 64, 128");
+  expect(
+      vec("Sw<3,2,3> o (_64,_8):(_1,_64)", nullptr, 128), "copy.swizzle",
+      "the source's swizzle Sw<3,2,3> keeps 4 elements (8 bytes) together, a 128-bit vector moves 16; use a narrower "
+      "width: 64 bits is the widest these layouts allow, or a swizzle Sw<B,M,S> with 2^M >= 8 elements");
+  expect(vec("(_4,_3):(_1,_4)", nullptr, 128), "copy.size",
+         "the copy's 12 elements are not whole vectors of 8 (128-bit vectors); use a narrower width: 64 bits is the "
+         "widest these layouts allow, or pad the tile to a multiple of 8");
+  expect(vec(nullptr, "(_8,_8):(_1,_0)", 32), "copy.offsets",
+         "the destination (_8,_8):(_1,_0) puts elements 0 and 8 at offset 0: a copy writes every destination offset "
+         "once");
+  expect(vec(nullptr, "(_8,_2):(_1,_-8)", 32), "copy.offsets", "puts element 8 at offset -8");
+  // Rows of 4100 halves: row 1 starts at 4100, not a multiple of 8.
+  expect(vec("(_8,_4):(_1,_4100)", nullptr, 128), "copy.run_align",
+         "run 1 (elements 8..15) starts at source offset 4100 (byte 8200), not a multiple of 8 elements (16 bytes): "
+         "its 128-bit vector would be misaligned; use a narrower width: 64 bits is the widest these layouts allow, or "
+         "a layout whose runs of 8 elements start at source offsets that are multiples of 8");
+  // The transpose: a row-major tile into a column-major fragment; the fix names the fragment in the
+  // source's order.
+  expect(vec("(_8,_8):(_8,_1)", nullptr, 128), "copy.contiguous",
+         "run 0 (elements 0..7): element 1 is at source offset 8, a 128-bit vector needs 1 (8 consecutive offsets from "
+         "0 in (_8,_8):(_8,_1)); use a narrower width (none is legal here: element by element), or a layout whose "
+         "runs of 8 elements are contiguous (here: a destination fragment in the source's order, (_8,_8):(_8,_1))");
+  // Rows of 4 with a hole between them: offsets 0..3 and 8..11.
+  expect(vec("(_4,_2):(_1,_8)", nullptr, 128), "copy.contiguous",
+         "run 0 (elements 0..7): element 4 is at source offset 8, a 128-bit vector needs 4");
+  // The same hole in the destination: its offsets 4..7 are missing.
+  expect(vec("(_8):(_1)", "(_4,_2):(_1,_8)", 128), "copy.contiguous",
+         "the run at destination offset 0 (element 0): the destination (_4,_2):(_1,_8) has no element at offset 4 (a "
+         "128-bit vector writes offsets 0..7)");
+  expect(vec("(_8):(_1)", "(_8):(_1)", 128, 16, 8), "copy.align",
+         "the base pointers are 8-byte aligned, a 128-bit vector needs 16: align the buffers to 16 bytes (cudaMalloc "
+         "gives 256), or use a narrower width: 64 bits is the widest these layouts allow");
+}
+
+TEST(CheckCopyVector, RequestErrors) {
+  EXPECT_THROW((void)vec(nullptr, nullptr, 128), tessera::layout_error);
+  EXPECT_THROW((void)vec("(_8):(_1)", "(_4):(_1)", 128), tessera::layout_error);   // sizes differ
+  EXPECT_THROW((void)vec("make_shape(_8)", nullptr, 128), tessera::layout_error);  // not a layout
+  EXPECT_THROW((void)vec("(_8):(_1)", nullptr, 128, 0), tessera::layout_error);
+}
+
+// The checker against copy itself: for static layouts and 16-byte aligned pointers, width W is legal
+// exactly when copy's static_vector_ok<W> holds, and the widest legal width is copy_vector_bits.
+template <class T, class LS, class LD>
+void expect_as_copy(LS ls, LD ld) {
+  using namespace tessera;
+  alignas(256) static T src_buf[1 << 12] = {};
+  alignas(256) static T dst_buf[1 << 12] = {};
+  auto src = make_tensor(make_gmem_ptr(src_buf), ls);
+  auto dst = make_tensor(make_gmem_ptr(dst_buf), ld);
+  using S = decltype(src);
+  using D = decltype(dst);
+  const std::string ts = to_string(ls), td = to_string(ld);
+  const int bits = sizeof_bits_v<T>;
+  const bool ok[] = {detail::static_vector_ok<8, S, D>(), detail::static_vector_ok<16, S, D>(),
+                     detail::static_vector_ok<32, S, D>(), detail::static_vector_ok<64, S, D>(),
+                     detail::static_vector_ok<128, S, D>()};
+  for (int k = 0, w = 8; w <= 128; ++k, w *= 2) {
+    const auto r = vec(ts.c_str(), td.c_str(), w, bits);
+    EXPECT_EQ(r.legal, ok[k]) << ts << " -> " << td << " at " << w << " bits: " << r.rule << " " << r.message;
+    EXPECT_EQ(r.widest_bits, copy_vector_bits(src, dst)) << ts << " -> " << td;
+  }
+}
+
+TEST(CheckCopyVector, AgreesWithCopy) {
+  using namespace tessera;
+  auto col = make_layout(make_shape(_8{}, _8{}));
+  auto row = make_layout(make_shape(_8{}, _8{}), LayoutRight{});
+  auto padded = make_layout(make_shape(_8{}, _8{}), make_stride(_1{}, _12{}));
+  auto odd = make_layout(make_shape(_8{}, _8{}), make_stride(_1{}, _9{}));
+  auto strided = make_layout(make_shape(_8{}, _4{}), make_stride(_2{}, _16{}));
+  auto blocked = make_layout(make_shape(make_shape(_4{}, _2{}), _4{}), make_stride(make_shape(_1{}, _16{}), _4{}));
+  expect_as_copy<float>(col, col);
+  expect_as_copy<float>(row, col);
+  expect_as_copy<float>(row, row);
+  expect_as_copy<float>(padded, col);
+  expect_as_copy<float>(col, padded);
+  expect_as_copy<half_t>(padded, col);
+  expect_as_copy<half_t>(odd, col);
+  expect_as_copy<half_t>(strided, make_layout(make_shape(_8{}, _4{})));
+  expect_as_copy<std::uint8_t>(odd, col);
+  expect_as_copy<half_t>(blocked, make_layout(make_shape(make_shape(_4{}, _2{}), _4{})));
+  expect_as_copy<double>(col, col);
 }
 
 }  // namespace

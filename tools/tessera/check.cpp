@@ -3,6 +3,7 @@
 //   tessera check tma --global '(4096,4096):(4096,1)' --box 'Sw<3,3,3> o (_64,_64):(_64,_1)' --elem-bytes 2
 //   tessera check wgmma --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' [--elem-bytes 2] [--major k|mn] [--block 64]
 //   tessera check copy --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' --copy 'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, mma)'
+//   tessera check copy --src '(_8,_64):(_64,_1)' [--dst L] --width 128 [--elem half_t | --elem-bytes 2] [--align 16]
 // Exit status: 0 legal (what was found, on stdout), 1 illegal (`error: illegal (RULE): ...` on stderr)
 // or a bad expression, 2 a wrong command line.
 #include <CLI/CLI.hpp>
@@ -72,11 +73,63 @@ int run_check_wgmma(const CheckWgmmaArgs& a) {
 
 struct CheckCopyArgs {
   std::string smem, copy, side;
+  std::string src, dst, elem;  // a vector copy (--width)
+  int width = 0, elem_bytes = 2, align = 16;
 };
+
+// check copy --width: one vector width between two layouts (tools::check_copy_vector).
+int run_check_copy_vector(const CheckCopyArgs& a) {
+  namespace rt = tessera::rt;
+  namespace tt = tessera::tools;
+  tt::CopyVectorRequest req;
+  if (!a.src.empty()) {
+    rt::Value v;
+    if (!tessera::cli::evaluate_option("--src", a.src, v)) return 1;
+    req.src = v;
+  }
+  if (!a.dst.empty()) {
+    rt::Value v;
+    if (!tessera::cli::evaluate_option("--dst", a.dst, v)) return 1;
+    req.dst = v;
+  }
+  req.width_bits = a.width;
+  req.align_bytes = a.align;
+  req.elem_bits = 8 * a.elem_bytes;
+  if (!a.elem.empty()) {
+    req.elem_bits = rt::type_bits(a.elem);
+    if (req.elem_bits == 0) {
+      std::cerr << "error: --elem: unknown element type '" << a.elem
+                << "'; use half_t, bfloat16_t, tfloat32_t, float, double, [u]int8_t .. [u]int64_t or uint128_t (or "
+                   "--elem-bytes N)\n";
+      return 1;
+    }
+  }
+  tt::CopyVectorCheck r;
+  try {
+    r = tt::check_copy_vector(req);
+  } catch (const tessera::layout_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return report(r);
+}
 
 int run_check_copy(const CheckCopyArgs& a) {
   namespace rt = tessera::rt;
   namespace tt = tessera::tools;
+  if (a.width != 0 || !a.src.empty() || !a.dst.empty()) {
+    if (a.width == 0 || (a.src.empty() && a.dst.empty())) {
+      std::cerr << "error: check copy --width: give the width (--width BITS) and the source or destination layout "
+                   "(--src/--dst L; the other side defaults to a compact fragment)\n";
+      return 2;
+    }
+    return run_check_copy_vector(a);
+  }
+  if (a.smem.empty() || a.copy.empty()) {
+    std::cerr << "error: check copy: give a tiled copy over a shared-memory tile (--smem L --copy C), or a vector "
+                 "width over a layout (--src/--dst L --width BITS)\n";
+    return 2;
+  }
   rt::Value smem, copy;
   if (!tessera::cli::evaluate_option("--smem", a.smem, smem)) return 1;
   if (!tessera::cli::evaluate_option("--copy", a.copy, copy)) return 1;
@@ -123,14 +176,36 @@ void register_check(CLI::App& app) {
                 "MN extent of one descriptor's block (64 for A; N for B; default: the tile's MN up to 256, else 64)");
   w->callback([wgmma] { std::exit(tessera::cli::finish_stdout(run_check_wgmma(*wgmma))); });
   auto copy = std::make_shared<CheckCopyArgs>();
-  CLI::App* c = cmd->add_subcommand("copy", "a tiled copy over a shared-memory tile: its vectors, its bank conflicts");
-  c->add_option("--smem", copy->smem, "the shared-memory layout (m,n) -> element offset, plain or swizzled")
-      ->required();
-  c->add_option("--copy", copy->copy,
-                "the tiled copy, e.g. 'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, mma)'")
-      ->required();
-  c->add_option("--side", copy->side,
-                "the side of the copy in shared memory, src or dst (default: from the instruction)")
-      ->check(CLI::IsMember({"src", "dst"}));
+  CLI::App* c = cmd->add_subcommand(
+      "copy",
+      "a tiled copy over a shared-memory tile (its vectors, its bank conflicts), or a copy of one vector width "
+      "between layouts (--width: its runs contiguous and aligned)");
+  CLI::Option* smem_opt =
+      c->add_option("--smem", copy->smem, "the shared-memory layout (m,n) -> element offset, plain or swizzled");
+  CLI::Option* copy_opt = c->add_option(
+      "--copy", copy->copy, "the tiled copy, e.g. 'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, mma)'");
+  CLI::Option* side_opt =
+      c->add_option("--side", copy->side,
+                    "the side of the copy in shared memory, src or dst (default: from the instruction)")
+          ->check(CLI::IsMember({"src", "dst"}));
+  CLI::Option* src_opt = c->add_option(
+      "--src", copy->src,
+      "--width: the source layout, plain or swizzled (Sw<B,M,S> o L: a swizzled pointer); default: a compact "
+      "fragment of --dst's shape");
+  CLI::Option* dst_opt = c->add_option("--dst", copy->dst,
+                                       "--width: the destination layout; default: a compact fragment of --src's shape");
+  CLI::Option* width_opt =
+      c->add_option("--width", copy->width, "--width: the vector width in bits: 8, 16, 32, 64 or 128")
+          ->check(CLI::IsMember({8, 16, 32, 64, 128}));
+  CLI::Option* elem_opt =
+      c->add_option("--elem", copy->elem, "--width: the element type, e.g. half_t, float, int8_t (or --elem-bytes)");
+  CLI::Option* elem_bytes_opt =
+      c->add_option("--elem-bytes", copy->elem_bytes, "--width: element width in bytes")->capture_default_str();
+  CLI::Option* align_opt =
+      c->add_option("--align", copy->align, "--width: the alignment of both base pointers in bytes")
+          ->capture_default_str();
+  elem_opt->excludes(elem_bytes_opt);
+  for (CLI::Option* vector_opt : {src_opt, dst_opt, width_opt, elem_opt, elem_bytes_opt, align_opt})
+    for (CLI::Option* tiled_opt : {smem_opt, copy_opt, side_opt}) vector_opt->excludes(tiled_opt);
   c->callback([copy] { std::exit(tessera::cli::finish_stdout(run_check_copy(*copy))); });
 }

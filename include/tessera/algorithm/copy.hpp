@@ -7,8 +7,11 @@
 //       contiguous in both iterators (a swizzled pointer keeps 2^M bytes together),
 // and element by element otherwise. copy_vector_bits(src, dst) returns the W copy would use.
 // copy_aligned(src, dst) decides W from (a) and (b) alone and assumes (c) (no run-time dispatch).
+// (b) and (c) are algorithm/copy_rules.hpp's rules, which `tessera check copy --width` applies to
+// layouts at run time and reports by name.
 #pragma once
 
+#include "tessera/algorithm/copy_rules.hpp"
 #include "tessera/algorithm/functional.hpp"
 
 namespace tessera {
@@ -71,20 +74,15 @@ struct vector_plan {
         return -1;
       }
     };
+    // Rules copy.run_align, copy.contiguous and copy.cover (algorithm/copy_rules.hpp), as the
+    // checker applies them at run time.
     int count = 0;
-    for (int i = 0; i < int(n); ++i) {
-      long long od = static_cast<long long>(d(i));
-      long long os = static_cast<long long>(s(i));
-      if (od % N != 0) continue;
-      if (os % N != 0 || count >= blocks) return r;
-      for (int v = 1; v < N; ++v) {
-        if (od + v >= cosize_d) return r;
-        int j = index_of(od + v);
-        if (j < 0 || static_cast<long long>(s(j)) != os + v) return r;
-      }
-      r.starts[count++] = i;
-    }
-    r.ok = (count == blocks);
+    CopyRunViolation const v = copy_runs_violation(n, N, cosize_d, s, d, index_of, [&](long long i) {
+      if (count >= blocks) return false;
+      r.starts[count++] = int(i);
+      return true;
+    });
+    r.ok = v.rule == CopyRule::ok && count == blocks;
     return r;
   }
 };
@@ -105,7 +103,7 @@ TESSERA_HOST_DEVICE constexpr bool static_vector_ok() {
                 !std::is_same_v<typename S::value_type, T> || !std::is_trivially_copyable_v<T> ||
                 !is_static_v<typename S::layout_type> || !is_static_v<typename D::layout_type>) {
     return false;
-  } else if constexpr (W % bits != 0 || W <= bits || W / 8 > contiguous_bytes_v<typename S::iterator> ||
+  } else if constexpr (!copy_width_ok(W, bits) || W / 8 > contiguous_bytes_v<typename S::iterator> ||
                        W / 8 > contiguous_bytes_v<typename D::iterator>) {
     return false;
   } else {

@@ -16,6 +16,10 @@
 //                                        every thread's vector contiguous and aligned in it (what
 //                                        cp.async, ldmatrix, stmatrix and vector loads need), and
 //                                        their bank conflicts (tools/analyze.hpp's model).
+//   check_copy_vector(request)           a copy of one vector width between two layouts (one given,
+//                                        the other a compact fragment): the runs each vector moves
+//                                        contiguous and aligned (algorithm/copy_rules.hpp, the rules
+//                                        copy's compile-time plan runs), the pointers' alignment.
 #pragma once
 
 #if defined(__CUDACC_RTC__)
@@ -24,10 +28,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "tessera/algorithm/copy_rules.hpp"
 #include "tessera/arch/tma_rules.hpp"
 #include "tessera/arch/wgmma_rules.hpp"
 #include "tessera/runtime/eval.hpp"
@@ -396,6 +403,344 @@ inline CheckResult check_copy(const rt::Value& smem, const rt::TiledCopy& copy, 
               (rep.total_wavefronts() == rep.total_ideal()
                    ? std::string("conflict-free")
                    : analyze_detail::ways(rep.total_wavefronts(), rep.total_ideal()) + " bank conflicts");
+  return r;
+}
+
+// ---- check_copy_vector ---------------------------------------------------------------------------
+
+// A copy src -> dst of W-bit vectors (algorithm/copy.hpp's copy, for one W): the two layouts (a
+// layout, or Sw<B,M,S> o L for a swizzled pointer over L; one may be left out: a compact fragment
+// of the other's shape, (shape) column-major, as make_fragment_like gives), the element width and
+// both base pointers' alignment.
+struct CopyVectorRequest {
+  std::optional<rt::Value> src, dst;
+  int width_bits = 128;
+  int elem_bits = 16;
+  int align_bytes = 16;
+};
+
+// check_copy_vector's verdict; when legal, what copy() itself does with these layouts.
+struct CopyVectorCheck : CheckResult {
+  int width_bits = 0, elem_bits = 0;
+  int vector = 0;                   // N: elements a vector
+  long long runs = 0;               // vectors the copy moves (when legal)
+  int widest_bits = 0;              // the widest width of 128..8 these layouts and pointers allow (else elem_bits)
+  bool library_vectorizes = false;  // copy() plans vectors for them (static layouts within its plan's limits)
+};
+
+namespace check_detail {
+// One side of a copy: a layout flattened to (extent, stride) leaves, and the bytes a swizzled pointer
+// keeps together (0: no swizzle).
+struct CopyOperand {
+  std::string name, text;  // "source", its layout's text
+  rt::Layout layout;
+  std::vector<std::int64_t> extents, strides;
+  int swizzle_base = -1;  // Sw<B,M,S>'s M; -1: none
+  std::string swizzle_text;
+  bool given = true;
+  bool identity = false;  // a compact column-major fragment: element i at offset i
+  bool is_static = true;
+  // Element i's offset (column-major coordinates of the flat shape).
+  std::int64_t operator()(long long i) const {
+    std::int64_t o = 0;
+    for (std::size_t m = 0; m < extents.size(); ++m) {
+      o += (i % extents[m]) * strides[m];
+      i /= extents[m];
+    }
+    return o;
+  }
+};
+
+inline CopyOperand copy_side_of(const rt::Value& v, const char* name) {
+  CopyOperand c;
+  c.name = name;
+  if (v.is<rt::ComposedLayout>()) {
+    const rt::ComposedLayout& cl = v.as<rt::ComposedLayout>();
+    if (cl.offset.value != 0)
+      rt::fail(std::string("check copy: a swizzled ") + name + " layout must have offset 0, got " + rt::to_string(v));
+    c.layout = cl.inner;
+    c.swizzle_base = cl.swizzle.bits == 0 ? -1 : cl.swizzle.base;
+    c.swizzle_text = rt::to_string(cl.swizzle);
+    c.text = rt::to_string(cl.swizzle) + " o " + rt::to_string(cl.inner);
+  } else if (v.is<rt::Layout>()) {
+    c.layout = v.as<rt::Layout>();
+    c.text = rt::to_string(c.layout);
+  } else {
+    rt::fail(std::string("check copy: the ") + name + " must be a layout or a swizzled layout (Sw<B,M,S> o L), got " +
+             rt::to_string(v));
+  }
+  if (rt::detail::has_basis(c.layout.stride))
+    rt::fail(std::string("check copy: the ") + name + " layout " + c.text +
+             " has basis strides; give a layout to offsets");
+  std::vector<rt::IntTuple> e, s;
+  rt::detail::leaves_into(c.layout.shape, e);
+  rt::detail::leaves_into(c.layout.stride, s);
+  for (std::size_t m = 0; m < e.size(); ++m) {
+    c.extents.push_back(e[m].as_int().value);
+    c.strides.push_back(s[m].as_int().value);
+  }
+  c.is_static = rt::detail::all_static(c.layout.shape) && rt::detail::all_static(c.layout.stride);
+  return c;
+}
+
+// The compact fragment of a side's shape, (shape) column-major, or ordered by `like`'s strides.
+inline CopyOperand compact_side(const CopyOperand& of, const char* name, const CopyOperand* like = nullptr) {
+  rt::IntTuple stride;
+  if (like == nullptr) {
+    stride = rt::compact_col_major(of.layout.shape);
+  } else {
+    // The order of like's leaves by stride (ties in position order), as compact_order takes it.
+    std::vector<std::size_t> by(like->strides.size());
+    for (std::size_t m = 0; m < by.size(); ++m) by[m] = m;
+    std::stable_sort(by.begin(), by.end(), [&](std::size_t a, std::size_t b) {
+      return std::abs(like->strides[a]) < std::abs(like->strides[b]);
+    });
+    std::vector<std::int64_t> rank(by.size());
+    for (std::size_t k = 0; k < by.size(); ++k) rank[by[k]] = std::int64_t(k);
+    std::size_t next = 0;
+    const rt::IntTuple order =
+        rt::detail::transform_leaves(like->layout.shape, [&](rt::Int) { return rt::S(rank[next++]); });
+    stride = rt::compact_order(like->layout.shape, order);
+  }
+  rt::Value v{rt::Layout{of.layout.shape, stride}};
+  CopyOperand c = copy_side_of(v, name);
+  c.given = false;
+  c.identity = like == nullptr;
+  return c;
+}
+
+inline std::string plural(long long n, const std::string& one) {
+  return std::to_string(n) + " " + one + (n == 1 ? "" : "s");
+}
+
+// The widths of 8..128 bits that hold whole elements of elem_bits, more than one.
+inline std::string copy_widths_text(int elem_bits) {
+  std::string t;
+  for (int w = 8; w <= 128; w *= 2)
+    if (copy_width_ok(w, elem_bits)) t += (t.empty() ? "" : ", ") + std::to_string(w);
+  return t.empty() ? std::string("none (the element is 64 bits or wider: one access an element)") : t;
+}
+
+// The rules for one width; fills r (legal or the first rule broken). widest: the widest width
+// these layouts allow (for the fixes; 0: not computed).
+inline void check_copy_width(const CopyOperand& src, const CopyOperand& dst, int width, int elem_bits, int align_bytes,
+                             int widest, CopyVectorCheck& r) {
+  r.legal = false;
+  r.width_bits = width;
+  r.elem_bits = elem_bits;
+  auto fail_with = [&](CopyRule rule, const std::string& what) {
+    static const char* const names[] = {
+        "",           "copy.width", "copy.swizzle", "copy.size", "copy.offsets", "copy.run_align", "copy.contiguous",
+        "copy.cover", "copy.align"};
+    r.rule = names[int(rule)];
+    r.message = what;
+  };
+  const std::string w_text = std::to_string(width) + "-bit vector";
+  auto narrower = [&] {
+    return widest > elem_bits && widest < width
+               ? "a narrower width: " + std::to_string(widest) + " bits is the widest these layouts allow"
+               : std::string("a narrower width (none is legal here: element by element)");
+  };
+  if (!copy_width_ok(width, elem_bits)) {
+    fail_with(CopyRule::width, "a " + w_text + " of " + std::to_string(elem_bits) +
+                                   "-bit elements: copy moves 8, 16, 32, 64 or 128 bits an access, whole elements "
+                                   "and more than one; widths for this element: " +
+                                   copy_widths_text(elem_bits));
+    return;
+  }
+  const int vec = width / elem_bits, bytes = width / 8;
+  r.vector = vec;
+  const long long elem_bytes_x8 = elem_bits;  // bits, to keep sub-byte elements exact
+  for (const CopyOperand* c : {&src, &dst}) {
+    if (c->swizzle_base < 0) continue;
+    const long long kept_bits = (1LL << c->swizzle_base) * elem_bytes_x8;
+    if (width > kept_bits) {
+      fail_with(CopyRule::swizzle, "the " + c->name + "'s swizzle " + c->swizzle_text + " keeps " +
+                                       plural(1LL << c->swizzle_base, "element") + " (" +
+                                       std::to_string(kept_bits / 8) + " bytes) together, a " + w_text + " moves " +
+                                       std::to_string(bytes) + "; use " + narrower() +
+                                       ", or a swizzle Sw<B,M,S> with 2^M >= " + std::to_string(vec) + " elements");
+      return;
+    }
+  }
+  const long long n = rt::size(src.layout).value;
+  if (n % vec != 0) {
+    fail_with(CopyRule::size, "the copy's " + plural(n, "element") + " are not whole vectors of " +
+                                  std::to_string(vec) + " (" + w_text + "s); use " + narrower() +
+                                  ", or pad the tile to a multiple of " + std::to_string(vec));
+    return;
+  }
+  // dst's offset -> element inverse: the identity for a compact column-major dst, else a table.
+  const bool identity = dst.identity;
+  std::vector<long long> table;
+  std::vector<std::pair<std::int64_t, long long>> sorted;
+  std::int64_t cosize_d = n;
+  if (!identity) {
+    sorted.reserve(std::size_t(n));
+    for (long long i = 0; i < n; ++i) {
+      const std::int64_t o = dst(i);
+      if (o < 0) {
+        fail_with(CopyRule::offsets, "the destination " + dst.text + " puts element " + std::to_string(i) +
+                                         " at offset " + std::to_string(o) +
+                                         ": copy vectorizes non-negative offsets only (negative strides stay "
+                                         "element by element); reverse the mode in the other layout instead");
+        return;
+      }
+      sorted.emplace_back(o, i);
+    }
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t k = 1; k < sorted.size(); ++k)
+      if (sorted[k].first == sorted[k - 1].first) {
+        fail_with(CopyRule::offsets,
+                  "the destination " + dst.text + " puts elements " + std::to_string(sorted[k - 1].second) + " and " +
+                      std::to_string(sorted[k].second) + " at offset " + std::to_string(sorted[k].first) +
+                      ": a copy writes every destination offset once (a broadcast destination "
+                      "stays element by element)");
+        return;
+      }
+    cosize_d = sorted.empty() ? 0 : sorted.back().first + 1;
+    if (cosize_d <= 4 * n + 1024) {
+      table.assign(std::size_t(cosize_d), -1);
+      for (const auto& [o, i] : sorted) table[std::size_t(o)] = i;
+      sorted.clear();
+    }
+  }
+  auto index_of = [&](long long o) -> long long {
+    if (o < 0 || o >= cosize_d) return -1;
+    if (identity) return o;
+    if (!table.empty()) return table[std::size_t(o)];
+    auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<std::int64_t, long long>(o, -1));
+    return it != sorted.end() && it->first == o ? it->second : -1;
+  };
+  auto dst_at = [&](long long i) -> long long { return identity ? i : dst(i); };
+  const CopyRunViolation v =
+      copy_runs_violation(n, vec, cosize_d, src, dst_at, index_of, [](long long) { return true; });
+  // "run 3 (elements 24..31)" for a compact destination, else "the run at destination offset 24 (element 9)".
+  auto run_text = [&](long long i, long long od) {
+    if (identity)
+      return "run " + std::to_string(od / vec) + " (elements " + std::to_string(i) + ".." +
+             std::to_string(i + vec - 1) + ")";
+    return "the run at destination offset " + std::to_string(od) + " (element " + std::to_string(i) + ")";
+  };
+  const std::string run_fix =
+      "; use " + narrower() + ", or a layout whose runs of " + std::to_string(vec) + " elements are contiguous";
+  if (v.rule == CopyRule::run_align) {
+    fail_with(v.rule, run_text(v.index, v.dst_offset) + " starts at source offset " + std::to_string(v.got) +
+                          " (byte " + std::to_string(v.got * elem_bits / 8) + "), not a multiple of " +
+                          std::to_string(vec) + " elements (" + std::to_string(bytes) + " bytes): its " + w_text +
+                          " would be misaligned; use " + narrower() + ", or a layout whose runs of " +
+                          std::to_string(vec) + " elements start at source offsets that are multiples of " +
+                          std::to_string(vec) + " (pad its rows to a multiple of " + std::to_string(vec) + ")");
+    return;
+  }
+  if (v.rule == CopyRule::contiguous) {
+    if (v.other < 0)
+      fail_with(v.rule, run_text(v.index, v.dst_offset) + ": the destination " + dst.text +
+                            " has no element at offset " + std::to_string(v.dst_offset + v.lane) + " (a " + w_text +
+                            " writes offsets " + std::to_string(v.dst_offset) + ".." +
+                            std::to_string(v.dst_offset + vec - 1) + ")" + run_fix);
+    else
+      fail_with(v.rule, run_text(v.index, v.dst_offset) + ": element " + std::to_string(v.other) +
+                            (identity ? "" : " (destination offset " + std::to_string(v.dst_offset + v.lane) + ")") +
+                            " is at source offset " + std::to_string(v.got) + ", a " + w_text + " needs " +
+                            std::to_string(v.expected) + " (" + std::to_string(vec) + " consecutive offsets from " +
+                            std::to_string(v.expected - v.lane) + " in " + src.text + ")" + run_fix);
+    return;
+  }
+  if (v.rule == CopyRule::cover) {
+    const long long i = copy_orphan(n, vec, dst_at, index_of);
+    const long long od = i < 0 ? 0 : dst_at(i);
+    fail_with(v.rule, "element " + std::to_string(i) + " (destination offset " + std::to_string(od) +
+                          ") is in no vector: the destination has no element at offset " +
+                          std::to_string(od - od % vec) + ", where its run of " + std::to_string(vec) + " would start" +
+                          run_fix);
+    return;
+  }
+  if (align_bytes <= 0 || align_bytes % bytes != 0) {
+    fail_with(CopyRule::align, "the base pointers are " + std::to_string(align_bytes) + "-byte aligned, a " + w_text +
+                                   " needs " + std::to_string(bytes) + ": align the buffers to " +
+                                   std::to_string(bytes) + " bytes (cudaMalloc gives 256), or use " + narrower());
+    return;
+  }
+  r.legal = true;
+  r.runs = v.runs;
+}
+}  // namespace check_detail
+
+// check_copy_vector(req): whether copy(src, dst) (algorithm/copy.hpp) may move req.width_bits bits
+// an access: the rules of algorithm/copy_rules.hpp in their order (copy.width, copy.swizzle,
+// copy.size, copy.offsets, copy.run_align, copy.contiguous, copy.cover), then copy.align (both base
+// pointers aligned to width/8 bytes, req.align_bytes the alignment they have). A side left out is a
+// compact fragment of the other's shape ((shape) column-major). Every element is checked (sizes up
+// to 2^24). Failures name the rule, the run (its elements or destination offset), the offsets and
+// the fix (the widest width that is legal, an alignment, a layout whose runs are contiguous; for a
+// fragment in the wrong order, the one in the source's order). When legal the message says what
+// copy() does here: the width it picks (the widest legal) and whether it vectorizes at all (static
+// layouts within its compile-time plan's limits). Pre: at least one side; both the same size.
+// Example: src (_8,_8):(_8,_1) half_t, width 128, fragment (_8,_8):(_1,_8): copy.contiguous (run 0
+// is column 0, offsets 0, 8, ...); with the fragment (_8,_8):(_8,_1): legal, 8 vectors.
+inline CopyVectorCheck check_copy_vector(const CopyVectorRequest& req) {
+  using namespace check_detail;
+  if (!req.src && !req.dst) rt::fail("check copy: give the source or the destination layout (or both)");
+  if (req.elem_bits <= 0)
+    rt::fail("check copy: the element width must be positive, got " + std::to_string(req.elem_bits));
+  CopyOperand src, dst;
+  if (req.src) src = copy_side_of(*req.src, "source");
+  if (req.dst) dst = copy_side_of(*req.dst, "destination");
+  if (!req.src) src = compact_side(dst, "source");
+  if (!req.dst) dst = compact_side(src, "destination");
+  const long long n = rt::size(src.layout).value, nd = rt::size(dst.layout).value;
+  if (n != nd)
+    rt::fail("check copy: the source " + src.text + " has " + std::to_string(n) + " elements, the destination " +
+             dst.text + " " + std::to_string(nd) + "; a copy's sides have the same size");
+  if (n > (1LL << 24))
+    rt::fail("check copy: " + std::to_string(n) + " elements are more than the checker walks (2^24); check one tile");
+  // The widest width these layouts allow (copy_vector_bits's answer), for the fixes and the verdict.
+  int widest = req.elem_bits;
+  for (int w = 128; w >= 8; w /= 2) {
+    CopyVectorCheck t;
+    check_copy_width(src, dst, w, req.elem_bits, req.align_bytes, 0, t);
+    if (t.legal) {
+      widest = w;
+      break;
+    }
+  }
+  CopyVectorCheck r;
+  check_copy_width(src, dst, req.width_bits, req.elem_bits, req.align_bytes, widest, r);
+  r.widest_bits = widest;
+  // copy() plans vectors at compile time: static layouts, and a destination its plan can invert.
+  const long long cosize_d = rt::cosize(dst.layout).value;
+  const bool within = cosize_d >= 1 && (cosize_d <= (1LL << 15) || n <= (1LL << 8));
+  r.library_vectorizes = src.is_static && dst.is_static && within;
+  if (!r.legal) {
+    // A fragment in the wrong order: the one in the given side's order, when it makes the copy legal.
+    if ((r.rule == "copy.contiguous" || r.rule == "copy.run_align" || r.rule == "copy.cover") &&
+        src.given != dst.given) {
+      const CopyOperand& given = src.given ? src : dst;
+      CopyOperand other = compact_side(given, src.given ? "destination" : "source", &given);
+      CopyVectorCheck t;
+      check_copy_width(src.given ? src : other, src.given ? other : dst, req.width_bits, req.elem_bits, req.align_bytes,
+                       0, t);
+      if (t.legal)
+        r.message += " (here: a " + other.name + " fragment in the " + given.name + "'s order, " + other.text + ")";
+    }
+    return r;
+  }
+  const int bytes = req.width_bits / 8;
+  r.message = plural(r.runs, "vector") + " of " + std::to_string(req.width_bits) + " bits (" +
+              std::to_string(r.vector) + " elements, " + std::to_string(bytes) + " bytes) over " +
+              plural(n, "element") + " " + src.text + " -> " + dst.text + ": every run contiguous in both and " +
+              std::to_string(bytes) + "-byte aligned";
+  if (!r.library_vectorizes)
+    r.message += "; copy() itself moves these element by element: " +
+                 std::string(!(src.is_static && dst.is_static)
+                                 ? "it plans vectors at compile time, from static layouts (write the extents and "
+                                   "strides as _N)"
+                                 : "its compile-time plan covers a destination of cosize up to 32768 or up to 256 "
+                                   "elements (partition the tile first)");
+  else if (widest > req.width_bits)
+    r.message += "; copy() uses " + std::to_string(widest) + "-bit vectors here (the widest legal)";
+  else r.message += "; copy() uses these";
   return r;
 }
 

@@ -293,6 +293,11 @@ TEST(CheckCopyVector, EachRuleNamedWithItsValues) {
          "the destination (_8,_8):(_1,_0) puts elements 0 and 8 at offset 0: a copy writes every destination offset "
          "once");
   expect(vec(nullptr, "(_8,_2):(_1,_-8)", 32), "copy.offsets", "puts element 8 at offset -8");
+  // A sparse destination (offsets far apart: a sorted inverse instead of a table).
+  expect(vec(nullptr, "(_2,_2):(_100000,_100000)", 32), "copy.offsets", "puts elements 1 and 2 at offset 100000");
+  EXPECT_TRUE(vec("(_8,_4):(_1,_100000)", "(_8,_4):(_1,_100000)", 128).legal);
+  expect(vec("(_8,_4):(_1,_8)", "(_8,_4):(_1,_100004)", 128), "copy.run_align",
+         "the run at destination offset 100008 (element 12) starts at source offset 12 (byte 24)");
   // Rows of 4100 halves: row 1 starts at 4100, not a multiple of 8.
   expect(vec("(_8,_4):(_1,_4100)", nullptr, 128), "copy.run_align",
          "run 1 (elements 8..15) starts at source offset 4100 (byte 8200), not a multiple of 8 elements (16 bytes): "

@@ -521,10 +521,75 @@ inline std::string copy_widths_text(int elem_bits) {
   return t.empty() ? std::string("none (the element is 64 bits or wider: one access an element)") : t;
 }
 
+// dst's offset -> element inverse (the identity for a compact column-major dst, else a table, or a
+// sorted list where dst's offsets are sparse), and rule copy.offsets's message when dst maps an
+// element to a negative offset or two to one ("" when none). Built once for every width.
+struct DstInverse {
+  bool identity = false;
+  std::int64_t cosize = 0;
+  std::vector<long long> table;
+  std::vector<std::pair<std::int64_t, long long>> sorted;
+  std::string offsets_violation;
+  long long operator()(long long o) const {
+    if (o < 0 || o >= cosize) return -1;
+    if (identity) return o;
+    if (!table.empty()) return table[std::size_t(o)];
+    auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<std::int64_t, long long>(o, -1));
+    return it != sorted.end() && it->first == o ? it->second : -1;
+  }
+};
+
+inline DstInverse dst_inverse(const CopyOperand& dst, long long n) {
+  DstInverse inv;
+  inv.identity = dst.identity;
+  inv.cosize = n;
+  if (inv.identity) return inv;
+  auto repeated = [&](long long a, long long b, std::int64_t o) {
+    inv.offsets_violation = "the destination " + dst.text + " puts elements " + std::to_string(a) + " and " +
+                            std::to_string(b) + " at offset " + std::to_string(o) +
+                            ": a copy writes every destination offset once (a broadcast destination stays element by "
+                            "element)";
+  };
+  std::int64_t hi = -1;
+  for (long long i = 0; i < n; ++i) {
+    const std::int64_t o = dst(i);
+    if (o < 0) {
+      inv.offsets_violation = "the destination " + dst.text + " puts element " + std::to_string(i) + " at offset " +
+                              std::to_string(o) +
+                              ": copy vectorizes non-negative offsets only (negative strides stay element by "
+                              "element); reverse the mode in the other layout instead";
+      return inv;
+    }
+    hi = std::max(hi, o);
+  }
+  inv.cosize = hi + 1;
+  if (inv.cosize <= 4 * n + 1024) {  // dense enough for a table
+    inv.table.assign(std::size_t(inv.cosize), -1);
+    for (long long i = 0; i < n; ++i) {
+      long long& slot = inv.table[std::size_t(dst(i))];
+      if (slot != -1) {
+        repeated(slot, i, dst(i));
+        return inv;
+      }
+      slot = i;
+    }
+    return inv;
+  }
+  inv.sorted.reserve(std::size_t(n));
+  for (long long i = 0; i < n; ++i) inv.sorted.emplace_back(dst(i), i);
+  std::sort(inv.sorted.begin(), inv.sorted.end());
+  for (std::size_t k = 1; k < inv.sorted.size(); ++k)
+    if (inv.sorted[k].first == inv.sorted[k - 1].first) {
+      repeated(inv.sorted[k - 1].second, inv.sorted[k].second, inv.sorted[k].first);
+      return inv;
+    }
+  return inv;
+}
+
 // The rules for one width; fills r (legal or the first rule broken). widest: the widest width
 // these layouts allow (for the fixes; 0: not computed).
-inline void check_copy_width(const CopyOperand& src, const CopyOperand& dst, int width, int elem_bits, int align_bytes,
-                             int widest, CopyVectorCheck& r) {
+inline void check_copy_width(const CopyOperand& src, const CopyOperand& dst, const DstInverse& inv, int width,
+                             int elem_bits, int align_bytes, int widest, CopyVectorCheck& r) {
   r.legal = false;
   r.width_bits = width;
   r.elem_bits = elem_bits;
@@ -550,10 +615,9 @@ inline void check_copy_width(const CopyOperand& src, const CopyOperand& dst, int
   }
   const int vec = width / elem_bits, bytes = width / 8;
   r.vector = vec;
-  const long long elem_bytes_x8 = elem_bits;  // bits, to keep sub-byte elements exact
   for (const CopyOperand* c : {&src, &dst}) {
     if (c->swizzle_base < 0) continue;
-    const long long kept_bits = (1LL << c->swizzle_base) * elem_bytes_x8;
+    const long long kept_bits = (1LL << c->swizzle_base) * elem_bits;
     if (width > kept_bits) {
       fail_with(CopyRule::swizzle, "the " + c->name + "'s swizzle " + c->swizzle_text + " keeps " +
                                        plural(1LL << c->swizzle_base, "element") + " (" +
@@ -570,48 +634,13 @@ inline void check_copy_width(const CopyOperand& src, const CopyOperand& dst, int
                                   ", or pad the tile to a multiple of " + std::to_string(vec));
     return;
   }
-  // dst's offset -> element inverse: the identity for a compact column-major dst, else a table.
-  const bool identity = dst.identity;
-  std::vector<long long> table;
-  std::vector<std::pair<std::int64_t, long long>> sorted;
-  std::int64_t cosize_d = n;
-  if (!identity) {
-    sorted.reserve(std::size_t(n));
-    for (long long i = 0; i < n; ++i) {
-      const std::int64_t o = dst(i);
-      if (o < 0) {
-        fail_with(CopyRule::offsets, "the destination " + dst.text + " puts element " + std::to_string(i) +
-                                         " at offset " + std::to_string(o) +
-                                         ": copy vectorizes non-negative offsets only (negative strides stay "
-                                         "element by element); reverse the mode in the other layout instead");
-        return;
-      }
-      sorted.emplace_back(o, i);
-    }
-    std::sort(sorted.begin(), sorted.end());
-    for (std::size_t k = 1; k < sorted.size(); ++k)
-      if (sorted[k].first == sorted[k - 1].first) {
-        fail_with(CopyRule::offsets,
-                  "the destination " + dst.text + " puts elements " + std::to_string(sorted[k - 1].second) + " and " +
-                      std::to_string(sorted[k].second) + " at offset " + std::to_string(sorted[k].first) +
-                      ": a copy writes every destination offset once (a broadcast destination "
-                      "stays element by element)");
-        return;
-      }
-    cosize_d = sorted.empty() ? 0 : sorted.back().first + 1;
-    if (cosize_d <= 4 * n + 1024) {
-      table.assign(std::size_t(cosize_d), -1);
-      for (const auto& [o, i] : sorted) table[std::size_t(o)] = i;
-      sorted.clear();
-    }
+  if (!inv.offsets_violation.empty()) {
+    fail_with(CopyRule::offsets, inv.offsets_violation);
+    return;
   }
-  auto index_of = [&](long long o) -> long long {
-    if (o < 0 || o >= cosize_d) return -1;
-    if (identity) return o;
-    if (!table.empty()) return table[std::size_t(o)];
-    auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<std::int64_t, long long>(o, -1));
-    return it != sorted.end() && it->first == o ? it->second : -1;
-  };
+  const bool identity = inv.identity;
+  const std::int64_t cosize_d = inv.cosize;
+  auto index_of = [&](long long o) { return inv(o); };
   auto dst_at = [&](long long i) -> long long { return identity ? i : dst(i); };
   const CopyRunViolation v =
       copy_runs_violation(n, vec, cosize_d, src, dst_at, index_of, [](long long) { return true; });
@@ -696,17 +725,18 @@ inline CopyVectorCheck check_copy_vector(const CopyVectorRequest& req) {
   if (n > (1LL << 24))
     rt::fail("check copy: " + std::to_string(n) + " elements are more than the checker walks (2^24); check one tile");
   // The widest width these layouts allow (copy_vector_bits's answer), for the fixes and the verdict.
+  const DstInverse inv = dst_inverse(dst, n);
   int widest = req.elem_bits;
   for (int w = 128; w >= 8; w /= 2) {
     CopyVectorCheck t;
-    check_copy_width(src, dst, w, req.elem_bits, req.align_bytes, 0, t);
+    check_copy_width(src, dst, inv, w, req.elem_bits, req.align_bytes, 0, t);
     if (t.legal) {
       widest = w;
       break;
     }
   }
   CopyVectorCheck r;
-  check_copy_width(src, dst, req.width_bits, req.elem_bits, req.align_bytes, widest, r);
+  check_copy_width(src, dst, inv, req.width_bits, req.elem_bits, req.align_bytes, widest, r);
   r.widest_bits = widest;
   // copy() plans vectors at compile time: static layouts, and a destination its plan can invert.
   const long long cosize_d = rt::cosize(dst.layout).value;
@@ -718,9 +748,10 @@ inline CopyVectorCheck check_copy_vector(const CopyVectorRequest& req) {
         src.given != dst.given) {
       const CopyOperand& given = src.given ? src : dst;
       CopyOperand other = compact_side(given, src.given ? "destination" : "source", &given);
+      const CopyOperand& s2 = src.given ? src : other;
+      const CopyOperand& d2 = src.given ? other : dst;
       CopyVectorCheck t;
-      check_copy_width(src.given ? src : other, src.given ? other : dst, req.width_bits, req.elem_bits, req.align_bytes,
-                       0, t);
+      check_copy_width(s2, d2, dst_inverse(d2, n), req.width_bits, req.elem_bits, req.align_bytes, 0, t);
       if (t.legal)
         r.message += " (here: a " + other.name + " fragment in the " + given.name + "'s order, " + other.text + ")";
     }

@@ -31,9 +31,9 @@ constexpr CopyRunViolation runs(long long n, int vec, Strided s) {
 
 TEST(CopyRules, WidthsHoldWholeElementsAndMoreThanOne) {
   static_assert(copy_width_ok(128, 16) && copy_width_ok(64, 32) && copy_width_ok(16, 8));
-  static_assert(!copy_width_ok(16, 16));   // one element: an ordinary access
-  static_assert(!copy_width_ok(32, 64));   // part of an element
-  static_assert(!copy_width_ok(96, 32));   // not a width copy tries
+  static_assert(!copy_width_ok(16, 16));  // one element: an ordinary access
+  static_assert(!copy_width_ok(32, 64));  // part of an element
+  static_assert(!copy_width_ok(96, 32));  // not a width copy tries
   static_assert(!copy_width_ok(128, 0));
   EXPECT_TRUE(copy_width_ok(128, 8));
 }
@@ -53,8 +53,8 @@ TEST(CopyRules, EachRuleAtItsElement) {
   static_assert(gap.rule == CopyRule::contiguous && gap.other == -1 && gap.got == -1 && gap.dst_offset == 0);
   // copy.cover: a plan with room for one run stops at the second.
   int room = 1;
-  const CopyRunViolation full = copy_runs_violation(8, 4, 8, Strided{0, 1}, Strided{0, 1}, IdentityOf{8},
-                                                    [&](long long) { return room-- > 0; });
+  const CopyRunViolation full =
+      copy_runs_violation(8, 4, 8, Strided{0, 1}, Strided{0, 1}, IdentityOf{8}, [&](long long) { return room-- > 0; });
   EXPECT_EQ(full.rule, CopyRule::cover);
   EXPECT_EQ(full.index, 4);
 }
@@ -102,8 +102,8 @@ void expect_plan_law(LS ls, LD ld) {
 }
 
 TEST(CopyRules, VectorPlanIsTheRulesAndCoversEveryElementOnce) {
-  auto col = make_layout(make_shape(_8{}, _8{}));                    // (_8,_8):(_1,_8)
-  auto row = make_layout(make_shape(_8{}, _8{}), LayoutRight{});     // (_8,_8):(_8,_1)
+  auto col = make_layout(make_shape(_8{}, _8{}));                 // (_8,_8):(_1,_8)
+  auto row = make_layout(make_shape(_8{}, _8{}), LayoutRight{});  // (_8,_8):(_8,_1)
   auto padded = make_layout(make_shape(_8{}, _8{}), make_stride(_1{}, _12{}));
   auto odd = make_layout(make_shape(_8{}, _8{}), make_stride(_1{}, _9{}));
   expect_plan_law<4>(col, col);

@@ -330,17 +330,12 @@ TEST(CheckCopyVector, RequestErrors) {
 
 // The checker against copy itself: for static layouts and 16-byte aligned pointers, width W is legal
 // exactly when copy's static_vector_ok<W> holds, and the widest legal width is copy_vector_bits.
-template <class T, class LS, class LD>
-void expect_as_copy(LS ls, LD ld) {
+template <class Src, class Dst>
+void expect_tensors_as_copy(Src const& src, Dst const& dst, const std::string& ts, const std::string& td) {
   using namespace tessera;
-  alignas(256) static T src_buf[1 << 12] = {};
-  alignas(256) static T dst_buf[1 << 12] = {};
-  auto src = make_tensor(make_gmem_ptr(src_buf), ls);
-  auto dst = make_tensor(make_gmem_ptr(dst_buf), ld);
-  using S = decltype(src);
-  using D = decltype(dst);
-  const std::string ts = to_string(ls), td = to_string(ld);
-  const int bits = sizeof_bits_v<T>;
+  using S = std::remove_cvref_t<Src>;
+  using D = std::remove_cvref_t<Dst>;
+  const int bits = sizeof_bits_v<typename D::value_type>;
   const bool ok[] = {detail::static_vector_ok<8, S, D>(), detail::static_vector_ok<16, S, D>(),
                      detail::static_vector_ok<32, S, D>(), detail::static_vector_ok<64, S, D>(),
                      detail::static_vector_ok<128, S, D>()};
@@ -349,6 +344,29 @@ void expect_as_copy(LS ls, LD ld) {
     EXPECT_EQ(r.legal, ok[k]) << ts << " -> " << td << " at " << w << " bits: " << r.rule << " " << r.message;
     EXPECT_EQ(r.widest_bits, copy_vector_bits(src, dst)) << ts << " -> " << td;
   }
+}
+
+template <class T>
+T* aligned_buffer(int which) {
+  alignas(256) static T bufs[2][1 << 12] = {};
+  return bufs[which];
+}
+
+template <class T, class LS, class LD>
+void expect_as_copy(LS ls, LD ld) {
+  using namespace tessera;
+  expect_tensors_as_copy(make_tensor(make_gmem_ptr(aligned_buffer<T>(0)), ls),
+                         make_tensor(make_gmem_ptr(aligned_buffer<T>(1)), ld), to_string(ls), to_string(ld));
+}
+
+// The same with the destination in swizzled shared memory (a SwizzledPtr: copy.swizzle).
+template <class T, int B, int M, int S, class LS, class LD>
+void expect_as_copy_swizzled(LS ls, LD ld) {
+  using namespace tessera;
+  expect_tensors_as_copy(
+      make_tensor(make_gmem_ptr(aligned_buffer<T>(0)), ls),
+      make_tensor(make_smem_ptr(aligned_buffer<T>(1)), composition(Swizzle<B, M, S>{}, ld)), to_string(ls),
+      "Sw<" + std::to_string(B) + "," + std::to_string(M) + "," + std::to_string(S) + "> o " + to_string(ld));
 }
 
 TEST(CheckCopyVector, AgreesWithCopy) {
@@ -370,6 +388,11 @@ TEST(CheckCopyVector, AgreesWithCopy) {
   expect_as_copy<std::uint8_t>(odd, col);
   expect_as_copy<half_t>(blocked, make_layout(make_shape(make_shape(_4{}, _2{}), _4{})));
   expect_as_copy<double>(col, col);
+  auto rows64 = make_layout(make_shape(_8{}, _64{}), LayoutRight{});
+  expect_as_copy_swizzled<half_t, 3, 3, 3>(rows64, rows64);  // the GEMM's stage: 16-byte units
+  expect_as_copy_swizzled<half_t, 3, 2, 3>(rows64, rows64);  // 8-byte units: at most 64 bits
+  expect_as_copy_swizzled<float, 2, 2, 3>(row, row);
+  expect_as_copy_swizzled<float, 3, 1, 3>(row, col);
 }
 
 }  // namespace

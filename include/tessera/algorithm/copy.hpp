@@ -161,8 +161,8 @@ TESSERA_HOST_DEVICE bool copy_vectorized(Src const& src, Dst& dst) {
     if constexpr (Assumed) {
       TESSERA_REQUIRE(aligned_to(raw_pointer(src.data()), W / 8) && aligned_to(raw_pointer(dst.data()), W / 8),
                       "copy_aligned: both tensors' pointers must be aligned to the vector width in bytes "
-                      "(the first value below, from the layouts); align the buffers or call copy, which "
-                      "checks alignment at run time",
+                      "(the first value below, from the layouts: rule copy.align, algorithm/copy_rules.hpp); "
+                      "align the buffers or call copy, which checks alignment at run time",
                       W / 8);
     } else {
       if (!can_vectorize<W>(src, dst)) return false;

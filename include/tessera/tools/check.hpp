@@ -429,8 +429,8 @@ struct CopyVectorCheck : CheckResult {
 };
 
 namespace check_detail {
-// One side of a copy: a layout flattened to (extent, stride) leaves, and the bytes a swizzled pointer
-// keeps together (0: no swizzle).
+// One side of a copy: a layout flattened to (extent, stride) leaves, and for a swizzled pointer the
+// swizzle's M (it keeps 2^M elements together).
 struct CopyOperand {
   std::string name, text;  // "source", its layout's text
   rt::Layout layout;
@@ -527,7 +527,7 @@ inline std::string copy_widths_text(int elem_bits) {
 struct DstInverse {
   bool identity = false;
   std::int64_t cosize = 0;
-  std::vector<long long> table;
+  std::vector<std::int32_t> table;  // elements: at most 2^24
   std::vector<std::pair<std::int64_t, long long>> sorted;
   std::string offsets_violation;
   long long operator()(long long o) const {
@@ -563,15 +563,15 @@ inline DstInverse dst_inverse(const CopyOperand& dst, long long n) {
     hi = std::max(hi, o);
   }
   inv.cosize = hi + 1;
-  if (inv.cosize <= 4 * n + 1024) {  // dense enough for a table
+  if (inv.cosize <= 2 * n + 1024) {  // dense enough for a table
     inv.table.assign(std::size_t(inv.cosize), -1);
     for (long long i = 0; i < n; ++i) {
-      long long& slot = inv.table[std::size_t(dst(i))];
+      std::int32_t& slot = inv.table[std::size_t(dst(i))];
       if (slot != -1) {
         repeated(slot, i, dst(i));
         return inv;
       }
-      slot = i;
+      slot = std::int32_t(i);
     }
     return inv;
   }

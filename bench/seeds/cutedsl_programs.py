@@ -287,10 +287,11 @@ if AVAILABLE:
 
 if AVAILABLE:
     # ---------------------------------------------------------------------------------------------
-    # The 2-D block-tiling SGEMM of the CuTe C++ walkthrough (seed 004), written for this benchmark
-    # in CuTeDSL the way examples/python/sgemm.py writes it in Tessera's language: the same tiles
-    # (BM = BN = 64, BK = 8, TM = TN = 8, 64 threads), the same partitions, a run-time loop over
-    # K's tiles and an unrolled one over the tile's BK columns, outer products in registers.
+    # The 2-D block-tiling SGEMM (docs/background.md, "SGEMM"; in C++ examples/sgemm/v1_blocktile.cuh),
+    # written for this benchmark in CuTeDSL the way examples/python/sgemm.py writes it in Tessera's
+    # language: the same tiles (BM = BN = 64, BK = 8, TM = TN = 8, 64 threads), the same
+    # partitions, a run-time loop over K's tiles and an unrolled one over the tile's BK columns,
+    # outer products in registers.
     SG_BM, SG_BN, SG_BK, SG_TM, SG_TN = 64, 64, 8, 8, 8
     SG_ALPHA, SG_BETA = 1.0, 0.0  # C = alpha A B + beta C, as bench/seeds/sgemm_lang.py runs it
 

@@ -3,7 +3,9 @@
 in Tessera's kernel language (examples/python/sgemm.py), the same kernel written by hand in C++ over
 the library's headers (SOURCE below) through the JIT, and in CuTeDSL (bench/seeds/cutedsl_programs.py,
 when it is installed), with torch.matmul in fp32 (TF32 off) as the in-run reference. Each result is
-checked against an fp64 product before timing.
+checked against an fp64 product before timing. The C++ here is specialized on the shapes, as the
+Python kernel is; examples/sgemm/v1_blocktile.cuh is the same tiling for run-time sizes (predicated),
+which would measure that difference too.
 
     python3 bench/seeds/sgemm_lang.py [--size 4096] [--repeats 5] [--burst 5] [--sustained 40] [--json out.json]
 """

@@ -31,3 +31,15 @@ def run_cli(cli, args, stdin=None):
     """(exit status, stdout, stderr) of `tessera ARGS`."""
     p = subprocess.run([cli] + list(args), input=stdin, capture_output=True, text=True, timeout=300)
     return p.returncode, p.stdout, p.stderr
+
+
+def torch_with_gpu():
+    """(torch, "") when PyTorch is installed and sees a GPU, else (None, why not): for the tests
+    that launch kernels to skip with the reason."""
+    try:
+        import torch
+    except ImportError:
+        return None, "PyTorch is not installed"
+    if not torch.cuda.is_available():
+        return None, "no GPU is visible"
+    return torch, ""

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import torch_with_gpu
 
 import tessera
 from tessera import jit
@@ -14,17 +15,7 @@ ok, why = jit.available()
 needs_nvrtc = pytest.mark.skipif(not ok, reason=f"NVRTC is not available: {why}")
 
 
-def _gpu():
-    try:
-        import torch
-    except ImportError:
-        return None, "PyTorch is not installed"
-    if not torch.cuda.is_available():
-        return None, "no GPU is visible"
-    return torch, ""
-
-
-torch, no_gpu = _gpu()
+torch, no_gpu = torch_with_gpu()
 needs_gpu = pytest.mark.skipif(torch is None or not ok, reason=no_gpu or f"NVRTC is not available: {why}")
 
 SCALE = r"""

@@ -8,6 +8,7 @@ import os
 import sys
 
 import pytest
+from conftest import torch_with_gpu
 
 import tessera as ts
 from tessera import TensorSpec, jit
@@ -24,17 +25,7 @@ import sgemm  # noqa: E402
 import tile_copy  # noqa: E402
 
 
-def _gpu():
-    try:
-        import torch
-    except ImportError:
-        return None, "PyTorch is not installed"
-    if not torch.cuda.is_available():
-        return None, "no GPU is visible"
-    return torch, ""
-
-
-torch, no_gpu = _gpu()
+torch, no_gpu = torch_with_gpu()
 needs_gpu = pytest.mark.skipif(torch is None or not ok, reason=no_gpu or f"NVRTC is not available: {why}")
 
 F16 = TensorSpec((2048, 2048), ts.Float16)

@@ -17,7 +17,6 @@ from ._api import (
 )
 from ._algebra import local_partition, local_tile
 from . import _lower  # noqa: F401 (imported here, not at a program's first trace: its compile time)
-from ._trace import state as _state
 
 #: The names ``tessera`` takes from this module.
 EXPORTS = (
@@ -27,11 +26,6 @@ EXPORTS = (
     "range", "if_", "elif_", "else_", "where", "local_tile", "local_partition", "BFloat16", "Boolean", "Float16",
     "Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint32",
 )
-
-
-def tracing():
-    """Whether a kernel or launch function is being traced (the algebra's ints are static then)."""
-    return _state.depth > 0
 
 
 __all__ = list(EXPORTS)

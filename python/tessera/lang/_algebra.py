@@ -7,12 +7,8 @@ import math
 
 from .. import _tessera
 from .._types import LayoutError, S
-from . import _trace
 from ._trace import fail
-from ._values import (
-    Tensor, Value, _dynamic_gcd, _zero, _zero_slices, fmt_layout, has_dynamic, kernel_ints, pow2_divisor, spell,
-    spell_shape, static,
-)
+from ._values import Tensor, Value, _dynamic_gcd, _zero, has_dynamic, kernel_ints, static
 
 # Functions whose result is a tensor when their first argument is one (the same pointer: no offset).
 _TENSOR_VIEWS = {"composition", "zipped_divide", "logical_divide", "tiled_divide", "flat_divide", "flatten",

@@ -5,7 +5,6 @@ atoms, shared memory, barriers, loops and branches on run-time values). See docs
 
 import functools
 import inspect
-import math
 import weakref
 
 from .. import _tessera
@@ -13,9 +12,8 @@ from .._types import LayoutError, S
 from . import _trace
 from ._trace import Builder, FrameWatcher, KernelError, fail, state
 from ._values import (
-    BFloat16, Boolean, DType, Float16, Float32, Float64, FragmentExpr, Int8, Int16, Int32, Int64, Tensor, Uint8,
-    Uint32, Value, _dynamic_gcd, _zero, as_value, bind, copy_values, dtype_of, fmt_coord, fmt_layout, has_dynamic, literal,
-    make_fragment, pow2_divisor, spell, spell_shape, spell_type, static,
+    Float32, FragmentExpr, Int32, Int64, Tensor, Value, _dynamic_gcd, as_value, bind, copy_values, dtype_of, fmt_layout,
+    static,
 )
 
 # ---- tensors given to a launch function -------------------------------------------------------------
@@ -84,15 +82,14 @@ def _is_tensor(x):
 
 
 def _alignment(t):
+    """The bytes (at most 16) the tensor's address is known aligned to (a TensorSpec says it)."""
     if isinstance(t, TensorSpec):
         return t.align
     if isinstance(t, DynamicTensor):
         return _alignment(t.tensor)
-    ptr = t.data_ptr()
-    a = 16
-    while a > 1 and ptr % a:
-        a //= 2
-    return a
+    from .. import jit
+
+    return jit.assumed_alignment(t)
 
 
 def _host_tensor(t, index):
@@ -166,8 +163,6 @@ class KernelTrace:
         self.name, self.block, self.grid = name, block, grid
         self.builder = Builder(name)
         self.params = []
-        self.statics = {}  # id(python object) -> C++ name, for layouts and copy objects declared once
-        self.keep = []  # those objects, alive while their ids are keys
         self.smem_bytes = 0
         self.index = "int"
         self.dyn = []  # the run-time extents and strides the kernel reads, in slot order
@@ -179,18 +174,6 @@ class KernelTrace:
             self.dyn_var = self.builder.var("dyn")
         self.dyn.append(int(value))
         return f"{self.dyn_var.token}.v[{len(self.dyn) - 1}]"
-
-    def declare(self, obj, cxx, hint=None):
-        """The C++ name of ``obj`` in this kernel, declared ``auto name = cxx;`` at first use."""
-        name = self.statics.get(id(obj))
-        if name is None:
-            v = self.builder.var(hint or getattr(obj, "_hint", None))
-            self.builder.emit(f"auto {v.token} = {cxx};" if not cxx.startswith("constexpr ") else
-                              f"constexpr auto {v.token} = {cxx[len('constexpr '):]};")
-            name = v.token
-            self.statics[id(obj)] = name
-            self.keep.append(obj)
-        return name
 
     @property
     def dyn_struct(self):
@@ -297,8 +280,6 @@ def _name_value(builder, name, val, in_tuple=False, frame_locals=None):
         if not getattr(val, "_bound", False):
             val._bound = True
             val.bind(name)
-    elif isinstance(val, (ThrCopy, TiledCopy)) and getattr(val, "_var", None) is not None:
-        builder.name_var(val._var, name)
     elif isinstance(val, tuple) and len(val) <= 8:
         for i, e in enumerate(val):
             if isinstance(e, Value):
@@ -598,9 +579,9 @@ class _TorchDtype:
     """A TensorSpec's dtype as the check of a compiled call compares it (by name)."""
 
     def __init__(self, dtype):
-        self.name = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "i8": "int8",
-                     "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "u32": "uint32",
-                     "i1": "bool"}[dtype.name]
+        from ._values import _FROM_FRAMEWORK
+
+        self.name = next(name for name, d in _FROM_FRAMEWORK.items() if d is dtype)
 
     def __eq__(self, other):
         return str(other).rsplit(".", 1)[-1] == self.name
@@ -1003,7 +984,6 @@ class TiledCopy:
                 self.algebra = _tessera.call("make_tiled_copy", _tessera.atom(atom.algebra_name), thr, val)
             except LayoutError as e:
                 fail(f"make_tiled_copy_tv({atom}, {thr}, {val}): {e}")
-        self._var = None
 
     @property
     def size(self):
@@ -1050,10 +1030,9 @@ class ThrCopy:
         if not isinstance(thr_idx, (Value, int)) or isinstance(thr_idx, bool):
             fail(f"get_slice takes a thread index (a run-time int or an int), not {type(thr_idx).__name__}")
         self.tiled, self.thr_idx = tiled, thr_idx
-        self._var = None
 
     def _partition(self, t, which):
-        from ._lower import coord_offset, offset_expr
+        from ._lower import coord_offset
 
         if not isinstance(t, Tensor):
             fail(f"partition_{which} takes a tensor, not {type(t).__name__}")

@@ -123,10 +123,6 @@ def offset_expr(static, terms):
     return " + ".join(parts)
 
 
-def is_static_layout(layout):
-    return _all_static(leaves(_tessera.call("shape", layout), _tessera.call("stride", layout)))
-
-
 def element_offsets(layout):
     """The offset of each index of a static layout, in index order (colexicographic)."""
     sd = leaves(_tessera.call("shape", layout), _tessera.call("stride", layout))
@@ -136,16 +132,6 @@ def element_offsets(layout):
     for s, d in sd:
         offs = [o + j * int(d) for j in range(int(s)) for o in offs]
     return offs
-
-
-def element_offset_exprs(layout):
-    """The C++ offset of each index of a layout of static extents whose strides may be run-time."""
-    shape = _tessera.call("shape", layout)
-    sd = leaves(shape, _tessera.call("stride", layout))
-    if not all(is_static(s) for s, _ in sd):
-        fail(f"this needs compile-time extents; {layout} has run-time ones")
-    n = math.prod(int(s) for s, _ in sd)
-    return [" + ".join(int_terms(str(i), sd)) or "0" if i else "0" for i in range(n)]
 
 
 def index_to_offset(layout, i):

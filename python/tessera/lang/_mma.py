@@ -10,9 +10,8 @@ atom's values in the order its registers take them."""
 
 from .. import _tessera
 from .._types import LayoutError, S
-from . import _trace
 from ._trace import fail
-from ._values import BFloat16, Float16, Float32, Tensor, Value, _dynamic_gcd, dtype_of, make_fragment, pow2_divisor, static
+from ._values import Tensor, Value, _dynamic_gcd, dtype_of, make_fragment, static
 
 # (ab dtype, acc dtype, shape) -> (the library's atom, its name for the algebra)
 _ATOMS = {

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-__all__ = ["KernelError", "Builder", "Var", "current", "tracing", "user_location", "fail"]
+__all__ = ["KernelError", "Builder", "Var", "current", "user_location", "fail"]
 
 
 class KernelError(Exception):
@@ -180,16 +180,6 @@ class Builder:
         return "\n".join(out)
 
 
-def render_tokens(text, builder):
-    """``text`` with its placeholders replaced by the names decided so far ('?' for none)."""
-
-    def name(m):
-        v = builder.vars[int(m.group(1))] if builder else None
-        return v.name if v is not None and v.name else "?"
-
-    return re.sub("\x00([0-9]+)\x00", name, text)
-
-
 class _State:
     __slots__ = ("builder", "host", "depth")
 
@@ -207,11 +197,6 @@ def current():
     if state.builder is None:
         fail("this operation runs on the GPU: call it inside a @tessera.kernel function")
     return state.builder
-
-
-def tracing():
-    """Whether a kernel or launch function is being traced."""
-    return state.depth > 0
 
 
 class FrameWatcher:

@@ -242,10 +242,6 @@ class Value:
         return "?"
 
 
-def is_value(x):
-    return isinstance(x, Value)
-
-
 def bind(value, hint=None):
     """``value`` as a named C++ variable (``auto name = expr;``) unless it is one already."""
     b = _trace.current()
@@ -269,50 +265,6 @@ def static(x):
     if isinstance(x, (tuple, list)):
         return tuple(static(e) for e in x)
     return x
-
-
-def spell(x):
-    """C++ for a compile-time value or a run-time one inside a coordinate: ints as ``Int<k>{}``,
-    tuples as ``make_coord(...)``, None as ``_``, layouts as their type, Values as their expression."""
-    if x is None or isinstance(x, Underscore):
-        return "_"
-    if isinstance(x, Value):
-        return x.expr
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, int):
-        return f"Int<{int(x)}>{{}}"
-    if isinstance(x, (tuple, list)):
-        return "make_coord(" + ", ".join(spell(e) for e in x) + ")"
-    if isinstance(x, _tessera.Layout):
-        return spell_type(x) + "{}"
-    if hasattr(x, "_spell"):
-        return x._spell()
-    fail(f"{type(x).__name__} cannot be used in a kernel here")
-
-
-def spell_shape(x):
-    """C++ for a static shape or tiler: ``make_shape(Int<1>{}, Int<4>{})``; a layout as its type."""
-    if isinstance(x, (tuple, list)):
-        return "make_shape(" + ", ".join(spell_shape(e) for e in x) + ")"
-    if isinstance(x, int) and not isinstance(x, bool):
-        return f"Int<{int(x)}>{{}}"
-    if isinstance(x, _tessera.Layout):
-        return spell_type(x) + "{}"
-    fail(f"a tiler or shape must be compile-time ints or layouts, not {type(x).__name__}")
-
-
-def spell_type(layout):
-    from .. import jit
-
-    return jit.spell(layout).replace("tessera::", "")
-
-
-def require_static_layout(layout, what):
-    from .. import jit
-
-    if jit.dynamic_values(layout):
-        fail(f"{what} needs a compile-time layout; {layout} has run-time values")
 
 
 def pow2_divisor(n):
@@ -526,11 +478,6 @@ class Tensor:
 
     def __format__(self, spec):
         return str(self)
-
-    def _spell(self):
-        if self.var is None:
-            fail("a tensor of the launch function is used on the GPU: pass it to the kernel as an argument")
-        return self.var.token
 
     def _kernel_check(self):
         if self.var is None:
@@ -761,8 +708,6 @@ def _zero_values(c):
 
 
 def _zero_slices(z):
-    from .._types import underscore
-
     if isinstance(z, Underscore):
         return S(0)
     if isinstance(z, tuple):

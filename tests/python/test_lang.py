@@ -151,6 +151,7 @@ def test_swizzled_shared_memory_reads_through_the_swizzle():
     # a view of swizzled memory is an origin before the swizzle; each access applies Sw<2,3,3>
     assert "int tCsA_at = tidx % 4 * 2 + tidx / 4 % 8 * 32 + tidx / 32 % 2 * 512;" in src
     assert "cp_async_bytes<16>(sA + ((tAsA_at + 1024) ^ ((tAsA_at + 1024) >> 3 & 24)), t0 + 4096);" in src
+    assert "warning" not in c.program.log.lower(), c.program.log  # e.g. the unused partitions tCsA/tCsB
     # ldmatrix: lanes 0-15 name rows 0-15 of a 16 x 16 block, lanes 16-31 the same rows 8 columns on
     assert "int tXsA_at = tidx % 16 * 32 + tidx / 16 % 2 * 8 + tidx / 32 % 2 * 512;" in src
     assert ("SM75_U32x4_LDSM_N::copy(*reinterpret_cast<uint128_t const*>(sA + ((tXsA_at + 1024) ^ ((tXsA_at + 1024) "

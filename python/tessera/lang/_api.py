@@ -559,7 +559,10 @@ def compile(f, *args, arch=None, options=(), cache=True):  # noqa: A001 (tessera
     source = head + "\n".join(kt.source(line_directives=True) for kt in host.kernels)
     readable = head + "\n".join(kt.source(line_directives=False) for kt in host.kernels)
     arch = arch or f.arch
-    program = _jit.compile(source, [kt.name for kt in host.kernels], options=list(options or f.options),
+    # A view a program only prints (or a partition it does not use) is a C++ variable never read:
+    # NVRTC's warning 177 about it says nothing the user can act on.
+    program = _jit.compile(source, [kt.name for kt in host.kernels],
+                           options=["--diag-suppress=177"] + list(options or f.options),
                            arch=arch, cache=cache, name=f"{f.fn.__name__}.cu")
     statics = [(i, a) for i, a in enumerate(args) if not _is_tensor(a)]
     compiled = Compiled(f.fn.__qualname__, host, checks, program, readable, len(args), statics)

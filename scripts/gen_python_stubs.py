@@ -310,7 +310,7 @@ class Program:
 class _Typed: ...
 
 ''', {
-        "compile": ("(source: str, names: Union[str, Sequence[str]], *, options: Sequence[str] = (), arch: Optional[int] = None,\n"
+        "compile": ("(source: str, names: Union[str, Sequence[str]], *, options: Sequence[str] = (), arch: Union[int, str, None] = None,\n"
                     "            headers: Optional[Dict[str, str]] = None, cache: bool = True, name: str = \"tessera_jit.cu\") -> Program"),
         "available": "() -> Tuple[bool, str]",
         "layout_of": "(tensor: Any, *, dynamic: Sequence[int] = (), dynamic_strides: Optional[Sequence[int]] = None) -> Layout",

@@ -262,7 +262,8 @@ class Program:
 def compile(source, names, *, options=(), arch=None, headers=None, cache=True, name="tessera_jit.cu"):
     """Compiles CUDA C++ ``source`` (text, or a path to a ``.cu``/``.cuh`` file) and instantiates the
     kernels ``names`` (name expressions such as ``"scale<float>"``) for ``arch`` (compute capability
-    times 10; the current GPU's by default). ``headers`` maps include names to their text."""
+    times 10, or as NVCC spells it: ``90`` or ``"sm_90a"``; the current GPU's by default). ``headers``
+    maps include names to their text."""
     if isinstance(names, str):
         names = [names]
     if "\n" not in source and source.endswith((".cu", ".cuh", ".cpp")) and _os.path.isfile(source):
@@ -271,8 +272,29 @@ def compile(source, names, *, options=(), arch=None, headers=None, cache=True, n
             source = f.read()
     hdrs = sorted((headers or {}).items())
     return Program(
-        _jit.compile(source, list(names), list(options), int(arch or 0), hdrs, bool(cache), str(name))
+        _jit.compile(source, list(names), list(options), _arch_number(arch), hdrs, bool(cache), str(name))
     )
+
+
+def _arch_number(arch):
+    """The compute capability times 10 that ``arch`` names: ``90``, ``"90"``, ``"sm_90"``, ``"sm_90a"``
+    or ``"compute_90"`` give 90; ``None`` or ``0`` gives 0 (the current GPU's)."""
+    if arch is None or (isinstance(arch, int) and not isinstance(arch, bool)):
+        n = arch or 0
+    else:
+        text = str(arch).strip().lower()
+        for prefix in ("sm_", "compute_"):
+            text = text.removeprefix(prefix)
+        text = text.removesuffix("a")
+        if not text.isdigit():
+            raise ValueError(
+                f"arch={arch!r}: name an architecture as the compute capability times 10 (90) or as NVCC "
+                "spells it ('sm_90a', 'sm_90', 'compute_90')"
+            )
+        n = int(text)
+    if n and n < 70:
+        raise ValueError(f"arch={arch!r}: the JIT compiles for sm_70 and newer")
+    return n
 
 
 def available():

@@ -46,11 +46,12 @@ class _Typed: ...
 
 __all__ = ["JitError", "Kernel", "Program", "assumed_alignment", "available", "dynamic_values", "f32", "f64", "i32", "i64", "layout_of", "spell", "spell_value", "u32", "u64"]
 
-def compile(source: str, names: Union[str, Sequence[str]], *, options: Sequence[str] = (), arch: Optional[int] = None,
+def compile(source: str, names: Union[str, Sequence[str]], *, options: Sequence[str] = (), arch: Union[int, str, None] = None,
             headers: Optional[Dict[str, str]] = None, cache: bool = True, name: str = "tessera_jit.cu") -> Program:
     """Compiles CUDA C++ ``source`` (text, or a path to a ``.cu``/``.cuh`` file) and instantiates the
     kernels ``names`` (name expressions such as ``"scale<float>"``) for ``arch`` (compute capability
-    times 10; the current GPU's by default). ``headers`` maps include names to their text.
+    times 10, or as NVCC spells it: ``90`` or ``"sm_90a"``; the current GPU's by default). ``headers``
+    maps include names to their text.
     """
     ...
 

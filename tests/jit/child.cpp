@@ -3,7 +3,8 @@
 // where the headers come from.
 //   tessera_jit_child compile     compiles tests/jit's fixed program for sm_90a, prints
 //                                 "from_disk=<0|1> key=<hex> bytes=<image size> embedded=<0|1>
-//                                 tessera_dir=<the headers' directory, or none>"
+//                                 tessera_dir=<the headers' directory, or none>
+//                                 nvrtc_loaded=<0|1>" (whether libnvrtc is mapped into the process)
 //   tessera_jit_child pch         compiles it (no cache), then prints "pch_dir=<dir> mode=<octal>
 //                                 files=<names>" of its precompiled headers' directory, or
 //                                 "pch_dir=none"
@@ -12,9 +13,19 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "tessera/jit/compile.hpp"
+
+// Whether NVRTC's library is mapped into this process (it is loaded).
+static bool nvrtc_loaded() {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find("libnvrtc") != std::string::npos && line.find("builtins") == std::string::npos) return true;
+  return false;
+}
 
 int main(int argc, char** argv) {
   std::string const mode = argc > 1 ? argv[1] : "";
@@ -38,9 +49,9 @@ __global__ void fill(T* out) {
 )",
                                            {"fill<float, 256>"}, o);
       tessera::jit::IncludeDirs const& dirs = tessera::jit::IncludeDirs::get();
-      std::printf("from_disk=%d key=%s bytes=%zu embedded=%d tessera_dir=%s\n", p.from_disk_cache() ? 1 : 0,
-                  p.key().c_str(), p.image().data.size(), dirs.embedded ? 1 : 0,
-                  dirs.tessera.empty() ? "none" : dirs.tessera.c_str());
+      std::printf("from_disk=%d key=%s bytes=%zu embedded=%d tessera_dir=%s nvrtc_loaded=%d\n",
+                  p.from_disk_cache() ? 1 : 0, p.key().c_str(), p.image().data.size(), dirs.embedded ? 1 : 0,
+                  dirs.tessera.empty() ? "none" : dirs.tessera.c_str(), nvrtc_loaded() ? 1 : 0);
       if (mode == "pch") {
         std::string const& dir = tessera::jit::PchDir::get().path();
         if (dir.empty()) {

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -167,6 +168,47 @@ TEST(JitCompile, DiskCacheAcrossProcessesAndConcurrentCompiles) {
   EXPECT_NE(child("compile", env).find("from_disk=1"), std::string::npos);
   // TESSERA_CACHE=0: nothing read or written.
   EXPECT_NE(child("compile", env + " TESSERA_CACHE=0").find("from_disk=0"), std::string::npos);
+}
+
+// The path of the NVRTC library this process mapped (Nvrtc::get() has loaded it), or "".
+static std::string mapped_nvrtc() {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (auto at = line.find('/'); at != std::string::npos && line.find("libnvrtc") != std::string::npos &&
+                                  line.find("builtins") == std::string::npos)
+      return line.substr(at);
+  return "";
+}
+
+// With TESSERA_NVRTC_LIBRARY naming the library, the cache key holds the file's identity (a stat)
+// instead of NVRTC's version, so that a program found on disk never loads NVRTC: a new process
+// that finds it leaves libnvrtc unmapped. The same file through a symbolic link is the same key.
+TEST(JitCompile, DiskCacheHitsDoNotLoadNvrtc) {
+  TESSERA_REQUIRE_NVRTC();
+  std::string const lib = mapped_nvrtc();
+  ASSERT_FALSE(lib.empty()) << "NVRTC is loaded, but no libnvrtc appears in /proc/self/maps";
+  char tmpl[] = "/tmp/tessera-jit-nvrtc-id-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  std::string const link = std::string(tmpl) + "/libnvrtc-link.so";
+  ASSERT_EQ(symlink(lib.c_str(), link.c_str()), 0);
+  std::string const env = "TESSERA_CACHE_DIR=" + std::string(tmpl) + "/cache TESSERA_NVRTC_LIBRARY=" + lib;
+  std::string const first = child("compile", env);
+  EXPECT_NE(first.find("from_disk=0"), std::string::npos) << first;
+  EXPECT_NE(first.find("nvrtc_loaded=1"), std::string::npos) << first;
+  std::string const again = child("compile", env);
+  EXPECT_NE(again.find("from_disk=1"), std::string::npos) << again;
+  EXPECT_NE(again.find("nvrtc_loaded=0"), std::string::npos) << again;
+  std::string const linked =
+      child("compile", "TESSERA_CACHE_DIR=" + std::string(tmpl) + "/cache TESSERA_NVRTC_LIBRARY=" + link);
+  EXPECT_NE(linked.find("from_disk=1"), std::string::npos) << linked;
+  auto key = [](std::string const& out) { return out.substr(out.find("key=") + 4, 64); };
+  EXPECT_EQ(key(linked), key(first));
+  // Without the variable the key holds NVRTC's version: another key, and NVRTC is loaded to learn it.
+  std::string const by_version =
+      child("compile", "TESSERA_CACHE_DIR=" + std::string(tmpl) + "/cache env -u TESSERA_NVRTC_LIBRARY");
+  EXPECT_NE(key(by_version), key(first)) << by_version;
+  EXPECT_NE(by_version.find("nvrtc_loaded=1"), std::string::npos) << by_version;
 }
 
 // NVRTC's precompiled headers (PchDir): a private directory per process under the cache (its lock

@@ -64,6 +64,12 @@ def test_compile_for_hopper_without_a_gpu():
     assert "-arch=sm_90a" in p.options
     assert p.kernel(0).name == "scale<tessera::Layout<tessera::Int<256>>>"
     assert len(p.key) == 64
+    # The architecture as NVCC spells it names the same program.
+    for spelled in ("sm_90a", "sm_90", "compute_90", "90"):
+        assert jit.compile(SCALE, ["scale<tessera::Layout<tessera::Int<256>>>"], arch=spelled).key == p.key
+    for wrong, says in (("hopper", "as NVCC spells it"), ("sm_60", "sm_70 and newer"), (60, "sm_70 and newer")):
+        with pytest.raises(ValueError, match=says):
+            jit.compile(SCALE, ["scale<tessera::Layout<tessera::Int<256>>>"], arch=wrong)
 
 
 @needs_nvrtc

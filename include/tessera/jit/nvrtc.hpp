@@ -80,6 +80,14 @@ class Nvrtc {
   }
 
   std::string const& library_path() const { return path_; }
+
+  // The library $TESSERA_NVRTC_LIBRARY names (get() opens exactly that one), or "" when unset:
+  // known without opening NVRTC, whose 100 MB take milliseconds to load, so that a program found
+  // in the disk cache never loads it (the Python package sets the variable to pip's NVRTC).
+  static std::string configured_path() {
+    char const* p = std::getenv("TESSERA_NVRTC_LIBRARY");
+    return p ? p : "";
+  }
   int version_major() const { return major_; }
   int version_minor() const { return minor_; }
 

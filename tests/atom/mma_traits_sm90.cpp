@@ -100,6 +100,50 @@ TEST(MmaTraitsSm90, DescriptorBits) {
   // start address, LBO, SBO in 16-byte units at bits 0, 16, 32; 128-byte swizzle = 1 at bit 62
   EXPECT_EQ(gmma_desc_bits(0x400, 16, 1024), (std::uint64_t(1) << 62) | (std::uint64_t(64) << 32) | (1u << 16) | 0x40u);
   EXPECT_EQ(gmma_desc_bits(0x3FFF0, 0, 0) & 0x3FFFu, 0x3FFFu);  // 18-bit shared address, 4 low bits dropped
+  // the layout type at bits 62-63: 0 unswizzled, 1 128-byte, 2 64-byte, 3 32-byte
+  EXPECT_EQ(gmma_desc_bits(0, 0, 0, 0) >> 62, 0u);
+  EXPECT_EQ(gmma_desc_bits(0, 0, 0, 3) >> 62, 1u);
+  EXPECT_EQ(gmma_desc_bits(0, 0, 0, 2) >> 62, 2u);
+  EXPECT_EQ(gmma_desc_bits(0, 0, 0, 1) >> 62, 3u);
+}
+
+TEST(MmaTraitsSm90, TheAtomsOfEveryForm) {
+  static_assert(std::is_same_v<GmmaLayoutAtom<GmmaMajor::K, 3>, GmmaLayoutKSw128Atom>);
+  static_assert(std::is_same_v<GmmaLayoutAtom<GmmaMajor::MN, 3>, GmmaLayoutMNSw128Atom>);
+  EXPECT_EQ(to_string(GmmaLayoutAtom<GmmaMajor::K, 2>{}), "Sw<2,3,3> o _0 o (_8,_32):(_32,_1)");
+  EXPECT_EQ(to_string(GmmaLayoutAtom<GmmaMajor::MN, 1>{}), "Sw<1,3,3> o _0 o (_16,_8):(_1,_16)");
+  EXPECT_EQ(to_string(GmmaLayoutAtom<GmmaMajor::K, 0>{}), "(_8,_8):(_8,_1)");
+  EXPECT_EQ(to_string(GmmaLayoutAtom<GmmaMajor::K, 3, 4>{}), "Sw<3,2,3> o _0 o (_8,_32):(_32,_1)");
+  EXPECT_EQ(to_string(GmmaLayoutAtom<GmmaMajor::K, 3, 1>{}), "Sw<3,4,3> o _0 o (_8,_128):(_128,_1)");
+}
+
+TEST(MmaTraitsSm90, DescriptorsOfEverySwizzle) {
+  // K-major 64-byte: rows of 32 halves, 8-row groups 512 bytes apart; block (0, 16) at byte 32
+  constexpr auto k64 = tile_to_shape(GmmaLayoutAtom<GmmaMajor::K, 2>{}, Shape<_64, _32>{});
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::K, 64>(0, k64, 0, 16)), gmma_desc_bits(32, 16, 512, 2));
+  // the same stage without its swizzle, the swizzle given as a template argument
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::K, 64, 2, 2>(0, k64.inner(), 0, 16)), gmma_desc_bits(32, 16, 512, 2));
+  // K-major 32-byte: rows of 16 halves, groups 256 bytes apart; block (64, 0) at byte 64 * 32
+  constexpr auto k32 = tile_to_shape(GmmaLayoutAtom<GmmaMajor::K, 1>{}, Shape<_128, _16>{});
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::K, 64>(0x400, k32, 64, 0)), gmma_desc_bits(0x400 + 2048, 16, 256, 1));
+  // K-major unswizzled: core matrices of 128 bytes, 8 down MN (SBO 128), columns of them 1024 apart (LBO)
+  constexpr auto k0 = tile_to_shape(GmmaLayoutAtom<GmmaMajor::K, 0>{}, Shape<_64, _32>{});
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::K, 64, 2, 0>(0, k0, 0, 16)), gmma_desc_bits(2048, 1024, 128, 0));
+  // MN-major 64-byte: 32-element chunks (LBO 2048 bytes: 4 K groups of 512 each between them)
+  constexpr auto mn64 =
+      make_composed_layout(Swizzle<2, 3, 3>{}, _0{},
+                           tile_to_shape(GmmaLayoutAtom<GmmaMajor::MN, 2>{}.inner(), Shape<_64, _32>{}, LayoutRight{}));
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::MN, 64>(0, mn64, 0, 16)), gmma_desc_bits(1024, 2048, 512, 2));
+  // MN-major unswizzled: 8-element units of MN 512 bytes apart (SBO), 8-row K groups 128 (LBO)
+  constexpr auto mn0 = tile_to_shape(GmmaLayoutAtom<GmmaMajor::MN, 0>{}, Shape<_64, _32>{}, LayoutRight{});
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::MN, 64, 2, 0>(0, mn0, 0, 16)), gmma_desc_bits(256, 128, 512, 0));
+  // tf32 (4-byte) and 8-bit K-major under the 128-byte swizzle: K blocks of 8 and 32 elements (32 bytes)
+  constexpr auto tf32 = tile_to_shape(GmmaLayoutAtom<GmmaMajor::K, 3, 4>{}, Shape<_64, _32>{});
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::K, 64, 4>(0, tf32, 0, 8)), gmma_desc_bits(32, 16, 1024, 3));
+  constexpr auto fp8 = tile_to_shape(GmmaLayoutAtom<GmmaMajor::K, 3, 1>{}, Shape<_64, _128>{});
+  EXPECT_EQ((make_gmma_desc<GmmaMajor::K, 64, 1>(0, fp8, 0, 32)), gmma_desc_bits(32, 16, 1024, 3));
+  // compile-time too
+  static_assert(make_gmma_desc<GmmaMajor::K, 64>(0, k64, 0, 16) == gmma_desc_bits(32, 16, 512, 2));
 }
 
 TEST(MmaTraitsSm90, DescriptorsOfTheCanonicalStages) {

@@ -66,30 +66,67 @@ tessera::tools::WgmmaCheck wgmma(const std::string& smem, int elem_bytes = 2, in
   return tessera::tools::check_wgmma(tessera::rt::evaluate(smem), elem_bytes, std::nullopt, block);
 }
 
-// A static stage layout (without its 128-byte swizzle, as make_gmma_desc takes it) checked at run
-// time through its printed form: legal, and every block's descriptor the one make_gmma_desc encodes
-// (the compile-time path) for the same block.
-template <GmmaMajor Major, int MNBlock, class L>
+// A static stage layout (without its swizzle, as make_gmma_desc takes it; SwizzleBits 0..3: none,
+// the 32-, 64-, 128-byte swizzle) checked at run time through its printed form: legal, and every
+// block's descriptor the one make_gmma_desc encodes (the compile-time path) for the same block.
+template <GmmaMajor Major, int MNBlock, class L, int ElemBytes = 2, int SwizzleBits = 3>
 void expect_same_descriptors(L const& l) {
   using namespace tessera;
-  const std::string text = "Sw<3,3,3> o " + to_string(l);
-  const tools::WgmmaCheck r = tools::check_wgmma(rt::evaluate(text), 2, Major, MNBlock);
+  const int log_t = ElemBytes == 1 ? 4 : ElemBytes == 2 ? 3 : 2;
+  const std::string text =
+      SwizzleBits == 0 ? to_string(l)
+                       : "Sw<" + std::to_string(SwizzleBits) + "," + std::to_string(log_t) + ",3> o " + to_string(l);
+  const tools::WgmmaCheck r = tools::check_wgmma(rt::evaluate(text), ElemBytes, Major, MNBlock);
   ASSERT_TRUE(r.legal) << text << ": " << r.message;
-  EXPECT_EQ(r.swizzle_bits, 3);
-  const int mn = int(size<0>(l)), k = int(size<1>(l));
-  ASSERT_EQ(r.blocks.size(), std::size_t(mn / MNBlock) * std::size_t(k / 16)) << text;
+  EXPECT_EQ(r.swizzle_bits, SwizzleBits);
+  const int kb = 32 / ElemBytes, mn = int(size<0>(l)), k = int(size<1>(l));
+  ASSERT_EQ(r.blocks.size(), std::size_t(mn / MNBlock) * std::size_t(k / kb)) << text;
   std::size_t i = 0;
   for (int mn0 = 0; mn0 < mn; mn0 += MNBlock)
-    for (int k0 = 0; k0 < k; k0 += 16, ++i) {
+    for (int k0 = 0; k0 < k; k0 += kb, ++i) {
       const GmmaForm& f = r.blocks[i];
       EXPECT_EQ(f.start, (long long)l(mn0, k0)) << text;
-      const std::uint32_t base = 0x4000;
-      // K-major: LBO is unused, make_gmma_desc writes 16 bytes there
-      const std::uint32_t lbo = Major == GmmaMajor::K ? 16u : std::uint32_t(2 * f.lbo);
-      EXPECT_EQ((make_gmma_desc<Major, MNBlock>(base, l, mn0, k0)),
-                gmma_desc_bits(base + 2u * std::uint32_t(f.start), lbo, std::uint32_t(2 * f.sbo)))
+      const std::uint32_t base = 0x4000, eb = ElemBytes;
+      // K-major swizzled: LBO is unused, make_gmma_desc writes 16 bytes there; other unused fields 0
+      const std::uint32_t lbo = Major == GmmaMajor::K && SwizzleBits != 0 ? 16u
+                                : gmma_lbo_used(f)                        ? std::uint32_t(eb * f.lbo)
+                                                                          : 0u;
+      const std::uint32_t sbo = gmma_sbo_used(f) ? std::uint32_t(eb * f.sbo) : 0u;
+      EXPECT_EQ((make_gmma_desc<Major, MNBlock, ElemBytes, SwizzleBits>(base, l, mn0, k0)),
+                gmma_desc_bits(base + eb * std::uint32_t(f.start), lbo, sbo, SwizzleBits))
           << text << " block (" << mn0 << "," << k0 << ")";
     }
+}
+
+// Every form make_gmma_desc accepts (each swizzle, K- and MN-major, 1-, 2- and 4-byte elements):
+// the checker finds the same descriptors.
+template <int Bits>
+void expect_every_form_agrees() {
+  using namespace tessera;
+  using KAtom = GmmaLayoutAtom<GmmaMajor::K, Bits>;
+  using MNAtom = GmmaLayoutAtom<GmmaMajor::MN, Bits>;
+  auto inner = [](auto atom) {
+    if constexpr (is_composed_layout<decltype(atom)>::value) return atom.inner();
+    else return atom;
+  };
+  expect_same_descriptors<GmmaMajor::K, 64, decltype(tile_to_shape(inner(KAtom{}), Shape<_128, _64>{})), 2, Bits>(
+      tile_to_shape(inner(KAtom{}), Shape<_128, _64>{}));
+  expect_same_descriptors<GmmaMajor::K, 128, decltype(tile_to_shape(inner(KAtom{}), Shape<_128, _64>{})), 2, Bits>(
+      tile_to_shape(inner(KAtom{}), Shape<_128, _64>{}));
+  constexpr auto mn = tile_to_shape(inner(MNAtom{}), Shape<_128, _64>{}, LayoutRight{});
+  expect_same_descriptors<GmmaMajor::MN, 64, decltype(mn), 2, Bits>(mn);
+  expect_same_descriptors<GmmaMajor::MN, 128, decltype(mn), 2, Bits>(mn);
+  constexpr auto tf32 = tile_to_shape(inner(GmmaLayoutAtom<GmmaMajor::K, Bits, 4>{}), Shape<_64, _32>{});
+  expect_same_descriptors<GmmaMajor::K, 64, decltype(tf32), 4, Bits>(tf32);
+  constexpr auto fp8 = tile_to_shape(inner(GmmaLayoutAtom<GmmaMajor::K, Bits, 1>{}), Shape<_64, _128>{});
+  expect_same_descriptors<GmmaMajor::K, 64, decltype(fp8), 1, Bits>(fp8);
+}
+
+TEST(CheckWgmma, EveryFormAgreesWithMakeGmmaDesc) {
+  expect_every_form_agrees<0>();
+  expect_every_form_agrees<1>();
+  expect_every_form_agrees<2>();
+  expect_every_form_agrees<3>();
 }
 
 TEST(CheckWgmma, TheKernelsTilesAreLegalWithMakeGmmaDescsDescriptors) {

@@ -67,7 +67,7 @@ def test_vectorized_add_prints_the_slices_alignment():
     assert "gA = tensor<gmem_ptr[16b] align<16> o ((_1,_4),(_2048,_512)):((_0,_1),(_2048,_4))>" in printed
     # a vector of four halves starts at multiples of 8 bytes: 64-bit accesses
     assert "sliced gA = tensor<gmem_ptr[16b] align<8> o ((_1,_4)):((_0,_1))>" in printed
-    assert "auto t0 = gA + mi * 2048 + ni * 4;  // ((_1,_4)):((_0,_1))" in c.source
+    assert "auto t0 = gA + (mi * 2048 + ni * 4);  // ((_1,_4)):((_0,_1))" in c.source
     assert "move_bytes<8>(a_val, t0);" in c.source
 
 
@@ -85,9 +85,9 @@ def test_thread_value_add_prints_what_the_library_computes():
     assert str(ts.make_layout_tv(thr, val)[1]) == "((_32,_4),(_8,_4)):((_128,_4),(_16,_1))"
     src = c.source
     # bidx indexes the (128,8) tiles column-major; tidx the TV layout's (32,4) threads
-    assert "auto blkA = gA + bidx % 128 * 32768 + bidx / 128 * 256;  // (_16,_256):(_2048,_1)" in src
+    assert "auto blkA = gA + (bidx % 128 * 32768 + bidx / 128 * 256);  // (_16,_256):(_2048,_1)" in src
     assert "auto tidfrgA = blkA;  // ((_32,_4),(_8,_4)):((_8,_8192),(_1,_2048))" in src
-    assert "auto thrA = tidfrgA + tidx % 32 * 8 + tidx / 32 * 8192;  // ((_8,_4)):((_1,_2048))" in src
+    assert "auto thrA = tidfrgA + (tidx % 32 * 8 + tidx / 32 * 8192);  // ((_8,_4)):((_1,_2048))" in src
     assert "move_bytes<16>(t0 + j * 8, thrA + j * 2048);" in src  # four 128-bit loads a thread
     assert "__launch_bounds__(128)" in c.source
 
@@ -99,7 +99,7 @@ def test_tile_copy_class_program():
     src = c.source
     assert c.kernels == ["TensorCopyAsync_kernel"]
     assert "__shared__ alignas(16) __half sSrc[4096];  // (_32,_128):(_128,_1)" in src
-    assert "auto tSgSrc = blkSrc + tidx % 16 * 8 + tidx / 16 * 8192;" in src
+    assert "auto tSgSrc = blkSrc + (tidx % 16 * 8 + tidx / 16 * 8192);" in src
     assert "cp_async_bytes<16>(tSsSrc, tSgSrc);" in src  # the atom: one 128-bit cp.async a thread
     assert "cp_async_fence();" in src and "cp_async_wait<0>();" in src
     assert "named_barrier_sync(1, 512);" in src
@@ -121,7 +121,7 @@ def test_sgemm_compiles_with_a_run_time_k_loop():
     assert "for (int k = 0; k < 32; ++k) {" in src
     # each of the BK steps (a Python loop, unrolled) is an outer product
     assert src.count("] += tmp_A[m") == sgemm.BK
-    assert "auto gA_to_r = gA + (tidx / 8 % 8) * 256 + (tidx % 8);  // (_8,_1,_32):(_2048,_0,_8)" in src
+    assert "auto gA_to_r = gA + ((tidx / 8 % 8) * 256 + (tidx % 8));  // (_8,_1,_32):(_2048,_0,_8)" in src
     # .load() is a value: the accumulators are copied out before the epilogue's arithmetic
     assert "move_bytes<16>(t18 + j_10 * 4, thread_results + j_10 * 4);" in src
     assert "t18[i % 8 * 8 + i / 8] * 0.5f" in src
@@ -135,9 +135,9 @@ def test_mma_gemm_partitions_are_the_atoms_registers():
     src = c.source
     # m16n8k16: a lane holds A's row lane/4 at columns 2 (lane % 4) + {0, 1}, then row + 8, then
     # columns + 8; warps 0-1 split M (16 rows = 512 halves of sA), warps 2-3 N (stride 0 for A)
-    assert "auto tCsA = sA + tidx % 4 * 2 + tidx / 4 % 8 * 32 + tidx / 32 % 2 * 512;" in src
+    assert "auto tCsA = sA + (tidx % 4 * 2 + tidx / 4 % 8 * 32 + tidx / 32 % 2 * 512);" in src
     assert "move_bytes<4>(tCrA + 2, tCsA + 256);" in src and "move_bytes<4>(tCrA + 4, tCsA + 8);" in src
-    assert "auto tCsB = sB + tidx % 4 * 2 + tidx / 4 % 8 * 32 + tidx / 64 * 256;" in src
+    assert "auto tCsB = sB + (tidx % 4 * 2 + tidx / 4 % 8 * 32 + tidx / 64 * 256);" in src
     assert "SM80_16x8x16_F32F16F16F32_TN::fma(tCrC[(m + n * 4) * 4]" in src
     assert "cp_async_bytes<16>(tAsA + j * 1024, t0 + j * 4096);" in src
 

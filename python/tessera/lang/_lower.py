@@ -200,7 +200,9 @@ def _lin(a_step, j):
 
 
 def _plus(base, off):
-    return f"{base} + {off}" if off else base
+    from ._values import pointer_plus
+
+    return pointer_plus(base, str(off) if off else "")
 
 
 def emit_copy(b, src, dst):
@@ -292,19 +294,33 @@ def _offset_model(layout):
     return model, cxx, divs
 
 
+def _run_lengths(m):
+    """For each index of an offset model, how many indices from it on continue its run: the same
+    run-time part, the static part one further each (computed once, from the end)."""
+    r = [1] * len(m)
+    for i in range(len(m) - 2, -1, -1):
+        st, co = m[i]
+        nst, nco = m[i + 1]
+        if nst == st + 1 and nco == co:
+            r[i] = r[i + 1] + 1
+    return r
+
+
 def _model_plan(a, c, esize, max_bytes, adiv, cdiv):
     """vector_plan over offset models: a run must share its run-time part and be contiguous and
     aligned in its static part; the run-time part is aligned when every stride it multiplies is."""
     n = len(a)
+    sides = [(m, divs, _run_lengths(m)) for m, divs in ((a, adiv), (c, cdiv))]
     v = 1
     while v * 2 * esize <= max_bytes and n % (v * 2) == 0:
         w = v * 2
-        for j in range(0, n, w):
-            for m, divs in ((a, adiv), (c, cdiv)):
-                st0, co0 = m[j]
-                if (st0 * esize) % (w * esize) or any(x and (x * dv * esize) % (w * esize) for x, dv in zip(co0, divs)):
+        wb = w * esize
+        for m, divs, runs in sides:
+            for j in range(0, n, w):
+                if runs[j] < w:
                     return v
-                if any(m[j + e] != (st0 + e, co0) for e in range(1, w)):
+                st0, co0 = m[j]
+                if (st0 * esize) % wb or any(x and (x * dv * esize) % wb for x, dv in zip(co0, divs)):
                     return v
         v = w
     return v

@@ -368,6 +368,15 @@ def check_congruent(coord, shape, what):
 _SPACE_PTR = {"gmem": "gmem_ptr", "smem": "smem_ptr", "rmem": "rmem_ptr"}
 
 
+
+def pointer_plus(ptr, index):
+    """C++ of ``ptr + index``: a sum of terms gets parentheses, so that it is summed as an index
+    (its type fits it: KernelTrace.index) and added to the 64-bit pointer once, not term by term."""
+    if not index or index == "0":
+        return ptr
+    return f"{ptr} + ({index})" if (" + " in index or " - " in index or "^" in index) else f"{ptr} + {index}"
+
+
 class Tensor:
     """A tensor of a kernel or launch function: element type, memory space, static layout, the
     alignment its pointer is known to have (bytes), and where its data is: a C++ variable in a
@@ -401,7 +410,7 @@ class Tensor:
         i = self.index_of(k)
         if i == "0":
             return self.var.token
-        return f"{self.var.token} + ({i})" if "^" in i else f"{self.var.token} + {i}"
+        return pointer_plus(self.var.token, i)
 
     def make_view(self, layout, off=0, terms=(), g=0):
         """This tensor viewed through ``layout`` at ``off`` + ``terms`` elements (run-time parts
@@ -433,7 +442,7 @@ class Tensor:
 
         v = b.var()
         e = offset_expr(off, list(terms))
-        b.emit(f"auto {v.token} = {self.var.token}{' + ' + e if e else ''};  // {fmt_layout(layout)}")
+        b.emit(f"auto {v.token} = {pointer_plus(self.var.token, e)};  // {fmt_layout(layout)}")
         return Tensor(self.dtype, self.space, layout, a, var=v, root=self.root)
 
     # -- what the algebra and printing see

@@ -216,3 +216,92 @@ TEST(Numeric, TFloat32) {
     }
   }
 }
+
+// ---- 8-bit floats --------------------------------------------------------------------------------
+namespace {
+// An independent decoding of an 8-bit float's bits (E exponent, M mantissa bits, bias B): ldexp of
+// the significand; NaN and infinity after the format's rules.
+template <int E, int M, int B, bool HasInf>
+float decode_fp8(unsigned b) {
+  unsigned const e = (b >> M) & ((1u << E) - 1), m = b & ((1u << M) - 1);
+  float const s = (b & 0x80u) ? -1.0f : 1.0f;
+  if (HasInf && e == (1u << E) - 1) return m == 0 ? s * kInf : kNaN;
+  if (!HasInf && (b & 0x7fu) == 0x7fu) return kNaN;
+  if (e == 0) return s * std::ldexp(float(m), 1 - B - M);
+  return s * std::ldexp(float((1u << M) | m), int(e) - B - M);
+}
+// The reference rounding: the finite value nearest to x (ties: even bits), saturated to the
+// largest finite value; found by searching every non-negative pattern.
+template <class T, int E, int M, int B, bool HasInf>
+unsigned nearest_fp8(float x) {
+  float const a = std::fabs(x);
+  unsigned best = 0;
+  double best_d = std::numeric_limits<double>::infinity();
+  for (unsigned b = 0; b < 0x80; ++b) {
+    float const v = decode_fp8<E, M, B, HasInf>(b);
+    if (!std::isfinite(v)) continue;
+    double const d = std::fabs(double(v) - double(a));
+    if (d < best_d || (d == best_d && (b & 1u) == 0)) {
+      best = b;
+      best_d = d;
+    }
+  }
+  return best | (std::signbit(x) ? 0x80u : 0u);
+}
+}  // namespace
+
+TEST(Numeric, Fp8LayoutsAndKnownEncodings) {
+  static_assert(sizeof_bits_v<float_e4m3_t> == 8 && sizeof_bits_v<float_e5m2_t> == 8);
+  static_assert(std::is_trivially_copyable_v<float_e4m3_t> && std::is_trivially_copyable_v<float_e5m2_t>);
+  static_assert(!std::is_convertible_v<float, float_e4m3_t> && !std::is_convertible_v<float_e5m2_t, float>);
+  static_assert(is_fp8_v<float_e4m3_t> && is_fp8_v<float_e5m2_t> && !is_fp8_v<half_t>);
+  static_assert(float_e4m3_t(1.0f).raw() == 0x38 && float_e5m2_t(1.0f).raw() == 0x3c);
+  static_assert(float(float_e4m3_t(0.3f)) == 0.3125f && float(float_e5m2_t(0.3f)) == 0.3125f);
+  EXPECT_EQ(float(float_e4m3_t(1000.0f)), 448.0f);         // saturated
+  EXPECT_EQ(float(float_e4m3_t(-kInf)), -448.0f);          // no infinity: saturated
+  EXPECT_EQ(float(float_e5m2_t(1e6f)), 57344.0f);          // saturated
+  EXPECT_EQ(float(float_e5m2_t::bitcast(0x7c)), kInf);     // an infinity's bits read back as infinity
+  EXPECT_EQ(float(float_e4m3_t::bitcast(0x01)), 0x1p-9f);  // the smallest subnormal
+  EXPECT_EQ(float(float_e5m2_t::bitcast(0x01)), 0x1p-16f);
+  EXPECT_TRUE(std::isnan(float(float_e4m3_t(kNaN))) && std::isnan(float(float_e5m2_t(kNaN))));
+  EXPECT_TRUE(std::isnan(float(float_e4m3_t::bitcast(0xff))));
+  EXPECT_EQ(float(float_e4m3_t(464.0f)), 448.0f);  // a tie between 448 and 480 (beyond): even, 448
+}
+
+// Every pattern decodes as the independent decoder says and converts back to itself (NaNs to a NaN).
+TEST(Numeric, Fp8EveryPatternRoundTrips) {
+  for (unsigned b = 0; b < 256; ++b) {
+    float const x4 = float(float_e4m3_t::bitcast(std::uint8_t(b)));
+    float const r4 = decode_fp8<4, 3, 7, false>(b);
+    if (std::isnan(r4)) {
+      EXPECT_TRUE(std::isnan(x4)) << b;
+    } else {
+      EXPECT_EQ(bits_of(x4), bits_of(r4)) << b;
+      EXPECT_EQ(float_e4m3_t(x4).raw(), b) << b;
+    }
+    float const x5 = float(float_e5m2_t::bitcast(std::uint8_t(b)));
+    float const r5 = decode_fp8<5, 2, 15, true>(b);
+    if (std::isnan(r5)) {
+      EXPECT_TRUE(std::isnan(x5)) << b;
+    } else {
+      EXPECT_EQ(bits_of(x5), bits_of(r5)) << b;
+      if (std::isfinite(r5)) EXPECT_EQ(float_e5m2_t(x5).raw(), b) << b;
+    }
+  }
+}
+
+// Rounding: for floats over the whole range (every exponent, ties and midpoints included), the
+// conversion is the nearest finite value, ties to even, saturated.
+TEST(Numeric, Fp8RoundsToNearestEvenSaturating) {
+  std::uint32_t state = 12345;
+  auto next = [&] { return state = state * 1664525u + 1013904223u; };
+  for (int i = 0; i < 50000; ++i) {
+    // exponents 2^-20 .. 2^17, random mantissas; every 8th a midpoint between fp8 neighbours
+    std::uint32_t const e = 107 + next() % 38;
+    std::uint32_t mant = next() & 0x7fffffu;
+    if (i % 8 == 0) mant &= ~0xfffffu;
+    float const x = float_of((next() & 0x80000000u) | (e << 23) | mant);
+    EXPECT_EQ(float_e4m3_t(x).raw(), (nearest_fp8<float_e4m3_t, 4, 3, 7, false>(x))) << x;
+    EXPECT_EQ(float_e5m2_t(x).raw(), (nearest_fp8<float_e5m2_t, 5, 2, 15, true>(x))) << x;
+  }
+}

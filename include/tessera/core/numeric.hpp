@@ -4,6 +4,10 @@
 //   half_t             IEEE binary16 (the bits of CUDA's __half)
 //   bfloat16_t         bfloat16: the top 16 bits of a float (the bits of CUDA's __nv_bfloat16)
 //   tfloat32_t         a float whose low 13 mantissa bits are zero: the operand of tf32 MMAs
+//   float_e4m3_t       8-bit float, 4 exponent and 3 mantissa bits, no infinity (OCP FP8 E4M3, CUDA's
+//                      __nv_fp8_e4m3): the wide-precision fp8 operand of wgmma
+//   float_e5m2_t       8-bit float, 5 exponent and 2 mantissa bits (OCP FP8 E5M2, __nv_fp8_e5m2): the
+//                      wide-range fp8 operand
 // Each is a trivially copyable struct holding its bits, built explicitly from a float (rounded to
 // nearest, ties to even) and converted explicitly back to float (exactly). The conversions are
 // integer arithmetic on the bits, constexpr, and give the same values on host and device (where, at
@@ -115,6 +119,48 @@ TESSERA_HOST_DEVICE constexpr std::uint16_t float_to_bfloat16_bits(float f) {
   return static_cast<std::uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
 }
 
+// float -> the bits of an 8-bit float with E exponent bits, Mb mantissa bits and exponent bias
+// Bias, round to nearest even, saturating: beyond the largest finite value (MaxBits, positive) and
+// for an infinity the result is that value with the sign (as PTX cvt.rn.satfinite); NaN gives NaN
+// (NanBits with the sign), tiny values subnormals or zero. The subnormal arithmetic is that of
+// float_to_half_bits: a subnormal counts units of 2^(1 - Bias - Mb).
+template <int E, int Mb, int Bias, std::uint32_t MaxBits, std::uint32_t NanBits>
+TESSERA_HOST_DEVICE constexpr std::uint8_t float_to_fp8_bits(float f) {
+  std::uint32_t const x = float_bits(f);
+  std::uint32_t const sign = (x >> 24) & 0x80u;
+  std::uint32_t const mag = x & 0x7fffffffu;
+  if (mag > 0x7f800000u) return static_cast<std::uint8_t>(sign | NanBits);
+  std::uint32_t const min_normal = std::uint32_t(127 + 1 - Bias) << 23;  // 2^(1 - Bias) as float bits
+  std::uint32_t bits = 0;
+  if (mag >= min_normal) {  // re-bias in place, drop 23 - Mb mantissa bits with rounding
+    std::uint32_t const h =
+        mag >= 0x7f800000u ? MaxBits + 1u : shift_right_rne(mag - (std::uint32_t(127 - Bias) << 23), 23 - Mb);
+    bits = h > MaxBits ? MaxBits : h;
+  } else {
+    int const exponent = int(mag >> 23);
+    int const shift = 151 - Bias - Mb - exponent;  // |f| / 2^(1 - Bias - Mb) = significand >> shift
+    std::uint32_t const significand = (mag & 0x007fffffu) | (exponent == 0 ? 0u : 0x00800000u);
+    bits = shift >= 25 ? 0u : shift_right_rne(significand, shift);
+  }
+  return static_cast<std::uint8_t>(sign | bits);
+}
+
+// The bits of such an 8-bit float -> float, exact. HasInf: the all-ones exponent holds infinities
+// and NaNs (E5M2); else only the all-ones pattern is NaN (E4M3).
+template <int E, int Mb, int Bias, bool HasInf>
+TESSERA_HOST_DEVICE constexpr float fp8_bits_to_float(std::uint8_t b) {
+  std::uint32_t const sign = std::uint32_t(b & 0x80u) << 24;
+  std::uint32_t const exponent = (b >> Mb) & ((1u << E) - 1u);
+  std::uint32_t const mantissa = b & ((1u << Mb) - 1u);
+  if (HasInf && exponent == (1u << E) - 1u) return bits_float(sign | 0x7f800000u | (mantissa << (23 - Mb)));
+  if (!HasInf && (b & 0x7fu) == 0x7fu) return bits_float(sign | 0x7fc00000u);
+  if (exponent == 0) {  // zero or subnormal: mantissa * 2^(1 - Bias - Mb), exact in float
+    float const m = float(mantissa) * bits_float(std::uint32_t(127 + 1 - Bias - Mb) << 23);
+    return sign ? -m : m;
+  }
+  return bits_float(sign | ((exponent + std::uint32_t(127 - Bias)) << 23) | (mantissa << (23 - Mb)));
+}
+
 // float -> tf32 (as float bits with the low 13 mantissa bits zero), round to nearest even.
 TESSERA_HOST_DEVICE constexpr std::uint32_t float_to_tf32_bits(float f) {
   std::uint32_t const x = float_bits(f);
@@ -181,5 +227,56 @@ struct tfloat32_t {
   }
   TESSERA_HOST_DEVICE constexpr std::uint32_t raw() const { return storage; }
 };
+
+// float_e4m3_t: OCP FP8 E4M3 (1 sign, 4 exponent bits of bias 7, 3 mantissa bits; no infinity, NaN
+// only with every exponent and mantissa bit set), laid out like CUDA's __nv_fp8_e4m3. Finite values
+// up to 448; the smallest subnormal 2^-9. Pre: none. Post: float(float_e4m3_t(x)) is x rounded to
+// 4 significant bits, ties to even, saturated to +-448 (an infinity too); NaN stays NaN.
+// Example: float_e4m3_t(1.0f).raw() == 0x38; float(float_e4m3_t(0.3f)) == 0.3125f;
+// float(float_e4m3_t(1000.0f)) == 448.0f.
+struct float_e4m3_t {
+  std::uint8_t storage;
+
+  float_e4m3_t() = default;
+  TESSERA_HOST_DEVICE constexpr explicit float_e4m3_t(float x)
+      : storage(detail::float_to_fp8_bits<4, 3, 7, 0x7eu, 0x7fu>(x)) {}
+  TESSERA_HOST_DEVICE constexpr explicit operator float() const {
+    return detail::fp8_bits_to_float<4, 3, 7, false>(storage);
+  }
+  TESSERA_HOST_DEVICE static constexpr float_e4m3_t bitcast(std::uint8_t bits) {
+    float_e4m3_t v{};
+    v.storage = bits;
+    return v;
+  }
+  TESSERA_HOST_DEVICE constexpr std::uint8_t raw() const { return storage; }
+  static constexpr float max_finite = 448.0f;
+};
+
+// float_e5m2_t: OCP FP8 E5M2 (1 sign, 5 exponent bits of bias 15, 2 mantissa bits: the top byte of
+// a binary16), laid out like CUDA's __nv_fp8_e5m2. Finite values up to 57344. Pre: none. Post:
+// float(float_e5m2_t(x)) is x rounded to 3 significant bits, ties to even, saturated to +-57344 (an
+// infinity too, as cvt.rn.satfinite; an infinity's bits convert back to infinity); NaN stays NaN.
+// Example: float_e5m2_t(1.0f).raw() == 0x3c; float(float_e5m2_t(0.3f)) == 0.3125f.
+struct float_e5m2_t {
+  std::uint8_t storage;
+
+  float_e5m2_t() = default;
+  TESSERA_HOST_DEVICE constexpr explicit float_e5m2_t(float x)
+      : storage(detail::float_to_fp8_bits<5, 2, 15, 0x7bu, 0x7eu>(x)) {}
+  TESSERA_HOST_DEVICE constexpr explicit operator float() const {
+    return detail::fp8_bits_to_float<5, 2, 15, true>(storage);
+  }
+  TESSERA_HOST_DEVICE static constexpr float_e5m2_t bitcast(std::uint8_t bits) {
+    float_e5m2_t v{};
+    v.storage = bits;
+    return v;
+  }
+  TESSERA_HOST_DEVICE constexpr std::uint8_t raw() const { return storage; }
+  static constexpr float max_finite = 57344.0f;
+};
+
+// Whether T is one of the 8-bit floats.
+template <class T>
+inline constexpr bool is_fp8_v = std::is_same_v<T, float_e4m3_t> || std::is_same_v<T, float_e5m2_t>;
 
 }  // namespace tessera

@@ -96,6 +96,17 @@ TEST(MmaTraitsSm90, AccumulatorsAreThePtxFragmentForEveryN) {
   expect_accumulators_match_ptx<SM90_64x256x16_F32BF16BF16_SS<>>();
 }
 
+// The 8-bit forms (m64nNk32): the same accumulator fragment, K = 32, the operands' types.
+TEST(MmaTraitsSm90, Fp8FormsShareTheAccumulatorsAndTakeK32) {
+  expect_accumulators_match_ptx<SM90_64x8x32_F32E4M3E4M3_SS<>>();
+  expect_accumulators_match_ptx<SM90_64x128x32_F32E5M2E5M2_SS<>>();
+  expect_accumulators_match_ptx<SM90_64x256x32_F32E4M3E5M2_SS<>>();
+  using T = MMA_Traits<SM90_64x256x32_F32E5M2E4M3_SS<>>;
+  static_assert(std::is_same_v<T::Shape_MNK, Shape<_64, _256, _32>>);
+  static_assert(std::is_same_v<T::ValTypeA, float_e5m2_t> && std::is_same_v<T::ValTypeB, float_e4m3_t>);
+  EXPECT_EQ(to_string(T::ALayout{}), "(_128,(_64,_32)):(_0,(_1,_64))");
+}
+
 TEST(MmaTraitsSm90, DescriptorBits) {
   // start address, LBO, SBO in 16-byte units at bits 0, 16, 32; 128-byte swizzle = 1 at bit 62
   EXPECT_EQ(gmma_desc_bits(0x400, 16, 1024), (std::uint64_t(1) << 62) | (std::uint64_t(64) << 32) | (1u << 16) | 0x40u);

@@ -13,6 +13,9 @@
 //   ALayout  ((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))   thread t, value (v0,v1,v2)
 //            -> m + 64 k with m = t1 + 8 v1 + 16 t2, k = 2 t0 + v0 + 8 v2: register a_j of the
 //            instruction holds values 2j, 2j+1 (the accumulator pattern of a 64 x 16 tile).
+// For the 8-bit forms SM90_64xNx32_F32{E4M3,E5M2}{E4M3,E5M2}_SS (arch/mma_sm90_fp8.hpp): Shape_MNK
+// (_64,_N,_32), ALayout (_128,(_64,_32)):(_0,(_1,_64)), BLayout (_128,(_N,_32)):(_0,(_1,_N)), and
+// the same CLayout (the accumulators do not depend on the input type).
 // tests/atom/mma_traits_sm90.cpp checks CLayout against the PTX ISA's accumulator fragment
 // (row = warp*16 + lane/4 + 8*(i%4/2), column = 2*(lane%4) + i%2 + 8*(i/4) for register i).
 //
@@ -29,6 +32,7 @@
 #pragma once
 
 #include "tessera/arch/mma_sm90.hpp"
+#include "tessera/arch/mma_sm90_fp8.hpp"
 #include "tessera/arch/wgmma_rules.hpp"
 #include "tessera/atom/mma_traits.hpp"
 #include "tessera/core/numeric.hpp"
@@ -62,6 +66,18 @@ struct SM90_SS_Traits {
   using BLayout = SM90_SmemABLayout<N, 16>;
   using CLayout = typename SM90_CLayout<N>::type;
 };
+template <int N, class TA, class TB>
+struct SM90_SS_Fp8_Traits {
+  using ValTypeD = float;
+  using ValTypeA = TA;
+  using ValTypeB = TB;
+  using ValTypeC = float;
+  using Shape_MNK = Shape<_64, Int<N>, _32>;
+  using ThrID = Layout<_128>;
+  using ALayout = SM90_SmemABLayout<64, 32>;
+  using BLayout = SM90_SmemABLayout<N, 32>;
+  using CLayout = typename SM90_CLayout<N>::type;
+};
 template <int N, class TAB>
 struct SM90_RS_Traits : SM90_SS_Traits<N, TAB> {
   using ALayout = typename SM90_CLayout<16>::type;  // the 64 x 16 A tile in registers
@@ -84,6 +100,15 @@ struct SM90_RS_Traits : SM90_SS_Traits<N, TAB> {
   template <GmmaMajor A, GmmaMajor B>                                                                \
   struct MMA_Traits<SM90_64x##N##x16_F32F16F16_RS<A, B>> : detail::SM90_RS_Traits<N, half_t> {       \
     static constexpr GmmaMajor MajorA = A, MajorB = B;                                               \
+  };                                                                                                 \
+  TESSERA_SM90_FP8_TRAITS(N, E4M3E4M3, float_e4m3_t, float_e4m3_t)                                   \
+  TESSERA_SM90_FP8_TRAITS(N, E4M3E5M2, float_e4m3_t, float_e5m2_t)                                   \
+  TESSERA_SM90_FP8_TRAITS(N, E5M2E4M3, float_e5m2_t, float_e4m3_t)                                   \
+  TESSERA_SM90_FP8_TRAITS(N, E5M2E5M2, float_e5m2_t, float_e5m2_t)
+#define TESSERA_SM90_FP8_TRAITS(N, AB, TA, TB)                                                     \
+  template <GmmaMajor A, GmmaMajor B>                                                              \
+  struct MMA_Traits<SM90_64x##N##x32_F32##AB##_SS<A, B>> : detail::SM90_SS_Fp8_Traits<N, TA, TB> { \
+    static constexpr GmmaMajor MajorA = A, MajorB = B;                                             \
   };
 TESSERA_SM90_SS_TRAITS(8)
 TESSERA_SM90_SS_TRAITS(16)
@@ -118,6 +143,7 @@ TESSERA_SM90_SS_TRAITS(240)
 TESSERA_SM90_SS_TRAITS(248)
 TESSERA_SM90_SS_TRAITS(256)
 #undef TESSERA_SM90_SS_TRAITS
+#undef TESSERA_SM90_FP8_TRAITS
 
 // ---- canonical shared-memory layouts and descriptors ----------------------------------------------
 

@@ -6,7 +6,7 @@
 // must refuse at compile time, naming the mismatch and the fix.
 // Control: the same tile laid out as the box (tile_to_shape of the K-major atom) compiles.
 // CUDA-ARCH: 90a
-// EXPECT-ERROR: tma_partition: a box of the shared-memory tile is not laid out as the TmaCopy's box
+// EXPECT-ERROR: tma_partition: tma.box_layout: a box of the shared-memory tile is not laid out as the TmaCopy's box
 #include "tessera/atom/copy_traits_sm90_tma.cuh"
 #include "tessera/atom/mma_traits_sm90.hpp"
 #include "tessera/tensor/tiling.hpp"

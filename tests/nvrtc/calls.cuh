@@ -406,6 +406,17 @@ extern "C" __global__ void call(int* out, int n) {  // the rules at compile time
   GmmaForm const g = gmma_form_of(2, GmmaMajor::K, 3, RowsOf64{}, 8 * n, 16, 64);
   out[threadIdx.x] = int(gmma_form_violation(g)) + int(gmma_block_violation(g, RowsOf64{}, 8 * n, 16).rule);
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_arch_tma_tile_rules_hpp)
+struct RowsOf64Tile {  // (m,k) -> m 64 + k: boxes of 8 rows of 64 stacked along m (1024 bytes of 16-bit each)
+  TESSERA_HOST_DEVICE constexpr long long operator()(long long m, long long k) const { return m * 64 + k; }
+};
+extern "C" __global__ void call(int* out, int n) {  // the rules at compile time and on the device
+  using namespace tessera;
+  static_assert(tma_swizzle_bytes(3, 3, 3, 2) == 128 && tma_box_align_bytes(128) == 1024);
+  static_assert(tma_tile_violation(RowsOf64Tile{}, 64, 64, RowsOf64Tile{}, 8, 64, 2, 128, false).rule ==
+                TmaTileRule::ok);
+  out[threadIdx.x] = int(tma_tile_violation(RowsOf64Tile{}, 8 * n, 64, RowsOf64Tile{}, 8, 64, 2, 128).rule);
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_arch_barrier_sm90_hpp)
 extern "C" __global__ void call(int* out, int n) {
   using namespace tessera;

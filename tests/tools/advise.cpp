@@ -142,6 +142,33 @@ TEST(Advise, TmaWriteTakesOnlyTmaSwizzles) {
   EXPECT_EQ(c.best().excess(), 0);
 }
 
+TEST(Advise, TmaWritesMoreThan256RowsInSeveralBoxes) {
+  // TMA's box extents are at most 256: 512 rows are two boxes of 256, each laid out as TMA writes
+  // it and starting on the swizzle's 1024-byte pattern (arch/tma_tile_rules.hpp).
+  AdviseRequest r;
+  r.tile = {512, 64};
+  r.tma_write = true;
+  r.read = copy(kLdsmA);
+  const Advice a = tessera::tools::advise(r);
+  expect_ranked(a);
+  EXPECT_EQ(a.best().spelled, "Sw<3,3,3> o (_512,_64):(_64,_1)");
+  EXPECT_EQ(a.best().tma_boxes, 2);
+  EXPECT_EQ(a.best().excess(), 0);
+  // 384 rows: two boxes of 192
+  r.tile = {384, 64};
+  EXPECT_EQ(tessera::tools::advise(r).best().tma_boxes, 2);
+  // wgmma's atoms too: a 512 x 128 K-major tile is two columns of atoms, each two boxes of 256 rows
+  AdviseRequest w;
+  w.tile = {512, 128};
+  w.tma_write = true;
+  w.wgmma_read = true;
+  w.wgmma_block = 64;
+  w.elem_bytes = 2;
+  const Advice b = tessera::tools::advise(w);
+  EXPECT_EQ(b.best().spelled, "tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_512,_128))");
+  EXPECT_EQ(b.best().tma_boxes, 4);
+}
+
 TEST(Advise, StmatrixEpilogueAlone) {
   AdviseRequest r;
   r.tile = {64, 64};

@@ -60,6 +60,24 @@ check check_legal "legal: TMA boxes of 64 rows x 64 elements (rows along mode 1,
 status check_pitch 1 $?
 check check_pitch "error: illegal (tma.map): the row pitch ld * elem_bytes = 8200 bytes is not a multiple of 16" "$W/h.txt"
 
+# A tile filled by several boxes (--smem): attention's Q tile in two boxes; stored row-major, its
+# boxes are not laid out as TMA writes them.
+"$T" check tma --global '(4096,4096):(4096,1)' --box 'Sw<3,3,3> o (_128,_64):(_64,_1)' \
+  --smem 'tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_128))' >"$W/t1.txt" 2>&1
+status check_tile 0 $?
+check check_tile "; the tile (128,128) is 2 boxes (1 x 2), each laid out as the box, starting at multiples of 1024 bytes" "$W/t1.txt"
+"$T" check tma --global '(4096,4096):(4096,1)' --box 'Sw<3,3,3> o (_128,_64):(_64,_1)' \
+  --smem 'Sw<3,3,3> o (_128,_128):(_128,_1)' >"$W/t2.txt" 2>&1
+status check_tile_layout 1 $?
+check check_tile_layout "error: illegal (tma.box_layout): box (0,0) (tile elements (0,0) on) of the tile (_128,_128):(_128,_1)" "$W/t2.txt"
+"$T" check tma --global '(4096,4096):(4096,1)' --box 'Sw<3,3,3> o (_8,_64):(_64,_1)' \
+  --smem 'Sw<3,3,3> o ((_8,_2),_64):((_64,_520),_1)' >"$W/t3.txt" 2>&1
+status check_tile_start 1 $?
+check check_tile_start "error: illegal (tma.box_start): box (1,0) (tile elements (8,0) on) starts at element 520 (byte 1040)" "$W/t3.txt"
+"$T" advise --tile '(_512,_64)' --tma-write --read "$LDSM" >"$W/t4.txt" 2>&1
+status advise_512_rows 0 $?
+check advise_512_rows "best:  Sw<3,3,3> o (_512,_64):(_64,_1)  (conflict-free, 2 TMA boxes)" "$W/t4.txt"
+
 "$T" check tma --global '(4096,4096):(4096,1)' --box '(_64,_64):(_64,_1' >"$W/i.txt" 2>&1
 status check_caret 1 $?
 check check_caret "error: --box: expected ',' or ')'" "$W/i.txt"

@@ -58,6 +58,56 @@ TEST(CheckTma, EachRuleNamedWithItsValues) {
   expect(tma("(4096,4096):(4096,1)", "(64,64):(64,1)"), "tma.rank", "must be static");
 }
 
+tessera::tools::CheckResult tma_tile(const char* box, const char* smem, const char* global = "(4096,4096):(4096,1)") {
+  return tessera::tools::check_tma(tessera::rt::evaluate(global), tessera::rt::evaluate(box), 2,
+                                   tessera::rt::evaluate(smem));
+}
+
+TEST(CheckTma, TilesOfBoxes) {
+  // attention's Q tile: 128 x 128 in boxes of 128 rows x 64 (a column of atoms each)
+  auto q = tma_tile("Sw<3,3,3> o (_128,_64):(_64,_1)", "tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_128))");
+  EXPECT_TRUE(q.legal) << q.message;
+  EXPECT_NE(
+      q.message.find("; the tile (128,128) is 2 boxes (1 x 2), each laid out as the box, starting at multiples of "
+                     "1024 bytes"),
+      std::string::npos)
+      << q.message;
+  // the GEMM's MN-major B stage: 64-element chunks of 64 K-rows, one box each
+  EXPECT_TRUE(tma_tile("Sw<3,3,3> o (_64,_64):(_1,_64)",
+                       "tile_to_shape(Sw<3,3,3> o (_64,_8):(_1,_64), (_128,_64), (_1,_0))", "(4096,4096):(1,4096)")
+                  .legal);
+  // a plain tile of more than 256 rows in boxes of 256, and the tile given without its swizzle
+  EXPECT_TRUE(tma_tile("(_256,_64):(_64,_1)", "(_512,_64):(_64,_1)").legal);
+  EXPECT_TRUE(tma_tile("Sw<3,3,3> o (_128,_64):(_64,_1)", "tile_to_shape((_8,_64):(_64,_1), (_128,_128))").legal);
+}
+
+TEST(CheckTma, EachTileRuleNamedWithItsValues) {
+  auto expect = [](const tessera::tools::CheckResult& r, const char* rule, const char* text) {
+    EXPECT_FALSE(r.legal);
+    EXPECT_EQ(r.rule, rule);
+    EXPECT_NE(r.message.find(text), std::string::npos) << r.message;
+  };
+  expect(tma_tile("Sw<3,3,3> o (_128,_64):(_64,_1)", "Sw<3,3,3> o (_128,_128):(_128,_1)"), "tma.box_layout",
+         "box (0,0) (tile elements (0,0) on) of the tile (_128,_128):(_128,_1) is not laid out as the box "
+         "(_128,_64):(_64,_1): its element (1,0) is at offset 128, TMA writes it at 64 (the box's first element plus "
+         "the box's offset of it); build the tile from the box: tile_to_shape(Sw<3,3,3> o (_128,_64):(_64,_1), "
+         "(_128,_128))");
+  expect(tma_tile("Sw<3,3,3> o (_8,_64):(_64,_1)", "Sw<3,3,3> o ((_8,_2),_64):((_64,_520),_1)"), "tma.box_start",
+         "box (1,0) (tile elements (8,0) on) starts at element 520 (byte 1040), not a multiple of 1024 bytes (TMA's "
+         "shared-memory address is 128-byte aligned, and under the 128-byte swizzle a box starts on its 1024-byte "
+         "pattern, so that TMA's swizzle of the address is the tile's)");
+  expect(tma_tile("(_8,_64):(_64,_1)", "((_8,_2),_64):((_64,_520),_1)"), "tma.box_start",
+         "starts at element 520 (byte 1040), not a multiple of 128 bytes (TMA's shared-memory address is 128-byte "
+         "aligned)");
+  expect(tma_tile("(_48,_64):(_64,_1)", "(_128,_64):(_64,_1)"), "tma.tile",
+         "the box's shape (48,64) does not divide the tile's (128,64) (mode 0: 48 into 128)");
+  expect(tma_tile("Sw<3,3,3> o (_128,_64):(_64,_1)", "Sw<2,3,3> o (_128,_128):(_128,_1)"), "tma.swizzle",
+         "the tile's swizzle Sw<2,3,3> is not the box's Sw<3,3,3>");
+  expect(tma_tile("(_64,_64):(_64,_1)", "(64,64):(64,1)"), "tma.rank", "must be static and have rank 2");
+  // the box's own rules come first
+  expect(tma_tile("(_64,_64):(_65,_1)", "(_64,_64):(_64,_1)"), "tma.row_order", "puts element (1,0) at offset 65");
+}
+
 // ---- check_wgmma ---------------------------------------------------------------------------------
 
 using tessera::GmmaMajor;

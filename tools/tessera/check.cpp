@@ -1,6 +1,6 @@
 // `tessera check`: whether a (layout, instruction) pair is legal, and when not, the rule it breaks
 // with the values and the fix (include/tessera/tools/check.hpp; docs/advise.md, "tessera check").
-//   tessera check tma --global '(4096,4096):(4096,1)' --box 'Sw<3,3,3> o (_64,_64):(_64,_1)' --elem-bytes 2
+//   tessera check tma --global '(4096,4096):(4096,1)' --box 'Sw<3,3,3> o (_64,_64):(_64,_1)' --elem-bytes 2 [--smem TILE]
 //   tessera check wgmma --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' [--elem-bytes 2] [--major k|mn] [--block 64]
 //   tessera check copy --smem 'Sw<3,3,3> o (_64,_64):(_64,_1)' --copy 'make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, mma)'
 //   tessera check copy --src '(_8,_64):(_64,_1)' [--dst L] --width 128 [--elem half_t | --elem-bytes 2] [--align 16]
@@ -32,7 +32,7 @@ int report(const tessera::tools::CheckResult& r) {
 }
 
 struct CheckTmaArgs {
-  std::string global, box;
+  std::string global, box, smem;
   int elem_bytes = 2;
 };
 
@@ -40,9 +40,11 @@ int run_check_tma(const CheckTmaArgs& a) {
   tessera::rt::Value global, box;
   if (!tessera::cli::evaluate_option("--global", a.global, global)) return 1;
   if (!tessera::cli::evaluate_option("--box", a.box, box)) return 1;
+  std::optional<tessera::rt::Value> smem;
+  if (!a.smem.empty() && !tessera::cli::evaluate_option("--smem", a.smem, smem.emplace())) return 1;
   tessera::tools::CheckResult r;
   try {
-    r = tessera::tools::check_tma(global, box, a.elem_bytes);
+    r = tessera::tools::check_tma(global, box, a.elem_bytes, smem);
   } catch (const tessera::layout_error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
@@ -161,6 +163,9 @@ void register_check(CLI::App& app) {
   t->add_option("--box", tma->box,
                 "the box's layout in shared memory, plain or swizzled, e.g. 'Sw<3,3,3> o (_64,_64):(_64,_1)'")
       ->required();
+  t->add_option("--smem", tma->smem,
+                "the shared-memory tile the boxes fill, (m,n) -> element offset in the global layout's mode order, "
+                "e.g. 'tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_128))'");
   t->add_option("--elem-bytes", tma->elem_bytes, "element width in bytes: 1, 2 or 4")->capture_default_str();
   t->callback([tma] { std::exit(tessera::cli::finish_stdout(run_check_tma(*tma))); });
   auto wgmma = std::make_shared<CheckWgmmaArgs>();

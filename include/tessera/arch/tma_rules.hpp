@@ -5,7 +5,9 @@
 // them to the layouts it considers for a TMA-written tile. Also here, once, the rules that relate a
 // global layout and a shared-memory box layout to such a map (tma_layout_check, tma_row_order_*):
 // tma_box_params (atom/copy_traits_sm90_tma.cuh, on static layouts) and the checker's check_tma
-// (tools/check.hpp, on the run-time twin) both call them. Host only, no CUDA headers.
+// (tools/check.hpp, on the run-time twin) both call them. Host only, no CUDA headers. TMA's swizzles
+// on element offsets (tma_swizzle_bytes) and the rules of a shared-memory tile cut into boxes are
+// arch/tma_tile_rules.hpp's (constexpr, host and device: tma_partition checks them at compile time).
 #pragma once
 
 #if defined(__CUDACC_RTC__)
@@ -15,6 +17,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include "tessera/arch/tma_tile_rules.hpp"  // tma_swizzle_bytes; how a shared-memory tile is cut into boxes
 
 namespace tessera {
 
@@ -62,17 +66,6 @@ inline std::optional<std::string> tma_2d_violation(const TmaMatrix2d& m) {
            std::to_string(m.swizzle_bytes) + " bytes, got " + std::to_string(row_bytes) +
            "; use a narrower box (or no swizzle)";
   return std::nullopt;
-}
-
-// tma_swizzle_bytes(B, M, S, elem_bytes): the span of TMA's swizzle mode that Sw<B,M,S> on element
-// offsets of elem_bytes-byte elements is (16-byte units permuted within rows of 32, 64 or 128
-// bytes: Sw<1|2|3, 4 - log2(elem_bytes), 3>); 0 for no swizzle (B = 0); -1 when it is none of them.
-// Example: tma_swizzle_bytes(3, 3, 3, 2) == 128; tma_swizzle_bytes(3, 4, 3, 2) == -1.
-inline int tma_swizzle_bytes(int bits, int base, int shift, int elem_bytes) {
-  if (bits == 0) return 0;
-  const int log_eb = elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : elem_bytes == 8 ? 3 : -1;
-  if (log_eb < 0 || bits < 1 || bits > 3 || shift != 3 || base + log_eb != 4) return -1;
-  return 16 << bits;
 }
 
 // What a global layout and a box layout give a tensor map (m), or the first rule they break: rule

@@ -36,6 +36,7 @@
 #endif
 
 #include "tessera/arch/copy_sm90_tma.cuh"
+#include "tessera/arch/tma_tile_rules.hpp"
 #include "tessera/core/layout.hpp"
 #include "tessera/core/print.hpp"
 #include "tessera/core/stdlib.hpp"
@@ -275,10 +276,12 @@ TmaCopy<Op, std::remove_const_t<T>, Box> make_tma_copy(Op, T* ptr, Layout<GShape
 // tma_partition(tma, sX, gX): the boxes of shared-memory tiles sX (P,Q,rest...) -> smem and of
 // coordinate tiles gX (P,Q,rest...) -> (m,n) (slices of tma.get_tma_tensor). Returns (tXgX, tXsX):
 // (BOX,BOXES,rest...) each, BOX the box's (p,q) and BOXES the boxes of one (P,Q) tile
-// (tiled_divide by the box's shape). Pre (static_assert): the box's shape divides (P,Q), and every
-// box of sX is laid out as the box layout (before the swizzle, which TMA applies to the address:
-// sX's boxes start at multiples of the swizzle's span times 8). Post: tXsX(0, j, r...) is box j's
-// first element and tXgX(0, j, r...) its coordinate in the matrix.
+// (tiled_divide by the box's shape). Pre (static_assert, the rules of arch/tma_tile_rules.hpp that
+// `tessera check tma --smem` applies at run time, each named): the box's shape divides (P,Q)
+// (tma.tile), every box of sX is laid out as the box layout (tma.box_layout; before the swizzle,
+// which TMA applies to the address), and every box starts at a multiple of 128 bytes, of the
+// swizzle's 8-row pattern when swizzled (tma.box_start; sX itself starts so aligned). Post:
+// tXsX(0, j, r...) is box j's first element and tXgX(0, j, r...) its coordinate in the matrix.
 // tma_partition(tma, sX, gX, rank, Int<N>{}): block `rank` of N keeps boxes rank, rank + N, ... (a
 // multicast load, where each block of a cluster loads its share of a tile shared by all).
 template <class Op, class T, class Box, class SE, class SL, class GE, class GL>
@@ -289,16 +292,33 @@ TESSERA_HOST_DEVICE constexpr auto tma_partition(TmaCopy<Op, T, Box> const&, Ten
   static_assert(R >= 2 && Tensor<GE, GL>::rank == R,
                 "tma_partition: sX and gX must be (P,Q,rest...) tensors of the same rank");
   constexpr auto box = Tma::box_shape();
-  static_assert(decltype(size<0>(sX.layout()))::value % decltype(get<0>(box))::value == 0 &&
-                    decltype(size<1>(sX.layout()))::value % decltype(get<1>(box))::value == 0,
-                "tma_partition: the box's shape must divide the shared-memory tile's (P,Q)");
+  constexpr long long P = decltype(size<0>(sX.layout()))::value, Q = decltype(size<1>(sX.layout()))::value;
+  constexpr long long BP = decltype(get<0>(box))::value, BQ = decltype(get<1>(box))::value;
+  static_assert(P % BP == 0 && Q % BQ == 0,
+                "tma_partition: tma.tile: the box's shape must divide the shared-memory tile's (P,Q)");
+  // The boxes' starts (and, at probes, their layouts) by the rules `tessera check tma --smem` runs.
+  using STile = std::remove_cvref_t<decltype(make_layout(layout<0>(sX.layout()), layout<1>(sX.layout())))>;
+  if constexpr (is_static_v<STile>) {
+    using Sw = detail::TmaBoxSwizzle<Box>;
+    constexpr TmaTileViolation v =
+        tma_tile_violation(STile{}, P, Q, typename Tma::box_inner_type{}, BP, BQ, int(sizeof(T)),
+                           tma_swizzle_bytes(Sw::bits, Sw::base, Sw::shift, int(sizeof(T))), false);
+    static_assert(
+        v.rule != TmaTileRule::box_layout,
+        "tma_partition: tma.box_layout: a box of the shared-memory tile is not laid out as the TmaCopy's "
+        "box (before its swizzle); build the tile from the box layout (e.g. tile_to_shape of the box's atom)");
+    static_assert(v.rule != TmaTileRule::box_start,
+                  "tma_partition: tma.box_start: a box of the shared-memory tile does not start at a multiple of 128 "
+                  "bytes (with a swizzle, of its 8-row pattern: 256, 512 or 1024 bytes); TMA's shared-memory "
+                  "address must be so aligned for the box to be swizzled as the tile");
+  }
   auto const sD = group_modes<1, 3>(tiled_divide(sX, box));  // (BOX,BOXES,rest...) -> smem
   auto const gD = group_modes<1, 3>(tiled_divide(gX, box));  // (BOX,BOXES,rest...) -> (m,n)
   using SBox = std::remove_cvref_t<decltype(layout<0>(sD.layout()))>;
   static_assert(is_static_v<SBox>, "tma_partition: the shared-memory tile's layout must be static");
   static_assert(detail::tma_same_function<SBox, typename Tma::box_inner_type>,
-                "tma_partition: a box of the shared-memory tile is not laid out as the TmaCopy's box (before its "
-                "swizzle); build the tile from the box layout (e.g. tile_to_shape of the box's atom)");
+                "tma_partition: tma.box_layout: a box of the shared-memory tile is not laid out as the TmaCopy's box "
+                "(before its swizzle); build the tile from the box layout (e.g. tile_to_shape of the box's atom)");
   return make_tuple(gD, sD);
 }
 

@@ -7,7 +7,7 @@
 //
 //   tile       (M,N), static                      (_64,_64)
 //   write      a tiled copy into shared memory    cp.async: make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>,half_t>, ...)
-//              or TMA (a box of the whole tile)
+//              or TMA (boxes of whole lines)
 //   read       a tiled copy out of it             ldmatrix: make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, mma)
 //              or a wgmma operand (MN,K)          K-major when row-major, MN-major when column-major
 //
@@ -17,7 +17,9 @@
 // candidate is legal when every access's vector stays contiguous and aligned under it (the
 // instruction needs that) and, with a TMA writer, when it is a layout TMA writes: no padding, and
 // the swizzle one of TMA's (32-, 64-, 128-byte: Sw<1|2|3, 4 - log2(elem bytes), 3>) with the
-// tile's contiguous rows no wider than its span. Ranked by the excess wavefronts of the write and
+// tile's contiguous rows no wider than its span, written in boxes of whole lines (all of them, or
+// the fewest equal parts of at most 256 lines, TMA's box extent), each laid out as TMA writes it
+// and starting aligned (arch/tma_tile_rules.hpp, the rules tma_partition enforces). Ranked by the excess wavefronts of the write and
 // the read together (wavefronts beyond the ideal; 0 = conflict-free), then by the padding's bytes,
 // then by simplicity (no swizzle, fewer bits).
 //
@@ -26,7 +28,8 @@
 // the candidates include the tile built from each canonical atom (tile_to_shape of the 8-row,
 // 32/64/128-byte atom, or of the unswizzled core matrix) where the tile's rows are wider than the
 // atom's. Its read is modelled a core matrix (8 rows of 16 bytes) at a time: one wavefront when
-// the 8 rows fall in distinct 16-byte bank groups. With a TMA writer, each atom column is one box;
+// the 8 rows fall in distinct 16-byte bank groups. With a TMA writer, each atom column is a box (or
+// several, of at most 256 lines);
 // among equally conflict-free candidates, fewer boxes rank first (then fewer swizzle bits).
 #pragma once
 
@@ -59,7 +62,7 @@ struct AdviseRequest {
   std::vector<std::int64_t> tile;     // (M,N): the shared-memory tile
   bool row_major = true;              // mode 1 contiguous ((M,N):(N,1)), else mode 0 ((M,N):(1,M))
   std::optional<AdviseAccess> write;  // the instruction that fills the tile (none with tma_write)
-  bool tma_write = false;             // TMA writes the tile (a box of the whole tile)
+  bool tma_write = false;             // TMA writes the tile (boxes of at most 256 whole lines)
   std::optional<AdviseAccess> read;   // the instruction that reads it
   bool wgmma_read = false;            // or a wgmma reads it as an operand (MN,K) (not with read)
   int wgmma_block = 0;                // MN extent of one descriptor (check_wgmma's; 0: its default)
@@ -172,6 +175,36 @@ inline void wgmma_read_wavefronts(const rt::Value& mem_value, const WgmmaCheck& 
     }
 }
 
+// Whether TMA can fill the tile `mem` in boxes of box_lines lines of box_line elements (TMA's row
+// order: line after line), by the rules of arch/tma_tile_rules.hpp (tma_partition's): every box
+// laid out as TMA writes it and starting aligned. nullopt when it can, else the rule's message.
+inline std::optional<std::string> tma_boxes_violation(const rt::Value& mem_value, const std::vector<std::int64_t>& tile,
+                                                      bool row_major, std::int64_t box_line, std::int64_t box_lines,
+                                                      int eb, int span) {
+  const rt::Layout inner = analyze_detail::as_memory_layout(mem_value).inner();
+  auto at = [&](long long i, long long j) {
+    return rt::evaluate(inner, rt::make_tuple({rt::IntTuple{rt::D(i)}, rt::IntTuple{rt::D(j)}})).value;
+  };
+  // (m,n) -> offset in a box: rows of box_line along the contiguous mode
+  auto box = [&](long long i, long long j) { return row_major ? i * box_line + j : i + j * box_line; };
+  const std::int64_t bp = row_major ? box_lines : box_line, bq = row_major ? box_line : box_lines;
+  const TmaTileViolation v = tma_tile_violation(at, tile[0], tile[1], box, bp, bq, eb, span, true);
+  const std::string where = "box (" + std::to_string(v.box_p) + "," + std::to_string(v.box_q) + ") of " +
+                            std::to_string(bp) + " x " + std::to_string(bq);
+  switch (v.rule) {
+    case TmaTileRule::ok: return std::nullopt;
+    case TmaTileRule::tile:
+      return "the box " + std::to_string(bp) + " x " + std::to_string(bq) + " does not divide the tile";
+    case TmaTileRule::box_layout:
+      return where + ": element (" + std::to_string(v.i) + "," + std::to_string(v.j) + ") is at offset " +
+             std::to_string(v.got) + ", TMA writes it at " + std::to_string(v.expected) + " (tma.box_layout)";
+    case TmaTileRule::box_start:
+      return where + " starts at byte " + std::to_string(v.got * eb) + ", not a multiple of " +
+             std::to_string(tma_box_align_bytes(span)) + " (tma.box_start)";
+  }
+  return std::nullopt;
+}
+
 }  // namespace advise_detail
 
 // advise(request): every candidate layout of the tile with the model's wavefronts for the write and
@@ -244,9 +277,18 @@ inline Advice advise(const AdviseRequest& req) {
     c.layout = mem.is<rt::ComposedLayout>() ? rt::to_string(mem.as<rt::ComposedLayout>())
                                             : rt::to_string(mem.as<rt::Layout>());
     if (req.tma_write) {
-      // TMA writes the box densely (no padding), its rows swizzled by one of its modes; the tensor
-      // map's rules (arch/tma_rules.hpp, what make_tma_desc_2d enforces) for the tile as the box.
+      // TMA writes each box densely (no padding), its rows swizzled by one of its modes; the tensor
+      // map's rules (arch/tma_rules.hpp, what make_tma_desc_2d enforces) for the box, and the rules
+      // of a tile cut into boxes (arch/tma_tile_rules.hpp, what tma_partition enforces). A box's row
+      // is the atom's row (or the whole line); its lines all the tile's, or the fewest equal parts
+      // of at most 256 (TMA's box extents).
       const int span = tma_swizzle_bytes(b, m, s, eb);
+      std::int64_t box_lines = lines;
+      for (std::int64_t k = 1; k <= lines; ++k)
+        if (lines % k == 0 && lines / k <= 256) {
+          box_lines = lines / k;
+          break;
+        }
       if (pad != 0) {
         c.legal = false;
         c.why_not = "TMA writes the box densely: no padding";
@@ -256,11 +298,15 @@ inline Advice advise(const AdviseRequest& req) {
                     std::to_string(eb) + "-byte elements)";
       } else if (const auto v =
                      tma_2d_violation({true, eb, std::uint64_t(line), std::uint64_t(lines), std::uint64_t(line),
-                                       std::uint32_t(box_line), std::uint32_t(lines), span})) {
+                                       std::uint32_t(box_line), std::uint32_t(box_lines), span})) {
+        c.legal = false;
+        c.why_not = "TMA: " + *v;
+      } else if (const std::optional<std::string> v =
+                     tma_boxes_violation(mem, req.tile, req.row_major, box_line, box_lines, eb, span)) {
         c.legal = false;
         c.why_not = "TMA: " + *v;
       }
-      c.tma_boxes = line / box_line;  // one box a column of atoms (TMA writes each box densely)
+      c.tma_boxes = (line / box_line) * (lines / box_lines);
     }
     if (req.wgmma_read && c.legal) {
       const WgmmaCheck w = check_wgmma(mem, eb, major, req.wgmma_block);

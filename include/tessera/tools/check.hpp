@@ -60,11 +60,19 @@ inline std::int64_t value(const rt::IntTuple& t) { return t.as_int().value; }
 // element (1,0) is at offset 1, else mode 1) has unit stride in the global layout ("tma.inner");
 // a positive row pitch ("tma.pitch_sign"); a TMA swizzle ("tma.swizzle"); the tensor map's rules
 // ("tma.map": arch/tma_rules.hpp); TMA's row order in shared memory: box element (x inner, y
-// outer) at y * box_inner + x before the swizzle ("tma.row_order"). Example:
+// outer) at y * box_inner + x before the swizzle ("tma.row_order"). With `smem`, the shared-memory
+// tile ((P,Q) -> element offset in the global layout's mode order, static; plain, or under the
+// box's swizzle) that the boxes fill, by the rules tma_partition checks at compile time
+// (arch/tma_tile_rules.hpp): its swizzle the box's ("tma.swizzle"), the box's shape dividing it
+// ("tma.tile"), every box laid out as the box ("tma.box_layout") and starting at a multiple of 128
+// bytes, of the swizzle's 8-row pattern when swizzled ("tma.box_start"). Example:
 // check_tma((4096,4096):(4096,1), Sw<3,3,3> o (_64,_64):(_64,_1), 2) is legal (the Hopper GEMM's
 // operand box); with (_64,_128):(_128,_1) unswizzled also; Sw<3,3,3> o (_64,_128):(_128,_1) breaks
-// tma.map (rows of 256 bytes under a 128-byte swizzle).
-inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box_value, int elem_bytes) {
+// tma.map (rows of 256 bytes under a 128-byte swizzle); the box Sw<3,3,3> o (_128,_64):(_64,_1)
+// filling the tile tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_128)) is legal (2 boxes),
+// filling Sw<3,3,3> o (_128,_128):(_128,_1) breaks tma.box_layout.
+inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box_value, int elem_bytes,
+                             const std::optional<rt::Value>& smem = std::nullopt) {
   using check_detail::value;
   CheckResult r;
   auto fail = [&](const char* rule, const std::string& what) {
@@ -121,12 +129,76 @@ inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box
     return fail("tma.row_order", tma_row_order_message(rt::to_string(box), inner_mode, b_inner, bad,
                                                        inner_mode == 0 ? at(box, x, y) : at(box, y, x)));
   }
+  std::string tile_text;
+  if (smem) {
+    // The tile the boxes fill (arch/tma_tile_rules.hpp: the rules tma_partition checks).
+    rt::Layout tile;
+    if (smem->is<rt::ComposedLayout>()) {
+      const rt::ComposedLayout& c = smem->as<rt::ComposedLayout>();
+      if (c.offset.value != 0) return fail("tma.swizzle", "a swizzled tile layout must have offset 0");
+      if (c.swizzle.bits != bits || (bits != 0 && (c.swizzle.base != base || c.swizzle.shift != shift)))
+        return fail("tma.swizzle",
+                    "the tile's swizzle " + rt::to_string(c.swizzle) + " is not the box's " +
+                        (bits == 0 ? std::string("(none)") : rt::to_string(rt::Swizzle{bits, base, shift})) +
+                        ": TMA swizzles every box by the tensor map's one mode");
+      tile = c.inner;
+    } else if (smem->is<rt::Layout>()) {
+      tile = smem->as<rt::Layout>();
+    } else {
+      return fail("tma.rank", "the tile must be a layout or a swizzled layout (Sw<B,M,S> o L)");
+    }
+    if (rt::rank(tile).value != 2 || !rt::detail::all_static(tile.shape) || !rt::detail::all_static(tile.stride))
+      return fail("tma.rank", "the tile layout " + rt::to_string(tile) +
+                                  " must be static and have rank 2, in the global layout's mode order");
+    const std::int64_t p = value(rt::size(rt::layout(tile, 0))), q = value(rt::size(rt::layout(tile, 1)));
+    const std::string shape = "(" + std::to_string(p) + "," + std::to_string(q) + ")";
+    const std::string box_shape = "(" + std::to_string(b0) + "," + std::to_string(b1) + ")";
+    const TmaTileViolation v =
+        tma_tile_violation([&](long long i, long long j) { return at(tile, i, j); }, p, q,
+                           [&](long long i, long long j) { return at(box, i, j); }, b0, b1, elem_bytes, span, true);
+    const std::string box_at = "box (" + std::to_string(v.box_p) + "," + std::to_string(v.box_q) +
+                               ") (tile elements (" + std::to_string(v.box_p * b0) + "," +
+                               std::to_string(v.box_q * b1) + ") on)";
+    const long long align = tma_box_align_bytes(span);
+    const std::string box_spelled =
+        (bits == 0 ? std::string() : rt::to_string(rt::Swizzle{bits, base, shift}) + " o ") + rt::to_string(box);
+    const std::string fix = "build the tile from the box: tile_to_shape(" + box_spelled + ", (_" + std::to_string(p) +
+                            ",_" + std::to_string(q) + "))";
+    switch (v.rule) {
+      case TmaTileRule::ok: break;
+      case TmaTileRule::tile:
+        return fail("tma.tile", "the box's shape " + box_shape + " does not divide the tile's " + shape + " (mode " +
+                                    (p % b0 != 0 ? "0: " + std::to_string(b0) + " into " + std::to_string(p)
+                                                 : "1: " + std::to_string(b1) + " into " + std::to_string(q)) +
+                                    "); use a box whose extents divide the tile's");
+      case TmaTileRule::box_layout:
+        return fail("tma.box_layout", box_at + " of the tile " + rt::to_string(tile) + " is not laid out as the box " +
+                                          rt::to_string(box) + ": its element (" + std::to_string(v.i) + "," +
+                                          std::to_string(v.j) + ") is at offset " + std::to_string(v.got) +
+                                          ", TMA writes it at " + std::to_string(v.expected) +
+                                          " (the box's first element plus the box's offset of it); " + fix);
+      case TmaTileRule::box_start:
+        return fail("tma.box_start",
+                    box_at + " starts at element " + std::to_string(v.got) + " (byte " +
+                        std::to_string(v.got * elem_bytes) + "), not a multiple of " + std::to_string(align) +
+                        " bytes (TMA's shared-memory address is 128-byte aligned" +
+                        (span == 0 ? std::string()
+                                   : ", and under the " + std::to_string(span) + "-byte swizzle a box starts on its " +
+                                         std::to_string(align) +
+                                         "-byte pattern, so that TMA's swizzle of the address is the tile's") +
+                        "); place the boxes a multiple of " + std::to_string(align) + " bytes apart, e.g. " + fix);
+    }
+    const std::int64_t n = (p / b0) * (q / b1);
+    tile_text = "; the tile " + shape + " is " + std::to_string(n) + (n == 1 ? " box" : " boxes") + " (" +
+                std::to_string(p / b0) + " x " + std::to_string(q / b1) + "), each laid out as the box, starting at " +
+                "multiples of " + std::to_string(align) + " bytes";
+  }
   r.legal = true;
   r.message = "TMA boxes of " + std::to_string(b_outer) + " rows x " + std::to_string(b_inner) +
               " elements (rows along mode " + std::to_string(inner_mode) + ", " + std::to_string(b_inner * elem_bytes) +
               " bytes), " + (span == 0 ? std::string("unswizzled") : std::to_string(span) + "-byte swizzle") +
               ", over a " + std::to_string(outer) + " x " + std::to_string(inner) + " matrix, row pitch " +
-              std::to_string(m.ld * std::uint64_t(elem_bytes)) + " bytes";
+              std::to_string(m.ld * std::uint64_t(elem_bytes)) + " bytes" + tile_text;
   return r;
 }
 

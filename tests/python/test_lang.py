@@ -529,6 +529,78 @@ def _precedence_launch(x):
     _precedence(x).launch(grid=1, block=32)
 
 
+@ts.kernel
+def _one_line_loops(gX):
+    tidx, _, _ = ts.arch.thread_idx()
+    acc = gX[tidx, 0]
+    for j in range(1, 4): acc = acc + gX[tidx, j]  # noqa: E701 (a loop on one line)
+    b = acc
+    for j in range(2):
+        b = b * 2.0
+    gX[tidx, 4] = acc
+    gX[tidx, 5] = b
+
+
+@ts.jit
+def _one_line_loops_launch(x):
+    _one_line_loops(x).launch(grid=1, block=32)
+
+
+def _watched_lines(fn):
+    from tessera.lang import _trace
+
+    seen = []
+    with _trace.FrameWatcher(fn.__code__, lambda frame, line: seen.append(line - fn.__code__.co_firstlineno)) as w:
+        fn()
+    return seen, w.monitoring
+
+
+def _loops_of_every_kind():
+    s = 0
+    for i in range(3): s += i  # noqa: E701
+    t = [i * i for i in range(3)]
+    while s < 10: s += 1  # noqa: E701
+    for j in range(2):
+        s += j
+    return s + len(t)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="sys.monitoring is Python 3.12's; 3.11 has settrace only")
+def test_monitoring_sees_the_lines_settrace_sees(monkeypatch):
+    # sys.monitoring (3.12+) reports a line when it changes; settrace also when a loop jumps back
+    # to its start on one line: the watcher adds those, so the names come out the same.
+    lines, monitoring = _watched_lines(_loops_of_every_kind)
+    assert monitoring
+    monkeypatch.setenv("TESSERA_TRACE_WITH_SETTRACE", "1")
+    st_lines, st_monitoring = _watched_lines(_loops_of_every_kind)
+    assert not st_monitoring
+    assert lines == st_lines
+    assert lines.count(2) == 4  # `for i in range(3): s += i`: its line at each of 3 + 1 passes
+
+
+@needs_nvrtc
+def test_one_line_loops_name_their_values():
+    c, _ = _compile(_one_line_loops_launch, TensorSpec((32, 8), ts.Float32))
+    x = _run_scalar_kernel(c.source, "_one_line_loops(", [1.0, 2.0, 3.0, 4.0, 0, 0, 0, 0])
+    assert (x[4], x[5]) == (10.0, 40.0)
+    if sys.version_info >= (3, 12):  # the same program through settrace
+        os.environ["TESSERA_TRACE_WITH_SETTRACE"] = "1"
+        try:
+            c2, _ = _compile(_one_line_loops_launch, TensorSpec((32, 8), ts.Float32))
+        finally:
+            del os.environ["TESSERA_TRACE_WITH_SETTRACE"]
+        assert c2.source == c.source
+        for name in ("_loops_launch", "_aliases_launch", "_precedence_launch"):
+            f = globals()[name]
+            spec = TensorSpec((32, 16) if name == "_loops_launch" else (32, 8), ts.Float32)
+            mon = _compile(f, spec)[0].source
+            os.environ["TESSERA_TRACE_WITH_SETTRACE"] = "1"
+            try:
+                assert _compile(f, spec)[0].source == mon, name
+            finally:
+                del os.environ["TESSERA_TRACE_WITH_SETTRACE"]
+
+
 # ---- errors point at the user's line -----------------------------------------------------------------
 
 

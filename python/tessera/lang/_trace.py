@@ -4,8 +4,8 @@ the user's Python line.
 A kernel or launch function is traced by running it in Python with proxy values (``_values``).
 Operations on compile-time values (ints, layouts) happen in Python; operations on run-time values
 append C++ statements to the current ``Builder``. Values are named after the Python locals that
-hold them: ``sys.settrace`` watches the traced function's frame and, at each new line, names the
-run-time values its locals hold (``a_val = gA[mi, ni]`` becomes ``auto a_val = gA(mi, ni);``).
+hold them: ``sys.monitoring`` (or ``sys.settrace``) watches the traced function's frame and, at
+each new line, names the run-time values its locals hold (``a_val = gA[mi, ni]`` becomes ``auto a_val = gA(mi, ni);``).
 Names appear in the C++ only when it is rendered, so a statement may mention a value before the
 value has a name: statements hold placeholders (``Var.token``) replaced at the end.
 """
@@ -199,22 +199,97 @@ def current():
     return state.builder
 
 
+class _Monitoring:
+    """Line and return events of the traced functions' code alone, through ``sys.monitoring``
+    (Python 3.12 and later): unlike ``sys.settrace``, which makes every function call of the
+    trace pay for a call event (the trace took 1.7x as long), other code runs unwatched. One tool
+    id, taken while some function is traced, serves every watcher."""
+
+    _mon = getattr(sys, "monitoring", None)
+    tool = None
+    watchers = {}  # code -> FrameWatcher
+
+    @classmethod
+    def start(cls, watcher):
+        m = cls._mon
+        if m is None or os.environ.get("TESSERA_TRACE_WITH_SETTRACE"):
+            return False
+        if cls.tool is None:
+            free = [t for t in (4, 3) if m.get_tool(t) is None]
+            if not free:  # every spare tool id in use (by debuggers, coverage, profilers)
+                return False
+            cls.tool = free[0]
+            m.use_tool_id(cls.tool, "tessera.lang")
+            m.register_callback(cls.tool, m.events.LINE, cls._on_line)
+            m.register_callback(cls.tool, m.events.JUMP, cls._on_jump)
+            m.register_callback(cls.tool, m.events.PY_RETURN, cls._on_return)
+        cls.watchers[watcher.code] = watcher
+        m.set_local_events(cls.tool, watcher.code, m.events.LINE | m.events.JUMP | m.events.PY_RETURN)
+        return True
+
+    @classmethod
+    def stop(cls, watcher):
+        m = cls._mon
+        m.set_local_events(cls.tool, watcher.code, 0)
+        del cls.watchers[watcher.code]
+        if not cls.watchers:
+            for e in (m.events.LINE, m.events.JUMP, m.events.PY_RETURN):
+                m.register_callback(cls.tool, e, None)
+            m.free_tool_id(cls.tool)
+            cls.tool = None
+
+    @classmethod
+    def _on_line(cls, code, line):
+        w = cls.watchers.get(code)
+        if w is not None:
+            w.step(sys._getframe(1))
+
+    @classmethod
+    def _on_jump(cls, code, source, target):
+        # LINE comes when the line changes; settrace also reports a line again when a loop jumps
+        # back to its start on the same line (`for i in range(4): acc = acc + x`), and so do we.
+        w = cls.watchers.get(code)
+        if w is not None and target < source and w.line_at(target) == w.line_at(source):
+            w.step(sys._getframe(1))
+
+    @classmethod
+    def _on_return(cls, code, offset, value):
+        w = cls.watchers.get(code)
+        if w is not None:
+            w.step(sys._getframe(1))
+
+
 class FrameWatcher:
     """Names run-time values after the locals of the traced function's frame that hold them, at
-    each line event; restores the previous trace function when done."""
+    each line event (``on_line(frame, the line it ran last)``) and at its return; done with
+    ``sys.monitoring`` where Python has it (3.12+), else ``sys.settrace`` (the previous trace
+    function restored when done). TESSERA_TRACE_WITH_SETTRACE=1 asks for the second."""
 
     def __init__(self, code, on_line):
         self.code = code
         self.on_line = on_line
         self.previous = None
+        self.monitoring = False
         self.last = {}  # frame -> the line it ran last
+
+    def line_at(self, offset):
+        """The line of the instruction at byte ``offset`` of the watched code."""
+        if not hasattr(self, "_lines"):
+            self._lines = [(start, end, line) for start, end, line in self.code.co_lines()]
+        for start, end, line in self._lines:
+            if start <= offset < end:
+                return line
+        return None
+
+    def step(self, frame):
+        prev = self.last.get(id(frame))
+        if prev is not None:
+            self.on_line(frame, prev)
+        self.last[id(frame)] = frame.f_lineno
 
     def _local(self, frame, event, arg):
         if event in ("line", "return"):
-            prev = self.last.get(id(frame))
-            if prev is not None:
-                self.on_line(frame, prev)
-            self.last[id(frame)] = frame.f_lineno
+            self.step(frame)
         return self._local
 
     def _global(self, frame, event, arg):
@@ -224,12 +299,17 @@ class FrameWatcher:
 
     def __enter__(self):
         _traced_codes.add(self.code)
-        self.previous = sys.gettrace()
-        sys.settrace(self._global)
+        self.monitoring = self.code not in _Monitoring.watchers and _Monitoring.start(self)
+        if not self.monitoring:
+            self.previous = sys.gettrace()
+            sys.settrace(self._global)
         return self
 
     def __exit__(self, *exc):
-        sys.settrace(self.previous)
+        if self.monitoring:
+            _Monitoring.stop(self)
+        else:
+            sys.settrace(self.previous)
         _traced_codes.discard(self.code)
         return False
 

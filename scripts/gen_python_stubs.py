@@ -144,8 +144,8 @@ def atom(name: str) -> Union[MmaAtom, CopyAtom]: ...
 def atom_names() -> List[str]: ...
 
 from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
-from .analysis import (advise as advise, analyze as analyze, check_copy as check_copy, check_tma as check_tma,
-                       check_wgmma as check_wgmma)
+from .analysis import (advise as advise, analyze as analyze, check_copy as check_copy,
+                       check_tiled_copy as check_tiled_copy, check_tma as check_tma, check_wgmma as check_wgmma)
 from .pictures import show as show
 from . import lang as lang
 from .lang import (
@@ -339,7 +339,9 @@ Value = Any  # a value of the algebra (a layout, a TV layout, a tiled copy, ...)
                    "           wgmma_block: Optional[int] = None, elem_bytes: Optional[int] = None) -> Dict[str, Any]"),
         "check_copy": ("(src: Optional[Value] = None, dst: Optional[Value] = None, *, width: int = 128,\n"
                        "               elem_bytes: int = 2, elem: Optional[str] = None, align: int = 16) -> Dict[str, Any]"),
-        "check_tma": "(global_layout: Value, box: Value, *, elem_bytes: int = 2) -> Dict[str, Any]",
+        "check_tiled_copy": "(smem: Value, copy: Value, *, side: Optional[str] = None) -> Dict[str, Any]",
+        "check_tma": ("(global_layout: Value, box: Value, *, elem_bytes: int = 2,\n"
+                      "              smem: Optional[Value] = None) -> Dict[str, Any]"),
         "check_wgmma": ("(smem: Value, *, elem_bytes: int = 2, major: Optional[str] = None,\n"
                         "                block: Optional[int] = None) -> Dict[str, Any]"),
         "analyze": ("(access: Value, *, smem: Optional[Value] = None, gmem: Optional[Value] = None,\n"

@@ -377,9 +377,26 @@ py::dict advise(py::handle tile, py::handle write, bool tma_write, py::handle re
   return out;
 }
 
-// check_tma(...): `tessera check tma` as a dict: legal, rule ("" when legal), message.
-py::dict check_tma(py::handle global, py::handle box, int elem_bytes) {
-  const tt::CheckResult r = tt::check_tma(to_value(global), to_value(box), elem_bytes);
+// check_tma(...): `tessera check tma [--smem]` as a dict: legal, rule ("" when legal), message.
+py::dict check_tma(py::handle global, py::handle box, int elem_bytes, py::handle smem) {
+  std::optional<rt::Value> tile;
+  if (!smem.is_none()) tile = to_value(smem);
+  const tt::CheckResult r = tt::check_tma(to_value(global), to_value(box), elem_bytes, tile);
+  py::dict d;
+  d["legal"] = r.legal;
+  d["rule"] = r.rule;
+  d["message"] = r.message;
+  return d;
+}
+
+// check_tiled_copy(...): `tessera check copy --smem --copy` as a dict: legal, rule, message.
+py::dict check_tiled_copy(py::handle smem, py::handle copy, const py::object& side) {
+  const rt::Value c = to_value(copy);
+  if (!c.is<rt::TiledCopy>())
+    rt::fail("check_tiled_copy: copy must be a tiled copy (make_tiled_copy, make_tiled_copy_A/B/C), got " +
+             rt::to_string(c));
+  const tt::CopySide cs = tt::copy_side(side.is_none() ? "" : side.cast<std::string>(), "check_tiled_copy");
+  const tt::CheckResult r = tt::check_copy(to_value(smem), c.as<rt::TiledCopy>(), cs);
   py::dict d;
   d["legal"] = r.legal;
   d["rule"] = r.rule;
@@ -681,7 +698,8 @@ PYBIND11_MODULE(_tessera, m) {
   m.def("show", &show, py::arg("x"), py::arg("format"), py::arg("tv"), py::arg("tile"));
   m.def("analyze", &analyze, py::arg("memory"), py::arg("access"), py::arg("shared"), py::arg("elem_bytes"),
         py::arg("vector"), py::arg("side"), py::arg("heatmap"));
-  m.def("check_tma", &check_tma, py::arg("global_layout"), py::arg("box"), py::arg("elem_bytes"));
+  m.def("check_tma", &check_tma, py::arg("global_layout"), py::arg("box"), py::arg("elem_bytes"), py::arg("smem"));
+  m.def("check_tiled_copy", &check_tiled_copy, py::arg("smem"), py::arg("copy"), py::arg("side"));
   m.def("check_copy_vector", &check_copy_vector, py::arg("src"), py::arg("dst"), py::arg("width_bits"),
         py::arg("elem_bytes"), py::arg("elem"), py::arg("align_bytes"));
   m.def("check_wgmma", &check_wgmma, py::arg("smem"), py::arg("elem_bytes"), py::arg("major"), py::arg("block"));

@@ -128,7 +128,7 @@ def atom_names():
 # tensors (importable without CUDA, raising on use), and tessera.jit, kernels compiled while the
 # program runs (importable without NVRTC, raising on use).
 from . import analysis, jit, ops, pictures  # noqa: E402
-from .analysis import advise, analyze, check_copy, check_tma, check_wgmma  # noqa: E402
+from .analysis import advise, analyze, check_copy, check_tiled_copy, check_tma, check_wgmma  # noqa: E402
 from .pictures import show  # noqa: E402
 from . import lang  # noqa: E402
 from .lang import *  # noqa: E402,F401,F403 (the kernel language: tessera.kernel, tessera.compile, ...)
@@ -136,7 +136,7 @@ from .lang import *  # noqa: E402,F401,F403 (the kernel language: tessera.kernel
 #: The public names besides the functions of ``tessera eval`` (FUNCTIONS).
 _PUBLIC = [
     "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle", "TVLayout",
-    "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze", "check_copy", "check_tma", "check_wgmma",
+    "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze", "check_copy", "check_tiled_copy", "check_tma", "check_wgmma",
     "atom", "atom_names", "eval", "parse",
     "show",
     # the kernel language (tessera.lang.EXPORTS; docs/python-kernels.md)

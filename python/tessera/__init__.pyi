@@ -113,8 +113,8 @@ def atom(name: str) -> Union[MmaAtom, CopyAtom]: ...
 def atom_names() -> List[str]: ...
 
 from . import analysis as analysis, jit as jit, ops as ops, pictures as pictures
-from .analysis import (advise as advise, analyze as analyze, check_copy as check_copy, check_tma as check_tma,
-                       check_wgmma as check_wgmma)
+from .analysis import (advise as advise, analyze as analyze, check_copy as check_copy,
+                       check_tiled_copy as check_tiled_copy, check_tma as check_tma, check_wgmma as check_wgmma)
 from .pictures import show as show
 from . import lang as lang
 from .lang import (
@@ -133,17 +133,17 @@ from .lang import (
 __all__ = [
     "Basis", "Bool", "ComposedLayout", "CopyAtom", "IntTuple", "Layout", "LayoutError", "MmaAtom", "S", "Swizzle",
     "TVLayout", "Text", "TiledCopy", "TiledMma", "Underscore", "ValueTuple", "FUNCTIONS", "advise", "analyze",
-    "check_copy", "check_tma", "check_wgmma", "atom", "atom_names", "parse", "show", "KernelError", "TensorSpec",
-    "Compiled", "mark_dynamic", "make_swizzle", "make_composed_layout", "kernel", "arch", "nvgpu", "make_copy_atom",
-    "make_tiled_copy_tv", "copy", "gemm", "make_fragment", "make_fragment_like", "SmemAllocator", "NamedBarrier",
-    "if_", "elif_", "else_", "where", "local_tile", "local_partition", "BFloat16", "Boolean", "Float16", "Float32",
-    "Float64", "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint32", "and_", "append", "back", "basis_get",
-    "bit_width", "blocked_product", "ceil_div", "coalesce", "colex_geq", "colex_gtr", "colex_leq", "colex_less",
-    "compact_col_major", "compact_major", "compact_order", "compact_row_major", "compatible", "complement",
-    "composition", "congruent", "coprofile", "coshape", "cosize", "crd2crd", "crd2idx", "depth", "dice",
-    "domain_offset", "downcast", "elem_geq", "elem_gtr", "elem_leq", "elem_less", "elem_scale", "equal",
-    "evenly_divides", "filter_zeros", "find", "flat_divide", "flat_product", "flatten", "flatten_to_tuple", "front",
-    "gcd", "get", "get_1d_coord", "get_flat_coord", "get_hier_coord", "get_nonswizzle_portion",
+    "check_copy", "check_tiled_copy", "check_tma", "check_wgmma", "atom", "atom_names", "parse", "show",
+    "KernelError", "TensorSpec", "Compiled", "mark_dynamic", "make_swizzle", "make_composed_layout", "kernel",
+    "arch", "nvgpu", "make_copy_atom", "make_tiled_copy_tv", "copy", "gemm", "make_fragment", "make_fragment_like",
+    "SmemAllocator", "NamedBarrier", "if_", "elif_", "else_", "where", "local_tile", "local_partition", "BFloat16",
+    "Boolean", "Float16", "Float32", "Float64", "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint32", "and_",
+    "append", "back", "basis_get", "bit_width", "blocked_product", "ceil_div", "coalesce", "colex_geq", "colex_gtr",
+    "colex_leq", "colex_less", "compact_col_major", "compact_major", "compact_order", "compact_row_major",
+    "compatible", "complement", "composition", "congruent", "coprofile", "coshape", "cosize", "crd2crd", "crd2idx",
+    "depth", "dice", "domain_offset", "downcast", "elem_geq", "elem_gtr", "elem_leq", "elem_less", "elem_scale",
+    "equal", "evenly_divides", "filter_zeros", "find", "flat_divide", "flat_product", "flatten", "flatten_to_tuple",
+    "front", "gcd", "get", "get_1d_coord", "get_flat_coord", "get_hier_coord", "get_nonswizzle_portion",
     "get_swizzle_portion", "group", "idx2crd", "inner_product", "insert", "layout", "layout_a", "layout_a_tv",
     "layout_b", "layout_b_tv", "layout_c", "layout_c_tv", "layout_d_tv", "layout_dst", "layout_ref", "layout_s_tv",
     "layout_src", "lcm", "left_inverse", "lex_geq", "lex_gtr", "lex_leq", "lex_less", "log_2", "logical_divide",

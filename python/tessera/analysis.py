@@ -5,9 +5,11 @@ is ``tessera advise`` (docs/advise.md), the swizzle under which a tile's writer 
 conflict-free; ``tessera.analysis.check_tma`` is ``tessera check tma``, whether a box layout fits a
 TMA tensor map; ``tessera.analysis.check_wgmma`` is ``tessera check wgmma``, whether a tile is a
 layout a wgmma descriptor describes; ``tessera.analysis.check_copy`` is ``tessera check copy
---width``, whether a copy between layouts may move vectors of a width. ``tessera.analyze``,
-``tessera.advise``, ``tessera.check_tma``, ``tessera.check_wgmma`` and ``tessera.check_copy`` are
-the same functions.
+--width``, whether a copy between layouts may move vectors of a width; ``tessera.analysis.check_tiled_copy``
+is ``tessera check copy --smem --copy``, whether a tiled copy's instructions can run over a
+shared-memory tile. ``tessera.analyze``, ``tessera.advise``, ``tessera.check_tma``,
+``tessera.check_wgmma``, ``tessera.check_copy`` and ``tessera.check_tiled_copy`` are the same
+functions.
 
     >>> from tessera.analysis import analyze
     >>> r = analyze("(_32,_4):(_1,_32)", gmem="_128:_1")  # thread t reads floats t, t+32, t+64, t+96
@@ -18,7 +20,7 @@ the same functions.
 from . import _tessera
 from ._types import LayoutError
 
-__all__ = ["advise", "analyze", "check_copy", "check_tma", "check_wgmma"]
+__all__ = ["advise", "analyze", "check_copy", "check_tiled_copy", "check_tma", "check_wgmma"]
 
 
 def analyze(access, *, smem=None, gmem=None, elem_bytes=None, vector=None, side=None, heatmap=None):
@@ -81,10 +83,13 @@ def advise(tile, *, write=None, read=None, tma_write=False, column_major=False, 
                            bool(wgmma_read), int(wgmma_block or 0), int(elem_bytes or 0))
 
 
-def check_tma(global_layout, box, *, elem_bytes=2):
+def check_tma(global_layout, box, *, elem_bytes=2, smem=None):
     """The legality check of ``tessera check tma`` (docs/advise.md) as a dict: whether TMA can move
     boxes laid out in shared memory as ``box`` (a static rank-2 layout, plain or swizzled) from or to
-    the 2-D matrix ``global_layout`` (shape and strides in elements) of ``elem_bytes``-byte elements.
+    the 2-D matrix ``global_layout`` (shape and strides in elements) of ``elem_bytes``-byte elements;
+    with ``smem``, also whether such boxes fill that shared-memory tile ((m, n) -> element offset in
+    the global layout's mode order; plain, or under the box's swizzle): the rules tma_partition
+    enforces at compile time (tma.tile, tma.box_layout, tma.box_start).
 
     Keys: legal (bool), rule ("" when legal, else e.g. "tma.map"), message (what was found, or the
     rule's message with its values and the fix: the library's own, as make_tma_desc raises it).
@@ -94,8 +99,11 @@ def check_tma(global_layout, box, *, elem_bytes=2):
         True
         >>> tessera.check_tma("(4096,4100):(4100,1)", "(_64,_64):(_64,_1)")["rule"]
         'tma.map'
+        >>> tessera.check_tma("(4096,4096):(4096,1)", "Sw<3,3,3> o (_128,_64):(_64,_1)",
+        ...                   smem="Sw<3,3,3> o (_128,_128):(_128,_1)")["rule"]
+        'tma.box_layout'
     """
-    return _tessera.check_tma(global_layout, box, int(elem_bytes))
+    return _tessera.check_tma(global_layout, box, int(elem_bytes), smem)
 
 
 def check_wgmma(smem, *, elem_bytes=2, major=None, block=None):
@@ -145,3 +153,29 @@ def check_copy(src=None, dst=None, *, width=128, elem_bytes=2, elem=None, align=
         ('copy.contiguous', 16)
     """
     return _tessera.check_copy_vector(src, dst, int(width), int(elem_bytes), elem, int(align))
+
+
+def check_tiled_copy(smem, copy, *, side=None):
+    """The legality check of ``tessera check copy --smem --copy`` (docs/advise.md) as a dict: whether
+    the tiled copy ``copy``'s instructions can run over the shared-memory tile ``smem`` ((m, n) ->
+    element offset, plain or swizzled; the copy's tile repeated over it): the copy's tile divides the
+    tile (copy.tile), and every thread's values of one atom are contiguous and aligned there
+    (copy.vector: cp.async, ldmatrix, stmatrix and vector accesses move them as one). ``side``
+    ("src" or "dst") says which side of the copy is in shared memory where the instruction does not.
+
+    Keys: legal (bool), rule ("" when legal, else "copy.tile" or "copy.vector"), message (when legal
+    the instructions' bank conflicts, the model of ``analyze``; else the rule's message with the
+    thread, the values and the fix).
+
+    Precondition: copy a tiled copy; side given for a copy whose instruction does not say it. Raises
+    LayoutError otherwise.
+
+    Example:
+        >>> ldsm = ("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, "
+        ...         "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))")
+        >>> tessera.check_tiled_copy("Sw<3,3,3> o (_64,_64):(_64,_1)", ldsm)["message"]
+        '32 instructions of 16-byte vectors a thread, 128 wavefronts (ideal 128): conflict-free'
+        >>> tessera.check_tiled_copy("(_64,_64):(_1,_64)", ldsm)["rule"]
+        'copy.vector'
+    """
+    return _tessera.check_tiled_copy(smem, copy, side)

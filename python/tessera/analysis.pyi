@@ -5,7 +5,7 @@ from typing import Any, Dict, Optional
 
 Value = Any  # a value of the algebra (a layout, a TV layout, a tiled copy, ...) or an expression string
 
-__all__ = ["advise", "analyze", "check_copy", "check_tma", "check_wgmma"]
+__all__ = ["advise", "analyze", "check_copy", "check_tiled_copy", "check_tma", "check_wgmma"]
 
 def advise(tile: Value, *, write: Optional[Value] = None, read: Optional[Value] = None,
            tma_write: bool = False, column_major: bool = False, write_side: Optional[str] = None,
@@ -66,10 +66,39 @@ def check_copy(src: Optional[Value] = None, dst: Optional[Value] = None, *, widt
     """
     ...
 
-def check_tma(global_layout: Value, box: Value, *, elem_bytes: int = 2) -> Dict[str, Any]:
+def check_tiled_copy(smem: Value, copy: Value, *, side: Optional[str] = None) -> Dict[str, Any]:
+    """The legality check of ``tessera check copy --smem --copy`` (docs/advise.md) as a dict: whether
+    the tiled copy ``copy``'s instructions can run over the shared-memory tile ``smem`` ((m, n) ->
+    element offset, plain or swizzled; the copy's tile repeated over it): the copy's tile divides the
+    tile (copy.tile), and every thread's values of one atom are contiguous and aligned there
+    (copy.vector: cp.async, ldmatrix, stmatrix and vector accesses move them as one). ``side``
+    ("src" or "dst") says which side of the copy is in shared memory where the instruction does not.
+
+    Keys: legal (bool), rule ("" when legal, else "copy.tile" or "copy.vector"), message (when legal
+    the instructions' bank conflicts, the model of ``analyze``; else the rule's message with the
+    thread, the values and the fix).
+
+    Precondition: copy a tiled copy; side given for a copy whose instruction does not say it. Raises
+    LayoutError otherwise.
+
+    Example:
+        >>> ldsm = ("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>, "
+        ...         "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (_2,_2,_1)))")
+        >>> tessera.check_tiled_copy("Sw<3,3,3> o (_64,_64):(_64,_1)", ldsm)["message"]
+        '32 instructions of 16-byte vectors a thread, 128 wavefronts (ideal 128): conflict-free'
+        >>> tessera.check_tiled_copy("(_64,_64):(_1,_64)", ldsm)["rule"]
+        'copy.vector'
+    """
+    ...
+
+def check_tma(global_layout: Value, box: Value, *, elem_bytes: int = 2,
+              smem: Optional[Value] = None) -> Dict[str, Any]:
     """The legality check of ``tessera check tma`` (docs/advise.md) as a dict: whether TMA can move
     boxes laid out in shared memory as ``box`` (a static rank-2 layout, plain or swizzled) from or to
-    the 2-D matrix ``global_layout`` (shape and strides in elements) of ``elem_bytes``-byte elements.
+    the 2-D matrix ``global_layout`` (shape and strides in elements) of ``elem_bytes``-byte elements;
+    with ``smem``, also whether such boxes fill that shared-memory tile ((m, n) -> element offset in
+    the global layout's mode order; plain, or under the box's swizzle): the rules tma_partition
+    enforces at compile time (tma.tile, tma.box_layout, tma.box_start).
 
     Keys: legal (bool), rule ("" when legal, else e.g. "tma.map"), message (what was found, or the
     rule's message with its values and the fix: the library's own, as make_tma_desc raises it).
@@ -79,6 +108,9 @@ def check_tma(global_layout: Value, box: Value, *, elem_bytes: int = 2) -> Dict[
         True
         >>> tessera.check_tma("(4096,4100):(4100,1)", "(_64,_64):(_64,_1)")["rule"]
         'tma.map'
+        >>> tessera.check_tma("(4096,4096):(4096,1)", "Sw<3,3,3> o (_128,_64):(_64,_1)",
+        ...                   smem="Sw<3,3,3> o (_128,_128):(_128,_1)")["rule"]
+        'tma.box_layout'
     """
     ...
 

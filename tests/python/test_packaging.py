@@ -68,8 +68,9 @@ def test_submodules_and_their_names_at_top_level():
 
     assert tessera.show is tessera.pictures.show and tessera.pictures.__all__ == ["show"]
     assert tessera.analyze is tessera.analysis.analyze and tessera.analysis.__all__ == [
-        "advise", "analyze", "check_copy", "check_tma", "check_wgmma"]
+        "advise", "analyze", "check_copy", "check_tiled_copy", "check_tma", "check_wgmma"]
     assert tessera.advise is tessera.analysis.advise and tessera.check_tma is tessera.analysis.check_tma
+    assert tessera.check_tiled_copy is tessera.analysis.check_tiled_copy
     assert tessera.check_wgmma is tessera.analysis.check_wgmma and tessera.check_copy is tessera.analysis.check_copy
     assert tessera.pictures.show("_2:_1", "ascii") == tessera.show("_2:_1", "ascii")
 

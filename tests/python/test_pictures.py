@@ -141,6 +141,52 @@ def test_check_tma_is_tessera_check(cli):
     assert tessera.check_tma("(1000,4096):(4096,1)", "Sw<2,2,3> o (_32,_16):(_16,_1)", elem_bytes=4)["legal"]
 
 
+def test_check_tma_of_a_tile_is_tessera_check(cli):
+    # attention's Q tile in two boxes of 64 columns; stored row-major its boxes are not TMA's; boxes
+    # off the 128-byte swizzle's 1024-byte pattern; a box that does not divide the tile.
+    glob = "(4096,4096):(4096,1)"
+    cases = [("Sw<3,3,3> o (_128,_64):(_64,_1)", "tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_128))", ""),
+             ("Sw<3,3,3> o (_128,_64):(_64,_1)", "Sw<3,3,3> o (_128,_128):(_128,_1)", "tma.box_layout"),
+             ("Sw<3,3,3> o (_8,_64):(_64,_1)", "Sw<3,3,3> o ((_8,_2),_64):((_64,_520),_1)", "tma.box_start"),
+             ("(_48,_64):(_64,_1)", "(_128,_64):(_64,_1)", "tma.tile")]
+    for box, smem, rule in cases:
+        status, out, err = run_cli(cli, ["check", "tma", "--global", glob, "--box", box, "--smem", smem])
+        r = tessera.check_tma(glob, box, smem=smem)
+        assert (status, r["rule"], r["legal"]) == ((0 if rule == "" else 1), rule, rule == ""), err
+        if r["legal"]:
+            assert out == "legal: " + r["message"] + "\n"
+            assert "; the tile (128,128) is 2 boxes (1 x 2)" in r["message"]
+        else:
+            assert err == "error: illegal (" + r["rule"] + "): " + r["message"] + "\n"
+
+
+def test_check_tiled_copy_is_tessera_check(cli):
+    cases = [("Sw<3,3,3> o (_64,_64):(_64,_1)", LDSM, [], ""),  # conflict-free
+             ("(_64,_64):(_64,_1)", LDSM, [], ""),  # legal, 8-way conflicts
+             ("(_64,_64):(_1,_64)", LDSM, [], "copy.vector"),  # M-major: ldmatrix's rows are columns here
+             ("(_8,_8):(_8,_1)", LDSM, [], "copy.tile"),
+             ("(_32,_32):(_32,_1)", "make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>,float>, (_32,_1):(_1,_0))",
+              ["--side", "src"], "")]
+    for smem, copy, extra, rule in cases:
+        status, out, err = run_cli(cli, ["check", "copy", "--smem", smem, "--copy", copy] + extra)
+        r = tessera.check_tiled_copy(smem, copy, side=extra[1] if extra else None)
+        assert (status, r["rule"], r["legal"]) == ((0 if rule == "" else 1), rule, rule == ""), err
+        if r["legal"]:
+            assert out == "legal: " + r["message"] + "\n"
+        else:
+            assert err == "error: illegal (" + r["rule"] + "): " + r["message"] + "\n"
+    assert tessera.check_tiled_copy("(_64,_64):(_64,_1)", LDSM)["message"].endswith(
+        "1024 wavefronts (ideal 128): 8-way bank conflicts")
+    assert tessera.check_tiled_copy(tessera.layout("Sw<3,3,3> o (_64,_64):(_64,_1)"), tessera.parse(LDSM))["legal"]
+    with pytest.raises(tessera.LayoutError, match="must be a tiled copy"):
+        tessera.check_tiled_copy("(_64,_64):(_64,_1)", "(_32,_32):(_1,_32)")
+    with pytest.raises(tessera.LayoutError, match="src"):  # a universal copy does not say its shared side
+        tessera.check_tiled_copy("(_32,_32):(_32,_1)",
+                                 "make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>,float>, (_32,_1):(_1,_0))")
+    with pytest.raises(tessera.LayoutError):
+        tessera.check_tiled_copy("(_64,_64):(_64,_1)", LDSM, side="shared")
+
+
 def test_check_wgmma_is_tessera_check(cli):
     cases = [("Sw<3,3,3> o (_64,_64):(_64,_1)", [], 0),
              ("Sw<3,3,3> o (_64,_128):(_128,_1)", [], 1),

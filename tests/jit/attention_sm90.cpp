@@ -38,8 +38,8 @@ namespace {
 // them out (the programs check the same numbers against the device structs).
 static_assert(offsetof(AttentionSm90ParamsHost, o) == 0 && offsetof(AttentionSm90ParamsHost, lse) == 32 &&
               offsetof(AttentionSm90ParamsHost, lse_head) == 40 && offsetof(AttentionSm90ParamsHost, shape) == 48 &&
-              offsetof(AttentionSm90ParamsHost, scale) == 96 && offsetof(AttentionSm90ParamsHost, tiles) == 104 &&
-              sizeof(AttentionSm90ParamsHost) == 112 && alignof(AttentionSm90ParamsHost) == 8);
+              offsetof(AttentionSm90ParamsHost, scale) == 136 && offsetof(AttentionSm90ParamsHost, tiles) == 144 &&
+              sizeof(AttentionSm90ParamsHost) == 152 && alignof(AttentionSm90ParamsHost) == 8);
 static_assert(offsetof(AttentionSm90MapsHost<128>, k) == 128 && offsetof(AttentionSm90MapsHost<128>, v) == 256 &&
               sizeof(AttentionSm90MapsHost<128>) == 384 && alignof(AttentionSm90MapsHost<128>) == 128);
 static_assert(offsetof(AttentionSm90MapsHost<64>, v) == 256 && sizeof(AttentionSm90MapsHost<64>) == 384 &&
@@ -230,6 +230,9 @@ TEST(JitAttentionSm90, TheArgumentAndItsTensorMaps) {
   EXPECT_TRUE(r.params.shape.causal);
   EXPECT_TRUE(r.params.shape.bottom_right);
   EXPECT_EQ(r.params.shape.cu_seqlens_q, nullptr);
+  EXPECT_EQ(r.params.shape.order_pairs.d, 16);  // sms 0: the causal order without groups (every pair)
+  EXPECT_EQ(r.params.shape.order_m.d, 8);
+  EXPECT_EQ(r.params.shape.order_heads.d, 8);
   EXPECT_EQ(r.params.lse_head, 1000);
   EXPECT_FLOAT_EQ(r.params.scale, 1.0f / std::sqrt(128.0f));
   EXPECT_FLOAT_EQ(r.params.scale_log2, r.params.scale * 1.4426950408889634f);
@@ -242,6 +245,25 @@ TEST(JitAttentionSm90, TheArgumentAndItsTensorMaps) {
     AttentionSm90JitProblem lng = problem(2, 8, 2, 1000, 3000, 128);
     EXPECT_EQ((attention_sm90_jit_params<128>(attention_sm90_jit_kernel(lng), lng, Recorder{&maps}, 100).blocks),
               8u * 8 * 2);
+  }
+  if (std::getenv("TESSERA_ATTENTION_PERSISTENT") == nullptr &&
+      std::getenv("TESSERA_ATTENTION_CAUSAL_ORDER") == nullptr) {
+    // the causal order's groups, as the nvcc launcher picks them (kernels::attention_sm90_causal_group):
+    // seq 1k, persistent on 132 SMs, 4 pairs; seq 4k, a block a tile, 8 pairs (16 MB of K and V)
+    AttentionSm90JitProblem big = problem(16, 16, 16, 1024, 1024, 128);
+    big.causal = kernels::AttentionCausal::top_left;
+    EXPECT_EQ((attention_sm90_jit_params<128>(attention_sm90_jit_kernel(big), big, Recorder{&maps}, 132)
+                   .params.shape.order_pairs.d),
+              4);
+    big = problem(4, 16, 16, 4096, 4096, 128);
+    big.causal = kernels::AttentionCausal::top_left;
+    EXPECT_EQ((attention_sm90_jit_params<128>(attention_sm90_jit_kernel(big), big, Recorder{&maps}, 132)
+                   .params.shape.order_pairs.d),
+              8);
+    big.causal = kernels::AttentionCausal::none;  // without a mask: the m-block fastest (groups of one pair)
+    EXPECT_EQ((attention_sm90_jit_params<128>(attention_sm90_jit_kernel(big), big, Recorder{&maps}, 132)
+                   .params.shape.order_pairs.d),
+              1);
   }
   EXPECT_EQ(r.threads, 384u);
   EXPECT_EQ(r.smem_bytes, unsigned(attention_sm90_jit_geometry({128, true}).smem_bytes));

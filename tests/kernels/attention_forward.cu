@@ -16,8 +16,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -100,34 +102,39 @@ enum class Loop { launcher, plain, pingpong, overlap };
 
 // max_blocks > 0: the persistent kernel of the launcher's loop (or of the ping-pong loop, head_dim
 // 128) with at most that many blocks, each looping over many tiles whatever the GPU's SM count;
-// 0: the launcher's grid.
+// 0: the launcher's grid. order_pairs > 0 (causal, not Loop::launcher without max_blocks): the
+// tile order in groups of that many (sequence, head) pairs (attention_sm90_order); 0: the
+// launcher's choice.
 template <class T>
-cudaError_t launch(AttentionProblem<T> const& p, Loop loop, int max_blocks = 0) {
+cudaError_t launch(AttentionProblem<T> const& p, Loop loop, int max_blocks = 0, long long order_pairs = 0) {
   using namespace tessera::kernels;
   using detail::attention_sm90_launch;
-  if (loop == Loop::launcher && max_blocks == 0) return attention_forward_sm90(p, nullptr);
+  if (loop == Loop::launcher && max_blocks == 0)
+    return order_pairs == 0 ? attention_forward_sm90(p, nullptr) : cudaErrorInvalidValue;
   check_attention_problem("attention_forward_sm90", p);
   int const d = p.head_dim;
+  long long const g = order_pairs;
   if (max_blocks > 0) {
+    int const mb = max_blocks;
     if (loop == Loop::pingpong)
-      return d == 128 ? attention_sm90_launch<AttentionSm90Config<128, true, false, true>, T>(p, nullptr, max_blocks)
+      return d == 128 ? attention_sm90_launch<AttentionSm90Config<128, true, false, true>, T>(p, nullptr, mb, g)
                       : cudaErrorInvalidValue;
     if (loop != Loop::launcher) return cudaErrorInvalidValue;
-    if (d == 64) return attention_sm90_launch<AttentionSm90Config<64, false, false, true>, T>(p, nullptr, max_blocks);
-    if (d == 128) return attention_sm90_launch<AttentionSm90Config<128, false, true, true>, T>(p, nullptr, max_blocks);
-    return attention_sm90_launch<AttentionSm90Config<256, false, true, true>, T>(p, nullptr, max_blocks);
+    if (d == 64) return attention_sm90_launch<AttentionSm90Config<64, false, false, true>, T>(p, nullptr, mb, g);
+    if (d == 128) return attention_sm90_launch<AttentionSm90Config<128, false, true, true>, T>(p, nullptr, mb, g);
+    return attention_sm90_launch<AttentionSm90Config<256, false, true, true>, T>(p, nullptr, mb, g);
   }
   if (loop == Loop::pingpong)
-    return d == 64 ? attention_sm90_launch<AttentionSm90Config<64, true>, T>(p, nullptr)
-                   : attention_sm90_launch<AttentionSm90Config<128, true>, T>(p, nullptr);
+    return d == 64 ? attention_sm90_launch<AttentionSm90Config<64, true>, T>(p, nullptr, 0, g)
+                   : attention_sm90_launch<AttentionSm90Config<128, true>, T>(p, nullptr, 0, g);
   if (loop == Loop::plain) {
-    if (d == 64) return attention_sm90_launch<AttentionSm90Config<64>, T>(p, nullptr);
-    if (d == 128) return attention_sm90_launch<AttentionSm90Config<128>, T>(p, nullptr);
-    return attention_sm90_launch<AttentionSm90Config<256>, T>(p, nullptr);
+    if (d == 64) return attention_sm90_launch<AttentionSm90Config<64>, T>(p, nullptr, 0, g);
+    if (d == 128) return attention_sm90_launch<AttentionSm90Config<128>, T>(p, nullptr, 0, g);
+    return attention_sm90_launch<AttentionSm90Config<256>, T>(p, nullptr, 0, g);
   }
-  if (d == 64) return attention_sm90_launch<AttentionSm90Config<64, false, true>, T>(p, nullptr);
-  if (d == 128) return attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(p, nullptr);
-  return attention_sm90_launch<AttentionSm90Config<256, false, true>, T>(p, nullptr);
+  if (d == 64) return attention_sm90_launch<AttentionSm90Config<64, false, true>, T>(p, nullptr, 0, g);
+  if (d == 128) return attention_sm90_launch<AttentionSm90Config<128, false, true>, T>(p, nullptr, 0, g);
+  return attention_sm90_launch<AttentionSm90Config<256, false, true>, T>(p, nullptr, 0, g);
 }
 
 // The device side of a run: Q, K, V (nq, nk, nk elements, uniform in [-1, 1] from `seed`), O (the
@@ -183,7 +190,7 @@ std::string compare_row(T const* got, float const* want, float got_lse, float wa
 
 // Runs one case and compares; returns an empty string or the first mismatch.
 template <class T>
-std::string run_case(Case const& c, Loop loop = Loop::launcher, int max_blocks = 0) {
+std::string run_case(Case const& c, Loop loop = Loop::launcher, int max_blocks = 0, long long order_pairs = 0) {
   int const d = c.head_dim;
   // Q, O: (batch, head, seq, d) with rows padded by 8 elements; K, V: (batch, seq, head, d).
   AttentionStrides const qo{(long long)c.heads_q * c.seq_q * (d + 8), (long long)c.seq_q * (d + 8), d + 8, 1};
@@ -205,7 +212,7 @@ std::string run_case(Case const& c, Loop loop = Loop::launcher, int max_blocks =
   p.v_strides = kv;
   p.causal = c.causal;
   p.scale = c.scale;
-  check(launch(p, loop, max_blocks), "attention_forward_sm90");
+  check(launch(p, loop, max_blocks, order_pairs), "attention_forward_sm90");
   attention_reference<T><<<unsigned((rows + 127) / 128), 128>>>(p, tessera::kernels::attention_scale(p),
                                                                 buf.ref_o.get(), buf.ref_lse.get());
   check(cudaGetLastError(), "attention_reference");
@@ -431,6 +438,20 @@ TEST(AttentionForwardSm90Small, RaggedCausalGqa) {
       "");
 }
 
+// The causal order in groups of (sequence, head) pairs (attention_sm90_order), forced (the
+// launchers group only problems whose K and V exceed 16 MB): 6 pairs of 3 m-blocks in groups of 1,
+// 2 and 3, persistent on 4 blocks (so that a block's tiles cross groups) and one block a tile.
+TEST(AttentionForwardSm90Small, CausalGroups) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  for (long long g : {1, 2, 3}) {
+    EXPECT_EQ(run_case<bfloat16_t>({2, 3, 3, 300, 300, 128, AttentionCausal::top_left}, Loop::launcher, 4, g), "") << g;
+    EXPECT_EQ(run_case<half_t>({2, 3, 1, 300, 250, 64, AttentionCausal::bottom_right}, Loop::launcher, 4, g), "") << g;
+  }
+  EXPECT_EQ(run_case<bfloat16_t>({2, 3, 3, 300, 300, 256, AttentionCausal::top_left}, Loop::launcher, 4, 2), "");
+  EXPECT_EQ(run_case<bfloat16_t>({2, 3, 3, 300, 300, 128, AttentionCausal::top_left}, Loop::overlap, 0, 2), "");
+  EXPECT_EQ(run_case<half_t>({2, 3, 1, 300, 250, 64, AttentionCausal::bottom_right}, Loop::plain, 0, 3), "");
+}
+
 // ---- the kernel's index arithmetic against the library's layouts (host only, no GPU) --------------
 
 // The fragments the consumer indexes by hand are the wgmma atoms' layouts (atom/mma_traits_sm90.hpp,
@@ -488,6 +509,7 @@ TEST(AttentionForwardSm90Layouts, Tiles) {
   s.seq_q = 300;
   s.seq_k = 200;
   s.m_blocks = 3;
+  tessera::kernels::attention_sm90_order(s, 0);
   // no mask: m fastest, every tile visits ceil(200 / 128) = 2 blocks
   auto t = attention_sm90_tile<128, 128>(s, 7);
   EXPECT_EQ(t.m, 1);
@@ -501,6 +523,7 @@ TEST(AttentionForwardSm90Layouts, Tiles) {
   // bottom_right, diag = 200 - 300: m-blocks descending, slowest; m = 0 (rows 0..127) sees keys <= 27
   s.causal = true;
   s.bottom_right = true;
+  tessera::kernels::attention_sm90_order(s, 0);
   t = attention_sm90_tile<128, 128>(s, 6 * 2 + 5);
   EXPECT_EQ(t.m, 0);
   EXPECT_EQ(t.h, 2);
@@ -519,6 +542,164 @@ TEST(AttentionForwardSm90Layouts, Tiles) {
   EXPECT_EQ((attention_sm90_tile<128, 128>(s, 12).diag), 0);
 }
 
+// The divisor's quotient is n / d: every n < 5000 for d < 300, then powers of two, their
+// neighbours and the extremes (n up to 2^31 - 1, d up to 2^31 - 1), with pseudo-random n.
+TEST(AttentionForwardSm90Layouts, DivisorIsDivision) {
+  using tessera::kernels::attention_sm90_divisor;
+  for (int d = 1; d < 300; ++d) {
+    auto const v = attention_sm90_divisor(d);
+    for (int n = 0; n < 5000; ++n) ASSERT_EQ(v.quotient(n), n / d) << n << " / " << d;
+  }
+  std::vector<long long> ds;
+  for (int l = 0; l < 31; ++l)
+    for (long long e : {-1, 0, 1}) ds.push_back((1LL << l) + e);
+  for (long long d : {3LL, 7LL, 132LL, 641LL, 1000003LL, 2147483647LL}) ds.push_back(d);
+  std::uint32_t x = 12345;
+  for (long long d : ds) {
+    if (d < 1 || d >= (1LL << 31)) continue;
+    auto const v = attention_sm90_divisor(d);
+    ASSERT_LT(v.shift, 32) << d;
+    for (long long n : {0LL, 1LL, d - 1, d, d + 1, 2 * d - 1, 2147483647LL, 2147483646LL}) {
+      if (n < 0 || n > 2147483647LL) continue;
+      ASSERT_EQ(v.quotient(int(n)), n / d) << n << " / " << d;
+    }
+    for (int k = 0; k < 2000; ++k) {
+      x = x * 1664525u + 1013904223u;
+      int const n = int(x >> 1);
+      ASSERT_EQ(v.quotient(n), n / d) << n << " / " << d;
+    }
+  }
+  EXPECT_EQ(attention_sm90_divisor(7).mul, 2454267027u);  // the comment's example
+  EXPECT_EQ(attention_sm90_divisor(7).shift, 3);
+  EXPECT_EQ(attention_sm90_divisor(7).quotient(100), 14);
+  EXPECT_THROW(attention_sm90_divisor(0), std::invalid_argument);
+  EXPECT_THROW(attention_sm90_divisor(1LL << 31), std::invalid_argument);
+}
+
+// The tile order (attention_sm90_order): for every group size dividing the pairs, the tiles cover
+// each (m-block, pair) once; group after group, each with its m-blocks (causal: descending)
+// slowest and its pairs fastest; groups of every pair (the order without groups, causal) and of one
+// pair (without a mask) are the orders of the versions before.
+TEST(AttentionForwardSm90Layouts, TileOrder) {
+  using tessera::kernels::attention_sm90_order;
+  using tessera::kernels::attention_sm90_tile;
+  tessera::kernels::AttentionSm90Shape s;
+  s.batch = 2;
+  s.heads_q = 6;  // 12 pairs
+  s.seq_q = s.seq_k = 500;
+  s.m_blocks = 4;
+  int const pairs = 12, tiles = pairs * s.m_blocks;
+  for (bool causal : {false, true})
+    for (int g : {0, 1, 2, 3, 4, 6, 12}) {
+      s.causal = causal;
+      attention_sm90_order(s, g);
+      int const size = g > 0 ? g : causal ? pairs : 1;
+      std::vector<int> seen(std::size_t(tiles), 0);
+      for (int i = 0; i < tiles; ++i) {
+        auto const t = attention_sm90_tile<128, 128>(s, i);
+        std::string const where =
+            "causal " + std::to_string(causal) + " group " + std::to_string(g) + " tile " + std::to_string(i);
+        int const bh = t.b * s.heads_q + t.h;
+        ASSERT_TRUE(t.m >= 0 && t.m < s.m_blocks && bh >= 0 && bh < pairs && t.h < s.heads_q) << where;
+        ++seen[std::size_t(t.m * pairs + bh)];
+        int const first = i / (size * s.m_blocks) * size;  // the group's first pair
+        int const r = i - first * s.m_blocks;              // the tile within its group
+        EXPECT_EQ(bh, first + r % size) << where;
+        EXPECT_EQ(t.m, causal ? s.m_blocks - 1 - r / size : r / size) << where;
+        if (causal && size == pairs) {  // no groups: the m-block slowest over every pair
+          EXPECT_EQ(t.m, s.m_blocks - 1 - i / pairs) << where;
+          EXPECT_EQ(bh, i % pairs) << where;
+        }
+        if (!causal && size == 1) {  // the m-block fastest
+          EXPECT_EQ(t.m, i % s.m_blocks) << where;
+          EXPECT_EQ(bh, i / s.m_blocks) << where;
+        }
+      }
+      for (int v : seen) ASSERT_EQ(v, 1) << "causal " << causal << " group " << g;
+    }
+  // the comment's example: batch 2, heads 3, 4 m-blocks, causal, groups of 2
+  s.heads_q = 3;
+  s.causal = true;
+  attention_sm90_order(s, 2);
+  EXPECT_EQ((attention_sm90_tile<128, 128>(s, 3).m), 2);
+  EXPECT_EQ((attention_sm90_tile<128, 128>(s, 3).h), 1);
+  EXPECT_EQ((attention_sm90_tile<128, 128>(s, 9).m), 3);  // pair 3: sequence 1, head 0
+  EXPECT_EQ((attention_sm90_tile<128, 128>(s, 9).b), 1);
+  EXPECT_EQ((attention_sm90_tile<128, 128>(s, 9).h), 0);
+  EXPECT_THROW(attention_sm90_order(s, 4), std::invalid_argument);  // 4 does not divide 6 pairs
+}
+
+// The causal order's groups (attention_sm90_causal_group_from): the comment's examples; the switch's
+// values; and, persistent, a static assignment as balanced as without groups.
+TEST(AttentionForwardSm90Layouts, CausalGroups) {
+  using tessera::kernels::attention_sm90_causal_group_from;
+  using tessera::kernels::attention_sm90_order;
+  auto const shape = [](int batch, int heads, int seq, int group = 1) {
+    tessera::kernels::AttentionSm90Shape s;
+    s.batch = batch;
+    s.heads_q = heads;
+    s.group = group;
+    s.seq_q = s.seq_k = seq;
+    s.m_blocks = (seq + 127) / 128;
+    s.causal = true;
+    return s;
+  };
+  auto const s1k = shape(16, 16, 1024);
+  EXPECT_EQ(attention_sm90_causal_group_from(nullptr, s1k, 128, 132, true), 4);
+  EXPECT_EQ(attention_sm90_causal_group_from("auto", s1k, 128, 132, false), 32);
+  EXPECT_EQ(attention_sm90_causal_group_from(nullptr, shape(4, 16, 4096), 128, 132, false), 8);
+  EXPECT_EQ(attention_sm90_causal_group_from(nullptr, shape(1, 4, 1024), 128, 132, true), 4);          // 32 tiles
+  EXPECT_EQ(attention_sm90_causal_group_from(nullptr, shape(16, 16, 1024, 4), 128, 132, false), 128);  // GQA 4
+  EXPECT_EQ(attention_sm90_causal_group_from(nullptr, shape(2, 8, 1024), 128, 132, false), 16);        // 8 MB in all
+  EXPECT_EQ(attention_sm90_causal_group_from(nullptr, s1k, 128, 0, false), 256);                       // SMs unknown
+  EXPECT_EQ(attention_sm90_causal_group_from(nullptr, shape(4, 16, 4096), 256, 132, false), 4);
+  EXPECT_EQ(attention_sm90_causal_group_from(nullptr, shape(16, 7, 1536), 128, 132, true), 112);  // none balances
+  EXPECT_EQ(attention_sm90_causal_group_from(nullptr, shape(3, 5, 16384), 128, 132, false), 1);   // 8 MB a pair
+  EXPECT_EQ(attention_sm90_causal_group_from("off", s1k, 128, 132, true), 256);
+  EXPECT_EQ(attention_sm90_causal_group_from("8", s1k, 128, 132, true), 8);
+  EXPECT_EQ(attention_sm90_causal_group_from("12", s1k, 128, 132, true), 8);  // the largest divisor up to 12
+  EXPECT_EQ(attention_sm90_causal_group_from("1000", s1k, 128, 132, true), 256);
+  EXPECT_THROW(attention_sm90_causal_group_from("0", s1k, 128, 132, true), std::invalid_argument);
+  EXPECT_THROW(attention_sm90_causal_group_from("Auto", s1k, 128, 132, true), std::invalid_argument);
+  EXPECT_THROW(attention_sm90_causal_group_from("4x", s1k, 128, 132, true), std::invalid_argument);
+  // persistent: the heaviest block's work (a tile of m-block m costs m + 2), walked tile by tile, is
+  // attention_sm90_heaviest_block's for every group size dividing both counts; the chosen groups'
+  // is within 3 % of the order without groups', over the sweep's seq-1k and seq-2k shapes and a
+  // few others, on 132, 114 and 78 SMs
+  for (int sms : {132, 114, 78})
+    for (auto [batch, heads, seq, d] : std::vector<std::array<int, 4>>{{16, 32, 1024, 64},
+                                                                       {16, 16, 1024, 128},
+                                                                       {16, 8, 1024, 256},
+                                                                       {8, 32, 2048, 64},
+                                                                       {8, 16, 2048, 128},
+                                                                       {8, 8, 2048, 256},
+                                                                       {7, 12, 1536, 128},
+                                                                       {64, 12, 640, 64},
+                                                                       {3, 40, 2048, 128}}) {
+      auto s = shape(batch, heads, seq);
+      int const tiles = s.batch * s.heads_q * s.m_blocks;
+      auto const heaviest = [&](long long pairs) {
+        attention_sm90_order(s, pairs);
+        std::vector<long long> work(std::size_t(sms), 0);
+        for (int t = 0; t < tiles; ++t)
+          work[std::size_t(t % sms)] += tessera::kernels::attention_sm90_tile<128, 128>(s, t).m + 2;
+        return *std::max_element(work.begin(), work.end());
+      };
+      std::string const where = "sms " + std::to_string(sms) + " batch " + std::to_string(batch) + " heads " +
+                                std::to_string(heads) + " seq " + std::to_string(seq) + " d " + std::to_string(d);
+      for (int g = 1; g <= sms; ++g)
+        if (sms % g == 0 && (batch * heads) % g == 0)
+          ASSERT_EQ(tessera::kernels::attention_sm90_heaviest_block(tiles, s.m_blocks, g, sms), heaviest(g))
+              << where << " group " << g;
+      long long const g = attention_sm90_causal_group_from(nullptr, s, d, sms, true);
+      long long const grouped = heaviest(g), plain = heaviest(0);
+      EXPECT_LE(grouped * 100, plain * 103) << where << " group " << g;
+      if (sms == 132)
+        std::printf("  %s: groups of %lld, heaviest %lld (none: %lld)\n", where.c_str(), g, grouped, plain);
+    }
+  EXPECT_EQ(tessera::kernels::attention_sm90_heaviest_block(2048, 8, 4, 132), 88);  // the comment's example
+}
+
 // Varlen: a tile reads its sequence's rows and lengths from the offsets; the tensors' batch
 // coordinate is 0; a tile past its sequence's end, or a sequence without keys, visits no block.
 TEST(AttentionForwardSm90Layouts, VarlenTiles) {
@@ -533,6 +714,7 @@ TEST(AttentionForwardSm90Layouts, VarlenTiles) {
   s.m_blocks = 3;
   s.cu_seqlens_q = cu_q;
   s.cu_seqlens_k = cu_k;
+  tessera::kernels::attention_sm90_order(s, 0);
   // no mask, m fastest: tile 3 is m 0 of (sequence 0, head 1)
   auto t = attention_sm90_tile<128, 128>(s, 3);
   EXPECT_EQ(t.m, 0);
@@ -555,6 +737,7 @@ TEST(AttentionForwardSm90Layouts, VarlenTiles) {
   // causal bottom_right: sequence 0's diag is 100 - 300; m = 2 (rows 256..299) sees keys <= 99
   s.causal = true;
   s.bottom_right = true;
+  tessera::kernels::attention_sm90_order(s, 0);
   t = attention_sm90_tile<128, 128>(s, 0);  // m = 2, (sequence 0, head 0)
   EXPECT_EQ(t.m, 2);
   EXPECT_EQ(t.diag, -200);
@@ -580,6 +763,7 @@ void expect_masks_match_definition() {
         s.m_blocks = (sq + BM - 1) / BM;
         s.causal = causal != AttentionCausal::none;
         s.bottom_right = causal == AttentionCausal::bottom_right;
+        attention_sm90_order(s, 0);
         int const diag = causal == AttentionCausal::bottom_right ? sk - sq : 0;
         for (int tile = 0; tile < s.m_blocks; ++tile) {
           AttentionSm90Tile const w = attention_sm90_tile<BM, BN>(s, tile);
@@ -608,7 +792,7 @@ TEST(AttentionForwardSm90Layouts, MasksMatchDefinition) {
 }
 
 // The kernel's two arguments (sm90/warp_specialized.cuh): the values (AttentionSm90Params: O, LSE,
-// the shape, the scale) by value, holding no tensor map, so that nothing takes their address and
+// the shape, the scale; 152 bytes) by value, holding no tensor map, so that nothing takes their address and
 // ptxas keeps what every tile reads in uniform registers; the three tensor maps (AttentionSm90Maps)
 // as the __grid_constant__ TMA reads in place. The block's tile is the roles' plan, computed before
 // the role split (uniform too). The launcher passes (params, maps) in that order.
@@ -618,8 +802,7 @@ constexpr bool arguments_split() {
   using P = tessera::kernels::detail::AttentionSm90Params<T>;
   using M = tessera::kernels::detail::AttentionSm90Maps<T>;
   return std::is_same_v<decltype(&tessera::sm90::warp_specialized_kernel<Roles>), void (*)(P, M)> &&
-         sizeof(M) == 3 * sizeof(tessera::TmaDescriptor) && sizeof(P) < sizeof(tessera::TmaDescriptor) &&
-         tessera::sm90::RolesWithPlan<Roles> &&
+         sizeof(M) == 3 * sizeof(tessera::TmaDescriptor) && sizeof(P) <= 160 && tessera::sm90::RolesWithPlan<Roles> &&
          std::is_same_v<decltype(Roles::plan(std::declval<P const&>())), tessera::kernels::AttentionSm90Tile>;
 }
 
@@ -631,7 +814,7 @@ TEST(AttentionForwardSm90Layouts, ArgumentsValuesAndMaps) {
   static_assert(arguments_split<AttentionSm90Config<128, true>, bfloat16_t>());
   static_assert(arguments_split<AttentionSm90Config<64, false, true>, half_t>());
   static_assert(arguments_split<AttentionSm90Config<256, false, true, true>, half_t>());
-  EXPECT_EQ(sizeof(tessera::kernels::detail::AttentionSm90Params<half_t>), 112u);  // jit/attention_sm90.hpp's copy
+  EXPECT_EQ(sizeof(tessera::kernels::detail::AttentionSm90Params<half_t>), 152u);  // jit/attention_sm90.hpp's copy
 }
 
 // ---- the problem's checks (no GPU: they throw before anything runs) --------------------------------

@@ -374,6 +374,12 @@ inline std::string attention_sm90_jit_source(AttentionSm90JitKernel const& k, in
     TESSERA_JIT_ATTN_MEMBER(shape.bottom_right, "bool");
     TESSERA_JIT_ATTN_MEMBER(shape.cu_seqlens_q, "int const*");
     TESSERA_JIT_ATTN_MEMBER(shape.cu_seqlens_k, "int const*");
+    TESSERA_JIT_ATTN_MEMBER(shape.order_pairs, "tessera::kernels::AttentionSm90Divisor");
+    TESSERA_JIT_ATTN_MEMBER(shape.order_m, "tessera::kernels::AttentionSm90Divisor");
+    TESSERA_JIT_ATTN_MEMBER(shape.order_heads, "tessera::kernels::AttentionSm90Divisor");
+    TESSERA_JIT_ATTN_MEMBER(shape.order_m.d, "int");
+    TESSERA_JIT_ATTN_MEMBER(shape.order_m.mul, "unsigned");
+    TESSERA_JIT_ATTN_MEMBER(shape.order_m.shift, "int");
     TESSERA_JIT_ATTN_MEMBER(scale, "float");
     TESSERA_JIT_ATTN_MEMBER(scale_log2, "float");
     TESSERA_JIT_ATTN_MEMBER(tiles, "int");
@@ -511,7 +517,8 @@ struct AttentionSm90JitArgs {
 // attention_sm90_jit_params<DescAlign>(k, p, encode): the arguments of kernel k for problem p, what
 // kernels::detail::attention_sm90_launch computes: the maps, Q's in boxes of 64 x BM, K's and V's in
 // 64 x BN (varlen: over the packed rows, one batch); the values, O's pointer and strides, LSE's head
-// stride; the shape (kernels::attention_sm90_shape); the scale and scale log2(e); the tiles
+// stride; the shape (kernels::attention_sm90_shape), causal in the groups of
+// kernels::attention_sm90_causal_group (sms 0: none); the scale and scale log2(e); the tiles
 // (m_blocks heads_q batch) and the grid, kernels::attention_sm90_grid(tiles, sms, k.persistent) (sms 0: one
 // block a tile). encode(map, out) writes the 128-byte tensor map of `map`
 // to out (attention_sm90_jit_encode; a test records the maps instead). Pre: p passes
@@ -546,6 +553,9 @@ AttentionSm90JitArgs<DescAlign> attention_sm90_jit_params(AttentionSm90JitKernel
   a.scale_log2 = a.scale * 1.4426950408889634f;
   a.tiles = int(e.tiles);
   r.blocks = unsigned(kernels::attention_sm90_grid(e.tiles, sms, g.persistent));
+  if (a.shape.causal)  // the nvcc launcher's order (kernels::detail::attention_sm90_launch)
+    kernels::attention_sm90_order(a.shape, kernels::attention_sm90_causal_group(
+                                               a.shape, p.head_dim, g.persistent ? int(r.blocks) : sms, g.persistent));
   r.threads = unsigned(g.threads);
   r.smem_bytes = unsigned(g.smem_bytes);
   return r;

@@ -56,9 +56,12 @@ TmaDescriptor attention_sm90_tma(T const* ptr, int batch, int heads, int seq, in
 // its two arguments the values (AttentionSm90Params) and the tensor maps (AttentionSm90Maps).
 // The grid: for a configuration whose blocks loop over tiles (Cfg::kPersistent), at most one block
 // an SM (attention_sm90_grid), max_blocks > 0 capping it further (tests: many tiles a block); else
-// one block a tile.
+// one block a tile. The tile order: causal, in groups of order_pairs (sequence, head) pairs (a
+// divisor of batch heads_q; tests), or for order_pairs 0 of attention_sm90_causal_group's choice;
+// without a mask the m-block fastest (attention_sm90_order).
 template <class Cfg, class T>
-cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t stream, int max_blocks = 0) {
+cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t stream, int max_blocks = 0,
+                                  long long order_pairs = 0) {
   using Roles = AttentionSm90Roles<Cfg, T>;
   constexpr int BM = Cfg::BM, BN = Cfg::BN;
   AttentionSm90Extents const e = attention_sm90_extents(p, BM);  // varlen: one batch of the packed rows
@@ -88,6 +91,10 @@ cudaError_t attention_sm90_launch(AttentionProblem<T> const& p, cudaStream_t str
     return e;
   long long grid = attention_sm90_grid(e.tiles, sms, Cfg::kPersistent);
   if (Cfg::kPersistent && max_blocks > 0 && grid > max_blocks) grid = max_blocks;
+  if (params.shape.causal && order_pairs == 0)  // persistent: the blocks that take turns are the grid's
+    order_pairs =
+        attention_sm90_causal_group(params.shape, p.head_dim, Cfg::kPersistent ? int(grid) : sms, Cfg::kPersistent);
+  attention_sm90_order(params.shape, order_pairs);
   unsigned const blocks = unsigned(grid);
   sm90::Launch config{dim3(blocks), dim3(Roles::kThreads), smem, stream};
   return cudaLaunchKernelEx(&config.config(), kernel, params, maps);  // the values by value, the maps in place

@@ -132,25 +132,27 @@ struct AttentionSm90Tile {
 };
 
 // attention_sm90_tile<BM, BN>(shape, tile): the work of block `tile` of the grid (m_blocks heads_q
-// batch blocks). Without a mask the m-block is fastest (the query tiles of one head run together
-// and share its K and V in L2); causal, the m-block is slowest and descending, so that the longest
-// tiles start first. A causal tile visits the K blocks up to its last query's last visible key.
-// Varlen (shape.cu_seqlens_q set), the sequence's rows and lengths are read from the offsets (device
-// memory in the kernel; any memory the caller can read).
-// Example (BM = BN = 128, seq_q = seq_k = 1000, 2 heads, 1 batch, top_left): tile 0 is m = 7,
-// h = 0, visiting 8 K blocks; tile 15 is m = 0, h = 1, visiting 1.
+// batch blocks), in the shape's order (attention_sm90_order; three multiplies, no division): tile
+// (g m_blocks + i) pairs + j is m-block i of (sequence, head) pair g pairs + j, causal m-block
+// m_blocks - 1 - i (descending, so that a group's longest tiles start first). Without a mask the
+// launchers' groups are single pairs (the m-block fastest: the query tiles of one head run
+// together and share its K and V in L2); causal, groups of pairs whose K and V fit a part of the L2
+// (attention_sm90_causal_group), or all pairs (the m-block slowest). A causal tile visits the K
+// blocks up to its last query's last visible key. Varlen (shape.cu_seqlens_q set), the sequence's
+// rows and lengths are read from the offsets (device memory in the kernel; any memory the caller
+// can read).
+// Example (BM = BN = 128, seq_q = seq_k = 1000, 2 heads, 1 batch, top_left, no groups): tile 0 is
+// m = 7, h = 0, visiting 8 K blocks; tile 15 is m = 0, h = 1, visiting 1. In groups of 1 pair:
+// tile 7 is m = 0, h = 0; tile 8 is m = 7, h = 1.
 template <int BM, int BN>
 TESSERA_HOST_DEVICE constexpr AttentionSm90Tile attention_sm90_tile(AttentionSm90Shape const& s, int tile) {
-  int const bh_count = s.batch * s.heads_q;
-  int m = 0, bh = 0;
-  if (s.causal) {
-    m = s.m_blocks - 1 - tile / bh_count;
-    bh = tile % bh_count;
-  } else {
-    m = tile % s.m_blocks;
-    bh = tile / s.m_blocks;
-  }
-  AttentionSm90Tile w{m, bh % s.heads_q, bh / s.heads_q, 0, s.seq_q, s.seq_k, 0, 0, 0};
+  int const q = s.order_pairs.quotient(tile);  // g m_blocks + i
+  int const g = s.order_m.quotient(q);
+  int const i = q - g * s.order_m.d;
+  int const bh = g * s.order_pairs.d + (tile - q * s.order_pairs.d);  // the pair: sequence heads_q + head
+  int const b = s.order_heads.quotient(bh);
+  int const m = s.causal ? s.order_m.d - 1 - i : i;
+  AttentionSm90Tile w{m, bh - b * s.order_heads.d, b, 0, s.seq_q, s.seq_k, 0, 0, 0};
   if (s.cu_seqlens_q != nullptr) {
     w.q_row = s.cu_seqlens_q[w.b];
     w.seq_q = s.cu_seqlens_q[w.b + 1] - w.q_row;

@@ -11,12 +11,19 @@
 //   AttentionSm90Shape, attention_sm90_shape(problem, bm)
 //                                           the problem's sizes as the Hopper kernel reads them
 //                                           (both of its launchers, nvcc's and the JIT's, fill it here)
+//   AttentionSm90Divisor, attention_sm90_divisor(d), attention_sm90_order(shape, pairs)
+//                                           the tile order's divisions as multiplies; its groups
+//   attention_sm90_causal_group(shape, head_dim, sms, persistent)
+//                                           how many (sequence, head) pairs a group of the causal
+//                                           order: K and V in the L2 (TESSERA_ATTENTION_CAUSAL_ORDER)
 //   attention_sm90_extents(problem, bm), attention_sm90_persistent(seq_k),
 //   attention_sm90_grid(tiles, sms, persistent)
 //                                           the rest both launchers derive: the maps' extents, O's
 //                                           and LSE's strides, the tiles; the schedule and the grid
 //   check_attention_problem(fn, problem)    std::invalid_argument naming the broken rule and values
 #pragma once
+
+#include "tessera/core/config.hpp"
 
 #if !defined(__CUDACC_RTC__)  // host only: the checks' messages
 #include <cmath>
@@ -187,12 +194,34 @@ void check_attention_problem(char const* fn, AttentionProblem<T> const& p) {
 
 #endif  // !__CUDACC_RTC__
 
+// AttentionSm90Divisor: the quotient n / d of 0 <= n < 2^31 by a d in [1, 2^31) fixed on the host,
+// as a multiply and a shift (the kernel's tile order, attention_sm90_tile: an integer division by
+// a run-time value takes ~20 instructions and the registers that the producer, 24 of them, lacks).
+// attention_sm90_divisor(d) sets l = ceil(log2 d) and mul = ceil(2^(31 + l) / d) (< 2^32); since
+// mul d - 2^(31 + l) < d <= 2^l, n / d = floor(n mul / 2^(31 + l)) for every n < 2^31 (Granlund
+// and Montgomery, "Division by invariant integers using multiplication", 1994, theorem 4.2), which
+// is the high word of (2 n) mul shifted right by l. The default is d = 1.
+// Example: d = 7: l = 3, mul = 2454267027; quotient(100) = (200 mul >> 32) >> 3 = 114 >> 3 = 14.
+struct AttentionSm90Divisor {
+  int d = 1;
+  unsigned mul = 1u << 31;
+  int shift = 0;
+  TESSERA_HOST_DEVICE constexpr int quotient(int n) const {
+    return int(unsigned((static_cast<unsigned long long>(2u * unsigned(n)) * mul) >> 32) >> shift);
+  }
+};
+
 // The problem's sizes as the Hopper kernel (forward_sm90.cuh) reads them, in its first argument:
 // plain data, filled on the host by attention_sm90_shape.
 //   group: query heads a key/value head (heads_q / heads_kv); m_blocks: query tiles a (sequence,
 //   head), ceil(seq_q / BM); causal and bottom_right: the mask and its alignment (the diagonal of a
 //   sequence is j <= i + seq_k - seq_q when bottom_right, j <= i otherwise); cu_seqlens_q/_k: the
 //   varlen offsets (null: every sequence is seq_q x seq_k).
+//   order_pairs, order_m, order_heads: the tile order (attention_sm90_tile) as divisors, set by
+//   attention_sm90_order from the sizes above (call it again after changing them): tile
+//   (g m_blocks + i) pairs + j is m-block i (causal: m_blocks - 1 - i) of (sequence, head) pair
+//   g pairs + j, where pairs = order_pairs.d divides batch heads_q; order_m.d = m_blocks,
+//   order_heads.d = heads_q (the pair's sequence and head).
 struct AttentionSm90Shape {
   int batch = 1, heads_q = 1, group = 1;
   int seq_q = 1, seq_k = 1;
@@ -200,12 +229,46 @@ struct AttentionSm90Shape {
   bool causal = false, bottom_right = false;
   int const* cu_seqlens_q = nullptr;
   int const* cu_seqlens_k = nullptr;
+  AttentionSm90Divisor order_pairs, order_m, order_heads;
 };
 
 #if !defined(__CUDACC_RTC__)
-// attention_sm90_shape(p, bm): p's AttentionSm90Shape for query tiles of bm rows.
+// attention_sm90_divisor(d): the AttentionSm90Divisor of d (its comment says how). Throws
+// std::invalid_argument unless 1 <= d < 2^31. Example: 1 -> {1, 2^31, 0}; 7 -> {7, 2454267027, 3}.
+inline AttentionSm90Divisor attention_sm90_divisor(long long d) {
+  if (d < 1 || d >= (1LL << 31))
+    throw std::invalid_argument("attention_sm90_divisor: the divisor must be in [1, 2^31) (got " + std::to_string(d) +
+                                ")");
+  int l = 0;
+  while ((1LL << l) < d) ++l;
+  unsigned long long const mul =
+      ((1ULL << (31 + l)) + static_cast<unsigned long long>(d) - 1) / static_cast<unsigned long long>(d);
+  return {int(d), unsigned(mul), l};
+}
+
+// attention_sm90_order(s, pairs): sets s's tile order (AttentionSm90Shape::order_pairs, order_m,
+// order_heads) from its sizes, in groups of `pairs` (sequence, head) pairs (a divisor of batch
+// heads_q), or, for pairs <= 0, the order without groups: without a mask the m-block fastest (pairs
+// 1: a head's query tiles run together and share its K and V in L2), causal the m-block slowest
+// (pairs = batch heads_q: the m-blocks descending over every pair, the longest tiles first).
+// Throws std::invalid_argument if pairs > 0 does not divide batch heads_q.
+// Example: batch 2, heads_q 3, m_blocks 4, causal, pairs 2: tiles 0..7 are pairs 0 and 1 at
+// m = 3, 3, 2, 2, .., 0, 0; tiles 8..15 pairs 2 and 3; pairs 0: tiles 0..5 are every pair at m = 3.
+inline void attention_sm90_order(AttentionSm90Shape& s, long long pairs) {
+  long long const all = (long long)s.batch * s.heads_q;
+  if (pairs <= 0) pairs = s.causal ? all : 1;
+  if (all % pairs != 0)
+    throw std::invalid_argument("attention_sm90_order: a group's (sequence, head) pairs (" + std::to_string(pairs) +
+                                ") must divide batch heads_q = " + std::to_string(all));
+  s.order_pairs = attention_sm90_divisor(pairs);
+  s.order_m = attention_sm90_divisor(s.m_blocks);
+  s.order_heads = attention_sm90_divisor(s.heads_q);
+}
+
+// attention_sm90_shape(p, bm): p's AttentionSm90Shape for query tiles of bm rows, in the order
+// without groups (attention_sm90_order(s, 0); the launchers then set the causal order's groups).
 // Example: batch 2, heads 16 / 4, seq_q 1000, bm 128, causal bottom_right -> group 4, m_blocks 8,
-// causal and bottom_right set, no offsets.
+// causal and bottom_right set, no offsets, order_pairs 32.
 template <class T>
 AttentionSm90Shape attention_sm90_shape(AttentionProblem<T> const& p, int bm) {
   AttentionSm90Shape s;
@@ -219,6 +282,7 @@ AttentionSm90Shape attention_sm90_shape(AttentionProblem<T> const& p, int bm) {
   s.bottom_right = p.causal == AttentionCausal::bottom_right;
   s.cu_seqlens_q = p.cu_seqlens_q;
   s.cu_seqlens_k = p.cu_seqlens_k;
+  attention_sm90_order(s, 0);
   return s;
 }
 // attention_sm90_extents(p, bm): what both launchers of the Hopper kernel (forward.cuh, the JIT's
@@ -274,6 +338,93 @@ inline bool attention_sm90_persistent(int seq_k) {
 inline long long attention_sm90_grid(long long tiles, int sms, bool persistent) {
   if (!persistent || sms < 1) return tiles;
   return tiles < sms ? tiles : sms;
+}
+
+// attention_sm90_heaviest_block(tiles, m_blocks, pairs, sms): the heaviest block's work when `sms`
+// persistent blocks take a causal problem's tiles in groups of `pairs` (sequence, head) pairs
+// (attention_sm90_order; pairs divides sms) statically, block x tiles x, x + sms, ...: a tile of
+// m-block m counted m + 2 (its K blocks at seq_q = seq_k, one for its loads and epilogue). Block
+// x's k-th tile is m-block index (x / pairs + k sms / pairs) mod m_blocks of its group, a sequence
+// of period p <= m_blocks, so that each of the sms / pairs kinds of block costs O(m_blocks).
+// Example: 2048 tiles, 8 m-blocks, groups of 4, 132 SMs (step 33 mod 8 = 1): blocks 0..67 take 16
+// tiles, every index twice, 2 (2 + .. + 9) = 88; the others 15, at most 86 -> 88.
+inline long long attention_sm90_heaviest_block(long long tiles, int m_blocks, long long pairs, int sms) {
+  long long const per = tiles / sms, extra = tiles % sms, step = (sms / pairs) % m_blocks;
+  long long worst = 0;
+  for (long long u = 0; u < sms / pairs; ++u) {
+    long long const n = per + (u * pairs < extra ? 1 : 0);  // the tiles of block u pairs (the most of its kind)
+    auto const cost = [&](long long k) { return m_blocks + 1 - (u + k * step) % m_blocks; };
+    long long period = 1;
+    while ((period * step) % m_blocks != 0) ++period;
+    long long cycle = 0, rest = 0;
+    for (long long k = 0; k < period; ++k) cycle += cost(k);
+    for (long long k = 0; k < n % period; ++k) rest += cost(k);
+    long long const w = n / period * cycle + rest;
+    worst = w > worst ? w : worst;
+  }
+  return worst;
+}
+
+// attention_sm90_causal_group_from(mode, s, head_dim, sms, persistent): the (sequence, head) pairs
+// a group of the causal tile order (attention_sm90_order) for shape s (causal, head_dim wide) on a
+// GPU of `sms` SMs, by the persistent kernel or one block a tile, as the switch's value `mode` asks:
+//   null or "auto": the rule below; "off": batch heads_q (no groups: the order of the versions
+//   measured before); a positive number n: the largest divisor of batch heads_q up to n.
+// The rule: with the m-block slowest over every pair, a wave of tiles reads the K and V of every
+// pair, and once they exceed the L2 (50 MB on the H100 and H200; 128 MB at seq 1k, head_dim 128)
+// each m-block reads them from HBM again. In groups whose K and V (2 seq_k head_dim 2 bytes a
+// key/value head, shared by `group` query heads) take at most 16 MB, a pair's tiles run close
+// together and share them in L2: the largest such divisor of batch heads_q that keeps the blocks
+// balanced. One block a tile (the hardware hands them out as SMs free up), a group of at least half
+// a wave of tiles (pairs m_blocks >= sms / 2: smaller groups left 5-14 % idle at the end in a
+// simulation). Persistent (sms blocks, block x computing tiles x, x + sms, ...: a static
+// assignment), a divisor of sms whose heaviest block (attention_sm90_heaviest_block) does at most
+// 3 % more than ceil(tiles / sms) tiles of the average cost. None of them, every pair's K and V
+// within 16 MB, or no more tiles than SMs (sms < 1: unknown): batch heads_q (no groups). Throws
+// std::invalid_argument for another mode.
+// Examples (132 SMs, causal): batch 16, heads 16, seq 1024, head_dim 128 (512 KB a pair, 2048
+// tiles): persistent -> 4 (the heaviest block 88 = 16 tiles of 5.5); one block a tile -> 32. Batch 4,
+// heads 16, seq 4096, head_dim 128, one block a tile -> 8. Batch 1, heads 4, seq 1024 -> 4.
+inline long long attention_sm90_causal_group_from(char const* mode, AttentionSm90Shape const& s, int head_dim, int sms,
+                                                  bool persistent) {
+  long long const all = (long long)s.batch * s.heads_q;
+  std::string const m = mode == nullptr ? "auto" : mode;
+  if (m == "off") return all;
+  if (m != "auto") {
+    char* end = nullptr;
+    long long const n = std::strtoll(m.c_str(), &end, 10);
+    if (end == m.c_str() || *end != '\0' || n < 1)
+      throw std::invalid_argument(
+          "TESSERA_ATTENTION_CAUSAL_ORDER must be auto, off or a positive number of (sequence, head) pairs (got '" + m +
+          "')");
+    long long g = n < all ? n : all;
+    while (all % g != 0) --g;
+    return g;
+  }
+  constexpr long long budget = 16LL << 20;
+  long long const pair_bytes = 4LL * s.seq_k * head_dim / (s.group > 0 ? s.group : 1);
+  long long const tiles = all * s.m_blocks;
+  if (sms < 1 || tiles <= sms || all * pair_bytes <= budget) return all;
+  long long g = budget / (pair_bytes > 0 ? pair_bytes : 1);
+  if (g > all) g = all;
+  if (persistent && g > sms) g = sms;
+  // persistent: the bound, the most tiles a block takes at the average cost, ceil(tiles / sms) total / tiles
+  long long const total = all * (s.m_blocks * (s.m_blocks + 3LL) / 2);  // the tiles' m + 2
+  long long const most = (tiles + sms - 1) / sms;
+  for (; g >= 1; --g) {
+    if (all % g != 0) continue;
+    if (!persistent) return 2 * g * s.m_blocks >= sms ? g : all;
+    if (sms % g == 0 && attention_sm90_heaviest_block(tiles, s.m_blocks, g, sms) * tiles * 100 <= 103 * most * total)
+      return g;
+  }
+  return all;
+}
+
+// attention_sm90_causal_group(s, head_dim, sms, persistent): attention_sm90_causal_group_from with
+// the environment's TESSERA_ATTENTION_CAUSAL_ORDER, an A/B switch read at every causal launch (unlike
+// the others, read once per process), so that one process can time both orders interleaved.
+inline long long attention_sm90_causal_group(AttentionSm90Shape const& s, int head_dim, int sms, bool persistent) {
+  return attention_sm90_causal_group_from(std::getenv("TESSERA_ATTENTION_CAUSAL_ORDER"), s, head_dim, sms, persistent);
 }
 #endif  // !__CUDACC_RTC__
 

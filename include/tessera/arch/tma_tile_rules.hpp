@@ -72,11 +72,15 @@ TESSERA_HOST_DEVICE constexpr TmaTileViolation tma_tile_violation(Tile const& ti
     return v;
   }
   long long const align = tma_box_align_bytes(swizzle_bytes);
+  // the alignment in elements (no product that could overflow for a hostile tile's offsets)
+  long long const align_elems = elem_bytes > 0 && align % elem_bytes == 0 ? align / elem_bytes : 0;
   for (long long b = 0; b < Q / bq; ++b)
     for (long long a = 0; a < P / bp; ++a) {
       long long const start = (long long)tile(a * bp, b * bq);
       auto differs = [&](long long i, long long j) {  // records the first element out of place
-        long long const want = start + (long long)box(i, j), got = (long long)tile(a * bp + i, b * bq + j);
+        // start + box(i, j), modulo 2^64 (defined where a hostile tile's offsets would overflow)
+        long long const want = (long long)((unsigned long long)start + (unsigned long long)(long long)box(i, j));
+        long long const got = (long long)tile(a * bp + i, b * bq + j);
         if (want == got) return false;
         v = {TmaTileRule::box_layout, a, b, i, j, want, got};
         return true;
@@ -88,7 +92,7 @@ TESSERA_HOST_DEVICE constexpr TmaTileViolation tma_tile_violation(Tile const& ti
       } else if ((bp > 1 && differs(1, 0)) || (bq > 1 && differs(0, 1)) || differs(bp - 1, bq - 1)) {
         return v;
       }
-      if (start * elem_bytes % align != 0) {
+      if (align_elems > 0 ? start % align_elems != 0 : start * elem_bytes % align != 0) {
         v = {TmaTileRule::box_start, a, b, 0, 0, 0, start};
         return v;
       }

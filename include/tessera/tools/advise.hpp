@@ -199,8 +199,9 @@ inline std::optional<std::string> tma_boxes_violation(const rt::Value& mem_value
       return where + ": element (" + std::to_string(v.i) + "," + std::to_string(v.j) + ") is at offset " +
              std::to_string(v.got) + ", TMA writes it at " + std::to_string(v.expected) + " (tma.box_layout)";
     case TmaTileRule::box_start:
-      return where + " starts at byte " + std::to_string(v.got * eb) + ", not a multiple of " +
-             std::to_string(tma_box_align_bytes(span)) + " (tma.box_start)";
+      return where + " starts at element " + std::to_string(v.got) + " (" + std::to_string(eb) +
+             "-byte elements), not at a multiple of " + std::to_string(tma_box_align_bytes(span)) +
+             " bytes (tma.box_start)";
   }
   return std::nullopt;
 }

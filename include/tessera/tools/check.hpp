@@ -156,6 +156,10 @@ inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box
     const TmaTileViolation v =
         tma_tile_violation([&](long long i, long long j) { return at(tile, i, j); }, p, q,
                            [&](long long i, long long j) { return at(box, i, j); }, b0, b1, elem_bytes, span, true);
+    auto byte_text = [&](long long elems) {  // "(byte N)", or nothing where N would not fit in 64 bits
+      const long long limit = (std::int64_t(1) << 62) / elem_bytes;
+      return elems > -limit && elems < limit ? " (byte " + std::to_string(elems * elem_bytes) + ")" : std::string();
+    };
     const std::string box_at = "box (" + std::to_string(v.box_p) + "," + std::to_string(v.box_q) +
                                ") (tile elements (" + std::to_string(v.box_p * b0) + "," +
                                std::to_string(v.box_q * b1) + ") on)";
@@ -179,9 +183,8 @@ inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box
                                           " (the box's first element plus the box's offset of it); " + fix);
       case TmaTileRule::box_start:
         return fail("tma.box_start",
-                    box_at + " starts at element " + std::to_string(v.got) + " (byte " +
-                        std::to_string(v.got * elem_bytes) + "), not a multiple of " + std::to_string(align) +
-                        " bytes (TMA's shared-memory address is 128-byte aligned" +
+                    box_at + " starts at element " + std::to_string(v.got) + byte_text(v.got) + ", not a multiple of " +
+                        std::to_string(align) + " bytes (TMA's shared-memory address is 128-byte aligned" +
                         (span == 0 ? std::string()
                                    : ", and under the " + std::to_string(span) + "-byte swizzle a box starts on its " +
                                          std::to_string(align) +

@@ -13,18 +13,27 @@
 
 using namespace tessera;
 
-template <int B>
+template <int B, int E>
 constexpr bool unit_is_b_bytes_aligned_to_b() {
-  using W = detail::move_word<B>;
+  using W = detail::move_unit_t<B, E>;
   return sizeof(W) == B && alignof(W) == B && std::is_trivially_copyable_v<W>;
 }
 
 TEST(ArchMove, UnitsAreBBytesAlignedToB) {
-  static_assert(unit_is_b_bytes_aligned_to_b<1>());
-  static_assert(unit_is_b_bytes_aligned_to_b<2>());
-  static_assert(unit_is_b_bytes_aligned_to_b<4>());
-  static_assert(unit_is_b_bytes_aligned_to_b<8>());
-  static_assert(unit_is_b_bytes_aligned_to_b<16>());
+  static_assert(unit_is_b_bytes_aligned_to_b<1, 1>());
+  static_assert(unit_is_b_bytes_aligned_to_b<2, 2>());
+  static_assert(unit_is_b_bytes_aligned_to_b<4, 2>());
+  static_assert(unit_is_b_bytes_aligned_to_b<8, 2>());
+  static_assert(unit_is_b_bytes_aligned_to_b<16, 1>());
+  static_assert(unit_is_b_bytes_aligned_to_b<8, 4>());
+  static_assert(unit_is_b_bytes_aligned_to_b<16, 4>());
+  static_assert(unit_is_b_bytes_aligned_to_b<16, 8>());
+  // Narrow elements move as 32-bit words, wider ones as one integer (move.hpp says why).
+  static_assert(std::is_same_v<detail::move_unit_t<16, 2>, detail::move_words32<16>>);
+  static_assert(std::is_same_v<detail::move_unit_t<8, 1>, detail::move_words32<8>>);
+  static_assert(std::is_same_v<detail::move_unit_t<16, 4>, uint128_t>);
+  static_assert(std::is_same_v<detail::move_unit_t<8, 4>, std::uint64_t>);
+  static_assert(std::is_same_v<detail::move_unit_t<4, 2>, std::uint32_t>);
 }
 
 // B bytes from src + at to dst + at, nothing else written; values of another type than the unit's.

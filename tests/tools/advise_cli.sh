@@ -74,6 +74,15 @@ check check_tile_layout "error: illegal (tma.box_layout): box (0,0) (tile elemen
   --smem 'Sw<3,3,3> o ((_8,_2),_64):((_64,_520),_1)' >"$W/t3.txt" 2>&1
 status check_tile_start 1 $?
 check check_tile_start "error: illegal (tma.box_start): box (1,0) (tile elements (8,0) on) starts at element 520 (byte 1040)" "$W/t3.txt"
+# Offsets near 2^62 (bytes beyond int64): named without a product that overflows (the sanitized
+# command runs this script too, tests/fuzz/cli_sanitized.sh).
+"$T" check tma --global '(4096,4096):(4096,1)' --box '(_2,_64):(_64,_1)' \
+  --smem '((_2,_2),_64):((_64,_4611686018427387905),_1)' >"$W/t5.txt" 2>&1
+status check_tile_huge 1 $?
+check check_tile_huge "starts at element 4611686018427387905, not a multiple of 128 bytes" "$W/t5.txt"
+"$T" check wgmma --smem '(_8,(_8,_2)):(_8,(_1,_4611686018427387904))' >"$W/t6.txt" 2>&1
+status check_wgmma_huge 1 $?
+check check_wgmma_huge "error: illegal (wgmma.lbo): block (0,0): LBO (from one 16-byte unit of K to the next) is beyond 2^62 bytes" "$W/t6.txt"
 "$T" advise --tile '(_512,_64)' --tma-write --read "$LDSM" >"$W/t4.txt" 2>&1
 status advise_512_rows 0 $?
 check advise_512_rows "best:  Sw<3,3,3> o (_512,_64):(_64,_1)  (conflict-free, 2 TMA boxes)" "$W/t4.txt"

@@ -89,16 +89,30 @@ TESSERA_HOST_DEVICE constexpr bool gmma_sbo_used(GmmaForm const& f) {
 }
 
 // gmma_canonical_offset(f, mn, k): where the canonical form f puts element (mn, k) of its block,
-// before the swizzle (the file's table).
+// before the swizzle (the file's table), modulo 2^64 (offsets read off a hostile layout may be
+// huge; the result then differs from the layout's, as it should, without a signed overflow).
 TESSERA_HOST_DEVICE constexpr long long gmma_canonical_offset(GmmaForm const& f, int mn, int k) {
+  using U = unsigned long long;
   int const t = gmma_unit_elems(f.elem_bytes), row = gmma_row_elems(f.elem_bytes, f.swizzle_bits);
+  U const start = U(f.start), lbo = U(f.lbo), sbo = U(f.sbo);
+  U r = 0;
   if (f.major == GmmaMajor::K) {
-    if (f.swizzle_bits == 0) return f.start + (mn / 8) * f.sbo + (mn % 8) * t + (k / t) * f.lbo + k % t;
-    return f.start + (mn / 8) * f.sbo + (mn % 8) * row + k;
+    if (f.swizzle_bits == 0) r = start + U(mn / 8) * sbo + U((mn % 8) * t) + U(k / t) * lbo + U(k % t);
+    else r = start + U(mn / 8) * sbo + U((mn % 8) * row + k);
+  } else if (f.swizzle_bits == 0) {
+    r = start + U(mn / t) * sbo + U(mn % t + (k % 8) * t) + U(k / 8) * lbo;
+  } else {
+    r = start + U(mn / row) * lbo + U(mn % row + (k % 8) * row) + U(k / 8) * sbo;
   }
-  if (f.swizzle_bits == 0) return f.start + (mn / t) * f.sbo + mn % t + (k % 8) * t + (k / 8) * f.lbo;
-  return f.start + (mn / row) * f.lbo + mn % row + (k % 8) * row + (k / 8) * f.sbo;
+  return (long long)r;
 }
+
+namespace detail {
+// a - b modulo 2^64 (offsets of a hostile layout may be far apart; no signed overflow)
+TESSERA_HOST_DEVICE constexpr long long gmma_minus(long long a, long long b) {
+  return (long long)((unsigned long long)a - (unsigned long long)b);
+}
+}  // namespace detail
 
 // gmma_form_of(elem_bytes, major, swizzle_bits, l, mn0, k0, mn_block): the canonical form of the
 // block at (mn0, k0) of the layout l ((mn, k) -> element offset before the swizzle, any callable),
@@ -115,16 +129,16 @@ TESSERA_HOST_DEVICE constexpr GmmaForm gmma_form_of(int elem_bytes, GmmaMajor ma
   f.start = (long long)l(mn0, k0);
   int const t = gmma_unit_elems(elem_bytes), row = gmma_row_elems(elem_bytes, swizzle_bits);
   if (major == GmmaMajor::K) {
-    if (gmma_lbo_used(f)) f.lbo = (long long)l(mn0, k0 + t) - f.start;
-    if (gmma_sbo_used(f)) f.sbo = (long long)l(mn0 + 8, k0) - f.start;
+    if (gmma_lbo_used(f)) f.lbo = detail::gmma_minus((long long)l(mn0, k0 + t), f.start);
+    if (gmma_sbo_used(f)) f.sbo = detail::gmma_minus((long long)l(mn0 + 8, k0), f.start);
   } else {
     int const chunk = swizzle_bits == 0 ? t : row;  // MN elements of one group
     if (swizzle_bits == 0) {
-      f.lbo = (long long)l(mn0, k0 + 8) - f.start;
-      if (gmma_sbo_used(f)) f.sbo = (long long)l(mn0 + chunk, k0) - f.start;
+      f.lbo = detail::gmma_minus((long long)l(mn0, k0 + 8), f.start);
+      if (gmma_sbo_used(f)) f.sbo = detail::gmma_minus((long long)l(mn0 + chunk, k0), f.start);
     } else {
-      f.sbo = (long long)l(mn0, k0 + 8) - f.start;
-      if (gmma_lbo_used(f)) f.lbo = (long long)l(mn0 + chunk, k0) - f.start;
+      f.sbo = detail::gmma_minus((long long)l(mn0, k0 + 8), f.start);
+      if (gmma_lbo_used(f)) f.lbo = detail::gmma_minus((long long)l(mn0 + chunk, k0), f.start);
     }
   }
   return f;
@@ -132,10 +146,11 @@ TESSERA_HOST_DEVICE constexpr GmmaForm gmma_form_of(int elem_bytes, GmmaMajor ma
 
 namespace detail {
 // Whether an offset of `elems` elements fits a descriptor's LBO or SBO field (wgmma.lbo, wgmma.sbo).
+// Pre: f.elem_bytes is 1, 2 or 4 (the range is checked in elements: no product that overflows).
 TESSERA_HOST_DEVICE constexpr bool gmma_field_ok(GmmaForm const& f, long long elems) {
+  if (elems < 0 || elems >= (1LL << 18) / f.elem_bytes) return false;
   long long const bytes = elems * f.elem_bytes;
-  return bytes >= 0 && bytes % 16 == 0 && bytes < (1LL << 18) &&
-         (f.swizzle_bits == 0 || bytes % gmma_pattern_bytes(f.swizzle_bits) == 0);
+  return bytes % 16 == 0 && (f.swizzle_bits == 0 || bytes % gmma_pattern_bytes(f.swizzle_bits) == 0);
 }
 // Whether (mn, k) is in the block's first core matrix (K-major: 8 MN-rows of T K-elements;
 // MN-major: 8 K-rows of T MN-elements).
@@ -156,10 +171,10 @@ TESSERA_HOST_DEVICE constexpr GmmaRule gmma_form_violation(GmmaForm const& f) {
   if (f.major == GmmaMajor::MN && f.swizzle_bits != 0 && f.mn_block > row && f.mn_block % row != 0)
     return GmmaRule::block;
   long long const pattern = gmma_pattern_bytes(f.swizzle_bits), span = gmma_span_bytes(f.swizzle_bits);
-  long long const start_bytes = f.start * f.elem_bytes;
-  if (f.start < 0 || start_bytes % 16 != 0) return GmmaRule::start;
+  // in elements (16, pattern: multiples of elem_bytes), so that no product overflows
+  if (f.start < 0 || f.start % (16 / f.elem_bytes) != 0) return GmmaRule::start;
   if (f.swizzle_bits != 0) {
-    long long const phase = start_bytes % pattern;
+    long long const phase = f.start % (pattern / f.elem_bytes) * f.elem_bytes;
     if (f.major == GmmaMajor::K ? phase + 32 > span : phase != 0) return GmmaRule::start;
   }
   if (gmma_lbo_used(f) && !detail::gmma_field_ok(f, f.lbo)) return GmmaRule::lbo;

@@ -344,6 +344,11 @@ inline WgmmaCheck check_wgmma(const rt::Value& smem, int elem_bytes, std::option
     return fail(GmmaRule::block, "the tile's shape " + shape_text + " is not whole blocks of " + std::to_string(block) +
                                      " x " + std::to_string(kb) + " (MN x 32 bytes of K, one descriptor each)");
   const long long pattern = gmma_pattern_bytes(bits);
+  auto bytes_of = [&](long long elems) {  // elems * elem_bytes, or "beyond 2^62" where it would not fit
+    const long long limit = (std::int64_t(1) << 62) / elem_bytes;
+    return elems > -limit && elems < limit ? std::to_string(elems * elem_bytes)
+                                           : std::string(elems < 0 ? "below -2^62" : "beyond 2^62");
+  };
   GmmaForm first;
   bool same = true;
   int blocks = 0;
@@ -364,8 +369,7 @@ inline WgmmaCheck check_wgmma(const rt::Value& smem, int elem_bytes, std::option
                                  : std::string()));
       if (fr == GmmaRule::start)
         return fail(fr,
-                    where + " starts at element " + std::to_string(f.start) + " (byte " +
-                        std::to_string(f.start * elem_bytes) + "): " +
+                    where + " starts at element " + std::to_string(f.start) + " (byte " + bytes_of(f.start) + "): " +
                         (bits == 0 ? std::string("a descriptor's start is 16-byte aligned")
                          : k_major ? "under the " + swizzle_name(bits) + " it must lie in the first row of a " +
                                          std::to_string(pattern) + "-byte pattern, its 32 bytes of K within that row"
@@ -392,7 +396,7 @@ inline WgmmaCheck check_wgmma(const rt::Value& smem, int elem_bytes, std::option
                                 std::to_string(gmma_row_elems(elem_bytes, bits) * elem_bytes) + " bytes apart)" + hint);
       }
       auto field = [&](GmmaRule rule, const char* name, long long elems, const std::string& what) {
-        return fail(rule, where + ": " + name + " (" + what + ") is " + std::to_string(elems * elem_bytes) +
+        return fail(rule, where + ": " + name + " (" + what + ") is " + bytes_of(elems) +
                               " bytes; a descriptor holds a non-negative multiple of 16 below 2^18" +
                               (bits == 0 ? std::string()
                                          : ", and under the " + swizzle_name(bits) + " a multiple of its " +

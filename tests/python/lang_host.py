@@ -123,6 +123,9 @@ def run(compiled, *arrays, kernel=0):
     src = src.replace(head.group(0), f'extern "C" void {name}({head.group(2)}) {{')
     src = src.replace("using namespace tessera;", "using namespace tessera;\n" + _PRELUDE, 1)
     src = re.sub(r"__shared__ (alignas\(\d+\)) ", r"\1 static ", src)  # one array the block's threads share
+    # the dynamic shared memory: one static buffer of the bytes the launch gives
+    src = re.sub(r"extern __shared__ __align__\((\d+)\) unsigned char tessera_smem\[\];",
+                 lambda m: f"alignas({m.group(1)}) static unsigned char tessera_smem[{max(_smem, 1)}];", src)
     # asynchronous copies complete by the wait, which the host's copies need not do
     src = re.sub(r"cp_async_bytes<(\d+)(, true)?>", r"move_bytes<\1>", src)
     src = src.replace("cp_async_fence();", "").replace("cp_async_wait<0>();", "")

@@ -281,6 +281,56 @@ def test_the_adds_compute_the_sum(name, dynamic):
 
 
 @ts.kernel
+def _big_smem(gX, gY, rows):
+    tidx, _, _ = ts.arch.thread_idx()
+    smem = ts.SmemAllocator()
+    a = smem.allocate_tensor(ts.Float32, ts.make_layout((rows, 64), stride=(64, 1)), 16)
+    b = smem.allocate_tensor(ts.Float32, ts.make_layout((8, 64), stride=(64, 1)), 128)
+    for r in range(rows):
+        a[r, tidx] = gX[r, tidx]
+    ts.arch.sync_threads()
+    for r in range(8):
+        b[r, tidx] = a[r * (rows // 8), tidx] + a[rows - 1 - r, tidx]
+    ts.arch.sync_threads()
+    for r in range(8):
+        gY[r, tidx] = b[r, tidx]
+
+
+@ts.jit
+def _big_smem_launch(x, y, rows):
+    _big_smem(x, y, rows).launch(grid=1, block=64)
+
+
+@needs_host_cxx
+@pytest.mark.parametrize("rows", [64, 256])
+def test_shared_memory_beyond_48_kib_is_dynamic(rows):
+    import ctypes
+
+    c, _ = _compile(_big_smem_launch, TensorSpec((rows, 64), ts.Float32), TensorSpec((8, 64), ts.Float32), rows)
+    smem = rows * 64 * 4 + 8 * 64 * 4  # a, then b at the next multiple of 128 bytes (a's bytes are one)
+    launch_smem = c._trace.launches[0][3]
+    if rows == 64:  # 18 KiB: static arrays, nothing asked of the launch
+        assert "__shared__ alignas(16) float a[4096];" in c.source and "extern __shared__" not in c.source
+        assert launch_smem == 0
+    else:  # 66 KiB: pointers into the dynamic shared memory, whose bytes the launch gives
+        assert "extern __shared__ __align__(128) unsigned char tessera_smem[];" in c.source
+        assert "float* a = reinterpret_cast<float*>(tessera_smem + 0);" in c.source
+        assert f"float* b = reinterpret_cast<float*>(tessera_smem + {rows * 64 * 4});" in c.source
+        assert launch_smem == smem
+    x, y = _floats(rows * 64, 7), (ctypes.c_float * (8 * 64))()
+    lang_host.run(c, x, y)
+    want = [x[(r * (rows // 8)) * 64 + t] + x[(rows - 1 - r) * 64 + t] for r in range(8) for t in range(64)]
+    assert list(y) == want
+
+
+@needs_nvrtc
+def test_shared_memory_past_a_blocks_limit_is_refused():
+    _expect_error(_big_smem, r"shared memory of this kernel reaches \d+ bytes; a block has at most 232448",
+                  TensorSpec((1024, 64), ts.Float32), TensorSpec((8, 64), ts.Float32), 1024,
+                  line_text="a = smem.allocate_tensor")
+
+
+@ts.kernel
 def _relayout(gS, gD):
     tidx, _, _ = ts.arch.thread_idx()
     gD[(None, tidx)] = gS[(None, tidx)].load()

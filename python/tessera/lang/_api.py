@@ -156,6 +156,10 @@ class _Param:
         self.var, self.tensor, self.kernel_tensor = var, tensor, kernel_tensor
 
 
+_STATIC_SMEM = 48 * 1024  # the shared memory a kernel may declare statically
+_MAX_SMEM = 227 * 1024  # a block's shared memory on sm_90 (sm_80: 163 KiB, sm_86 and sm_89: 99 KiB)
+
+
 class KernelTrace:
     """One traced kernel: its name, launch shape, parameters and body."""
 
@@ -164,6 +168,7 @@ class KernelTrace:
         self.builder = Builder(name)
         self.params = []
         self.smem_bytes = 0
+        self.smem_allocs = []  # (variable's token, C++ element type, elements, alignment, byte offset)
         self.index = "int"
         self.dyn = []  # the run-time extents and strides the kernel reads, in slot order
         self.dyn_var = None
@@ -174,6 +179,12 @@ class KernelTrace:
             self.dyn_var = self.builder.var("dyn")
         self.dyn.append(int(value))
         return f"{self.dyn_var.token}.v[{len(self.dyn) - 1}]"
+
+    @property
+    def dynamic_smem(self):
+        """Whether the kernel's shared memory is dynamic: beyond the 48 KiB a kernel may declare
+        statically, its allocations are carved from the launch's dynamic shared memory."""
+        return self.smem_bytes > _STATIC_SMEM
 
     @property
     def dyn_struct(self):
@@ -189,6 +200,14 @@ class KernelTrace:
         threads = self.block[0] * self.block[1] * self.block[2]
         head = f'extern "C" __global__ void __launch_bounds__({threads}) {self.name}({", ".join(params)}) {{'
         body = self.builder.render(line_directives)
+        if self.smem_allocs and self.dynamic_smem:
+            align = max(a for _, _, _, a, _ in self.smem_allocs)
+            head += (f"\n  extern __shared__ __align__({align}) unsigned char tessera_smem[];  "
+                     f"// {self.smem_bytes} bytes, set by the launch")
+        for i, (tok, cxx, n, align, off) in enumerate(self.smem_allocs):
+            decl = (f"{cxx}* {tok} = reinterpret_cast<{cxx}*>(tessera_smem + {off});" if self.dynamic_smem
+                    else f"__shared__ alignas({align}) {cxx} {tok}[{n}];")
+            body = body.replace(f"\x01{i}\x01", decl)
         text = head + "\n" + body + "\n}\n"
         names = {str(v.id): v.name for v in self.builder.vars}
         import re
@@ -357,6 +376,8 @@ class HostTrace:
         if builder.open_blocks:
             fail(f"kernel {base}: a {builder.open_blocks[-1]} was left open (a `break` or `return` inside it?)")
         self.kernels.append(kt)
+        if kt.dynamic_smem:  # the allocations' bytes, which the launch must give
+            smem += kt.smem_bytes
         self.launches.append((kt, grid, block, smem, binds))
 
     def _kernel_arg(self, kt, pname, val, binds):
@@ -811,8 +832,10 @@ def where(cond, a, b):
 
 
 class SmemAllocator:
-    """Static shared memory for a kernel (CuTeDSL's ``cutlass.utils.SmemAllocator``):
-    ``allocate_tensor(dtype, layout, byte_alignment)`` returns a shared-memory tensor."""
+    """Shared memory for a kernel (CuTeDSL's ``cutlass.utils.SmemAllocator``):
+    ``allocate_tensor(dtype, layout, byte_alignment)`` returns a shared-memory tensor. Up to 48 KiB
+    for the kernel, static arrays; beyond, pointers into the dynamic shared memory at offsets known
+    while tracing, whose bytes the launch gives (at most 227 KiB: sm_90's limit)."""
 
     def allocate_tensor(self, element_type, layout, byte_alignment=16, swizzle=None):
         b = _trace.current()
@@ -839,12 +862,19 @@ class SmemAllocator:
             # the swizzle rewrites bits below 2^top of an offset: the largest offset it can reach
             top = int(swizzle.base) + int(swizzle.bits) + max(0, -int(swizzle.shift))
             n = ((n - 1) | ((1 << top) - 1)) + 1
-        kt.smem_bytes = -(-kt.smem_bytes // align) * align + n * dtype.bytes
-        if kt.smem_bytes > 48 * 1024:
-            fail(f"shared memory of this kernel reaches {kt.smem_bytes} bytes; static shared memory is at most 49152")
+        if align > 1024:
+            fail(f"allocate_tensor: byte_alignment {align}; shared memory is aligned to at most 1024 bytes")
+        off = -(-kt.smem_bytes // align) * align
+        kt.smem_bytes = off + n * dtype.bytes
+        if kt.smem_bytes > _MAX_SMEM:
+            fail(f"shared memory of this kernel reaches {kt.smem_bytes} bytes; a block has at most {_MAX_SMEM} "
+                 "(sm_90; sm_80 166912, sm_86 and sm_89 101376)")
         v = b.var()
         sw = f"{swizzle} o " if swizzle is not None else ""
-        b.emit(f"__shared__ alignas({align}) {dtype.cxx} {v.token}[{n}];  // {sw}{fmt_layout(layout)}")
+        # static (__shared__ T v[n]) up to 48 KiB for the kernel, else a pointer into the dynamic
+        # shared memory: which, is known when the kernel is traced (KernelTrace.source)
+        b.emit(f"\x01{len(kt.smem_allocs)}\x01  // {sw}{fmt_layout(layout)}")
+        kt.smem_allocs.append((v.token, dtype.cxx, n, align, off))
         t = Tensor(dtype, "smem", layout, align, var=v, swizzle=swizzle)
         return t
 

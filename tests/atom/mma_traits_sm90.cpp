@@ -157,6 +157,34 @@ TEST(MmaTraitsSm90, DescriptorsOfEverySwizzle) {
   static_assert(make_gmma_desc<GmmaMajor::K, 64>(0, k64, 0, 16) == gmma_desc_bits(32, 16, 512, 2));
 }
 
+// The compile-time check of make_gmma_desc (detail::gmma_desc_violation, whose rule picks the
+// static_assert of detail::GmmaDescCheck that fires) names each rule on the layouts the checker's
+// tests break it with (tests/tools/check.cpp; tests/compile_fail/make_gmma_desc_not_canonical.cpp
+// shows the static_assert firing).
+TEST(MmaTraitsSm90, TheCompileTimeCheckNamesEachRule) {
+  using detail::gmma_desc_violation;
+  using M = GmmaMajor;
+  using Canonical = decltype(tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_128, _64>{}));
+  static_assert(gmma_desc_violation<M::K, 3, 2, 64, Canonical>.rule == GmmaRule::ok);
+  // 8-row groups 1152 bytes apart: not a multiple of the 1024-byte pattern
+  using Sbo = Layout<Shape<Shape<_8, _2>, _64>, Stride<Stride<_64, Int<576>>, _1>>;
+  static_assert(gmma_desc_violation<M::K, 3, 2, 16, Sbo>.rule == GmmaRule::sbo);
+  // MN-major: 64-element chunks 2176 bytes apart
+  using Lbo = Layout<Shape<Shape<_64, _2>, _16>, Stride<Stride<_1, Int<1088>>, _64>>;
+  static_assert(gmma_desc_violation<M::MN, 3, 2, 128, Lbo>.rule == GmmaRule::lbo);
+  // 8-row groups at 0, 512, 2048, 2560 elements: not equally spaced
+  using Uneven = Layout<Shape<Shape<_8, Shape<_2, _2>>, _64>, Stride<Stride<_64, Stride<_512, Int<2048>>>, _1>>;
+  constexpr GmmaViolation uneven = gmma_desc_violation<M::K, 3, 2, 32, Uneven>;
+  static_assert(uneven.rule == GmmaRule::layout && uneven.mn == 16 && uneven.expected == 1024 && uneven.got == 2048);
+  // MN-major rows of 144 bytes under the 128-byte swizzle: element (0,1) at 72, the form puts it at 64
+  using Wide = Layout<Shape<_64, _16>, Stride<_1, Int<72>>>;
+  constexpr GmmaViolation wide = gmma_desc_violation<M::MN, 3, 2, 64, Wide>;
+  static_assert(wide.rule == GmmaRule::core && wide.k == 1 && wide.expected == 64 && wide.got == 72);
+  static_assert(gmma_desc_violation<M::K, 3, 2, 12, Canonical>.rule == GmmaRule::block);  // MN of 12
+  static_assert(gmma_desc_violation<M::MN, 3, 4, 64, Lbo>.rule == GmmaRule::elem);        // MN-major tf32
+  static_assert(gmma_desc_violation<M::K, 3, 3, 64, Canonical>.rule == GmmaRule::elem);   // 3-byte elements
+}
+
 TEST(MmaTraitsSm90, DescriptorsOfTheCanonicalStages) {
   // A: 128 x 64 K-major: rows of 64 elements (128 bytes), 8-row groups 1024 bytes apart
   constexpr auto sa = tile_to_shape(GmmaLayoutKSw128Atom{}.inner(), Shape<_128, _64>{});

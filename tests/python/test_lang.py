@@ -407,8 +407,10 @@ def test_the_tile_copy_moves_the_tiles():
 
 
 @needs_host_cxx
-@pytest.mark.parametrize("swizzle, ldmatrix", [(True, True), (True, False), (False, True), (False, False)])
-def test_the_mma_gemm_computes_the_product(swizzle, ldmatrix):
+@pytest.mark.parametrize("swizzle, ldmatrix, stages", [(True, True, 1), (True, False, 1), (False, True, 1),
+                                                       (False, False, 1), (True, True, 2), (True, True, 3),
+                                                       (False, False, 3), (True, True, 4)])
+def test_the_mma_gemm_computes_the_product(swizzle, ldmatrix, stages):
     # mma.sync emulated on the host by the PTX ISA's m16n8k16 fragment layout, independently of
     # the lowering's partitions: small integers, so every product and sum is exact in fp32
     import ctypes
@@ -418,12 +420,14 @@ def test_the_mma_gemm_computes_the_product(swizzle, ldmatrix):
     def half_bits(x):
         return struct.unpack("<H", struct.pack("<e", float(x)))[0]
 
-    m, n, k = 128, 128, 64
+    m, n, k = 128, 128, 64 if stages == 1 else 160  # pipelined: 5 steps, more than the stages
     rng = random.Random(11)
     a = [rng.randint(-3, 3) for _ in range(m * k)]
     b = [rng.randint(-3, 3) for _ in range(n * k)]
     comp, _ = _compile(mma_gemm.mma_gemm, TensorSpec((m, k), ts.Float16), TensorSpec((n, k), ts.Float16),
-                       TensorSpec((m, n), ts.Float32), swizzle, ldmatrix)
+                       TensorSpec((m, n), ts.Float32), swizzle, ldmatrix, stages)
+    if stages == 4:  # 64 KiB of shared memory: the dynamic kind
+        assert "extern __shared__" in comp.source and comp._trace.launches[0][3] == 2 * 4 * 128 * 32 * 2
     A = (ctypes.c_uint16 * (m * k))(*[half_bits(x) for x in a])
     B = (ctypes.c_uint16 * (n * k))(*[half_bits(x) for x in b])
     C = (ctypes.c_float * (m * n))()
@@ -994,11 +998,12 @@ def test_dynamic_extents_on_the_gpu():
 
 
 @needs_gpu
-def test_mma_gemm_on_the_gpu():
-    a = torch.randn(256, 128, device="cuda", dtype=torch.float16)
-    b = torch.randn(384, 128, device="cuda", dtype=torch.float16)
+@pytest.mark.parametrize("stages", [1, 3, 4])  # 4: 64 KiB of dynamic shared memory
+def test_mma_gemm_on_the_gpu(stages):
+    a = torch.randn(256, 192, device="cuda", dtype=torch.float16)
+    b = torch.randn(384, 192, device="cuda", dtype=torch.float16)
     c = torch.empty(256, 384, device="cuda", dtype=torch.float32)
-    mma_gemm.mma_gemm(a, b, c)
+    mma_gemm.mma_gemm(a, b, c, True, True, stages)
     torch.cuda.synchronize()
     torch.testing.assert_close(c, a.float() @ b.float().T, rtol=1e-3, atol=1e-2)
 

@@ -94,8 +94,8 @@ class ThrMma:
         tm, tn, tk = self.tiled.tile
         tile = {"A": (tm, tk), "B": (tn, tk), "C": (tm, tn)}[which]
         shape = _tessera.call("shape", t.layout)
-        if not isinstance(shape, tuple) or len(shape) != 2:
-            fail(f"partition_{which} takes a rank-2 tile; got {t.layout}")
+        if not isinstance(shape, tuple) or len(shape) < 2:
+            fail(f"partition_{which} takes a tile of rank 2 or more ((rows, columns, ...)); got {t.layout}")
         for ext, til, what in zip(shape, tile, ("rows", "columns")):
             if int(_tessera.call("size", ext)) % til:
                 fail(f"partition_{which}: the tile's {what} ({ext}) are not a multiple of the tiled MMA's {til}")
@@ -107,9 +107,10 @@ class ThrMma:
         fshape, fstride = _tessera.call("shape", frg), _tessera.call("stride", frg)
         st, terms = coord_offset(self.thr_idx, fshape[0], fstride[0])
         g = _dynamic_gcd(self.thr_idx, fshape[0], fstride[0]) if isinstance(self.thr_idx, Value) else 0
+        # (V, rest of rows, rest of columns, the tile's further modes as they are: a pipeline's stages)
         rest = _tessera.call("get", z, S(1))
-        layout = _tessera.call("make_layout", _tessera.call("get", frg, S(1)), _tessera.call("get", rest, S(0)),
-                               _tessera.call("get", rest, S(1)))
+        modes = [_tessera.call("get", rest, S(i)) for i in range(len(shape))]
+        layout = _tessera.call("make_layout", _tessera.call("get", frg, S(1)), *modes)
         return _view(t, layout, st, terms, g)
 
     def partition_A(self, t):  # noqa: N802 (CuTe's names)

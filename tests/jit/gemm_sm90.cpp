@@ -30,7 +30,8 @@ using kernels::GemmSm90Pick;
 // programs check the same numbers against the device structs).
 static_assert(offsetof(GemmSm90ParamsHost, ep) == 16 && offsetof(GemmSm90ParamsHost, tma_store_d) == 88 &&
               offsetof(GemmSm90ParamsHost, raster) == 92 && offsetof(GemmSm90ParamsHost, sk) == 96 &&
-              sizeof(GemmSm90ParamsHost) == 120 && alignof(GemmSm90ParamsHost) == 8);
+              offsetof(GemmSm90ParamsHost, scales) == 120 && sizeof(GemmSm90ParamsHost) == 144 &&
+              alignof(GemmSm90ParamsHost) == 8);
 static_assert(offsetof(GemmSm90MapsHost<128>, tma_b) == 128 && offsetof(GemmSm90MapsHost<128>, tma_d) == 256 &&
               sizeof(GemmSm90MapsHost<128>) == 384 && alignof(GemmSm90MapsHost<128>) == 128);
 static_assert(offsetof(GemmSm90MapsHost<64>, tma_d) == 256 && sizeof(GemmSm90MapsHost<64>) == 384 &&

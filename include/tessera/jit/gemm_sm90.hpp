@@ -159,11 +159,17 @@ struct GemmSm90ParamsHost {
     std::uint32_t epoch = 0;
     int tiles = 0;
   };
+  struct Scales {  // kernels::detail::GemmSm90Scales (read by the fp8 kernels only)
+    float const* a = nullptr;
+    float const* b = nullptr;
+    int a_step = 0, b_step = 0;
+  };
   int M = 0, N = 0, K = 0;
   Epilogue ep;
   bool tma_store_d = false;
   int raster = 1;
   StreamK sk;
+  Scales scales;
 };
 
 // GemmSm90MapsHost<DescAlign>: the layout of kernels::detail::GemmSm90Maps<Cfg, T, TOut, AK, BK>,
@@ -411,6 +417,11 @@ inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_ali
     TESSERA_JIT_GEMM_MEMBER(sk.flags);
     TESSERA_JIT_GEMM_MEMBER(sk.epoch);
     TESSERA_JIT_GEMM_MEMBER(sk.tiles);
+    TESSERA_JIT_GEMM_MEMBER(scales);
+    TESSERA_JIT_GEMM_MEMBER(scales.a);
+    TESSERA_JIT_GEMM_MEMBER(scales.b);
+    TESSERA_JIT_GEMM_MEMBER(scales.a_step);
+    TESSERA_JIT_GEMM_MEMBER(scales.b_step);
 #undef TESSERA_JIT_GEMM_MEMBER
     s += "TESSERA_HOST_COPY(\"sizeof(GemmSm90Params)\", " + n(sizeof(HP)) + "u, sizeof(P));\n";
     s += "TESSERA_HOST_COPY(\"alignof(GemmSm90Params)\", " + n(alignof(HP)) + "u, alignof(P));\n";

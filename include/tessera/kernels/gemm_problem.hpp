@@ -58,6 +58,42 @@ struct GemmProblem {
   GemmActivation activation = GemmActivation::none;
 };
 
+// How an fp8 operand is scaled back (its dequantization factor), fp32 values in device memory:
+//   GemmScaleKind::none     no scale (1)
+//   GemmScaleKind::tensor   data[0], one scale for the whole operand
+//   GemmScaleKind::vector   one scale per row of A (data[m], M values) or per column of B (data[n],
+//                           N values): the "row-wise" scaling of fp8 training and inference
+// (Block scales, 1 x 128 of A and 128 x 128 of B with the sums promoted to fp32 every 128 of K,
+// are a later kind: docs/gemm-fp8.md.)
+enum class GemmScaleKind { none, tensor, vector };
+
+inline char const* to_string(GemmScaleKind k) {
+  switch (k) {
+    case GemmScaleKind::none: return "none";
+    case GemmScaleKind::tensor: return "tensor";
+    case GemmScaleKind::vector: return "vector";
+  }
+  return "invalid";
+}
+
+struct GemmScale {
+  GemmScaleKind kind = GemmScaleKind::none;
+  float const* data = nullptr;
+};
+
+// GemmFp8Problem<T, TOut>: a GemmProblem whose A and B are 8-bit floats (T = float_e4m3_t or
+// float_e5m2_t), with their scales: D = act(alpha (sa(m) sb(n) sum_k A(m,k) B(k,n)) + beta C + bias),
+// sa(m) and sb(n) after scale_a and scale_b (GemmScale), the sum in fp32.
+// Pre: GemmProblem's, and what the fp8 wgmma needs: A row-major and B column-major (both K-major,
+// the only fp8 form of wgmma), K, lda and ldb multiples of 16 (16-byte rows, TMA's unit), A and B
+// 16-byte aligned; a scale's data non-null unless its kind is none (vector: M values for A, N for B).
+// Example: m = n = 1, k = 16, A = B = sixteen 0.5s (exact in e4m3), scale_a tensor {2}, scale_b
+// vector {3}: D = 2 * 3 * 16 * 0.25 = 24.
+template <class T, class TOut>
+struct GemmFp8Problem : GemmProblem<T, TOut> {
+  GemmScale scale_a, scale_b;
+};
+
 namespace detail {
 // gemm_epilogue_plain(p): true when p's epilogue is D = alpha A B alone: no C term (beta 0), no
 // bias, no activation. The kernels' epilogues take a shorter path then, and gemm_sm90 chooses its
@@ -107,6 +143,53 @@ void check_gemm_problem(char const* fn, GemmProblem<T, TOut> const& p) {
          return "activation " + std::to_string(static_cast<int>(p.activation)) +
                 " is not a GemmActivation (none, relu, gelu, gelu_tanh)";
        });
+}
+
+// Checks an fp8 problem: GemmProblem's preconditions (check_gemm_problem), then the fp8 ones
+// (GemmFp8Problem); std::invalid_argument naming the first violated and the fix, e.g.
+// "gemm_sm90_fp8: A must be row-major (K-major: the only fp8 form of wgmma); transpose it into a
+// row-major copy".
+template <class T, class TOut>
+void check_gemm_fp8_problem(char const* fn, GemmFp8Problem<T, TOut> const& p) {
+  check_gemm_problem(fn, static_cast<GemmProblem<T, TOut> const&>(p));
+  auto need = [fn](bool ok, auto const& what) {
+    if (!ok) throw std::invalid_argument(std::string(fn) + ": " + std::string(what()));
+  };
+  need(p.a_major == Major::row, [] {
+    return std::string("A must be row-major (K-major: the only fp8 form of wgmma); transpose it into a row-major copy");
+  });
+  need(p.b_major == Major::col, [] {
+    return std::string(
+        "B must be column-major (K-major: the only fp8 form of wgmma); give B^T's row-major storage as a column-major "
+        "B, or transpose it");
+  });
+  need(p.k % 16 == 0, [&] {
+    return "K = " + std::to_string(p.k) +
+           " is not a multiple of 16: fp8 rows must be whole 16-byte units (TMA); pad K with zeros to " +
+           std::to_string((p.k + 15) / 16 * 16);
+  });
+  need(p.lda % 16 == 0 && p.ldb % 16 == 0, [&] {
+    return "lda = " + std::to_string(p.lda) + " and ldb = " + std::to_string(p.ldb) +
+           " must be multiples of 16 (16-byte rows for TMA); copy the operand into a padded buffer";
+  });
+  auto aligned = [](void const* q) { return reinterpret_cast<unsigned long long>(q) % 16 == 0; };
+  need(aligned(p.a) && aligned(p.b), [&] {
+    return std::string("A and B must start 16-byte aligned (TMA); copy the operand into an aligned buffer");
+  });
+  auto check_scale = [&](char const* name, GemmScale const& s, int count, char const* per) {
+    need(s.kind == GemmScaleKind::none || s.kind == GemmScaleKind::tensor || s.kind == GemmScaleKind::vector, [&] {
+      return std::string(name) + ".kind " + std::to_string(static_cast<int>(s.kind)) +
+             " is not a GemmScaleKind (none, tensor, vector)";
+    });
+    need(s.kind == GemmScaleKind::none || s.data != nullptr, [&] {
+      return std::string(name) + " is " + to_string(s.kind) + " but its data is null; give " +
+             (s.kind == GemmScaleKind::tensor ? std::string("one fp32 value")
+                                              : std::to_string(count) + " fp32 values, one " + per) +
+             " in device memory, or kind none";
+    });
+  };
+  check_scale("scale_a", p.scale_a, p.m, "per row of A");
+  check_scale("scale_b", p.scale_b, p.n, "per column of B");
 }
 
 // The row-major-D form of p: a column-major D is computed as D^T = B^T A^T (the bias then runs

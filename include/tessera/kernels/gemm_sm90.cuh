@@ -26,6 +26,9 @@
 //                                                 as the cluster kernel, and simpler) with the
 //                                                 tile that keeps the SMs busiest, else the
 //                                                 ping-pong kernel or stream-K
+//   gemm_sm90_fp8<Cfg, T, TOut>(problem, stream)  8-bit float A and B (e4m3, e5m2; K-major) with
+//                                                 per-tensor or per-row/column scales
+//                                                 (GemmFp8Problem) on the persistent kernels
 // D = act(alpha A B + beta C + bias) (GemmProblem) for T = half_t or bfloat16_t, fp32 accumulation,
 // TOut = float, half_t or bfloat16_t; any M, N, K >= 1 (TMA reads zeros outside the matrices, the
 // epilogue stores only inside D); A and B row- or column-major. Operands TMA cannot address (not
@@ -92,28 +95,36 @@ struct GemmSm90Launch {
 // gemm_sm90_load_box, gemm_sm90_epilogue_box; A (M,K), B seen as (N,K), D (M,N)) and its launch
 // (sm90::Launch: one block per tile, or per SM for the persistent kernels, whole clusters; the
 // persistent kernels with programmatic dependent launch; stream-K cooperative, with the stream's
-// workspace). sms_limit: the persistent blocks at most (0: one per SM).
+// workspace). sms_limit: the persistent blocks at most (0: one per SM). scales: the fp8 product's
+// (GemmSm90Scales; unused for 16-bit T). An fp8 operand is described to TMA in 16-bit units (element
+// pairs, gemm_sm90_unit_t): (M, K/2) with ld/2.
 template <class Cfg, class T, class TOut, bool AK, bool BK, class Launch = GemmSm90Launch>
 cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> const& ep, cudaStream_t stream,
-                             int sms_limit, Launch const& launch = {}) {
+                             int sms_limit, Launch const& launch = {}, GemmSm90Scales const& scales = {}) {
   using Kernel = GemmSm90Kernel<Cfg, T, TOut, AK, BK>;
+  using U = gemm_sm90_unit_t<T>;
+  constexpr int per = kGemmSm90PerUnit<T>;  // elements a unit
+  static_assert(per == 1 || (AK && BK), "gemm_sm90_launch: fp8 operands are K-major only");
   constexpr int cm = gemm_sm90_cluster_m<Cfg>;
   constexpr bool persistent = gemm_sm90_persistent_config<Cfg>;
   typename Kernel::Params params{};
   typename Kernel::Maps maps{};
   params.M = p.m;
   params.N = p.n;
-  params.K = p.k;
+  params.K = p.k / per;  // units (pre, fp8: K even)
   params.ep = ep;
+  params.scales = scales;
   // The epilogue through shared memory and TMA where the config has the buffers and D is
   // TMA-addressable, else from registers.
   params.tma_store_d = Cfg::kEpilogueBytes > 0 && gemm_sm90_tma_addressable(p.d, p.ldd, p.n);
-  auto const gA = AK ? make_layout(make_shape(p.m, p.k), make_stride(p.lda, 1))
-                     : make_layout(make_shape(p.m, p.k), make_stride(1, p.lda));
-  auto const gB = BK ? make_layout(make_shape(p.n, p.k), make_stride(p.ldb, 1))
-                     : make_layout(make_shape(p.n, p.k), make_stride(1, p.ldb));
-  maps.tma_a = GemmSm90TmaA<Cfg, T, AK>{make_tma_desc(p.a, gA, gemm_sm90_load_box<Cfg::BM, Cfg::BK, AK>())};
-  maps.tma_b = GemmSm90TmaB<Cfg, T, BK, cm>{make_tma_desc(p.b, gB, gemm_sm90_load_box<Cfg::BN / cm, Cfg::BK, BK>())};
+  auto const gA = AK ? make_layout(make_shape(p.m, params.K), make_stride(p.lda / per, 1))
+                     : make_layout(make_shape(p.m, params.K), make_stride(1, p.lda));
+  auto const gB = BK ? make_layout(make_shape(p.n, params.K), make_stride(p.ldb / per, 1))
+                     : make_layout(make_shape(p.n, params.K), make_stride(1, p.ldb));
+  auto const* a = reinterpret_cast<U const*>(p.a);
+  auto const* b = reinterpret_cast<U const*>(p.b);
+  maps.tma_a = GemmSm90TmaA<Cfg, T, AK>{make_tma_desc(a, gA, gemm_sm90_load_box<Cfg::BM, Cfg::BK, AK>())};
+  maps.tma_b = GemmSm90TmaB<Cfg, T, BK, cm>{make_tma_desc(b, gB, gemm_sm90_load_box<Cfg::BN / cm, Cfg::BK, BK>())};
   auto const gD = make_layout(make_shape(p.m, p.n), make_stride(p.ldd, 1));
   maps.tma_d =
       GemmSm90TmaD<TOut>{params.tma_store_d ? make_tma_desc(p.d, gD, gemm_sm90_epilogue_box<TOut>()) : TmaDescriptor{}};
@@ -147,7 +158,7 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
   }
   if constexpr (gemm_sm90_stream_k_config<Cfg>) {
     int const units = int(config.grid().x);
-    int const sk_tiles = gemm_sm90_stream_k_tiles(int(tiles_m * tiles_n), (p.k + Cfg::BK - 1) / Cfg::BK, units);
+    int const sk_tiles = gemm_sm90_stream_k_tiles(int(tiles_m * tiles_n), (params.K + Cfg::BK - 1) / Cfg::BK, units);
     if (sk_tiles > 0) {
       // A block waits for others (the owner of a split tile for its contributors): the launch is
       // cooperative (sm90::Launch::cooperative_only). A launch captured into a graph gets no
@@ -207,6 +218,37 @@ cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, c
     if (q != nullptr) (void)cudaFreeAsync(q, stream);
   return e;
 }
+
+// The scales of an fp8 problem as the kernel takes them, for the row-major-D form: a column-major D
+// is computed transposed (D^T = B^T A^T), so A's row scales become the columns' and B's the rows'.
+template <class T, class TOut>
+GemmSm90Scales gemm_sm90_scales(GemmFp8Problem<T, TOut> const& problem) {
+  auto const one = [](GemmScale const& s, float const*& data, int& step) {
+    data = s.kind == GemmScaleKind::none ? nullptr : s.data;
+    step = s.kind == GemmScaleKind::vector ? 1 : 0;
+  };
+  GemmSm90Scales k;
+  bool const flip = problem.cd_major == Major::col;
+  one(flip ? problem.scale_b : problem.scale_a, k.a, k.a_step);
+  one(flip ? problem.scale_a : problem.scale_b, k.b, k.b_step);
+  return k;
+}
+
+// The fp8 launchers' common part: the fp8 checks (check_gemm_fp8_problem: K-major operands, 16-byte
+// rows; nothing is packed), row-major D, the scales, the K-major kernel.
+template <class Cfg, class T, class TOut, class Launch = GemmSm90Launch>
+cudaError_t gemm_sm90_fp8_run(char const* fn, GemmFp8Problem<T, TOut> const& problem, cudaStream_t stream,
+                              int sms_limit = 0, Launch const& launch = {}) {
+  static_assert(is_fp8_v<T>, "gemm_sm90_fp8: A and B must be float_e4m3_t or float_e5m2_t");
+  static_assert(std::is_same_v<TOut, float> || std::is_same_v<TOut, half_t> || std::is_same_v<TOut, bfloat16_t>,
+                "gemm_sm90_fp8: C and D must be float, half_t or bfloat16_t");
+  static_assert(!is_ws_config<Cfg> || Cfg::ClusterM == 1, "gemm_sm90_fp8: no cluster configurations for fp8 yet");
+  check_gemm_fp8_problem(fn, problem);
+  GemmProblem<T, TOut> const& base = problem;
+  GemmProblem<T, TOut> const p = gemm_as_row_major_d(base);  // still K-major: (row A, col B) flips to itself
+  return gemm_sm90_launch<Cfg, T, TOut, true, true>(p, make_gemm_epilogue(base, p), stream, sms_limit, launch,
+                                                    gemm_sm90_scales(problem));
+}
 }  // namespace detail
 
 // gemm_sm90_tma<Cfg, T, TOut>(problem, stream), gemm_sm90_ws<Cfg, T, TOut>(problem, stream):
@@ -254,6 +296,24 @@ cudaError_t gemm_sm90_cluster(GemmProblem<T, TOut> const& problem, cudaStream_t 
                 "gemm_sm90_cluster: give a GemmSm90WsConfig<..., true, 2>");
   return detail::gemm_sm90_run<Cfg>("gemm_sm90_cluster", problem, stream);
 }
+// gemm_sm90_fp8<Cfg>(problem, stream, sms): D = act(alpha sa(m) sb(n) A B + beta C + bias) for 8-bit
+// float A and B (GemmFp8Problem: e4m3 or e5m2, K-major, per-tensor or per-row/column scales), fp32
+// accumulation (wgmma's: see docs/gemm-fp8.md for its precision), D of float, half_t or bfloat16_t,
+// on configuration Cfg (a persistent GemmSm90WsConfig without clusters or stream-K, or a
+// GemmSm90PingpongConfig; the
+// default is gemm_sm90's 128x256 persistent tile: 128 x 128 fp8 elements of K a stage). sms: the
+// persistent blocks at most (0: one per SM). Pre: check_gemm_fp8_problem (else invalid_argument
+// naming the violation and the fix, before anything is launched); a device of compute capability
+// 9.0. Example: docs/gemm-fp8.md.
+template <class Cfg = GemmSm90PersistentDefault, class T, class TOut>
+cudaError_t gemm_sm90_fp8(GemmFp8Problem<T, TOut> const& problem, cudaStream_t stream = nullptr, int sms = 0) {
+  static_assert(detail::is_pingpong_config<Cfg> ||
+                    (detail::gemm_sm90_persistent_config<Cfg> && !detail::gemm_sm90_stream_k_config<Cfg>),
+                "gemm_sm90_fp8: give a persistent GemmSm90WsConfig (not stream-K: its fp8 kernel spills, 40 bytes "
+                "with 128x256 tiles) or a GemmSm90PingpongConfig");
+  return detail::gemm_sm90_fp8_run<Cfg>("gemm_sm90_fp8", problem, stream, sms);
+}
+
 namespace detail {
 // gemm_sm90_choice<Cfg>(problem, stream): gemm_sm90's launch of configuration Cfg.
 // Pre: Cfg is one of GemmSm90Choices (else it does not compile, naming TESSERA_GEMM_SM90_CHOICES).

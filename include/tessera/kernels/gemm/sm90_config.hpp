@@ -41,6 +41,9 @@ struct GemmSm90Config {
 
 using GemmSm90Default = GemmSm90Config<128, 128, 64, 4>;
 
+// BK counts 16-bit units of K: 64 elements of a 16-bit type, 128 of an 8-bit float (whose elements
+// the kernels move in pairs: kernels/gemm/sm90_kernel.cuh, gemm_sm90_unit_t); either is one
+// 128-byte swizzle span, and a configuration's shared-memory plan is the same for both.
 // GemmSm90WsConfig<BM, BN, BK, Stages, Persistent>: the warp-specialized kernel's tile; BM/64
 // consumer warpgroups of 64 x BN each. Persistent: one block per SM walks the tiles (step 3),
 // else one block per tile (step 2).
@@ -189,8 +192,11 @@ template <class T>
 std::string gemm_sm90_type_name() {
   if constexpr (std::is_same_v<T, half_t>) return "tessera::half_t";
   else if constexpr (std::is_same_v<T, bfloat16_t>) return "tessera::bfloat16_t";
+  else if constexpr (std::is_same_v<T, float_e4m3_t>) return "tessera::float_e4m3_t";
+  else if constexpr (std::is_same_v<T, float_e5m2_t>) return "tessera::float_e5m2_t";
   else {
-    static_assert(std::is_same_v<T, float>, "gemm_sm90_type_name: half_t, bfloat16_t or float");
+    static_assert(std::is_same_v<T, float>,
+                  "gemm_sm90_type_name: half_t, bfloat16_t, float_e4m3_t, float_e5m2_t or float");
     return "float";
   }
 }

@@ -20,6 +20,13 @@
 //                                    a configuration's kernel as a type: function() (nvcc's),
 //                                    name() (a run-time compiler's name expression)
 //
+// 8-bit floats (T = float_e4m3_t or float_e5m2_t, K-major operands only): the same kernels on
+// the same layouts. An fp8 operand is moved and laid out as pairs of elements, 16-bit units
+// (gemm_sm90_unit_t: the stage layouts, the TMA boxes, the descriptors and Cfg::BK count units, so
+// a k-tile of BK = 64 units is 128 elements, one 128-byte swizzle span as for 16-bit types, and K
+// in GemmSm90Params is K / 2); only the wgmma differs (m64nNk32, 32 bytes of K as m64nNk16's).
+// The product's fp32 scales (GemmSm90Scales: one per tensor, or per row of A and column of B) are
+// applied to the accumulators before the epilogue (gemm_sm90_scale_acc).
 // Step 1's block (one warpgroup, 128 threads) computes a BM x BN tile of D:
 //   * stage s holds A's BM x BK and B's BN x BK tiles in the canonical 128-byte-swizzled layouts
 //     of atom/mma_traits_sm90.hpp (K-major or MN-major after the operand's major), written by TMA
@@ -84,6 +91,45 @@ TESSERA_GEMM_SM90_OP(128)
 TESSERA_GEMM_SM90_OP(192)
 TESSERA_GEMM_SM90_OP(256)
 #undef TESSERA_GEMM_SM90_OP
+// 8-bit floats: m64nNk32, K-major only (the ops' own static_assert says so for another major).
+#define TESSERA_GEMM_SM90_OP_FP8(N)                       \
+  template <GmmaMajor MA, GmmaMajor MB>                   \
+  struct GemmSm90Op<float_e4m3_t, N, MA, MB> {            \
+    using type = SM90_64x##N##x32_F32E4M3E4M3_SS<MA, MB>; \
+  };                                                      \
+  template <GmmaMajor MA, GmmaMajor MB>                   \
+  struct GemmSm90Op<float_e5m2_t, N, MA, MB> {            \
+    using type = SM90_64x##N##x32_F32E5M2E5M2_SS<MA, MB>; \
+  };
+TESSERA_GEMM_SM90_OP_FP8(64)
+TESSERA_GEMM_SM90_OP_FP8(128)
+TESSERA_GEMM_SM90_OP_FP8(192)
+TESSERA_GEMM_SM90_OP_FP8(256)
+#undef TESSERA_GEMM_SM90_OP_FP8
+
+// gemm_sm90_unit_t<T>: what the kernels move and lay out for an operand of type T: T itself for the
+// 16-bit types, a pair of elements (16 bits) for the 8-bit floats. The canonical 128-byte-swizzled
+// K-major layouts are the same in bytes for any element width, and a pair of fp8 elements along K
+// is one 16-bit element of them; so are the TMA boxes (an fp8 matrix (M,K) with leading dimension
+// ld is TMA'd as a 16-bit matrix (M,K/2) with ld/2) and the wgmma descriptors. Pre (fp8): K and ld
+// even (the launcher asks for multiples of 16).
+template <class T>
+struct gemm_sm90_unit {
+  using type = T;
+};
+template <>
+struct gemm_sm90_unit<float_e4m3_t> {
+  using type = std::uint16_t;
+};
+template <>
+struct gemm_sm90_unit<float_e5m2_t> {
+  using type = std::uint16_t;
+};
+template <class T>
+using gemm_sm90_unit_t = typename gemm_sm90_unit<T>::type;
+// Elements of T per unit: 1, or 2 for the 8-bit floats.
+template <class T>
+inline constexpr int kGemmSm90PerUnit = int(sizeof(gemm_sm90_unit_t<T>) / sizeof(T));
 
 // The stage layout of an operand tile (BP x BK), (p,k) -> element offset, without its swizzle:
 // K-major: rows of 64 K-elements; MN-major: K-rows of 64 P-elements, the K groups of one 64-wide
@@ -116,16 +162,19 @@ TESSERA_HOST_DEVICE constexpr auto gemm_sm90_epilogue_box() {
   return make_composed_layout(Swizzle<3, M, 3>{}, _0{}, Layout<Shape<_64, Int<CW>>, Stride<Int<CW>, _1>>{});
 }
 
-// The bytes of one stage (A's BM x BK and B's BN x BK tiles): what its full barrier waits for.
+// The bytes of one stage (A's BM x BK and B's BN x BK tiles, BK in units): what its full barrier
+// waits for.
 template <class Cfg, class T>
-inline constexpr std::uint32_t kGemmSm90StageBytes = std::uint32_t((Cfg::BM + Cfg::BN) * Cfg::BK * sizeof(T));
+inline constexpr std::uint32_t kGemmSm90StageBytes =
+    std::uint32_t((Cfg::BM + Cfg::BN) * Cfg::BK * sizeof(gemm_sm90_unit_t<T>));
 
 // The kernels' TMA atoms: A's tile (BM x BK) and B's (BN x BK, a cluster block's share of it when
 // ClusterM > 1, multicast) in the boxes of gemm_sm90_load_box; D in the epilogue's boxes.
 template <class Cfg, class T, bool KMajor>
-using GemmSm90TmaA = TmaCopy<SM90_TMA_LOAD, T, decltype(gemm_sm90_load_box<Cfg::BM, Cfg::BK, KMajor>())>;
+using GemmSm90TmaA =
+    TmaCopy<SM90_TMA_LOAD, gemm_sm90_unit_t<T>, decltype(gemm_sm90_load_box<Cfg::BM, Cfg::BK, KMajor>())>;
 template <class Cfg, class T, bool KMajor, int CM = 1>
-using GemmSm90TmaB = TmaCopy<std::conditional_t<(CM > 1), SM90_TMA_LOAD_MULTICAST, SM90_TMA_LOAD>, T,
+using GemmSm90TmaB = TmaCopy<std::conditional_t<(CM > 1), SM90_TMA_LOAD_MULTICAST, SM90_TMA_LOAD>, gemm_sm90_unit_t<T>,
                              decltype(gemm_sm90_load_box<Cfg::BN / CM, Cfg::BK, KMajor>())>;
 template <class TOut>
 using GemmSm90TmaD = TmaCopy<SM90_TMA_STORE, TOut, decltype(gemm_sm90_epilogue_box<TOut>())>;
@@ -137,8 +186,9 @@ using GemmSm90TmaD = TmaCopy<SM90_TMA_STORE, TOut, decltype(gemm_sm90_epilogue_b
 // its barrier still expects the whole stage.
 template <class Cfg, class T, bool AKMajor, bool BKMajor, int CM = 1>
 __device__ void gemm_sm90_load_stage(GemmSm90TmaA<Cfg, T, AKMajor> const& tma_a,
-                                     GemmSm90TmaB<Cfg, T, BKMajor, CM> const& tma_b, std::uint64_t* bar, T* a, T* b,
-                                     int kt, int bm, int bn, int M, int N, int K, std::uint32_t rank = 0) {
+                                     GemmSm90TmaB<Cfg, T, BKMajor, CM> const& tma_b, std::uint64_t* bar,
+                                     gemm_sm90_unit_t<T>* a, gemm_sm90_unit_t<T>* b, int kt, int bm, int bn, int M,
+                                     int N, int K, std::uint32_t rank = 0) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
   auto const gA = local_tile(tma_a.get_tma_tensor(make_shape(M, K)), Shape<Int<BM>, Int<BK>>{},
                              make_coord(bm, kt));  // (BM,BK) -> (m,k)
@@ -423,25 +473,76 @@ __device__ __forceinline__ void gemm_sm90_stream_k_add(float (&acc)[NV], float c
   }
 }
 
+// ---- the fp8 product's scales ----------------------------------------------------------------
+
+// The scales of an fp8 GEMM (GemmFp8Problem's, in the row-major-D form): element (m, n) of the
+// product is multiplied by sa(m) sb(n), sa(m) = a[m a_step] and sb(n) = b[n b_step] (step 0: one
+// scale for the whole operand; 1: one per row of A, per column of B); a null pointer is a scale of 1.
+struct GemmSm90Scales {
+  float const* a = nullptr;
+  float const* b = nullptr;
+  int a_step = 0, b_step = 0;
+};
+
+// acc *= sa(m) sb(n) for one warpgroup's 64 x NV*2 accumulator block whose first element is (m0, n0)
+// (the fragment: value 4 j + 2 h + e of lane l in warp w is (m0 + 16 w + l/4 + 8 h, n0 + 8 j +
+// 2 (l%4) + e)); scales are read at coordinates clamped into D (last_m, last_n: the values outside
+// D are never stored). One multiply per value by a uniform scale when B has one; otherwise B's
+// column scales are read Pairs column pairs at a time (4: 8 loads), all issued before the first is
+// used (few registers beside the accumulators, which are indexed by constants only).
+template <int Pairs = 4, int NV>
+__device__ __forceinline__ void gemm_sm90_scale_acc(float (&acc)[NV], GemmSm90Scales const& s, int m0, int n0,
+                                                    int last_m, int last_n, int lt) {
+  static_assert(NV % (4 * Pairs) == 0, "gemm_sm90_scale_acc: whole groups of Pairs column pairs");
+  int const w = lt / 32, l = lt % 32;
+  int const m = m0 + 16 * w + l / 4, n = n0 + 2 * (l % 4);
+  float sa0 = 1.0f, sa1 = 1.0f;  // rows m, m + 8
+  if (s.a != nullptr) {
+    sa0 = __ldg(s.a + min(m, last_m) * s.a_step);
+    sa1 = __ldg(s.a + min(m + 8, last_m) * s.a_step);
+  }
+  if (s.b == nullptr || s.b_step == 0) {
+    float const sb = s.b != nullptr ? __ldg(s.b) : 1.0f;
+    sa0 *= sb;
+    sa1 *= sb;
+    TESSERA_UNROLL
+    for (int v = 0; v < NV; ++v) acc[v] *= v % 4 < 2 ? sa0 : sa1;
+    return;
+  }
+  TESSERA_UNROLL
+  for (int j0 = 0; j0 < NV / 4; j0 += Pairs) {  // column pairs j0 .. j0 + Pairs - 1
+    float sb[2 * Pairs];
+    TESSERA_UNROLL
+    for (int q = 0; q < 2 * Pairs; ++q) sb[q] = __ldg(s.b + min(n + 8 * (j0 + q / 2) + q % 2, last_n));
+    TESSERA_UNROLL
+    for (int q = 0; q < 4 * Pairs; ++q) {  // value 4 (j0 + q/4) + 2 h + e, h = q/2 % 2, e = q % 2
+      int const jj = q / 4, h = q / 2 % 2, e = q % 2;
+      acc[4 * j0 + q] *= (h == 0 ? sa0 : sa1) * sb[2 * jj + e];
+    }
+  }
+}
+
 // ---- the skeleton's pieces for the GEMM -----------------------------------------------------
 
 // The shared storage (sm90::shared_storage): the stages first (each a whole number of 1024-byte
 // swizzle atoms, so every stage starts aligned), the epilogue's 8 KB buffers (two per consumer
 // warpgroup; none for the kernels that store from registers), the ring's full and empty barriers,
 // and the ping-pong's two turn barriers.
+// (fp8: in units, gemm_sm90_unit_t: the plan in bytes is the 16-bit types'.)
 template <class Cfg, class T>
 struct GemmSm90Storage {
-  static constexpr int kStageA = Cfg::BM * Cfg::BK, kStageB = Cfg::BN * Cfg::BK;  // elements
-  static_assert(kStageA * sizeof(T) % 1024 == 0 && kStageB * sizeof(T) % 1024 == 0,
+  using U = gemm_sm90_unit_t<T>;
+  static constexpr int kStageA = Cfg::BM * Cfg::BK, kStageB = Cfg::BN * Cfg::BK;  // units
+  static_assert(kStageA * sizeof(U) % 1024 == 0 && kStageB * sizeof(U) % 1024 == 0,
                 "GemmSm90Storage: a stage must keep the 1024-byte alignment of the swizzle atoms");
-  T a[Cfg::Stages * kStageA];
-  T b[Cfg::Stages * kStageB];
+  U a[Cfg::Stages * kStageA];
+  U b[Cfg::Stages * kStageB];
   SmemBytes<Cfg::kEpilogueBytes> epilogue;
   std::uint64_t pipeline[TmaPipeline<Cfg::Stages>::kBarriers];
   std::uint64_t order[OrderedBarrier<2>::kBarriers];
 
-  __device__ T* stage_a(int s) { return a + s * kStageA; }
-  __device__ T* stage_b(int s) { return b + s * kStageB; }
+  __device__ U* stage_a(int s) { return a + s * kStageA; }
+  __device__ U* stage_b(int s) { return b + s * kStageB; }
   // Consumer warpgroup c's (0-based) two chunk buffers.
   __device__ unsigned char* epilogue_buffers(int c) { return epilogue.data() + c * 2 * 8192; }
 };
@@ -456,7 +557,9 @@ constexpr int gemm_sm90_smem_bytes() {
 // tma_store_d: the consumers store D through shared memory and TMA (gemm_sm90_store_tma: configs
 // with epilogue buffers, where D is TMA-addressable), else from registers (a run-time choice: one
 // kernel, not two, to compile). raster: the rows of tiles per raster group (gemm_block_coord; the
-// launcher's choice is gemm_sm90_raster_rows). sk: stream-K's workspace (Cfg::StreamK).
+// launcher's choice is gemm_sm90_raster_rows). sk: stream-K's workspace (Cfg::StreamK). K counts
+// units of gemm_sm90_unit_t<T> (elements, or element pairs for fp8). scales: the fp8 product's
+// scales (read by the fp8 kernels only; the same layout for every type: jit/gemm_sm90.hpp copies it).
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor>
 struct GemmSm90Params {
   int M, N, K;
@@ -464,6 +567,7 @@ struct GemmSm90Params {
   bool tma_store_d;
   int raster;
   GemmSm90StreamK sk;
+  GemmSm90Scales scales;
 };
 // Where a kernel compiled for epilogue form E (GemmSm90Epilogue), with the TMA-store path in its
 // configuration or not (HasTma), stores D: fixed by E, or p.tma_store_d's choice for `any`. kTma,
@@ -537,9 +641,9 @@ __device__ __forceinline__ void gemm_sm90_consume_ktiles(float (&acc)[MBLK][Cfg:
   PipelineState<Cfg::Stages> prev;
   for (int kt = k0; kt < k1; ++kt) {
     pipe.consumer_wait(st);
-    gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(st.index * kStageA * sizeof(T)),
-                                            b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout,
-                                            sB_layout, row0, kt == k0);
+    gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(
+        acc, a_base + std::uint32_t(st.index * kStageA * sizeof(gemm_sm90_unit_t<T>)),
+        b_base + std::uint32_t(st.index * kStageB * sizeof(gemm_sm90_unit_t<T>)), sA_layout, sB_layout, row0, kt == k0);
     warpgroup_wait<1>();  // the previous k-tile's wgmmas have retired: release its stage
     if (kt > k0 && lt == 0) pipe.consumer_release(prev);
     prev = st;
@@ -653,6 +757,9 @@ struct GemmSm90WsRoles {
               w.tile, [&](int u) { gemm_sm90_stream_k_add(acc[0], slot(u), flag(u), p.sk.epoch, lt, bar_id); });
       }
 
+      if constexpr (is_fp8_v<T>)  // the fp8 product's scales, after the stream-K sum (they are linear)
+        gemm_sm90_scale_acc(acc[0], p.scales, bm * BM + row0, bn * BN, p.M - 1, p.N - 1, lt);
+
       // ---- epilogue (the producer is already loading the next tile) -----------------------------
       // (The stream-K copy computes each chunk's values just before its store, Lean: fewer registers
       // live beside its schedule.)
@@ -754,6 +861,11 @@ struct GemmSm90PingpongRoles {
         if (lt == 0) order.leave(turn);  // the other warpgroup's turn
       });
       j += 2;
+      if constexpr (is_fp8_v<T>) {
+        TESSERA_UNROLL
+        for (int mi = 0; mi < MB_; ++mi)
+          gemm_sm90_scale_acc(acc[mi], p.scales, bm * BM + 64 * mi, bn * BN, p.M - 1, p.N - 1, lt);
+      }
 
       auto const store_tma = [&]() __attribute__((always_inline)) {
         if constexpr (Store::kTma)
@@ -842,9 +954,9 @@ __global__ void __launch_bounds__(128, 1)
   PipelineState<Stages> st;
   for (int kt = 0; kt < k_tiles; ++kt, ++st) {
     pipe.consumer_wait(st);
-    gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(acc, a_base + std::uint32_t(st.index * kStageA * sizeof(T)),
-                                            b_base + std::uint32_t(st.index * kStageB * sizeof(T)), sA_layout,
-                                            sB_layout, 0, kt == 0);
+    gemm_sm90_mma_ktile<Op, MA, MB, BK, BN>(
+        acc, a_base + std::uint32_t(st.index * kStageA * sizeof(gemm_sm90_unit_t<T>)),
+        b_base + std::uint32_t(st.index * kStageB * sizeof(gemm_sm90_unit_t<T>)), sA_layout, sB_layout, 0, kt == 0);
     warpgroup_wait<1>();  // k-tile kt-1's wgmmas have retired: its stage may be refilled
     if (kt >= 1 && kt - 1 + Stages < k_tiles) {
       __syncthreads();  // every warp of the warpgroup is past its wait
@@ -853,6 +965,11 @@ __global__ void __launch_bounds__(128, 1)
   }
   warpgroup_wait<0>();
   gemm_sm90_fence_acc<MB_, BN>(acc);
+  if constexpr (is_fp8_v<T>) {
+    TESSERA_UNROLL
+    for (int mi = 0; mi < MB_; ++mi)
+      gemm_sm90_scale_acc(acc[mi], p.scales, bm * BM + 64 * mi, bn * BN, p.M - 1, p.N - 1, tid);
+  }
 
   // ---- epilogue: D = act(alpha acc + beta C + bias), each thread its (m, n) from the tiled MMA --
   auto mma = make_tiled_mma(MMA_Atom<Op>{});

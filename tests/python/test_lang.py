@@ -623,6 +623,7 @@ def _loops_of_every_kind():
 def test_monitoring_sees_the_lines_settrace_sees(monkeypatch):
     # sys.monitoring (3.12+) reports a line when it changes; settrace also when a loop jumps back
     # to its start on one line: the watcher adds those, so the names come out the same.
+    monkeypatch.delenv("TESSERA_TRACE_WITH_SETTRACE", raising=False)
     lines, monitoring = _watched_lines(_loops_of_every_kind)
     assert monitoring
     monkeypatch.setenv("TESSERA_TRACE_WITH_SETTRACE", "1")

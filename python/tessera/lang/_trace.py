@@ -200,7 +200,7 @@ def current():
 
 
 class _Monitoring:
-    """Line and return events of the traced functions' code alone, through ``sys.monitoring``
+    """Line, return and unwind events of the traced functions' code, through ``sys.monitoring``
     (Python 3.12 and later): unlike ``sys.settrace``, which makes every function call of the
     trace pay for a call event (the trace took 1.7x as long), other code runs unwatched. One tool
     id, taken while some function is traced, serves every watcher."""
@@ -223,6 +223,10 @@ class _Monitoring:
             m.register_callback(cls.tool, m.events.LINE, cls._on_line)
             m.register_callback(cls.tool, m.events.JUMP, cls._on_jump)
             m.register_callback(cls.tool, m.events.PY_RETURN, cls._on_return)
+            # a function left by an exception: settrace reports it as a return (PY_UNWIND cannot
+            # be asked of one function's code; others' unwinding only costs a dictionary lookup)
+            m.register_callback(cls.tool, m.events.PY_UNWIND, cls._on_unwind)
+            m.set_events(cls.tool, m.events.PY_UNWIND)
         cls.watchers[watcher.code] = watcher
         m.set_local_events(cls.tool, watcher.code, m.events.LINE | m.events.JUMP | m.events.PY_RETURN)
         return True
@@ -233,7 +237,8 @@ class _Monitoring:
         m.set_local_events(cls.tool, watcher.code, 0)
         del cls.watchers[watcher.code]
         if not cls.watchers:
-            for e in (m.events.LINE, m.events.JUMP, m.events.PY_RETURN):
+            m.set_events(cls.tool, 0)
+            for e in (m.events.LINE, m.events.JUMP, m.events.PY_RETURN, m.events.PY_UNWIND):
                 m.register_callback(cls.tool, e, None)
             m.free_tool_id(cls.tool)
             cls.tool = None
@@ -250,6 +255,12 @@ class _Monitoring:
         # back to its start on the same line (`for i in range(4): acc = acc + x`), and so do we.
         w = cls.watchers.get(code)
         if w is not None and target < source and w.line_at(target) == w.line_at(source):
+            w.step(sys._getframe(1))
+
+    @classmethod
+    def _on_unwind(cls, code, offset, exception):
+        w = cls.watchers.get(code)
+        if w is not None:
             w.step(sys._getframe(1))
 
     @classmethod

@@ -600,37 +600,16 @@ def _one_line_loops_launch(x):
     _one_line_loops(x).launch(grid=1, block=32)
 
 
-def _watched_lines(fn):
-    from tessera.lang import _trace
-
-    seen = []
-    with _trace.FrameWatcher(fn.__code__, lambda frame, line: seen.append(line - fn.__code__.co_firstlineno)) as w:
-        fn()
-    return seen, w.monitoring
-
-
-def _loops_of_every_kind():
-    s = 0
-    for i in range(3): s += i  # noqa: E701
-    t = [i * i for i in range(3)]
-    while s < 10: s += 1  # noqa: E701
-    for j in range(2):
-        s += j
-    return s + len(t)
-
-
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="sys.monitoring is Python 3.12's; 3.11 has settrace only")
-def test_monitoring_sees_the_lines_settrace_sees(monkeypatch):
-    # sys.monitoring (3.12+) reports a line when it changes; settrace also when a loop jumps back
-    # to its start on one line: the watcher adds those, so the names come out the same.
-    monkeypatch.delenv("TESSERA_TRACE_WITH_SETTRACE", raising=False)
-    lines, monitoring = _watched_lines(_loops_of_every_kind)
-    assert monitoring
-    monkeypatch.setenv("TESSERA_TRACE_WITH_SETTRACE", "1")
-    st_lines, st_monitoring = _watched_lines(_loops_of_every_kind)
-    assert not st_monitoring
-    assert lines == st_lines
-    assert lines.count(2) == 4  # `for i in range(3): s += i`: its line at each of 3 + 1 passes
+def test_monitoring_sees_the_lines_settrace_sees():
+    # tests/python/trace_watch.py: the sys.monitoring watcher against settrace's line events (loops
+    # on one line and more, nested watchers, an exception); CI runs it too (python.trace_watch)
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "TESSERA_TRACE_WITH_SETTRACE"}
+    r = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "trace_watch.py")],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 @needs_nvrtc

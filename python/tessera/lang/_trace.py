@@ -220,12 +220,12 @@ class _Monitoring:
                 return False
             cls.tool = free[0]
             m.use_tool_id(cls.tool, "tessera.lang")
-            m.register_callback(cls.tool, m.events.LINE, cls._on_line)
+            m.register_callback(cls.tool, m.events.LINE, cls._on_event)
             m.register_callback(cls.tool, m.events.JUMP, cls._on_jump)
-            m.register_callback(cls.tool, m.events.PY_RETURN, cls._on_return)
+            m.register_callback(cls.tool, m.events.PY_RETURN, cls._on_event)
             # a function left by an exception: settrace reports it as a return (PY_UNWIND cannot
             # be asked of one function's code; others' unwinding only costs a dictionary lookup)
-            m.register_callback(cls.tool, m.events.PY_UNWIND, cls._on_unwind)
+            m.register_callback(cls.tool, m.events.PY_UNWIND, cls._on_event)
             m.set_events(cls.tool, m.events.PY_UNWIND)
         cls.watchers[watcher.code] = watcher
         m.set_local_events(cls.tool, watcher.code, m.events.LINE | m.events.JUMP | m.events.PY_RETURN)
@@ -244,7 +244,8 @@ class _Monitoring:
             cls.tool = None
 
     @classmethod
-    def _on_line(cls, code, line):
+    def _on_event(cls, code, *_):
+        # a new line (LINE), a return (PY_RETURN), an exception leaving the function (PY_UNWIND)
         w = cls.watchers.get(code)
         if w is not None:
             w.step(sys._getframe(1))
@@ -255,18 +256,6 @@ class _Monitoring:
         # back to its start on the same line (`for i in range(4): acc = acc + x`), and so do we.
         w = cls.watchers.get(code)
         if w is not None and target < source and w.line_at(target) == w.line_at(source):
-            w.step(sys._getframe(1))
-
-    @classmethod
-    def _on_unwind(cls, code, offset, exception):
-        w = cls.watchers.get(code)
-        if w is not None:
-            w.step(sys._getframe(1))
-
-    @classmethod
-    def _on_return(cls, code, offset, value):
-        w = cls.watchers.get(code)
-        if w is not None:
             w.step(sys._getframe(1))
 
 

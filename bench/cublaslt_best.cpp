@@ -31,6 +31,8 @@ std::string type_name(cudaDataType_t t) {
     case CUDA_R_16F: return "fp16";
     case CUDA_R_16BF: return "bf16";
     case CUDA_R_32F: return "fp32";
+    case CUDA_R_8F_E4M3: return "e4m3";
+    case CUDA_R_8F_E5M2: return "e5m2";
     default: return "type " + std::to_string(int(t));
   }
 }
@@ -139,7 +141,11 @@ std::string to_string(LtGemmKey const& k) {
   return std::to_string(k.m) + "x" + std::to_string(k.n) + "x" + std::to_string(k.k) + " " + type_name(k.in_type) +
          "->" + type_name(k.out_type) + " A " + major_name(k.a_major) + " " + std::to_string(k.lda) + ", B " +
          major_name(k.b_major) + " " + std::to_string(k.ldb) + ", D " + major_name(k.d_major) + " " +
-         std::to_string(k.ldd);
+         std::to_string(k.ldd) +
+         (k.scale == LtScale::none
+              ? std::string()
+              : std::string(", scales ") + (k.scale == LtScale::tensor ? "tensor" : "outer_vector")) +
+         (k.fast_accum ? ", fast accumulation" : "");
 }
 
 int fastest_candidate(std::vector<double> const& ms) {
@@ -156,7 +162,7 @@ struct LtBestGemm::Descriptors {
   cublasLtMatmulDesc_t op = nullptr;
   cublasLtMatrixLayout_t first = nullptr, second = nullptr, out = nullptr;
   bool swap = false;  // a row-major D: the first operand is B, the second A
-  explicit Descriptors(LtGemmKey const& k) {
+  Descriptors(LtGemmKey const& k, LtScales const& scales) {
     // column-major D = A B as it is; row-major D as the column-major D^T (n x m) = B^T A^T
     swap = k.d_major == Major::row;
     Operand const f = swap ? operand(k.n, k.k, flip(k.b_major), k.ldb) : operand(k.m, k.k, k.a_major, k.lda);
@@ -168,6 +174,27 @@ struct LtBestGemm::Descriptors {
     check_lt(cublasLtMatrixLayoutCreate(&first, k.in_type, f.rows, f.cols, f.ld), "layout of the first operand");
     check_lt(cublasLtMatrixLayoutCreate(&second, k.in_type, s.rows, s.cols, s.ld), "layout of the second operand");
     check_lt(cublasLtMatrixLayoutCreate(&out, k.out_type, rows, cols, k.ldd), "layout of D");
+    if (k.in_type == CUDA_R_8F_E4M3 || k.in_type == CUDA_R_8F_E5M2) {
+      std::int8_t const fast = k.fast_accum ? 1 : 0;
+      check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof(fast)), "FAST_ACCUM");
+    }
+    if (k.scale != LtScale::none) {
+      // cuBLASLt's first operand is B when swapped: its scales are B's (N values: cuBLASLt's M)
+      void const* const first_scale = swap ? scales.b : scales.a;
+      void const* const second_scale = swap ? scales.a : scales.b;
+      std::int32_t const mode = k.scale == LtScale::tensor ? CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F
+                                                           : CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
+      check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode, sizeof(mode)),
+               "A_SCALE_MODE");
+      check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode, sizeof(mode)),
+               "B_SCALE_MODE");
+      check_lt(
+          cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &first_scale, sizeof(first_scale)),
+          "A_SCALE_POINTER");
+      check_lt(
+          cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &second_scale, sizeof(second_scale)),
+          "B_SCALE_POINTER");
+    }
   }
   ~Descriptors() {
     if (out) cublasLtMatrixLayoutDestroy(out);
@@ -180,14 +207,14 @@ struct LtBestGemm::Descriptors {
 };
 
 LtBestGemm::LtBestGemm(LtGemmKey const& key, void const* a, void const* b, void* d, int candidates,
-                       std::size_t workspace_bytes)
+                       std::size_t workspace_bytes, LtScales scales)
     : key_(key),
       a_(a),
       b_(b),
       d_(d),
       candidates_(at_least_one(candidates)),  // before the descriptors are made
       workspace_bytes_(workspace_bytes),
-      desc_(std::make_unique<Descriptors>(key)) {}
+      desc_(std::make_unique<Descriptors>(key, scales)) {}
 
 LtBestGemm::~LtBestGemm() = default;
 

@@ -24,18 +24,32 @@
 namespace tessera::bench {
 
 // What picks the algorithm: D (m x n, out_type) = A (m x k) B (k x n), inputs of in_type, fp32
-// compute and scaling (alpha 1, beta 0), each matrix with its major and leading dimension.
+// compute and scaling (alpha 1, beta 0), each matrix with its major and leading dimension. For fp8
+// inputs (CUDA_R_8F_E4M3, CUDA_R_8F_E5M2; A row-major and B column-major, cuBLASLt's "TN"), the
+// operands' scales (scale: none, one fp32 value per tensor, or one per row of A and column of B:
+// cuBLASLt's OUTER_VEC_32F) and whether cuBLASLt may accumulate at the tensor cores' own fp8
+// precision (fast_accum, CUBLASLT_MATMUL_DESC_FAST_ACCUM; off, it promotes partial sums to fp32).
+enum class LtScale { none, tensor, outer_vector };
 struct LtGemmKey {
   int m = 0, n = 0, k = 0;
   cudaDataType_t in_type = CUDA_R_16BF, out_type = CUDA_R_16BF;
   Major a_major = Major::row, b_major = Major::row, d_major = Major::row;
   int lda = 0, ldb = 0, ldd = 0;
+  LtScale scale = LtScale::none;
+  bool fast_accum = false;
   friend auto operator<=>(LtGemmKey const&, LtGemmKey const&) = default;
 };
 
+// The scales' device pointers of an fp8 key (A's and B's: one value each, or M and N values).
+struct LtScales {
+  void const* a = nullptr;
+  void const* b = nullptr;
+};
+
 // A key's spelling, every field of it: "MxNxK in->out A row lda, B row ldb, D row ldd", e.g.
-// "8192x8192x256 bf16->bf16 A row 256, B row 8192, D row 8192". Types: fp16, bf16, fp32, or
-// "type N" for another cudaDataType_t.
+// "8192x8192x256 bf16->bf16 A row 256, B row 8192, D row 8192"; an fp8 key adds its scaling and
+// accumulation: "... e4m3->bf16 A row 4096, B col 4096, D row 4096, scales outer_vector, fast
+// accumulation". Types: fp16, bf16, fp32, e4m3, e5m2, or "type N" for another cudaDataType_t.
 std::string to_string(LtGemmKey const& key);
 
 // fastest_candidate(ms): the index of the smallest time among ms, the first one on a tie; times
@@ -56,9 +70,10 @@ struct LtChoice {
 // cuBLASLt's fastest algorithm for one problem, run on that problem's buffers.
 class LtBestGemm {
  public:
-  // Pre: a, b, d are device buffers of the key's types and shape (d is written while timing).
+  // Pre: a, b, d are device buffers of the key's types and shape (d is written while timing);
+  // scales' pointers hold the key's scales (fp8 keys with scales).
   LtBestGemm(LtGemmKey const& key, void const* a, void const* b, void* d, int candidates = 16,
-             std::size_t workspace_bytes = std::size_t(32) << 20);
+             std::size_t workspace_bytes = std::size_t(32) << 20, LtScales scales = {});
   ~LtBestGemm();
   LtBestGemm(LtBestGemm const&) = delete;
   LtBestGemm& operator=(LtBestGemm const&) = delete;

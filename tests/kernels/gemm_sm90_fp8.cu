@@ -304,6 +304,37 @@ TEST_F(GemmSm90Fp8, LargePingpong) {
         Launcher<GemmSm90PingpongDefault>{});
 }
 
+// The example of docs/gemm-fp8.md (docs.fp8_snippets_match shows it there unchanged).
+TEST_F(GemmSm90Fp8, DocExample) {
+  // [snippet:gemm_fp8_example]
+  // D (1 x 1, bf16) = sa sb A B: A (1 x 16) and B (16 x 1) sixteen 0.5s in e4m3, both K-major
+  std::vector<float_e4m3_t> const halves(16, float_e4m3_t(0.5f));
+  DeviceBuffer<float_e4m3_t> a(16), b(16);
+  DeviceBuffer<float> sa(1), sb(1);
+  DeviceBuffer<bfloat16_t> d(1);
+  a.upload(halves);
+  b.upload(halves);
+  sa.upload({2.0f});
+  sb.upload({3.0f});
+  GemmFp8Problem<float_e4m3_t, bfloat16_t> p;
+  p.m = 1;
+  p.n = 1;
+  p.k = 16;  // a multiple of 16
+  p.a = a.get();
+  p.lda = 16;
+  p.a_major = Major::row;  // A (M,K) row-major: K-major
+  p.b = b.get();
+  p.ldb = 16;
+  p.b_major = Major::col;  // B (K,N) column-major: K-major
+  p.d = d.get();
+  p.ldd = 1;
+  p.scale_a = {GemmScaleKind::tensor, sa.get()};  // one scale for A
+  p.scale_b = {GemmScaleKind::vector, sb.get()};  // one per column of B (N = 1 here)
+  check(gemm_sm90_fp8(p), "gemm_sm90_fp8");       // the persistent 128x256 kernel, default stream
+  EXPECT_EQ(float(d.download()[0]), 24.0f);       // 2 * 3 * 16 * 0.25
+  // [end-snippet]
+}
+
 // Refused before launch: the fp8 checks run on the host (their messages: tests/kernels/gemm/fp8_problem.cpp).
 TEST(GemmSm90Fp8Refusals, InvalidProblemsThrowBeforeLaunch) {
   GemmFp8Problem<float_e4m3_t, bfloat16_t> p;

@@ -394,6 +394,18 @@ extern "C" __global__ void call(int* out, int n) {  // one warpgroup, descriptor
   for (float& x : d) tessera::warpgroup_fence_operand(x);
   out[threadIdx.x] = int(d[0] + d[3]);
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_arch_mma_sm90_fp8_hpp)
+extern "C" __global__ void call(int* out, int n) {  // one warpgroup, descriptors made up (never run)
+  using Op = tessera::SM90_64x8x32_F32E4M3E5M2_SS<>;
+  float d[4] = {0, 0, 0, float(n)};
+  for (float& x : d) tessera::warpgroup_fence_operand(x);
+  tessera::warpgroup_arrive();
+  Op::fma(std::uint64_t(n), std::uint64_t(n) + 1, d, tessera::GmmaScale::zero);
+  tessera::warpgroup_commit_batch();
+  tessera::warpgroup_wait<0>();
+  for (float& x : d) tessera::warpgroup_fence_operand(x);
+  out[threadIdx.x] = int(d[0] + d[3]);
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_arch_wgmma_rules_hpp)
 struct RowsOf64 {  // (m,k) -> m 64 + k: a K-major 128-byte-swizzle tile of 16-bit elements, as its rules see it
   TESSERA_HOST_DEVICE constexpr long long operator()(int m, int k) const { return m * 64LL + k; }

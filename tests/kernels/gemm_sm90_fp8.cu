@@ -106,6 +106,13 @@ double scale_of(GemmScaleKind kind, std::vector<float> const& v, int i) {
   if (kind == GemmScaleKind::none) return 1.0;
   return v[kind == GemmScaleKind::vector ? std::size_t(i) : 0];
 }
+// How many scales an operand of kind `kind` has: A (rows = M) or B (rows = N, per128 = true), K.
+std::size_t scale_count(GemmScaleKind kind, int rows, int k, bool per128) {
+  if (kind == GemmScaleKind::vector) return std::size_t(rows);
+  if (kind == GemmScaleKind::block)
+    return std::size_t((k + 127) / 128) * std::size_t(per128 ? (rows + 127) / 128 : rows);
+  return 1;
+}
 
 // Runs one case with launcher Run and checks every element against the bound of the file comment;
 // returns the largest |D - ref| / (accumulation term) seen.
@@ -125,14 +132,17 @@ double run_case(Fp8Case<T, TOut> const& c, Run const& run) {
   };
   for (auto& x : a) x = draw();
   for (auto& x : b) x = draw();
-  auto scales = [&](GemmScaleKind kind, int count) {
-    std::vector<float> v(kind == GemmScaleKind::vector ? count : 1);
+  auto scales = [&](GemmScaleKind kind, std::size_t count) {
+    std::vector<float> v(count);
     // powers of two times a fraction (random inputs) or powers of two (integers: stays exact)
     for (auto& x : v)
       x = std::ldexp(c.inputs == Inputs::integers ? 1.0f : 0.75f + 0.5f * std::abs(uni(rng)), int(rng() % 3) - 2);
     return v;
   };
-  std::vector<float> const sa = scales(c.ka, M), sb = scales(c.kb, N);
+  std::vector<float> const sa = scales(c.ka, scale_count(c.ka, M, K, false)),
+                           sb = scales(c.kb, scale_count(c.kb, N, K, true));
+  bool const block = c.ka == GemmScaleKind::block;
+  int const kblocks = (K + 127) / 128;
   std::vector<TOut> cm, bias;
   float const alpha = c.inputs == Inputs::integers ? 1.0f : 1.5f, beta = c.epilogue ? 0.5f : 0.0f;
   // D (and C) as the problem's major: row-major ldd = N, column-major ldd = M
@@ -197,13 +207,17 @@ double run_case(Fp8Case<T, TOut> const& c, Run const& run) {
     for (int n = 0; n < N; ++n) {
       float const* ar = af.data() + std::size_t(m) * K;
       float const* br = bf.data() + std::size_t(n) * K;
-      double sum = 0, mag = 0;  // products of fp8 values are exact in float; sums in double
+      // products of fp8 values are exact in float; sums in double, scaled (block scales: per 128 of K)
+      double sum = 0, mag = 0;
       for (int k = 0; k < K; ++k) {
-        double const x = double(ar[k] * br[k]);
+        double const blk =
+            block ? double(sa[std::size_t(k / 128) * M + m]) * double(sb[std::size_t(n / 128) * kblocks + k / 128])
+                  : 1.0;
+        double const x = blk * double(ar[k] * br[k]);
         sum += x;
         mag += std::fabs(x);
       }
-      double const s = double(alpha) * scale_of(c.ka, sa, m) * scale_of(c.kb, sb, n);
+      double const s = double(alpha) * (block ? 1.0 : scale_of(c.ka, sa, m) * scale_of(c.kb, sb, n));
       double ref = s * sum, extra = 0;
       if (c.epilogue) {
         double const cb = double(beta) * double(float(cm[at(m, n)])),
@@ -231,6 +245,14 @@ struct Launcher {
   template <class T, class TOut>
   cudaError_t operator()(GemmFp8Problem<T, TOut> const& p) const {
     return gemm_sm90_fp8<Cfg>(p, nullptr, sms);
+  }
+};
+
+template <class Cfg>
+struct BlockLauncher {
+  template <class T, class TOut>
+  cudaError_t operator()(GemmFp8Problem<T, TOut> const& p) const {
+    return gemm_sm90_fp8_block<Cfg>(p);
   }
 };
 
@@ -290,6 +312,16 @@ TEST_F(GemmSm90Fp8, SmallPersistent64x128) {  // one consumer warpgroup
         Launcher<GemmSm90PersistentSmall>{});
 }
 
+// Block scales (1 x 128 of A, 128 x 128 of B, promoted every 128 of K): 128x128 and 128x64 tiles.
+TEST_F(GemmSm90Fp8, SmallBlockScales) {
+  sweep(kSmall, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block},
+        BlockLauncher<GemmSm90PersistentMedium>{});
+}
+TEST_F(GemmSm90Fp8, SmallBlockScalesExactIntegersE5m2ToFp32) {
+  sweep(kSmall, Fp8Case<float_e5m2_t, float>{{}, GemmScaleKind::block, GemmScaleKind::block, Inputs::integers},
+        BlockLauncher<GemmSm90PersistentMedium>{});
+}
+
 // Large sizes.
 TEST_F(GemmSm90Fp8, LargeE4m3ToBf16RowColumnScales) {
   sweep(kLarge, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::vector, GemmScaleKind::vector}, Persistent{});
@@ -298,6 +330,10 @@ TEST_F(GemmSm90Fp8, LargeE5m2ToFp16TensorScales) { sweep(kLarge, Fp8Case<float_e
 TEST_F(GemmSm90Fp8, LargeExactIntegers) {
   sweep(kLarge, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::vector, GemmScaleKind::vector, Inputs::integers},
         Persistent{});
+}
+TEST_F(GemmSm90Fp8, LargeBlockScales) {
+  sweep(kLarge, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block},
+        BlockLauncher<GemmSm90PersistentMedium>{});
 }
 TEST_F(GemmSm90Fp8, LargePingpong) {
   sweep(kLarge, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::tensor, GemmScaleKind::vector},
@@ -346,6 +382,12 @@ TEST(GemmSm90Fp8Refusals, InvalidProblemsThrowBeforeLaunch) {
   p.d = reinterpret_cast<bfloat16_t*>(std::uintptr_t(0x20000));
   p.ldd = 16;
   EXPECT_THROW((void)gemm_sm90_fp8(p), std::invalid_argument);
+  p.k = 32;  // valid, but block scales go to gemm_sm90_fp8_block, and other scales not
+  float const s = 1;
+  p.scale_a = p.scale_b = {GemmScaleKind::block, &s};
+  EXPECT_THROW((void)gemm_sm90_fp8(p), std::invalid_argument);
+  p.scale_a = p.scale_b = {GemmScaleKind::tensor, &s};
+  EXPECT_THROW((void)gemm_sm90_fp8_block(p), std::invalid_argument);
 }
 
 }  // namespace

@@ -63,15 +63,19 @@ struct GemmProblem {
 //   GemmScaleKind::tensor   data[0], one scale for the whole operand
 //   GemmScaleKind::vector   one scale per row of A (data[m], M values) or per column of B (data[n],
 //                           N values): the "row-wise" scaling of fp8 training and inference
-// (Block scales, 1 x 128 of A and 128 x 128 of B with the sums promoted to fp32 every 128 of K,
-// are a later kind: docs/gemm-fp8.md.)
-enum class GemmScaleKind { none, tensor, vector };
+//   GemmScaleKind::block    DeepSeek-V3's blocks, A and B both (gemm_sm90_fp8_block): A's per 1 x 128
+//                           block, data[kb M + m] for row m and k-block kb = k / 128 (ceil(K/128) x M
+//                           values, M contiguous); B's per 128 x 128 block, data[(n / 128) KB + kb]
+//                           (ceil(N/128) x KB values, KB = ceil(K/128) contiguous); the sums of
+//                           each 128 elements of K are promoted to fp32 with their two scales
+enum class GemmScaleKind { none, tensor, vector, block };
 
 inline char const* to_string(GemmScaleKind k) {
   switch (k) {
     case GemmScaleKind::none: return "none";
     case GemmScaleKind::tensor: return "tensor";
     case GemmScaleKind::vector: return "vector";
+    case GemmScaleKind::block: return "block";
   }
   return "invalid";
 }
@@ -86,7 +90,8 @@ struct GemmScale {
 // sa(m) and sb(n) after scale_a and scale_b (GemmScale), the sum in fp32.
 // Pre: GemmProblem's, and what the fp8 wgmma needs: A row-major and B column-major (both K-major,
 // the only fp8 form of wgmma), K, lda and ldb multiples of 16 (16-byte rows, TMA's unit), A and B
-// 16-byte aligned; a scale's data non-null unless its kind is none (vector: M values for A, N for B).
+// 16-byte aligned; a scale's data non-null unless its kind is none (vector: M values for A, N for B);
+// block scales for both operands or neither, with a row-major D (gemm_sm90_fp8_block).
 // Example: m = n = 1, k = 16, A = B = sixteen 0.5s (exact in e4m3), scale_a tensor {2}, scale_b
 // vector {3}: D = 2 * 3 * 16 * 0.25 = 24.
 template <class T, class TOut>
@@ -176,20 +181,35 @@ void check_gemm_fp8_problem(char const* fn, GemmFp8Problem<T, TOut> const& p) {
   need(aligned(p.a) && aligned(p.b), [&] {
     return std::string("A and B must start 16-byte aligned (TMA); copy the operand into an aligned buffer");
   });
-  auto check_scale = [&](char const* name, GemmScale const& s, int count, char const* per) {
-    need(s.kind == GemmScaleKind::none || s.kind == GemmScaleKind::tensor || s.kind == GemmScaleKind::vector, [&] {
-      return std::string(name) + ".kind " + std::to_string(static_cast<int>(s.kind)) +
-             " is not a GemmScaleKind (none, tensor, vector)";
-    });
+  long long const k_blocks = (p.k + 127) / 128;
+  auto check_scale = [&](char const* name, GemmScale const& s, int count, char const* per, long long blocks,
+                         char const* block) {
+    need(s.kind == GemmScaleKind::none || s.kind == GemmScaleKind::tensor || s.kind == GemmScaleKind::vector ||
+             s.kind == GemmScaleKind::block,
+         [&] {
+           return std::string(name) + ".kind " + std::to_string(static_cast<int>(s.kind)) +
+                  " is not a GemmScaleKind (none, tensor, vector, block)";
+         });
     need(s.kind == GemmScaleKind::none || s.data != nullptr, [&] {
       return std::string(name) + " is " + to_string(s.kind) + " but its data is null; give " +
-             (s.kind == GemmScaleKind::tensor ? std::string("one fp32 value")
-                                              : std::to_string(count) + " fp32 values, one " + per) +
+             (s.kind == GemmScaleKind::tensor   ? std::string("one fp32 value")
+              : s.kind == GemmScaleKind::vector ? std::to_string(count) + " fp32 values, one " + per
+                                                : std::to_string(blocks) + " fp32 values, one " + block) +
              " in device memory, or kind none";
     });
   };
-  check_scale("scale_a", p.scale_a, p.m, "per row of A");
-  check_scale("scale_b", p.scale_b, p.n, "per column of B");
+  check_scale("scale_a", p.scale_a, p.m, "per row of A", k_blocks * p.m, "per 1 x 128 block of A");
+  check_scale("scale_b", p.scale_b, p.n, "per column of B", k_blocks * ((p.n + 127) / 128), "per 128 x 128 block of B");
+  bool const block_a = p.scale_a.kind == GemmScaleKind::block, block_b = p.scale_b.kind == GemmScaleKind::block;
+  need(block_a == block_b, [&] {
+    return std::string("block scales are for A and B together (1 x 128 blocks of A, 128 x 128 of B); got scale_a ") +
+           to_string(p.scale_a.kind) + " and scale_b " + to_string(p.scale_b.kind);
+  });
+  need(!block_a || p.cd_major == Major::row, [] {
+    return std::string(
+        "block scales need a row-major D (a column-major D is computed transposed, where A's 1 x 128 blocks would "
+        "scale the second operand); give a row-major D");
+  });
 }
 
 // The row-major-D form of p: a column-major D is computed as D^T = B^T A^T (the bias then runs

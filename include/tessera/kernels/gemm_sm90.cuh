@@ -29,6 +29,8 @@
 //   gemm_sm90_fp8<Cfg, T, TOut>(problem, stream)  8-bit float A and B (e4m3, e5m2; K-major) with
 //                                                 per-tensor or per-row/column scales
 //                                                 (GemmFp8Problem) on the persistent kernels
+//   gemm_sm90_fp8_block<Cfg, T, TOut>(problem, ...)  the same with block scales (1 x 128 of A,
+//                                                 128 x 128 of B), sums promoted every 128 of K
 // D = act(alpha A B + beta C + bias) (GemmProblem) for T = half_t or bfloat16_t, fp32 accumulation,
 // TOut = float, half_t or bfloat16_t; any M, N, K >= 1 (TMA reads zeros outside the matrices, the
 // epilogue stores only inside D); A and B row- or column-major. Operands TMA cannot address (not
@@ -221,13 +223,21 @@ cudaError_t gemm_sm90_run(char const* fn, GemmProblem<T, TOut> const& problem, c
 
 // The scales of an fp8 problem as the kernel takes them, for the row-major-D form: a column-major D
 // is computed transposed (D^T = B^T A^T), so A's row scales become the columns' and B's the rows'.
+// Block scales (row-major D only) pass their k-block strides: A's M, B's ceil(K/128).
 template <class T, class TOut>
 GemmSm90Scales gemm_sm90_scales(GemmFp8Problem<T, TOut> const& problem) {
+  GemmSm90Scales k;
+  if (problem.scale_a.kind == GemmScaleKind::block) {
+    k.a = problem.scale_a.data;
+    k.a_step = problem.m;
+    k.b = problem.scale_b.data;
+    k.b_step = (problem.k + 127) / 128;
+    return k;
+  }
   auto const one = [](GemmScale const& s, float const*& data, int& step) {
     data = s.kind == GemmScaleKind::none ? nullptr : s.data;
     step = s.kind == GemmScaleKind::vector ? 1 : 0;
   };
-  GemmSm90Scales k;
   bool const flip = problem.cd_major == Major::col;
   one(flip ? problem.scale_b : problem.scale_a, k.a, k.a_step);
   one(flip ? problem.scale_a : problem.scale_b, k.b, k.b_step);
@@ -244,6 +254,11 @@ cudaError_t gemm_sm90_fp8_run(char const* fn, GemmFp8Problem<T, TOut> const& pro
                 "gemm_sm90_fp8: C and D must be float, half_t or bfloat16_t");
   static_assert(!is_ws_config<Cfg> || Cfg::ClusterM == 1, "gemm_sm90_fp8: no cluster configurations for fp8 yet");
   check_gemm_fp8_problem(fn, problem);
+  bool const block = problem.scale_a.kind == GemmScaleKind::block;
+  if (block != gemm_sm90_block_scaled_config<Cfg>)
+    throw std::invalid_argument(std::string(fn) + (block ? ": block scales are run by gemm_sm90_fp8_block"
+                                                         : ": gemm_sm90_fp8_block needs block scales for A and B; "
+                                                           "other scales are run by gemm_sm90_fp8"));
   GemmProblem<T, TOut> const& base = problem;
   GemmProblem<T, TOut> const p = gemm_as_row_major_d(base);  // still K-major: (row A, col B) flips to itself
   return gemm_sm90_launch<Cfg, T, TOut, true, true>(p, make_gemm_epilogue(base, p), stream, sms_limit, launch,
@@ -312,6 +327,15 @@ cudaError_t gemm_sm90_fp8(GemmFp8Problem<T, TOut> const& problem, cudaStream_t s
                 "gemm_sm90_fp8: give a persistent GemmSm90WsConfig (not stream-K: its fp8 kernel spills, 40 bytes "
                 "with 128x256 tiles) or a GemmSm90PingpongConfig");
   return detail::gemm_sm90_fp8_run<Cfg>("gemm_sm90_fp8", problem, stream, sms);
+}
+// gemm_sm90_fp8_block<Cfg>(problem, stream, sms): gemm_sm90_fp8 with block scales (scale_a and
+// scale_b of kind GemmScaleKind::block: A's per 1 x 128 block, B's per 128 x 128, DeepSeek-V3's),
+// the tensor cores' fp8 sums of each 128 elements of K promoted to fp32 with their scales (so the
+// accuracy holds for long K). Cfg: a persistent GemmSm90WsConfig with BN dividing 128 (two sets of
+// accumulators), by default 128 x 128 tiles. Pre: as gemm_sm90_fp8, a row-major D.
+template <class Cfg = GemmSm90PersistentMedium, class T, class TOut>
+cudaError_t gemm_sm90_fp8_block(GemmFp8Problem<T, TOut> const& problem, cudaStream_t stream = nullptr, int sms = 0) {
+  return detail::gemm_sm90_fp8_run<GemmSm90BlockScaled<Cfg>>("gemm_sm90_fp8_block", problem, stream, sms);
 }
 
 namespace detail {

@@ -100,7 +100,34 @@ TEST(GemmFp8Problem, ScalesNeedTheirData) {
             "none");
   p = valid();
   p.scale_b = {static_cast<GemmScaleKind>(7), nullptr};
-  EXPECT_EQ(refusal(p), "gemm_sm90_fp8: scale_b.kind 7 is not a GemmScaleKind (none, tensor, vector)");
+  EXPECT_EQ(refusal(p), "gemm_sm90_fp8: scale_b.kind 7 is not a GemmScaleKind (none, tensor, vector, block)");
+}
+
+TEST(GemmFp8Problem, BlockScalesAreForBothOperandsAndARowMajorD) {
+  float const s = 0;
+  auto p = valid();
+  p.scale_a = {GemmScaleKind::block, &s};
+  p.scale_b = {GemmScaleKind::block, &s};
+  EXPECT_EQ(refusal(p), "");
+  p.scale_b = {GemmScaleKind::vector, &s};
+  EXPECT_EQ(refusal(p),
+            "gemm_sm90_fp8: block scales are for A and B together (1 x 128 blocks of A, 128 x 128 of B); got scale_a "
+            "block and scale_b vector");
+  p.scale_b = {GemmScaleKind::block, nullptr};
+  EXPECT_EQ(refusal(p),
+            "gemm_sm90_fp8: scale_b is block but its data is null; give 1 fp32 values, one per 128 x 128 block of B "
+            "in device memory, or kind none");
+  p = valid();
+  p.k = 256;
+  p.lda = p.ldb = 256;
+  p.scale_a = {GemmScaleKind::block, nullptr};
+  EXPECT_NE(refusal(p).find("give 200 fp32 values, one per 1 x 128 block of A"), std::string::npos) << refusal(p);
+  p.scale_a = p.scale_b = {GemmScaleKind::block, &s};
+  p.cd_major = Major::col;
+  p.ldd = 100;
+  EXPECT_EQ(refusal(p),
+            "gemm_sm90_fp8: block scales need a row-major D (a column-major D is computed transposed, where A's 1 x "
+            "128 blocks would scale the second operand); give a row-major D");
 }
 
 // GemmProblem's own checks come first (the same messages as the 16-bit GEMMs').

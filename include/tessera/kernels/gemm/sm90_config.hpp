@@ -86,6 +86,23 @@ using GemmSm90PersistentWide = GemmSm90WsConfig<128, 192, 64, 4, true>;
 using GemmSm90StreamKDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 1, true>;
 using GemmSm90StreamKMedium = GemmSm90WsConfig<128, 128, 64, 6, true, 1, true>;
 
+// GemmSm90BlockScaled<Cfg>: the persistent configuration Cfg run with fp8 block scales
+// (gemm_sm90_fp8_block: A's per 1 x 128 block, B's per 128 x 128): each consumer warpgroup
+// multiplies a k-tile (128 fp8 elements of K) into a second set of accumulators and adds them into
+// its fp32 ones times the k-tile's scales, so it holds two sets (BN <= 128: 2 x 64 registers a
+// thread) and one B scale covers a tile's columns (BN divides 128).
+template <class Cfg>
+struct GemmSm90BlockScaled : Cfg {
+  static constexpr bool BlockScaled = true;
+  static_assert(Cfg::kThreads > 128 && Cfg::Persistent && Cfg::ClusterM == 1 && !Cfg::StreamK,
+                "GemmSm90BlockScaled: give a persistent GemmSm90WsConfig without clusters or stream-K");
+  static_assert(128 % Cfg::BN == 0,
+                "GemmSm90BlockScaled: BN must divide 128 (one B scale per tile and k-tile; two sets of accumulators "
+                "must fit in registers)");
+};
+// The block-scaled default: 128 x 128 tiles, two consumer warpgroups of 64 x 128, 6 stages.
+using GemmSm90Fp8BlockDefault = GemmSm90BlockScaled<GemmSm90PersistentMedium>;
+
 // GemmSm90Epilogue: what a warp-specialized kernel's epilogue is compiled for. `any` (nvcc's
 // instances): one kernel serves every problem and chooses while it runs where D goes (through
 // shared memory and TMA, or from registers: GemmSm90Params::tma_store_d) and whether the epilogue
@@ -134,6 +151,9 @@ inline constexpr bool gemm_sm90_stream_k_config = [] {
   if constexpr (is_ws_config<Cfg>) return Cfg::StreamK;
   return false;
 }();
+// Whether the kernel promotes each k-tile's sums with fp8 block scales (GemmSm90BlockScaled).
+template <class Cfg>
+inline constexpr bool gemm_sm90_block_scaled_config = requires { Cfg::BlockScaled; };
 // Whether one block per SM walks the tiles.
 template <class Cfg>
 inline constexpr bool gemm_sm90_persistent_config = [] {

@@ -8,6 +8,9 @@
 //                                    raster, stream-K's workspace; the TMA atoms
 //   gemm_sm90_produce                the producer: its tiles' k-tiles into the ring (one thread)
 //   gemm_sm90_consume_ktiles         a consumer's k-loop: wait, wgmma, release one stage behind
+//   gemm_sm90_consume_ktiles_block   the fp8 block-scaled k-loop (GemmSm90BlockScaled): each k-tile
+//                                    into a second set of accumulators, promoted with its scales
+//   gemm_sm90_scale_acc              the fp8 per-tensor / per-row-and-column scales
 //   gemm_sm90_store / _store_tma     the epilogue from registers / through shared memory and TMA
 //   GemmSm90StorePath<E, HasTma>     where D goes: chosen while the kernel runs, or fixed by the
 //                                    epilogue form it was compiled for (GemmSm90Epilogue)
@@ -655,6 +658,61 @@ __device__ __forceinline__ void gemm_sm90_consume_ktiles(float (&acc)[MBLK][Cfg:
   if (lt == 0) pipe.consumer_release(prev);  // the piece's last stage
 }
 
+// The block-scaled k-loop (GemmSm90BlockScaled; fp8 with DeepSeek-V3's scales): k-tile kt is
+// multiplied into tmp by its own wgmmas (the tensor cores' fp8 accumulation over 128 elements of K
+// only), waited for, its stage released, and added into the fp32 accumulators acc times its
+// scales, sa(m, kt) = s.a[kt s.a_step + m] (A's 1 x 128 blocks; a_step = M) and
+// sb(kt) = s.b[(n0 / 128) s.b_step + kt] (B's 128 x 128 block of the tile's columns; b_step =
+// ceil(K/128)): partial sums promoted to fp32 every 128 of K. m0, n0: the warpgroup's first row
+// and the tile's first column; rows are clamped into D (last_m). A's scales are loaded before the
+// wait for the stage (their latency overlaps it); while one warpgroup adds, the other's wgmmas run.
+template <class Cfg, class T, int MBLK, class Pipe>
+__device__ __forceinline__ void gemm_sm90_consume_ktiles_block(float (&acc)[MBLK][Cfg::BN / 2], Pipe const& pipe,
+                                                               PipelineState<Cfg::Stages>& st, int k0, int k1,
+                                                               std::uint32_t a_base, std::uint32_t b_base, int row0,
+                                                               int lt, GemmSm90Scales const& s, int m0, int n0,
+                                                               int last_m) {
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
+  static_assert(is_fp8_v<T> && 128 % BN == 0 && BK * kGemmSm90PerUnit<T> == 128,
+                "gemm_sm90_consume_ktiles_block: fp8, a k-tile of 128 elements, BN dividing 128");
+  using Op = typename GemmSm90Op<T, BN, GmmaMajor::K, GmmaMajor::K>::type;
+  constexpr auto sA_layout = gemm_sm90_stage_layout<BM, BK, true>();
+  constexpr auto sB_layout = gemm_sm90_stage_layout<BN, BK, true>();
+  constexpr int kStageA = BM * BK, kStageB = BN * BK;
+  constexpr int U = int(sizeof(gemm_sm90_unit_t<T>));
+  int const m = m0 + 16 * (lt / 32) + (lt % 32) / 4;  // this thread's rows: m + 64 i, m + 64 i + 8
+  float const* const sb_row = s.b + (n0 / 128) * s.b_step;
+  TESSERA_UNROLL
+  for (int i = 0; i < MBLK; ++i) {
+    TESSERA_UNROLL
+    for (int v = 0; v < BN / 2; ++v) acc[i][v] = 0.0f;
+  }
+  float tmp[MBLK][BN / 2];  // one k-tile's sums; overwritten by its first k-block
+  for (int kt = k0; kt < k1; ++kt) {
+    float sa[MBLK][2];
+    TESSERA_UNROLL
+    for (int i = 0; i < MBLK; ++i) {
+      sa[i][0] = __ldg(s.a + std::int64_t(kt) * s.a_step + min(m + 64 * i, last_m));
+      sa[i][1] = __ldg(s.a + std::int64_t(kt) * s.a_step + min(m + 64 * i + 8, last_m));
+    }
+    float const sb = __ldg(sb_row + kt);
+    pipe.consumer_wait(st);
+    gemm_sm90_mma_ktile<Op, GmmaMajor::K, GmmaMajor::K, BK, BN>(tmp, a_base + std::uint32_t(st.index * kStageA * U),
+                                                                b_base + std::uint32_t(st.index * kStageB * U),
+                                                                sA_layout, sB_layout, row0, true);
+    warpgroup_wait<0>();
+    gemm_sm90_fence_acc<MBLK, BN>(tmp);
+    if (lt == 0) pipe.consumer_release(st);  // the stage's wgmmas have retired
+    ++st;
+    TESSERA_UNROLL
+    for (int i = 0; i < MBLK; ++i) {
+      float const s0 = sa[i][0] * sb, s1 = sa[i][1] * sb;
+      TESSERA_UNROLL
+      for (int v = 0; v < BN / 2; ++v) acc[i][v] = fmaf(tmp[i][v], v % 4 < 2 ? s0 : s1, acc[i][v]);
+    }
+  }
+}
+
 // Steps 2, 3 and 3d (warp-specialized; see the file comment): a producer warpgroup and BM/64
 // consumer warpgroups, consumer c owning rows 64 c .. 64 c + 63 of each tile. Tiles of CM x 1
 // blocks with a cluster: the cluster's blocks take rows bm = CM bmc + rank (a block past the last
@@ -741,7 +799,11 @@ struct GemmSm90WsRoles {
       int bmc = 0, bn = 0;
       gemm_block_coord(w.tile, g.tiles_mc, g.tiles_n, bmc, bn, p.raster);
       int const bm = bmc * CM + int(g.rank);
-      gemm_sm90_consume_ktiles<Cfg, T, AKMajor, BKMajor>(acc, pipe, st, w.k0, w.k1, a_base, b_base, row0, lt, [] {});
+      if constexpr (gemm_sm90_block_scaled_config<Cfg>)
+        gemm_sm90_consume_ktiles_block<Cfg, T>(acc, pipe, st, w.k0, w.k1, a_base, b_base, row0, lt, p.scales,
+                                               bm * BM + row0, bn * BN, p.M - 1);
+      else
+        gemm_sm90_consume_ktiles<Cfg, T, AKMajor, BKMajor>(acc, pipe, st, w.k0, w.k1, a_base, b_base, row0, lt, [] {});
 
       if constexpr (sk_phase) {  // a tile split over blocks: hand this part over, or add the others'
         auto const slot = [&](int u) {
@@ -757,7 +819,7 @@ struct GemmSm90WsRoles {
               w.tile, [&](int u) { gemm_sm90_stream_k_add(acc[0], slot(u), flag(u), p.sk.epoch, lt, bar_id); });
       }
 
-      if constexpr (is_fp8_v<T>)  // the fp8 product's scales, after the stream-K sum (they are linear)
+      if constexpr (is_fp8_v<T> && !gemm_sm90_block_scaled_config<Cfg>)  // after the stream-K sum (linear)
         gemm_sm90_scale_acc(acc[0], p.scales, bm * BM + row0, bn * BN, p.M - 1, p.N - 1, lt);
 
       // ---- epilogue (the producer is already loading the next tile) -----------------------------

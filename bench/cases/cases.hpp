@@ -51,7 +51,9 @@ std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes);
 // The fp8 GEMM (gemm_sm90_fp8, e4m3 -> bf16, K-major) on M = N = K = each of `sizes`: per-tensor
 // scales and per-row/column scales, each on the persistent 128x256 and the ping-pong 128x128 kernel,
 // each against cuBLASLt's fastest fp8 algorithm with the same scaling and fast
-// accumulation (per-tensor also beside cuBLASLt's fp32-accumulating form); bench/cases/gemm_fp8_cases.cu.
+// accumulation (per-tensor also beside cuBLASLt's fp32-accumulating form); per-tensor on the persistent
+// 128x128 kernel; block scales (gemm_sm90_fp8_block) against the per-tensor reference;
+// bench/cases/gemm_fp8_cases.cu.
 std::vector<Case> gemm_fp8_cases(std::vector<int> const& sizes);
 
 // The sweep of the Hopper GEMM: gemm_sm90_persistent (128x256 tiles), gemm_sm90_pingpong (128x128)

@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/cuda_check.hpp"
@@ -201,22 +202,38 @@ double run_case(Fp8Case<T, TOut> const& c, Run const& run) {
   std::vector<float> af(a.size()), bf(b.size());
   for (std::size_t i = 0; i < a.size(); ++i) af[i] = float(a[i]);
   for (std::size_t i = 0; i < b.size(); ++i) bf[i] = float(b[i]);
+  // The sums (and sums of magnitudes) in double, rows shared out over the host's threads: products of
+  // fp8 values are exact in float; block scales apply per 128 of K.
+  std::vector<double> sums(std::size_t(M) * N), mags(sums.size());
+  {
+    int const workers = int(std::clamp(std::thread::hardware_concurrency(), 1u, 32u));
+    std::vector<std::thread> pool;
+    for (int t = 0; t < workers; ++t)
+      pool.emplace_back([&, t] {
+        for (int m = t; m < M; m += workers)
+          for (int n = 0; n < N; ++n) {
+            float const* ar = af.data() + std::size_t(m) * K;
+            float const* br = bf.data() + std::size_t(n) * K;
+            double sum = 0, mag = 0;
+            for (int k = 0; k < K; ++k) {
+              double const blk = block ? double(sa[std::size_t(k / 128) * M + m]) *
+                                             double(sb[std::size_t(n / 128) * kblocks + k / 128])
+                                       : 1.0;
+              double const x = blk * double(ar[k] * br[k]);
+              sum += x;
+              mag += std::fabs(x);
+            }
+            sums[std::size_t(m) * N + n] = sum;
+            mags[std::size_t(m) * N + n] = mag;
+          }
+      });
+    for (auto& th : pool) th.join();
+  }
   double worst = 0;
   int bad = 0;
   for (int m = 0; m < M; ++m)
     for (int n = 0; n < N; ++n) {
-      float const* ar = af.data() + std::size_t(m) * K;
-      float const* br = bf.data() + std::size_t(n) * K;
-      // products of fp8 values are exact in float; sums in double, scaled (block scales: per 128 of K)
-      double sum = 0, mag = 0;
-      for (int k = 0; k < K; ++k) {
-        double const blk =
-            block ? double(sa[std::size_t(k / 128) * M + m]) * double(sb[std::size_t(n / 128) * kblocks + k / 128])
-                  : 1.0;
-        double const x = blk * double(ar[k] * br[k]);
-        sum += x;
-        mag += std::fabs(x);
-      }
+      double const sum = sums[std::size_t(m) * N + n], mag = mags[std::size_t(m) * N + n];
       double const s = double(alpha) * (block ? 1.0 : scale_of(c.ka, sa, m) * scale_of(c.kb, sb, n));
       double ref = s * sum, extra = 0;
       if (c.epilogue) {

@@ -654,6 +654,20 @@ template __global__ void tessera::sm90::warp_specialized_kernel<tessera::kernels
     __grid_constant__ tessera::kernels::detail::GemmSm90Maps<tessera::kernels::GemmSm90PersistentDefault,
                                                              tessera::bfloat16_t, float, true, true> const);
 #endif
+#if defined(TESSERA_NVRTC_GEMM_SM90_FP8_KERNEL)  // nvrtc.kernels.gemm_sm90_fp8_kernel: the fp8 kernels too
+template __global__ void tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::GemmSm90WsRoles<
+    tessera::kernels::GemmSm90PersistentDefault, tessera::float_e4m3_t, tessera::bfloat16_t, true, true>>(
+    tessera::kernels::detail::GemmSm90Params<tessera::kernels::GemmSm90PersistentDefault, tessera::float_e4m3_t,
+                                             tessera::bfloat16_t, true, true> const,
+    __grid_constant__ tessera::kernels::detail::GemmSm90Maps<
+        tessera::kernels::GemmSm90PersistentDefault, tessera::float_e4m3_t, tessera::bfloat16_t, true, true> const);
+template __global__ void tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::GemmSm90WsRoles<
+    tessera::kernels::GemmSm90Fp8BlockDefault, tessera::float_e4m3_t, tessera::bfloat16_t, true, true>>(
+    tessera::kernels::detail::GemmSm90Params<tessera::kernels::GemmSm90Fp8BlockDefault, tessera::float_e4m3_t,
+                                             tessera::bfloat16_t, true, true> const,
+    __grid_constant__ tessera::kernels::detail::GemmSm90Maps<
+        tessera::kernels::GemmSm90Fp8BlockDefault, tessera::float_e4m3_t, tessera::bfloat16_t, true, true> const);
+#endif
 extern "C" __global__ void call(int* out, int n) {
   using namespace tessera::kernels;
   using Cfg = GemmSm90PersistentDefault;

@@ -182,12 +182,15 @@ struct LtBestGemm::Descriptors {
       // cuBLASLt's first operand is B when swapped: its scales are B's (N values: cuBLASLt's M)
       void const* const first_scale = swap ? scales.b : scales.a;
       void const* const second_scale = swap ? scales.a : scales.b;
-      std::int32_t const mode = k.scale == LtScale::tensor ? CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F
-                                                           : CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
-      check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode, sizeof(mode)),
-               "A_SCALE_MODE");
-      check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode, sizeof(mode)),
-               "B_SCALE_MODE");
+      // A scalar scale is cuBLASLt's default mode: set a mode only for the row/column vectors, so
+      // that a cuBLASLt without the mode attributes still serves the per-tensor cases.
+      if (k.scale != LtScale::tensor) {
+        std::int32_t const mode = CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F;
+        check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode, sizeof(mode)),
+                 "A_SCALE_MODE");
+        check_lt(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode, sizeof(mode)),
+                 "B_SCALE_MODE");
+      }
       check_lt(
           cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &first_scale, sizeof(first_scale)),
           "A_SCALE_POINTER");

@@ -152,7 +152,7 @@ double run_case(Fp8Case<T, TOut> const& c, Run const& run) {
   if (c.epilogue) {
     cm.resize(std::size_t(M) * N);
     for (auto& x : cm) x = TOut(uni(rng));
-    bias.resize(std::size_t(c.d_major == Major::row ? N : M));
+    bias.resize(std::size_t(N));  // the problem's bias: bias[n] to column n of D, whatever D's major
     for (auto& x : bias) x = TOut(uni(rng));
   }
 
@@ -237,8 +237,7 @@ double run_case(Fp8Case<T, TOut> const& c, Run const& run) {
       double const s = double(alpha) * (block ? 1.0 : scale_of(c.ka, sa, m) * scale_of(c.kb, sb, n));
       double ref = s * sum, extra = 0;
       if (c.epilogue) {
-        double const cb = double(beta) * double(float(cm[at(m, n)])),
-                     bb = double(float(bias[c.d_major == Major::row ? n : m]));
+        double const cb = double(beta) * double(float(cm[at(m, n)])), bb = double(float(bias[n]));
         ref = std::max(ref + cb + bb, 0.0);
         extra = std::ldexp(std::fabs(cb) + std::fabs(bb), -22);  // fp32 arithmetic of the epilogue
       }
@@ -303,6 +302,12 @@ TEST_F(GemmSm90Fp8, SmallE4m3MixedScalesColumnMajorD) {
         Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::vector, GemmScaleKind::tensor, Inputs::random, Major::col},
         Persistent{});
 }
+TEST_F(GemmSm90Fp8, SmallRowColumnScalesColumnMajorDWithEpilogue) {  // the bias is still per column of D
+  sweep(
+      kSmall,
+      Fp8Case<float_e4m3_t, float>{{}, GemmScaleKind::vector, GemmScaleKind::vector, Inputs::random, Major::col, true},
+      Persistent{});
+}
 TEST_F(GemmSm90Fp8, SmallE5m2ToFp16) {
   sweep(kSmall, Fp8Case<float_e5m2_t, half_t>{{}, GemmScaleKind::none, GemmScaleKind::vector}, Persistent{});
 }
@@ -337,6 +342,10 @@ TEST_F(GemmSm90Fp8, SmallBlockScales) {
 TEST_F(GemmSm90Fp8, SmallBlockScalesExactIntegersE5m2ToFp32) {
   sweep(kSmall, Fp8Case<float_e5m2_t, float>{{}, GemmScaleKind::block, GemmScaleKind::block, Inputs::integers},
         BlockLauncher<GemmSm90PersistentMedium>{});
+}
+TEST_F(GemmSm90Fp8, SmallBlockScales128x64ExactIntegers) {  // two N-tiles share each 128-column B scale
+  sweep(kSmall, Fp8Case<float_e4m3_t, float>{{}, GemmScaleKind::block, GemmScaleKind::block, Inputs::integers},
+        BlockLauncher<GemmSm90WsConfig<128, 64, 64, 8, true>>{});
 }
 
 // Large sizes.

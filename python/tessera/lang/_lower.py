@@ -182,8 +182,10 @@ def emit_moves(b, dst, src, offsets, width, instr):
         s_off = _lin(a_s, j.token)
         d_off = _lin(a_d, j.token)
         b.emit("#pragma unroll")
+        from ._values import pointer_plus
+
         b.emit(f"for (int {j.token} = 0; {j.token} < {len(offsets)}; ++{j.token}) "
-               f"{instr}({_plus(dst.var.token, d_off)}, {_plus(src.var.token, s_off)});")
+               f"{instr}({pointer_plus(dst.var.token, d_off)}, {pointer_plus(src.var.token, s_off)});")
         return
     for s_, d_ in offsets:
         b.emit(f"{instr}({dst.address(d_)}, {src.address(s_)});")
@@ -197,12 +199,6 @@ def _lin(a_step, j):
     if a:
         parts.append(str(a))
     return " + ".join(parts)
-
-
-def _plus(base, off):
-    from ._values import pointer_plus
-
-    return pointer_plus(base, str(off) if off else "")
 
 
 def emit_copy(b, src, dst):

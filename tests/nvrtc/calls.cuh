@@ -678,6 +678,24 @@ extern "C" __global__ void call(int* out, int n) {
   s.for_each([&](tessera::sm90::TileWork const& w, auto) { work += w.k1 - w.k0; });
   out[blockIdx.x] = work + smem;
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_grouped_problem_hpp)
+extern "C" __global__ void call(int* out, int n) {  // the problem type is generic in its element types
+  tessera::kernels::GemmGroupedProblem<unsigned short, float> p;
+  p.groups = n;
+  out[0] = p.groups + *tessera::kernels::to_string(p.form);
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_sm90_grouped_cuh) || \
+    defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_sm90_grouped_kernel_cuh)
+// The grouped kernel's prepare step and its schedule's lookup on the device (the whole kernel is
+// nvcc's: tests/kernels/gemm_sm90_grouped.cu).
+template __global__ void tessera::kernels::detail::gemm_sm90_grouped_prepare<void>(
+    int const*, tessera::kernels::detail::GemmSm90RowsForm, int, int, int, int, int,
+    tessera::kernels::detail::GemmSm90GroupedRows);
+extern "C" __global__ void call(int* out, int n) {
+  int const offsets[4] = {0, 2, 2, 5};  // three groups, the second empty
+  tessera::sm90::GroupedScheduler const s{offsets, 3, 4, int(gridDim.x), int(blockIdx.x)};
+  out[blockIdx.x] = s.locate(n % 5).group;
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_problem_hpp)
 extern "C" __global__ void call(int* out, int n) {  // under NVRTC: the mask's enum and the kernel's shape
   tessera::kernels::AttentionSm90Shape s;

@@ -350,14 +350,11 @@ __device__ __forceinline__ void gemm_sm90_store_tma(float const (&acc)[MBLK][BN 
       fence_view_async_shared();  // the writes above are read next by the TMA (async proxy)
       named_barrier_sync(bar_id, 128);
       if (lt == 0) {
-        // the step's 64 x 64 of D: P boxes of 64 x CW, 8 KB apart
-        using StepLayout =
-            Layout<Shape<_64, Shape<Int<CW>, Int<P>>>, Stride<Int<CW>, Stride<_1, Int<8192 / int(sizeof(TOut))>>>>;
-        auto const sD = make_tensor(make_smem_ptr(reinterpret_cast<TOut*>(b)), StepLayout{});  // (64,64) -> smem
-        auto const gD = local_tile(tma_d.get_tma_tensor(make_shape(M, N)), Shape<_64, _64>{},
-                                   make_coord(mr(step) / 64, n0 / SW + c));
-        auto const [tDgD, tDsD] = tma_partition(tma_d, sD, gD);  // (BOX,P)
-        copy(tma_d, tDsD, tDgD);
+        // the step's 64 x 64 of D: P boxes of 64 x CW, 8 KB apart, at row mr(step) (any row: the
+        // grouped GEMM's tiles start at a group's first row) and columns n0 + 64 c + CW p
+        TESSERA_UNROLL
+        for (int p = 0; p < P; ++p)
+          SM90_TMA_STORE_2D::copy(tma_d.get_tma_descriptor(), b + p * 8192, n0 + SW * c + CW * p, mr(step));
         ring.commit();
       }
       ring.advance();

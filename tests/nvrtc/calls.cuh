@@ -277,6 +277,17 @@ extern "C" __global__ void call(int* out, int n) {
 extern "C" __global__ void call(int* out, int n) {
   out[0] = int(tessera::ex2_approx(float(n)) * tessera::rcp_approx(float(n)));
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_arch_red_sm90_hpp)
+extern "C" __global__ void call(int* out, int n) {  // red.global.add.v2.f32 on the pair at out + 2 n
+  tessera::red_add_v2_f32(reinterpret_cast<float*>(out) + 2 * n, 1.0f, float(n));
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_arch_smem_hpp)
+extern "C" __global__ void call(int* out, int n) {  // a 32-bit store by shared-window address, read back
+  __shared__ std::uint32_t s[32];
+  tessera::st_shared_b32(tessera::smem_address(s + threadIdx.x % 32), std::uint32_t(n));
+  __syncthreads();
+  out[threadIdx.x] = int(s[(threadIdx.x + 1) % 32]);
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_arch_move_hpp)
 extern "C" __global__ void call(int* out, int n) {
   __shared__ alignas(16) int s[8];
@@ -582,6 +593,23 @@ extern "C" __global__ void call(int* out, int n) {
   s.causal = true;
   AttentionSm90Tile const t = attention_sm90_tile<128, 64>(s, int(blockIdx.x));
   out[blockIdx.x] = t.m + t.n_blocks + Roles::kThreads;
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_backward_sm90_cuh) || \
+    defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_backward_cuh)
+// The roles' constants and the shared-memory plan; the whole kernel is compiled by nvcc in
+// tests/kernels/attention_backward.cu.
+extern "C" __global__ void call(int* out, int n) {
+  using namespace tessera::kernels;
+  using Roles = detail::AttentionBwdSm90Roles<AttentionBwdSm90Config<128>, tessera::bfloat16_t>;
+  static_assert(tessera::sm90::shared_storage_bytes<Roles::Storage>() <= 227 * 1024,
+                "attention backward: the configuration fits in shared memory");
+  out[blockIdx.x] = n * Roles::BM + Roles::kThreads + int(Roles::kStepBytes);
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_backward_problem_hpp)
+extern "C" __global__ void call(int* out, int n) {  // under NVRTC: the forward's problem header's part only
+  tessera::kernels::AttentionSm90Shape s;
+  s.seq_q = n;
+  out[threadIdx.x] = s.seq_q;
 }
 #elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_sgemm_problem_hpp)
 extern "C" __global__ void call(int* out, int n) {  // the problem is a plain struct, passed to kernels

@@ -1,0 +1,451 @@
+// The attention backward's main kernel for Hopper (sm_90a; device code), as roles on the
+// warp-specialized skeleton (sm90/warp_specialized.cuh); its launcher, with the preprocessing and
+// postprocessing kernels, is kernels/attention/backward.cuh and its guide docs/attention.md
+// ("Backward").
+//   Given Q, K, V, dO, LSE (the forward's, natural log) and D = rowsum(dO o O), for each block of BN
+//   keys of one (batch, key/value head) and every m-block of BM queries of each query head of its
+//   group:
+//     S^T  = K Q^T                  (SS wgmma, the warpgroup's 64 keys x BM queries, fp32)
+//     dP^T = V dO^T                 (SS wgmma)
+//     P^T  = 2^(S^T scale log2 e - LSE log2 e)     (recomputed; masked entries 0)
+//     dS^T = P^T o (dP^T - D)
+//     dV  += P^T dO                 (RS wgmma: P^T from registers, dO's stage as an MN-major B)
+//     dK  += dS^T Q                 (RS wgmma: dS^T from registers, Q's stage as an MN-major B)
+//     dQ  += dS K                   (SS wgmma: dS^T through shared memory as an MN-major A, K's tile
+//                                    as an MN-major B; fp32 atomics, red.global.add.v2.f32, into
+//                                    the workspace's accumulator; the postprocessing applies scale)
+//   dK (times scale) and dV stay in registers across the loop and are stored once at the end.
+//   AttentionBwdSm90Config<D>        the tile: BN = 128 keys a block (two consumer warpgroups of 64
+//                                    keys), BM = 8192 / D queries a step (128 for D = 64, 64 for
+//                                    D = 128), 2 stages of (Q, dO, LSE, D)
+//   AttentionBwdSm90Tile             a block's work: key block n of head hk of batch b, the first
+//                                    m-block that sees one of its keys, the steps
+//   AttentionBwdSm90Storage          K, V (loaded once), the Q/dO/LSE/D stages, dS^T (two buffers)
+//   AttentionBwdSm90Params<T>        the values, by value: dK, dV, the dQ accumulator, the shape
+//   AttentionBwdSm90Maps<T>          the tensor maps: Q, K, V, dO (4-D, as the forward's), LSE log2 e
+//                                    and D (2-D over the workspace's padded rows), __grid_constant__
+//   AttentionBwdSm90Roles<Cfg, T>    the roles: one producer thread; two consumer warpgroups
+//
+//   smem [K: BN x D] [V: BN x D] [Q stage 0, 1: BM x D] [dO stage 0, 1] [dS^T buffer 0, 1: BN x BM]
+//        [LSE log2 e, D: stage 0, 1 x BM fp32] [barriers]                (tiles 128-byte swizzled)
+//   warpgroup 0  (producer, 24 registers): thread 0 loads K, V once (kv_full), then for each query
+//                head h of the group and each m-block m >= m_first: Q, dO (rows m BM .. of head h),
+//                LSE log2 e and D (the workspace's rows) into the ring's next stage
+//   warpgroup c = 1, 2 (consumer c - 1, 240 registers): keys 64 (c - 1) .. of the block; dK and dV
+//                (64 x D each) in registers; its dQ share: BM = 128: query rows 64 (c - 1) .. x all
+//                D columns; BM = 64: all rows x columns 64 (c - 1) .. (dS^T of both warpgroups,
+//                met at a named barrier, is the A operand of either)
+//
+// Per consumer thread (lane l of warp w of the warpgroup, g = l / 4, t = l % 4), every fragment is
+// the wgmma accumulator layout (atom/mma_traits_sm90.hpp, CLayout): value 4 j + 2 h + e of S^T or
+// dP^T (BM/2 values) is key 16 w + g + 8 h of the warpgroup's 64, query 8 j + 2 t + e of the
+// m-block; of dK, dV (D/2 values) key 16 w + g + 8 h, column 8 j + 2 t + e; of the dQ share (32
+// values) query mq + 16 w + g + 8 h, column dq0 + 8 j + 2 t + e. P^T and dS^T, packed in pairs
+// (register 4 kk + i holds values 8 kk + 2 i, 8 kk + 2 i + 1), are the A fragments of the RS
+// wgmmas over queries 16 kk .. 16 kk + 15 (as the forward's P), with no data moved between threads.
+//
+// Masking: an entry (key j, query i) is kept iff j < seq_k and (causal) j <= i + diag; rows past
+// seq_q need no mask: the workspace's LSE log2 e is +inf there (P = 0) and D is 0. A query that sees
+// no key (LSE = -inf) gets +inf too, so its P and dS are 0 and its dQ is 0.
+#pragma once
+
+#include "tessera/arch/barrier_sm90.hpp"
+#include "tessera/arch/copy_sm90_tma.cuh"
+#include "tessera/arch/copy_sm90_tma_4d.cuh"
+#include "tessera/arch/mma_sm90.hpp"
+#include "tessera/arch/red_sm90.hpp"
+#include "tessera/arch/sfu.hpp"
+#include "tessera/arch/smem.hpp"
+#include "tessera/arch/util.hpp"
+#include "tessera/atom/mma_traits_sm90.hpp"
+#include "tessera/kernels/attention/forward_sm90.cuh"
+#include "tessera/pipeline/tma_pipeline.hpp"
+#include "tessera/sm90/shared_storage.hpp"
+#include "tessera/sm90/warp_specialized.cuh"
+
+namespace tessera::kernels {
+
+// The backward's tile for head dimension D (64 or 128): BN = 128 keys a block (two consumer
+// warpgroups of 64 keys each), BM = 8192 / D queries a step, two stages of (Q, dO, LSE, D).
+// Registers a consumer thread: dK and dV D/2 each, S^T and dP^T BM/2 each (then P^T, dS^T packed,
+// BM/4 each), the dQ share 32: at most D + BM = 192 accumulators live at once.
+// Shared memory: K, V 2 BN D, Q, dO 2 x 2 BM D, dS^T 2 BN BM 16-bit elements: 160 KB for both.
+// Head dimension 256 is not built: dK and dV alone would take 256 registers a thread.
+template <int D>
+struct AttentionBwdSm90Config {
+  static_assert(D == 64 || D == 128, "AttentionBwdSm90Config: the backward supports head_dim 64 and 128");
+  static constexpr int kHeadDim = D;
+  static constexpr int BN = 128;
+  static constexpr int BM = 64;
+  static constexpr int Stages = 2;
+  static constexpr int kConsumers = 2;
+  static constexpr int kProducerRegs = 24;
+  static constexpr int kConsumerRegs = 240;
+};
+
+// A block's work: keys n BN .. n BN + BN - 1 of key/value head hk of batch b, against query
+// m-blocks m_first .. m_blocks - 1 of each of the group's query heads (steps = group (m_blocks -
+// m_first), 0 when no query sees a key of the block: dK = dV = 0). diag: key j is visible to query
+// i iff j <= i + diag (causal only).
+struct AttentionBwdSm90Tile {
+  int n, hk, b, m_first, steps, diag;
+};
+
+// The kernel's values (by value: ptxas keeps them in uniform registers). dk, dv: (batch, heads_kv,
+// seq_k, D) with strides in elements; dq_accum: fp32 (batch heads_q, rows_pad, D), rows_pad a
+// multiple of 128 >= seq_q (the workspace); blocks: n_blocks heads_kv batch.
+template <class T>
+struct AttentionBwdSm90Params {
+  T* dk;
+  long long dk_batch, dk_head, dk_seq;
+  T* dv;
+  long long dv_batch, dv_head, dv_seq;
+  float* dq_accum;
+  int rows_pad;
+  int batch, heads_q, heads_kv, group, seq_q, seq_k, m_blocks, n_blocks;
+  int causal, bottom_right;
+  float scale, scale_log2;
+};
+
+// The tensor maps: q, k, v, dout 4-D (D, seq, heads, batch) in boxes of 64 x BM (Q, dO) or 64 x BN
+// (K, V), 128-byte swizzle; lse2 and dsum 2-D (rows_pad, batch heads_q) fp32 in boxes of BM x 1.
+template <class T>
+struct AttentionBwdSm90Maps {
+  TmaDescriptor q, k, v, dout, lse2, dsum;
+};
+
+template <class Cfg, class T>
+struct AttentionBwdSm90Storage {
+  static constexpr int D = Cfg::kHeadDim, BM = Cfg::BM, BN = Cfg::BN, Stages = Cfg::Stages;
+  static constexpr int kQ = BM * D, kKV = BN * D, kDS = BN * BM;  // elements
+  static_assert(kQ * sizeof(T) % 1024 == 0 && kKV * sizeof(T) % 1024 == 0 && kDS * sizeof(T) % 1024 == 0,
+                "AttentionBwdSm90Storage: tiles must keep the 1024-byte alignment of the swizzle atoms");
+  T k[kKV];
+  T v[kKV];
+  T q[Stages * kQ];
+  T dout[Stages * kQ];
+  T ds[2 * kDS];                         // dS^T (BN keys x BM queries), two buffers (steps alternate)
+  alignas(128) float lse2[Stages * BM];  // LSE log2 e of the stage's queries (+inf: no P)
+  alignas(128) float dsum[Stages * BM];  // D of the stage's queries
+  std::uint64_t ring[TmaPipeline<Stages>::kBarriers];
+  std::uint64_t kv_full;
+
+  __device__ T* q_stage(int s) { return q + s * kQ; }
+  __device__ T* dout_stage(int s) { return dout + s * kQ; }
+  __device__ T* ds_buffer(int i) { return ds + i * kDS; }
+};
+
+namespace detail {
+
+// dQ's wgmma: dS (64 queries x 16 keys, MN-major in shared memory: dS^T's rows are keys) times K
+// (64 columns of D x 16 keys, MN-major: K's rows are keys), N = 64.
+template <class T>
+struct AttentionBwdSm90DqOp;
+template <>
+struct AttentionBwdSm90DqOp<bfloat16_t> {
+  using type = SM90_64x64x16_F32BF16BF16_SS<GmmaMajor::MN, GmmaMajor::MN>;
+};
+template <>
+struct AttentionBwdSm90DqOp<half_t> {
+  using type = SM90_64x64x16_F32F16F16_SS<GmmaMajor::MN, GmmaMajor::MN>;
+};
+
+// The named barrier the two consumer warpgroups meet at once both wrote their dS^T (ids 1..15;
+// the skeleton uses none).
+inline constexpr std::uint32_t kAttentionBwdDsBarrier = 1;
+
+template <class Cfg, class T>
+struct AttentionBwdSm90Roles {
+  static constexpr int D = Cfg::kHeadDim, BM = Cfg::BM, BN = Cfg::BN, Stages = Cfg::Stages;
+  static constexpr int kConsumers = Cfg::kConsumers, kThreads = 128 * (1 + kConsumers);
+  static constexpr int kProducerRegs = Cfg::kProducerRegs, kConsumerRegs = Cfg::kConsumerRegs;
+  static constexpr int kClusterSize = 1;
+  using Params = AttentionBwdSm90Params<T>;
+  using Maps = AttentionBwdSm90Maps<T>;
+  using Storage = AttentionBwdSm90Storage<Cfg, T>;
+  using Pipe = TmaPipeline<Stages>;
+  using SsOp = typename AttentionSm90SsOp<T, BM>::type;  // S^T, dP^T: N = BM queries, both K-major
+  using RsOp = typename AttentionSm90RsOp<T, D>::type;   // dV, dK: N = D, B MN-major
+  using DqOp = typename AttentionBwdSm90DqOp<T>::type;   // dQ share: N = 64, A and B MN-major
+  static constexpr std::uint32_t kKVBytes = std::uint32_t(BN * D * sizeof(T));
+  static constexpr std::uint32_t kStepBytes = std::uint32_t(2 * BM * D * sizeof(T) + 2 * BM * sizeof(float));
+  // The dQ share of consumer c (BM = 64 query rows): D = 128, columns 64 c .. 64 c + 63 over the
+  // block's BN keys (both warpgroups' dS^T); D = 64, all columns over its own 64 keys (the two
+  // shares are added by the atomics).
+  static constexpr bool kDqOwnKeys = D == 64;
+  static constexpr int kDqKeys = kDqOwnKeys ? 64 : BN;
+  static_assert(BM == 64 && (D == 64 || D == 128), "AttentionBwdSm90Roles: the dQ share is 64 x 64");
+  static_assert(BN == 64 * kConsumers, "AttentionBwdSm90Roles: each consumer warpgroup owns 64 keys");
+
+  __device__ __forceinline__ static void setup(Params const&, Maps const& maps, Storage& s) {
+    tma_prefetch_desc(&maps.q);
+    tma_prefetch_desc(&maps.k);
+    tma_prefetch_desc(&maps.v);
+    tma_prefetch_desc(&maps.dout);
+    tma_prefetch_desc(&maps.lse2);
+    tma_prefetch_desc(&maps.dsum);
+    Pipe{s.ring}.init(kConsumers);
+    mbarrier_init(&s.kv_full, 1);
+    fence_barrier_init();
+  }
+
+  // The block's work (every thread, before the role split: uniform registers). Blocks are numbered
+  // key block fastest, then key/value head, then batch (a head's key blocks run together and share
+  // its Q and dO in L2).
+  __device__ __forceinline__ static AttentionBwdSm90Tile plan(Params const& p) {
+    int const x = int(blockIdx.x);
+    int const nh = x / p.n_blocks;
+    AttentionBwdSm90Tile w{x - nh * p.n_blocks, 0, 0, 0, 0, 0};
+    w.b = nh / p.heads_kv;
+    w.hk = nh - w.b * p.heads_kv;
+    if (p.causal) {
+      w.diag = p.bottom_right ? p.seq_k - p.seq_q : 0;
+      int const first_query = w.n * BN - w.diag;  // the first query that sees key n BN
+      w.m_first = first_query <= 0 ? 0 : first_query / BM;
+    }
+    w.steps = w.m_first < p.m_blocks ? p.group * (p.m_blocks - w.m_first) : 0;
+    return w;
+  }
+
+  // R rows row0 .. of (head, batch) of a 4-D map into a tile laid out as
+  // attention_sm90_rows_layout<R, D>: D/64 boxes of 64 x R, completing on bar.
+  template <int R>
+  __device__ __forceinline__ static void load_rows(TmaDescriptor const* desc, std::uint64_t* bar, T* dst, int row0,
+                                                   int head, int batch) {
+    TESSERA_UNROLL
+    for (int c = 0; c < D / 64; ++c) SM90_TMA_LOAD_4D::copy(desc, bar, dst + c * R * 64, 64 * c, row0, head, batch);
+  }
+
+  // Thread 0 of the producer warpgroup: K and V once, then Q, dO, LSE log2 e and D of every step.
+  __device__ __forceinline__ static void produce(Params const& p, Maps const& maps, AttentionBwdSm90Tile const& w,
+                                                 Storage& s, int lt) {
+    if (lt != 0 || w.steps == 0) return;
+    mbarrier_arrive_expect_tx(&s.kv_full, 2 * kKVBytes);
+    load_rows<BN>(&maps.k, &s.kv_full, s.k, w.n * BN, w.hk, w.b);
+    load_rows<BN>(&maps.v, &s.kv_full, s.v, w.n * BN, w.hk, w.b);
+    Pipe const ring{s.ring};
+    PipelineState<Stages> st;
+    // one loop over the steps (query head h, m-block m), so that the producer's 24 registers hold it
+    int h = w.hk * p.group, m = w.m_first;
+    for (int i = 0; i < w.steps; ++i, ++st) {
+      ring.producer_acquire(st);
+      std::uint64_t* const bar = ring.producer_expect(st, kStepBytes);
+      load_rows<BM>(&maps.q, bar, s.q_stage(st.index), m * BM, h, w.b);
+      load_rows<BM>(&maps.dout, bar, s.dout_stage(st.index), m * BM, h, w.b);
+      SM90_TMA_LOAD_2D::copy(&maps.lse2, bar, s.lse2 + st.index * BM, m * BM, w.b * p.heads_q + h);
+      SM90_TMA_LOAD_2D::copy(&maps.dsum, bar, s.dsum + st.index * BM, m * BM, w.b * p.heads_q + h);
+      if (++m == p.m_blocks) {
+        m = w.m_first;
+        ++h;
+      }
+    }
+  }
+
+  // acc = A B^T for the warpgroup's 64 keys (rows 64 c .. of a BN x D tile at a_addr: K or V)
+  // against the stage's BM rows (Q or dO): D/16 wgmmas m64nBMk16, both K-major, the first
+  // overwriting acc; committed as one batch.
+  __device__ __forceinline__ static void issue_keys_by_queries(float (&acc)[BM / 2], std::uint32_t a_addr,
+                                                               std::uint32_t b_addr, int c) {
+    constexpr auto sA = attention_sm90_rows_layout<BN, D>();  // (BN,D) -> offset
+    constexpr auto sB = attention_sm90_rows_layout<BM, D>();  // (BM,D) -> offset
+    attention_sm90_fence(acc);
+    warpgroup_arrive();
+    TESSERA_UNROLL
+    for (int kk = 0; kk < D / 16; ++kk) {
+      std::uint64_t const da = make_gmma_desc<GmmaMajor::K, 64>(a_addr, sA, 64 * c, 16 * kk);
+      std::uint64_t const db = make_gmma_desc<GmmaMajor::K, BM>(b_addr, sB, 0, 16 * kk);
+      SsOp::fma(da, db, acc, kk == 0 ? GmmaScale::zero : GmmaScale::one);
+    }
+    warpgroup_commit_batch();
+  }
+
+  // acc += X^T Y for X^T in registers (packed P^T or dS^T: 64 keys x BM queries) and Y the stage's
+  // BM x D tile at y_addr (dO or Q) read as the MN-major B of a (D, BM) operand: BM/16 wgmmas
+  // m64nDk16. Not committed.
+  __device__ __forceinline__ static void issue_rs(float (&acc)[D / 2], float (&xa)[BM / 4], std::uint32_t y_addr) {
+    constexpr auto sY = attention_sm90_v_layout<BM, D>();  // (D,BM) -> offset
+    TESSERA_UNROLL
+    for (int kk = 0; kk < BM / 16; ++kk) {
+      std::uint64_t const db = make_gmma_desc<GmmaMajor::MN, D>(y_addr, sY, 0, 16 * kk);
+      RsOp::fma(__float_as_uint(xa[4 * kk]), __float_as_uint(xa[4 * kk + 1]), __float_as_uint(xa[4 * kk + 2]),
+                __float_as_uint(xa[4 * kk + 3]), db, acc, GmmaScale::one);
+    }
+  }
+
+  // The dQ share: acc = dS[:, keys] K[keys, dq0 .. dq0 + 63] over keys key0 .. key0 + kDqKeys - 1
+  // of the block; dS read from dS^T's buffer (BN keys x BM queries, rows layout) as the MN-major A of
+  // a (BM, BN) operand, K's tile as the MN-major B of a (D, BN) operand: kDqKeys/16 wgmmas
+  // m64n64k16. Committed.
+  __device__ __forceinline__ static void issue_dq(float (&acc)[32], std::uint32_t ds_addr, std::uint32_t k_addr,
+                                                  int key0, int dq0) {
+    constexpr auto sDs = attention_sm90_v_layout<BN, BM>();  // (BM queries, BN keys) -> offset
+    constexpr auto sKt = attention_sm90_v_layout<BN, D>();   // (D, BN keys) -> offset
+    attention_sm90_fence(acc);
+    warpgroup_arrive();
+    TESSERA_UNROLL
+    for (int kk = 0; kk < kDqKeys / 16; ++kk) {
+      std::uint64_t const da = make_gmma_desc<GmmaMajor::MN, 64>(ds_addr, sDs, 0, key0 + 16 * kk);
+      std::uint64_t const db = make_gmma_desc<GmmaMajor::MN, 64>(k_addr, sKt, dq0, key0 + 16 * kk);
+      DqOp::fma(da, db, acc, kk == 0 ? GmmaScale::zero : GmmaScale::one);
+    }
+    warpgroup_commit_batch();
+  }
+
+  // Whether some entry of (key block n, m-block m) is masked: the block reaches past seq_k, or
+  // (causal) its last key lies above the diagonal of the m-block's first query.
+  __device__ __forceinline__ static bool needs_mask(Params const& p, AttentionBwdSm90Tile const& w, int m) {
+    return (w.n + 1) * BN > p.seq_k || (p.causal && (w.n + 1) * BN - 1 > m * BM + w.diag);
+  }
+
+  // -inf where (key key0 + 8 h, query m BM + 8 j + 2 t + e) is not visible (value 4 j + 2 h + e).
+  __device__ __forceinline__ static void mask(float (&sc)[BM / 2], Params const& p, AttentionBwdSm90Tile const& w,
+                                              int m, int key0, int t) {
+    float const neg_inf = __int_as_float(0xff800000);
+    TESSERA_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      int const key = key0 + 8 * h;
+      // visible iff key < seq_k and (causal) query >= key - diag: column 8 j + e >= first
+      int const first = key >= p.seq_k ? BM : p.causal ? key - w.diag - m * BM - 2 * t : -BM;
+      TESSERA_UNROLL
+      for (int j = 0; j < BM / 8; ++j) {
+        TESSERA_UNROLL
+        for (int e = 0; e < 2; ++e)
+          if (8 * j + e < first) sc[4 * j + 2 * h + e] = neg_inf;
+      }
+    }
+  }
+
+  // One step: the m-block m of query head h (batch-head row bh), stage st, dS^T buffer `buf`.
+  __device__ __forceinline__ static void step(Params const& p, AttentionBwdSm90Tile const& w, Storage& s, int cw,
+                                              int lt, int m, int bh_in, PipelineState<Stages> st, int buf,
+                                              float (&dk)[D / 2], float (&dv)[D / 2]) {
+    int l = lt, c = cw, bh = bh_in;
+    schedule_here(l, c, bh);  // the thread's indices (and what derives from them) recomputed each step
+    int const warp = l / 32, lane = l % 32, g = lane / 4, t = lane % 4;
+    Pipe const ring{s.ring};
+    std::uint32_t k_addr = smem_address(s.k), v_addr = smem_address(s.v);
+    std::uint32_t q_addr = smem_address(s.q_stage(st.index));
+    std::uint32_t do_addr = smem_address(s.dout_stage(st.index));
+    // taken as new each step: the descriptors built from them are not hoisted out of the loop and
+    // kept live across it (32 registers of K's and V's, which spilled)
+    schedule_here(k_addr, v_addr, q_addr, do_addr);
+
+    float sc[BM / 2];  // S^T, then P^T (fp32)
+    float dp[BM / 2];  // dP^T, then dS^T (fp32)
+    ring.consumer_wait(st);
+    issue_keys_by_queries(sc, k_addr, q_addr, c);
+    issue_keys_by_queries(dp, v_addr, do_addr, c);
+    warpgroup_wait<0>();
+    attention_sm90_fence(sc);
+    attention_sm90_fence(dp);
+    int const key0 = w.n * BN + 64 * c + 16 * warp + g;  // this thread's keys: key0, key0 + 8
+    if (needs_mask(p, w, m)) mask(sc, p, w, m, key0, t);
+    // P^T = 2^(S^T scale log2 e - LSE log2 e), dS^T = P^T (dP^T - D), packed as they are made
+    // (register q = 2 j + h: values 4 j + 2 h, + 1), so that S^T and dP^T die as P^T, dS^T grow.
+    float const* const lse2 = s.lse2 + st.index * BM + 2 * t;  // queries 2 t, 2 t + 1
+    float const* const dsum = s.dsum + st.index * BM + 2 * t;
+    float pa[BM / 4], dsa[BM / 4];  // P^T, dS^T packed: the RS wgmmas' A; register q = values 2 q, 2 q + 1
+    TESSERA_UNROLL
+    for (int j = 0; j < BM / 8; ++j) {
+      float2 const l = *reinterpret_cast<float2 const*>(lse2 + 8 * j);  // queries 8 j + 2 t, + 1
+      float2 const dd = *reinterpret_cast<float2 const*>(dsum + 8 * j);
+      TESSERA_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        int const v = 4 * j + 2 * h;
+        float const p0 = ex2_approx(fmaf(sc[v], p.scale_log2, -l.x));
+        float const p1 = ex2_approx(fmaf(sc[v + 1], p.scale_log2, -l.y));
+        pa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0, p1));
+        dsa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0 * (dp[v] - dd.x), p1 * (dp[v + 1] - dd.y)));
+      }
+    }
+    // dS^T into the buffer (rows layout BN x BM, 128-byte swizzle): register q = 2 j + h holds
+    // (key 64 c + 16 w + g + 8 h, queries 8 j + 2 t, + 1); a warp's 32-bit stores for one q hit 8
+    // rows x 4 columns of distinct 16-byte units after the swizzle: no bank conflict.
+    {
+      constexpr auto sDsRows = attention_sm90_rows_layout<BN, BM>();  // (BN keys, BM queries) -> offset
+      std::uint32_t const ds = smem_address(s.ds_buffer(buf));
+      int row = 64 * c + 16 * warp + g, col = 2 * t;
+      schedule_here(row, col);  // the stores' offsets computed here, not kept live across the loop
+      TESSERA_UNROLL
+      for (int q = 0; q < BM / 4; ++q) {
+        int const off = int(sDsRows(row + 8 * (q % 2), 8 * (q / 2) + col));
+        int const sw = off ^ (((off >> 6) & 7) << 3);  // Sw<3,3,3> on element offsets
+        st_shared_b32(ds + 2 * std::uint32_t(sw), __float_as_uint(dsa[q]));
+      }
+    }
+    fence_view_async_shared();  // the stores, visible to the dQ wgmmas (the async proxy)
+
+    // dV += P^T dO, dK += dS^T Q: one batch.
+    attention_sm90_fence(dv);
+    attention_sm90_fence(dk);
+    attention_sm90_fence(pa);
+    attention_sm90_fence(dsa);
+    warpgroup_arrive();
+    issue_rs(dv, pa, do_addr);
+    issue_rs(dk, dsa, q_addr);
+    warpgroup_commit_batch();
+
+    // Both warpgroups' dS^T are in the buffer (D = 64: this warpgroup's, written by its 4 warps);
+    // once dV and dK are done (P^T and dS^T's registers free, the stage's Q and dO released), the
+    // dQ share.
+    named_barrier_sync(kAttentionBwdDsBarrier, 128 * kConsumers);
+    warpgroup_wait<0>();
+    attention_sm90_fence(dv);
+    attention_sm90_fence(dk);
+    attention_sm90_fence(pa);
+    attention_sm90_fence(dsa);
+    if (lt == 0) ring.consumer_release(st);
+    int const dq0 = kDqOwnKeys ? 0 : 64 * c;
+    float dq[32];
+    issue_dq(dq, smem_address(s.ds_buffer(buf)), k_addr, kDqOwnKeys ? 64 * c : 0, dq0);
+    warpgroup_wait<0>();
+    attention_sm90_fence(dq);
+    // value 4 j + 2 h + e: query m BM + 16 w + g + 8 h, column dq0 + 8 j + 2 t + e
+    float* const row = p.dq_accum + (std::int64_t(bh) * p.rows_pad + m * BM + 16 * warp + g) * D + dq0 + 2 * t;
+    TESSERA_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      TESSERA_UNROLL
+      for (int j = 0; j < 8; ++j) red_add_v2_f32(row + 8 * h * D + 8 * j, dq[4 * j + 2 * h], dq[4 * j + 2 * h + 1]);
+    }
+  }
+
+  // Consumer warpgroup c: keys 64 c .. of the block. dK and dV accumulate over every step; the
+  // steps run over the group's query heads, then the m-blocks; dS^T's buffers alternate.
+  __device__ __forceinline__ static void consume(Params const& p, Maps const&, AttentionBwdSm90Tile const& w,
+                                                 Storage& s, int c, int lt) {
+    float dk[D / 2], dv[D / 2];
+    TESSERA_UNROLL
+    for (int r = 0; r < D / 2; ++r) dk[r] = dv[r] = 0.0f;
+    if (w.steps > 0) {
+      mbarrier_wait(&s.kv_full, 0);
+      PipelineState<Stages> st;
+      int buf = 0;
+      for (int gq = 0; gq < p.group; ++gq) {
+        int const bh = w.b * p.heads_q + w.hk * p.group + gq;
+        for (int m = w.m_first; m < p.m_blocks; ++m, ++st, buf ^= 1) step(p, w, s, c, lt, m, bh, st, buf, dk, dv);
+      }
+    }
+    // dK (times scale) and dV, converted, stored from registers: pairs of elements, keys < seq_k.
+    int const warp = lt / 32, lane = lt % 32, g = lane / 4, t = lane % 4;
+    T* const dk_bh = p.dk + w.b * p.dk_batch + w.hk * p.dk_head;
+    T* const dv_bh = p.dv + w.b * p.dv_batch + w.hk * p.dv_head;
+    TESSERA_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      int const key = w.n * BN + 64 * c + 16 * warp + g + 8 * h;
+      if (key < p.seq_k) {
+        T* const dk_row = dk_bh + std::int64_t(key) * p.dk_seq + 2 * t;
+        T* const dv_row = dv_bh + std::int64_t(key) * p.dv_seq + 2 * t;
+        TESSERA_UNROLL
+        for (int j = 0; j < D / 8; ++j) {
+          *reinterpret_cast<std::uint32_t*>(dk_row + 8 * j) =
+              attention_sm90_pack<T>(dk[4 * j + 2 * h] * p.scale, dk[4 * j + 2 * h + 1] * p.scale);
+          *reinterpret_cast<std::uint32_t*>(dv_row + 8 * j) =
+              attention_sm90_pack<T>(dv[4 * j + 2 * h], dv[4 * j + 2 * h + 1]);
+        }
+      }
+    }
+  }
+};
+
+}  // namespace detail
+}  // namespace tessera::kernels

@@ -245,6 +245,10 @@ class DeviceArray:
         "gemm": ("(a: DLPackTensor, b: DLPackTensor, c: Optional[DLPackTensor] = None, alpha: float = 1.0, beta: Optional[float] = None,\n"
                  "         out: Optional[DLPackTensor] = None, out_dtype: Optional[DType] = None, *, bias: Optional[DLPackTensor] = None,\n"
                  "         activation: Optional[str] = None, stream: Optional[StreamLike] = None) -> Any"),
+        "grouped_gemm": ("(a: DLPackTensor, b: DLPackTensor, offsets: Optional[DLPackTensor] = None, *,\n"
+                         "                 ends: Optional[DLPackTensor] = None, masked_m: Optional[DLPackTensor] = None, alpha: float = 1.0,\n"
+                         "                 out: Optional[DLPackTensor] = None, out_dtype: Optional[DType] = None,\n"
+                         "                 stream: Optional[StreamLike] = None) -> Any"),
         "attention": ("(q: DLPackTensor, k: DLPackTensor, v: DLPackTensor, causal: bool = False, scale: Optional[float] = None,\n"
                       "              causal_alignment: str = \"top_left\", return_lse: bool = False, *,\n"
                       "              stream: Optional[StreamLike] = None) -> Any"),

@@ -7,7 +7,8 @@
 
 The kernels are those of ``include/tessera/kernels`` (``add``: the vectorized elementwise add;
 ``sgemm``: the fp32 SGEMM; ``copy``: the cp.async tile copy; ``gemm``: the Hopper tensor-core GEMM
-``gemm_sm90``; ``attention`` and ``attention_varlen``: the Hopper attention forward
+``gemm_sm90``; ``grouped_gemm``: its grouped form for mixture-of-experts, ``gemm_sm90_grouped``;
+``attention`` and ``attention_varlen``: the Hopper attention forward
 ``attention_forward_sm90``), for sm_90a: they run on H100 and H200 GPUs. They are compiled on their first call
 (NVRTC: about a second per op and dtype for ``add``, ``sgemm`` and ``copy``; 4-6 s for each kernel
 of ``gemm``, one per tile configuration, dtypes, operand orders and epilogue that the calls need;
@@ -52,7 +53,7 @@ except ImportError as _error:  # built without it (TESSERA_PYTHON_OPS=OFF), or i
 else:
     _import_error = None
 
-__all__ = ["add", "sgemm", "copy", "gemm", "attention", "attention_varlen", "available", "DeviceArray"]
+__all__ = ["add", "sgemm", "copy", "gemm", "grouped_gemm", "attention", "attention_varlen", "available", "DeviceArray"]
 
 #: Device memory tessera.ops allocated for a result (None when the package has no kernels).
 DeviceArray = _ops.DeviceArray if _ops is not None else None
@@ -350,3 +351,47 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seql
     handle, allocate, fast = _context(q, stream)
     return ops.attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, int(max_seqlen_q), int(max_seqlen_k), code, scale,
                                 bool(return_lse), handle, allocate, fast, _fill_no_keys)
+
+
+def grouped_gemm(a, b, offsets=None, *, ends=None, masked_m=None, alpha=1.0, out=None, out_dtype=None, stream=None):
+    """``out[g] = alpha * a[g] @ b[g]`` for the groups of a mixture-of-experts layer, in one launch
+    (the Hopper grouped GEMM ``gemm_sm90_grouped``: docs/gemm-grouped.md).
+
+    b is (groups, K, N), float16 or bfloat16, each b[g] with N or K contiguous (the transpose of
+    contiguous (groups, N, K) weights is the fast, usual form). The groups' rows are given by exactly
+    one int32 CUDA tensor:
+
+    * ``offsets`` (groups + 1): a is (rows, K), group g is rows ``offsets[g]:offsets[g + 1]`` of a
+      and of the result (rows, N);
+    * ``ends`` (groups, cumulative ends: ``torch._grouped_mm``'s ``offs``): group g is rows
+      ``ends[g - 1]:ends[g]`` (from 0 for g = 0);
+    * ``masked_m`` (groups): a is (groups, capacity, K), group g is the first ``masked_m[g]`` rows
+      of a[g]; the result is (groups, capacity, N) and its rows past a group's count are not written.
+
+    Precondition: a and b of one dtype; K and N multiples of 8 and rows of a, b and out 16-byte
+    aligned (TMA); the bounds nondecreasing within [0, rows] (they are read on the GPU and clamped
+    there, never trusted: a bad bound cannot write outside out). Empty groups are allowed.
+    Postcondition: out (new when not given, rows not written by any group left as allocated), of
+    ``out_dtype`` (the inputs' dtype or float32; default out's, else the inputs'). Products and
+    sums in fp32, rounded once. Asynchronous. Compiled on first use (NVRTC, seconds; then the disk
+    cache): one kernel per tile (64 or 128 rows: by the groups' average size), dtypes and b's order.
+
+    Example (PyTorch): two experts, 2 and 1 tokens
+        >>> a = torch.ones(3, 8, dtype=torch.bfloat16, device="cuda")
+        >>> b = torch.stack([torch.full((8, 8), 1.0), torch.full((8, 8), 2.0)]).to("cuda", torch.bfloat16)
+        >>> offsets = torch.tensor([0, 2, 3], dtype=torch.int32, device="cuda")
+        >>> tessera.ops.grouped_gemm(a, b, offsets)[:, 0].tolist()
+        [8.0, 8.0, 16.0]
+    """
+    given = [(name, t) for name, t in (("offsets", offsets), ("ends", ends), ("masked_m", masked_m)) if t is not None]
+    if len(given) != 1:
+        raise ValueError("tessera.ops.grouped_gemm: give exactly one of offsets, ends and masked_m, got "
+                         + (", ".join(name for name, _ in given) or "none"))
+    form, rows = given[0]
+    if form == "masked_m":
+        form = "masked"
+    if out_dtype is not None and not isinstance(out_dtype, str):
+        out_dtype = str(out_dtype).rsplit(".", 1)[-1]  # torch.float32 -> "float32"
+    ops = _module()
+    handle, allocate, fast = _context(a, stream)
+    return ops.grouped_gemm(a, b, rows, form, float(alpha), out, out_dtype, handle, allocate, fast)

@@ -30,7 +30,7 @@ class DeviceArray:
                    dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> Any: ...
     def __dlpack_device__(self) -> Tuple[int, int]: ...
 
-__all__ = ["add", "sgemm", "copy", "gemm", "attention", "attention_varlen", "available", "DeviceArray"]
+__all__ = ["add", "sgemm", "copy", "gemm", "grouped_gemm", "attention", "attention_varlen", "available", "DeviceArray"]
 
 def available() -> bool:
     """Whether the kernels were built into this package (``tessera._ops`` exists and loads).
@@ -130,6 +130,41 @@ def gemm(a: DLPackTensor, b: DLPackTensor, c: Optional[DLPackTensor] = None, alp
         >>> b = torch.ones(3, 4, dtype=torch.bfloat16, device="cuda")
         >>> tessera.ops.gemm(a, b, out_dtype="float32").tolist()
         [[3.0, 3.0, 3.0, 3.0], [3.0, 3.0, 3.0, 3.0]]
+    """
+    ...
+
+def grouped_gemm(a: DLPackTensor, b: DLPackTensor, offsets: Optional[DLPackTensor] = None, *,
+                 ends: Optional[DLPackTensor] = None, masked_m: Optional[DLPackTensor] = None, alpha: float = 1.0,
+                 out: Optional[DLPackTensor] = None, out_dtype: Optional[DType] = None,
+                 stream: Optional[StreamLike] = None) -> Any:
+    """``out[g] = alpha * a[g] @ b[g]`` for the groups of a mixture-of-experts layer, in one launch
+    (the Hopper grouped GEMM ``gemm_sm90_grouped``: docs/gemm-grouped.md).
+
+    b is (groups, K, N), float16 or bfloat16, each b[g] with N or K contiguous (the transpose of
+    contiguous (groups, N, K) weights is the fast, usual form). The groups' rows are given by exactly
+    one int32 CUDA tensor:
+
+    * ``offsets`` (groups + 1): a is (rows, K), group g is rows ``offsets[g]:offsets[g + 1]`` of a
+      and of the result (rows, N);
+    * ``ends`` (groups, cumulative ends: ``torch._grouped_mm``'s ``offs``): group g is rows
+      ``ends[g - 1]:ends[g]`` (from 0 for g = 0);
+    * ``masked_m`` (groups): a is (groups, capacity, K), group g is the first ``masked_m[g]`` rows
+      of a[g]; the result is (groups, capacity, N) and its rows past a group's count are not written.
+
+    Precondition: a and b of one dtype; K and N multiples of 8 and rows of a, b and out 16-byte
+    aligned (TMA); the bounds nondecreasing within [0, rows] (they are read on the GPU and clamped
+    there, never trusted: a bad bound cannot write outside out). Empty groups are allowed.
+    Postcondition: out (new when not given, rows not written by any group left as allocated), of
+    ``out_dtype`` (the inputs' dtype or float32; default out's, else the inputs'). Products and
+    sums in fp32, rounded once. Asynchronous. Compiled on first use (NVRTC, seconds; then the disk
+    cache): one kernel per tile (64 or 128 rows: by the groups' average size), dtypes and b's order.
+
+    Example (PyTorch): two experts, 2 and 1 tokens
+        >>> a = torch.ones(3, 8, dtype=torch.bfloat16, device="cuda")
+        >>> b = torch.stack([torch.full((8, 8), 1.0), torch.full((8, 8), 2.0)]).to("cuda", torch.bfloat16)
+        >>> offsets = torch.tensor([0, 2, 3], dtype=torch.int32, device="cuda")
+        >>> tessera.ops.grouped_gemm(a, b, offsets)[:, 0].tolist()
+        [8.0, 8.0, 16.0]
     """
     ...
 

@@ -724,6 +724,10 @@ extern "C" __global__ void call(int* out, int n) {
   tessera::sm90::GroupedScheduler const s{offsets, 3, 4, int(gridDim.x), int(blockIdx.x)};
   out[blockIdx.x] = s.locate(n % 5).group;
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_sm90_grouped_policy_hpp)
+extern "C" __global__ void call(int* out, int n) {  // the tiles are constants on the device too
+  out[threadIdx.x] = n * tessera::kernels::GemmSm90GroupedSmall::BN + tessera::kernels::GemmSm90GroupedLarge::BM;
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_problem_hpp)
 extern "C" __global__ void call(int* out, int n) {  // under NVRTC: the mask's enum and the kernel's shape
   tessera::kernels::AttentionSm90Shape s;

@@ -81,6 +81,9 @@ OpProgram& gemm_program(int key);
 // (jit::AttentionSm90JitKernel::index(), 0..13: 0..5 plain, 6..9 ping-pong, 10..13 overlap;
 // std::invalid_argument outside).
 OpProgram& attention_program(int key);
+// grouped_gemm_program(key): the grouped kernel numbered key (jit::GemmSm90GroupedJitKernel::index(),
+// 0..15; std::invalid_argument outside), then its prepare kernel.
+OpProgram& grouped_gemm_program(int key);
 
 inline bool aligned16(void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 

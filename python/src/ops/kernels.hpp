@@ -22,7 +22,7 @@ enum class DType { f32, f16, bf16 };
 
 // The programs compiled on first use: add (per DType), sgemm (float32), copy (per element size),
 // gemm (per kernel of gemm_sm90: gemm_key), attention (per head_dim and type: attention_key).
-enum class Op { add, sgemm, copy, gemm, attention };
+enum class Op { add, sgemm, copy, gemm, attention, grouped_gemm };
 
 // What prepare() compiled or found: the program's kernels (their name expressions), whether it came
 // from the disk cache, NVRTC's time (0 from a cache) and NVRTC's log (warnings).
@@ -140,5 +140,32 @@ int attention_key(AttentionArgs const& args);
 // Compiles the kernel when this process has not (seconds the first time on a machine, then the
 // disk cache) and launches it in the current context on `stream`.
 void attention(AttentionArgs const& args, void* stream);
+
+// The grouped GEMM on Hopper (kernels::gemm_sm90_grouped, gemm_grouped.cpp over
+// include/tessera/jit/gemm_sm90_grouped.hpp): D_g = alpha A_g B_g for the groups of a packed A
+// (rows x k, row-major, lda) and D (rows x n, row-major, ldd), B_g the g-th of `groups` (k x n)
+// matrices stride_b elements apart, row-major (ldb >= n) or column-major (ldb >= k); the groups'
+// rows in `rows` (device, int32): form 0 offsets (groups + 1), 1 cumulative ends (groups), 2 masked
+// counts (groups; m is then a group's capacity, else the packed rows). in: f16 or bf16; out: in or f32.
+struct GroupedGemmArgs {
+  int groups = 0, m = 0, n = 0, k = 0;
+  DType in = DType::bf16, out = DType::bf16;
+  float alpha = 1.0f;
+  int form = 0;
+  int const* rows = nullptr;
+  void const* a = nullptr;
+  int lda = 0;
+  void const* b = nullptr;
+  int ldb = 0;
+  std::int64_t stride_b = 0;
+  bool b_row_major = false;
+  void* d = nullptr;
+  int ldd = 0;
+};
+// The program of the kernel for args (prepare(Op::grouped_gemm, key)): jit::GemmSm90GroupedJitKernel's
+// index, 0..15. Throws std::invalid_argument for a problem check_gemm_grouped_problem refuses.
+int grouped_gemm_key(GroupedGemmArgs const& args);
+// Compiles the kernel when this process has not, and launches it in the current context on `stream`.
+void grouped_gemm(GroupedGemmArgs const& args, void* stream);
 
 }  // namespace tessera::python_ops

@@ -1022,6 +1022,156 @@ py::object gemm(py::object a_obj, py::object b_obj, py::object c_obj, double alp
   return out_obj;
 }
 
+// ---- grouped gemm --------------------------------------------------------------------------------
+
+// The leading dimension of a row-major view: (rows, cols) with strides (s0, 1); rows <= 1 take cols
+// (a single row's pitch does not matter). ValueError naming the fix for any other strides.
+std::int64_t row_major_ld(char const* fn, Imported const& t, std::int64_t rows, std::int64_t cols, std::int64_t s0,
+                          std::int64_t s1, char const* what) {
+  if ((cols <= 1 || s1 == 1) && (rows <= 1 || s0 >= cols)) return rows <= 1 ? cols : s0;
+  value_error(std::string(fn) + ": " + t.name() + " has shape " + tuple_text(t.shape()) + " and strides " +
+              tuple_text(t.strides()) + "; " + what + " must be row-major (its last dimension contiguous): pass " +
+              t.name() + ".contiguous()");
+}
+
+// tessera.ops.grouped_gemm: D_g = alpha A_g B_g; form "offsets" / "ends": a (rows, K), rows (int32:
+// groups + 1 offsets / groups cumulative ends), out (rows, N); "masked": a (G, capacity, K), rows
+// the G valid counts, out (G, capacity, N). b (G, K, N) with K or N contiguous.
+py::object grouped_gemm(py::object a_obj, py::object b_obj, py::object rows_obj, std::string const& form, double alpha,
+                        py::object out_obj, py::object out_dtype_obj, std::uintptr_t stream, py::object allocate,
+                        bool fast) {
+  char const* fn = "tessera.ops.grouped_gemm";
+  int const f = form == "offsets" ? 0 : form == "ends" ? 1 : form == "masked" ? 2 : -1;
+  if (f < 0) value_error(std::string(fn) + ": form must be 'offsets', 'ends' or 'masked', got '" + form + "'");
+  bool const masked = f == 2;
+  Imported a(fn, "a", a_obj, stream, fast);
+  Imported b(fn, "b", b_obj, stream, fast);
+  Imported rows(fn, f == 0 ? "offsets" : f == 1 ? "ends" : "masked_m", rows_obj, stream, fast);
+  std::string const hint = "; grouped_gemm takes float16 or bfloat16 inputs: convert, e.g. a.to(torch.bfloat16)";
+  ops::DType const in = require_dtype(fn, a, {ops::DType::f16, ops::DType::bf16}, hint);
+  require_dtype(fn, b, {ops::DType::f16, ops::DType::bf16}, hint);
+  if (b.dtype() != in)
+    type_error(std::string(fn) + ": a is " + dtype_name(in) + " and b " + b.dtype_text() +
+               "; a and b must have one dtype: convert one");
+  require_same_device(fn, a, b);
+  require_same_device(fn, a, rows);
+  if (b.ndim() != 3) value_error(std::string(fn) + ": b must be (groups, K, N), got shape " + tuple_text(b.shape()));
+  std::int64_t const G = b.shape()[0], K = b.shape()[1], N = b.shape()[2];
+  if (G < 1 || K < 1 || N < 1)
+    value_error(std::string(fn) + ": b's extents must be >= 1, got " + tuple_text(b.shape()));
+  // B_g (K, N): N contiguous (row-major, ldb >= N) or K contiguous (column-major: the transposed view
+  // of (G, N, K) weights, ldb >= K)
+  auto const& bs = b.strides();
+  bool b_row = true;
+  std::int64_t ldb = 0;
+  if ((N == 1 || bs[2] == 1) && (K == 1 || bs[1] >= N)) {
+    ldb = K == 1 ? (N + 7) / 8 * 8 : bs[1];
+  } else if ((K == 1 || bs[1] == 1) && (N == 1 || bs[2] >= K)) {
+    b_row = false;
+    ldb = N == 1 ? (K + 7) / 8 * 8 : bs[2];
+  } else {
+    value_error(std::string(fn) + ": b has shape " + tuple_text(b.shape()) + " and strides " + tuple_text(bs) +
+                "; each b[g] (K, N) must have N or K contiguous: pass b.contiguous() or the transpose of a "
+                "contiguous (groups, N, K) tensor");
+  }
+  std::int64_t const stride_b = G == 1 ? (b_row ? K : N) * ldb : bs[0];
+  // A: (rows, K), or (G, capacity, K) masked
+  std::int64_t capacity = 0, total = 0, lda = 0;
+  if (masked) {
+    if (a.ndim() != 3 || a.shape()[0] != G || a.shape()[2] != K)
+      value_error(std::string(fn) + ": with masked_m, a must be (groups, capacity, K) = (" + std::to_string(G) +
+                  ", capacity, " + std::to_string(K) + "), got shape " + tuple_text(a.shape()));
+    capacity = a.shape()[1];
+    total = G * capacity;
+    lda = row_major_ld(fn, a, capacity, K, a.strides()[1], a.strides()[2], "each a[g]");
+    if (G > 1 && capacity > 0 && a.strides()[0] != capacity * lda)
+      value_error(std::string(fn) +
+                  ": a's groups must follow each other (stride of dimension 0 = capacity x "
+                  "its row stride): pass a.contiguous()");
+  } else {
+    if (a.ndim() != 2 || a.shape()[1] != K)
+      value_error(std::string(fn) + ": a must be (rows, K) with b's K = " + std::to_string(K) + ", got shape " +
+                  tuple_text(a.shape()));
+    total = a.shape()[0];
+    lda = row_major_ld(fn, a, total, K, a.strides()[0], a.strides()[1], "a");
+  }
+  for (std::int64_t v : {G, K, N, total, lda, ldb, capacity})
+    if (v >= (std::int64_t(1) << 31))
+      value_error(std::string(fn) + ": extents and strides must be < 2^31; split the groups into several calls");
+  // rows: int32, contiguous, groups + 1 (offsets) or groups values
+  std::int64_t const count = f == 0 ? G + 1 : G;
+  if (rows.dtype_text() != "int32")
+    type_error(std::string(fn) + ": " + rows.name() + " is " + rows.dtype_text() +
+               "; it must be int32: convert, e.g. " + rows.name() + ".to(torch.int32)");
+  if (rows.ndim() != 1 || rows.shape()[0] != count || (count > 1 && rows.strides()[0] != 1))
+    value_error(std::string(fn) + ": " + rows.name() + " must be a contiguous 1-D tensor of " + std::to_string(count) +
+                (f == 0 ? " offsets (groups + 1)" : " values (one per group)") + ", got shape " +
+                tuple_text(rows.shape()) + " and strides " + tuple_text(rows.strides()));
+  // the output type: out_dtype, else out's, else the inputs'
+  std::optional<ops::DType> out_type;
+  if (!out_dtype_obj.is_none()) {
+    auto const name = py::str(out_dtype_obj).cast<std::string>();
+    out_type = dtype_from_name(name);
+    if (!out_type || (*out_type != in && *out_type != ops::DType::f32))
+      type_error(std::string(fn) + ": out_dtype " + name + " is not the inputs' dtype (" + dtype_name(in) +
+                 ") or float32");
+  }
+  std::optional<Imported> out;
+  if (!out_obj.is_none()) out.emplace(fn, "out", out_obj, stream, fast);
+  if (!out_type && out)
+    out_type = require_dtype(fn, *out, {in, ops::DType::f32},
+                             std::string("; the output type is the inputs' (") + dtype_name(in) + ") or float32");
+  ops::DType const tout = out_type.value_or(in);
+  int const ob = element_bytes(tout);
+  std::vector<std::int64_t> const out_shape =
+      masked ? std::vector<std::int64_t>{G, capacity, N} : std::vector<std::int64_t>{total, N};
+  if (!out) {
+    out_obj = make_result(allocate, out_shape,
+                          masked ? std::vector<std::int64_t>{capacity * N, N, 1} : std::vector<std::int64_t>{N, 1},
+                          tout, a.device());
+    out.emplace(fn, "out", out_obj, stream, fast);
+  }
+  if (out->dtype() != tout)
+    type_error(std::string(fn) + ": out is " + out->dtype_text() + " but the output type is " + dtype_name(tout) +
+               "; pass an out of that dtype or out_dtype=" + out->dtype_text());
+  require_same_device(fn, a, *out);
+  require_shape(fn, *out, out_shape, masked ? "groups x capacity x N" : "a's rows by N");
+  std::int64_t ldd = 0;
+  if (masked) {
+    ldd = row_major_ld(fn, *out, capacity, N, out->strides()[1], out->strides()[2], "each out[g]");
+    if (G > 1 && capacity > 0 && out->strides()[0] != capacity * ldd)
+      value_error(std::string(fn) + ": out's groups must follow each other: pass a contiguous out");
+  } else {
+    ldd = row_major_ld(fn, *out, total, N, out->strides()[0], out->strides()[1], "out");
+  }
+  require_disjoint(fn, *out, a, ob, 2);
+  require_disjoint(fn, *out, b, ob, 2);
+
+  ops::GroupedGemmArgs g;
+  g.groups = int(G);
+  g.m = int(masked ? capacity : total);
+  g.n = int(N);
+  g.k = int(K);
+  g.in = in;
+  g.out = tout;
+  g.alpha = float(alpha);
+  g.form = f;
+  g.rows = static_cast<int const*>(rows.data());
+  g.a = a.data();
+  g.lda = int(lda);
+  g.b = b.data();
+  g.ldb = int(ldb);
+  g.stride_b = stride_b;
+  g.b_row_major = b_row;
+  g.d = out->data();
+  g.ldd = int(ldd);
+  DeviceGuard guard(fn, a.device());
+  int const key = ops::grouped_gemm_key(g);  // std::invalid_argument (a ValueError) for a refused problem
+  ensure_compiled(fn, ops::Op::grouped_gemm, key);
+  device_call(fn, "the kernel launch", [&] { ops::grouped_gemm(g, as_stream(stream)); });
+  return out_obj;
+}
+
 // ---- attention ----------------------------------------------------------------------------------
 
 // q, k and v's one dtype, float16 or bfloat16 (TypeError otherwise).
@@ -1456,6 +1606,8 @@ PYBIND11_MODULE(_ops, m) {
   m.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"), py::arg("beta"), py::arg("bias"),
         py::arg("activation"), py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"),
         py::arg("fast") = false);
+  m.def("grouped_gemm", &grouped_gemm, py::arg("a"), py::arg("b"), py::arg("rows"), py::arg("form"), py::arg("alpha"),
+        py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
   m.def("attention", &attention, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("causal"), py::arg("scale"),
         py::arg("return_lse"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
   m.def("attention_varlen", &attention_varlen, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("cu_seqlens_q"),

@@ -264,6 +264,41 @@ TEST_F(GemmSm90Grouped, MaskedManyGroups) {
   c.capacity = 97;
   run_case<GemmSm90GroupedSmall, bfloat16_t, bfloat16_t>(c);
 }
+// The example of docs/gemm-grouped.md (docs.grouped_snippets_match shows it there unchanged).
+TEST_F(GemmSm90Grouped, DocExample) {
+  // [snippet:gemm_grouped_example]
+  // Three experts, N = K = 8: expert 0 takes 2 tokens, expert 1 none, expert 2 one. A (3 x 8) is all
+  // ones; B_g (stored 8 x 8, K-major) is all g + 1; so every element of D_g is 8 (g + 1).
+  int const groups = 3, n = 8, k = 8, tokens = 3;
+  std::vector<bfloat16_t> ones(tokens * k, bfloat16_t(1.0f)), weights;
+  for (int g = 0; g < groups; ++g) weights.insert(weights.end(), n * k, bfloat16_t(float(g + 1)));
+  DeviceBuffer<bfloat16_t> a(tokens * k), b(groups * n * k), d(tokens * n);
+  DeviceBuffer<int> offsets(groups + 1);
+  a.upload(ones);
+  b.upload(weights);
+  offsets.upload({0, 2, 2, 3});  // group g: rows [offsets[g], offsets[g + 1]) of A and D
+  GemmGroupedProblem<bfloat16_t, bfloat16_t> p;
+  p.groups = groups;
+  p.m = tokens;  // the packed rows (the masked form: a group's capacity)
+  p.n = n;
+  p.k = k;
+  p.form = GemmGroupedForm::offsets;
+  p.rows = offsets.get();
+  p.a = a.get();
+  p.lda = k;
+  p.b = b.get();
+  p.ldb = k;
+  p.stride_b = n * k;      // elements from B_g to B_g+1
+  p.b_major = Major::col;  // each B_g (K x N) stored as N rows of K: (G, N, K) weights
+  p.d = d.get();
+  p.ldd = n;
+  check(gemm_sm90_grouped(p), "gemm_sm90_grouped");  // the tile for 1 row a group: 64 x 256
+  std::vector<bfloat16_t> const out = d.download();
+  EXPECT_EQ(float(out[0]), 8.0f);           // row 0: group 0
+  EXPECT_EQ(float(out[n + 7]), 8.0f);       // row 1: group 0
+  EXPECT_EQ(float(out[2 * n + 3]), 24.0f);  // row 2: group 2
+  // [end-snippet]
+}
 TEST_F(GemmSm90Grouped, SmallMemcheck) {  // the compute-sanitizer case: every path at small sizes
   Case c{{0, 1, 70, 129}, 72, 24};
   run_case<GemmSm90GroupedLarge, bfloat16_t, bfloat16_t>(c);

@@ -16,8 +16,7 @@
 //                                    the workspace's accumulator; the postprocessing applies scale)
 //   dK (times scale) and dV stay in registers across the loop and are stored once at the end.
 //   AttentionBwdSm90Config<D>        the tile: BN = 128 keys a block (two consumer warpgroups of 64
-//                                    keys), BM = 8192 / D queries a step (128 for D = 64, 64 for
-//                                    D = 128), 2 stages of (Q, dO, LSE, D)
+//                                    keys), BM = 64 queries a step, 2 stages of (Q, dO, LSE, D)
 //   AttentionBwdSm90Tile             a block's work: key block n of head hk of batch b, the first
 //                                    m-block that sees one of its keys, the steps
 //   AttentionBwdSm90Storage          K, V (loaded once), the Q/dO/LSE/D stages, dS^T (two buffers)
@@ -32,15 +31,15 @@
 //                head h of the group and each m-block m >= m_first: Q, dO (rows m BM .. of head h),
 //                LSE log2 e and D (the workspace's rows) into the ring's next stage
 //   warpgroup c = 1, 2 (consumer c - 1, 240 registers): keys 64 (c - 1) .. of the block; dK and dV
-//                (64 x D each) in registers; its dQ share: BM = 128: query rows 64 (c - 1) .. x all
-//                D columns; BM = 64: all rows x columns 64 (c - 1) .. (dS^T of both warpgroups,
-//                met at a named barrier, is the A operand of either)
+//                (64 x D each) in registers; its dQ share of each step over all BN keys (dS^T of
+//                both warpgroups, met at a named barrier, is the A operand of either): D = 128,
+//                columns 64 (c - 1) .. + 63; D = 64, the whole 64 x 64 tile every other step
 //
 // Per consumer thread (lane l of warp w of the warpgroup, g = l / 4, t = l % 4), every fragment is
 // the wgmma accumulator layout (atom/mma_traits_sm90.hpp, CLayout): value 4 j + 2 h + e of S^T or
 // dP^T (BM/2 values) is key 16 w + g + 8 h of the warpgroup's 64, query 8 j + 2 t + e of the
 // m-block; of dK, dV (D/2 values) key 16 w + g + 8 h, column 8 j + 2 t + e; of the dQ share (32
-// values) query mq + 16 w + g + 8 h, column dq0 + 8 j + 2 t + e. P^T and dS^T, packed in pairs
+// values) query 16 w + g + 8 h, column dq0 + 8 j + 2 t + e. P^T and dS^T, packed in pairs
 // (register 4 kk + i holds values 8 kk + 2 i, 8 kk + 2 i + 1), are the A fragments of the RS
 // wgmmas over queries 16 kk .. 16 kk + 15 (as the forward's P), with no data moved between threads.
 //
@@ -66,10 +65,12 @@
 namespace tessera::kernels {
 
 // The backward's tile for head dimension D (64 or 128): BN = 128 keys a block (two consumer
-// warpgroups of 64 keys each), BM = 8192 / D queries a step, two stages of (Q, dO, LSE, D).
+// warpgroups of 64 keys each), BM = 64 queries a step, two stages of (Q, dO, LSE, D).
 // Registers a consumer thread: dK and dV D/2 each, S^T and dP^T BM/2 each (then P^T, dS^T packed,
-// BM/4 each), the dQ share 32: at most D + BM = 192 accumulators live at once.
-// Shared memory: K, V 2 BN D, Q, dO 2 x 2 BM D, dS^T 2 BN BM 16-bit elements: 160 KB for both.
+// BM/4 each), the dQ share 32: at most D + BM = 192 accumulators live at once (D = 128).
+// Shared memory: K, V 2 BN D, Q, dO 2 x 2 BM D, dS^T 2 BN BM 16-bit elements: 160 KB (D = 128),
+// 96 KB (D = 64). BM = 128 for D = 64 (FA3's tile: half the dQ atomics for the work) spilled 784
+// bytes: S^T, dP^T (64 registers each), dK, dV and the RS operands do not fit 240 registers.
 // Head dimension 256 is not built: dK and dV alone would take 256 registers a thread.
 template <int D>
 struct AttentionBwdSm90Config {
@@ -169,12 +170,11 @@ struct AttentionBwdSm90Roles {
   using DqOp = typename AttentionBwdSm90DqOp<T>::type;   // dQ share: N = 64, A and B MN-major
   static constexpr std::uint32_t kKVBytes = std::uint32_t(BN * D * sizeof(T));
   static constexpr std::uint32_t kStepBytes = std::uint32_t(2 * BM * D * sizeof(T) + 2 * BM * sizeof(float));
-  // The dQ share of consumer c (BM = 64 query rows): D = 128, columns 64 c .. 64 c + 63 over the
-  // block's BN keys (both warpgroups' dS^T); D = 64, all columns over its own 64 keys (the two
-  // shares are added by the atomics).
-  static constexpr bool kDqOwnKeys = D == 64;
-  static constexpr int kDqKeys = kDqOwnKeys ? 64 : BN;
-  static_assert(BM == 64 && (D == 64 || D == 128), "AttentionBwdSm90Roles: the dQ share is 64 x 64");
+  // The dQ tile of a step (BM = 64 query rows x D) over the block's BN keys (both warpgroups'
+  // dS^T), in 64 x 64 shares: D = 128, consumer c takes columns 64 c .. 64 c + 63; D = 64, the one
+  // share goes to consumer (step % 2), the steps alternating (half the atomics of a share each).
+  static constexpr int kDqShares = D / 64;
+  static_assert(BM == 64 && (D == 64 || D == 128), "AttentionBwdSm90Roles: the dQ shares are 64 x 64");
   static_assert(BN == 64 * kConsumers, "AttentionBwdSm90Roles: each consumer warpgroup owns 64 keys");
 
   __device__ __forceinline__ static void setup(Params const&, Maps const& maps, Storage& s) {
@@ -272,20 +272,19 @@ struct AttentionBwdSm90Roles {
     }
   }
 
-  // The dQ share: acc = dS[:, keys] K[keys, dq0 .. dq0 + 63] over keys key0 .. key0 + kDqKeys - 1
-  // of the block; dS read from dS^T's buffer (BN keys x BM queries, rows layout) as the MN-major A of
-  // a (BM, BN) operand, K's tile as the MN-major B of a (D, BN) operand: kDqKeys/16 wgmmas
-  // m64n64k16. Committed.
+  // A dQ share: acc = dS K[:, dq0 .. dq0 + 63] over the block's BN keys; dS read from dS^T's buffer
+  // (BN keys x BM queries, rows layout) as the MN-major A of a (BM, BN) operand, K's tile as the
+  // MN-major B of a (D, BN) operand: BN/16 wgmmas m64n64k16. Committed.
   __device__ __forceinline__ static void issue_dq(float (&acc)[32], std::uint32_t ds_addr, std::uint32_t k_addr,
-                                                  int key0, int dq0) {
+                                                  int dq0) {
     constexpr auto sDs = attention_sm90_v_layout<BN, BM>();  // (BM queries, BN keys) -> offset
     constexpr auto sKt = attention_sm90_v_layout<BN, D>();   // (D, BN keys) -> offset
     attention_sm90_fence(acc);
     warpgroup_arrive();
     TESSERA_UNROLL
-    for (int kk = 0; kk < kDqKeys / 16; ++kk) {
-      std::uint64_t const da = make_gmma_desc<GmmaMajor::MN, 64>(ds_addr, sDs, 0, key0 + 16 * kk);
-      std::uint64_t const db = make_gmma_desc<GmmaMajor::MN, 64>(k_addr, sKt, dq0, key0 + 16 * kk);
+    for (int kk = 0; kk < BN / 16; ++kk) {
+      std::uint64_t const da = make_gmma_desc<GmmaMajor::MN, 64>(ds_addr, sDs, 0, 16 * kk);
+      std::uint64_t const db = make_gmma_desc<GmmaMajor::MN, 64>(k_addr, sKt, dq0, 16 * kk);
       DqOp::fma(da, db, acc, kk == 0 ? GmmaScale::zero : GmmaScale::one);
     }
     warpgroup_commit_batch();
@@ -385,9 +384,8 @@ struct AttentionBwdSm90Roles {
     issue_rs(dk, dsa, q_addr);
     warpgroup_commit_batch();
 
-    // Both warpgroups' dS^T are in the buffer (D = 64: this warpgroup's, written by its 4 warps);
-    // once dV and dK are done (P^T and dS^T's registers free, the stage's Q and dO released), the
-    // dQ share.
+    // Both warpgroups' dS^T are in the buffer; once dV and dK are done (P^T and dS^T's registers
+    // free, the stage's Q and dO released), this warpgroup's dQ share, if it has one this step.
     named_barrier_sync(kAttentionBwdDsBarrier, 128 * kConsumers);
     warpgroup_wait<0>();
     attention_sm90_fence(dv);
@@ -395,9 +393,10 @@ struct AttentionBwdSm90Roles {
     attention_sm90_fence(pa);
     attention_sm90_fence(dsa);
     if (lt == 0) ring.consumer_release(st);
-    int const dq0 = kDqOwnKeys ? 0 : 64 * c;
+    if (kDqShares == 1 && c != buf) return;  // D = 64: the other warpgroup's turn
+    int const dq0 = kDqShares == 1 ? 0 : 64 * c;
     float dq[32];
-    issue_dq(dq, smem_address(s.ds_buffer(buf)), k_addr, kDqOwnKeys ? 64 * c : 0, dq0);
+    issue_dq(dq, smem_address(s.ds_buffer(buf)), k_addr, dq0);
     warpgroup_wait<0>();
     attention_sm90_fence(dq);
     // value 4 j + 2 h + e: query m BM + 16 w + g + 8 h, column dq0 + 8 j + 2 t + e

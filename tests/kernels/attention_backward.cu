@@ -94,11 +94,12 @@ __global__ void ref_forward(AttentionProblem<T> p, RefShape s, float* lse) {
   lse[idx] = sum > 0.0f ? mx + logf(sum) : -INFINITY;
 }
 
-// P, dS (and P (|dP| + |D|), for the bound) of every (batch, head, query i, key j): one thread a
-// query row, from the given O (as the type) and LSE. Buffers (batch heads_q, seq_q, seq_k) fp32.
+// P, dS (and P (|dP| + |D|), for the bound; S = q.k, -inf where masked, and dP = dO.v, for the
+// debug tile) of every (batch, head, query i, key j): one thread a query row, from the given O (as
+// the type) and LSE. Buffers (batch heads_q, seq_q, seq_k) fp32.
 template <class T>
 __global__ void ref_probs(AttentionBackwardProblem<T> p, RefShape s, float const* lse, float* prob, float* ds,
-                          float* mag) {
+                          float* mag, float* raw_s, float* raw_dp) {
   long long const idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= (long long)s.batch * s.heads_q * s.seq_q) return;
   int const i = int(idx % s.seq_q), h = int(idx / s.seq_q % s.heads_q), b = int(idx / s.seq_q / s.heads_q);
@@ -120,6 +121,8 @@ __global__ void ref_probs(AttentionBackwardProblem<T> p, RefShape s, float const
     }
     float const pij = visible(s, i, j) && l != -INFINITY ? expf(s.scale * sc - l) : 0.0f;
     prob[idx * s.seq_k + j] = pij;
+    raw_s[idx * s.seq_k + j] = visible(s, i, j) ? sc : -INFINITY;
+    raw_dp[idx * s.seq_k + j] = dp;
     ds[idx * s.seq_k + j] = pij * (dp - dsum);
     mag[idx * s.seq_k + j] = pij * (fabsf(dp) + fabsf(dsum));
   }
@@ -274,9 +277,12 @@ std::string compare(char const* what, std::vector<T> const& got, std::vector<flo
 }
 
 // Runs one case: the reference forward (O, LSE), the backward, the reference gradients; returns ""
-// or the first wrong gradient's report (dV, then dK, then dQ).
+// or the first wrong gradient's report (dV, then dK, then dQ). debug: run the Debug kernel and
+// compare block 0's first step (keys 0..127 of batch 0, key/value head 0; queries 0..63 of the
+// first m-block of query head 0: the case must have m_first = 0 there) S^T, dP^T, P^T, dS^T
+// before the gradients.
 template <class T>
-std::string run_case(Case const& c) {
+std::string run_case(Case const& c, bool debug = false) {
   int const d = c.head_dim;
   AttentionStrides const qo{(long long)c.heads_q * c.seq_q * (d + 8), (long long)c.seq_q * (d + 8), d + 8, 1};
   AttentionStrides const kv{(long long)c.seq_k * c.heads_kv * d, d, (long long)c.heads_kv * d, 1};
@@ -338,20 +344,58 @@ std::string run_case(Case const& c) {
   unsigned const row_blocks = unsigned((rows + 127) / 128);
   ref_forward<T><<<row_blocks, 128>>>(f, s, lse.get());
   check(cudaGetLastError(), "ref_forward");
-  check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90");
+  constexpr int BN = 128, BM = 64;
+  DeviceBuffer<float> dbg(4 * BN * BM);
+  if (debug) {
+    tessera::kernels::check_attention_backward_problem("attention_backward_sm90 (debug)", p);
+    check(cudaMemset(dbg.get(), 0xff, dbg.bytes()), "cudaMemset");
+    using tessera::kernels::AttentionBwdSm90Config;
+    using tessera::kernels::detail::attention_bwd_sm90_launch;
+    check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, true>, T>(p, nullptr, dbg.get())
+                  : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, true>, T>(p, nullptr, dbg.get()),
+          "attention_bwd_sm90_launch (debug)");
+  } else {
+    check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90");
+  }
   check(cudaGetLastError(), "attention_backward_sm90");
 
   std::size_t const pairs = rows * std::size_t(c.seq_k);
-  DeviceBuffer<float> prob(pairs), ds(pairs), mag(pairs);
+  DeviceBuffer<float> prob(pairs), ds(pairs), mag(pairs), raw_s(pairs), raw_dp(pairs);
   std::size_t const n_dq = rows * std::size_t(d), n_dk = std::size_t(c.batch) * c.heads_kv * c.seq_k * d;
   DeviceBuffer<float> ref_q(3 * n_dq), ref_k(3 * n_dk), ref_v(3 * n_dk);
-  ref_probs<T><<<row_blocks, 128>>>(p, s, lse.get(), prob.get(), ds.get(), mag.get());
+  ref_probs<T><<<row_blocks, 128>>>(p, s, lse.get(), prob.get(), ds.get(), mag.get(), raw_s.get(), raw_dp.get());
   ref_dq<T><<<unsigned((n_dq + 127) / 128), 128>>>(p, s, ds.get(), mag.get(), ref_q.get());
   ref_dkdv<T><<<unsigned((n_dk + 127) / 128), 128>>>(p, s, prob.get(), ds.get(), mag.get(), ref_k.get(), ref_v.get());
   check(cudaGetLastError(), "reference");
   check(cudaDeviceSynchronize(), "synchronize");
 
   std::string const name = c.name();
+  if (debug) {  // the tile: S^T, dP^T, P^T, dS^T [key][query] against the reference's [query][key] of head 0
+    std::vector<float> const got = dbg.download(), rs = raw_s.download(), rdp = raw_dp.download(), rp = prob.download(),
+                             rds = ds.download();
+    char const* names[4] = {"S^T", "dP^T", "P^T", "dS^T"};
+    std::string report;
+    int bad = 0;
+    for (int what = 0; what < 4; ++what)
+      for (int key = 0; key < BN; ++key)
+        for (int qi = 0; qi < BM; ++qi) {
+          bool const inside = key < c.seq_k && qi < c.seq_q;
+          if (!inside) continue;  // past the sequences: not compared (masked S^T, zero P^T)
+          std::size_t const at = std::size_t(qi) * c.seq_k + key;
+          float const want = what == 0 ? rs[at] : what == 1 ? rdp[at] : what == 2 ? rp[at] : rds[at];
+          float const have = got[std::size_t(what) * BN * BM + std::size_t(key) * BM + qi];
+          float const tol = what == 2 ? 1e-5f + 1e-4f * std::fabs(want) : 1e-3f + 1e-3f * std::fabs(want);
+          bool const ok =
+              std::isinf(want) ? (std::isinf(have) && (have < 0) == (want < 0)) : std::fabs(have - want) <= tol;
+          if (!ok && ++bad <= 6) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "\n  %s[key %d, query %d] = %.6g, reference %.6g", names[what], key, qi,
+                          double(have), double(want));
+            report += buf;
+          }
+        }
+    if (bad > 0) return name + ": the debug tile differs in " + std::to_string(bad) + " entries" + report;
+  }
   std::string err = compare<T>("dV", dv.download(), ref_v.download(), c.heads_kv, c.seq_k, d, dkv.seq, c.batch, name);
   if (err.empty())
     err = compare<T>("dK", dk.download(), ref_k.download(), c.heads_kv, c.seq_k, d, dkv.seq, c.batch, name);
@@ -397,6 +441,19 @@ TEST(AttentionBackwardSm90, SmallCases) {
     for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::bottom_right}) {
       Case const c{1, 2, 1, 70, 150, d, causal, 0.3f};
       std::string const err = run_case<bfloat16_t>(c);
+      ASSERT_EQ(err, "") << c.name();
+    }
+}
+
+// The debug kernel's dump of block 0's first step (S^T, dP^T, P^T, dS^T of keys 0..127 x queries
+// 0..63), then its gradients: the products one by one, for a failure of the sweep. Bottom-right
+// causal with seq_k > seq_q: block 0's first m-block is 0, and the mask cuts the tile.
+TEST(AttentionBackwardSm90, DebugTile) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  for (int d : {64, 128})
+    for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::bottom_right}) {
+      Case const c{1, 2, 1, 100, 150, d, causal};
+      std::string const err = run_case<bfloat16_t>(c, true);
       ASSERT_EQ(err, "") << c.name();
     }
 }

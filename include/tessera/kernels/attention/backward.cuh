@@ -100,8 +100,10 @@ __global__ void __launch_bounds__(256) attention_bwd_postprocess(AttentionBwdPos
 }
 
 // The three launches for configuration Cfg (pre: the problem passed its checks).
+// debug: Cfg::kDebug's dump of block 0's first step (4 BN BM floats; tests), else null.
 template <class Cfg, class T>
-cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cudaStream_t stream) {
+cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cudaStream_t stream,
+                                      float* debug = nullptr) {
   using Roles = AttentionBwdSm90Roles<Cfg, T>;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, D = Cfg::kHeadDim;
   AttentionProblem<T> const& f = p.fwd;
@@ -164,6 +166,7 @@ cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cuda
   params.bottom_right = f.causal == AttentionCausal::bottom_right ? 1 : 0;
   params.scale = scale;
   params.scale_log2 = scale * 1.4426950408889634f;
+  params.debug = debug;
 
   constexpr int smem = sm90::shared_storage_bytes<typename Roles::Storage>();
   static_assert(smem <= 227 * 1024, "attention_backward_sm90: the configuration's shared storage exceeds 227 KB");

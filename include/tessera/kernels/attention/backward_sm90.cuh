@@ -72,10 +72,13 @@ namespace tessera::kernels {
 // 96 KB (D = 64). BM = 128 for D = 64 (FA3's tile: half the dQ atomics for the work) spilled 784
 // bytes: S^T, dP^T (64 registers each), dK, dV and the RS operands do not fit 240 registers.
 // Head dimension 256 is not built: dK and dV alone would take 256 registers a thread.
-template <int D>
+// Debug (tests only): block 0 also writes S^T (masked entries -inf), dP^T, P^T and dS^T of its
+// first step in fp32 to AttentionBwdSm90Params::debug, [4][BN keys][BM queries] in that order.
+template <int D, bool Debug = false>
 struct AttentionBwdSm90Config {
   static_assert(D == 64 || D == 128, "AttentionBwdSm90Config: the backward supports head_dim 64 and 128");
   static constexpr int kHeadDim = D;
+  static constexpr bool kDebug = Debug;
   static constexpr int BN = 128;
   static constexpr int BM = 64;
   static constexpr int Stages = 2;
@@ -106,6 +109,7 @@ struct AttentionBwdSm90Params {
   int batch, heads_q, heads_kv, group, seq_q, seq_k, m_blocks, n_blocks;
   int causal, bottom_right;
   float scale, scale_log2;
+  float* debug;  // Cfg::kDebug only: block 0's first step's S^T, dP^T, P^T, dS^T (fp32, 4 x BN x BM)
 };
 
 // The tensor maps: q, k, v, dout 4-D (D, seq, heads, batch) in boxes of 64 x BM (Q, dO) or 64 x BN
@@ -317,7 +321,7 @@ struct AttentionBwdSm90Roles {
   // One step: the m-block m of query head h (batch-head row bh), stage st, dS^T buffer `buf`.
   __device__ __forceinline__ static void step(Params const& p, AttentionBwdSm90Tile const& w, Storage& s, int cw,
                                               int lt, int m, int bh_in, PipelineState<Stages> st, int buf,
-                                              float (&dk)[D / 2], float (&dv)[D / 2]) {
+                                              float (&dk)[D / 2], float (&dv)[D / 2], bool dump) {
     int l = lt, c = cw, bh = bh_in;
     schedule_here(l, c, bh);  // the thread's indices (and what derives from them) recomputed each step
     int const warp = l / 32, lane = l % 32, g = lane / 4, t = lane % 4;
@@ -339,11 +343,29 @@ struct AttentionBwdSm90Roles {
     attention_sm90_fence(dp);
     int const key0 = w.n * BN + 64 * c + 16 * warp + g;  // this thread's keys: key0, key0 + 8
     if (needs_mask(p, w, m)) mask(sc, p, w, m, key0, t);
+    if constexpr (Cfg::kDebug) {
+      if (dump) {
+        TESSERA_UNROLL
+        for (int v = 0; v < BM / 2; ++v) {  // value v = 4 j + 2 h + e
+          int const at = (64 * c + 16 * warp + g + 8 * (v / 2 % 2)) * BM + 8 * (v / 4) + 2 * t + v % 2;
+          p.debug[at] = sc[v];
+          p.debug[BN * BM + at] = dp[v];
+        }
+      }
+    }
     // P^T = 2^(S^T scale log2 e - LSE log2 e), dS^T = P^T (dP^T - D), packed as they are made
     // (register q = 2 j + h: values 4 j + 2 h, + 1), so that S^T and dP^T die as P^T, dS^T grow.
     float const* const lse2 = s.lse2 + st.index * BM + 2 * t;  // queries 2 t, 2 t + 1
     float const* const dsum = s.dsum + st.index * BM + 2 * t;
     float pa[BM / 4], dsa[BM / 4];  // P^T, dS^T packed: the RS wgmmas' A; register q = values 2 q, 2 q + 1
+    // dS^T also goes into the buffer (rows layout BN x BM, 128-byte swizzle, Sw<3,3,3> on element
+    // offsets) as it is made: register 2 j + h holds (key 64 c + 16 w + g + 8 h, queries 8 j + 2 t,
+    // + 1); a warp's 32-bit stores for one register hit 8 rows x 4 columns of distinct 16-byte
+    // units after the swizzle: no bank conflict.
+    constexpr auto sDsRows = attention_sm90_rows_layout<BN, BM>();  // (BN keys, BM queries) -> offset
+    std::uint32_t const ds = smem_address(s.ds_buffer(buf));
+    int ds_row = 64 * c + 16 * warp + g, ds_col = 2 * t;
+    schedule_here(ds_row, ds_col);  // the stores' offsets computed here, not kept live across the loop
     TESSERA_UNROLL
     for (int j = 0; j < BM / 8; ++j) {
       float2 const l = *reinterpret_cast<float2 const*>(lse2 + 8 * j);  // queries 8 j + 2 t, + 1
@@ -355,21 +377,17 @@ struct AttentionBwdSm90Roles {
         float const p1 = ex2_approx(fmaf(sc[v + 1], p.scale_log2, -l.y));
         pa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0, p1));
         dsa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0 * (dp[v] - dd.x), p1 * (dp[v + 1] - dd.y)));
-      }
-    }
-    // dS^T into the buffer (rows layout BN x BM, 128-byte swizzle): register q = 2 j + h holds
-    // (key 64 c + 16 w + g + 8 h, queries 8 j + 2 t, + 1); a warp's 32-bit stores for one q hit 8
-    // rows x 4 columns of distinct 16-byte units after the swizzle: no bank conflict.
-    {
-      constexpr auto sDsRows = attention_sm90_rows_layout<BN, BM>();  // (BN keys, BM queries) -> offset
-      std::uint32_t const ds = smem_address(s.ds_buffer(buf));
-      int row = 64 * c + 16 * warp + g, col = 2 * t;
-      schedule_here(row, col);  // the stores' offsets computed here, not kept live across the loop
-      TESSERA_UNROLL
-      for (int q = 0; q < BM / 4; ++q) {
-        int const off = int(sDsRows(row + 8 * (q % 2), 8 * (q / 2) + col));
-        int const sw = off ^ (((off >> 6) & 7) << 3);  // Sw<3,3,3> on element offsets
-        st_shared_b32(ds + 2 * std::uint32_t(sw), __float_as_uint(dsa[q]));
+        int const off = int(sDsRows(ds_row + 8 * h, 8 * j + ds_col));
+        st_shared_b32(ds + 2 * std::uint32_t(off ^ (((off >> 6) & 7) << 3)), __float_as_uint(dsa[2 * j + h]));
+        if constexpr (Cfg::kDebug) {
+          if (dump) {
+            int const at = (64 * c + 16 * warp + g + 8 * h) * BM + 8 * j + 2 * t;
+            p.debug[2 * BN * BM + at] = p0;
+            p.debug[2 * BN * BM + at + 1] = p1;
+            p.debug[3 * BN * BM + at] = p0 * (dp[v] - dd.x);
+            p.debug[3 * BN * BM + at + 1] = p1 * (dp[v + 1] - dd.y);
+          }
+        }
       }
     }
     fence_view_async_shared();  // the stores, visible to the dQ wgmmas (the async proxy)
@@ -419,9 +437,13 @@ struct AttentionBwdSm90Roles {
       mbarrier_wait(&s.kv_full, 0);
       PipelineState<Stages> st;
       int buf = 0;
+      bool dump = Cfg::kDebug && blockIdx.x == 0;  // the first step of block 0 (Cfg::kDebug)
       for (int gq = 0; gq < p.group; ++gq) {
         int const bh = w.b * p.heads_q + w.hk * p.group + gq;
-        for (int m = w.m_first; m < p.m_blocks; ++m, ++st, buf ^= 1) step(p, w, s, c, lt, m, bh, st, buf, dk, dv);
+        for (int m = w.m_first; m < p.m_blocks; ++m, ++st, buf ^= 1) {
+          step(p, w, s, c, lt, m, bh, st, buf, dk, dv, dump);
+          dump = false;
+        }
       }
     }
     // dK (times scale) and dV, converted, stored from registers: pairs of elements, keys < seq_k.

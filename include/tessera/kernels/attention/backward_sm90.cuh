@@ -368,13 +368,13 @@ struct AttentionBwdSm90Roles {
     schedule_here(ds_row, ds_col);  // the stores' offsets computed here, not kept live across the loop
     TESSERA_UNROLL
     for (int j = 0; j < BM / 8; ++j) {
-      float2 const l = *reinterpret_cast<float2 const*>(lse2 + 8 * j);  // queries 8 j + 2 t, + 1
+      float2 const ls = *reinterpret_cast<float2 const*>(lse2 + 8 * j);  // queries 8 j + 2 t, + 1
       float2 const dd = *reinterpret_cast<float2 const*>(dsum + 8 * j);
       TESSERA_UNROLL
       for (int h = 0; h < 2; ++h) {
         int const v = 4 * j + 2 * h;
-        float const p0 = ex2_approx(fmaf(sc[v], p.scale_log2, -l.x));
-        float const p1 = ex2_approx(fmaf(sc[v + 1], p.scale_log2, -l.y));
+        float const p0 = ex2_approx(fmaf(sc[v], p.scale_log2, -ls.x));
+        float const p1 = ex2_approx(fmaf(sc[v + 1], p.scale_log2, -ls.y));
         pa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0, p1));
         dsa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0 * (dp[v] - dd.x), p1 * (dp[v + 1] - dd.y)));
         int const off = int(sDsRows(ds_row + 8 * h, 8 * j + ds_col));

@@ -137,6 +137,8 @@ struct Outcome {
   std::string rule;  // the checker's
   Hw hw = Hw::not_run;
   std::string hw_why;       // what the hardware said
+  bool cuda_error = false;  // a CUDA call failed (a fault may have ended the context)
+  int predicted = -1;       // vector and ldsm: whether every vector/row is contiguous and aligned (-1: not worked out)
   bool must_fault = false;  // the run is expected to fault: run it in a child
 };
 
@@ -339,7 +341,7 @@ void run_vector(const Combo& c, Outcome& o, bool execute) {
   }
   std::int64_t top = 0;
   std::vector<long long> from;
-  bool misaligned = false;
+  bool misaligned = false, contiguous = true;
   for (std::int64_t v = 0; v * n < size; ++v) {
     const std::int64_t off = src(v * n);
     if (off < 0) {
@@ -351,8 +353,10 @@ void run_vector(const Combo& c, Outcome& o, bool execute) {
     for (std::int64_t e = 0; e < n; ++e) top = std::max(top, src(v * n + e) + 1);
     from.push_back((long long)(c.align + off * eb));  // the pointer is exactly `align` bytes aligned
     misaligned = misaligned || (c.align + off * eb) % wbytes != 0;
+    for (std::int64_t e = 1; e < n; ++e) contiguous = contiguous && src(v * n + e) == off + e;
   }
   o.must_fault = misaligned;
+  o.predicted = !misaligned && contiguous;
   if (!execute) return;
   const std::size_t bytes = std::size_t(top * eb + c.align + 64);
   std::vector<unsigned char> host(bytes);
@@ -410,16 +414,19 @@ void run_ldsm(const Combo& c, Outcome& o, bool execute) {
   std::vector<int> addr(std::size_t(warps) * ni * 32, -1);
   std::int64_t top = 0;
   for (std::int64_t i = 0; i < lay.size(); ++i) top = std::max(top, lay(i) + 1);
-  bool misaligned = false;
+  bool misaligned = false, contiguous = true;
   for (int w = 0; w < warps; ++w)
     for (int k = 0; k < ni; ++k)
       for (int l = 0; l < 8 * c.x; ++l) {
         const std::int64_t a = lay(at(stv, 32 * w + l, std::int64_t(k) * svals)) * 2;
         addr[(std::size_t(w) * ni + k) * 32 + l] = int(a);
         misaligned = misaligned || a % 16 != 0;
+        for (std::int64_t e = 1; e < svals; ++e)
+          contiguous = contiguous && lay(at(stv, 32 * w + l, std::int64_t(k) * svals + e)) * 2 == a + 2 * e;
         top = std::max(top, a / 2 + 8);
       }
   o.must_fault = misaligned;
+  o.predicted = !misaligned && contiguous;
   if (!execute) return;
   const int bytes = int(top * 2 + 128);
   std::vector<unsigned char> image(std::size_t(bytes), 0xee);
@@ -466,6 +473,7 @@ Outcome evaluate(const Combo& c, bool execute) {
   } catch (const CudaFailure& f) {
     o.hw = Hw::rejected;
     o.hw_why = f.what;
+    o.cuda_error = true;
   } catch (const std::exception& e) {  // the checker refused the request itself (e.g. a layout it cannot take)
     o.legal = false;
     o.rule = "request";
@@ -511,10 +519,14 @@ int main(int argc, char** argv) {
     const char* fams[] = {"tma", "vector", "ldsm"};
     for (int i = 0; i < int(combos.size()); ++i) {
       const Outcome o = evaluate(combos[std::size_t(i)], false);
-      std::printf("DRY %d %s checker=%s%s: %s%s\n", i, fams[combos[std::size_t(i)].family],
+      std::printf("DRY %d %s checker=%s%s%s: %s%s\n", i, fams[combos[std::size_t(i)].family],
                   o.legal ? "legal" : o.rule.c_str(), o.must_fault ? " (would fault)" : "",
-                  combos[std::size_t(i)].text.c_str(), o.rule == "request" ? (" | " + o.hw_why).c_str() : "");
+                  o.predicted == 1 ? " (runs right)" : "", combos[std::size_t(i)].text.c_str(),
+                  o.rule == "request" ? (" | " + o.hw_why).c_str() : "");
       ++verdicts[std::string(fams[combos[std::size_t(i)].family]) + " " + (o.legal ? "legal" : o.rule)];
+      if (o.predicted >= 0)  // the host's prediction of the run: contiguous, aligned vectors or rows
+        ++verdicts[std::string(fams[combos[std::size_t(i)].family]) + (o.legal ? " legal" : " rejected") +
+                   (o.predicted ? ", runs would be right" : ", runs would fault or be wrong")];
     }
     for (const auto& [v, n] : verdicts) std::printf("  %-24s %d\n", v.c_str(), n);
     return 0;
@@ -530,6 +542,7 @@ int main(int argc, char** argv) {
   std::map<std::string, int> rules_seen;
   const char* fams[] = {"tma", "vector", "ldsm"};
   int children = 0;
+  bool context_lost = false;
   const int max_children = 30;  // each starts a CUDA context: about a second
   for (int i = 0; i < int(combos.size()); ++i) {
     const Combo& c = combos[std::size_t(i)];
@@ -559,8 +572,19 @@ int main(int argc, char** argv) {
         o.hw = Hw::rejected;
         o.hw_why = "(in a child) it died";
       }
+    } else if (context_lost) {
+      o.hw = Hw::not_run;
+      o.hw_why = "not run: the CUDA context was lost at an earlier combination";
     } else if (!(o.rule == "request")) {
       o = evaluate(c, true);
+      if (o.cuda_error) {  // an unexpected fault here: try to go on in a fresh context, else stop running
+        cudaDeviceReset();
+        void* probe = nullptr;
+        context_lost = cudaMalloc(&probe, 16) != cudaSuccess;
+        if (!context_lost) cudaFree(probe);
+        std::printf("  combination %d: %s; the context %s\n", i, o.hw_why.c_str(),
+                    context_lost ? "is lost, the rest are not run" : "was reset");
+      }
     }
     const char* hw = o.hw == Hw::accepted ? "accepts" : o.hw == Hw::rejected ? "rejects" : "not run";
     std::printf("FUZZ %d %s checker=%s hw=%s: %s | %s\n", i, fams[c.family], o.legal ? "legal" : o.rule.c_str(), hw,

@@ -543,7 +543,7 @@ int main(int argc, char** argv) {
   const char* fams[] = {"tma", "vector", "ldsm"};
   int children = 0;
   bool context_lost = false;
-  const int max_children = 30;  // each starts a CUDA context: about a second
+  const int max_children = 20;  // each starts a CUDA context: about a second
   for (int i = 0; i < int(combos.size()); ++i) {
     const Combo& c = combos[std::size_t(i)];
     Outcome o = evaluate(c, false);

@@ -21,9 +21,11 @@ namespace {
 using kernels::GemmSm90GroupedPick;
 
 // The host's copy of the values: three ints, the epilogue (GemmSm90ParamsHost's), where D goes, the
-// three pointers of the prepared rows.
+// three pointers of the prepared rows, the fp8 scales and B's scale step between groups.
 static_assert(offsetof(GemmSm90GroupedParamsHost, ep) == 16 && offsetof(GemmSm90GroupedParamsHost, rows) == 96 &&
-              sizeof(GemmSm90GroupedParamsHost) == 120 && alignof(GemmSm90GroupedParamsHost) == 8);
+              offsetof(GemmSm90GroupedParamsHost, scales) == 120 &&
+              offsetof(GemmSm90GroupedParamsHost, b_group_step) == 144 && sizeof(GemmSm90GroupedParamsHost) == 152 &&
+              alignof(GemmSm90GroupedParamsHost) == 8);
 static_assert(offsetof(GemmSm90GroupedMapsHost<128>, b) == 128 && sizeof(GemmSm90GroupedMapsHost<128>) == 384);
 
 TEST(JitGemmSm90Grouped, KeysAreDense) {

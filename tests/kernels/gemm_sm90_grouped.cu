@@ -7,8 +7,9 @@
 // by the order of the whole sum. Rows outside every group, and the rows of a masked group past its
 // count, must keep their sentinel. Sweeps: 1, 8, 64, 256 groups; group sizes 0, 1, primes,
 // non-multiples of the tiles, 64..4096; the offsets, ends and masked forms; B K-major (G x N x K) and
-// N-major (G x K x N); N and K odd multiples of 8; both tiles. Without a GPU they skip with the reason.
-// Host-only: the problem's checks and their messages.
+// N-major (G x K x N); N and K odd multiples of 8; both tiles; the fp8 form (gemm_sm90_grouped_fp8,
+// run_fp8_case) with each kind of scale. Without a GPU they skip with the reason. The problem's host
+// checks and their messages: tests/kernels/gemm/grouped_problem.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -189,6 +190,90 @@ void run_case(Case const& c, bool pick = false) {
   EXPECT_EQ(nbad, 0) << nbad << " bad elements; first: " << msg;
 }
 
+// The fp8 form (gemm_sm90_grouped_fp8): e4m3 A (rows x K) and B (G x N x K, K-major), scales of each
+// kind, against a double reference of the dequantized inputs. Bound (as tests/kernels/gemm_sm90_fp8.cu
+// says why): |D - ref| <= u_out |ref| + 2^-8 alpha sa sb sum_k |A B| (wgmma's fp8 accumulation keeps
+// fewer bits than fp32); a wrong element is off by the order of the whole sum.
+template <class Cfg, class TOut>
+void run_fp8_case(std::vector<int> const& sizes, int N, int K, GemmScaleKind ka, GemmScaleKind kb, bool pick = false) {
+  using T = float_e4m3_t;
+  int const G = int(sizes.size());
+  std::vector<int> offsets{0};
+  for (int s : sizes) offsets.push_back(offsets.back() + s);
+  int const total = offsets.back();
+  std::mt19937 rng(77u + unsigned(G + N + K));
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<T> a(std::size_t(std::max(total, 1)) * K), b(std::size_t(G) * N * K);
+  for (auto& x : a) x = T(dist(rng));
+  for (auto& x : b) x = T(dist(rng));
+  std::uniform_real_distribution<float> sd(0.5f, 2.0f);
+  std::vector<float> sa(ka == GemmScaleKind::vector ? std::max(total, 1) : 1),
+      sb(kb == GemmScaleKind::vector ? G * N : G);
+  for (auto& x : sa) x = sd(rng);
+  for (auto& x : sb) x = sd(rng);
+  TOut const sentinel = TOut(-77.0f);
+  std::vector<TOut> d(std::size_t(std::max(total, 1)) * N, sentinel);
+  DeviceBuffer<T> da(a.size()), db(b.size());
+  DeviceBuffer<float> dsa(sa.size()), dsb(sb.size());
+  DeviceBuffer<TOut> dd(d.size());
+  DeviceBuffer<int> drows(offsets.size());
+  da.upload(a);
+  db.upload(b);
+  dsa.upload(sa);
+  dsb.upload(sb);
+  dd.upload(d);
+  drows.upload(offsets);
+  GemmGroupedFp8Problem<T, TOut> p;
+  p.groups = G;
+  p.m = total;
+  p.n = N;
+  p.k = K;
+  p.alpha = 0.75f;
+  p.rows = drows.get();
+  p.a = da.get();
+  p.lda = K;
+  p.b = db.get();
+  p.ldb = K;
+  p.stride_b = (long long)N * K;
+  p.b_major = Major::col;
+  p.d = dd.get();
+  p.ldd = N;
+  p.scale_a = {ka, ka == GemmScaleKind::none ? nullptr : dsa.get()};
+  p.scale_b = {kb, kb == GemmScaleKind::none ? nullptr : dsb.get()};
+  check(pick ? gemm_sm90_grouped_fp8(p) : gemm_sm90_grouped_fp8<Cfg>(p), "gemm_sm90_grouped_fp8");
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<TOut> const out = dd.download();
+  double const u = std::is_same_v<TOut, float> ? std::ldexp(1.0, -24) : std::ldexp(1.0, -8);
+  long long bad = 0;
+  double worst = 0;
+  std::string first;
+  for (int g = 0; g < G; ++g)
+    for (int m = offsets[g]; m < offsets[g + 1]; ++m)
+      for (int n = 0; n < N; ++n) {
+        double s = 0, sabs = 0;
+        for (int k = 0; k < K; ++k) {
+          double const pr =
+              double(float(a[std::size_t(m) * K + k])) * double(float(b[(std::size_t(g) * N + n) * K + k]));
+          s += pr;
+          sabs += std::fabs(pr);
+        }
+        double const sc = 0.75 * (ka == GemmScaleKind::none ? 1.0 : sa[ka == GemmScaleKind::vector ? m : 0]) *
+                          (kb == GemmScaleKind::none ? 1.0 : sb[kb == GemmScaleKind::vector ? g * N + n : g]);
+        double const ref = sc * s, acc_bound = std::ldexp(1.0, -8) * sc * sabs;
+        double const err = std::fabs(double(float(out[std::size_t(m) * N + n])) - ref);
+        if (!(err <= u * std::fabs(ref) + acc_bound + 1e-30)) {
+          if (bad++ == 0)
+            first = "group " + std::to_string(g) + " row " + std::to_string(m) + " col " + std::to_string(n) +
+                    ": got " + std::to_string(float(out[std::size_t(m) * N + n])) + ", want " + std::to_string(ref);
+        } else if (acc_bound > 0) {
+          worst = std::max(worst, err / acc_bound);
+        }
+      }
+  std::printf("  fp8: groups %d, rows %d, N %d, K %d, scales %s/%s: largest error %.3g of the accumulation term\n", G,
+              total, N, K, to_string(ka), to_string(kb), worst);
+  EXPECT_EQ(bad, 0) << bad << " bad elements; first: " << first;
+}
+
 class GemmSm90Grouped : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -263,6 +348,17 @@ TEST_F(GemmSm90Grouped, MaskedManyGroups) {
   c.form = GemmGroupedForm::masked;
   c.capacity = 97;
   run_case<GemmSm90GroupedSmall, bfloat16_t, bfloat16_t>(c);
+}
+TEST_F(GemmSm90Grouped, Fp8TensorScales) {
+  run_fp8_case<GemmSm90GroupedLarge, bfloat16_t>({0, 1, 37, 128, 200, 0, 64, 300}, 264, 272, GemmScaleKind::tensor,
+                                                 GemmScaleKind::tensor);
+  run_fp8_case<GemmSm90GroupedSmall, float>({5, 0, 63, 64, 65}, 136, 144, GemmScaleKind::none, GemmScaleKind::tensor);
+}
+TEST_F(GemmSm90Grouped, Fp8RowAndColumnScales) {
+  run_fp8_case<GemmSm90GroupedLarge, bfloat16_t>({17, 129, 0, 255}, 392, 528, GemmScaleKind::vector,
+                                                 GemmScaleKind::vector);
+  run_fp8_case<GemmSm90GroupedSmall, bfloat16_t>(std::vector<int>(64, 9), 264, 1040, GemmScaleKind::vector,
+                                                 GemmScaleKind::tensor, /*pick=*/true);
 }
 // The example of docs/gemm-grouped.md (docs.grouped_snippets_match shows it there unchanged).
 TEST_F(GemmSm90Grouped, DocExample) {

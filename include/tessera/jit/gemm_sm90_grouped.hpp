@@ -68,6 +68,8 @@ struct GemmSm90GroupedParamsHost {
   GemmSm90ParamsHost::Epilogue ep;
   bool tma_store_d = true;
   Rows rows;
+  GemmSm90ParamsHost::Scales scales;  // the fp8 kernels' (none of the JIT's: 16-bit inputs)
+  int b_group_step = 0;
 };
 template <int DescAlign>
 struct GemmSm90GroupedMapsHost {
@@ -186,6 +188,8 @@ inline std::string gemm_sm90_grouped_jit_source(GemmSm90GroupedJitKernel const& 
     TESSERA_JIT_GROUPED_MEMBER(rows.tile_offsets);
     TESSERA_JIT_GROUPED_MEMBER(rows.begin);
     TESSERA_JIT_GROUPED_MEMBER(rows.end);
+    TESSERA_JIT_GROUPED_MEMBER(scales);
+    TESSERA_JIT_GROUPED_MEMBER(b_group_step);
 #undef TESSERA_JIT_GROUPED_MEMBER
     s += "TESSERA_HOST_COPY(\"sizeof(GemmSm90GroupedParams)\", " + n(sizeof(HP)) + "u, sizeof(P));\n";
     s += "TESSERA_HOST_COPY(\"alignof(GemmSm90GroupedParams)\", " + n(alignof(HP)) + "u, alignof(P));\n";

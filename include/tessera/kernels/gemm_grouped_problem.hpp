@@ -18,6 +18,7 @@
 #endif
 
 #include "tessera/core/layout.hpp"
+#include "tessera/kernels/gemm_problem.hpp"
 
 namespace tessera::kernels {
 
@@ -60,6 +61,23 @@ struct GemmGroupedProblem {
   Major b_major = Major::col;
   TOut* d = nullptr;
   int ldd = 0;
+};
+
+// GemmGroupedFp8Problem<T, TOut>: a grouped problem whose A and B are 8-bit floats (T =
+// float_e4m3_t or float_e5m2_t), with their scales: D_g(m, n) = alpha sa(m) sb_g(n) sum_k A(m, k)
+// B_g(k, n), the sum in fp32, where (GemmScale, fp32 values in device memory):
+//   scale_a  none; tensor: data[0] for all of A; vector: data[m], one per packed row of A (total rows
+//            values, groups x capacity for the masked form)
+//   scale_b  none; tensor: data[g], one per group (each expert's weights their own scale); vector:
+//            data[g N + n], one per group and column
+// Pre: GemmGroupedProblem's, and what the fp8 wgmma needs: B column-major (each B_g stored N rows of
+// K: K-major), k, lda, ldb and stride_b multiples of 16 (16-byte rows of 8-bit elements); scale data
+// non-null unless the kind is none; no block scales.
+// Example: 2 groups of 1 row, k = 16, A and B all 0.5 (exact in e4m3), scale_a tensor {2}, scale_b
+// tensor {1, 3}: D_0 = 2 * 1 * 16 * 0.25 = 8, D_1 = 2 * 3 * 4 = 24.
+template <class T, class TOut>
+struct GemmGroupedFp8Problem : GemmGroupedProblem<T, TOut> {
+  GemmScale scale_a, scale_b;
 };
 
 namespace detail {
@@ -141,6 +159,47 @@ void check_gemm_grouped_problem(char const* fn, GemmGroupedProblem<T, TOut> cons
   };
   small("A", rows, p.lda);
   small("D", rows, p.ldd);
+}
+
+// Checks an fp8 grouped problem: check_gemm_grouped_problem, then GemmGroupedFp8Problem's own
+// preconditions; std::invalid_argument naming the first violated and the fix, e.g.
+// "gemm_sm90_grouped_fp8: k = 24 is not a multiple of 16: fp8 rows must be whole 16-byte units
+// (TMA); pad K with zeros to 32".
+template <class T, class TOut>
+void check_gemm_grouped_fp8_problem(char const* fn, GemmGroupedFp8Problem<T, TOut> const& p) {
+  check_gemm_grouped_problem(fn, static_cast<GemmGroupedProblem<T, TOut> const&>(p));
+  auto need = [fn](bool ok, auto const& what) {
+    if (!ok) throw std::invalid_argument(std::string(fn) + ": " + std::string(what()));
+  };
+  auto str = [](long long v) { return std::to_string(v); };
+  need(p.b_major == Major::col, [] {
+    return std::string(
+        "B must be column-major (each B_g stored N rows of K: K-major, the only fp8 form of wgmma); transpose the "
+        "weights into (groups, N, K)");
+  });
+  need(p.k % 16 == 0, [&] {
+    return "k = " + str(p.k) +
+           " is not a multiple of 16: fp8 rows must be whole 16-byte units (TMA); pad K with zeros to " +
+           str((p.k + 15) / 16 * 16);
+  });
+  need(p.lda % 16 == 0 && p.ldb % 16 == 0 && p.stride_b % 16 == 0, [&] {
+    return "lda = " + str(p.lda) + ", ldb = " + str(p.ldb) + " and stride_b = " + str(p.stride_b) +
+           " must be multiples of 16 (16-byte rows for TMA); copy the operand into a padded buffer";
+  });
+  auto check_scale = [&](char const* name, GemmScale const& s, std::string const& tensor, std::string const& vector) {
+    need(s.kind == GemmScaleKind::none || s.kind == GemmScaleKind::tensor || s.kind == GemmScaleKind::vector, [&] {
+      return std::string(name) + ".kind " + (s.kind == GemmScaleKind::block ? std::string("block") : str(int(s.kind))) +
+             " is not none, tensor or vector (block scales are not written for the grouped GEMM)";
+    });
+    need(s.kind == GemmScaleKind::none || s.data != nullptr, [&] {
+      return std::string(name) + " is " + to_string(s.kind) + " but its data is null; give " +
+             (s.kind == GemmScaleKind::tensor ? tensor : vector) + " in device memory, or kind none";
+    });
+  };
+  check_scale("scale_a", p.scale_a, "one fp32 value",
+              str(gemm_grouped_total_rows(p)) + " fp32 values, one per packed row of A");
+  check_scale("scale_b", p.scale_b, str(p.groups) + " fp32 values, one per group",
+              str((long long)p.groups * p.n) + " fp32 values, one per group and column");
 }
 #endif  // !__CUDACC_RTC__
 }  // namespace detail

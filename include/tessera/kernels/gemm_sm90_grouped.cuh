@@ -4,6 +4,7 @@
 // row bounds into tile prefix sums.
 //   gemm_sm90_grouped<Cfg>(problem, stream)   the configuration Cfg (a persistent GemmSm90WsConfig)
 //   gemm_sm90_grouped(problem, stream)        the tile for the groups' sizes (gemm_sm90_grouped_pick)
+//   gemm_sm90_grouped_fp8[<Cfg>](problem, stream)  8-bit float A and B with scales (GemmGroupedFp8Problem)
 // T = half_t or bfloat16_t, TOut = float, half_t or bfloat16_t, fp32 accumulation. Throws
 // std::invalid_argument for an invalid problem (check_gemm_grouped_problem); returns the CUDA error
 // of an allocation or launch.
@@ -27,9 +28,15 @@ namespace tessera::kernels {
 
 namespace detail {
 
+// The launch (both element widths): the maps in units of gemm_sm90_unit_t<T> (an fp8 matrix (R, K)
+// with ld is described as a 16-bit matrix (R, K/2) with ld/2), the prepare kernel, the grouped kernel.
+// scales, b_group_step: the fp8 scales (GemmSm90GroupedParams), unused for 16-bit T.
 template <class Cfg, class T, class TOut, bool BK>
-cudaError_t gemm_sm90_grouped_launch(GemmGroupedProblem<T, TOut> const& p, cudaStream_t stream, int sms_limit) {
+cudaError_t gemm_sm90_grouped_launch(GemmGroupedProblem<T, TOut> const& p, cudaStream_t stream, int sms_limit,
+                                     GemmSm90Scales const& scales = {}, int b_group_step = 0) {
   using Kernel = GemmSm90GroupedKernel<Cfg, T, TOut, BK>;
+  using U = gemm_sm90_unit_t<T>;
+  constexpr int per = kGemmSm90PerUnit<T>;  // elements a unit
   long long const total = gemm_grouped_total_rows(p);
   if (total == 0) return cudaSuccess;  // every group empty: nothing to write
   int device = 0, sms = 0;
@@ -45,7 +52,9 @@ cudaError_t gemm_sm90_grouped_launch(GemmGroupedProblem<T, TOut> const& p, cudaS
   typename Kernel::Maps maps{};
   params.groups = p.groups;
   params.N = p.n;
-  params.K = p.k;
+  params.K = p.k / per;  // units (pre, fp8: K a multiple of 16)
+  params.scales = scales;
+  params.b_group_step = b_group_step;
   params.ep.alpha = p.alpha;
   params.ep.d = p.d;
   params.ep.ldd = p.ldd;
@@ -55,20 +64,20 @@ cudaError_t gemm_sm90_grouped_launch(GemmGroupedProblem<T, TOut> const& p, cudaS
   params.ep.last_n = p.n - 1;
   params.tma_store_d = true;  // D is TMA-addressable (checked)
   int const rows_total = int(total);
-  maps.tma_a =
-      GemmSm90TmaA<Cfg, T, true>{make_tma_desc(p.a, make_layout(make_shape(rows_total, p.k), make_stride(p.lda, 1)),
-                                               gemm_sm90_load_box<Cfg::BM, Cfg::BK, true>())};
+  maps.tma_a = GemmSm90TmaA<Cfg, T, true>{make_tma_desc(
+      reinterpret_cast<U const*>(p.a), make_layout(make_shape(rows_total, params.K), make_stride(p.lda / per, 1)),
+      gemm_sm90_load_box<Cfg::BM, Cfg::BK, true>())};
   maps.tma_d = GemmSm90TmaD<TOut>{make_tma_desc(p.d, make_layout(make_shape(rows_total, p.n), make_stride(p.ldd, 1)),
                                                 gemm_sm90_epilogue_box<TOut>())};
   {
     // B: (inner, outer, group, 1) with each group's matrix bounded (K-major: (K, N); N-major: (N, K)).
-    std::uint64_t const e = sizeof(T);
-    std::uint64_t const dims[4] = {std::uint64_t(BK ? p.k : p.n), std::uint64_t(BK ? p.n : p.k),
+    std::uint64_t const e = sizeof(T);  // strides in bytes; extents in units
+    std::uint64_t const dims[4] = {std::uint64_t(BK ? params.K : p.n), std::uint64_t(BK ? p.n : p.k),
                                    std::uint64_t(p.groups), 1};
     std::uint64_t const strides[3] = {std::uint64_t(p.ldb) * e, std::uint64_t(p.stride_b) * e,
                                       std::uint64_t(p.stride_b) * e * std::uint64_t(p.groups)};
     std::uint32_t const box[4] = {64, BK ? std::uint32_t(Cfg::BN) : std::uint32_t(Cfg::BK), 1, 1};
-    maps.b = make_tma_desc_4d(p.b, int(e), dims, strides, box, TmaSwizzle::b128);
+    maps.b = make_tma_desc_4d(p.b, int(sizeof(U)), dims, strides, box, TmaSwizzle::b128);
   }
 
   // The prepared rows: tile_offsets (groups + 1), begin, end (groups each).
@@ -122,6 +131,33 @@ cudaError_t gemm_sm90_grouped(GemmGroupedProblem<T, TOut> const& problem, cudaSt
   if (gemm_sm90_grouped_pick(detail::gemm_grouped_total_rows(problem), problem.groups) == GemmSm90GroupedPick::small)
     return gemm_sm90_grouped<GemmSm90GroupedSmall>(problem, stream);
   return gemm_sm90_grouped<GemmSm90GroupedLarge>(problem, stream);
+}
+
+// gemm_sm90_grouped_fp8<Cfg>(problem, stream, sms_limit): the grouped GEMM on 8-bit floats
+// (GemmGroupedFp8Problem: e4m3 or e5m2 A and B, B K-major, scales per tensor or row of A and per group
+// or group and column of B) with Cfg's tile; gemm_sm90_grouped_fp8(problem, stream) with the tile of
+// gemm_sm90_grouped_pick. Pre: check_gemm_grouped_fp8_problem's (else std::invalid_argument).
+template <class Cfg, class T, class TOut>
+cudaError_t gemm_sm90_grouped_fp8(GemmGroupedFp8Problem<T, TOut> const& problem, cudaStream_t stream = nullptr,
+                                  int sms_limit = 0) {
+  static_assert(is_fp8_v<T>, "gemm_sm90_grouped_fp8: A and B must be float_e4m3_t or float_e5m2_t");
+  static_assert(std::is_same_v<TOut, float> || std::is_same_v<TOut, half_t> || std::is_same_v<TOut, bfloat16_t>,
+                "gemm_sm90_grouped_fp8: D must be float, half_t or bfloat16_t");
+  detail::check_gemm_grouped_fp8_problem("gemm_sm90_grouped_fp8", problem);
+  detail::GemmSm90Scales s;
+  s.a = problem.scale_a.kind == GemmScaleKind::none ? nullptr : problem.scale_a.data;
+  s.a_step = problem.scale_a.kind == GemmScaleKind::vector ? 1 : 0;
+  s.b = problem.scale_b.kind == GemmScaleKind::none ? nullptr : problem.scale_b.data;
+  s.b_step = problem.scale_b.kind == GemmScaleKind::vector ? 1 : 0;
+  int const b_group_step = problem.scale_b.kind == GemmScaleKind::vector ? problem.n : 1;
+  return detail::gemm_sm90_grouped_launch<Cfg, T, TOut, true>(problem, stream, sms_limit, s, b_group_step);
+}
+template <class T, class TOut>
+cudaError_t gemm_sm90_grouped_fp8(GemmGroupedFp8Problem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
+  detail::check_gemm_grouped_fp8_problem("gemm_sm90_grouped_fp8", problem);
+  if (gemm_sm90_grouped_pick(detail::gemm_grouped_total_rows(problem), problem.groups) == GemmSm90GroupedPick::small)
+    return gemm_sm90_grouped_fp8<GemmSm90GroupedSmall>(problem, stream);
+  return gemm_sm90_grouped_fp8<GemmSm90GroupedLarge>(problem, stream);
 }
 
 }  // namespace tessera::kernels

@@ -144,4 +144,73 @@ TEST(GemmGroupedProblem, PackedMatricesCountInInts) {
             "32-bit: split the groups into several calls");
 }
 
+// The fp8 form: a valid problem (e4m3, K-major B, 16-byte rows) and each fp8 rule.
+GemmGroupedFp8Problem<tessera::float_e4m3_t, bfloat16_t> valid_fp8() {
+  GemmGroupedFp8Problem<tessera::float_e4m3_t, bfloat16_t> p;
+  static_cast<GemmGroupedProblem<tessera::float_e4m3_t, bfloat16_t>&>(p) = {
+      8,
+      1000,
+      4096,
+      1024,
+      1.0f,
+      GemmGroupedForm::offsets,
+      reinterpret_cast<int const*>(std::uintptr_t(0x40000)),
+      reinterpret_cast<tessera::float_e4m3_t const*>(std::uintptr_t(0x10000)),
+      1024,
+      reinterpret_cast<tessera::float_e4m3_t const*>(std::uintptr_t(0x20000)),
+      1024,
+      4096LL * 1024,
+      Major::col,
+      reinterpret_cast<bfloat16_t*>(std::uintptr_t(0x30000)),
+      4096};
+  return p;
+}
+std::string refusal_fp8(GemmGroupedFp8Problem<tessera::float_e4m3_t, bfloat16_t> const& p) {
+  try {
+    detail::check_gemm_grouped_fp8_problem("gemm_sm90_grouped_fp8", p);
+  } catch (std::invalid_argument const& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GemmGroupedFp8Problem, ValidProblemsPass) {
+  EXPECT_EQ(refusal_fp8(valid_fp8()), "");
+  auto p = valid_fp8();
+  float const s = 0;
+  p.scale_a = {GemmScaleKind::vector, &s};
+  p.scale_b = {GemmScaleKind::tensor, &s};
+  EXPECT_EQ(refusal_fp8(p), "");
+}
+
+TEST(GemmGroupedFp8Problem, KMajorSixteenByteRows) {
+  auto p = valid_fp8();
+  p.b_major = Major::row;
+  p.ldb = 4096;
+  p.stride_b = 1024LL * 4096;
+  EXPECT_EQ(refusal_fp8(p),
+            "gemm_sm90_grouped_fp8: B must be column-major (each B_g stored N rows of K: K-major, the only fp8 form of "
+            "wgmma); transpose the weights into (groups, N, K)");
+  p = valid_fp8();
+  p.k = p.lda = p.ldb = 1000;  // a multiple of 8, not of 16
+  p.stride_b = 4096LL * 1000;
+  EXPECT_EQ(refusal_fp8(p),
+            "gemm_sm90_grouped_fp8: k = 1000 is not a multiple of 16: fp8 rows must be whole 16-byte units (TMA); pad "
+            "K with zeros to 1008");
+}
+
+TEST(GemmGroupedFp8Problem, Scales) {
+  auto p = valid_fp8();
+  p.scale_b = {GemmScaleKind::vector, nullptr};
+  EXPECT_EQ(refusal_fp8(p),
+            "gemm_sm90_grouped_fp8: scale_b is vector but its data is null; give 32768 fp32 values, one per group and "
+            "column in device memory, or kind none");
+  p = valid_fp8();
+  float const s = 0;
+  p.scale_a = {GemmScaleKind::block, &s};
+  EXPECT_EQ(refusal_fp8(p),
+            "gemm_sm90_grouped_fp8: scale_a.kind block is not none, tensor or vector (block scales are not written for "
+            "the grouped GEMM)");
+}
+
 }  // namespace

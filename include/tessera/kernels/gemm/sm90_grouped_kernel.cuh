@@ -24,6 +24,9 @@
 //     m < end_g. A D that TMA cannot address is stored from registers throughout.
 // Tiles of a group are taken row block fastest (bm = t % tiles_m): the blocks running at once share
 // B's column tiles (the weights, the larger operand) in L2.
+// 8-bit floats (T = float_e4m3_t or float_e5m2_t, B K-major): the GEMM's units (gemm_sm90_unit_t:
+// element pairs; K and the maps in units) and its scales (gemm_sm90_scale_acc) before the epilogue,
+// A's per tensor or per packed row, B's per group or per group and column.
 #pragma once
 
 #include "tessera/arch/copy_sm90_tma.cuh"
@@ -100,13 +103,17 @@ __global__ void __launch_bounds__(kGemmSm90PrepareThreads)
 }
 
 // The grouped kernel's arguments: the groups, N and K (K in units of gemm_sm90_unit_t<T>), the
-// epilogue (alpha; d, ldd, pairs_aligned for the register store), where D goes, the prepared rows.
+// epilogue (alpha; d, ldd, pairs_aligned for the register store), where D goes, the prepared rows;
+// for 8-bit floats the scales: A's one or per packed row (scales.a, a_step 0 or 1), B's per group,
+// one or per column (scales.b + b_group_step g, b_step 0 or 1).
 template <class TOut>
 struct GemmSm90GroupedParams {
   int groups, N, K;
   GemmEpilogue<TOut> ep;
   bool tma_store_d;
   GemmSm90GroupedRows rows;
+  GemmSm90Scales scales;
+  int b_group_step;
 };
 // A (rows, K) in the GEMM's A box; B (G, outer, inner) in 4-D boxes of one group's matrix (K-major:
 // BN rows of 64 K-elements; N-major: 64 columns of BK K-rows, BN/64 of them a stage); D (rows, N) in
@@ -126,7 +133,7 @@ struct GemmSm90GroupedRoles {
   static_assert(is_ws_config<Cfg> && gemm_sm90_persistent_config<Cfg> && Cfg::ClusterM == 1 && !Cfg::StreamK &&
                     Cfg::kEpilogueBytes > 0,
                 "GemmSm90GroupedRoles: give a persistent GemmSm90WsConfig without clusters or stream-K");
-  static_assert(!is_fp8_v<T>, "GemmSm90GroupedRoles: 16-bit inputs (fp8 grouped is not written yet)");
+  static_assert(!is_fp8_v<T> || BKMajor, "GemmSm90GroupedRoles: fp8 B must be K-major (the only fp8 form of wgmma)");
   static constexpr int kConsumers = Cfg::kConsumers, kThreads = Cfg::kThreads;
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
   static constexpr int kClusterSize = 1;
@@ -205,6 +212,11 @@ struct GemmSm90GroupedRoles {
       Where const at = where(p, g, sched, wk.tile);
       int const m0 = at.row + row0, n0 = BN * at.bn;  // this warpgroup's 64 x BN block of D
       if (m0 >= at.end) return;                       // past the group's rows: nothing to store
+      if constexpr (is_fp8_v<T>) {                    // A's scales by packed row, B's of the group
+        GemmSm90Scales sc = p.scales;
+        if (sc.b != nullptr) sc.b += std::ptrdiff_t(at.group) * p.b_group_step;
+        gemm_sm90_scale_acc(acc[0], sc, m0, n0, at.end - 1, p.N - 1, lt);
+      }
       if (p.tma_store_d && m0 + 64 <= at.end) {
         // inside the group: TMA clips only at D's last column (and row)
         gemm_sm90_store_tma<TOut, 1, BN, false, GemmSm90Epilogue::tma_plain>(acc, p.ep, maps.tma_d, ring, m0, n0,

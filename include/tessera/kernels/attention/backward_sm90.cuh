@@ -405,16 +405,25 @@ struct AttentionBwdSm90Roles {
     // Both warpgroups' dS^T are in the buffer; once dV and dK are done (P^T and dS^T's registers
     // free, the stage's Q and dO released), this warpgroup's dQ share, if it has one this step.
     named_barrier_sync(kAttentionBwdDsBarrier, 128 * kConsumers);
-    warpgroup_wait<0>();
+    int const dq0 = kDqShares == 1 ? 0 : 64 * c;
+    float dq[32];
+    if constexpr (kDqShares == 2) {
+      // D = 128: the share is queued behind dV and dK (no gap on the tensor cores), the stage
+      // released as soon as those two are done.
+      issue_dq(dq, smem_address(s.ds_buffer(buf)), k_addr, dq0);
+      warpgroup_wait<1>();
+    } else {
+      warpgroup_wait<0>();  // D = 64: a wgmma under a branch (the turns) would be serialized by ptxas
+    }
     attention_sm90_fence(dv);
     attention_sm90_fence(dk);
     attention_sm90_fence(pa);
     attention_sm90_fence(dsa);
     if (lt == 0) ring.consumer_release(st);
-    if (kDqShares == 1 && c != buf) return;  // D = 64: the other warpgroup's turn
-    int const dq0 = kDqShares == 1 ? 0 : 64 * c;
-    float dq[32];
-    issue_dq(dq, smem_address(s.ds_buffer(buf)), k_addr, dq0);
+    if constexpr (kDqShares == 1) {
+      if (c != buf) return;  // the other warpgroup's turn
+      issue_dq(dq, smem_address(s.ds_buffer(buf)), k_addr, dq0);
+    }
     warpgroup_wait<0>();
     attention_sm90_fence(dq);
     // value 4 j + 2 h + e: query m BM + 16 w + g + 8 h, column dq0 + 8 j + 2 t + e

@@ -45,11 +45,14 @@ using tessera::kernels::AttentionStrides;
 using tessera::test::check;
 using tessera::test::DeviceBuffer;
 
-// The sizes of a reference run (plain values for the reference kernels).
+// The sizes of a reference run (plain values for the reference kernels). LSE's element of (b, h,
+// i) is (b heads_q + h) lse_head + i (seq_q; a sequence of a varlen batch: total_q, the pointer at
+// its first row).
 struct RefShape {
   int batch, heads_q, heads_kv, seq_q, seq_k, d;
   int causal, bottom_right;
   float scale;
+  long long lse_head;
 };
 
 __device__ __host__ inline bool visible(RefShape const& s, int i, int j) {
@@ -91,7 +94,7 @@ __global__ void ref_forward(AttentionProblem<T> p, RefShape s, float* lse) {
   }
   T* oi = p.o + b * p.o_strides.batch + h * p.o_strides.head + i * p.o_strides.seq;
   for (int x = 0; x < s.d; ++x) oi[x] = T(sum > 0.0f ? acc[x] / sum : 0.0f);
-  lse[idx] = sum > 0.0f ? mx + logf(sum) : -INFINITY;
+  lse[((long long)b * s.heads_q + h) * s.lse_head + i] = sum > 0.0f ? mx + logf(sum) : -INFINITY;
 }
 
 // P, dS (and P (|dP| + |D|), for the bound; S = q.k, -inf where masked, and dP = dO.v, for the
@@ -110,7 +113,7 @@ __global__ void ref_probs(AttentionBackwardProblem<T> p, RefShape s, float const
   T const* doi = p.dout + b * p.dout_strides.batch + h * p.dout_strides.head + i * p.dout_strides.seq;
   float dsum = 0.0f;
   for (int x = 0; x < s.d; ++x) dsum += float(doi[x]) * float(oi[x]);
-  float const l = lse[idx];
+  float const l = lse[((long long)b * s.heads_q + h) * s.lse_head + i];
   for (int j = 0; j < s.seq_k; ++j) {
     T const* kj = f.k + b * f.k_strides.batch + hk * f.k_strides.head + j * f.k_strides.seq;
     T const* vj = f.v + b * f.v_strides.batch + hk * f.v_strides.head + j * f.v_strides.seq;
@@ -214,14 +217,14 @@ std::vector<T> random_values(std::size_t n, std::uint32_t& x) {
   return v;
 }
 
-// Compares one gradient (got: the kernel's, rows of d elements `row_stride` apart in (batch, heads,
-// seq) order with 8 elements of padding after each row; ref: (value, magnitude, magnitude before
-// cancellation) triples in the same order, unpadded). Returns "" or the first mismatches (up to 4),
+// Compares one gradient (got: the kernel's, row (b, h, i) of d elements at got.data() + at(b, h, i),
+// with 8 elements of padding after it; ref: (value, magnitude, magnitude before cancellation)
+// triples in (batch, heads, seq) order, unpadded). Returns "" or the first mismatches (up to 4),
 // with their count, the worst error against its bound and where the mismatches lie (the rows and
 // columns modulo 64 and 8, to tell a fragment-layout error from a masking error).
-template <class T>
+template <class T, class At>
 std::string compare(char const* what, std::vector<T> const& got, std::vector<float> const& ref, int heads, int seq,
-                    int d, long long row_stride, int batch, std::string const& name) {
+                    int d, At const& at, int batch, std::string const& name) {
   float const u = std::is_same_v<T, bfloat16_t> ? 1.0f / 256 : 1.0f / 2048;
   long long bad = 0, rows_bad = 0;
   std::string first;
@@ -231,7 +234,7 @@ std::string compare(char const* what, std::vector<T> const& got, std::vector<flo
     for (int h = 0; h < heads; ++h)
       for (int i = 0; i < seq; ++i) {
         long long const r = ((long long)b * heads + h) * seq + i;
-        T const* g = got.data() + r * row_stride;
+        T const* g = got.data() + at(b, h, i);
         bool row_ok = true;
         for (int x = 0; x < d; ++x) {
           float const want = ref[3 * (r * d + x)], m = ref[3 * (r * d + x) + 1], me = ref[3 * (r * d + x) + 2];
@@ -340,7 +343,8 @@ std::string run_case(Case const& c, bool debug = false) {
                    d,
                    c.causal != AttentionCausal::none ? 1 : 0,
                    c.causal == AttentionCausal::bottom_right ? 1 : 0,
-                   tessera::kernels::attention_scale(f)};
+                   tessera::kernels::attention_scale(f),
+                   c.seq_q};
   unsigned const row_blocks = unsigned((rows + 127) / 128);
   ref_forward<T><<<row_blocks, 128>>>(f, s, lse.get());
   check(cudaGetLastError(), "ref_forward");
@@ -396,11 +400,12 @@ std::string run_case(Case const& c, bool debug = false) {
         }
     if (bad > 0) return name + ": the debug tile differs in " + std::to_string(bad) + " entries" + report;
   }
-  std::string err = compare<T>("dV", dv.download(), ref_v.download(), c.heads_kv, c.seq_k, d, dkv.seq, c.batch, name);
+  auto const kv_at = [&](int b, int h, int i) { return b * dkv.batch + h * dkv.head + i * dkv.seq; };
+  auto const q_at = [&](int b, int h, int i) { return b * qo.batch + h * qo.head + i * qo.seq; };
+  std::string err = compare<T>("dV", dv.download(), ref_v.download(), c.heads_kv, c.seq_k, d, kv_at, c.batch, name);
   if (err.empty())
-    err = compare<T>("dK", dk.download(), ref_k.download(), c.heads_kv, c.seq_k, d, dkv.seq, c.batch, name);
-  if (err.empty())
-    err = compare<T>("dQ", dq.download(), ref_q.download(), c.heads_q, c.seq_q, d, qo.seq, c.batch, name);
+    err = compare<T>("dK", dk.download(), ref_k.download(), c.heads_kv, c.seq_k, d, kv_at, c.batch, name);
+  if (err.empty()) err = compare<T>("dQ", dq.download(), ref_q.download(), c.heads_q, c.seq_q, d, q_at, c.batch, name);
   return err;
 }
 
@@ -469,6 +474,160 @@ TEST(AttentionBackwardSm90, MultiQueryAndLong) {
     std::string const err = run_case<bfloat16_t>(c);
     ASSERT_EQ(err, "") << c.name();
   }
+}
+
+// ---- variable-length batches -------------------------------------------------------------------
+
+// A varlen batch: sequences of lens_q[b] queries and lens_k[b] keys packed into Q, O, dO, dQ
+// (total_q, heads_q, d) and dK, dV (total_k, heads_kv, d), rows padded by 8 elements, K, V (total_k,
+// heads_kv, d); O and LSE ((heads_q, total_q)) from the reference forward run on each sequence
+// alone; one backward over the batch; each sequence's gradients compared with the reference run on
+// it alone (a fixed-length problem over its rows; empty sequences: their keys' dK = dV = 0, their
+// queries' dQ = 0), dV, dK, dQ in that order. Returns "" or the first mismatch.
+template <class T>
+std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> const& lens_k, int heads_q, int heads_kv,
+                            int d, AttentionCausal causal) {
+  int const batch = int(lens_q.size());
+  std::vector<int> cu_q(1, 0), cu_k(1, 0);
+  for (int b = 0; b < batch; ++b) {
+    cu_q.push_back(cu_q.back() + lens_q[std::size_t(b)]);
+    cu_k.push_back(cu_k.back() + lens_k[std::size_t(b)]);
+  }
+  int const total_q = cu_q.back(), total_k = cu_k.back();
+  AttentionStrides const qo{0, d + 8, (long long)heads_q * (d + 8), 1};
+  AttentionStrides const kv{0, d, (long long)heads_kv * d, 1};
+  AttentionStrides const dkv{0, d + 8, (long long)heads_kv * (d + 8), 1};
+  std::size_t const nq = std::size_t(total_q) * qo.seq, nk = std::size_t(total_k) * kv.seq;
+  std::size_t const ndk = std::size_t(total_k) * dkv.seq;
+  std::uint32_t x = 0x85ebca6bu ^ std::uint32_t(total_q * 131 + total_k * 7 + d);
+  DeviceBuffer<T> q(nq), k(nk), v(nk), o(nq), dout(nq), dq(nq), dk(ndk), dv(ndk);
+  q.upload(random_values<T>(nq, x));
+  k.upload(random_values<T>(nk, x));
+  v.upload(random_values<T>(nk, x));
+  dout.upload(random_values<T>(nq, x));
+  std::vector<T> const fill_q(nq, sentinel<T>()), fill_k(ndk, sentinel<T>());
+  o.upload(fill_q);
+  dq.upload(fill_q);
+  dk.upload(fill_k);
+  dv.upload(fill_k);
+  DeviceBuffer<float> lse(std::size_t(heads_q) * total_q);
+  DeviceBuffer<int> dcu_q(cu_q.size()), dcu_k(cu_k.size());
+  dcu_q.upload(cu_q);
+  dcu_k.upload(cu_k);
+
+  AttentionBackwardProblem<T> p;
+  AttentionProblem<T>& f = p.fwd;
+  f.q = q.get();
+  f.k = k.get();
+  f.v = v.get();
+  f.o = o.get();
+  f.lse = lse.get();
+  f.batch = batch;
+  f.heads_q = heads_q;
+  f.heads_kv = heads_kv;
+  f.seq_q = std::max(1, *std::max_element(lens_q.begin(), lens_q.end()));
+  f.seq_k = std::max(1, *std::max_element(lens_k.begin(), lens_k.end()));
+  f.head_dim = d;
+  f.q_strides = f.o_strides = qo;
+  f.k_strides = f.v_strides = kv;
+  f.causal = causal;
+  f.cu_seqlens_q = dcu_q.get();
+  f.cu_seqlens_k = dcu_k.get();
+  f.total_q = total_q;
+  f.total_k = total_k;
+  p.dout = dout.get();
+  p.dq = dq.get();
+  p.dk = dk.get();
+  p.dv = dv.get();
+  p.dout_strides = p.dq_strides = qo;
+  p.dk_strides = p.dv_strides = dkv;
+  std::size_t const ws_bytes = tessera::kernels::attention_backward_workspace_bytes(p);
+  DeviceBuffer<float> ws((ws_bytes + 3) / 4);
+  check(cudaMemset(ws.get(), 0xff, ws.bytes()), "cudaMemset");
+  p.workspace = ws.get();
+  p.workspace_bytes = ws_bytes;
+  float const scale = tessera::kernels::attention_scale(f);
+
+  // sequence b as a fixed-length problem of one batch over its rows (pointers at its first row)
+  auto const view = [&](int b) {
+    AttentionBackwardProblem<T> one = p;
+    long long const r0 = cu_q[std::size_t(b)], k0 = cu_k[std::size_t(b)];
+    one.fwd.q = f.q + r0 * qo.seq;
+    one.fwd.o = f.o + r0 * qo.seq;
+    one.fwd.k = f.k + k0 * kv.seq;
+    one.fwd.v = f.v + k0 * kv.seq;
+    one.fwd.lse = f.lse + r0;
+    one.fwd.cu_seqlens_q = one.fwd.cu_seqlens_k = nullptr;
+    one.fwd.batch = 1;
+    one.fwd.seq_q = lens_q[std::size_t(b)];
+    one.fwd.seq_k = lens_k[std::size_t(b)];
+    one.dout = p.dout + r0 * qo.seq;
+    RefShape const s{1,
+                     heads_q,
+                     heads_kv,
+                     one.fwd.seq_q,
+                     one.fwd.seq_k,
+                     d,
+                     causal != AttentionCausal::none ? 1 : 0,
+                     causal == AttentionCausal::bottom_right ? 1 : 0,
+                     scale,
+                     total_q};
+    return std::make_pair(one, s);
+  };
+  for (int b = 0; b < batch; ++b) {
+    auto const [one, s] = view(b);
+    long long const rows = (long long)heads_q * s.seq_q;
+    if (rows > 0) ref_forward<T><<<unsigned((rows + 127) / 128), 128>>>(one.fwd, s, one.fwd.lse);
+  }
+  check(cudaGetLastError(), "ref_forward");
+  check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90 (varlen)");
+  check(cudaGetLastError(), "attention_backward_sm90 (varlen)");
+  check(cudaDeviceSynchronize(), "synchronize");
+  std::vector<T> const got_q = dq.download(), got_k = dk.download(), got_v = dv.download();
+
+  std::string const name = "varlen batch " + std::to_string(batch) + " hq" + std::to_string(heads_q) + " hkv" +
+                           std::to_string(heads_kv) + " d" + std::to_string(d) + " causal " +
+                           std::to_string(int(causal));
+  for (int b = 0; b < batch; ++b) {
+    auto const [one, s] = view(b);
+    std::size_t const rows = std::size_t(heads_q) * s.seq_q, pairs = rows * std::size_t(s.seq_k);
+    DeviceBuffer<float> prob(pairs), ds(pairs), mag(pairs), raw_s(pairs), raw_dp(pairs);
+    std::size_t const n_dq = rows * std::size_t(d), n_dk = std::size_t(heads_kv) * s.seq_k * d;
+    DeviceBuffer<float> ref_q(3 * n_dq), ref_k(3 * n_dk), ref_v(3 * n_dk);
+    if (rows > 0) {
+      ref_probs<T><<<unsigned((rows + 127) / 128), 128>>>(one, s, one.fwd.lse, prob.get(), ds.get(), mag.get(),
+                                                          raw_s.get(), raw_dp.get());
+      ref_dq<T><<<unsigned((n_dq + 127) / 128), 128>>>(one, s, ds.get(), mag.get(), ref_q.get());
+    }
+    if (n_dk > 0)
+      ref_dkdv<T>
+          <<<unsigned((n_dk + 127) / 128), 128>>>(one, s, prob.get(), ds.get(), mag.get(), ref_k.get(), ref_v.get());
+    check(cudaGetLastError(), "reference (varlen)");
+    check(cudaDeviceSynchronize(), "synchronize");
+    long long const r0 = cu_q[std::size_t(b)], k0 = cu_k[std::size_t(b)];
+    auto const kv_at = [&](int, int h, int i) { return (k0 + i) * dkv.seq + h * dkv.head; };
+    auto const q_at = [&](int, int h, int i) { return (r0 + i) * qo.seq + h * qo.head; };
+    std::string const where = name + ", sequence " + std::to_string(b) + " (" + std::to_string(s.seq_q) + " queries, " +
+                              std::to_string(s.seq_k) + " keys)";
+    std::string err = compare<T>("dV", got_v, ref_v.download(), heads_kv, s.seq_k, d, kv_at, 1, where);
+    if (err.empty()) err = compare<T>("dK", got_k, ref_k.download(), heads_kv, s.seq_k, d, kv_at, 1, where);
+    if (err.empty()) err = compare<T>("dQ", got_q, ref_q.download(), heads_q, s.seq_q, d, q_at, 1, where);
+    if (!err.empty()) return err;
+  }
+  return "";
+}
+
+TEST(AttentionBackwardSm90Varlen, EmptyAndRaggedSequences) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  for (int d : {64, 128})
+    for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right}) {
+      std::string err = run_varlen_case<bfloat16_t>({0, 5, 130, 64, 1}, {3, 0, 200, 64, 17}, 4, 1, d, causal);
+      ASSERT_EQ(err, "");
+      err = run_varlen_case<bfloat16_t>({300, 17}, {129, 400}, 2, 2, d, causal);
+      ASSERT_EQ(err, "");
+    }
+  std::string const err = run_varlen_case<half_t>({77, 0, 256}, {77, 9, 100}, 4, 2, 128, AttentionCausal::bottom_right);
+  ASSERT_EQ(err, "");
 }
 
 // ---- the problem's checks (no GPU) ------------------------------------------------------------

@@ -39,8 +39,26 @@ struct AttentionBwdPreParams {
   float* dsum;
   float* dq_accum;
   int heads_q, seq_q, rows_pad, d;
-  long long rows;  // batch heads_q rows_pad
+  long long rows;           // batch heads_q rows_pad (varlen: heads_q rows_pad)
+  int const* cu_seqlens_q;  // varlen: batch + 1 offsets (null: fixed length)
+  int batch, total_q;
 };
+
+// Varlen: the sequence of `row`, the largest b < batch with cu[b] + pad b <= row (cu nondecreasing
+// from 0: with pad 0, the sequence holding a packed row, empty sequences skipped; with pad 64, the
+// sequence whose workspace rows, its own and 64 of padding, hold the row).
+__device__ __forceinline__ int attention_bwd_sequence_of(int const* cu, int batch, int pad, long long row) {
+  int lo = 0, hi = batch;  // cu[lo] + pad lo <= row; hi == batch or cu[hi] + pad hi > row
+  while (hi - lo > 1) {
+    int const mid = (lo + hi) / 2;
+    if (cu[mid] + (long long)pad * mid <= row) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
 
 // One warp a padded row r of the workspace (row i = r % rows_pad of (batch, head) bh = r / rows_pad).
 template <class T>
@@ -50,23 +68,34 @@ __global__ void __launch_bounds__(256) attention_bwd_preprocess(AttentionBwdPreP
   if (r >= p.rows) return;
   long long const bh = r / p.rows_pad;
   int const i = int(r - bh * p.rows_pad);
-  int const b = int(bh / p.heads_q), h = int(bh - (long long)b * p.heads_q);
+  int b = int(bh / p.heads_q), h = int(bh - (long long)b * p.heads_q);
+  bool valid = i < p.seq_q;
+  long long row = i, lse_at = bh * p.seq_q + i;  // the row in O and dO; LSE's element
+  if (p.cu_seqlens_q != nullptr) {               // varlen: bh is the head, i the padded row of its workspace
+    h = int(bh);
+    int const sb = attention_bwd_sequence_of(p.cu_seqlens_q, p.batch, 64, i);
+    int const first = p.cu_seqlens_q[sb], at = i - (first + 64 * sb);
+    valid = at < p.cu_seqlens_q[sb + 1] - first;
+    b = 0;
+    row = first + at;
+    lse_at = (long long)h * p.total_q + first + at;
+  }
   float acc = 0.0f;
-  if (i < p.seq_q) {
-    T const* const o = p.o + b * p.o_batch + h * p.o_head + (long long)i * p.o_seq;
-    T const* const dout = p.dout + b * p.do_batch + h * p.do_head + (long long)i * p.do_seq;
+  if (valid) {
+    T const* const o = p.o + b * p.o_batch + h * p.o_head + row * p.o_seq;
+    T const* const dout = p.dout + b * p.do_batch + h * p.do_head + row * p.do_seq;
     for (int x = 2 * lane; x < p.d; x += 64) acc += float(o[x]) * float(dout[x]) + float(o[x + 1]) * float(dout[x + 1]);
   }
   TESSERA_UNROLL
   for (int s = 16; s >= 1; s /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, s);
   if (lane == 0) {
     float l = __int_as_float(0x7f800000);  // +inf: P = 0
-    if (i < p.seq_q) {
-      float const lse = p.lse[bh * p.seq_q + i];
+    if (valid) {
+      float const lse = p.lse[lse_at];
       if (lse != __int_as_float(0xff800000)) l = lse * 1.4426950408889634f;
     }
     p.lse2[r] = l;
-    p.dsum[r] = i < p.seq_q ? acc : 0.0f;
+    p.dsum[r] = valid ? acc : 0.0f;
   }
   float* const dq = p.dq_accum + r * p.d;
   for (int x = 4 * lane; x < p.d; x += 128) *reinterpret_cast<float4*>(dq + x) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -79,8 +108,10 @@ struct AttentionBwdPostParams {
   T* dq;
   long long dq_batch, dq_head, dq_seq;
   int heads_q, seq_q, rows_pad, d;
-  long long pairs;  // batch heads_q seq_q d / 2
+  long long pairs;  // batch heads_q seq_q d / 2 (varlen: heads_q total_q d / 2)
   float scale;
+  int const* cu_seqlens_q;  // varlen (null: fixed length)
+  int batch, total_q;
 };
 
 template <class T>
@@ -88,12 +119,19 @@ __global__ void __launch_bounds__(256) attention_bwd_postprocess(AttentionBwdPos
   int const half = p.d / 2;
   for (long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x; idx < p.pairs;
        idx += (long long)gridDim.x * blockDim.x) {
-    long long const row = idx / half;  // bh seq_q + i
+    long long const row = idx / half;  // bh seq_q + i (varlen: h total_q + packed row)
     int const x = 2 * int(idx - row * half);
-    long long const bh = row / p.seq_q;
-    int const i = int(row - bh * p.seq_q);
-    int const b = int(bh / p.heads_q), h = int(bh - (long long)b * p.heads_q);
-    float2 const v = *reinterpret_cast<float2 const*>(p.dq_accum + (bh * p.rows_pad + i) * p.d + x);
+    int const rows = p.cu_seqlens_q != nullptr ? p.total_q : p.seq_q;
+    long long const bh = row / rows;
+    int const i = int(row - bh * rows);
+    int b = int(bh / p.heads_q), h = int(bh - (long long)b * p.heads_q);
+    long long ws = bh * p.rows_pad + i;  // the accumulator's row
+    if (p.cu_seqlens_q != nullptr) {     // varlen: sequence sb's rows start 64 sb further in the workspace
+      h = int(bh);
+      b = 0;
+      ws += 64LL * attention_bwd_sequence_of(p.cu_seqlens_q, p.batch, 0, i);
+    }
+    float2 const v = *reinterpret_cast<float2 const*>(p.dq_accum + ws * p.d + x);
     *reinterpret_cast<std::uint32_t*>(p.dq + b * p.dq_batch + h * p.dq_head + (long long)i * p.dq_seq + x) =
         attention_sm90_pack<T>(v.x * p.scale, v.y * p.scale);
   }
@@ -107,8 +145,14 @@ cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cuda
   using Roles = AttentionBwdSm90Roles<Cfg, T>;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, D = Cfg::kHeadDim;
   AttentionProblem<T> const& f = p.fwd;
-  long long const rows_pad = attention_backward_rows_pad(f.seq_q);
-  long long const bh = (long long)f.batch * f.heads_q;
+  bool const varlen = attention_varlen(f);
+  if (varlen != Cfg::kVarlen) return cudaErrorInvalidValue;  // the configuration must match the problem
+  // fixed length: batch heads_q runs of rows_pad rows; varlen: heads_q runs of the packed sequences' rows
+  long long const rows_pad =
+      varlen ? attention_backward_varlen_rows(f.total_q, f.batch) : attention_backward_rows_pad(f.seq_q);
+  long long const bh = varlen ? f.heads_q : (long long)f.batch * f.heads_q;
+  int const t_batch = varlen ? 1 : f.batch, t_rows_q = varlen ? f.total_q : f.seq_q,
+            t_rows_k = varlen ? f.total_k : f.seq_k;  // the tensor maps' extents
   float* const dq_accum = static_cast<float*>(p.workspace);
   float* const lse2 = dq_accum + bh * rows_pad * D;
   float* const dsum = lse2 + bh * rows_pad;
@@ -130,15 +174,18 @@ cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cuda
                                f.seq_q,
                                int(rows_pad),
                                D,
-                               bh * rows_pad};
+                               bh * rows_pad,
+                               f.cu_seqlens_q,
+                               f.batch,
+                               f.total_q};
   attention_bwd_preprocess<T><<<unsigned((pre.rows + 7) / 8), 256, 0, stream>>>(pre);
   if (cudaError_t const e = cudaGetLastError(); e != cudaSuccess) return e;
 
   AttentionBwdSm90Maps<T> maps{};
-  maps.q = attention_sm90_tma(f.q, f.batch, f.heads_q, f.seq_q, D, f.q_strides, BM);
-  maps.dout = attention_sm90_tma(p.dout, f.batch, f.heads_q, f.seq_q, D, p.dout_strides, BM);
-  maps.k = attention_sm90_tma(f.k, f.batch, f.heads_kv, f.seq_k, D, f.k_strides, BN);
-  maps.v = attention_sm90_tma(f.v, f.batch, f.heads_kv, f.seq_k, D, f.v_strides, BN);
+  maps.q = attention_sm90_tma(f.q, t_batch, f.heads_q, t_rows_q, D, f.q_strides, BM);
+  maps.dout = attention_sm90_tma(p.dout, t_batch, f.heads_q, t_rows_q, D, p.dout_strides, BM);
+  maps.k = attention_sm90_tma(f.k, t_batch, f.heads_kv, t_rows_k, D, f.k_strides, BN);
+  maps.v = attention_sm90_tma(f.v, t_batch, f.heads_kv, t_rows_k, D, f.v_strides, BN);
   maps.lse2 = make_tma_desc_2d(lse2, 4, std::uint64_t(rows_pad), std::uint64_t(bh), std::uint64_t(rows_pad), BM, 1,
                                TmaSwizzle::none);
   maps.dsum = make_tma_desc_2d(dsum, 4, std::uint64_t(rows_pad), std::uint64_t(bh), std::uint64_t(rows_pad), BM, 1,
@@ -167,6 +214,9 @@ cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cuda
   params.scale = scale;
   params.scale_log2 = scale * 1.4426950408889634f;
   params.debug = debug;
+  params.cu_seqlens_q = f.cu_seqlens_q;
+  params.cu_seqlens_k = f.cu_seqlens_k;
+  if (varlen) params.dk_batch = params.dv_batch = 0;  // one batch of packed rows
 
   constexpr int smem = sm90::shared_storage_bytes<typename Roles::Storage>();
   static_assert(smem <= 227 * 1024, "attention_backward_sm90: the configuration's shared storage exceeds 227 KB");
@@ -182,15 +232,18 @@ cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cuda
 
   AttentionBwdPostParams<T> post{dq_accum,
                                  p.dq,
-                                 p.dq_strides.batch,
+                                 varlen ? 0 : p.dq_strides.batch,
                                  p.dq_strides.head,
                                  p.dq_strides.seq,
                                  f.heads_q,
                                  f.seq_q,
                                  int(rows_pad),
                                  D,
-                                 bh * f.seq_q * (D / 2),
-                                 scale};
+                                 bh * t_rows_q * (D / 2),
+                                 scale,
+                                 f.cu_seqlens_q,
+                                 f.batch,
+                                 f.total_q};
   long long const want = (post.pairs + 255) / 256;
   unsigned const post_blocks = unsigned(want < 8LL * (sms > 0 ? sms : 132) ? want : 8LL * (sms > 0 ? sms : 132));
   attention_bwd_postprocess<T><<<post_blocks, 256, 0, stream>>>(post);
@@ -210,9 +263,13 @@ cudaError_t attention_backward_sm90(AttentionBackwardProblem<T> const& problem, 
   static_assert(std::is_same_v<T, half_t> || std::is_same_v<T, bfloat16_t>,
                 "attention_backward_sm90: Q, K, V, O, dO and the gradients must be half_t or bfloat16_t");
   check_attention_backward_problem("attention_backward_sm90", problem);
-  if (problem.fwd.head_dim == 64)
-    return detail::attention_bwd_sm90_launch<AttentionBwdSm90Config<64>, T>(problem, stream);
-  return detail::attention_bwd_sm90_launch<AttentionBwdSm90Config<128>, T>(problem, stream);
+  using detail::attention_bwd_sm90_launch;
+  if (attention_varlen(problem.fwd))
+    return problem.fwd.head_dim == 64
+               ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, true>, T>(problem, stream)
+               : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, true>, T>(problem, stream);
+  if (problem.fwd.head_dim == 64) return attention_bwd_sm90_launch<AttentionBwdSm90Config<64>, T>(problem, stream);
+  return attention_bwd_sm90_launch<AttentionBwdSm90Config<128>, T>(problem, stream);
 }
 
 }  // namespace tessera::kernels

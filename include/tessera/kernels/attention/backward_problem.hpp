@@ -43,24 +43,38 @@ struct AttentionBackwardProblem {
 };
 
 // The workspace's rows a (batch, head): seq_q rounded up to 128 (a whole number of the kernel's
-// m-blocks of 64 or 128 queries). Example: 1000 -> 1024; 1 -> 128.
+// m-blocks of 64 queries). Example: 1000 -> 1024; 1 -> 128.
 inline long long attention_backward_rows_pad(int seq_q) { return (seq_q + 127LL) / 128 * 128; }
 
-// The bytes of the workspace: (head_dim + 2) fp32 values a padded row. Example: batch 2, heads_q 8,
-// seq_q 1000, head_dim 128 -> 16 * 1024 * 130 * 4 = 8519680.
+// The workspace's rows a head for variable-length batches: sequence b from row cu_seqlens_q[b] +
+// 64 b (its rows and 64 of padding), total_q + 64 batch rounded up to 128. Example: total_q 1000,
+// batch 3 -> 1280.
+inline long long attention_backward_varlen_rows(int total_q, int batch) {
+  return (total_q + 64LL * batch + 127) / 128 * 128;
+}
+
+// The bytes of the workspace: (head_dim + 2) fp32 values a padded row, batch heads_q
+// attention_backward_rows_pad(seq_q) rows (varlen: heads_q attention_backward_varlen_rows(total_q,
+// batch)). Example: batch 2, heads_q 8, seq_q 1000, head_dim 128 -> 16 * 1024 * 130 * 4 = 8519680.
 template <class T>
 std::size_t attention_backward_workspace_bytes(AttentionBackwardProblem<T> const& p) {
-  return std::size_t(p.fwd.batch) * std::size_t(p.fwd.heads_q) * std::size_t(attention_backward_rows_pad(p.fwd.seq_q)) *
-         (std::size_t(p.fwd.head_dim) + 2) * sizeof(float);
+  AttentionProblem<T> const& f = p.fwd;
+  std::size_t const rows =
+      f.cu_seqlens_q != nullptr
+          ? std::size_t(f.heads_q) * std::size_t(attention_backward_varlen_rows(f.total_q, f.batch))
+          : std::size_t(f.batch) * std::size_t(f.heads_q) * std::size_t(attention_backward_rows_pad(f.seq_q));
+  return rows * (std::size_t(f.head_dim) + 2) * sizeof(float);
 }
 
 // check_attention_backward_problem(fn, p): throws std::invalid_argument("<fn>: <rule> (<values>)")
 // for the first rule p breaks: the forward's (check_attention_problem on p.fwd), then
-//   head_dim 64 or 128 (256: not in this version); no variable-length batches (not in this
-//   version); lse given (the forward's); dout, dq, dk, dv not null and 16-byte aligned; their
-//   strides as Q's, K's and V's (head_dim's 1, the others positive multiples of 8 elements where the
-//   extent is > 1, seq >= head_dim); the workspace not null, 16-byte aligned and at least
+//   head_dim 64 or 128 (256: not in this version); lse given (the forward's); dout, dq, dk, dv not
+//   null and 16-byte aligned; their strides as Q's, K's and V's (head_dim's 1, the others positive
+//   multiples of 8 elements where the extent is > 1, seq >= head_dim; varlen: the packed rows'
+//   extents, the batch stride unused); the workspace not null, 16-byte aligned and at least
 //   attention_backward_workspace_bytes; batch heads_kv ceil(seq_k / 128) < 2^31 (the grid).
+// Variable-length batches (fwd.cu_seqlens_q set) as the forward takes them: dO and dQ packed like Q,
+// dK and dV like K; the offsets are read by the kernels, not checked here.
 // Example: head_dim 256 -> "attention_backward_sm90: head_dim must be 64 or 128 (got 256; the
 // backward of head_dim 256 is not built yet)".
 template <class T>
@@ -71,10 +85,6 @@ void check_attention_backward_problem(char const* fn, AttentionBackwardProblem<T
   if (f.head_dim != 64 && f.head_dim != 128)
     fail("head_dim must be 64 or 128 (got " + std::to_string(f.head_dim) +
          "; the backward of head_dim 256 is not built yet)");
-  if (f.cu_seqlens_q != nullptr)
-    fail(
-        "variable-length batches (cu_seqlens_q set) are not supported by the backward yet: pass fixed-length "
-        "batches");
   if (f.lse == nullptr) fail("fwd.lse must be the forward's LSE (got null): run the forward with lse set");
   auto const pointer = [&](char const* name, void const* ptr) {
     if (ptr == nullptr) fail(std::string(name) + " must not be null");
@@ -87,6 +97,7 @@ void check_attention_backward_problem(char const* fn, AttentionBackwardProblem<T
   pointer("dk", p.dk);
   pointer("dv", p.dv);
   constexpr long long unit = 16 / sizeof(T);
+  bool const varlen = f.cu_seqlens_q != nullptr;
   auto const strides = [&](char const* name, AttentionStrides const& s, int heads, int seq) {
     if (s.dim != 1) fail(std::string(name) + "'s head_dim stride must be 1 (got " + std::to_string(s.dim) + ")");
     auto const one = [&](char const* mode, long long stride, int extent) {
@@ -94,17 +105,18 @@ void check_attention_backward_problem(char const* fn, AttentionBackwardProblem<T
         fail(std::string(name) + "'s " + mode + " stride must be a positive multiple of " + std::to_string(unit) +
              " elements (16 bytes) (got " + std::to_string(stride) + ")");
     };
-    one("batch", s.batch, f.batch);
+    if (!varlen) one("batch", s.batch, f.batch);
     one("head", s.head, heads);
     one("seq", s.seq, seq);
     if (seq > 1 && s.seq < f.head_dim)
       fail(std::string(name) + "'s seq stride must be >= head_dim = " + std::to_string(f.head_dim) + " (got " +
            std::to_string(s.seq) + ")");
   };
-  strides("dout", p.dout_strides, f.heads_q, f.seq_q);
-  strides("dq", p.dq_strides, f.heads_q, f.seq_q);
-  strides("dk", p.dk_strides, f.heads_kv, f.seq_k);
-  strides("dv", p.dv_strides, f.heads_kv, f.seq_k);
+  int const rows_q = varlen ? f.total_q : f.seq_q, rows_k = varlen ? f.total_k : f.seq_k;
+  strides("dout", p.dout_strides, f.heads_q, rows_q);
+  strides("dq", p.dq_strides, f.heads_q, rows_q);
+  strides("dk", p.dk_strides, f.heads_kv, rows_k);
+  strides("dv", p.dv_strides, f.heads_kv, rows_k);
   if (p.workspace == nullptr)
     fail("workspace must not be null: allocate attention_backward_workspace_bytes(problem) = " +
          std::to_string(attention_backward_workspace_bytes(p)) + " bytes of device memory");

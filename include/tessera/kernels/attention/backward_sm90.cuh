@@ -74,11 +74,13 @@ namespace tessera::kernels {
 // Head dimension 256 is not built: dK and dV alone would take 256 registers a thread.
 // Debug (tests only): block 0 also writes S^T (masked entries -inf), dP^T, P^T and dS^T of its
 // first step in fp32 to AttentionBwdSm90Params::debug, [4][BN keys][BM queries] in that order.
-template <int D, bool Debug = false>
+// Varlen: variable-length batches (cu_seqlens; the tensors packed along seq as one batch).
+template <int D, bool Debug = false, bool Varlen = false>
 struct AttentionBwdSm90Config {
   static_assert(D == 64 || D == 128, "AttentionBwdSm90Config: the backward supports head_dim 64 and 128");
   static constexpr int kHeadDim = D;
   static constexpr bool kDebug = Debug;
+  static constexpr bool kVarlen = Varlen;
   static constexpr int BN = 128;
   static constexpr int BM = 64;
   static constexpr int Stages = 2;
@@ -90,14 +92,21 @@ struct AttentionBwdSm90Config {
 // A block's work: keys n BN .. n BN + BN - 1 of key/value head hk of batch b, against query
 // m-blocks m_first .. m_blocks - 1 of each of the group's query heads (steps = group (m_blocks -
 // m_first), 0 when no query sees a key of the block: dK = dV = 0). diag: key j is visible to query
-// i iff j <= i + diag (causal only).
+// i iff j <= i + diag (causal only). Varlen only (else unused): b is 0 (the tensors' one batch) and
+// the sequence's rows and lengths: Q's first row q_row, K's k_row, seq_q, seq_k, m_blocks; its first
+// row in the workspace ws_row0 (q_row + 64 sequence: each sequence has 64 rows of padding there);
+// store: the block holds keys of the sequence (else it writes nothing).
 struct AttentionBwdSm90Tile {
   int n, hk, b, m_first, steps, diag;
+  int q_row, k_row, seq_q, seq_k, m_blocks, ws_row0;
+  bool store;
 };
 
 // The kernel's values (by value: ptxas keeps them in uniform registers). dk, dv: (batch, heads_kv,
 // seq_k, D) with strides in elements; dq_accum: fp32 (batch heads_q, rows_pad, D), rows_pad a
-// multiple of 128 >= seq_q (the workspace); blocks: n_blocks heads_kv batch.
+// multiple of 128 >= seq_q (the workspace); blocks: n_blocks heads_kv batch. Varlen: cu_seqlens_q,
+// cu_seqlens_k (batch + 1 offsets each), seq_q, seq_k the longest sequences, dq_accum (heads_q,
+// rows_pad, D) with rows_pad >= total_q + 64 batch (sequence b from row cu_seqlens_q[b] + 64 b).
 template <class T>
 struct AttentionBwdSm90Params {
   T* dk;
@@ -109,7 +118,9 @@ struct AttentionBwdSm90Params {
   int batch, heads_q, heads_kv, group, seq_q, seq_k, m_blocks, n_blocks;
   int causal, bottom_right;
   float scale, scale_log2;
-  float* debug;  // Cfg::kDebug only: block 0's first step's S^T, dP^T, P^T, dS^T (fp32, 4 x BN x BM)
+  float* debug;             // Cfg::kDebug only: block 0's first step's S^T, dP^T, P^T, dS^T (fp32, 4 x BN x BM)
+  int const* cu_seqlens_q;  // Cfg::kVarlen only
+  int const* cu_seqlens_k;
 };
 
 // The tensor maps: q, k, v, dout 4-D (D, seq, heads, batch) in boxes of 64 x BM (Q, dO) or 64 x BN
@@ -199,16 +210,54 @@ struct AttentionBwdSm90Roles {
   __device__ __forceinline__ static AttentionBwdSm90Tile plan(Params const& p) {
     int const x = int(blockIdx.x);
     int const nh = x / p.n_blocks;
-    AttentionBwdSm90Tile w{x - nh * p.n_blocks, 0, 0, 0, 0, 0};
+    AttentionBwdSm90Tile w{x - nh * p.n_blocks, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true};
     w.b = nh / p.heads_kv;
     w.hk = nh - w.b * p.heads_kv;
+    if constexpr (Cfg::kVarlen) {
+      int const sb = w.b;  // the sequence
+      w.q_row = p.cu_seqlens_q[sb];
+      w.seq_q = p.cu_seqlens_q[sb + 1] - w.q_row;
+      w.k_row = p.cu_seqlens_k[sb];
+      w.seq_k = p.cu_seqlens_k[sb + 1] - w.k_row;
+      w.m_blocks = (w.seq_q + BM - 1) / BM;
+      w.ws_row0 = w.q_row + 64 * sb;
+      w.store = w.n * BN < w.seq_k;
+      w.b = 0;
+    }
     if (p.causal) {
-      w.diag = p.bottom_right ? p.seq_k - p.seq_q : 0;
+      w.diag = p.bottom_right ? seq_k(p, w) - seq_q(p, w) : 0;
       int const first_query = w.n * BN - w.diag;  // the first query that sees key n BN
       w.m_first = first_query <= 0 ? 0 : first_query / BM;
     }
-    w.steps = w.m_first < p.m_blocks ? p.group * (p.m_blocks - w.m_first) : 0;
+    w.steps = w.store && w.m_first < m_blocks(p, w) ? p.group * (m_blocks(p, w) - w.m_first) : 0;
     return w;
+  }
+
+  // The sequence's lengths, m-blocks and first rows: the problem's (fixed length; rows 0) or the
+  // tile's (varlen).
+  __device__ __forceinline__ static int seq_q(Params const& p, AttentionBwdSm90Tile const& w) {
+    if constexpr (Cfg::kVarlen) return w.seq_q;
+    return p.seq_q;
+  }
+  __device__ __forceinline__ static int seq_k(Params const& p, AttentionBwdSm90Tile const& w) {
+    if constexpr (Cfg::kVarlen) return w.seq_k;
+    return p.seq_k;
+  }
+  __device__ __forceinline__ static int m_blocks(Params const& p, AttentionBwdSm90Tile const& w) {
+    if constexpr (Cfg::kVarlen) return w.m_blocks;
+    return p.m_blocks;
+  }
+  __device__ __forceinline__ static int q_row(AttentionBwdSm90Tile const& w) {
+    if constexpr (Cfg::kVarlen) return w.q_row;
+    return 0;
+  }
+  __device__ __forceinline__ static int k_row(AttentionBwdSm90Tile const& w) {
+    if constexpr (Cfg::kVarlen) return w.k_row;
+    return 0;
+  }
+  __device__ __forceinline__ static int ws_row0(AttentionBwdSm90Tile const& w) {
+    if constexpr (Cfg::kVarlen) return w.ws_row0;
+    return 0;
   }
 
   // R rows row0 .. of (head, batch) of a 4-D map into a tile laid out as
@@ -225,8 +274,8 @@ struct AttentionBwdSm90Roles {
                                                  Storage& s, int lt) {
     if (lt != 0 || w.steps == 0) return;
     mbarrier_arrive_expect_tx(&s.kv_full, 2 * kKVBytes);
-    load_rows<BN>(&maps.k, &s.kv_full, s.k, w.n * BN, w.hk, w.b);
-    load_rows<BN>(&maps.v, &s.kv_full, s.v, w.n * BN, w.hk, w.b);
+    load_rows<BN>(&maps.k, &s.kv_full, s.k, k_row(w) + w.n * BN, w.hk, w.b);
+    load_rows<BN>(&maps.v, &s.kv_full, s.v, k_row(w) + w.n * BN, w.hk, w.b);
     Pipe const ring{s.ring};
     PipelineState<Stages> st;
     // one loop over the steps (query head h, m-block m), so that the producer's 24 registers hold it
@@ -234,11 +283,11 @@ struct AttentionBwdSm90Roles {
     for (int i = 0; i < w.steps; ++i, ++st) {
       ring.producer_acquire(st);
       std::uint64_t* const bar = ring.producer_expect(st, kStepBytes);
-      load_rows<BM>(&maps.q, bar, s.q_stage(st.index), m * BM, h, w.b);
-      load_rows<BM>(&maps.dout, bar, s.dout_stage(st.index), m * BM, h, w.b);
-      SM90_TMA_LOAD_2D::copy(&maps.lse2, bar, s.lse2 + st.index * BM, m * BM, w.b * p.heads_q + h);
-      SM90_TMA_LOAD_2D::copy(&maps.dsum, bar, s.dsum + st.index * BM, m * BM, w.b * p.heads_q + h);
-      if (++m == p.m_blocks) {
+      load_rows<BM>(&maps.q, bar, s.q_stage(st.index), q_row(w) + m * BM, h, w.b);
+      load_rows<BM>(&maps.dout, bar, s.dout_stage(st.index), q_row(w) + m * BM, h, w.b);
+      SM90_TMA_LOAD_2D::copy(&maps.lse2, bar, s.lse2 + st.index * BM, ws_row0(w) + m * BM, w.b * p.heads_q + h);
+      SM90_TMA_LOAD_2D::copy(&maps.dsum, bar, s.dsum + st.index * BM, ws_row0(w) + m * BM, w.b * p.heads_q + h);
+      if (++m == m_blocks(p, w)) {
         m = w.m_first;
         ++h;
       }
@@ -297,7 +346,7 @@ struct AttentionBwdSm90Roles {
   // Whether some entry of (key block n, m-block m) is masked: the block reaches past seq_k, or
   // (causal) its last key lies above the diagonal of the m-block's first query.
   __device__ __forceinline__ static bool needs_mask(Params const& p, AttentionBwdSm90Tile const& w, int m) {
-    return (w.n + 1) * BN > p.seq_k || (p.causal && (w.n + 1) * BN - 1 > m * BM + w.diag);
+    return (w.n + 1) * BN > seq_k(p, w) || (p.causal && (w.n + 1) * BN - 1 > m * BM + w.diag);
   }
 
   // -inf where (key key0 + 8 h, query m BM + 8 j + 2 t + e) is not visible (value 4 j + 2 h + e).
@@ -308,7 +357,7 @@ struct AttentionBwdSm90Roles {
     for (int h = 0; h < 2; ++h) {
       int const key = key0 + 8 * h;
       // visible iff key < seq_k and (causal) query >= key - diag: column 8 j + e >= first
-      int const first = key >= p.seq_k ? BM : p.causal ? key - w.diag - m * BM - 2 * t : -BM;
+      int const first = key >= seq_k(p, w) ? BM : p.causal ? key - w.diag - m * BM - 2 * t : -BM;
       TESSERA_UNROLL
       for (int j = 0; j < BM / 8; ++j) {
         TESSERA_UNROLL
@@ -427,7 +476,8 @@ struct AttentionBwdSm90Roles {
     warpgroup_wait<0>();
     attention_sm90_fence(dq);
     // value 4 j + 2 h + e: query m BM + 16 w + g + 8 h, column dq0 + 8 j + 2 t + e
-    float* const row = p.dq_accum + (std::int64_t(bh) * p.rows_pad + m * BM + 16 * warp + g) * D + dq0 + 2 * t;
+    float* const row =
+        p.dq_accum + (std::int64_t(bh) * p.rows_pad + ws_row0(w) + m * BM + 16 * warp + g) * D + dq0 + 2 * t;
     TESSERA_UNROLL
     for (int h = 0; h < 2; ++h) {
       TESSERA_UNROLL
@@ -449,7 +499,7 @@ struct AttentionBwdSm90Roles {
       bool dump = Cfg::kDebug && blockIdx.x == 0;  // the first step of block 0 (Cfg::kDebug)
       for (int gq = 0; gq < p.group; ++gq) {
         int const bh = w.b * p.heads_q + w.hk * p.group + gq;
-        for (int m = w.m_first; m < p.m_blocks; ++m, ++st, buf ^= 1) {
+        for (int m = w.m_first; m < m_blocks(p, w); ++m, ++st, buf ^= 1) {
           step(p, w, s, c, lt, m, bh, st, buf, dk, dv, dump);
           dump = false;
         }
@@ -457,12 +507,13 @@ struct AttentionBwdSm90Roles {
     }
     // dK (times scale) and dV, converted, stored from registers: pairs of elements, keys < seq_k.
     int const warp = lt / 32, lane = lt % 32, g = lane / 4, t = lane % 4;
-    T* const dk_bh = p.dk + w.b * p.dk_batch + w.hk * p.dk_head;
-    T* const dv_bh = p.dv + w.b * p.dv_batch + w.hk * p.dv_head;
+    if (!w.store) return;  // varlen: no key of the sequence in the block
+    T* const dk_bh = p.dk + w.b * p.dk_batch + w.hk * p.dk_head + std::int64_t(k_row(w)) * p.dk_seq;
+    T* const dv_bh = p.dv + w.b * p.dv_batch + w.hk * p.dv_head + std::int64_t(k_row(w)) * p.dv_seq;
     TESSERA_UNROLL
     for (int h = 0; h < 2; ++h) {
       int const key = w.n * BN + 64 * c + 16 * warp + g + 8 * h;
-      if (key < p.seq_k) {
+      if (key < seq_k(p, w)) {
         T* const dk_row = dk_bh + std::int64_t(key) * p.dk_seq + 2 * t;
         T* const dv_row = dv_bh + std::int64_t(key) * p.dv_seq + 2 * t;
         TESSERA_UNROLL

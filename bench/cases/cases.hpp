@@ -55,6 +55,10 @@ std::vector<Case> gemm_sm90_ladder_cases(std::vector<int> const& sizes);
 // 128x128 kernel; block scales (gemm_sm90_fp8_block) against the per-tensor reference;
 // bench/cases/gemm_fp8_cases.cu.
 std::vector<Case> gemm_fp8_cases(std::vector<int> const& sizes);
+// The grouped GEMM (gemm_sm90_grouped, bf16, tokens packed by expert; N = K = 4096 with 8 and 64
+// groups, Mixtral's and DeepSeek-V3's expert shapes at 8..1024 tokens an expert) against a loop of
+// cublasGemmEx over the groups and beside cublasGemmGroupedBatchedEx; bench/cases/gemm_grouped_cases.cu.
+std::vector<Case> gemm_grouped_cases();
 
 // The sweep of the Hopper GEMM: gemm_sm90_persistent (128x256 tiles), gemm_sm90_pingpong (128x128)
 // and gemm_sm90 (the tile chosen for the shape) on squares 1024^3 .. 16384^3 (the powers of two,

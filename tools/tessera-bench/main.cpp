@@ -1,7 +1,7 @@
 // tessera-bench: the GPU benchmark (CUDA builds only). Runs the kernels (elementwise add, tile copy,
 // the SGEMM ladder and the CuTe tutorial's SGEMM, the tensor-core GEMMs) with verification,
 // warm-up and CUDA-event timing against a reference measured in the same run (bench/harness.hpp).
-//   tessera-bench [--kernels REGEX] [--sizes small|full|sweep|fp8 | --shapes MxNxK,... | --suite CLASSES]
+//   tessera-bench [--kernels REGEX] [--sizes small|full|sweep|fp8|grouped | --shapes MxNxK,... | --suite CLASSES]
 //                 [--repeats N] [--iters N] [--warmup N] [--rest MS] [--sustained N] [--json FILE] [--svg FILE]
 //   tessera-bench --quick      the short verified run that `tessera demo` starts where a GPU exists
 // Exit status: 0 every result verified, 1 a result failed verification or the run failed, 2 a
@@ -44,6 +44,7 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   bool const full = o.sizes == "full";
   bool const sweep = o.sizes == "sweep";
   bool const fp8 = o.sizes == "fp8";
+  bool const grouped = o.sizes == "grouped";
   std::vector<GemmShape> const shapes = o.shapes.empty() ? std::vector<GemmShape>{} : parse_gemm_shapes(o.shapes);
   std::vector<SuiteShape> const suite = o.suite.empty() ? std::vector<SuiteShape>{} : gemm_suite(o.suite);
   std::regex const re(o.kernels);
@@ -53,13 +54,14 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   std::vector<Result> results;
   std::size_t matched = 0;
   // One group at a time, so that one group's buffers are freed before the next one's exist.
-  for (int g = sweep || fp8 || !shapes.empty() || !suite.empty() ? 2 : 0; g < 3; ++g) {
+  for (int g = sweep || fp8 || grouped || !shapes.empty() || !suite.empty() ? 2 : 0; g < 3; ++g) {
     std::vector<Case> all = g == 0            ? memory_cases(full)
                             : g == 1          ? tessera::examples::sgemm_cases(full)
                             : !shapes.empty() ? gemm_shape_cases(shapes)
                             : !suite.empty()  ? gemm_suite_cases(suite)
                             : sweep           ? gemm_sweep_cases()
                             : fp8             ? gemm_fp8_cases({4096, 8192})
+                            : grouped         ? gemm_grouped_cases()
                                               : gemm_cases(full);
     std::vector<Case> picked;
     for (auto& c : all)
@@ -108,8 +110,10 @@ int main(int argc, char** argv) {
              "--sizes", opts->sizes,
              "small (quick), full (32768x32768 add/copy, 4096^3 and 8192^3 GEMMs) or sweep (the fastest Hopper "
              "GEMM on 1024^3..16384^3 and M = 128..1024 with N = K = 8192) or fp8 (gemm_sm90_fp8, e4m3 -> bf16, "
-             "at 4096^3 and 8192^3 against cuBLASLt's fp8)")
-          ->check(CLI::IsMember({"small", "full", "sweep", "fp8"}));
+             "at 4096^3 and 8192^3 against cuBLASLt's fp8) or grouped (gemm_sm90_grouped on mixture-of-experts shapes "
+             "against "
+             "a loop of cublasGemmEx and cublasGemmGroupedBatchedEx)")
+          ->check(CLI::IsMember({"small", "full", "sweep", "fp8", "grouped"}));
   cmd->add_option("--shapes", opts->shapes,
                   "MxNxK[,MxNxK...]: instead of --sizes, the Hopper GEMMs (persistent, pingpong, stream_k, gemm_sm90; "
                   "bf16 and fp16) on these shapes")

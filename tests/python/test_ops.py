@@ -54,7 +54,8 @@ def test_the_module_loads_and_reports_its_devices_without_a_gpu():
         pytest.skip("tessera._ops is not here: %s" % (tessera.ops._import_error,))
     assert isinstance(tessera.ops._ops.device_count(), int) and tessera.ops._ops.device_count() >= 0
     assert tessera.ops._ops.have_gemm() is True  # compiled on first use, like the others
-    assert tessera.ops.__all__ == ["add", "sgemm", "copy", "gemm", "attention", "attention_varlen", "available", "DeviceArray"]
+    assert tessera.ops.__all__ == ["add", "sgemm", "copy", "gemm", "grouped_gemm", "attention", "attention_varlen", "available",
+                                   "DeviceArray"]
 
 
 @needs_ops
@@ -1007,7 +1008,7 @@ def _run_doctest(obj, name, globs):
 
 
 @needs_gpu
-@pytest.mark.parametrize("name", ["add", "sgemm", "copy", "gemm", "available"])
+@pytest.mark.parametrize("name", ["add", "sgemm", "copy", "gemm", "grouped_gemm", "available"])
 def test_docstring_examples(name):
     obj = getattr(tessera.ops, name)
     for part in ("Precondition:", "Postcondition:", "Example"):

@@ -147,10 +147,10 @@ def main():
             parts.append("tessera error: " + row["tessera_error"])
         print("  ".join(parts) + "  TFLOP/s", flush=True)
         del a, ref, tol, out_loop
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "results": results}, f,
-                      indent=1)
+        if args.json:  # after every case: a run cut short keeps what it measured
+            with open(args.json, "w") as f:
+                json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "results": results}, f,
+                          indent=1)
     return 0
 
 

@@ -62,6 +62,28 @@ TEST(CheckTma, EachRuleNamedWithItsValues) {
          "a swizzled box layout must have offset 0");
 }
 
+// The box's run-time coordinate (issue 34: an H200 raised an illegal instruction for a box of 1-byte
+// elements at inner coordinate 356, a map the driver had accepted).
+TEST(CheckTma, CoordinateOfTheBox) {
+  using tessera::tools::check_tma_coordinate;
+  const tessera::tools::CheckResult bad = check_tma_coordinate(356, 1);
+  EXPECT_FALSE(bad.legal);
+  EXPECT_EQ(bad.rule, "tma.coordinate");
+  EXPECT_NE(bad.message.find("the box's inner coordinate 356 is at byte 356, not a multiple of 16"), std::string::npos)
+      << bad.message;
+  EXPECT_NE(bad.message.find("start boxes at multiples of 16 elements, e.g. 352 or 368"), std::string::npos)
+      << bad.message;
+  const tessera::tools::CheckResult half = check_tma_coordinate(-3, 2);
+  EXPECT_EQ(half.rule, "tma.coordinate");
+  EXPECT_NE(half.message.find("multiples of 8 elements, e.g. -8 or 0"), std::string::npos) << half.message;
+  EXPECT_EQ(check_tma_coordinate(4, 4).rule, "");
+  EXPECT_TRUE(check_tma_coordinate(4, 4).legal);
+  EXPECT_TRUE(check_tma_coordinate(352, 1).legal);
+  EXPECT_TRUE(check_tma_coordinate(-8, 2).legal);
+  EXPECT_FALSE(check_tma_coordinate(1, 8).legal);
+  EXPECT_TRUE(check_tma_coordinate(2, 8).legal);
+}
+
 tessera::tools::CheckResult tma_tile(const char* box, const char* smem, const char* global = "(4096,4096):(4096,1)") {
   return tessera::tools::check_tma(tessera::rt::evaluate(global), tessera::rt::evaluate(box), 2,
                                    tessera::rt::evaluate(smem));

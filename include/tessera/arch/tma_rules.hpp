@@ -2,7 +2,8 @@
 // non-interleaved mode the library uses, and the library's own limit to 1-, 2- and 4-byte
 // elements), stated once: make_tma_desc_2d (arch/copy_sm90_tma.cuh)
 // refuses what they refuse, with their messages, and the swizzle advisor (tools/advise.hpp) applies
-// them to the layouts it considers for a TMA-written tile. Also here, once, the rules that relate a
+// them to the layouts it considers for a TMA-written tile; the rule of a box's run-time coordinate
+// (tma_coordinate_violation). Also here, once, the rules that relate a
 // global layout and a shared-memory box layout to such a map (tma_layout_check, tma_row_order_*):
 // tma_box_params (atom/copy_traits_sm90_tma.cuh, on static layouts) and the checker's check_tma
 // (tools/check.hpp, on the run-time twin) both call them. Host only, no CUDA headers. TMA's swizzles
@@ -66,6 +67,27 @@ inline std::optional<std::string> tma_2d_violation(const TmaMatrix2d& m) {
            std::to_string(m.swizzle_bytes) + " bytes, got " + std::to_string(row_bytes) +
            "; use a narrower box (or no swizzle)";
   return std::nullopt;
+}
+
+// tma_coordinate_violation(inner, elem_bytes): a box's coordinate along the matrix's contiguous
+// mode (the first coordinate of cp.async.bulk.tensor, in elements) must put the box's first row at
+// a 16-byte aligned address: inner * elem_bytes a multiple of 16 (the matrix's address and its row
+// pitch are, by tma_2d_violation's rules). The driver cannot check it (the coordinates come at run
+// time) and sm_90 answers a load at another with an illegal instruction, which ends the CUDA
+// context (seen on an H200 at 1-byte elements and coordinate 356, issue 34). Coordinates before or
+// past the matrix are fine when aligned (TMA fills those elements with zeros). Tiled kernels meet
+// the rule by construction: their coordinates are multiples of the box's inner extent, whose bytes
+// are a multiple of 16. Example: (356, 1) -> "the box's inner coordinate 356 is at byte 356, not a
+// multiple of 16 ...".
+inline std::optional<std::string> tma_coordinate_violation(long long inner, int elem_bytes) {
+  const long long bytes = inner * elem_bytes;
+  if (bytes % 16 == 0) return std::nullopt;
+  const long long unit = 16 / (elem_bytes > 0 && 16 % elem_bytes == 0 ? elem_bytes : 1);
+  const long long below = bytes >= 0 ? inner / unit * unit : -((-inner + unit - 1) / unit * unit);
+  return "the box's inner coordinate " + std::to_string(inner) + " is at byte " + std::to_string(bytes) +
+         ", not a multiple of 16 (TMA's global address of a box must be 16-byte aligned; sm_90 raises an "
+         "illegal instruction); start boxes at multiples of " +
+         std::to_string(unit) + " elements, e.g. " + std::to_string(below) + " or " + std::to_string(below + unit);
 }
 
 // What a global layout and a box layout give a tensor map (m), or the first rule they break: rule

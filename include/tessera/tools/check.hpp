@@ -53,6 +53,25 @@ namespace check_detail {
 inline std::int64_t value(const rt::IntTuple& t) { return t.as_int().value; }
 }  // namespace check_detail
 
+// check_tma_coordinate(inner, elem_bytes): whether a TMA load or store of a box may start at
+// element `inner` of the matrix's contiguous mode (the instruction's first coordinate): rule
+// "tma.coordinate" (arch/tma_rules.hpp's tma_coordinate_violation), the box's first row 16-byte
+// aligned. check_tma answers for the tensor map and the box; this, for each place the box goes.
+// Example: check_tma_coordinate(356, 1) breaks it; check_tma_coordinate(352, 1) and
+// check_tma_coordinate(-8, 2) are legal.
+inline CheckResult check_tma_coordinate(long long inner, int elem_bytes) {
+  CheckResult r;
+  if (const std::optional<std::string> v = tma_coordinate_violation(inner, elem_bytes)) {
+    r.rule = "tma.coordinate";
+    r.message = *v;
+    return r;
+  }
+  r.legal = true;
+  r.message = "the box's inner coordinate " + std::to_string(inner) + " is at byte " +
+              std::to_string(inner * elem_bytes) + ", 16-byte aligned";
+  return r;
+}
+
 // check_tma(global, box, elem_bytes): whether TMA can move boxes laid out in shared memory as `box`
 // (a static rank-2 layout, or Sw<B,M,S> composed with one, offset 0) from or to the 2-D matrix
 // `global` (shape and strides, in elements; its address taken 16-byte aligned) of elem_bytes-byte

@@ -4,35 +4,47 @@
 usage: advise_counters.py PROGRAM_OUTPUT NCU_CSV
 
 PROGRAM_OUTPUT is the stdout of `tessera_advise_counters` run under ncu (its MODEL, LAUNCH and
-VERIFY lines); NCU_CSV the file of `ncu --csv --log-file NCU_CSV -k regex:advise_tile --metrics ...`.
-Each case and layout ran three launches: mode 0 (poison fill), 1 (+ write), 2 (+ reads, `reps`
-times). The write's counts are mode 1 minus mode 0, the reads' (mode 2 minus mode 1) / reps; all
-shared-memory wavefronts are counted (ldmatrix and stmatrix have no wavefront counter of their own
-on sm_90). Prints a table and exits 1 when a measured figure differs from the model by more than 2%
-(TMA's barrier waits add a few wavefronts to one launch or another), when an instruction count
-differs from the model's, when the data check failed, or when a launch has no counters. Python 3
-standard library only.
+VERIFY lines); NCU_CSV the file of `ncu --csv --print-units base --log-file NCU_CSV -k
+regex:advise_tile --metrics ...`. Each case and layout ran three launches: mode 0 (poison fill), 1
+(+ write), 2 (+ reads, `reps` times). The write's counts are mode 1 minus mode 0, the reads' mode 2
+minus mode 1; each is compared exactly (integers, no tolerance) with the model times `reps`:
+
+  side               wavefronts                                   bank conflicts            instructions
+  ldmatrix, ld.shared l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld   ..._mem_shared_op_ld    smsp__sass_inst_executed_op_ldsm / _op_shared_ld
+  stmatrix           l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st   ..._mem_shared_op_st    smsp__sass_inst_executed_op_shared_stsm
+  cp.async 16 B      smsp__sass_data_bytes_mem_shared_op_ldgsts.sum /   ..._mem_shared_op_ldgsts smsp__sass_inst_executed_op_ldgsts
+                     smsp__sass_average_data_bytes_per_wavefront_mem_shared_op_ldgsts.ratio
+
+(the instruction's own counter: the all-instruction l1tex__data_pipe_lsu_wavefronts_mem_shared also
+counts instructions executed with every lane predicated off, e.g. the three `@!PT LDS` ptxas puts
+before each LDGSTS, and the smsp__inst_executed_* counters count those too; the table shows what
+the all-instruction counter adds to the instruction's own, per instruction, as "rest/i"). A side
+whose counter is missing from the CSV fails (named), as do a data check that failed and a launch
+without counters. Exit 0 when every figure matches. Python 3 standard library only.
 """
 import csv
-import re
 import shlex
 import sys
 
 TOTAL = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
-CONFLICTS = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"
-# Instruction counters by kind: the first present is used.
-INSTR = {
-    "ldmatrix": ["smsp__inst_executed_op_ldsm.sum", "smsp__sass_inst_executed_op_ldsm.sum"],
-    "ldmatrix.trans": ["smsp__inst_executed_op_ldsm.sum", "smsp__sass_inst_executed_op_ldsm.sum"],
-    "ld.shared.v4": ["smsp__sass_inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_ld.sum"],
-    "stmatrix": ["smsp__inst_executed_op_stsm.sum", "smsp__sass_inst_executed_op_stsm.sum"],
-    "cp.async16": ["smsp__inst_executed_op_ldgsts.sum", "smsp__sass_inst_executed_op_ldgsts.sum"],
+# Per kind: (wavefront counter, bank-conflict counter, instruction counter). The wavefront counter
+# of cp.async is worked out from two (see wavefronts()).
+LDGSTS_BYTES = "smsp__sass_data_bytes_mem_shared_op_ldgsts.sum"
+LDGSTS_PER_WAVEFRONT = "smsp__sass_average_data_bytes_per_wavefront_mem_shared_op_ldgsts.ratio"
+LDGSTS_WAVEFRONTS = "ldgsts wavefronts"  # LDGSTS_BYTES / LDGSTS_PER_WAVEFRONT
+COUNTERS = {
+    "ldmatrix": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_ldsm.sum"),
+    "ld.shared.v4": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                     "smsp__sass_inst_executed_op_shared_ld.sum"),
+    "stmatrix": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+                 "smsp__sass_inst_executed_op_shared_stsm.sum"),
+    "cp.async16": (LDGSTS_WAVEFRONTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+                   "smsp__sass_inst_executed_op_ldgsts.sum"),
 }
-# Bank conflicts by kind: cp.async's shared-memory side has a counter of its own where the device has it.
-CONFLICTS_BY_KIND = {
-    "cp.async16": ["l1tex__data_bank_conflicts_pipe_lsu_mem_global_op_ldgsts.sum", CONFLICTS],
-}
-TOLERANCE = 0.02
+COUNTERS["ldmatrix.trans"] = COUNTERS["ldmatrix"]
 
 
 def fields(line):
@@ -88,11 +100,24 @@ def read_ncu(path):
     return out
 
 
-def first(metrics, names):
-    for n in names:
-        if n in metrics:
-            return n
-    return None
+def wavefronts(metrics, name):
+    """The launch's count of `name`; for cp.async, bytes / bytes per wavefront (0 bytes: 0)."""
+    if name != LDGSTS_WAVEFRONTS:
+        return metrics.get(name)
+    if LDGSTS_BYTES not in metrics or LDGSTS_PER_WAVEFRONT not in metrics:
+        return None
+    if metrics[LDGSTS_BYTES] == 0:
+        return 0.0
+    if not metrics[LDGSTS_PER_WAVEFRONT]:
+        return None
+    # A count of wavefronts is an integer; the ratio comes printed to a few digits (170.667), so the
+    # quotient is rounded to the integer when within 0.01 of one, else left as it is (and differs).
+    q = metrics[LDGSTS_BYTES] / metrics[LDGSTS_PER_WAVEFRONT]
+    return float(round(q)) if abs(q - round(q)) < 0.01 else q
+
+
+def missing_names(name):
+    return [LDGSTS_BYTES, LDGSTS_PER_WAVEFRONT] if name == LDGSTS_WAVEFRONTS else [name]
 
 
 def main(argv):
@@ -113,12 +138,12 @@ def main(argv):
         if i < len(ids):
             by_launch[(l["case"], l["variant"], int(l["mode"]))] = ncu[ids[i]]
 
-    header = "%-3s %-8s %-34s %-20s %5s %10s %10s %9s %9s %7s  %s" % (
-        "#", "variant", "layout", "side", "instr", "model w/i", "ncu w/i", "model c/i", "ncu c/i", "ncu n", "verdict")
+    header = "%-3s %-8s %-34s %-20s %5s %9s %9s %9s %9s %7s %7s  %s" % (
+        "#", "variant", "layout", "side", "instr", "model w/i", "ncu w/i", "model c/i", "ncu c/i", "ncu n",
+        "rest/i", "verdict")
     print(header)
     print("-" * len(header))
     case_ok = {}
-    unmeasured_sides = []
     for m in models:
         case, variant = m["case"], m["variant"]
         reps = int(m["reps"])
@@ -134,35 +159,37 @@ def main(argv):
         rows.append(("read", m["read"], int(m["read_instr"]), int(m["read_wav"]), int(m["read_ideal"]), ms[1], ms[2], reps))
         for side, kind, n, wav, ideal, before, after, times in rows:
             verdict = []
-            if TOTAL not in before or TOTAL not in after:
-                failures.append("case %s %s: no %s in the ncu output" % (case, variant, TOTAL))
+            if kind not in COUNTERS:
+                failures.append("case %s %s %s: no counters known for %s" % (case, variant, side, kind))
                 ok_here = False
                 continue
-            got_wav = (after[TOTAL] - before[TOTAL]) / times
-            cname = first(after, CONFLICTS_BY_KIND.get(kind, [CONFLICTS]))
-            got_conf = (after[cname] - before.get(cname, 0)) / times if cname else None
-            icount = first(after, INSTR.get(kind, []))
-            got_n = (after[icount] - before.get(icount, 0)) / times if icount else None
-            model_wi, got_wi = wav / n, got_wav / n
-            model_ci = (wav - ideal) / n
-            got_ci = got_conf / n if got_conf is not None else None
-            if got_n is not None and abs(got_n - n) > 0.5:
-                verdict.append("instructions %g != %d" % (got_n, n))
-            unmeasured = got_wav == 0 and wav > 0
-            if unmeasured:  # e.g. cp.async's shared-memory writes, where the LSU counters leave them out
-                unmeasured_sides.append("case %s %s %s %s" % (case, variant, side, kind))
-            elif abs(got_wi - model_wi) > TOLERANCE * model_wi:
-                verdict.append("wavefronts differ")
-            if got_ci is not None and abs(got_ci - model_ci) > TOLERANCE * model_wi:
-                verdict.append("conflicts differ")
-            text = "; ".join(verdict) if verdict else "wavefronts not counted; conflicts match" if unmeasured else "match"
+            wname, cname, iname = COUNTERS[kind]
+            got = {}
+            for label, name in (("wavefronts", wname), ("conflicts", cname), ("instructions", iname)):
+                a = wavefronts(after, name)
+                b = wavefronts(before, name) if name != LDGSTS_WAVEFRONTS else 0.0
+                if a is None or b is None:
+                    verdict.append("no %s counter (%s)" % (label, ", ".join(missing_names(name))))
+                    got[label] = None
+                else:
+                    got[label] = a - b
+            want = {"wavefronts": wav * times, "conflicts": (wav - ideal) * times, "instructions": n * times}
+            for label in ("instructions", "wavefronts", "conflicts"):
+                if got[label] is not None and round(got[label], 6) != want[label]:
+                    verdict.append("%s %g != %d" % (label, got[label], want[label]))
+            rest = None
+            if TOTAL in after and TOTAL in before and got["wavefronts"] is not None:
+                rest = (after[TOTAL] - before[TOTAL] - got["wavefronts"]) / (n * times)
+            text = "; ".join(verdict) if verdict else "match"
             if verdict:
                 ok_here = False
                 failures.append("case %s %s %s: %s" % (case, variant, side, text))
+            per = lambda label: "%.2f" % (got[label] / (n * times)) if got[label] is not None else "n/a"
             layout = m["layout"] if len(m["layout"]) <= 34 else m["layout"][:31] + "..."
-            print("%-3s %-8s %-34s %-20s %5d %10.2f %10.2f %9.2f %9s %7s  %s" % (
-                case, variant, layout, side + " " + kind, n, model_wi, got_wi, model_ci,
-                "%.2f" % got_ci if got_ci is not None else "n/a", "%g" % got_n if got_n is not None else "n/a", text))
+            print("%-3s %-8s %-34s %-20s %5d %9.2f %9s %9.2f %9s %7s %7s  %s" % (
+                case, variant, layout, side + " " + kind, n, wav / n, per("wavefronts"), (wav - ideal) / n,
+                per("conflicts"), "%g" % (got["instructions"] / times) if got["instructions"] is not None else "n/a",
+                "%.2f" % rest if rest is not None else "n/a", text))
         bad = verify.get((case, variant))
         if bad is None or bad[0] != 0:
             ok_here = False
@@ -180,8 +207,6 @@ def main(argv):
             c, names.get(c, ""), "yes" if c in conflict_free else "no", "yes" if case_ok.get(c) else "NO"))
     print("%d of %d cases: the advice is conflict-free and the model matches the counters (issue 34 asks for 4)" % (
         len([c for c in matched if c in conflict_free]), len(case_ok)))
-    for u in unmeasured_sides:
-        print("not counted (no wavefronts in %s; compared by bank conflicts only): %s" % (TOTAL, u))
     for f in failures:
         print("FAIL: " + f)
     return 0 if not failures else 1

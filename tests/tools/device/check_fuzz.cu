@@ -4,7 +4,8 @@
 //
 // Each combination of a seeded sample is one of three families, asked of the checker and then,
 // where the hardware has an answer, run:
-//   tma    a 2-D matrix and a box layout (tools::check_tma). The hardware's answers: the driver's
+//   tma    a 2-D matrix, a box layout and the box's coordinates (tools::check_tma, and
+//          tools::check_tma_coordinate for where the box goes). The hardware's answers: the driver's
 //          cuTensorMapEncodeTiled (called directly, not through make_tma_desc_2d, whose own checks
 //          are the checker's), then a TMA load of one box (the corner one, partly outside the
 //          matrix half the time) whose shared-memory bytes must sit where the box layout says.
@@ -15,9 +16,12 @@
 //   ldsm   ldmatrix (.x1/.x2/.x4, .trans) tiled copies over fp16 tiles, padded and swizzled
 //          (tools::check_copy). Run: each lane's row address is where the layout puts its row;
 //          a row address off 16 bytes faults, a row the layout splits gives wrong data.
-// A combination whose run must fault (a misaligned access) runs in a child process (this program
-// with --only I), so that the fault does not end the sample; under compute-sanitizer only the
-// parent is instrumented (--target-processes application-only), and its ERROR SUMMARY must be 0.
+// TMA loads (the checker's question is whether they fault) and runs that must fault (a misaligned
+// access) run in a worker process (this program with --worker), so that a fault ends the worker's
+// CUDA context, not the sample: the next combination gets a fresh worker, and every combination
+// runs. Under compute-sanitizer only the parent is instrumented (--target-processes
+// application-only): it runs the vector and ldmatrix combinations predicted to run clean, and its
+// ERROR SUMMARY must be 0 (--report-api-errors no: an encoder's refusal is an answer, not an error).
 //
 // Output: one line per combination (FUZZ i family verdicts), then the counts:
 //   accepted, ran clean            the checker's yes, and the hardware's
@@ -28,6 +32,9 @@
 // Exit status 1 when an accepted combination failed. Without a GPU: a skip line, exit 0.
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -193,6 +200,7 @@ Combo draw(std::mt19937_64& g, int family) {
     if (chance(g, 0.7)) c.ld = (c.ld * c.eb + 15) / 16 * 16 / c.eb;  // a 16-byte pitch more often
     c.box_stride = chance(g, 0.1) ? c.b_in + 8 : c.b_in;             // 10%: not TMA's row order
     c.c0 = chance(g, 0.5) ? 0 : int(std::max<std::int64_t>(0, c.inner - c.b_in / 2));
+    if (c.c0 != 0 && chance(g, 0.5)) c.c0 = c.c0 * c.eb / 16 * 16 / c.eb;  // half of those 16-byte aligned
     c.c1 = chance(g, 0.5) ? 0 : int(std::max<std::int64_t>(0, c.outer - c.b_out / 2));
     c.text = "global (" + s(c.outer) + "," + s(c.inner) + "):(" + s(c.ld) + ",1), box " +
              (c.sw_bits ? "Sw<" + s(c.sw_bits) + "," + s(c.sw_base) + ",3> o " : "") + "(_" + s(c.b_out) + ",_" +
@@ -254,6 +262,11 @@ void run_tma(const Combo& c, Outcome& o, bool execute) {
                                           rt::evaluate(box), c.eb);
   o.legal = r.legal;
   o.rule = r.rule;
+  if (r.legal) {  // where the box goes: its inner coordinate (tma.coordinate)
+    const tt::CheckResult at = tt::check_tma_coordinate(c.c0, c.eb);
+    o.legal = at.legal;
+    o.rule = at.rule;
+  }
   if (!execute) return;
   // The hardware's first answer: the driver's encoder, given what the layouts say.
   const std::int64_t bytes = std::max<std::int64_t>(1, c.ld * c.outer * c.eb) + 64;
@@ -490,30 +503,148 @@ std::vector<Combo> sample(std::uint64_t seed, int count) {
   return out;
 }
 
-// The child's exit status: 10 hardware accepted, 11 rejected (wrong data or a CUDA error), 12 not run.
-int child_status(const Outcome& o) { return o.hw == Hw::accepted ? 10 : o.hw == Hw::rejected ? 11 : 12; }
+// The worker: this program with --worker, not instrumented under compute-sanitizer
+// (--target-processes application-only). It makes its CUDA context first, then reads combination
+// indices on stdin, runs each and answers one line on stdout, "R i hw cuda_error why" (hw: 0 not
+// run, 1 accepted, 2 rejected). After a CUDA error it answers and exits: a fault (an illegal
+// instruction, a misaligned address) leaves the context unusable, so the next combination gets a
+// fresh worker. The parent keeps a spare worker started, so that a fault costs no context start.
+struct Worker {
+  pid_t pid = -1;
+  FILE* to = nullptr;
+  FILE* from = nullptr;
+};
+
+Worker start_worker(const char* argv0, std::uint64_t seed, int count) {
+  Worker w;
+  int in[2], out[2];
+  if (pipe2(in, O_CLOEXEC) != 0) return w;
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    close(in[0]);
+    close(in[1]);
+    return w;
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_addclose(&fa, in[1]);
+  posix_spawn_file_actions_addclose(&fa, out[0]);
+  const std::string sd = std::to_string(seed), cnt = std::to_string(count);
+  std::vector<char*> args = {const_cast<char*>(argv0),
+                             const_cast<char*>("--seed"),
+                             const_cast<char*>(sd.c_str()),
+                             const_cast<char*>("--count"),
+                             const_cast<char*>(cnt.c_str()),
+                             const_cast<char*>("--worker"),
+                             nullptr};
+  std::fflush(stdout);
+  const int rc = posix_spawn(&w.pid, "/proc/self/exe", &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(in[0]);
+  close(out[1]);
+  if (rc != 0) {
+    close(in[1]);
+    close(out[0]);
+    w.pid = -1;
+    return w;
+  }
+  w.to = fdopen(in[1], "w");
+  w.from = fdopen(out[0], "r");
+  return w;
+}
+
+void stop_worker(Worker& w) {
+  if (w.pid < 0) return;
+  if (w.to) std::fclose(w.to);
+  if (w.from) std::fclose(w.from);
+  int st = 0;
+  waitpid(w.pid, &st, 0);
+  w = Worker{};
+}
+
+// Runs combination i in the worker (starting one where none runs); false when the worker died
+// without an answer (then o says how).
+bool ask_worker(Worker& w, Worker& spare, const char* argv0, std::uint64_t seed, int count, int i, Outcome& o,
+                int& started) {
+  if (w.pid < 0) {
+    w = spare.pid >= 0 ? spare : start_worker(argv0, seed, count);
+    if (spare.pid < 0) ++started;
+    spare = start_worker(argv0, seed, count);
+    ++started;
+  }
+  if (w.pid < 0) {
+    o.hw = Hw::not_run;
+    o.hw_why = "not run: no worker process could be started";
+    return false;
+  }
+  std::fprintf(w.to, "%d\n", i);
+  std::fflush(w.to);
+  char line[4096];
+  int idx = -1, hw = 0, err = 0, used = 0;
+  pollfd pf{fileno(w.from), POLLIN, 0};
+  if (poll(&pf, 1, 20000) <= 0) {  // 20 s without an answer (a TMA wait that never ends): the worker goes
+    kill(w.pid, SIGKILL);
+    stop_worker(w);
+    o.hw = Hw::rejected;
+    o.hw_why = "(worker) no answer in 20 s: stopped";
+    return false;
+  }
+  if (!std::fgets(line, sizeof line, w.from) || std::sscanf(line, "R %d %d %d %n", &idx, &hw, &err, &used) < 3 ||
+      idx != i) {
+    stop_worker(w);
+    o.hw = Hw::rejected;
+    o.hw_why = "(worker) died without an answer";
+    return false;
+  }
+  std::string why(line + used);
+  while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
+  o.hw = hw == 1 ? Hw::accepted : hw == 2 ? Hw::rejected : Hw::not_run;
+  o.hw_why = "(worker) " + why;
+  o.cuda_error = err != 0;
+  if (o.cuda_error) stop_worker(w);  // it exits after a CUDA error
+  return true;
+}
+
+int worker_main(const std::vector<Combo>& combos) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  cudaFree(nullptr);  // the context, before the first question
+  int i = -1;
+  while (std::scanf("%d", &i) == 1) {
+    Outcome o;
+    if (i < 0 || i >= int(combos.size())) o.hw_why = "no such combination";
+    else o = evaluate(combos[std::size_t(i)], true);
+    for (char& ch : o.hw_why)
+      if (ch == '\n') ch = ' ';
+    std::printf("R %d %d %d %s\n", i,
+                o.hw == Hw::accepted   ? 1
+                : o.hw == Hw::rejected ? 2
+                                       : 0,
+                o.cuda_error ? 1 : 0, o.hw_why.c_str());
+    std::fflush(stdout);
+    if (o.cuda_error) return 0;
+  }
+  return 0;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // line by line, also into a file (a timeout keeps what ran)
   std::uint64_t seed = 34;
-  int count = 300, only = -1;
-  bool dry = false;  // --dry: the checker's verdicts only (no GPU needed)
-  for (int i = 1; i < argc; ++i)
+  int count = 300;
+  bool dry = false, worker = false;  // --dry: the checker's verdicts only (no GPU needed)
+  for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--dry")) dry = true;
+    if (!std::strcmp(argv[i], "--worker")) worker = true;
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--seed")) seed = std::strtoull(argv[i + 1], nullptr, 10);
     if (!std::strcmp(argv[i], "--count")) count = std::atoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--only")) only = std::atoi(argv[i + 1]);
   }
   const std::vector<Combo> combos = sample(seed, count);
-  if (only >= 0) {  // a child: one combination that is expected to fault
-    if (only >= int(combos.size())) return 12;
-    const Outcome o = evaluate(combos[std::size_t(only)], true);
-    std::printf("  child %d: %s\n", only, o.hw_why.c_str());
-    return child_status(o);
-  }
+  if (worker) return worker_main(combos);
+  signal(SIGPIPE, SIG_IGN);  // a worker that died: its pipe's write fails, the answer's read sees the end
   if (dry) {
     std::map<std::string, int> verdicts;
     const char* fams[] = {"tma", "vector", "ldsm"};
@@ -541,49 +672,35 @@ int main(int argc, char** argv) {
   std::map<std::string, int> stricter;  // rule -> combinations the hardware accepted
   std::map<std::string, int> rules_seen;
   const char* fams[] = {"tma", "vector", "ldsm"};
-  int children = 0;
-  bool context_lost = false;
-  const int max_children = 20;  // each starts a CUDA context: about a second
+  // Where each combination runs: TMA loads (an unexpected illegal instruction ends a context) and
+  // runs expected to fault in the worker; the other runs here, under compute-sanitizer when it
+  // runs us, unless a fault here ended this context (then in the worker too).
+  Worker w, spare;
+  int started = 0, in_worker = 0, worker_faults = 0;
+  bool here_lost = false;
+  std::vector<std::string> failed_lines;
   for (int i = 0; i < int(combos.size()); ++i) {
     const Combo& c = combos[std::size_t(i)];
     Outcome o = evaluate(c, false);
-    if (o.must_fault && o.hw == Hw::not_run && children >= max_children) {
-      o.hw_why = "a fault expected; not run (" + std::to_string(max_children) + " children already)";
-    } else if (o.must_fault && o.hw == Hw::not_run) {
-      ++children;
-      // In a child: the fault ends its context, not ours.
-      const std::string self = "/proc/self/exe", idx = std::to_string(i), sd = std::to_string(seed),
-                        cnt = std::to_string(count);
-      std::vector<char*> args = {const_cast<char*>(argv[0]),     const_cast<char*>("--seed"),
-                                 const_cast<char*>(sd.c_str()),  const_cast<char*>("--count"),
-                                 const_cast<char*>(cnt.c_str()), const_cast<char*>("--only"),
-                                 const_cast<char*>(idx.c_str()), nullptr};
-      std::fflush(stdout);
-      pid_t pid = 0;
-      int st = 0;
-      if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, args.data(), environ) == 0 && waitpid(pid, &st, 0) == pid &&
-          WIFEXITED(st)) {
-        const int code = WEXITSTATUS(st);
-        o.hw = code == 10 ? Hw::accepted : code == 11 ? Hw::rejected : Hw::not_run;
-        o.hw_why = "(in a child) " + std::string(code == 10   ? "ran clean"
-                                                 : code == 11 ? "faulted or wrong data"
-                                                              : "not run");
-      } else {
-        o.hw = Hw::rejected;
-        o.hw_why = "(in a child) it died";
-      }
-    } else if (context_lost) {
-      o.hw = Hw::not_run;
-      o.hw_why = "not run: the CUDA context was lost at an earlier combination";
-    } else if (!(o.rule == "request")) {
+    if (o.rule == "request") {
+      // the checker refused the request itself: no hardware question
+    } else if (c.family == 0 || o.must_fault || here_lost) {
+      const bool legal = o.legal;
+      const std::string rule = o.rule;
+      ++in_worker;
+      ask_worker(w, spare, argv[0], seed, count, i, o, started);
+      o.legal = legal;
+      o.rule = rule;
+      worker_faults += o.cuda_error;
+    } else {
       o = evaluate(c, true);
-      if (o.cuda_error) {  // an unexpected fault here: try to go on in a fresh context, else stop running
+      if (o.cuda_error) {  // an unexpected fault here: a reset, else the rest go to the worker
         cudaDeviceReset();
         void* probe = nullptr;
-        context_lost = cudaMalloc(&probe, 16) != cudaSuccess;
-        if (!context_lost) cudaFree(probe);
-        std::printf("  combination %d: %s; the context %s\n", i, o.hw_why.c_str(),
-                    context_lost ? "is lost, the rest are not run" : "was reset");
+        here_lost = cudaMalloc(&probe, 16) != cudaSuccess;
+        if (!here_lost) cudaFree(probe);
+        std::printf("  combination %d: %s; this process's context %s\n", i, o.hw_why.c_str(),
+                    here_lost ? "is lost, the rest run in the worker" : "was reset");
       }
     }
     const char* hw = o.hw == Hw::accepted ? "accepts" : o.hw == Hw::rejected ? "rejects" : "not run";
@@ -591,8 +708,11 @@ int main(int argc, char** argv) {
                 c.text.c_str(), o.hw_why.c_str());
     if (!o.legal) ++rules_seen[std::string(fams[c.family]) + " " + o.rule];
     if (o.legal && o.hw == Hw::accepted) ++accepted_clean;
-    else if (o.legal) ++accepted_failed;
-    else if (o.hw == Hw::rejected) ++rejected_rejected;
+    else if (o.legal) {
+      ++accepted_failed;
+      failed_lines.push_back("FUZZ " + std::to_string(i) + " " + fams[c.family] + " hw=" + hw + ": " + c.text + " | " +
+                             o.hw_why);
+    } else if (o.hw == Hw::rejected) ++rejected_rejected;
     else if (o.hw == Hw::accepted) ++rejected_accepted, ++stricter[std::string(fams[c.family]) + " " + o.rule];
     else ++rejected_not_run;
   }
@@ -602,6 +722,12 @@ int main(int argc, char** argv) {
   std::printf("rejected, hardware accepts:   %d\n", rejected_accepted);
   for (const auto& [rule, n] : stricter) std::printf("    %-28s %d\n", rule.c_str(), n);
   std::printf("rejected, not run:            %d\n", rejected_not_run);
+  std::printf("run in the worker: %d combinations, %d of them ended its context, %d worker processes started\n",
+              in_worker, worker_faults, started);
+  stop_worker(w);
+  stop_worker(spare);
+  for (std::size_t k = 0; k < failed_lines.size() && k < 5; ++k)
+    std::printf("%s %s\n", k == 0 ? "first accepted, FAILED:" : "                       ", failed_lines[k].c_str());
   std::printf("rules seen in the rejections:");
   for (const auto& [rule, n] : rules_seen) std::printf(" %s x%d;", rule.c_str(), n);
   std::printf("\n");

@@ -655,14 +655,31 @@ __device__ __forceinline__ void gemm_sm90_consume_ktiles(float (&acc)[MBLK][Cfg:
   if (lt == 0) pipe.consumer_release(prev);  // the piece's last stage
 }
 
+// A true that ptxas cannot see through. A k-tile whose first wgmma overwrites its accumulators
+// (scale-d = 0) must say so by a run-time predicate: with a compile-time zero, ptxas waits for each
+// wgmma of the batch before issuing the next (WARPGROUP.DEPBAR after every QGMMA in the SASS of the
+// block-scaled kernel) and warns of nothing. (The block-scaled kernel measured no faster without
+// that wait on the H200: it is bound elsewhere, docs/gemm-fp8.md says where.) A constant
+// moved through inline PTX is folded by ptxas; the dynamic shared-memory size is not, and it is
+// never 0 in these kernels (their shared storage is dynamic).
+__device__ __forceinline__ bool gemm_sm90_runtime_true() {
+  unsigned v;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(v));
+  return v != 0u;
+}
+
 // The block-scaled k-loop (GemmSm90BlockScaled; fp8 with DeepSeek-V3's scales): k-tile kt is
-// multiplied into tmp by its own wgmmas (the tensor cores' fp8 accumulation over 128 elements of K
-// only), waited for, its stage released, and added into the fp32 accumulators acc times its
+// multiplied into `sums` by its own wgmmas (the tensor cores' fp8 accumulation over 128 elements of
+// K only), waited for, its stage released, and added into the fp32 accumulators acc times its
 // scales, sa(m, kt) = s.a[kt s.a_step + m] (A's 1 x 128 blocks; a_step = M) and
 // sb(kt) = s.b[(n0 / 128) s.b_step + kt] (B's 128 x 128 block of the tile's columns; b_step =
 // ceil(K/128)): partial sums promoted to fp32 every 128 of K. m0, n0: the warpgroup's first row
-// and the tile's first column; rows are clamped into D (last_m). A's scales are loaded before the
-// wait for the stage (their latency overlaps it); while one warpgroup adds, the other's wgmmas run.
+// and the tile's first column; rows are clamped into D (last_m). A k-tile's scales are loaded a
+// k-tile ahead (their latency hidden by its wgmmas); while one warpgroup adds, the other's wgmmas
+// may run. Tried (docs/gemm-fp8.md, "Block scales"): the two warpgroups issuing their k-tiles in
+// turn (measured slower), and a second set of sums so that k-tile kt + 1's wgmmas run while kt's
+// are added (it spills at 232 and 240 registers, or, with the loop's last trips not peeled off,
+// ptxas waits for each wgmma).
 template <class Cfg, class T, int MBLK, class Pipe>
 __device__ __forceinline__ void gemm_sm90_consume_ktiles_block(float (&acc)[MBLK][Cfg::BN / 2], Pipe const& pipe,
                                                                PipelineState<Cfg::Stages>& st, int k0, int k1,
@@ -684,28 +701,38 @@ __device__ __forceinline__ void gemm_sm90_consume_ktiles_block(float (&acc)[MBLK
     TESSERA_UNROLL
     for (int v = 0; v < BN / 2; ++v) acc[i][v] = 0.0f;
   }
-  float tmp[MBLK][BN / 2];  // one k-tile's sums; overwritten by its first k-block
-  for (int kt = k0; kt < k1; ++kt) {
-    float sa[MBLK][2];
+  // A k-tile's scales for this thread's rows, sa(m, kt) sb(kt): [i][0] row m + 64 i, [i][1] + 8.
+  auto load_scales = [&](int kt, float(&sc)[MBLK][2]) __attribute__((always_inline)) {
+    float const sb = __ldg(sb_row + kt);
     TESSERA_UNROLL
     for (int i = 0; i < MBLK; ++i) {
-      sa[i][0] = __ldg(s.a + std::int64_t(kt) * s.a_step + min(m + 64 * i, last_m));
-      sa[i][1] = __ldg(s.a + std::int64_t(kt) * s.a_step + min(m + 64 * i + 8, last_m));
+      sc[i][0] = sb * __ldg(s.a + std::int64_t(kt) * s.a_step + min(m + 64 * i, last_m));
+      sc[i][1] = sb * __ldg(s.a + std::int64_t(kt) * s.a_step + min(m + 64 * i + 8, last_m));
     }
-    float const sb = __ldg(sb_row + kt);
+  };
+  bool const fresh = gemm_sm90_runtime_true();  // each k-tile's sums start at its first k-block
+  float sums[MBLK][BN / 2];
+  float sc[MBLK][2], sc_next[MBLK][2];
+  if (k0 < k1) load_scales(k0, sc);
+  for (int kt = k0; kt < k1; ++kt) {
+    bool const more = kt + 1 < k1;
+    if (more) load_scales(kt + 1, sc_next);
     pipe.consumer_wait(st);
-    gemm_sm90_mma_ktile<Op, GmmaMajor::K, GmmaMajor::K, BK, BN>(tmp, a_base + std::uint32_t(st.index * kStageA * U),
+    gemm_sm90_mma_ktile<Op, GmmaMajor::K, GmmaMajor::K, BK, BN>(sums, a_base + std::uint32_t(st.index * kStageA * U),
                                                                 b_base + std::uint32_t(st.index * kStageB * U),
-                                                                sA_layout, sB_layout, row0, true);
+                                                                sA_layout, sB_layout, row0, fresh);
     warpgroup_wait<0>();
-    gemm_sm90_fence_acc<MBLK, BN>(tmp);
+    gemm_sm90_fence_acc<MBLK, BN>(sums);
     if (lt == 0) pipe.consumer_release(st);  // the stage's wgmmas have retired
     ++st;
     TESSERA_UNROLL
     for (int i = 0; i < MBLK; ++i) {
-      float const s0 = sa[i][0] * sb, s1 = sa[i][1] * sb;
       TESSERA_UNROLL
-      for (int v = 0; v < BN / 2; ++v) acc[i][v] = fmaf(tmp[i][v], v % 4 < 2 ? s0 : s1, acc[i][v]);
+      for (int v = 0; v < BN / 2; ++v) acc[i][v] = fmaf(sums[i][v], v % 4 < 2 ? sc[i][0] : sc[i][1], acc[i][v]);
+    }
+    if (more) {
+      TESSERA_UNROLL
+      for (int i = 0; i < MBLK; ++i) sc[i][0] = sc_next[i][0], sc[i][1] = sc_next[i][1];
     }
   }
 }

@@ -339,7 +339,11 @@ void print_table(std::vector<Result> const& rs, std::ostream& os) {
     return nullptr;
   };
   auto col = [](std::string const& name) { return int(std::max<std::size_t>(10, name.size() + 4)); };
-  os << std::left << std::setw(26) << "kernel" << std::setw(18) << "shape" << std::right << std::setw(12) << "median ms"
+  // The kernel and shape columns are as wide as their longest entry (and a gap), at least 26 and 18.
+  std::size_t kernel_w = 24, shape_w = 16;
+  for (auto const& r : rs) kernel_w = std::max(kernel_w, r.kernel.size()), shape_w = std::max(shape_w, r.shape.size());
+  int const kw = int(kernel_w + 2), sw = int(shape_w + 2);
+  os << std::left << std::setw(kw) << "kernel" << std::setw(sw) << "shape" << std::right << std::setw(12) << "median ms"
      << std::setw(12) << "best ms" << std::setw(12) << "value" << std::setw(10) << "unit" << std::setw(12)
      << "reference" << std::setw(10) << "% ref";
   for (auto const& name : others) os << std::setw(col(name)) << "% " + name;
@@ -350,7 +354,7 @@ void print_table(std::vector<Result> const& rs, std::ostream& os) {
   }
   os << "  verified\n";
   for (auto const& r : rs) {
-    os << std::left << std::setw(26) << r.kernel << std::setw(18) << r.shape << std::right;
+    os << std::left << std::setw(kw) << r.kernel << std::setw(sw) << r.shape << std::right;
     if (r.verified) {
       os << std::setw(12) << num(r.median_ms, 4) << std::setw(12) << num(r.best_ms, 4) << std::setw(12)
          << num(r.value, 1) << std::setw(10) << r.unit << std::setw(12) << num(r.ref_value, 1) << std::setw(10)

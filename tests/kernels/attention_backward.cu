@@ -630,6 +630,34 @@ TEST(AttentionBackwardSm90Varlen, EmptyAndRaggedSequences) {
   ASSERT_EQ(err, "");
 }
 
+// The varlen test's features one at a time (each its own test, so that a fault names the feature):
+// one sequence, two sequences (the second's rows after the first's), an empty sequence of queries,
+// one of keys, a one-query tail past the last 64-row block, and a GQA group.
+TEST(AttentionBackwardSm90VarlenParts, OneSequence) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(run_varlen_case<bfloat16_t>({130}, {200}, 2, 2, 64, AttentionCausal::none), "");
+}
+TEST(AttentionBackwardSm90VarlenParts, TwoSequences) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(run_varlen_case<bfloat16_t>({64, 64}, {64, 64}, 2, 2, 64, AttentionCausal::none), "");
+}
+TEST(AttentionBackwardSm90VarlenParts, EmptyQueries) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(run_varlen_case<bfloat16_t>({0, 64}, {3, 64}, 2, 2, 64, AttentionCausal::none), "");
+}
+TEST(AttentionBackwardSm90VarlenParts, EmptyKeys) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(run_varlen_case<bfloat16_t>({5, 64}, {0, 64}, 2, 2, 64, AttentionCausal::none), "");
+}
+TEST(AttentionBackwardSm90VarlenParts, ShortTail) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(run_varlen_case<bfloat16_t>({64, 1}, {64, 17}, 2, 2, 64, AttentionCausal::none), "");
+}
+TEST(AttentionBackwardSm90VarlenParts, GroupOfFour) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(run_varlen_case<bfloat16_t>({130, 64}, {200, 64}, 4, 1, 128, AttentionCausal::bottom_right), "");
+}
+
 // ---- the problem's checks (no GPU) ------------------------------------------------------------
 
 AttentionBackwardProblem<bfloat16_t> valid_problem() {
@@ -668,6 +696,25 @@ std::string check_message(AttentionBackwardProblem<bfloat16_t> const& p) {
 TEST(AttentionBackwardSm90Checks, ValidProblemPasses) {
   EXPECT_EQ(check_message(valid_problem()), "");
   EXPECT_EQ(tessera::kernels::attention_backward_workspace_bytes(valid_problem()), std::size_t(2) * 8 * 1024 * 130 * 4);
+}
+
+// The varlen workspace's rows (no GPU): each sequence's first row 16-byte aligned (TMA reads its
+// LSE log2 e and D from there), and its rows with the last m-block's reach (ceil(len / 64) 64) end
+// before the next sequence's first row and inside attention_backward_varlen_rows.
+TEST(AttentionBackwardSm90Checks, VarlenWorkspaceRows) {
+  using tessera::kernels::attention_backward_varlen_row0;
+  EXPECT_EQ(attention_backward_varlen_row0(5, 1), 76);
+  EXPECT_EQ(attention_backward_varlen_row0(130, 2), 268);
+  EXPECT_EQ(tessera::kernels::attention_backward_varlen_rows(1000, 3), 1280);
+  for (int first = 0; first < 200; ++first)
+    for (int len = 0; len < 200; ++len)
+      for (int b = 0; b < 3; ++b) {
+        long long const r0 = attention_backward_varlen_row0(first, b);
+        ASSERT_EQ(r0 % 4, 0) << first << " " << b;
+        long long const reach = r0 + (len + 63) / 64 * 64;  // one past the last row a step reads
+        ASSERT_LE(reach, attention_backward_varlen_row0(first + len, b + 1)) << first << " " << len << " " << b;
+        ASSERT_LE(reach, tessera::kernels::attention_backward_varlen_rows(first + len, b + 1));
+      }
 }
 
 TEST(AttentionBackwardSm90Checks, Messages) {

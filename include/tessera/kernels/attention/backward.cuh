@@ -44,14 +44,15 @@ struct AttentionBwdPreParams {
   int batch, total_q;
 };
 
-// Varlen: the sequence of `row`, the largest b < batch with cu[b] + pad b <= row (cu nondecreasing
-// from 0: with pad 0, the sequence holding a packed row, empty sequences skipped; with pad 64, the
-// sequence whose workspace rows, its own and 64 of padding, hold the row).
-__device__ __forceinline__ int attention_bwd_sequence_of(int const* cu, int batch, int pad, long long row) {
-  int lo = 0, hi = batch;  // cu[lo] + pad lo <= row; hi == batch or cu[hi] + pad hi > row
+// Varlen: the sequence of `row`: with ws false, the largest b < batch with cu[b] <= row (the
+// sequence holding a packed row, empty sequences skipped: cu nondecreasing from 0); with ws true,
+// the largest b < batch with attention_backward_varlen_row0(cu[b], b) <= row (the sequence whose
+// workspace rows, its own and its padding, hold the row).
+__device__ __forceinline__ int attention_bwd_sequence_of(int const* cu, int batch, bool ws, long long row) {
+  int lo = 0, hi = batch;  // start(lo) <= row; hi == batch or start(hi) > row
   while (hi - lo > 1) {
     int const mid = (lo + hi) / 2;
-    if (cu[mid] + (long long)pad * mid <= row) {
+    if ((ws ? attention_backward_varlen_row0(cu[mid], mid) : (long long)cu[mid]) <= row) {
       lo = mid;
     } else {
       hi = mid;
@@ -73,8 +74,8 @@ __global__ void __launch_bounds__(256) attention_bwd_preprocess(AttentionBwdPreP
   long long row = i, lse_at = bh * p.seq_q + i;  // the row in O and dO; LSE's element
   if (p.cu_seqlens_q != nullptr) {               // varlen: bh is the head, i the padded row of its workspace
     h = int(bh);
-    int const sb = attention_bwd_sequence_of(p.cu_seqlens_q, p.batch, 64, i);
-    int const first = p.cu_seqlens_q[sb], at = i - (first + 64 * sb);
+    int const sb = attention_bwd_sequence_of(p.cu_seqlens_q, p.batch, true, i);
+    int const first = p.cu_seqlens_q[sb], at = int(i - attention_backward_varlen_row0(first, sb));
     valid = at < p.cu_seqlens_q[sb + 1] - first;
     b = 0;
     row = first + at;
@@ -126,10 +127,12 @@ __global__ void __launch_bounds__(256) attention_bwd_postprocess(AttentionBwdPos
     int const i = int(row - bh * rows);
     int b = int(bh / p.heads_q), h = int(bh - (long long)b * p.heads_q);
     long long ws = bh * p.rows_pad + i;  // the accumulator's row
-    if (p.cu_seqlens_q != nullptr) {     // varlen: sequence sb's rows start 64 sb further in the workspace
+    if (p.cu_seqlens_q != nullptr) {     // varlen: sequence sb's rows from attention_backward_varlen_row0
       h = int(bh);
       b = 0;
-      ws += 64LL * attention_bwd_sequence_of(p.cu_seqlens_q, p.batch, 0, i);
+      int const sb = attention_bwd_sequence_of(p.cu_seqlens_q, p.batch, false, i);
+      int const first = p.cu_seqlens_q[sb];
+      ws = bh * p.rows_pad + attention_backward_varlen_row0(first, sb) + (i - first);
     }
     float2 const v = *reinterpret_cast<float2 const*>(p.dq_accum + ws * p.d + x);
     *reinterpret_cast<std::uint32_t*>(p.dq + b * p.dq_batch + h * p.dq_head + (long long)i * p.dq_seq + x) =

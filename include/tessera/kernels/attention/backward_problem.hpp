@@ -9,6 +9,19 @@
 
 #include "tessera/kernels/attention/problem.hpp"
 
+// The first workspace row of sequence b of a variable-length batch whose first packed query row is
+// first_q: first_q rounded up to a multiple of 4 (the preprocessing's LSE log2 e and D rows are read
+// by TMA in boxes of 64 fp32 values, whose first element must be 16-byte aligned: an unaligned start
+// is an illegal instruction) plus 68 b (64 rows of padding a sequence, which the last m-block of 64
+// queries may reach, and 4 for the rounding). Nondecreasing in b for nondecreasing first_q;
+// sequence b's rows row0 .. row0 + ceil(len / 64) 64 - 1 end before sequence b + 1's first row.
+// Example: (5, 1) -> 76; (130, 2) -> 268.
+namespace tessera::kernels {
+TESSERA_HOST_DEVICE constexpr long long attention_backward_varlen_row0(long long first_q, int b) {
+  return (first_q + 3) / 4 * 4 + 68LL * b;
+}
+}  // namespace tessera::kernels
+
 #if !defined(__CUDACC_RTC__)
 #include <cstddef>
 #include <cstdint>
@@ -46,11 +59,12 @@ struct AttentionBackwardProblem {
 // m-blocks of 64 queries). Example: 1000 -> 1024; 1 -> 128.
 inline long long attention_backward_rows_pad(int seq_q) { return (seq_q + 127LL) / 128 * 128; }
 
-// The workspace's rows a head for variable-length batches: sequence b from row cu_seqlens_q[b] +
-// 64 b (its rows and 64 of padding), total_q + 64 batch rounded up to 128. Example: total_q 1000,
+// The workspace's rows a head for variable-length batches: sequence b from row
+// attention_backward_varlen_row0(cu_seqlens_q[b], b) (its rows and at least 64 of padding after
+// them), attention_backward_varlen_row0(total_q, batch) rounded up to 128. Example: total_q 1000,
 // batch 3 -> 1280.
 inline long long attention_backward_varlen_rows(int total_q, int batch) {
-  return (total_q + 64LL * batch + 127) / 128 * 128;
+  return (attention_backward_varlen_row0(total_q, batch) + 127LL) / 128 * 128;
 }
 
 // The bytes of the workspace: (head_dim + 2) fp32 values a padded row, batch heads_q

@@ -57,6 +57,7 @@
 #include "tessera/arch/smem.hpp"
 #include "tessera/arch/util.hpp"
 #include "tessera/atom/mma_traits_sm90.hpp"
+#include "tessera/kernels/attention/backward_problem.hpp"
 #include "tessera/kernels/attention/forward_sm90.cuh"
 #include "tessera/pipeline/tma_pipeline.hpp"
 #include "tessera/sm90/shared_storage.hpp"
@@ -94,7 +95,7 @@ struct AttentionBwdSm90Config {
 // m_first), 0 when no query sees a key of the block: dK = dV = 0). diag: key j is visible to query
 // i iff j <= i + diag (causal only). Varlen only (else unused): b is 0 (the tensors' one batch) and
 // the sequence's rows and lengths: Q's first row q_row, K's k_row, seq_q, seq_k, m_blocks; its first
-// row in the workspace ws_row0 (q_row + 64 sequence: each sequence has 64 rows of padding there);
+// row in the workspace ws_row0 (attention_backward_varlen_row0: 16-byte aligned, 64 rows of padding);
 // store: the block holds keys of the sequence (else it writes nothing).
 struct AttentionBwdSm90Tile {
   int n, hk, b, m_first, steps, diag;
@@ -220,7 +221,7 @@ struct AttentionBwdSm90Roles {
       w.k_row = p.cu_seqlens_k[sb];
       w.seq_k = p.cu_seqlens_k[sb + 1] - w.k_row;
       w.m_blocks = (w.seq_q + BM - 1) / BM;
-      w.ws_row0 = w.q_row + 64 * sb;
+      w.ws_row0 = int(attention_backward_varlen_row0(w.q_row, sb));
       w.store = w.n * BN < w.seq_k;
       w.b = 0;
     }

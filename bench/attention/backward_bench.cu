@@ -143,10 +143,32 @@ __global__ void fill(bfloat16_t* p, std::size_t n, std::uint32_t seed) {
   }
 }
 
+// The backward of `p` by configuration `variant` (--variant; AttentionBwdSm90Config's choices
+// compared on the device): 0 attention_backward_sm90's; 1 no overlap (the first version), 2 overlap,
+// two stages each; 3 overlap, three stages.
+cudaError_t backward(AttentionBackwardProblem<bfloat16_t> const& p, int variant) {
+  using tessera::kernels::AttentionBwdSm90Config;
+  using tessera::kernels::detail::attention_bwd_sm90_launch;
+  using T = bfloat16_t;
+  bool const d64 = p.fwd.head_dim == 64;
+  switch (variant) {
+    case 1:
+      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false>, T>(p, nullptr)
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, false>, T>(p, nullptr);
+    case 2:
+      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, true>, T>(p, nullptr)
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true>, T>(p, nullptr);
+    case 3:
+      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, true, 3>, T>(p, nullptr)
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 3>, T>(p, nullptr);
+    default: return tessera::kernels::attention_backward_sm90(p, nullptr);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int warmup = 3, iters = 10, repeats = 3, rest_ms = 200;
+  int warmup = 3, iters = 10, repeats = 3, rest_ms = 200, variant = 0;
   std::vector<int> dims{64, 128}, seqs{1024, 4096, 16384};
   for (int a = 1; a + 1 < argc; a += 2) {
     std::string const k = argv[a];
@@ -157,6 +179,7 @@ int main(int argc, char** argv) {
     else if (k == "--rest") rest_ms = v;
     else if (k == "--head-dim") dims = {v};
     else if (k == "--seq") seqs = {v};
+    else if (k == "--variant") variant = v;
   }
   for (int d : dims)
     for (int seq : seqs)
@@ -192,7 +215,7 @@ int main(int argc, char** argv) {
         Dev<unsigned char> ws(p.workspace_bytes);
         p.workspace = ws.p;
         ck(tessera::kernels::attention_forward_sm90(f, nullptr), "attention_forward_sm90");
-        ck(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90");
+        ck(backward(p, variant), "attention_backward_sm90");
         ck(cudaDeviceSynchronize(), "backward");
         double const ver = verify(p, q, k, v, o, dout, lse, dq, dk, dv);
         std::vector<cudaEvent_t> ev(std::size_t(iters) + 1);
@@ -200,10 +223,10 @@ int main(int argc, char** argv) {
         std::vector<double> medians;
         for (int r = 0; r < repeats; ++r) {
           std::this_thread::sleep_for(std::chrono::milliseconds(rest_ms));
-          for (int w = 0; w < warmup; ++w) ck(tessera::kernels::attention_backward_sm90(p, nullptr), "warmup");
+          for (int w = 0; w < warmup; ++w) ck(backward(p, variant), "warmup");
           ck(cudaEventRecord(ev[0]), "record");
           for (int i = 0; i < iters; ++i) {
-            ck(tessera::kernels::attention_backward_sm90(p, nullptr), "timed");
+            ck(backward(p, variant), "timed");
             ck(cudaEventRecord(ev[std::size_t(i) + 1]), "record");
           }
           ck(cudaEventSynchronize(ev.back()), "sync");
@@ -220,8 +243,8 @@ int main(int argc, char** argv) {
         std::sort(medians.begin(), medians.end());
         double const ms = medians[medians.size() / 2];
         double const flops = 2.5 * 4.0 * batch * heads * double(seq) * seq * d / (causal ? 2 : 1);
-        std::printf("bwd bf16 d=%d seq=%d causal=%d b=%d h=%d ms=%.4f tflops=%.1f verify=%.3g%s\n", d, seq, causal,
-                    batch, heads, ms, flops / (ms * 1e-3) / 1e12, ver, ver <= 1.0 ? "" : " FAILED");
+        std::printf("bwd bf16 d=%d seq=%d causal=%d b=%d h=%d ms=%.4f tflops=%.1f verify=%.3g variant=%d%s\n", d, seq,
+                    causal, batch, heads, ms, flops / (ms * 1e-3) / 1e12, ver, variant, ver <= 1.0 ? "" : " FAILED");
         std::fflush(stdout);
       }
   return 0;

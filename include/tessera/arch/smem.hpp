@@ -2,6 +2,9 @@
 // whose shared storage is reached through a generic pointer (sm90::shared_storage): the compiler
 // otherwise addresses it with 64-bit generic pointers, two registers an address.
 //   st_shared_b32(addr, v)     *(uint32_t*)addr = v     (st.shared.b32; addr 4-byte aligned)
+//   ld_shared_v2_f32(addr)     *(float2*)addr           (ld.shared.v2.f32; addr 8-byte aligned;
+//                              volatile: kept in program order with the other accesses here, so
+//                              that a loop's loads are not all hoisted into registers at once)
 // The attention backward writes dS^T with it (kernels/attention/backward_sm90.cuh).
 #pragma once
 
@@ -17,5 +20,16 @@ TESSERA_HOST_DEVICE void st_shared_b32(std::uint32_t addr, std::uint32_t v) {
 #else
   detail::device_only("st_shared_b32", addr, v);
 #endif
+}
+
+template <class Unused = void>
+TESSERA_HOST_DEVICE float2 ld_shared_v2_f32(std::uint32_t addr) {
+  float2 v{};
+#if defined(__CUDA_ARCH__)
+  asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(v.x), "=f"(v.y) : "r"(addr) : "memory");
+#else
+  detail::device_only("ld_shared_v2_f32", addr);
+#endif
+  return v;
 }
 }  // namespace tessera

@@ -76,15 +76,23 @@ namespace tessera::kernels {
 // Debug (tests only): block 0 also writes S^T (masked entries -inf), dP^T, P^T and dS^T of its
 // first step in fp32 to AttentionBwdSm90Params::debug, [4][BN keys][BM queries] in that order.
 // Varlen: variable-length batches (cu_seqlens; the tensors packed along seq as one batch).
-template <int D, bool Debug = false, bool Varlen = false>
+// Overlap (the default): S^T's wgmmas waited for alone, P^T made (fp32, and packed) and dV's wgmma
+// issued while dP^T's run, dS^T made while dV's run; else one wait for S^T and dP^T, dV and dK
+// issued together after both are made. (Making P^T between the two waits without issuing dV
+// gains nothing: ptxas hoists the second wait above it.) The default: on for head_dim 128 (H200,
+// 2026-11-28: +1 to +3.5 % over the sweep), off for 64 (-1.5 to -2.6 %) and for the debug tile (its
+// dumps spill the overlapped step of head_dim 128). StageCount: the (Q, dO, LSE, D) ring's depth
+// (3: within +-1.5 % of 2 on the same sweep).
+template <int D, bool Debug = false, bool Varlen = false, bool Overlap = (D == 128 && !Debug), int StageCount = 2>
 struct AttentionBwdSm90Config {
   static_assert(D == 64 || D == 128, "AttentionBwdSm90Config: the backward supports head_dim 64 and 128");
   static constexpr int kHeadDim = D;
   static constexpr bool kDebug = Debug;
   static constexpr bool kVarlen = Varlen;
+  static constexpr bool kOverlap = Overlap;
   static constexpr int BN = 128;
   static constexpr int BM = 64;
-  static constexpr int Stages = 2;
+  static constexpr int Stages = StageCount;
   static constexpr int kConsumers = 2;
   static constexpr int kProducerRegs = 24;
   static constexpr int kConsumerRegs = 240;
@@ -388,26 +396,60 @@ struct AttentionBwdSm90Roles {
     ring.consumer_wait(st);
     issue_keys_by_queries(sc, k_addr, q_addr, c);
     issue_keys_by_queries(dp, v_addr, do_addr, c);
-    warpgroup_wait<0>();
-    attention_sm90_fence(sc);
-    attention_sm90_fence(dp);
+    if constexpr (Cfg::kOverlap) {
+      warpgroup_wait<1>();  // S^T (dP^T's wgmmas still running)
+      attention_sm90_fence(sc);
+    } else {
+      warpgroup_wait<0>();
+      attention_sm90_fence(sc);
+      attention_sm90_fence(dp);
+    }
     int const key0 = w.n * BN + 64 * c + 16 * warp + g;  // this thread's keys: key0, key0 + 8
     if (needs_mask(p, w, m)) mask(sc, p, w, m, key0, t);
+    // LSE log2 e and D of queries 2 t, 2 t + 1 (+ 8 j: 32 bytes), by 32-bit shared addresses
+    std::uint32_t const lse2 = smem_address(s.lse2 + st.index * BM + 2 * t);
+    std::uint32_t const dsum = smem_address(s.dsum + st.index * BM + 2 * t);
+    float pa[BM / 4], dsa[BM / 4];  // P^T, dS^T packed: the RS wgmmas' A; register q = values 2 q, 2 q + 1
+    if constexpr (Cfg::kOverlap) {
+      // P^T (fp32 in sc, packed in pa) while dP^T's wgmmas run, then dV's wgmma
+      TESSERA_UNROLL
+      for (int j = 0; j < BM / 8; ++j) {
+        float2 const ls = ld_shared_v2_f32(lse2 + 32 * j);  // queries 8 j + 2 t, + 1
+        TESSERA_UNROLL
+        for (int h = 0; h < 2; ++h) {
+          int const v = 4 * j + 2 * h;
+          if constexpr (Cfg::kDebug) {
+            if (dump) {
+              int const at = (64 * c + 16 * warp + g + 8 * h) * BM + 8 * j + 2 * t;
+              p.debug[at] = sc[v];
+              p.debug[at + 1] = sc[v + 1];
+            }
+          }
+          sc[v] = ex2_approx(fmaf(sc[v], p.scale_log2, -ls.x));
+          sc[v + 1] = ex2_approx(fmaf(sc[v + 1], p.scale_log2, -ls.y));
+          pa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(sc[v], sc[v + 1]));
+        }
+      }
+      attention_sm90_fence(dv);
+      attention_sm90_fence(pa);
+      warpgroup_arrive();
+      issue_rs(dv, pa, do_addr);
+      warpgroup_commit_batch();
+      warpgroup_wait<1>();  // dP^T (dV's wgmmas still running)
+      attention_sm90_fence(dp);
+    }
     if constexpr (Cfg::kDebug) {
       if (dump) {
         TESSERA_UNROLL
         for (int v = 0; v < BM / 2; ++v) {  // value v = 4 j + 2 h + e
           int const at = (64 * c + 16 * warp + g + 8 * (v / 2 % 2)) * BM + 8 * (v / 4) + 2 * t + v % 2;
-          p.debug[at] = sc[v];
+          if constexpr (!Cfg::kOverlap) p.debug[at] = sc[v];
           p.debug[BN * BM + at] = dp[v];
         }
       }
     }
     // P^T = 2^(S^T scale log2 e - LSE log2 e), dS^T = P^T (dP^T - D), packed as they are made
     // (register q = 2 j + h: values 4 j + 2 h, + 1), so that S^T and dP^T die as P^T, dS^T grow.
-    float const* const lse2 = s.lse2 + st.index * BM + 2 * t;  // queries 2 t, 2 t + 1
-    float const* const dsum = s.dsum + st.index * BM + 2 * t;
-    float pa[BM / 4], dsa[BM / 4];  // P^T, dS^T packed: the RS wgmmas' A; register q = values 2 q, 2 q + 1
     // dS^T also goes into the buffer (rows layout BN x BM, 128-byte swizzle, Sw<3,3,3> on element
     // offsets) as it is made: register 2 j + h holds (key 64 c + 16 w + g + 8 h, queries 8 j + 2 t,
     // + 1); a warp's 32-bit stores for one register hit 8 rows x 4 columns of distinct 16-byte
@@ -418,14 +460,24 @@ struct AttentionBwdSm90Roles {
     schedule_here(ds_row, ds_col);  // the stores' offsets computed here, not kept live across the loop
     TESSERA_UNROLL
     for (int j = 0; j < BM / 8; ++j) {
-      float2 const ls = *reinterpret_cast<float2 const*>(lse2 + 8 * j);  // queries 8 j + 2 t, + 1
-      float2 const dd = *reinterpret_cast<float2 const*>(dsum + 8 * j);
+      // queries 8 j + 2 t, + 1 (no Overlap: P^T made here; plain loads, which ptxas may hoist: the
+      // ordered ones spill the debug tile of head_dim 128)
+      float2 ls{}, dd;
+      if constexpr (Cfg::kOverlap) {
+        dd = ld_shared_v2_f32(dsum + 32 * j);
+      } else {
+        ls = *reinterpret_cast<float2 const*>(s.lse2 + st.index * BM + 2 * t + 8 * j);
+        dd = *reinterpret_cast<float2 const*>(s.dsum + st.index * BM + 2 * t + 8 * j);
+      }
       TESSERA_UNROLL
       for (int h = 0; h < 2; ++h) {
         int const v = 4 * j + 2 * h;
-        float const p0 = ex2_approx(fmaf(sc[v], p.scale_log2, -ls.x));
-        float const p1 = ex2_approx(fmaf(sc[v + 1], p.scale_log2, -ls.y));
-        pa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0, p1));
+        float p0 = sc[v], p1 = sc[v + 1];
+        if constexpr (!Cfg::kOverlap) {
+          p0 = ex2_approx(fmaf(p0, p.scale_log2, -ls.x));
+          p1 = ex2_approx(fmaf(p1, p.scale_log2, -ls.y));
+          pa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0, p1));
+        }
         dsa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0 * (dp[v] - dd.x), p1 * (dp[v + 1] - dd.y)));
         int const off = int(sDsRows(ds_row + 8 * h, 8 * j + ds_col));
         st_shared_b32(ds + 2 * std::uint32_t(off ^ (((off >> 6) & 7) << 3)), __float_as_uint(dsa[2 * j + h]));
@@ -442,13 +494,13 @@ struct AttentionBwdSm90Roles {
     }
     fence_view_async_shared();  // the stores, visible to the dQ wgmmas (the async proxy)
 
-    // dV += P^T dO, dK += dS^T Q: one batch.
+    // dV += P^T dO (unless issued already), dK += dS^T Q: one batch.
     attention_sm90_fence(dv);
     attention_sm90_fence(dk);
     attention_sm90_fence(pa);
     attention_sm90_fence(dsa);
     warpgroup_arrive();
-    issue_rs(dv, pa, do_addr);
+    if constexpr (!Cfg::kOverlap) issue_rs(dv, pa, do_addr);
     issue_rs(dk, dsa, q_addr);
     warpgroup_commit_batch();
 
@@ -479,6 +531,12 @@ struct AttentionBwdSm90Roles {
     // value 4 j + 2 h + e: query m BM + 16 w + g + 8 h, column dq0 + 8 j + 2 t + e
     float* const row =
         p.dq_accum + (std::int64_t(bh) * p.rows_pad + ws_row0(w) + m * BM + 16 * warp + g) * D + dq0 + 2 * t;
+    add_dq(row, dq);
+  }
+
+  // A dQ share into the accumulator: value 4 j + 2 h + e at row + 8 h D + 8 j + e (row: the thread's
+  // first query row, its first column dq0 + 2 t).
+  __device__ __forceinline__ static void add_dq(float* row, float (&dq)[32]) {
     TESSERA_UNROLL
     for (int h = 0; h < 2; ++h) {
       TESSERA_UNROLL

@@ -32,6 +32,9 @@ TEST(TmaTileRules, TheKernelsTilesAreLegal) {
   EXPECT_EQ(tma_tile_violation(Rows{}, 128, 64, RowOrder{}, 64, 64, 2, 128).rule, TmaTileRule::ok);  // multicast halves
   EXPECT_EQ(tma_tile_violation(q_tile, 128, 128, RowOrder{}, 128, 64, 2, 128).rule, TmaTileRule::ok);
   static_assert(tma_tile_violation(RowOrder{}, 512, 64, RowOrder{}, 256, 64, 2, 128, false).rule == TmaTileRule::ok);
+  static_assert(tessera::tma_row_pitch(32, 2, 128) == 64 && tessera::tma_row_pitch(64, 2, 128) == 64);
+  EXPECT_EQ(tessera::tma_row_pitch(16, 1, 32), 32);  // a 16-byte row under the 32-byte swizzle: padded
+  EXPECT_EQ(tessera::tma_row_pitch(16, 1, 0), 16);   // unswizzled: rows one after the other
   EXPECT_EQ(tessera::tma_box_align_bytes(0), 128);
   EXPECT_EQ(tessera::tma_box_align_bytes(32), 256);
   EXPECT_EQ(tessera::tma_box_align_bytes(128), 1024);

@@ -135,11 +135,18 @@ TEST(Advise, TmaWriteTakesOnlyTmaSwizzles) {
       << wide.why_not;
   EXPECT_TRUE(find(b, "(_64,_128):(_128,_1)").legal);
   EXPECT_FALSE(find(b, "(_64,_128):(_136,_1)").legal);  // padding: TMA writes densely
-  // 64-byte rows: the 64-byte swizzle (and the 128-byte one, whose span holds two rows) apply.
+  // 64-byte rows: the 64-byte swizzle applies; not the 128-byte one, which TMA would make rows
+  // of 128 bytes (tma_row_pitch: a row narrower than the span is padded to it, seen on an H200,
+  // issue 34), so the tile's row (1, 0) at element 32 is not where TMA writes it (64).
   r.tile = {64, 32};
   const Advice c = tessera::tools::advise(r);
   EXPECT_TRUE(find(c, "Sw<2,3,3> o (_64,_32):(_32,_1)").legal);
   EXPECT_EQ(c.best().excess(), 0);
+  const auto& padded = find(c, "Sw<3,3,3> o (_64,_32):(_32,_1)");
+  EXPECT_FALSE(padded.legal);
+  EXPECT_NE(padded.why_not.find("element (1,0) is at offset 32, TMA writes it at 64 (tma.box_layout)"),
+            std::string::npos)
+      << padded.why_not;
 }
 
 TEST(Advise, TmaWritesMoreThan256RowsInSeveralBoxes) {

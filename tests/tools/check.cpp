@@ -62,6 +62,44 @@ TEST(CheckTma, EachRuleNamedWithItsValues) {
          "a swizzled box layout must have offset 0");
 }
 
+// A swizzled box of rows narrower than the swizzle's span: TMA writes row y at y * span bytes (issue
+// 34: on an H200 such boxes of 140 to 231 rows wrote past a buffer of rows x row bytes + 1024, an
+// illegal address), so the box layout must have the span as its row stride.
+TEST(CheckTma, RowsNarrowerThanTheSwizzleArePaddedToItsSpan) {
+  // FUZZ 146 of the second device run: rows of 64 bytes under the 128-byte swizzle.
+  auto r = tma("(271,96):(104,1)", "Sw<3,3,3> o (_159,_32):(_32,_1)");
+  EXPECT_FALSE(r.legal);
+  EXPECT_EQ(r.rule, "tma.row_pitch");
+  EXPECT_NE(r.message.find("has rows of 32 elements (64 bytes) one after the other under the 128-byte swizzle: TMA "
+                           "pads each row to 128 bytes in shared memory"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("so the box takes 159 x 128 = 20352 bytes, not 10176"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("lay it out as Sw<3,3,3> o (_159,_32):(_64,_1)"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("or use Sw<2,3,3> (64 bytes)"), std::string::npos) << r.message;
+  // FUZZ 90: rows of 16 bytes (1-byte elements) under the 32-byte swizzle: no swizzle spans 16 bytes.
+  auto n = tma("(225,48):(48,1)", "Sw<1,4,3> o (_231,_16):(_16,_1)", 1);
+  EXPECT_EQ(n.rule, "tma.row_pitch");
+  EXPECT_NE(n.message.find("Sw<1,4,3> o (_231,_16):(_32,_1)"), std::string::npos) << n.message;
+  EXPECT_NE(n.message.find("or use no swizzle (no TMA swizzle spans 16 bytes)"), std::string::npos) << n.message;
+  // A box contiguous along mode 0 (M-major), FUZZ 180's rows of 64 bytes under the 128-byte swizzle.
+  auto m = tma("(59,225):(1,64)", "Sw<3,4,3> o (_64,_140):(_1,_64)", 1);
+  EXPECT_EQ(m.rule, "tma.row_pitch");
+  EXPECT_NE(m.message.find("Sw<3,4,3> o (_64,_140):(_1,_128)"), std::string::npos) << m.message;
+  // The padded layouts are legal; so are one-row boxes, and rows as wide as the span.
+  EXPECT_TRUE(tma("(271,96):(104,1)", "Sw<3,3,3> o (_159,_32):(_64,_1)").legal);
+  EXPECT_TRUE(tma("(59,225):(1,64)", "Sw<3,4,3> o (_64,_140):(_1,_128)", 1).legal);
+  EXPECT_TRUE(tma("(271,96):(104,1)", "Sw<3,3,3> o (_1,_32):(_32,_1)").legal);
+  EXPECT_TRUE(tma("(271,96):(104,1)", "Sw<2,3,3> o (_159,_32):(_32,_1)").legal);
+  // Padded rows otherwise out of order: tma.row_order, naming where TMA writes the element.
+  auto o = tma("(271,96):(104,1)", "Sw<3,3,3> o (_159,_32):(_72,_1)");
+  EXPECT_EQ(o.rule, "tma.row_order");
+  EXPECT_NE(o.message.find("puts element (1,0) at offset 72, TMA writes it at 64 (rows of 32 elements along the "
+                           "global unit-stride mode, 64 elements apart: the swizzle's span)"),
+            std::string::npos)
+      << o.message;
+}
+
 // The box's run-time coordinate (issue 34: an H200 raised an illegal instruction for a box of 1-byte
 // elements at inner coordinate 356, a map the driver had accepted).
 TEST(CheckTma, CoordinateOfTheBox) {

@@ -4,7 +4,8 @@
 // refuses what they refuse, with their messages, and the swizzle advisor (tools/advise.hpp) applies
 // them to the layouts it considers for a TMA-written tile; the rule of a box's run-time coordinate
 // (tma_coordinate_violation). Also here, once, the rules that relate a
-// global layout and a shared-memory box layout to such a map (tma_layout_check, tma_row_order_*):
+// global layout and a shared-memory box layout to such a map (tma_layout_check, tma_row_order_*,
+// tma_row_pitch_message):
 // tma_box_params (atom/copy_traits_sm90_tma.cuh, on static layouts) and the checker's check_tma
 // (tools/check.hpp, on the run-time twin) both call them. Host only, no CUDA headers. TMA's swizzles
 // on element offsets (tma_swizzle_bytes) and the rules of a shared-memory tile cut into boxes are
@@ -153,29 +154,67 @@ TmaLayoutCheck tma_layout_check(long long g0, long long g1, long long s0, long l
   return c;
 }
 
-// tma_row_order_violation(inner_mode, b_inner, b_outer, at): TMA's row order in shared memory: the
-// box element (x inner, y outer) at y * b_inner + x before the swizzle, where at(i, j) is the box
-// layout's offset of element (i, j) in the global layout's mode order. Returns the first index
-// y * b_inner + x out of order, or -1. Example: (_2,_64):(_128,_1) (inner mode 1) -> 64 (element
-// (1,0) is at 128).
+// tma_row_order_violation(inner_mode, b_inner, b_outer, at, row_pitch): TMA's row order in shared
+// memory: the box element (x inner, y outer) at y * row_pitch + x before the swizzle (row_pitch:
+// tma_row_pitch, the span in elements when swizzled, b_inner when not or when left at -1), where
+// at(i, j) is the box layout's offset of element (i, j) in the global layout's mode order. Returns
+// the first row-order index y * b_inner + x out of place, or -1. Example: (_2,_64):(_128,_1) (inner
+// mode 1) -> 64 (element (1,0) is at 128); Sw<3,3,3> o (_8,_32):(_32,_1) on 2-byte elements, pitch
+// 64 -> 32 (element (1,0) at 32, TMA writes it at 64).
 template <class At>
-long long tma_row_order_violation(int inner_mode, long long b_inner, long long b_outer, At const& at) {
+long long tma_row_order_violation(int inner_mode, long long b_inner, long long b_outer, At const& at,
+                                  long long row_pitch = -1) {
+  long long const pitch = row_pitch < 0 ? b_inner : row_pitch;
   for (long long y = 0; y < b_outer; ++y)
     for (long long x = 0; x < b_inner; ++x)
-      if ((inner_mode == 0 ? (long long)at(x, y) : (long long)at(y, x)) != y * b_inner + x) return y * b_inner + x;
+      if ((inner_mode == 0 ? (long long)at(x, y) : (long long)at(y, x)) != y * pitch + x) return y * b_inner + x;
   return -1;
 }
 
-// tma_row_order_message(box_text, inner_mode, b_inner, index, got): the message of rule
-// "tma.row_order" for the element at row-order index `index` found at offset `got`.
+// tma_row_order_message(box_text, inner_mode, b_inner, index, got, row_pitch): the message of rule
+// "tma.row_order" for the element at row-order index `index` found at offset `got` (row_pitch as
+// tma_row_order_violation's).
 inline std::string tma_row_order_message(std::string const& box_text, int inner_mode, long long b_inner,
-                                         long long index, long long got) {
-  long long const x = index % b_inner, y = index / b_inner;
+                                         long long index, long long got, long long row_pitch = -1) {
+  long long const x = index % b_inner, y = index / b_inner, pitch = row_pitch < 0 ? b_inner : row_pitch;
   std::string const coord = inner_mode == 0 ? "(" + std::to_string(x) + "," + std::to_string(y) + ")"
                                             : "(" + std::to_string(y) + "," + std::to_string(x) + ")";
   return "the box layout " + box_text + " puts element " + coord + " at offset " + std::to_string(got) +
-         ", TMA writes it at " + std::to_string(index) + " (rows of " + std::to_string(b_inner) +
-         " elements along the global unit-stride mode, one after the other)";
+         ", TMA writes it at " + std::to_string(y * pitch + x) + " (rows of " + std::to_string(b_inner) +
+         " elements along the global unit-stride mode, " +
+         (pitch == b_inner ? std::string("one after the other)")
+                           : std::to_string(pitch) + " elements apart: the swizzle's span)");
+}
+
+// tma_row_pitch_message(box_text, inner_mode, b_inner, b_outer, elem_bytes, swizzle_bytes, swizzle_text):
+// the message of rule "tma.row_pitch": the box's rows (b_inner elements, fewer bytes than the
+// swizzle's span) laid out one after the other, where TMA pads each to the span (tma_row_pitch), so
+// that the box takes b_outer x span bytes of shared memory, not b_outer x row bytes; the fixes: the
+// row stride of the span, or the swizzle whose span is the row (none below 32 bytes). swizzle_text:
+// the box's swizzle as written (e.g. "Sw<3,3,3>"). Example: (_159,_32):(_32,_1) under Sw<3,3,3>, 2-byte
+// elements -> "... rows of 64 bytes under the 128-byte swizzle: TMA pads each row to 128 bytes ...".
+inline std::string tma_row_pitch_message(std::string const& box_text, int inner_mode, long long b_inner,
+                                         long long b_outer, int elem_bytes, int swizzle_bytes,
+                                         std::string const& swizzle_text) {
+  long long const row_bytes = b_inner * elem_bytes, pitch = tma_row_pitch(b_inner, elem_bytes, swizzle_bytes);
+  std::string const row_stride = std::to_string(pitch);
+  std::string const fixed =
+      swizzle_text + " o " +
+      (inner_mode == 0
+           ? "(_" + std::to_string(b_inner) + ",_" + std::to_string(b_outer) + "):(_1,_" + row_stride + ")"
+           : "(_" + std::to_string(b_outer) + ",_" + std::to_string(b_inner) + "):(_" + row_stride + ",_1)");
+  int const log_eb = elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3;
+  std::string const narrower =
+      row_bytes == 32   ? "Sw<1," + std::to_string(4 - log_eb) + ",3> (32 bytes)"
+      : row_bytes == 64 ? "Sw<2," + std::to_string(4 - log_eb) + ",3> (64 bytes)"
+                        : std::string("no swizzle (no TMA swizzle spans ") + std::to_string(row_bytes) + " bytes)";
+  return "the box layout " + box_text + " has rows of " + std::to_string(b_inner) + " elements (" +
+         std::to_string(row_bytes) + " bytes) one after the other under the " + std::to_string(swizzle_bytes) +
+         "-byte swizzle: TMA pads each row to " + std::to_string(swizzle_bytes) + " bytes in shared memory (row y at " +
+         "y * " + std::to_string(swizzle_bytes) + " bytes), so the box takes " + std::to_string(b_outer) + " x " +
+         std::to_string(swizzle_bytes) + " = " + std::to_string(b_outer * swizzle_bytes) + " bytes, not " +
+         std::to_string(b_outer * row_bytes) + ", and its rows are not where the layout says; lay it out as " + fixed +
+         " (and allocate the padded rows), or use " + narrower;
 }
 
 }  // namespace tessera

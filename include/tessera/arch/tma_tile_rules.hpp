@@ -6,8 +6,9 @@
 // time; the tensor map's own rules, host only, are arch/tma_rules.hpp's.
 //
 // A box of bp x bq elements lands in shared memory as TMA's row order: element (x inner, y outer)
-// at box offset y * box_inner + x before the swizzle, the swizzle (16-byte units permuted within
-// rows of 32, 64 or 128 bytes) applied to the shared-memory address. A tile (P,Q) -> element offset
+// at box offset y * pitch + x before the swizzle, pitch = box_inner unswizzled and the swizzle's
+// span in elements when swizzled (tma_row_pitch: a narrower row is padded to the span), the swizzle
+// (16-byte units permuted within rows of 32, 64 or 128 bytes) applied to the shared-memory address. A tile (P,Q) -> element offset
 // (before the swizzle) of whole boxes is written box by box; the rules, each with its name (the
 // checker reports it):
 //   tma.tile       the box's shape (bp, bq) divides the tile's (P, Q), mode by mode
@@ -35,6 +36,17 @@ TESSERA_HOST_DEVICE constexpr int tma_swizzle_bytes(int bits, int base, int shif
   int const log_eb = elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : elem_bytes == 8 ? 3 : -1;
   if (log_eb < 0 || bits < 1 || bits > 3 || shift != 3 || base + log_eb != 4) return -1;
   return 16 << bits;
+}
+
+// tma_row_pitch(box_inner, elem_bytes, swizzle_bytes): the elements from one box row to the next in
+// shared memory, as TMA writes a box: box_inner unswizzled; the swizzle's span (32, 64 or 128 bytes)
+// when swizzled, whatever the row's own bytes (at most the span, tma.map): TMA pads a narrower row to
+// the span (tma.row_pitch). Seen on an H200 (issue 34): boxes of 16-byte rows under the 32-byte
+// swizzle and of 64-byte rows under the 128-byte one, 140 to 231 rows, wrote past a shared buffer
+// of rows x row bytes + 1024 (an illegal address), the footprint rows x span. Example:
+// tma_row_pitch(32, 2, 128) == 64; tma_row_pitch(32, 2, 0) == 32.
+TESSERA_HOST_DEVICE constexpr long long tma_row_pitch(long long box_inner, int elem_bytes, int swizzle_bytes) {
+  return swizzle_bytes > 0 && elem_bytes > 0 ? swizzle_bytes / elem_bytes : box_inner;
 }
 
 // tma_box_align_bytes(swizzle_bytes): the alignment of a box's first byte in shared memory: 128,

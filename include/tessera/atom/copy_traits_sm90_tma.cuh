@@ -17,10 +17,13 @@
 // The box layout maps the box's coordinates, in the global layout's mode order, to element offsets
 // in shared memory. TMA writes the box row by row along the global unit-stride mode ("inner"),
 // rows box_inner elements long, and permutes each row's 16-byte units by the swizzle: element
-// (inner x, outer y) lands at swz(y box_inner + x). So the box layout must be
+// (inner x, outer y) lands at swz(y pitch + x), pitch = box_inner unswizzled and the swizzle's span
+// (in elements) when swizzled: TMA pads a narrower row to the span (arch/tma_tile_rules.hpp's
+// tma_row_pitch). So the box layout must be
 //   Layout: (x, y) -> y box_inner + x                           (no swizzle)
 //   Swizzle<B, M, 3> o Layout, offset 0, with M + log2(elem_bytes) = 4 (16-byte units):
-//     the 32-, 64- or 128-byte swizzle for B = 1, 2, 3 (box_inner elem_bytes <= the span)
+//     the 32-, 64- or 128-byte swizzle for B = 1, 2, 3 (box_inner elem_bytes <= the span),
+//     Layout: (x, y) -> y span/elem_bytes + x
 // Example: a K-major bf16 operand A (M,K) row-major, ld = K, read in 128 x 64 boxes through the
 // canonical stage layout of wgmma (atom/mma_traits_sm90.hpp):
 //   auto box = make_composed_layout(Swizzle<3,3,3>{}, _0{}, tile_to_shape(GmmaLayoutKSw128Atom{}.inner(),
@@ -131,20 +134,24 @@ TmaBoxParams tma_box_params(Layout<GShape, GStride> const& gmem, Box const& box,
               : c.m.swizzle_bytes == 64 ? TmaSwizzle::b64
               : c.m.swizzle_bytes == 32 ? TmaSwizzle::b32
                                         : TmaSwizzle::none;
-  // TMA's row order: element (x inner, y outer) at y * box_inner + x before the swizzle. The box
-  // layout is static, so this is checked once per box type (the first element out of order, or -1).
-  static long long const out_of_order = [] {
+  // TMA's row order: element (x inner, y outer) at y * pitch + x before the swizzle (tma_row_pitch:
+  // the span when swizzled). The box layout and the swizzle are static, so this is checked once per
+  // box type (the first element out of order, or -1): the pitch is too, as a swizzle passes
+  // tma_layout_check only at the one element size its M names.
+  long long const pitch = tma_row_pitch(p.box_inner, elem_bytes, c.m.swizzle_bytes);
+  static long long const out_of_order = [pitch] {
     InnerLayout const il{};
     int const mode = detail::tma_box_inner_mode<InnerLayout>;
     long long const n0 = size<0>(il), n1 = size<1>(il);
     long long const bi = mode == 0 ? n0 : n1, bo = mode == 0 ? n1 : n0;
-    return tma_row_order_violation(mode, bi, bo, [&](long long i, long long j) { return (long long)il(i, j); });
+    return tma_row_order_violation(
+        mode, bi, bo, [&](long long i, long long j) { return (long long)il(i, j); }, pitch);
   }();
   if (out_of_order >= 0) {
     long long const x = out_of_order % p.box_inner, y = out_of_order / p.box_inner;
     long long const got = p.inner_mode == 0 ? (long long)inner_layout(x, y) : (long long)inner_layout(y, x);
     detail::tma_layout_require(false, [&] {
-      return tma_row_order_message(to_string(inner_layout), p.inner_mode, p.box_inner, out_of_order, got);
+      return tma_row_order_message(to_string(inner_layout), p.inner_mode, p.box_inner, out_of_order, got, pitch);
     });
   }
   return p;

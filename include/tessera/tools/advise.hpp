@@ -185,8 +185,10 @@ inline std::optional<std::string> tma_boxes_violation(const rt::Value& mem_value
   auto at = [&](long long i, long long j) {
     return rt::evaluate(inner, rt::make_tuple({rt::IntTuple{rt::D(i)}, rt::IntTuple{rt::D(j)}})).value;
   };
-  // (m,n) -> offset in a box: rows of box_line along the contiguous mode
-  auto box = [&](long long i, long long j) { return row_major ? i * box_line + j : i + j * box_line; };
+  // (m,n) -> offset in a box: rows of box_line along the contiguous mode, tma_row_pitch apart (a row
+  // narrower than the swizzle's span is padded to it)
+  const long long pitch = tma_row_pitch(box_line, eb, span);
+  auto box = [&](long long i, long long j) { return row_major ? i * pitch + j : i + j * pitch; };
   const std::int64_t bp = row_major ? box_lines : box_line, bq = row_major ? box_line : box_lines;
   const TmaTileViolation v = tma_tile_violation(at, tile[0], tile[1], box, bp, bq, eb, span, true);
   const std::string where = "box (" + std::to_string(v.box_p) + "," + std::to_string(v.box_q) + ") of " +
@@ -278,7 +280,8 @@ inline Advice advise(const AdviseRequest& req) {
     c.layout = mem.is<rt::ComposedLayout>() ? rt::to_string(mem.as<rt::ComposedLayout>())
                                             : rt::to_string(mem.as<rt::Layout>());
     if (req.tma_write) {
-      // TMA writes each box densely (no padding), its rows swizzled by one of its modes; the tensor
+      // TMA writes each box's rows one after the other, swizzled by one of its modes (a row narrower
+      // than the swizzle's span padded to it, tma_row_pitch: the tile must have it so); the tensor
       // map's rules (arch/tma_rules.hpp, what make_tma_desc_2d enforces) for the box, and the rules
       // of a tile cut into boxes (arch/tma_tile_rules.hpp, what tma_partition enforces). A box's row
       // is the atom's row (or the whole line); its lines all the tile's, or the fewest equal parts

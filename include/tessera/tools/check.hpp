@@ -79,7 +79,10 @@ inline CheckResult check_tma_coordinate(long long inner, int elem_bytes) {
 // element (1,0) is at offset 1, else mode 1) has unit stride in the global layout ("tma.inner");
 // a positive row pitch ("tma.pitch_sign"); a TMA swizzle ("tma.swizzle"); the tensor map's rules
 // ("tma.map": arch/tma_rules.hpp); TMA's row order in shared memory: box element (x inner, y
-// outer) at y * box_inner + x before the swizzle ("tma.row_order"). With `smem`, the shared-memory
+// outer) at y * pitch + x before the swizzle ("tma.row_order"), pitch = box_inner unswizzled and the
+// swizzle's span when swizzled (arch/tma_tile_rules.hpp's tma_row_pitch: TMA pads a row narrower
+// than the span); a swizzled box of such rows laid out one after the other breaks "tma.row_pitch"
+// (seen on an H200: TMA wrote rows x span bytes, issue 34). With `smem`, the shared-memory
 // tile ((P,Q) -> element offset in the global layout's mode order, static; plain, or under the
 // box's swizzle) that the boxes fill, by the rules tma_partition checks at compile time
 // (arch/tma_tile_rules.hpp): its swizzle the box's ("tma.swizzle"), the box's shape dividing it
@@ -87,7 +90,9 @@ inline CheckResult check_tma_coordinate(long long inner, int elem_bytes) {
 // bytes, of the swizzle's 8-row pattern when swizzled ("tma.box_start"). Example:
 // check_tma((4096,4096):(4096,1), Sw<3,3,3> o (_64,_64):(_64,_1), 2) is legal (the Hopper GEMM's
 // operand box); with (_64,_128):(_128,_1) unswizzled also; Sw<3,3,3> o (_64,_128):(_128,_1) breaks
-// tma.map (rows of 256 bytes under a 128-byte swizzle); the box Sw<3,3,3> o (_128,_64):(_64,_1)
+// tma.map (rows of 256 bytes under a 128-byte swizzle); Sw<3,3,3> o (_64,_32):(_32,_1) breaks
+// tma.row_pitch (rows of 64 bytes, 128 apart in shared memory: Sw<3,3,3> o (_64,_32):(_64,_1) is
+// legal); the box Sw<3,3,3> o (_128,_64):(_64,_1)
 // filling the tile tile_to_shape(Sw<3,3,3> o (_8,_64):(_64,_1), (_128,_128)) is legal (2 boxes),
 // filling Sw<3,3,3> o (_128,_128):(_128,_1) breaks tma.box_layout.
 inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box_value, int elem_bytes,
@@ -141,12 +146,17 @@ inline CheckResult check_tma(const rt::Value& global_value, const rt::Value& box
   const std::int64_t b_inner = m.box_inner, b_outer = m.box_outer, inner = std::int64_t(m.inner),
                      outer = std::int64_t(m.outer);
   const int span = m.swizzle_bytes;
-  const long long bad = tma_row_order_violation(inner_mode, b_inner, b_outer,
-                                                [&](std::int64_t i, std::int64_t j) { return at(box, i, j); });
+  // Rows tma_row_pitch apart: a swizzled box's rows are the span apart, padded where narrower.
+  const long long pitch = tma_row_pitch(b_inner, elem_bytes, span);
+  auto box_at = [&](std::int64_t i, std::int64_t j) { return at(box, i, j); };
+  const long long bad = tma_row_order_violation(inner_mode, b_inner, b_outer, box_at, pitch);
   if (bad >= 0) {
+    if (pitch != b_inner && tma_row_order_violation(inner_mode, b_inner, b_outer, box_at) < 0)
+      return fail("tma.row_pitch", tma_row_pitch_message(rt::to_string(box), inner_mode, b_inner, b_outer, elem_bytes,
+                                                         span, rt::to_string(rt::Swizzle{bits, base, shift})));
     const std::int64_t x = bad % b_inner, y = bad / b_inner;
     return fail("tma.row_order", tma_row_order_message(rt::to_string(box), inner_mode, b_inner, bad,
-                                                       inner_mode == 0 ? at(box, x, y) : at(box, y, x)));
+                                                       inner_mode == 0 ? at(box, x, y) : at(box, y, x), pitch));
   }
   std::string tile_text;
   if (smem) {

@@ -72,21 +72,32 @@ void cuda(cudaError_t e, const char* what) {
 
 // ---- kernels -----------------------------------------------------------------------------------
 
-// One box by TMA into 1024-byte aligned shared memory, then every byte of it out.
-__global__ void fuzz_tma(const __grid_constant__ CUtensorMap tmap, int c0, int c1, unsigned bytes, unsigned char* out) {
+// The byte every byte of the box's shared memory holds before the load: unlike TMA's zeros for
+// elements outside the matrix, so that a byte TMA did not write never passes for one it did.
+constexpr unsigned char kUnwritten = 0xa5;
+
+// One box by TMA into 1024-byte aligned shared memory, then every byte of its footprint out.
+// tx_bytes: the box's bytes (what TMA counts on the barrier); footprint: the shared memory it
+// spans (rows tma_row_pitch apart: a row narrower than the swizzle's span is padded to it),
+// filled with kUnwritten first.
+__global__ void fuzz_tma(const __grid_constant__ CUtensorMap tmap, int c0, int c1, unsigned tx_bytes,
+                         unsigned footprint, unsigned char* out) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ alignas(8) std::uint64_t bar;
   const unsigned raw = tessera::smem_address(smem_raw);
   unsigned char* box = smem_raw + (((raw + 1023u) & ~1023u) - raw);
+  for (unsigned i = threadIdx.x; i < footprint; i += blockDim.x) box[i] = kUnwritten;
+  tessera::fence_view_async_shared();  // the generic writes before TMA's (the async proxy's)
+  __syncthreads();
   if (threadIdx.x == 0) {
     tessera::mbarrier_init(&bar, 1);
     tessera::fence_barrier_init();
-    tessera::mbarrier_arrive_expect_tx(&bar, bytes);
+    tessera::mbarrier_arrive_expect_tx(&bar, tx_bytes);
     tessera::SM90_TMA_LOAD_2D::copy(&tmap, &bar, box, c0, c1);
     tessera::mbarrier_wait(&bar, 0);
   }
   __syncthreads();
-  for (unsigned i = threadIdx.x; i < bytes; i += blockDim.x) out[i] = box[i];
+  for (unsigned i = threadIdx.x; i < footprint; i += blockDim.x) out[i] = box[i];
 }
 
 // Vector v: `width` bytes from src + from[v] to out + v * width.
@@ -199,6 +210,13 @@ Combo draw(std::mt19937_64& g, int family) {
                      : std::max<std::int64_t>(1, c.inner - uniform(g, 1, 8));
     if (chance(g, 0.7)) c.ld = (c.ld * c.eb + 15) / 16 * 16 / c.eb;  // a 16-byte pitch more often
     c.box_stride = chance(g, 0.1) ? c.b_in + 8 : c.b_in;             // 10%: not TMA's row order
+    // Rows (of whole 16-byte units) narrower than the swizzle's span: TMA pads them to it
+    // (tma.row_pitch). Half of those boxes (odd row counts; no draw, so the sample is the second
+    // device run's otherwise) take the span as their row stride, the layout TMA writes; the other
+    // half keep their rows one after the other, which the checker rejects and the hardware writes
+    // elsewhere.
+    if (span != 0 && c.box_stride == c.b_in && c.b_in * c.eb < span && c.b_in * c.eb % 16 == 0 && c.b_out % 2 == 1)
+      c.box_stride = span / c.eb;
     c.c0 = chance(g, 0.5) ? 0 : int(std::max<std::int64_t>(0, c.inner - c.b_in / 2));
     if (c.c0 != 0 && chance(g, 0.5)) c.c0 = c.c0 * c.eb / 16 * 16 / c.eb;  // half of those 16-byte aligned
     c.c1 = chance(g, 0.5) ? 0 : int(std::max<std::int64_t>(0, c.outer - c.b_out / 2));
@@ -297,21 +315,25 @@ void run_tma(const Combo& c, Outcome& o, bool execute) {
     cudaFree(g);
     return;
   }
+  // What TMA moves (the barrier's transaction bytes) and the shared memory it writes: rows
+  // tma_row_pitch apart (the swizzle's span when swizzled, a narrower row padded to it).
   const std::int64_t box_bytes = c.b_in * c.b_out * c.eb;
-  if (box_bytes > 100 * 1024) {
+  const int span = c.sw_bits == 0 ? 0 : 16 << c.sw_bits;
+  const std::int64_t smem_bytes = c.b_out * tessera::tma_row_pitch(c.b_in, c.eb, span) * c.eb;
+  if (smem_bytes > 100 * 1024) {
     o.hw = Hw::accepted;
     o.hw_why = "encoded; the box is larger than this test's shared memory, not loaded";
     cudaFree(g);
     return;
   }
   unsigned char* out = nullptr;
-  cuda(cudaMalloc(&out, std::size_t(box_bytes)), "cudaMalloc");
+  cuda(cudaMalloc(&out, std::size_t(smem_bytes)), "cudaMalloc");
   cuda(cudaFuncSetAttribute(fuzz_tma, cudaFuncAttributeMaxDynamicSharedMemorySize, 101 * 1024 + 1024),
        "cudaFuncSetAttribute");
-  fuzz_tma<<<1, 128, std::size_t(box_bytes + 1024)>>>(map, c.c0, c.c1, unsigned(box_bytes), out);
+  fuzz_tma<<<1, 128, std::size_t(smem_bytes + 1024)>>>(map, c.c0, c.c1, unsigned(box_bytes), unsigned(smem_bytes), out);
   cuda(cudaGetLastError(), "launch");
   cuda(cudaDeviceSynchronize(), "TMA load");
-  std::vector<unsigned char> got(static_cast<std::size_t>(box_bytes));
+  std::vector<unsigned char> got(static_cast<std::size_t>(smem_bytes));
   cuda(cudaMemcpy(got.data(), out, got.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
   cudaFree(out);
   cudaFree(g);
@@ -325,7 +347,7 @@ void run_tma(const Combo& c, Outcome& o, bool execute) {
       for (int b = 0; b < c.eb; ++b) {
         const unsigned char want = gx < c.inner && gy < c.outer ? host[std::size_t((gy * c.ld + gx) * c.eb + b)]
                                                                 : static_cast<unsigned char>(0);
-        if (off < 0 || off + c.eb > box_bytes || got[std::size_t(off + b)] != want) ++wrong;
+        if (off < 0 || off + c.eb > smem_bytes || got[std::size_t(off + b)] != want) ++wrong;
       }
     }
   o.hw = wrong == 0 ? Hw::accepted : Hw::rejected;

@@ -245,6 +245,9 @@ class DeviceArray:
         "gemm": ("(a: DLPackTensor, b: DLPackTensor, c: Optional[DLPackTensor] = None, alpha: float = 1.0, beta: Optional[float] = None,\n"
                  "         out: Optional[DLPackTensor] = None, out_dtype: Optional[DType] = None, *, bias: Optional[DLPackTensor] = None,\n"
                  "         activation: Optional[str] = None, stream: Optional[StreamLike] = None) -> Any"),
+        "scaled_gemm": ("(a: DLPackTensor, b: DLPackTensor, scale_a: DLPackTensor, scale_b: DLPackTensor, *,\n"
+                        "                out_dtype: Optional[DType] = None, bias: Optional[DLPackTensor] = None,\n"
+                        "                out: Optional[DLPackTensor] = None, stream: Optional[StreamLike] = None) -> Any"),
         "grouped_gemm": ("(a: DLPackTensor, b: DLPackTensor, offsets: Optional[DLPackTensor] = None, *,\n"
                          "                 ends: Optional[DLPackTensor] = None, masked_m: Optional[DLPackTensor] = None, alpha: float = 1.0,\n"
                          "                 out: Optional[DLPackTensor] = None, out_dtype: Optional[DType] = None,\n"

@@ -7,7 +7,8 @@
 
 The kernels are those of ``include/tessera/kernels`` (``add``: the vectorized elementwise add;
 ``sgemm``: the fp32 SGEMM; ``copy``: the cp.async tile copy; ``gemm``: the Hopper tensor-core GEMM
-``gemm_sm90``; ``grouped_gemm``: its grouped form for mixture-of-experts, ``gemm_sm90_grouped``;
+``gemm_sm90``; ``scaled_gemm``: its fp8 form, ``gemm_sm90_fp8``; ``grouped_gemm``: its grouped form
+for mixture-of-experts, ``gemm_sm90_grouped``;
 ``attention`` and ``attention_varlen``: the Hopper attention forward
 ``attention_forward_sm90``), for sm_90a: they run on H100 and H200 GPUs. They are compiled on their first call
 (NVRTC: about a second per op and dtype for ``add``, ``sgemm`` and ``copy``; 4-6 s for each kernel
@@ -53,7 +54,7 @@ except ImportError as _error:  # built without it (TESSERA_PYTHON_OPS=OFF), or i
 else:
     _import_error = None
 
-__all__ = ["add", "sgemm", "copy", "gemm", "grouped_gemm", "attention", "attention_varlen", "available", "DeviceArray"]
+__all__ = ["add", "sgemm", "copy", "gemm", "scaled_gemm", "grouped_gemm", "attention", "attention_varlen", "available", "DeviceArray"]
 
 #: Device memory tessera.ops allocated for a result (None when the package has no kernels).
 DeviceArray = _ops.DeviceArray if _ops is not None else None
@@ -256,6 +257,46 @@ def gemm(a, b, c=None, alpha=1.0, beta=None, out=None, out_dtype=None, *, bias=N
     handle, allocate, fast = _context(a, stream)
     return ops.gemm(a, b, c, float(alpha), None if beta is None else float(beta), bias, activation, out, out_dtype, handle, allocate,
                     fast)
+
+
+def scaled_gemm(a, b, scale_a, scale_b, *, out_dtype=None, bias=None, out=None, stream=None):
+    """``out = (scale_a * scale_b) * (a @ b) + bias`` for 8-bit float ``a`` and ``b`` on the Hopper
+    tensor cores (``gemm_sm90_fp8``, ``gemm_sm90_fp8_block``: docs/gemm-fp8.md), as
+    ``torch._scaled_mm(a, b, scale_a, scale_b, bias=bias, out_dtype=out_dtype)`` computes it.
+
+    a (M, K) row-major and b (K, N) column-major (both K-major: the transpose of a row-major (N, K)
+    weight, as torch._scaled_mm takes it), both float8_e4m3fn or both float8_e5m2. The scales are
+    float32 dequantization factors, their kind read from their shapes:
+
+    * one value each (shape () or (1,)): per tensor;
+    * scale_a (M, 1) and/or scale_b (1, N): per row of a, per column of b (mixable with one value);
+    * scale_a (M, ceil(K/128)) stored M-major (strides (1, M)) and scale_b (ceil(N/128),
+      ceil(K/128)) row-major: DeepSeek-V3's 1 x 128 and 128 x 128 blocks, the fp8 sums promoted to
+      fp32 with their scales every 128 elements of K (block scales go together).
+
+    Precondition: CUDA tensors on one device; K a multiple of 16, the row stride of a and the column
+    stride of b multiples of 16, a and b 16-byte aligned (pad K with zeros otherwise); M, N >= 1.
+    out_dtype "bfloat16" (the default), "float16" or "float32" (or the torch.dtype); out, when
+    given, (M, N) of that dtype, row- or column-major (row-major with block scales); bias (N,) of the
+    output dtype. Mixed e4m3 x e5m2 operands are refused (not supported yet).
+    Postcondition: out (new and row-major when not given) = sa sb sum_k a b + bias, products exact
+    and sums in fp32 on the tensor cores (their fp8 accumulation as cuBLASLt's fast-accumulation
+    mode, ``use_fast_accum=True``; block scales promote to fp32 every 128 elements of K), rounded
+    once. Asynchronous. Compiled on first use (NVRTC, seconds; then the disk cache): one kernel per
+    tile, fp8 type, output dtype and epilogue (bias or not, out through TMA or not).
+
+    Example (PyTorch):
+        >>> a = torch.full((2, 32), 0.5, device="cuda").to(torch.float8_e4m3fn)
+        >>> b = torch.full((4, 32), 0.25, device="cuda").to(torch.float8_e4m3fn).t()
+        >>> one = torch.tensor(2.0, device="cuda")
+        >>> tessera.ops.scaled_gemm(a, b, one, one).tolist()
+        [[16.0, 16.0, 16.0, 16.0], [16.0, 16.0, 16.0, 16.0]]
+    """
+    if out_dtype is not None and not isinstance(out_dtype, str):
+        out_dtype = str(out_dtype).rsplit(".", 1)[-1]  # torch.float32 -> "float32"
+    ops = _module()
+    handle, allocate, fast = _context(a, stream)
+    return ops.scaled_gemm(a, b, scale_a, scale_b, bias, out, out_dtype, handle, allocate, fast)
 
 
 def attention(q, k, v, causal=False, scale=None, causal_alignment="top_left", return_lse=False, *, stream=None):

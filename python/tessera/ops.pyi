@@ -30,7 +30,7 @@ class DeviceArray:
                    dl_device: Optional[Tuple[int, int]] = None, copy: Optional[bool] = None) -> Any: ...
     def __dlpack_device__(self) -> Tuple[int, int]: ...
 
-__all__ = ["add", "sgemm", "copy", "gemm", "grouped_gemm", "attention", "attention_varlen", "available", "DeviceArray"]
+__all__ = ["add", "sgemm", "copy", "gemm", "scaled_gemm", "grouped_gemm", "attention", "attention_varlen", "available", "DeviceArray"]
 
 def available() -> bool:
     """Whether the kernels were built into this package (``tessera._ops`` exists and loads).
@@ -130,6 +130,43 @@ def gemm(a: DLPackTensor, b: DLPackTensor, c: Optional[DLPackTensor] = None, alp
         >>> b = torch.ones(3, 4, dtype=torch.bfloat16, device="cuda")
         >>> tessera.ops.gemm(a, b, out_dtype="float32").tolist()
         [[3.0, 3.0, 3.0, 3.0], [3.0, 3.0, 3.0, 3.0]]
+    """
+    ...
+
+def scaled_gemm(a: DLPackTensor, b: DLPackTensor, scale_a: DLPackTensor, scale_b: DLPackTensor, *,
+                out_dtype: Optional[DType] = None, bias: Optional[DLPackTensor] = None,
+                out: Optional[DLPackTensor] = None, stream: Optional[StreamLike] = None) -> Any:
+    """``out = (scale_a * scale_b) * (a @ b) + bias`` for 8-bit float ``a`` and ``b`` on the Hopper
+    tensor cores (``gemm_sm90_fp8``, ``gemm_sm90_fp8_block``: docs/gemm-fp8.md), as
+    ``torch._scaled_mm(a, b, scale_a, scale_b, bias=bias, out_dtype=out_dtype)`` computes it.
+
+    a (M, K) row-major and b (K, N) column-major (both K-major: the transpose of a row-major (N, K)
+    weight, as torch._scaled_mm takes it), both float8_e4m3fn or both float8_e5m2. The scales are
+    float32 dequantization factors, their kind read from their shapes:
+
+    * one value each (shape () or (1,)): per tensor;
+    * scale_a (M, 1) and/or scale_b (1, N): per row of a, per column of b (mixable with one value);
+    * scale_a (M, ceil(K/128)) stored M-major (strides (1, M)) and scale_b (ceil(N/128),
+      ceil(K/128)) row-major: DeepSeek-V3's 1 x 128 and 128 x 128 blocks, the fp8 sums promoted to
+      fp32 with their scales every 128 elements of K (block scales go together).
+
+    Precondition: CUDA tensors on one device; K a multiple of 16, the row stride of a and the column
+    stride of b multiples of 16, a and b 16-byte aligned (pad K with zeros otherwise); M, N >= 1.
+    out_dtype "bfloat16" (the default), "float16" or "float32" (or the torch.dtype); out, when
+    given, (M, N) of that dtype, row- or column-major (row-major with block scales); bias (N,) of the
+    output dtype. Mixed e4m3 x e5m2 operands are refused (not supported yet).
+    Postcondition: out (new and row-major when not given) = sa sb sum_k a b + bias, products exact
+    and sums in fp32 on the tensor cores (their fp8 accumulation as cuBLASLt's fast-accumulation
+    mode, ``use_fast_accum=True``; block scales promote to fp32 every 128 elements of K), rounded
+    once. Asynchronous. Compiled on first use (NVRTC, seconds; then the disk cache): one kernel per
+    tile, fp8 type, output dtype and epilogue (bias or not, out through TMA or not).
+
+    Example (PyTorch):
+        >>> a = torch.full((2, 32), 0.5, device="cuda").to(torch.float8_e4m3fn)
+        >>> b = torch.full((4, 32), 0.25, device="cuda").to(torch.float8_e4m3fn).t()
+        >>> one = torch.tensor(2.0, device="cuda")
+        >>> tessera.ops.scaled_gemm(a, b, one, one).tolist()
+        [[16.0, 16.0, 16.0, 16.0], [16.0, 16.0, 16.0, 16.0]]
     """
     ...
 

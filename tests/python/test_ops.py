@@ -54,8 +54,8 @@ def test_the_module_loads_and_reports_its_devices_without_a_gpu():
         pytest.skip("tessera._ops is not here: %s" % (tessera.ops._import_error,))
     assert isinstance(tessera.ops._ops.device_count(), int) and tessera.ops._ops.device_count() >= 0
     assert tessera.ops._ops.have_gemm() is True  # compiled on first use, like the others
-    assert tessera.ops.__all__ == ["add", "sgemm", "copy", "gemm", "grouped_gemm", "attention", "attention_varlen", "available",
-                                   "DeviceArray"]
+    assert tessera.ops.__all__ == ["add", "sgemm", "copy", "gemm", "scaled_gemm", "grouped_gemm", "attention",
+                                   "attention_varlen", "available", "DeviceArray"]
 
 
 @needs_ops

@@ -341,13 +341,21 @@ inline std::vector<std::string> gemm_sm90_jit_names(GemmSm90JitKernel const& k) 
 // GemmSm90Maps), laid out as GemmSm90ParamsHost and GemmSm90MapsHost<desc_align> (every member's
 // offset and size; each struct's size and alignment), the dynamic shared memory, the threads, and the three TMA atoms' boxes (extents, contiguous mode,
 // 128-byte swizzle) that gemm_sm90_jit_params encodes. Pre: desc_align is 64 or 128.
-inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_align) {
-  if (desc_align != 64 && desc_align != 128)
-    throw std::invalid_argument("gemm_sm90_jit_source: desc_align must be 64 or 128, got " +
-                                std::to_string(desc_align));
-  GemmSm90JitGeometry const g = gemm_sm90_jit_geometry(k);
-  std::string const type = k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t";
-  std::string const tout = k.out_f32 ? "float" : type;
+namespace detail {
+// The program of one kernel of sm90_kernel.cuh (gemm_sm90_jit_source's, and jit/gemm_sm90_fp8.hpp's
+// for the fp8 kernels): configuration `config` (a C++ type: g.config_name, or a wrapper of it such as
+// GemmSm90BlockScaled<...>), input type `type` and output `tout` (C++ names), the majors, the
+// kernel's name expression, D's element bytes, the descriptors' alignment.
+struct GemmSm90JitProgram {
+  GemmSm90JitGeometry g;
+  std::string config, type, tout, kernel_name;
+  bool a_k_major = true, b_k_major = true;
+  int out_bytes = 2;
+};
+inline std::string gemm_sm90_jit_program_source(GemmSm90JitProgram const& k, int desc_align) {
+  GemmSm90JitGeometry const& g = k.g;
+  std::string const& type = k.type;
+  std::string const& tout = k.tout;
   auto const b = [](bool v) { return std::string(v ? "true" : "false"); };
   auto const n = [](auto v) { return std::to_string(v); };
   std::string s =
@@ -356,7 +364,7 @@ inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_ali
       "#include \"tessera/kernels/gemm/sm90_kernel.cuh\"\n"
       "namespace tessera_jit_gemm_sm90_check {\n"
       "using Cfg = " +
-      g.config_name + ";\nusing T = " + type + ";\nusing TOut = " + tout +
+      k.config + ";\nusing T = " + type + ";\nusing TOut = " + tout +
       ";\n"
       "using P = tessera::kernels::detail::GemmSm90Params<Cfg, T, TOut, " +
       b(k.a_k_major) + ", " + b(k.b_k_major) +
@@ -376,7 +384,7 @@ inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_ali
       "GemmSm90MapsHost, gemm_sm90_jit_smem_bytes, its boxes): update it to kernels/gemm/sm90_kernel.cuh\")\n"
       "// The launch passes two arguments, the values and the TMA atoms, in that order.\n"
       "static_assert(std::is_same_v<decltype(&" +
-      gemm_sm90_jit_names(k)[0] +
+      k.kernel_name +
       "), void (*)(P, M)>, \"gemm_sm90 (JIT): the kernel's parameters are no longer (GemmSm90Params, GemmSm90Maps): "
       "update gemm_sm90_jit_launch in include/tessera/jit/gemm_sm90.hpp\");\n";
   // One member of the device struct `dev` (P or M, named `name` in the messages) against the host's
@@ -466,10 +474,22 @@ inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_ali
       detail::gemm_sm90_load_box(g.bm, g.bk, k.a_k_major), 2);
   box("B", "tessera::kernels::detail::GemmSm90TmaB<Cfg, T, " + b(k.b_k_major) + ", 1>",
       detail::gemm_sm90_load_box(g.bn, g.bk, k.b_k_major), 2);
-  box("D", "tessera::kernels::detail::GemmSm90TmaD<TOut>", detail::gemm_sm90_epilogue_box(k.out_f32 ? 4 : 2),
-      k.out_f32 ? 4 : 2);
+  box("D", "tessera::kernels::detail::GemmSm90TmaD<TOut>", detail::gemm_sm90_epilogue_box(k.out_bytes), k.out_bytes);
   s += "#undef TESSERA_HOST_COPY\n#undef TESSERA_OFFSET_OF\n}  // namespace tessera_jit_gemm_sm90_check\n";
   return s;
+}
+}  // namespace detail
+
+inline std::string gemm_sm90_jit_source(GemmSm90JitKernel const& k, int desc_align) {
+  if (desc_align != 64 && desc_align != 128)
+    throw std::invalid_argument("gemm_sm90_jit_source: desc_align must be 64 or 128, got " +
+                                std::to_string(desc_align));
+  GemmSm90JitGeometry g = gemm_sm90_jit_geometry(k);
+  std::string const config = g.config_name;
+  std::string const type = k.bf16 ? "tessera::bfloat16_t" : "tessera::half_t";
+  return detail::gemm_sm90_jit_program_source({std::move(g), config, type, k.out_f32 ? "float" : type,
+                                               gemm_sm90_jit_names(k)[0], k.a_k_major, k.b_k_major, k.out_f32 ? 4 : 2},
+                                              desc_align);
 }
 
 // What gemm_sm90_jit_params made: the kernel's two arguments (the values; the TMA atoms), the

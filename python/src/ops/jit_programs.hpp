@@ -84,6 +84,9 @@ OpProgram& attention_program(int key);
 // grouped_gemm_program(key): the grouped kernel numbered key (jit::GemmSm90GroupedJitKernel::index(),
 // 0..15; std::invalid_argument outside), then its prepare kernel.
 OpProgram& grouped_gemm_program(int key);
+// scaled_gemm_program(key): the fp8 kernel numbered key (jit::GemmSm90Fp8JitKernel::index(), 0..107;
+// std::invalid_argument outside).
+OpProgram& scaled_gemm_program(int key);
 
 inline bool aligned16(void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 

@@ -22,7 +22,7 @@ enum class DType { f32, f16, bf16 };
 
 // The programs compiled on first use: add (per DType), sgemm (float32), copy (per element size),
 // gemm (per kernel of gemm_sm90: gemm_key), attention (per head_dim and type: attention_key).
-enum class Op { add, sgemm, copy, gemm, attention, grouped_gemm };
+enum class Op { add, sgemm, copy, gemm, attention, grouped_gemm, scaled_gemm };
 
 // What prepare() compiled or found: the program's kernels (their name expressions), whether it came
 // from the disk cache, NVRTC's time (0 from a cache) and NVRTC's log (warnings).
@@ -167,5 +167,34 @@ struct GroupedGemmArgs {
 int grouped_gemm_key(GroupedGemmArgs const& args);
 // Compiles the kernel when this process has not, and launches it in the current context on `stream`.
 void grouped_gemm(GroupedGemmArgs const& args, void* stream);
+
+// The fp8 GEMM on Hopper (kernels::gemm_sm90_fp8 and gemm_sm90_fp8_block, gemm_fp8.cpp over
+// include/tessera/jit/gemm_sm90_fp8.hpp): D = sa(m) sb(n) A B (+ bias) for A (m x k, row-major, lda)
+// and B (k x n, column-major, ldb) both e4m3 (e5m2 false) or both e5m2, D of `out` (bf16, f16 or
+// f32), row- or column-major; bias (n values of `out`) or null. Scales: kind 0 none, 1 tensor (one
+// fp32 value), 2 vector (m values for A, n for B), 3 block (A: ceil(k/128) x m, m contiguous; B:
+// ceil(n/128) x ceil(k/128), k-blocks contiguous) -- kernels::GemmScaleKind's order.
+struct ScaledGemmArgs {
+  int m = 0, n = 0, k = 0;
+  bool e5m2 = false;
+  DType out = DType::bf16;
+  void const* a = nullptr;
+  int lda = 0;
+  void const* b = nullptr;
+  int ldb = 0;
+  void* d = nullptr;
+  int ldd = 0;
+  bool d_row_major = true;
+  void const* bias = nullptr;
+  int scale_a_kind = 0, scale_b_kind = 0;
+  float const* scale_a = nullptr;
+  float const* scale_b = nullptr;
+};
+// The program of the kernel for args on a GPU of `sms` SMs (prepare(Op::scaled_gemm, key)):
+// jit::GemmSm90Fp8JitKernel's index. Throws std::invalid_argument, naming fn, for a problem
+// check_gemm_fp8_problem refuses.
+int scaled_gemm_key(char const* fn, ScaledGemmArgs const& args, int sms);
+// Compiles the kernel when this process has not, and launches it in the current context on `stream`.
+void scaled_gemm(char const* fn, ScaledGemmArgs const& args, void* stream);
 
 }  // namespace tessera::python_ops

@@ -49,7 +49,9 @@ enum DLDataTypeCode : std::uint8_t {
   kDLFloat = 2,
   kDLBfloat = 4,
   kDLComplex = 5,
-  kDLBool = 6
+  kDLBool = 6,
+  kDLFloat8_e4m3fn = 10,  // DLPack 1.1 (torch.float8_e4m3fn)
+  kDLFloat8_e5m2 = 12     // DLPack 1.1 (torch.float8_e5m2)
 };
 
 struct DLDevice {
@@ -132,6 +134,8 @@ std::string dtype_name(DLDataType t) {
     case kDLBfloat: base = "bfloat"; break;
     case kDLComplex: base = "complex"; break;
     case kDLBool: return "bool";
+    case kDLFloat8_e4m3fn: return t.bits == 8 && t.lanes == 1 ? "float8_e4m3fn" : "float8_e4m3fn (not 8 bits)";
+    case kDLFloat8_e5m2: return t.bits == 8 && t.lanes == 1 ? "float8_e5m2" : "float8_e5m2 (not 8 bits)";
     default: base = "dtype code " + std::to_string(t.code) + " of "; break;
   }
   std::string name = base + std::to_string(t.bits);
@@ -1172,6 +1176,210 @@ py::object grouped_gemm(py::object a_obj, py::object b_obj, py::object rows_obj,
   return out_obj;
 }
 
+// ---- scaled gemm (fp8) ---------------------------------------------------------------------------
+
+// One fp8 scale argument as the kernel takes it: its kind (ops::ScaledGemmArgs: 1 tensor, 2
+// vector, 3 block) and its data.
+struct Fp8Scale {
+  int kind = 0;
+  float const* data = nullptr;
+};
+
+std::string fp8_shape_text(std::int64_t r, std::int64_t c) { return tuple_text({r, c}); }
+
+// tessera.ops.scaled_gemm: out (M, N) = sa sb (a @ b) (+ bias) for a (M, K) row-major and b (K, N)
+// column-major, both float8_e4m3fn or both float8_e5m2; scales fp32: one value (per tensor), (M, 1)
+// and (1, N) (per row of a, per column of b), or blocks: (M, ceil(K/128)) M-major for a's 1 x 128
+// blocks and (ceil(N/128), ceil(K/128)) row-major for b's 128 x 128 blocks.
+py::object scaled_gemm(py::object a_obj, py::object b_obj, py::object sa_obj, py::object sb_obj, py::object bias_obj,
+                       py::object out_obj, py::object out_dtype_obj, std::uintptr_t stream, py::object allocate,
+                       bool fast) {
+  char const* fn = "tessera.ops.scaled_gemm";
+  Imported a(fn, "a", a_obj, stream, fast);
+  Imported b(fn, "b", b_obj, stream, fast);
+  auto const fp8 = [&](Imported const& t) {
+    std::string const& d = t.dtype_text();
+    if (d != "float8_e4m3fn" && d != "float8_e5m2")
+      type_error(std::string(fn) + ": " + t.name() + " is " + d +
+                 "; it must be float8_e4m3fn or float8_e5m2 (tessera.ops.gemm multiplies float16 and bfloat16): "
+                 "quantize it, e.g. (" +
+                 t.name() + " / scale).to(torch.float8_e4m3fn)");
+    return d == "float8_e5m2";
+  };
+  bool const e5m2 = fp8(a);
+  if (fp8(b) != e5m2)
+    type_error(std::string(fn) + ": a is " + a.dtype_text() + " and b " + b.dtype_text() +
+               "; the kernel multiplies two operands of one fp8 type (mixed e4m3 x e5m2 is not supported yet): "
+               "convert one, e.g. b.float().to(torch." +
+               a.dtype_text() + ")");
+  auto const [m, k, n] = product_extents(fn, a, b);
+  if (m == 0 || n == 0 || k == 0)
+    value_error(std::string(fn) + ": M, N and K must be >= 1, got a " + tuple_text(a.shape()) + " and b " +
+                tuple_text(b.shape()));
+  if (k % 16 != 0)
+    value_error(std::string(fn) + ": K = " + std::to_string(k) +
+                " is not a multiple of 16 (fp8 rows must be whole 16-byte units for TMA): pad a's columns and b's "
+                "rows with zeros to K = " +
+                std::to_string((k + 15) / 16 * 16) + " (the product does not change)");
+  require_element_aligned(fn, a, 1);
+  require_element_aligned(fn, b, 1);
+  // a (M, K) K-major: row-major; b (K, N) K-major: column-major (wgmma's only fp8 form). A single
+  // row (column) has no pitch that matters: K, already a multiple of 16.
+  auto const& as = a.strides();
+  auto const& bs = b.strides();
+  if (!(as[1] == 1 && (m == 1 || as[0] >= k)))
+    value_error(std::string(fn) + ": a has shape " + tuple_text(a.shape()) + " and strides " + tuple_text(as) +
+                "; a must be row-major (strides (lda, 1), K contiguous: the only fp8 form of the tensor cores): pass "
+                "a.contiguous()");
+  if (!(bs[0] == 1 && (n == 1 || bs[1] >= k)))
+    value_error(std::string(fn) + ": b has shape " + tuple_text(b.shape()) + " and strides " + tuple_text(bs) +
+                "; b must be column-major (strides (1, ldb), K contiguous, as torch._scaled_mm takes it): pass the "
+                "transpose of a row-major (N, K) tensor, e.g. w.t() for w of shape (N, K), or b.t().contiguous().t()");
+  std::int64_t const lda = m == 1 ? k : as[0], ldb = n == 1 ? k : bs[1];
+  if (lda % 16 != 0 || ldb % 16 != 0)
+    value_error(
+        std::string(fn) + ": a's row stride " + std::to_string(lda) + " and b's column stride " + std::to_string(ldb) +
+        " must be multiples of 16 elements (16-byte rows for TMA): pass a.contiguous() and b.t().contiguous().t()");
+  if (lda >= (std::int64_t(1) << 31) || ldb >= (std::int64_t(1) << 31))
+    value_error(std::string(fn) + ": a's and b's strides must be < 2^31; pass compact copies");
+  auto const aligned16 = [](void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  if (!aligned16(a.data()) || !aligned16(b.data()))
+    value_error(std::string(fn) +
+                ": a's and b's data must start 16-byte aligned (TMA); a view that starts inside a row is not: pass a "
+                "fresh copy (.clone())");
+  // The scales: fp32 on a's device; their kinds from their shapes.
+  Imported sa(fn, "scale_a", sa_obj, stream, fast);
+  Imported sb(fn, "scale_b", sb_obj, stream, fast);
+  for (Imported const* s : {&sa, &sb}) {
+    require_dtype(fn, *s, {ops::DType::f32},
+                  std::string("; scales are float32: convert, e.g. ") + s->name() + ".float()");
+    require_same_device(fn, a, *s);
+    require_element_aligned(fn, *s, 4);
+  }
+  std::int64_t const kb = (k + 127) / 128, nb = (n + 127) / 128;
+  auto const is2 = [](Imported const& t, std::int64_t r, std::int64_t c) {
+    return t.ndim() == 2 && t.shape()[0] == r && t.shape()[1] == c;
+  };
+  // Block scales: a (M, KB) with KB > 1; b (NB, KB) that is not b's row-wise shape (1, N). With one
+  // k-block (K <= 128), a's blocks are its rows' scales: (M, 1) is then a block scale when b's is.
+  bool b_block = is2(sb, nb, kb) && !is2(sb, 1, n) && sb.numel() > 1;
+  bool a_block = is2(sa, m, kb) && (kb > 1 || b_block);
+  if (a_block && !b_block && is2(sb, nb, kb)) b_block = true;  // N <= 128 with KB == N: (1, N) is b's blocks
+  auto const kind = [&](Imported const& t, bool block, bool is_a) -> Fp8Scale {
+    std::string const name = t.name();
+    if (block) {
+      // a: M contiguous (strides (1, M): the transposed layout torch._scaled_mm and DeepGEMM take);
+      // b: K-blocks contiguous (row-major)
+      bool const ok = is_a ? (m == 1 || t.strides()[0] == 1) && (kb == 1 || t.strides()[1] == m)
+                           : (kb == 1 || t.strides()[1] == 1) && (nb == 1 || t.strides()[0] == kb);
+      if (!ok)
+        value_error(std::string(fn) + ": " + name + " has shape " + tuple_text(t.shape()) + " and strides " +
+                    tuple_text(t.strides()) + "; " +
+                    (is_a ? "a's 1 x 128 block scales must be stored M-major, strides (1, M) = (1, " +
+                                std::to_string(m) + ") (torch._scaled_mm's and DeepGEMM's layout): pass " + name +
+                                ".t().contiguous().t()"
+                          : "b's 128 x 128 block scales must be row-major, strides (ceil(K/128), 1) = (" +
+                                std::to_string(kb) + ", 1): pass " + name + ".contiguous()"));
+      return {3, static_cast<float const*>(t.data())};
+    }
+    if (t.numel() == 1) return {1, static_cast<float const*>(t.data())};
+    std::int64_t const count = is_a ? m : n;
+    if (is_a ? is2(t, m, 1) : is2(t, 1, n)) {
+      if (t.strides()[is_a ? 0 : 1] != 1)
+        value_error(std::string(fn) + ": " + name + " has shape " + tuple_text(t.shape()) + " and strides " +
+                    tuple_text(t.strides()) + "; its " + std::to_string(count) + " values must be contiguous: pass " +
+                    name + ".contiguous()");
+      return {2, static_cast<float const*>(t.data())};
+    }
+    value_error(std::string(fn) + ": " + name + " has shape " + tuple_text(t.shape()) +
+                (is_a ? "; for a " + tuple_text(a.shape()) + " it must be one value (per tensor: shape () or (1,)), " +
+                            fp8_shape_text(m, 1) + " (one per row of a) or " + fp8_shape_text(m, kb) +
+                            " (one per 1 x 128 block of a, with b's 128 x 128 blocks)"
+                      : "; for b " + tuple_text(b.shape()) + " it must be one value (per tensor: shape () or (1,)), " +
+                            fp8_shape_text(1, n) + " (one per column of b) or " + fp8_shape_text(nb, kb) +
+                            " (one per 128 x 128 block of b, with a's 1 x 128 blocks)"));
+  };
+  Fp8Scale const scale_a = kind(sa, a_block, true), scale_b = kind(sb, b_block, false);
+  if ((scale_a.kind == 3) != (scale_b.kind == 3))
+    value_error(std::string(fn) + ": scale_a has shape " + tuple_text(sa.shape()) + " and scale_b " +
+                tuple_text(sb.shape()) + "; block scales go together (a's 1 x 128 blocks " + fp8_shape_text(m, kb) +
+                " with b's 128 x 128 blocks " + fp8_shape_text(nb, kb) +
+                "): give both as blocks, or neither (per tensor or per row/column)");
+  // The output type: out_dtype, else out's, else bfloat16.
+  std::vector<ops::DType> const outs = {ops::DType::bf16, ops::DType::f16, ops::DType::f32};
+  std::optional<ops::DType> out_type;
+  if (!out_dtype_obj.is_none()) {
+    auto const name = py::str(out_dtype_obj).cast<std::string>();
+    out_type = dtype_from_name(name);
+    if (!out_type)
+      type_error(std::string(fn) + ": out_dtype " + name +
+                 " is not bfloat16, float16 or float32 (no fp8 results: quantize the result yourself)");
+  }
+  std::optional<Imported> out, bias;
+  if (!out_obj.is_none()) out.emplace(fn, "out", out_obj, stream, fast);
+  if (!out_type && out)
+    out_type = require_dtype(fn, *out, outs, "; the result of scaled_gemm is bfloat16, float16 or float32");
+  ops::DType const tout = out_type.value_or(ops::DType::bf16);
+  int const ob = element_bytes(tout);
+  if (!bias_obj.is_none()) {
+    bias.emplace(fn, "bias", bias_obj, stream, fast);
+    require_same_device(fn, a, *bias);
+    if (bias->dtype() != tout)
+      type_error(std::string(fn) + ": bias is " + bias->dtype_text() + " but the output is " + dtype_name(tout) +
+                 "; bias must have the output's dtype: convert it, e.g. bias.to(torch." + dtype_name(tout) + ")");
+    require_shape(fn, *bias, {n}, "one element per column of the output");
+    require_element_aligned(fn, *bias, ob);
+    if (n > 1 && bias->strides()[0] != 1)
+      value_error(std::string(fn) + ": bias must be contiguous (stride 1): pass bias.contiguous()");
+  }
+  if (!out) {
+    out_obj = make_result(allocate, {m, n}, {n, 1}, tout, a.device());
+    out.emplace(fn, "out", out_obj, stream, fast);
+  }
+  if (out->dtype() != tout)
+    type_error(std::string(fn) + ": out is " + out->dtype_text() + " but the output type is " + dtype_name(tout) +
+               "; pass an out of that dtype or out_dtype=" + out->dtype_text());
+  require_same_device(fn, a, *out);
+  require_2d(fn, *out);
+  require_shape(fn, *out, {m, n}, "a's rows by b's columns");
+  require_element_aligned(fn, *out, ob);
+  ops::Matrix const md = as_matrix(fn, *out);
+  if (scale_a.kind == 3 && !md.row_major)
+    value_error(std::string(fn) +
+                ": out is column-major; with block scales the result must be row-major: pass a row-major out (or "
+                "none)");
+  require_disjoint(fn, *out, a, ob, 1);
+  require_disjoint(fn, *out, b, ob, 1);
+  require_disjoint(fn, *out, sa, ob, 4);
+  require_disjoint(fn, *out, sb, ob, 4);
+  if (bias) require_disjoint(fn, *out, *bias, ob, ob);
+
+  ops::ScaledGemmArgs g;
+  g.m = int(m);
+  g.n = int(n);
+  g.k = int(k);
+  g.e5m2 = e5m2;
+  g.out = tout;
+  g.a = a.data();
+  g.lda = int(lda);
+  g.b = b.data();
+  g.ldb = int(ldb);
+  g.d = out->data();
+  g.ldd = md.ld;
+  g.d_row_major = md.row_major;
+  g.bias = bias ? bias->data() : nullptr;
+  g.scale_a_kind = scale_a.kind;
+  g.scale_a = scale_a.data;
+  g.scale_b_kind = scale_b.kind;
+  g.scale_b = scale_b.data;
+  DeviceGuard guard(fn, a.device());
+  int key = 0;  // std::invalid_argument (a ValueError) for a problem the kernel refuses
+  device_call(fn, "asking the device", [&] { key = ops::scaled_gemm_key(fn, g, ops::gemm_sms()); });
+  ensure_compiled(fn, ops::Op::scaled_gemm, key);
+  device_call(fn, "the kernel launch", [&] { ops::scaled_gemm(fn, g, as_stream(stream)); });
+  return out_obj;
+}
+
 // ---- attention ----------------------------------------------------------------------------------
 
 // q, k and v's one dtype, float16 or bfloat16 (TypeError otherwise).
@@ -1608,6 +1816,9 @@ PYBIND11_MODULE(_ops, m) {
         py::arg("fast") = false);
   m.def("grouped_gemm", &grouped_gemm, py::arg("a"), py::arg("b"), py::arg("rows"), py::arg("form"), py::arg("alpha"),
         py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
+  m.def("scaled_gemm", &scaled_gemm, py::arg("a"), py::arg("b"), py::arg("scale_a"), py::arg("scale_b"),
+        py::arg("bias"), py::arg("out"), py::arg("out_dtype"), py::arg("stream"), py::arg("allocate"),
+        py::arg("fast") = false);
   m.def("attention", &attention, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("causal"), py::arg("scale"),
         py::arg("return_lse"), py::arg("stream"), py::arg("allocate"), py::arg("fast") = false);
   m.def("attention_varlen", &attention_varlen, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("cu_seqlens_q"),

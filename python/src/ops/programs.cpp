@@ -6,6 +6,7 @@
 #include "kernels.hpp"
 #include "tessera/jit/attention_sm90.hpp"
 #include "tessera/jit/gemm_sm90.hpp"
+#include "tessera/jit/gemm_sm90_fp8.hpp"
 #include "tessera/jit/gemm_sm90_grouped.hpp"
 
 namespace tessera::python_ops {
@@ -33,6 +34,9 @@ detail::OpProgram& program(Op op, int key) {
       break;
     case Op::grouped_gemm:
       if (key >= 0 && key < jit::GemmSm90GroupedJitKernel::kCount) return detail::grouped_gemm_program(key);
+      break;
+    case Op::scaled_gemm:
+      if (key >= 0 && key < jit::GemmSm90Fp8JitKernel::kCount) return detail::scaled_gemm_program(key);
       break;
   }
   throw std::invalid_argument("tessera.ops: no program for op " + std::to_string(int(op)) + " and key " +

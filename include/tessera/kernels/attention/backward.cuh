@@ -13,18 +13,9 @@
 #include "tessera/kernels/attention/backward_sm90.cuh"
 #include "tessera/kernels/attention/forward.cuh"
 
-#if !defined(__CUDACC_RTC__)
-#include <cuda_runtime.h>
-
-#include <cmath>
-#include <cstdint>
-#include <type_traits>
-
-#include "tessera/sm90/launch.cuh"
-
-namespace tessera::kernels {
-
-namespace detail {
+// The pre- and postprocessing kernels are device code that NVRTC compiles too (the JIT's
+// jit/attention_bwd_sm90.hpp); the launcher below is host code for nvcc.
+namespace tessera::kernels::detail {
 
 // The preprocessing's arguments: O and dO (strides in elements), the forward's LSE ((batch heads_q,
 // seq_q) contiguous), the workspace's three parts, and the sizes.
@@ -139,6 +130,21 @@ __global__ void __launch_bounds__(256) attention_bwd_postprocess(AttentionBwdPos
         attention_sm90_pack<T>(v.x * p.scale, v.y * p.scale);
   }
 }
+
+}  // namespace tessera::kernels::detail
+
+#if !defined(__CUDACC_RTC__)
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/sm90/launch.cuh"
+
+namespace tessera::kernels {
+
+namespace detail {
 
 // The three launches for configuration Cfg (pre: the problem passed its checks).
 // debug: Cfg::kDebug's dump of block 0's first step (4 BN BM floats; tests), else null.

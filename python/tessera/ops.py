@@ -330,6 +330,13 @@ def attention(q, k, v, causal=False, scale=None, causal_alignment="top_left", re
     """
     ops = _module()
     code, scale = _attention_args(causal, scale, causal_alignment, "attention")
+    torch = _torch_of(q)
+    if torch is not None and any(getattr(t, "requires_grad", False) for t in (q, k, v)):
+        # differentiable (a torch.autograd.Function): the backward is attention_backward_sm90 through the
+        # JIT (head_dim 64 and 128; docs/attention.md, "Backward")
+        from . import _attention_grad
+
+        return _attention_grad.attention(q, k, v, code, scale, bool(return_lse), stream)
     handle, allocate, fast = _context(q, stream)
     return ops.attention(q, k, v, code, scale, bool(return_lse), handle, allocate, fast)
 

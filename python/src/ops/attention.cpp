@@ -11,8 +11,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "attention_backward.hpp"
 #include "jit_programs.hpp"
 #include "kernels.hpp"
+#include "tessera/jit/attention_bwd_sm90.hpp"
 #include "tessera/jit/attention_sm90.hpp"
 
 namespace tessera::python_ops {
@@ -78,6 +80,70 @@ void attention(AttentionArgs const& a, void* stream) {
   jit::check_attention_sm90_jit_problem("attention", p);  // before anything is compiled
   detail::OpProgram& program = detail::attention_program(jit::attention_sm90_jit_kernel(p).index());
   jit::attention_sm90_jit_launch(p, program.kernel(0), stream);
+}
+
+// ---- the backward (attention_backward.hpp) -------------------------------------------------------
+
+namespace {
+
+jit::AttentionBwdSm90JitProblem backward_problem(AttentionBackwardArgs const& a) {
+  jit::AttentionBwdSm90JitProblem p;
+  p.fwd = problem(a.fwd);
+  auto const strides = [](std::int64_t const(&s)[3]) { return kernels::AttentionStrides{s[0], s[1], s[2], 1}; };
+  p.dout = a.dout;
+  p.dq = a.dq;
+  p.dk = a.dk;
+  p.dv = a.dv;
+  p.dout_strides = strides(a.dout_strides);
+  p.dq_strides = strides(a.dq_strides);
+  p.dk_strides = strides(a.dk_strides);
+  p.dv_strides = strides(a.dv_strides);
+  p.workspace = a.workspace;
+  p.workspace_bytes = a.workspace_bytes;
+  return p;
+}
+
+// The backward's programs: three kernels each (attention_bwd_sm90_jit_names).
+detail::OpProgram& attention_backward_program(int key) {
+  jit::AttentionBwdSm90JitKernel const k = jit::AttentionBwdSm90JitKernel::from_index(key);
+  static std::mutex mutex;
+  static std::array<std::unique_ptr<detail::OpProgram>, jit::AttentionBwdSm90JitKernel::kCount> programs;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& p = programs[std::size_t(key)];
+  if (!p)
+    p = std::make_unique<detail::OpProgram>(
+        "tessera_ops_attention_backward.cu",
+        [k] { return jit::attention_bwd_sm90_jit_source(k, jit::attention_sm90_jit_descriptor_align()); },
+        jit::attention_bwd_sm90_jit_names(k));
+  return *p;
+}
+
+}  // namespace
+
+std::size_t attention_backward_workspace_bytes(int batch, int heads_q, int seq_q, int head_dim) {
+  jit::AttentionBwdSm90JitProblem p;
+  p.fwd.batch = batch;
+  p.fwd.heads_q = heads_q;
+  p.fwd.seq_q = seq_q;
+  p.fwd.head_dim = head_dim;
+  return jit::attention_bwd_sm90_jit_workspace_bytes(p);
+}
+
+void attention_backward_check(char const* fn, AttentionBackwardArgs const& a) {
+  jit::check_attention_bwd_sm90_jit_problem(fn, backward_problem(a));
+}
+
+int attention_backward_key(AttentionBackwardArgs const& a) {
+  return jit::attention_bwd_sm90_jit_kernel(backward_problem(a)).index();
+}
+
+void attention_backward_prepare(int key) { attention_backward_program(key).prepare(); }
+
+void attention_backward(AttentionBackwardArgs const& a, void* stream) {
+  jit::AttentionBwdSm90JitProblem const p = backward_problem(a);
+  jit::check_attention_bwd_sm90_jit_problem("attention_backward", p);
+  detail::OpProgram& program = attention_backward_program(jit::attention_bwd_sm90_jit_kernel(p).index());
+  jit::attention_bwd_sm90_jit_launch(p, program.kernel(0), program.kernel(1), program.kernel(2), stream);
 }
 
 }  // namespace tessera::python_ops

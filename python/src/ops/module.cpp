@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "attention_backward.hpp"
 #include "kernels.hpp"
 #include "tessera/jit/driver.hpp"
 
@@ -1765,6 +1766,102 @@ bool compiled(std::string const& op, std::string const& dtype) {
   return ops::prepared(o, key);
 }
 
+// ---- attention backward ---------------------------------------------------------------------------
+
+// The attention backward on the forward's (batch, heads, seq, head_dim) tensors (fixed length):
+// dq, dk, dv (given: like q, k, v, of their dtype) from q, k, v, o and lse (the forward's output
+// and log-sum-exp, float32 (batch, heads_q, seq_q) contiguous) and dout (like q); workspace a 1-D
+// float32 tensor of at least attention_backward_workspace_bytes(...) bytes. head_dim 64 or 128.
+// causal and scale as the forward took them. Every rule is checked before anything is compiled
+// or launched (the kernel's own checks included: kernels::check_attention_backward_problem).
+void attention_backward(py::object q_obj, py::object k_obj, py::object v_obj, py::object o_obj, py::object lse_obj,
+                        py::object dout_obj, py::object dq_obj, py::object dk_obj, py::object dv_obj, py::object ws_obj,
+                        int causal, py::object scale_obj, std::uintptr_t stream, bool fast) {
+  char const* fn = "tessera.ops.attention (backward)";
+  Imported q(fn, "q", q_obj, stream, fast);
+  Imported k(fn, "k", k_obj, stream, fast);
+  Imported v(fn, "v", v_obj, stream, fast);
+  Imported o(fn, "o", o_obj, stream, fast);
+  Imported lse(fn, "lse", lse_obj, stream, fast);
+  Imported dout(fn, "dout", dout_obj, stream, fast);
+  Imported dq(fn, "dq", dq_obj, stream, fast);
+  Imported dk(fn, "dk", dk_obj, stream, fast);
+  Imported dv(fn, "dv", dv_obj, stream, fast);
+  Imported ws(fn, "workspace", ws_obj, stream, fast);
+  ops::DType const dt = attention_dtype(fn, q, k, v);
+  char const* const layout = "(batch, heads, seq, head_dim)";
+  for (Imported const* t : {&q, &k, &v, &o, &dout, &dq, &dk, &dv}) {
+    attention_modes(fn, *t, 4, layout, "pass the forward's tensors and gradients of their shapes");
+    require_same_device(fn, q, *t);
+    if (t->dtype() != dt)
+      type_error(std::string(fn) + ": " + t->name() + " is " + t->dtype_text() + " and q " + dtype_name(dt) +
+                 "; the backward's tensors share q's dtype: convert, e.g. " + t->name() + ".to(q.dtype)");
+  }
+  std::int64_t const batch = q.shape()[0], hq = q.shape()[1], sq = q.shape()[2], d = q.shape()[3];
+  std::int64_t const hkv = k.shape()[1], sk = k.shape()[2];
+  for (Imported const* t : {&o, &dout, &dq})
+    if (t->shape() != q.shape())
+      value_error(std::string(fn) + ": " + t->name() + " has shape " + tuple_text(t->shape()) + " and q " +
+                  tuple_text(q.shape()) + "; it must have q's shape");
+  for (Imported const* t : {&v, &dk, &dv})
+    if (t->shape() != k.shape())
+      value_error(std::string(fn) + ": " + t->name() + " has shape " + tuple_text(t->shape()) + " and k " +
+                  tuple_text(k.shape()) + "; it must have k's shape");
+  if (k.shape()[0] != batch || k.shape()[3] != d)
+    value_error(std::string(fn) + ": q has shape " + tuple_text(q.shape()) + " and k " + tuple_text(k.shape()) +
+                "; k must be (batch, heads_kv, seq_k, head_dim) with q's batch and head_dim");
+  if (d != 64 && d != 128)
+    value_error(std::string(fn) + ": head_dim must be 64 or 128 for the backward (got " + std::to_string(d) +
+                "; head_dim 256 has no backward kernel yet)");
+  attention_heads(fn, hq, hkv);
+  require_same_device(fn, q, lse);
+  require_same_device(fn, q, ws);
+  if (lse.dtype_text() != "float32" || lse.ndim() != 3 || lse.shape()[0] != batch || lse.shape()[1] != hq ||
+      lse.shape()[2] != sq || (sq > 1 && lse.strides()[2] != 1) || (hq > 1 && lse.strides()[1] != sq) ||
+      (batch > 1 && lse.strides()[0] != hq * sq))
+    value_error(std::string(fn) +
+                ": lse must be the forward's float32 (batch, heads_q, seq_q) = " + tuple_text({batch, hq, sq}) +
+                " contiguous tensor, got " + lse.dtype_text() + " " + tuple_text(lse.shape()) + " with strides " +
+                tuple_text(lse.strides()) + ": pass attention(..., return_lse=True)'s");
+  if (ws.dtype_text() != "float32" || ws.ndim() != 1 || (ws.shape()[0] > 1 && ws.strides()[0] != 1))
+    value_error(std::string(fn) + ": workspace must be a contiguous 1-D float32 tensor");
+  for (Imported const* t : {&q, &k, &v, &o, &dout, &dq, &dk, &dv}) {
+    require_element_aligned(fn, *t, 2);
+    attention_rows(fn, *t, 2, d);
+  }
+  ops::AttentionBackwardArgs a;
+  a.fwd = attention_args(fn, dt, causal, scale_obj, {batch, hq, hkv, sq, sk, d}, q, k, v);
+  a.fwd.o = o.data();
+  a.fwd.lse = static_cast<float*>(lse.data());
+  a.dout = dout.data();
+  a.dq = dq.data();
+  a.dk = dk.data();
+  a.dv = dv.data();
+  for (int i = 0; i < 3; ++i) {
+    std::size_t const at = std::size_t(i);
+    a.fwd.q_strides[i] = q.strides()[at];
+    a.fwd.k_strides[i] = k.strides()[at];
+    a.fwd.v_strides[i] = v.strides()[at];
+    a.fwd.o_strides[i] = o.strides()[at];
+    a.dout_strides[i] = dout.strides()[at];
+    a.dq_strides[i] = dq.strides()[at];
+    a.dk_strides[i] = dk.strides()[at];
+    a.dv_strides[i] = dv.strides()[at];
+  }
+  a.workspace = ws.data();
+  a.workspace_bytes = std::size_t(ws.shape()[0]) * 4;
+  device_call(fn, "checking the problem", [&] { ops::attention_backward_check(fn, a); });
+  if (batch * hq * sq == 0 || batch * hkv * sk == 0) return;  // nothing to compute
+  DeviceGuard guard(fn, q.device());
+  int key = 0;
+  device_call(fn, "choosing the kernel", [&] { key = ops::attention_backward_key(a); });
+  device_call(fn, "compiling its kernels", [&] {
+    py::gil_scoped_release nogil;
+    ops::attention_backward_prepare(key);
+  });
+  device_call(fn, "the kernel launches", [&] { ops::attention_backward(a, as_stream(stream)); });
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_ops, m) {
@@ -1824,6 +1921,12 @@ PYBIND11_MODULE(_ops, m) {
   m.def("attention_varlen", &attention_varlen, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("cu_seqlens_q"),
         py::arg("cu_seqlens_k"), py::arg("max_seqlen_q"), py::arg("max_seqlen_k"), py::arg("causal"), py::arg("scale"),
         py::arg("return_lse"), py::arg("stream"), py::arg("allocate"), py::arg("fast"), py::arg("fill"));
+  m.def("attention_backward", &attention_backward, py::arg("q"), py::arg("k"), py::arg("v"), py::arg("o"),
+        py::arg("lse"), py::arg("dout"), py::arg("dq"), py::arg("dk"), py::arg("dv"), py::arg("workspace"),
+        py::arg("causal"), py::arg("scale"), py::arg("stream"), py::arg("fast") = false);
+  m.def("attention_backward_workspace_bytes", &ops::attention_backward_workspace_bytes, py::arg("batch"),
+        py::arg("heads_q"), py::arg("seq_q"), py::arg("head_dim"),
+        "The bytes of the attention backward's workspace (kernels::attention_backward_workspace_bytes).");
   m.def(
       "_register_torch",
       [](py::object tensor, py::object f32, py::object f16, py::object bf16) {

@@ -15,6 +15,8 @@
 //   attention_bwd_sm90_jit_source(kernel, align), attention_bwd_sm90_jit_names(kernel)
 //                                          the program: backward.cuh and static_asserts that hold
 //                                          the device structs to the host's copies below
+//   attention_bwd_sm90_jit_args<Align>(problem, encode, encode_rows, sms)
+//                                          the three kernels' arguments and grids
 //   attention_bwd_sm90_jit_launch(problem, pre, main, post, stream)
 //                                          the checks, the arguments, the three launches
 //
@@ -383,14 +385,33 @@ inline void attention_bwd_sm90_jit_encode_rows(float const* ptr, std::uint64_t r
 }
 }  // namespace detail
 
-// attention_bwd_sm90_jit_launch(problem, pre, main, post, stream): dQ, dK, dV of `problem` on
-// `stream` (a CUstream) in the current context, as kernels::attention_backward_sm90 computes them:
-// pre, main, post are the three kernels of attention_bwd_sm90_jit_kernel(problem)'s program
-// (attention_bwd_sm90_jit_names' order). Throws std::invalid_argument for a problem the checks
-// refuse (naming "attention_backward_sm90"), jit_error when the driver refuses. Asynchronous.
-inline void attention_bwd_sm90_jit_launch(AttentionBwdSm90JitProblem const& problem, Kernel const& pre,
-                                          Kernel const& main, Kernel const& post, void* stream) {
-  check_attention_bwd_sm90_jit_problem("attention_backward_sm90", problem);
+// What attention_bwd_sm90_jit_args made: the three kernels' arguments (the main kernel's values
+// and tensor maps), what it asked the encoders for, and the launches' geometry.
+template <int DescAlign>
+struct AttentionBwdSm90JitArgs {
+  AttentionBwdPreParamsHost pre;
+  AttentionBwdSm90ParamsHost main;
+  AttentionBwdSm90MapsHost<DescAlign> maps;
+  AttentionBwdPostParamsHost post;
+  AttentionSm90TmaMap map_q, map_k, map_v, map_dout;
+  std::uint64_t rows_pad = 0, rows = 0;  // the 2-D maps of LSE log2 e and D: (rows_pad, rows) fp32
+  unsigned pre_blocks = 0, main_blocks = 0, post_blocks = 0, threads = 0, smem_bytes = 0;
+};
+
+// attention_bwd_sm90_jit_args<DescAlign>(problem, encode, encode_rows, sms): the arguments of the
+// three launches for `problem`, what kernels::detail::attention_bwd_sm90_launch computes: the
+// workspace's parts (the accumulator, then LSE log2 e, then D, batch heads_q rows_pad each; varlen:
+// heads_q attention_backward_varlen_rows), the 4-D maps of Q, dO (boxes of 64 x bm) and K, V (64 x
+// bn) over the packed rows for varlen (one batch), the 2-D maps of LSE log2 e and D in boxes of
+// bm x 1, the values, and the grids (preprocessing: a warp a padded row, 8 a block; the main
+// kernel: key blocks x heads_kv x batch; postprocessing: a thread a pair, at most 8 blocks an SM).
+// encode(map, out) and encode_rows(ptr, rows_pad, rows, bm, out) write the tensor maps
+// (attention_sm90_jit_encode and detail::attention_bwd_sm90_jit_encode_rows; a test records them).
+// Pre: check_attention_bwd_sm90_jit_problem passes. Throws std::invalid_argument naming a broken
+// TMA rule.
+template <int DescAlign, class Encode, class EncodeRows>
+AttentionBwdSm90JitArgs<DescAlign> attention_bwd_sm90_jit_args(AttentionBwdSm90JitProblem const& problem,
+                                                               Encode&& encode, EncodeRows&& encode_rows, int sms) {
   AttentionBwdSm90JitKernel const k = attention_bwd_sm90_jit_kernel(problem);
   AttentionBwdSm90JitGeometry const g = attention_bwd_sm90_jit_geometry(k);
   AttentionSm90JitProblem const& f = problem.fwd;
@@ -405,10 +426,9 @@ inline void attention_bwd_sm90_jit_launch(AttentionBwdSm90JitProblem const& prob
   float* const lse2 = dq_accum + bh * rows_pad * D;
   float* const dsum = lse2 + bh * rows_pad;
   float const scale = attention_sm90_jit_scale(f);
-  auto const& d = cu::Driver::get();
-  int const sms = d.device_attribute(cu::kDeviceMultiprocessorCount, d.current_device());
+  AttentionBwdSm90JitArgs<DescAlign> r;
 
-  AttentionBwdPreParamsHost a;
+  AttentionBwdPreParamsHost& a = r.pre;
   a.o = f.o;
   a.o_batch = f.o_strides.batch;
   a.o_head = f.o_strides.head;
@@ -430,7 +450,7 @@ inline void attention_bwd_sm90_jit_launch(AttentionBwdSm90JitProblem const& prob
   a.batch = f.batch;
   a.total_q = f.total_q;
 
-  AttentionBwdSm90ParamsHost m;
+  AttentionBwdSm90ParamsHost& m = r.main;
   m.dk = problem.dk;
   m.dk_batch = varlen ? 0 : problem.dk_strides.batch;
   m.dk_head = problem.dk_strides.head;
@@ -456,7 +476,7 @@ inline void attention_bwd_sm90_jit_launch(AttentionBwdSm90JitProblem const& prob
   m.cu_seqlens_q = f.cu_seqlens_q;
   m.cu_seqlens_k = f.cu_seqlens_k;
 
-  AttentionBwdPostParamsHost o;
+  AttentionBwdPostParamsHost& o = r.post;
   o.dq_accum = dq_accum;
   o.dq = problem.dq;
   o.dq_batch = varlen ? 0 : problem.dq_strides.batch;
@@ -472,6 +492,41 @@ inline void attention_bwd_sm90_jit_launch(AttentionBwdSm90JitProblem const& prob
   o.batch = f.batch;
   o.total_q = f.total_q;
 
+  auto const map4 = [&](void const* ptr, int heads, int rows, kernels::AttentionStrides const& s, int box,
+                        char const* what, AttentionSm90TmaMap& rec, void* out) {
+    rec = jit::detail::attention_sm90_jit_tma_map(ptr, t_batch, heads, rows, D, s, box);
+    jit::detail::attention_sm90_jit_check_map(what, rec);
+    encode(rec, out);
+  };
+  map4(f.q, f.heads_q, t_rows_q, f.q_strides, BM, "Q", r.map_q, &r.maps.q);
+  map4(problem.dout, f.heads_q, t_rows_q, problem.dout_strides, BM, "dO", r.map_dout, &r.maps.dout);
+  map4(f.k, f.heads_kv, t_rows_k, f.k_strides, BN, "K", r.map_k, &r.maps.k);
+  map4(f.v, f.heads_kv, t_rows_k, f.v_strides, BN, "V", r.map_v, &r.maps.v);
+  r.rows_pad = std::uint64_t(rows_pad);
+  r.rows = std::uint64_t(bh);
+  encode_rows(static_cast<float const*>(lse2), r.rows_pad, r.rows, unsigned(BM), static_cast<void*>(&r.maps.lse2));
+  encode_rows(static_cast<float const*>(dsum), r.rows_pad, r.rows, unsigned(BM), static_cast<void*>(&r.maps.dsum));
+
+  r.pre_blocks = unsigned((a.rows + 7) / 8);
+  r.main_blocks = unsigned((long long)m.n_blocks * f.heads_kv * f.batch);
+  long long const want = (o.pairs + 255) / 256, cap = 8LL * (sms > 0 ? sms : 132);
+  r.post_blocks = unsigned(std::min(want, cap));
+  r.threads = unsigned(g.threads);
+  r.smem_bytes = unsigned(g.smem_bytes);
+  return r;
+}
+
+// attention_bwd_sm90_jit_launch(problem, pre, main, post, stream): dQ, dK, dV of `problem` on
+// `stream` (a CUstream) in the current context, as kernels::attention_backward_sm90 computes them:
+// pre, main, post are the three kernels of attention_bwd_sm90_jit_kernel(problem)'s program
+// (attention_bwd_sm90_jit_names' order), launched with attention_bwd_sm90_jit_args' arguments.
+// Throws std::invalid_argument for a problem the checks refuse (naming "attention_backward_sm90"),
+// jit_error when the driver refuses. Asynchronous.
+inline void attention_bwd_sm90_jit_launch(AttentionBwdSm90JitProblem const& problem, Kernel const& pre,
+                                          Kernel const& main, Kernel const& post, void* stream) {
+  check_attention_bwd_sm90_jit_problem("attention_backward_sm90", problem);
+  auto const& d = cu::Driver::get();
+  int const sms = d.device_attribute(cu::kDeviceMultiprocessorCount, d.current_device());
   auto const launch = [&](Kernel const& kernel, unsigned blocks, unsigned threads, unsigned smem, void* arg0,
                           std::size_t size0, void* arg1 = nullptr, std::size_t size1 = 0) {
     LaunchConfig c;
@@ -483,31 +538,17 @@ inline void attention_bwd_sm90_jit_launch(AttentionBwdSm90JitProblem const& prob
     std::size_t const size[2] = {size0, size1};
     kernel.launch_raw(c, ptr, size, arg1 != nullptr ? 2 : 1);
   };
-  auto const run = [&](auto&& maps) {
-    auto const map4 = [&](void const* ptr, int heads, int rows, kernels::AttentionStrides const& s, int box,
-                          char const* what, void* out) {
-      AttentionSm90TmaMap const t = jit::detail::attention_sm90_jit_tma_map(ptr, t_batch, heads, rows, D, s, box);
-      jit::detail::attention_sm90_jit_check_map(what, t);
-      attention_sm90_jit_encode(t, out);
-    };
-    map4(f.q, f.heads_q, t_rows_q, f.q_strides, BM, "Q", &maps.q);
-    map4(problem.dout, f.heads_q, t_rows_q, problem.dout_strides, BM, "dO", &maps.dout);
-    map4(f.k, f.heads_kv, t_rows_k, f.k_strides, BN, "K", &maps.k);
-    map4(f.v, f.heads_kv, t_rows_k, f.v_strides, BN, "V", &maps.v);
-    detail::attention_bwd_sm90_jit_encode_rows(lse2, std::uint64_t(rows_pad), std::uint64_t(bh), unsigned(BM),
-                                               &maps.lse2);
-    detail::attention_bwd_sm90_jit_encode_rows(dsum, std::uint64_t(rows_pad), std::uint64_t(bh), unsigned(BM),
-                                               &maps.dsum);
-    launch(pre, unsigned((a.rows + 7) / 8), 256, 0, &a, sizeof(a));
-    unsigned const blocks = unsigned((long long)m.n_blocks * f.heads_kv * f.batch);
-    launch(main, blocks, unsigned(g.threads), unsigned(g.smem_bytes), &m, sizeof(m), &maps, sizeof(maps));
-    long long const want = (o.pairs + 255) / 256, cap = 8LL * (sms > 0 ? sms : 132);
-    launch(post, unsigned(std::min(want, cap)), 256, 0, &o, sizeof(o));
+  auto const run = [&](auto&& r) {
+    launch(pre, r.pre_blocks, 256, 0, &r.pre, sizeof(r.pre));
+    launch(main, r.main_blocks, r.threads, r.smem_bytes, &r.main, sizeof(r.main), &r.maps, sizeof(r.maps));
+    launch(post, r.post_blocks, 256, 0, &r.post, sizeof(r.post));
   };
   if (attention_sm90_jit_descriptor_align() == 128) {
-    run(AttentionBwdSm90MapsHost<128>{});
+    run(attention_bwd_sm90_jit_args<128>(problem, attention_sm90_jit_encode, detail::attention_bwd_sm90_jit_encode_rows,
+                                         sms));
   } else {
-    run(AttentionBwdSm90MapsHost<64>{});
+    run(attention_bwd_sm90_jit_args<64>(problem, attention_sm90_jit_encode, detail::attention_bwd_sm90_jit_encode_rows,
+                                        sms));
   }
 }
 

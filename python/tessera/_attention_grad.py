@@ -29,9 +29,11 @@ class _Attention(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, do, *unused):
-        q, k, v, o, lse = ctx.saved_tensors
+        # O is this Function's output, so the saved O records gradients: tessera.ops refuses such
+        # tensors, hence the detach (none of these is differentiated again: no double backward)
+        q, k, v, o, lse = (t.detach() for t in ctx.saved_tensors)
         ops = _ops_py._module()
-        do = do.contiguous()  # autograd may hand an expanded or permuted gradient
+        do = do.detach().contiguous()  # autograd may hand an expanded or permuted gradient
         dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
         batch, heads_q, seq_q, head_dim = q.shape
         nbytes = ops.attention_backward_workspace_bytes(batch, heads_q, seq_q, head_dim)

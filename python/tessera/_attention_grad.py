@@ -34,6 +34,8 @@ class _Attention(torch.autograd.Function):
         q, k, v, o, lse = (t.detach() for t in ctx.saved_tensors)
         ops = _ops_py._module()
         do = do.detach().contiguous()  # autograd may hand an expanded or permuted gradient
+        if q.numel() == 0 or k.numel() == 0:  # no query or no key: nothing flows back
+            return torch.zeros_like(q), torch.zeros_like(k), torch.zeros_like(v), None, None, None, None
         dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
         batch, heads_q, seq_q, head_dim = q.shape
         nbytes = ops.attention_backward_workspace_bytes(batch, heads_q, seq_q, head_dim)

@@ -18,6 +18,9 @@
 //   * B: one 4-D tensor map (inner, outer, group, 1), so that TMA bounds every group's matrix: a
 //     k-tile past K reads zeros, never the next group's weights (which, times A's zeros, could make
 //     NaN of an Inf);
+//   * a consumer warpgroup whose 64 rows of a tile lie past the group's end (the lower half of a
+//     group's last, partial row block) skips the tile's wgmmas: it waits for each stage and releases
+//     it at once;
 //   * D: the consumer warpgroup's 64 rows of a tile go through the TMA-store epilogue when they lie
 //     inside the group (the packed D's tensor map clips only at the matrix's end, not at a group's),
 //     else (a group's last, partial row block) from registers, each element predicated on
@@ -208,11 +211,28 @@ struct GemmSm90GroupedRoles {
     PipelineState<Cfg::Stages> st;
     int const w = lt / 32, l = lt % 32;
     sched.for_each([&](sm90::TileWork const& wk, auto) __attribute__((always_inline)) {
-      gemm_sm90_consume_ktiles<Cfg, T, true, BKMajor>(acc, pipe, st, wk.k0, wk.k1, a_base, b_base, row0, lt, [] {});
       Where const at = where(p, g, sched, wk.tile);
       int const m0 = at.row + row0, n0 = BN * at.bn;  // this warpgroup's 64 x BN block of D
-      if (m0 >= at.end) return;                       // past the group's rows: nothing to store
-      if constexpr (is_fp8_v<T>) {                    // A's scales by packed row, B's of the group
+      if (m0 >= at.end) {
+        // Past the group's rows (the lower half of a group's last row block): nothing to compute or
+        // store. One thread takes the stages and hands them back unread, so the other warpgroup's
+        // wgmmas have the tensor cores alone (such a tile costs about half a full one); the others
+        // only count them. Only that thread waits on the stages: had every thread waited and one
+        // released, a thread still spinning on k-tile j's barrier once the producer had refilled the
+        // stage would see the parity of k-tile j + Stages and stay a round behind (a hang, seen on the
+        // H200 in back-to-back launches). The named barrier then holds the warpgroup together, so
+        // that all of it waits for its next tile's stages from the same point.
+        for (int kt = wk.k0; kt < wk.k1; ++kt, ++st) {
+          if (lt == 0) {
+            pipe.consumer_wait(st);
+            pipe.consumer_release(st);
+          }
+        }
+        named_barrier_sync(bar_id, 128);
+        return;
+      }
+      gemm_sm90_consume_ktiles<Cfg, T, true, BKMajor>(acc, pipe, st, wk.k0, wk.k1, a_base, b_base, row0, lt, [] {});
+      if constexpr (is_fp8_v<T>) {  // A's scales by packed row, B's of the group
         GemmSm90Scales sc = p.scales;
         if (sc.b != nullptr) sc.b += std::ptrdiff_t(at.group) * p.b_group_step;
         gemm_sm90_scale_acc(acc[0], sc, m0, n0, at.end - 1, p.N - 1, lt);

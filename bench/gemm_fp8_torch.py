@@ -28,6 +28,8 @@ import subprocess
 import sys
 import time
 
+import torch_timing  # bench/torch_timing.py, beside this script
+
 
 def gpu_state():
     try:
@@ -64,36 +66,10 @@ def main():
     print(f"device: {info['device']}, torch {info['torch']} (CUDA {info['cuda']}); sm clock, max, W, C: "
           f"{info['gpu_before']}", flush=True)
 
-    def run_ms(fn, iters):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(iters):
-            fn()
-        end.record()
-        end.synchronize()
-        return start.elapsed_time(end) / iters
-
     def time_all(fns):
-        """{name: (burst ms, sustained ms)} for the contenders fns (name -> callable), interleaved."""
-        names = list(fns)
-        per = {}
-        for n in names:  # warm-up (compiles scaled_gemm's kernel on its first call) and an estimate
-            fns[n]()
-            torch.cuda.synchronize()
-            per[n] = max(run_ms(fns[n], 3), 1e-3)
-        burst = {n: [] for n in names}
-        for r in range(args.repeats):
-            for i in range(len(names)):
-                n = names[(i + r) % len(names)]
-                time.sleep(args.rest / 1000.0)
-                burst[n].append(run_ms(fns[n], args.iters))
-        sust = {n: [] for n in names}
-        for r in range(args.sustained):
-            for i in range(len(names)):
-                n = names[(i + r) % len(names)]
-                sust[n].append(run_ms(fns[n], max(args.iters, int(args.sustained_ms / per[n]))))
-        med = lambda v: sorted(v)[len(v) // 2] if v else 0.0
-        return {n: (med(burst[n]), med(sust[n])) for n in names}
+        """{name: (burst ms, sustained ms)}, interleaved (bench/torch_timing.py)."""
+        return torch_timing.time_all(torch, fns, args.repeats, args.iters, args.rest, args.sustained,
+                                     args.sustained_ms)
 
     def bad_count(d, a, b, sa, sb):
         """Elements of d (M x N) outside the bound, against float64 on the dequantized operands."""

@@ -42,7 +42,8 @@ def main():
                             "TFLOP/s = 2.5 x the forward's 4 b h s^2 d (halved for causal); cuDNN through "
                             "PyTorch SDPA in the same device call",
                     "variants": "tessera-attention-backward-bench --variant: 0 default, 1 first version, "
-                                "2 overlap, 3 overlap + 3 stages"},
+                                "2 overlap, 3 overlap + 3 stages, 4 lean (default overlap choice), "
+                                "5 lean (other overlap choice)"},
            "cases": []}
     for key in sorted(cudnn):
         d, seq, causal = key

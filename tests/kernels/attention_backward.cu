@@ -283,9 +283,10 @@ std::string compare(char const* what, std::vector<T> const& got, std::vector<flo
 // or the first wrong gradient's report (dV, then dK, then dQ). debug: run the Debug kernel and
 // compare block 0's first step (keys 0..127 of batch 0, key/value head 0; queries 0..63 of the
 // first m-block of query head 0: the case must have m_first = 0 there) S^T, dP^T, P^T, dS^T
-// before the gradients.
+// before the gradients. lean: run AttentionBwdSm90Config's Lean step (on the default's overlap
+// choice) instead of attention_backward_sm90's configuration.
 template <class T>
-std::string run_case(Case const& c, bool debug = false) {
+std::string run_case(Case const& c, bool debug = false, bool lean = false) {
   int const d = c.head_dim;
   AttentionStrides const qo{(long long)c.heads_q * c.seq_q * (d + 8), (long long)c.seq_q * (d + 8), d + 8, 1};
   AttentionStrides const kv{(long long)c.seq_k * c.heads_kv * d, d, (long long)c.heads_kv * d, 1};
@@ -358,6 +359,13 @@ std::string run_case(Case const& c, bool debug = false) {
     check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, true>, T>(p, nullptr, dbg.get())
                   : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, true>, T>(p, nullptr, dbg.get()),
           "attention_bwd_sm90_launch (debug)");
+  } else if (lean) {
+    tessera::kernels::check_attention_backward_problem("attention_backward_sm90 (lean)", p);
+    using tessera::kernels::AttentionBwdSm90Config;
+    using tessera::kernels::detail::attention_bwd_sm90_launch;
+    check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false, 2, true>, T>(p, nullptr)
+                  : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 2, true>, T>(p, nullptr),
+          "attention_bwd_sm90_launch (lean)");
   } else {
     check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90");
   }
@@ -422,14 +430,14 @@ std::vector<std::pair<int, int>> const& seq_pairs() {
 }
 
 template <class T>
-void sweep(int head_dim) {
+void sweep(int head_dim, bool lean = false) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   for (auto [sq, sk] : seq_pairs())
     for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right})
       for (int ratio : {1, 4}) {
         int const batch = sq >= 1000 || sk >= 1000 ? 1 : 2;
         Case const c{batch, 4, 4 / ratio, sq, sk, head_dim, causal};
-        std::string const err = run_case<T>(c);
+        std::string const err = run_case<T>(c, false, lean);
         ASSERT_EQ(err, "") << c.name();
       }
 }
@@ -438,16 +446,24 @@ TEST(AttentionBackwardSm90Sweep, Bf16D64) { sweep<bfloat16_t>(64); }
 TEST(AttentionBackwardSm90Sweep, Bf16D128) { sweep<bfloat16_t>(128); }
 TEST(AttentionBackwardSm90Sweep, Fp16D64) { sweep<half_t>(64); }
 TEST(AttentionBackwardSm90Sweep, Fp16D128) { sweep<half_t>(128); }
+// The Lean step (AttentionBwdSm90Config's Lean: descriptors and offsets from loop-invariant bases),
+// not yet run on a GPU: the same sweep, then the small and long cases below.
+TEST(AttentionBackwardSm90LeanSweep, Bf16D64) { sweep<bfloat16_t>(64, true); }
+TEST(AttentionBackwardSm90LeanSweep, Bf16D128) { sweep<bfloat16_t>(128, true); }
+TEST(AttentionBackwardSm90LeanSweep, Fp16D64) { sweep<half_t>(64, true); }
+TEST(AttentionBackwardSm90LeanSweep, Fp16D128) { sweep<half_t>(128, true); }
 
-// Small cases (the sanitizers' filter: *Small*): both head_dims, masks, GQA 2, a chosen scale.
+// Small cases (the sanitizers' filter: *Small*): both head_dims, masks, GQA 2, a chosen scale;
+// the default configuration, then the Lean step.
 TEST(AttentionBackwardSm90, SmallCases) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
-  for (int d : {64, 128})
-    for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::bottom_right}) {
-      Case const c{1, 2, 1, 70, 150, d, causal, 0.3f};
-      std::string const err = run_case<bfloat16_t>(c);
-      ASSERT_EQ(err, "") << c.name();
-    }
+  for (bool lean : {false, true})
+    for (int d : {64, 128})
+      for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::bottom_right}) {
+        Case const c{1, 2, 1, 70, 150, d, causal, 0.3f};
+        std::string const err = run_case<bfloat16_t>(c, false, lean);
+        ASSERT_EQ(err, "") << c.name() << (lean ? " (lean)" : "");
+      }
 }
 
 // The debug kernel's dump of block 0's first step (S^T, dP^T, P^T, dS^T of keys 0..127 x queries
@@ -471,8 +487,10 @@ TEST(AttentionBackwardSm90, MultiQueryAndLong) {
        {Case{2, 8, 1, 300, 257, 128, AttentionCausal::none}, Case{1, 8, 1, 129, 300, 64, AttentionCausal::bottom_right},
         Case{1, 2, 2, 1024, 1024, 128, AttentionCausal::top_left},
         Case{1, 2, 1, 777, 1500, 64, AttentionCausal::top_left}}) {
-    std::string const err = run_case<bfloat16_t>(c);
-    ASSERT_EQ(err, "") << c.name();
+    for (bool lean : {false, true}) {
+      std::string const err = run_case<bfloat16_t>(c, false, lean);
+      ASSERT_EQ(err, "") << c.name() << (lean ? " (lean)" : "");
+    }
   }
 }
 
@@ -483,10 +501,11 @@ TEST(AttentionBackwardSm90, MultiQueryAndLong) {
 // heads_kv, d); O and LSE ((heads_q, total_q)) from the reference forward run on each sequence
 // alone; one backward over the batch; each sequence's gradients compared with the reference run on
 // it alone (a fixed-length problem over its rows; empty sequences: their keys' dK = dV = 0, their
-// queries' dQ = 0), dV, dK, dQ in that order. Returns "" or the first mismatch.
+// queries' dQ = 0), dV, dK, dQ in that order. Returns "" or the first mismatch. lean (bf16 only):
+// the Lean step on the default's overlap choice.
 template <class T>
 std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> const& lens_k, int heads_q, int heads_kv,
-                            int d, AttentionCausal causal) {
+                            int d, AttentionCausal causal, bool lean = false) {
   int const batch = int(lens_q.size());
   std::vector<int> cu_q(1, 0), cu_k(1, 0);
   for (int b = 0; b < batch; ++b) {
@@ -580,7 +599,17 @@ std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> con
     if (rows > 0) ref_forward<T><<<unsigned((rows + 127) / 128), 128>>>(one.fwd, s, one.fwd.lse);
   }
   check(cudaGetLastError(), "ref_forward");
-  check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90 (varlen)");
+  if constexpr (std::is_same_v<T, bfloat16_t>) {
+    if (lean) {
+      tessera::kernels::check_attention_backward_problem("attention_backward_sm90 (varlen, lean)", p);
+      using tessera::kernels::AttentionBwdSm90Config;
+      using tessera::kernels::detail::attention_bwd_sm90_launch;
+      check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, true, false, 2, true>, T>(p, nullptr)
+                    : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, true, true, 2, true>, T>(p, nullptr),
+            "attention_bwd_sm90_launch (varlen, lean)");
+    }
+  }
+  if (!lean) check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90 (varlen)");
   check(cudaGetLastError(), "attention_backward_sm90 (varlen)");
   check(cudaDeviceSynchronize(), "synchronize");
   std::vector<T> const got_q = dq.download(), got_k = dk.download(), got_v = dv.download();
@@ -628,6 +657,18 @@ TEST(AttentionBackwardSm90Varlen, EmptyAndRaggedSequences) {
     }
   std::string const err = run_varlen_case<half_t>({77, 0, 256}, {77, 9, 100}, 4, 2, 128, AttentionCausal::bottom_right);
   ASSERT_EQ(err, "");
+}
+
+// The same ragged batches through the Lean step (bf16; not yet run on a GPU).
+TEST(AttentionBackwardSm90LeanVarlen, EmptyAndRaggedSequences) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  for (int d : {64, 128})
+    for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right}) {
+      std::string err = run_varlen_case<bfloat16_t>({0, 5, 130, 64, 1}, {3, 0, 200, 64, 17}, 4, 1, d, causal, true);
+      ASSERT_EQ(err, "") << "(lean)";
+      err = run_varlen_case<bfloat16_t>({300, 17}, {129, 400}, 2, 2, d, causal, true);
+      ASSERT_EQ(err, "") << "(lean)";
+    }
 }
 
 // The varlen test's features one at a time (each its own test, so that a fault names the feature):

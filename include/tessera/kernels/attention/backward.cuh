@@ -159,6 +159,8 @@ cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cuda
   // fixed length: batch heads_q runs of rows_pad rows; varlen: heads_q runs of the packed sequences' rows
   long long const rows_pad =
       varlen ? attention_backward_varlen_rows(f.total_q, f.batch) : attention_backward_rows_pad(f.seq_q);
+  // Lean: a thread's dQ offset within its head's accumulator is 32-bit (rows_pad D floats)
+  if (Cfg::kLean && rows_pad * D >= (1LL << 32)) return cudaErrorInvalidValue;
   long long const bh = varlen ? f.heads_q : (long long)f.batch * f.heads_q;
   int const t_batch = varlen ? 1 : f.batch, t_rows_q = varlen ? f.total_q : f.seq_q,
             t_rows_k = varlen ? f.total_k : f.seq_k;  // the tensor maps' extents

@@ -83,13 +83,26 @@ namespace tessera::kernels {
 // 2026-11-28: +1 to +3.5 % over the sweep), off for 64 (-1.5 to -2.6 %) and for the debug tile (its
 // dumps spill the overlapped step of head_dim 128). StageCount: the (Q, dO, LSE, D) ring's depth
 // (3: within +-1.5 % of 2 on the same sweep).
-template <int D, bool Debug = false, bool Varlen = false, bool Overlap = (D == 128 && !Debug), int StageCount = 2>
+// Lean (off by default; not yet run on a GPU): the step's integer work cut. Every wgmma descriptor is
+// a compile-time constant (make_gmma_desc at shared address 0) plus a start-address field added in
+// its low word: the warpgroup's K, V and dQ-column bases (address >> 4) are computed once, before
+// the loop, from a warp-uniform consumer index (uniform registers); a step adds its stage's and
+// dS^T buffer's offsets (index x bytes >> 4) and each k-block's constant. dS^T's store addresses
+// are one per-thread base XOR a constant per 16-byte unit (the 128-byte swizzle), LSE log2 e and D
+// read at one base plus the stage's offset, the dQ atomics at the head's accumulator (uniform, set
+// once a query head) plus a per-thread 32-bit offset advanced by BM D floats a step (no 64-bit
+// multiply in the loop; the launcher refuses rows_pad D >= 2^32). Not with Debug (its dumps use the
+// default step).
+template <int D, bool Debug = false, bool Varlen = false, bool Overlap = (D == 128 && !Debug), int StageCount = 2,
+          bool Lean = false>
 struct AttentionBwdSm90Config {
   static_assert(D == 64 || D == 128, "AttentionBwdSm90Config: the backward supports head_dim 64 and 128");
   static constexpr int kHeadDim = D;
   static constexpr bool kDebug = Debug;
   static constexpr bool kVarlen = Varlen;
   static constexpr bool kOverlap = Overlap;
+  static constexpr bool kLean = Lean;
+  static_assert(!(Lean && Debug), "AttentionBwdSm90Config: Lean has no debug dumps (use Debug with Lean = false)");
   static constexpr int BN = 128;
   static constexpr int BM = 64;
   static constexpr int Stages = StageCount;
@@ -303,9 +316,81 @@ struct AttentionBwdSm90Roles {
     }
   }
 
+  // ---- Lean (Cfg::kLean): descriptors and offsets from loop-invariant bases ----
+  // A descriptor (PTX ISA, "Matrix Descriptor Format": bits 0-13 start address >> 4, 16-29 leading
+  // byte offset >> 4, 32-45 stride byte offset >> 4, 62-63 swizzle) whose start address is a run-time
+  // base: make_gmma_desc at address 0 (a constant: offsets, swizzle, the block's own offset in its
+  // low word) plus `field` = base >> 4 in the low 32 bits. No carry leaves bits 0-13: the sum is
+  // the block's shared-window address >> 4, below 2^14 (the window is below 256 KB; asserted on
+  // the storage's size below).
+  __device__ __forceinline__ static std::uint64_t lean_desc(std::uint64_t desc0, std::uint32_t field) {
+    return (std::uint64_t(std::uint32_t(desc0 >> 32)) << 32) | std::uint32_t(std::uint32_t(desc0) + field);
+  }
+  static_assert(sizeof(Storage) < (1u << 18), "Lean: a descriptor's start-address field holds addresses < 256 KB");
+  // The start-address steps, bytes >> 4 (every tile a whole number of 1024-byte swizzle atoms): the
+  // warpgroup's 64 key rows of K or V (S^T, dP^T's A), the dQ share's 64 columns of K^T (D = 128),
+  // a stage of Q or dO, a dS^T buffer. lean_steps_exact: make_gmma_desc at every k-block of the
+  // shifted block is the unshifted one plus the step (the layouts are linear in the shift).
+  static constexpr std::uint32_t kLeanRows64 =
+      std::uint32_t(attention_sm90_rows_layout<BN, D>()(64, 0) * sizeof(T)) >> 4;
+  static constexpr std::uint32_t kLeanCols64 =
+      D == 128 ? std::uint32_t(attention_sm90_v_layout<BN, D>()(64 % D, 0) * sizeof(T)) >> 4 : 0u;
+  static constexpr std::uint32_t kLeanStage = std::uint32_t(BM * D * sizeof(T)) >> 4;
+  static constexpr std::uint32_t kLeanDsBuf = std::uint32_t(BN * BM * sizeof(T)) >> 4;
+  static constexpr bool lean_steps_exact() {
+    constexpr auto sA = attention_sm90_rows_layout<BN, D>();
+    constexpr auto sKt = attention_sm90_v_layout<BN, D>();
+    bool ok = true;
+    for (int kk = 0; kk < D / 16; ++kk)
+      ok = ok && make_gmma_desc<GmmaMajor::K, 64>(0u, sA, 64, 16 * kk) ==
+                     make_gmma_desc<GmmaMajor::K, 64>(0u, sA, 0, 16 * kk) + kLeanRows64;
+    for (int kk = 0; D == 128 && kk < BN / 16; ++kk)
+      ok = ok && make_gmma_desc<GmmaMajor::MN, 64>(0u, sKt, 64 % D, 16 * kk) ==
+                     make_gmma_desc<GmmaMajor::MN, 64>(0u, sKt, 0, 16 * kk) + kLeanCols64;
+    return ok;
+  }
+  static_assert(lean_steps_exact(), "Lean: a warpgroup's or dQ share's descriptors are not the base's plus a step");
+  // dS^T's rows layout (BN keys x BM queries): 64-element rows, so a thread's store address is
+  // 128 key + 16 ((8 j) / 8 ^ key % 8) + 4 t bytes after the buffer (Sw<3,3,3> on element offsets).
+  static_assert(attention_sm90_rows_layout<BN, BM>()(1, 0) == 64 && attention_sm90_rows_layout<BN, BM>()(0, 1) == 1 &&
+                    attention_sm90_rows_layout<BN, BM>()(8, 8) == 520,
+                "Lean: dS^T's store addresses assume 64-element rows");
+
+  // The loop-invariant bases of a consumer warpgroup (warp-uniform, all but ds_st) and of its
+  // thread (ds_st), computed once before the step loop.
+  struct LeanBase {
+    std::uint32_t k_a, v_a;  // start-address fields of the warpgroup's 64 rows of K, V (S^T, dP^T's A)
+    std::uint32_t k_dq;      // of K^T's dQ-share columns (the dQ wgmma's B)
+    std::uint32_t q0, do0;   // of Q's, dO's stage 0 (a stage: + kLeanStage)
+    std::uint32_t ds0;       // of dS^T's buffer 0 (a buffer: + kLeanDsBuf)
+    std::uint32_t lse;       // byte address of LSE log2 e of stage 0's first query (D's: + kLeanDsumOff)
+    std::uint32_t ds_st;     // byte address of this thread's first dS^T pair in buffer 0 (key row r, 16 (r % 8) + 4 t)
+  };
+  // LSE log2 e of query 2 t of stage 0 (bytes): t read off ds_st's bits 2-3 (a register fewer)
+  __device__ __forceinline__ static std::uint32_t lean_lse(LeanBase const& b) { return b.lse + 2u * (b.ds_st & 12u); }
+  // D's array follows LSE log2 e's (both Stages BM floats, 128-byte aligned)
+  static constexpr std::uint32_t kLeanDsumOff = std::uint32_t((Stages * BM * 4 + 127) / 128 * 128);
+  __device__ __forceinline__ static LeanBase lean_base(Storage& s, int c, int lt) {
+    int const warp = lt / 32, lane = lt % 32, g = lane / 4, t = lane % 4;
+    LeanBase b;
+    b.k_a = (smem_address(s.k) >> 4) + std::uint32_t(c) * kLeanRows64;
+    b.v_a = (smem_address(s.v) >> 4) + std::uint32_t(c) * kLeanRows64;
+    b.k_dq = (smem_address(s.k) >> 4) + std::uint32_t(c) * kLeanCols64;
+    b.q0 = smem_address(s.q_stage(0)) >> 4;
+    b.do0 = smem_address(s.dout_stage(0)) >> 4;
+    b.ds0 = smem_address(s.ds_buffer(0)) >> 4;
+    b.lse = smem_address(s.lse2);
+    b.ds_st = smem_address(s.ds_buffer(0)) + 128u * std::uint32_t(64 * c + 16 * warp + g) + 16u * std::uint32_t(g) +
+              4u * std::uint32_t(t);
+    return b;
+  }
+
   // acc = A B^T for the warpgroup's 64 keys (rows 64 c .. of a BN x D tile at a_addr: K or V)
   // against the stage's BM rows (Q or dO): D/16 wgmmas m64nBMk16, both K-major, the first
   // overwriting acc; committed as one batch.
+  // Lean: a_addr, b_addr are start-address fields (LeanBase: the warpgroup's rows included in
+  // a_addr), c unused.
+  template <bool Lean = false>
   __device__ __forceinline__ static void issue_keys_by_queries(float (&acc)[BM / 2], std::uint32_t a_addr,
                                                                std::uint32_t b_addr, int c) {
     constexpr auto sA = attention_sm90_rows_layout<BN, D>();  // (BN,D) -> offset
@@ -314,8 +399,14 @@ struct AttentionBwdSm90Roles {
     warpgroup_arrive();
     TESSERA_UNROLL
     for (int kk = 0; kk < D / 16; ++kk) {
-      std::uint64_t const da = make_gmma_desc<GmmaMajor::K, 64>(a_addr, sA, 64 * c, 16 * kk);
-      std::uint64_t const db = make_gmma_desc<GmmaMajor::K, BM>(b_addr, sB, 0, 16 * kk);
+      std::uint64_t da, db;
+      if constexpr (Lean) {
+        da = lean_desc(make_gmma_desc<GmmaMajor::K, 64>(0u, sA, 0, 16 * kk), a_addr);
+        db = lean_desc(make_gmma_desc<GmmaMajor::K, BM>(0u, sB, 0, 16 * kk), b_addr);
+      } else {
+        da = make_gmma_desc<GmmaMajor::K, 64>(a_addr, sA, 64 * c, 16 * kk);
+        db = make_gmma_desc<GmmaMajor::K, BM>(b_addr, sB, 0, 16 * kk);
+      }
       SsOp::fma(da, db, acc, kk == 0 ? GmmaScale::zero : GmmaScale::one);
     }
     warpgroup_commit_batch();
@@ -324,11 +415,14 @@ struct AttentionBwdSm90Roles {
   // acc += X^T Y for X^T in registers (packed P^T or dS^T: 64 keys x BM queries) and Y the stage's
   // BM x D tile at y_addr (dO or Q) read as the MN-major B of a (D, BM) operand: BM/16 wgmmas
   // m64nDk16. Not committed.
+  // Lean: y_addr is the stage's start-address field.
+  template <bool Lean = false>
   __device__ __forceinline__ static void issue_rs(float (&acc)[D / 2], float (&xa)[BM / 4], std::uint32_t y_addr) {
     constexpr auto sY = attention_sm90_v_layout<BM, D>();  // (D,BM) -> offset
     TESSERA_UNROLL
     for (int kk = 0; kk < BM / 16; ++kk) {
-      std::uint64_t const db = make_gmma_desc<GmmaMajor::MN, D>(y_addr, sY, 0, 16 * kk);
+      std::uint64_t const db = Lean ? lean_desc(make_gmma_desc<GmmaMajor::MN, D>(0u, sY, 0, 16 * kk), y_addr)
+                                    : make_gmma_desc<GmmaMajor::MN, D>(y_addr, sY, 0, 16 * kk);
       RsOp::fma(__float_as_uint(xa[4 * kk]), __float_as_uint(xa[4 * kk + 1]), __float_as_uint(xa[4 * kk + 2]),
                 __float_as_uint(xa[4 * kk + 3]), db, acc, GmmaScale::one);
     }
@@ -337,6 +431,9 @@ struct AttentionBwdSm90Roles {
   // A dQ share: acc = dS K[:, dq0 .. dq0 + 63] over the block's BN keys; dS read from dS^T's buffer
   // (BN keys x BM queries, rows layout) as the MN-major A of a (BM, BN) operand, K's tile as the
   // MN-major B of a (D, BN) operand: BN/16 wgmmas m64n64k16. Committed.
+  // Lean: ds_addr and k_addr are start-address fields (the share's columns included in k_addr),
+  // dq0 unused.
+  template <bool Lean = false>
   __device__ __forceinline__ static void issue_dq(float (&acc)[32], std::uint32_t ds_addr, std::uint32_t k_addr,
                                                   int dq0) {
     constexpr auto sDs = attention_sm90_v_layout<BN, BM>();  // (BM queries, BN keys) -> offset
@@ -345,8 +442,14 @@ struct AttentionBwdSm90Roles {
     warpgroup_arrive();
     TESSERA_UNROLL
     for (int kk = 0; kk < BN / 16; ++kk) {
-      std::uint64_t const da = make_gmma_desc<GmmaMajor::MN, 64>(ds_addr, sDs, 0, 16 * kk);
-      std::uint64_t const db = make_gmma_desc<GmmaMajor::MN, 64>(k_addr, sKt, dq0, 16 * kk);
+      std::uint64_t da, db;
+      if constexpr (Lean) {
+        da = lean_desc(make_gmma_desc<GmmaMajor::MN, 64>(0u, sDs, 0, 16 * kk), ds_addr);
+        db = lean_desc(make_gmma_desc<GmmaMajor::MN, 64>(0u, sKt, 0, 16 * kk), k_addr);
+      } else {
+        da = make_gmma_desc<GmmaMajor::MN, 64>(ds_addr, sDs, 0, 16 * kk);
+        db = make_gmma_desc<GmmaMajor::MN, 64>(k_addr, sKt, dq0, 16 * kk);
+      }
       DqOp::fma(da, db, acc, kk == 0 ? GmmaScale::zero : GmmaScale::one);
     }
     warpgroup_commit_batch();
@@ -377,25 +480,43 @@ struct AttentionBwdSm90Roles {
   }
 
   // One step: the m-block m of query head h (batch-head row bh), stage st, dS^T buffer `buf`.
+  // Lean: lb the warpgroup's bases (lean_base); the thread's first dQ accumulator element of the
+  // step is dq_head[dq_off] (bh unused; m only in the mask).
   __device__ __forceinline__ static void step(Params const& p, AttentionBwdSm90Tile const& w, Storage& s, int cw,
                                               int lt, int m, int bh_in, PipelineState<Stages> st, int buf,
-                                              float (&dk)[D / 2], float (&dv)[D / 2], bool dump) {
+                                              float (&dk)[D / 2], float (&dv)[D / 2], bool dump,
+                                              LeanBase const& lb = {}, float* dq_head = nullptr,
+                                              std::uint32_t dq_off = 0) {
+    constexpr bool Lean = Cfg::kLean;
     int l = lt, c = cw, bh = bh_in;
-    schedule_here(l, c, bh);  // the thread's indices (and what derives from them) recomputed each step
+    // the thread's indices (and what derives from them) recomputed each step, not kept live across
+    // the loop (Lean: the thread's only; c is warp-uniform)
+    if constexpr (Lean) schedule_here(l);
+    else schedule_here(l, c, bh);
     int const warp = l / 32, lane = l % 32, g = lane / 4, t = lane % 4;
     Pipe const ring{s.ring};
-    std::uint32_t k_addr = smem_address(s.k), v_addr = smem_address(s.v);
-    std::uint32_t q_addr = smem_address(s.q_stage(st.index));
-    std::uint32_t do_addr = smem_address(s.dout_stage(st.index));
-    // taken as new each step: the descriptors built from them are not hoisted out of the loop and
-    // kept live across it (32 registers of K's and V's, which spilled)
-    schedule_here(k_addr, v_addr, q_addr, do_addr);
+    // the operands' shared addresses (Lean: start-address fields of the stage, buffer, warpgroup)
+    std::uint32_t k_addr, v_addr, q_addr, do_addr;
+    if constexpr (Lean) {
+      k_addr = lb.k_a;
+      v_addr = lb.v_a;
+      q_addr = lb.q0 + std::uint32_t(st.index) * kLeanStage;
+      do_addr = lb.do0 + std::uint32_t(st.index) * kLeanStage;
+    } else {
+      k_addr = smem_address(s.k);
+      v_addr = smem_address(s.v);
+      q_addr = smem_address(s.q_stage(st.index));
+      do_addr = smem_address(s.dout_stage(st.index));
+      // taken as new each step: the descriptors built from them are not hoisted out of the loop and
+      // kept live across it (32 registers of K's and V's, which spilled)
+      schedule_here(k_addr, v_addr, q_addr, do_addr);
+    }
 
     float sc[BM / 2];  // S^T, then P^T (fp32)
     float dp[BM / 2];  // dP^T, then dS^T (fp32)
     ring.consumer_wait(st);
-    issue_keys_by_queries(sc, k_addr, q_addr, c);
-    issue_keys_by_queries(dp, v_addr, do_addr, c);
+    issue_keys_by_queries<Lean>(sc, k_addr, q_addr, c);
+    issue_keys_by_queries<Lean>(dp, v_addr, do_addr, c);
     if constexpr (Cfg::kOverlap) {
       warpgroup_wait<1>();  // S^T (dP^T's wgmmas still running)
       attention_sm90_fence(sc);
@@ -407,8 +528,9 @@ struct AttentionBwdSm90Roles {
     int const key0 = w.n * BN + 64 * c + 16 * warp + g;  // this thread's keys: key0, key0 + 8
     if (needs_mask(p, w, m)) mask(sc, p, w, m, key0, t);
     // LSE log2 e and D of queries 2 t, 2 t + 1 (+ 8 j: 32 bytes), by 32-bit shared addresses
-    std::uint32_t const lse2 = smem_address(s.lse2 + st.index * BM + 2 * t);
-    std::uint32_t const dsum = smem_address(s.dsum + st.index * BM + 2 * t);
+    std::uint32_t const lse2 =
+        Lean ? lean_lse(lb) + std::uint32_t(st.index) * (BM * 4) : smem_address(s.lse2 + st.index * BM + 2 * t);
+    std::uint32_t const dsum = Lean ? lse2 + kLeanDsumOff : smem_address(s.dsum + st.index * BM + 2 * t);
     float pa[BM / 4], dsa[BM / 4];  // P^T, dS^T packed: the RS wgmmas' A; register q = values 2 q, 2 q + 1
     if constexpr (Cfg::kOverlap) {
       // P^T (fp32 in sc, packed in pa) while dP^T's wgmmas run, then dV's wgmma
@@ -433,7 +555,7 @@ struct AttentionBwdSm90Roles {
       attention_sm90_fence(dv);
       attention_sm90_fence(pa);
       warpgroup_arrive();
-      issue_rs(dv, pa, do_addr);
+      issue_rs<Lean>(dv, pa, do_addr);
       warpgroup_commit_batch();
       warpgroup_wait<1>();  // dP^T (dV's wgmmas still running)
       attention_sm90_fence(dp);
@@ -455,15 +577,19 @@ struct AttentionBwdSm90Roles {
     // + 1); a warp's 32-bit stores for one register hit 8 rows x 4 columns of distinct 16-byte
     // units after the swizzle: no bank conflict.
     constexpr auto sDsRows = attention_sm90_rows_layout<BN, BM>();  // (BN keys, BM queries) -> offset
-    std::uint32_t const ds = smem_address(s.ds_buffer(buf));
+    std::uint32_t const ds = Lean ? lb.ds_st + std::uint32_t(buf) * (kLeanDsBuf << 4) : smem_address(s.ds_buffer(buf));
     int ds_row = 64 * c + 16 * warp + g, ds_col = 2 * t;
-    schedule_here(ds_row, ds_col);  // the stores' offsets computed here, not kept live across the loop
+    // the stores' offsets computed here, not kept live across the loop (Lean: from the one base)
+    if constexpr (!Lean) schedule_here(ds_row, ds_col);
     TESSERA_UNROLL
     for (int j = 0; j < BM / 8; ++j) {
       // queries 8 j + 2 t, + 1 (no Overlap: P^T made here; plain loads, which ptxas may hoist: the
       // ordered ones spill the debug tile of head_dim 128)
       float2 ls{}, dd;
       if constexpr (Cfg::kOverlap) {
+        dd = ld_shared_v2_f32(dsum + 32 * j);
+      } else if constexpr (Lean) {
+        ls = ld_shared_v2_f32(lse2 + 32 * j);
         dd = ld_shared_v2_f32(dsum + 32 * j);
       } else {
         ls = *reinterpret_cast<float2 const*>(s.lse2 + st.index * BM + 2 * t + 8 * j);
@@ -479,8 +605,13 @@ struct AttentionBwdSm90Roles {
           pa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0, p1));
         }
         dsa[2 * j + h] = __uint_as_float(attention_sm90_pack<T>(p0 * (dp[v] - dd.x), p1 * (dp[v + 1] - dd.y)));
-        int const off = int(sDsRows(ds_row + 8 * h, 8 * j + ds_col));
-        st_shared_b32(ds + 2 * std::uint32_t(off ^ (((off >> 6) & 7) << 3)), __float_as_uint(dsa[2 * j + h]));
+        if constexpr (Lean) {
+          // bits 4-6 of ds are key % 8: the XOR swizzles unit j; + 8 h keys = + 1024 bytes
+          st_shared_b32((ds ^ (16u * j)) + 1024u * h, __float_as_uint(dsa[2 * j + h]));
+        } else {
+          int const off = int(sDsRows(ds_row + 8 * h, 8 * j + ds_col));
+          st_shared_b32(ds + 2 * std::uint32_t(off ^ (((off >> 6) & 7) << 3)), __float_as_uint(dsa[2 * j + h]));
+        }
         if constexpr (Cfg::kDebug) {
           if (dump) {
             int const at = (64 * c + 16 * warp + g + 8 * h) * BM + 8 * j + 2 * t;
@@ -500,19 +631,21 @@ struct AttentionBwdSm90Roles {
     attention_sm90_fence(pa);
     attention_sm90_fence(dsa);
     warpgroup_arrive();
-    if constexpr (!Cfg::kOverlap) issue_rs(dv, pa, do_addr);
-    issue_rs(dk, dsa, q_addr);
+    if constexpr (!Cfg::kOverlap) issue_rs<Lean>(dv, pa, do_addr);
+    issue_rs<Lean>(dk, dsa, q_addr);
     warpgroup_commit_batch();
 
     // Both warpgroups' dS^T are in the buffer; once dV and dK are done (P^T and dS^T's registers
     // free, the stage's Q and dO released), this warpgroup's dQ share, if it has one this step.
     named_barrier_sync(kAttentionBwdDsBarrier, 128 * kConsumers);
     int const dq0 = kDqShares == 1 ? 0 : 64 * c;
+    std::uint32_t const dq_a = Lean ? lb.ds0 + std::uint32_t(buf) * kLeanDsBuf : smem_address(s.ds_buffer(buf));
+    std::uint32_t const dq_b = Lean ? lb.k_dq : k_addr;
     float dq[32];
     if constexpr (kDqShares == 2) {
       // D = 128: the share is queued behind dV and dK (no gap on the tensor cores), the stage
       // released as soon as those two are done.
-      issue_dq(dq, smem_address(s.ds_buffer(buf)), k_addr, dq0);
+      issue_dq<Lean>(dq, dq_a, dq_b, dq0);
       warpgroup_wait<1>();
     } else {
       warpgroup_wait<0>();  // D = 64: a wgmma under a branch (the turns) would be serialized by ptxas
@@ -524,14 +657,18 @@ struct AttentionBwdSm90Roles {
     if (lt == 0) ring.consumer_release(st);
     if constexpr (kDqShares == 1) {
       if (c != buf) return;  // the other warpgroup's turn
-      issue_dq(dq, smem_address(s.ds_buffer(buf)), k_addr, dq0);
+      issue_dq<Lean>(dq, dq_a, dq_b, dq0);
     }
     warpgroup_wait<0>();
     attention_sm90_fence(dq);
     // value 4 j + 2 h + e: query m BM + 16 w + g + 8 h, column dq0 + 8 j + 2 t + e
-    float* const row =
-        p.dq_accum + (std::int64_t(bh) * p.rows_pad + ws_row0(w) + m * BM + 16 * warp + g) * D + dq0 + 2 * t;
-    add_dq(row, dq);
+    if constexpr (Lean) {
+      add_dq(dq_head + dq_off, dq);
+    } else {
+      float* const row =
+          p.dq_accum + (std::int64_t(bh) * p.rows_pad + ws_row0(w) + m * BM + 16 * warp + g) * D + dq0 + 2 * t;
+      add_dq(row, dq);
+    }
   }
 
   // A dQ share into the accumulator: value 4 j + 2 h + e at row + 8 h D + 8 j + e (row: the thread's
@@ -556,11 +693,30 @@ struct AttentionBwdSm90Roles {
       PipelineState<Stages> st;
       int buf = 0;
       bool dump = Cfg::kDebug && blockIdx.x == 0;  // the first step of block 0 (Cfg::kDebug)
-      for (int gq = 0; gq < p.group; ++gq) {
-        int const bh = w.b * p.heads_q + w.hk * p.group + gq;
-        for (int m = w.m_first; m < m_blocks(p, w); ++m, ++st, buf ^= 1) {
-          step(p, w, s, c, lt, m, bh, st, buf, dk, dv, dump);
-          dump = false;
+      if constexpr (Cfg::kLean) {
+        // the consumer index made warp-uniform (a shuffle from lane 0), so that the bases it enters
+        // stay in uniform registers
+        int const cu = __shfl_sync(0xffffffffu, c, 0);
+        LeanBase const lb = lean_base(s, cu, lt);
+        int const warp = lt / 32, g = lt % 32 / 4, t = lt % 4;
+        for (int gq = 0; gq < p.group; ++gq) {
+          int const bh = w.b * p.heads_q + w.hk * p.group + gq;
+          // the head's accumulator (uniform) and the thread's first element of the head's first step
+          // (query m_first BM + 16 w + g, column dq0 + 2 t: 32-bit, as a head's rows_pad D floats),
+          // then BM rows of D floats a step
+          float* const dq_head = p.dq_accum + std::int64_t(bh) * p.rows_pad * D;
+          std::uint32_t dq_off = std::uint32_t(ws_row0(w) + w.m_first * BM + 16 * warp + g) * std::uint32_t(D) +
+                                 std::uint32_t((kDqShares == 1 ? 0 : 64 * cu) + 2 * t);
+          for (int m = w.m_first; m < m_blocks(p, w); ++m, ++st, buf ^= 1, dq_off += BM * D)
+            step(p, w, s, cu, lt, m, bh, st, buf, dk, dv, false, lb, dq_head, dq_off);
+        }
+      } else {
+        for (int gq = 0; gq < p.group; ++gq) {
+          int const bh = w.b * p.heads_q + w.hk * p.group + gq;
+          for (int m = w.m_first; m < m_blocks(p, w); ++m, ++st, buf ^= 1) {
+            step(p, w, s, c, lt, m, bh, st, buf, dk, dv, dump);
+            dump = false;
+          }
         }
       }
     }

@@ -45,6 +45,16 @@ static_assert(kd::gemm_sm90_smem_bytes<GemmSm90PingpongDefault, float_e5m2_t>() 
               kd::gemm_sm90_smem_bytes<GemmSm90PingpongDefault, half_t>());
 static_assert(kd::kGemmSm90StageBytes<GemmSm90PersistentDefault, float_e4m3_t> == (128 + 256) * 128);
 static_assert(kd::kGemmSm90PerUnit<float_e4m3_t> == 2 && kd::kGemmSm90PerUnit<bfloat16_t> == 1);
+// The block-scaled candidates fit the 227 KB a block may have: 192 x 128 and 128 x 192 tiles, 4
+// stages of 40 KB beside 48 / 32 KB of epilogue buffers (a fifth stage would not fit); the
+// clustered 128 x 128 tile is the default's plan.
+constexpr int kSmemLimit = 227 * 1024;
+static_assert(kd::gemm_sm90_smem_bytes<GemmSm90BlockScaled<GemmSm90PersistentTall>, float_e4m3_t>() <= kSmemLimit);
+static_assert(kd::gemm_sm90_smem_bytes<GemmSm90WsConfig<192, 128, 64, 5, true>, float_e4m3_t>() > kSmemLimit);
+static_assert(kd::gemm_sm90_smem_bytes<GemmSm90BlockScaled<GemmSm90PersistentWide>, float_e4m3_t>() <= kSmemLimit);
+static_assert(kd::gemm_sm90_smem_bytes<GemmSm90BlockScaled<GemmSm90ClusterMedium>, float_e4m3_t>() ==
+              kd::gemm_sm90_smem_bytes<GemmSm90Fp8BlockDefault, float_e4m3_t>());
+static_assert(kd::kGemmSm90StageBytes<GemmSm90PersistentTall, float_e4m3_t> == (192 + 128) * 128);
 static_assert(std::is_same_v<kd::GemmSm90Op<float_e4m3_t, 256, GmmaMajor::K, GmmaMajor::K>::type,
                              SM90_64x256x32_F32E4M3E4M3_SS<GmmaMajor::K, GmmaMajor::K>>);
 
@@ -266,9 +276,10 @@ struct Launcher {
 
 template <class Cfg>
 struct BlockLauncher {
+  int sms = 0;
   template <class T, class TOut>
   cudaError_t operator()(GemmFp8Problem<T, TOut> const& p) const {
-    return gemm_sm90_fp8_block<Cfg>(p);
+    return gemm_sm90_fp8_block<Cfg>(p, nullptr, sms);
   }
 };
 
@@ -348,6 +359,64 @@ TEST_F(GemmSm90Fp8, SmallBlockScales128x64ExactIntegers) {  // two N-tiles share
         BlockLauncher<GemmSm90WsConfig<128, 64, 64, 8, true>>{});
 }
 
+// The block-scaled candidates (kernels/gemm/sm90_config.hpp; the default stays 128x128), each on
+// the small sizes (random and exact-integer inputs, whose block scales are powers of two: a scale
+// taken from the wrong block shows), on five SMs (several tiles per block) and on the large sizes.
+// 192 x 128 tiles, three consumer warpgroups: M = 400 leaves the third row of tiles 16 rows deep.
+std::vector<Shape> const kSmallTall = [] {
+  auto v = kSmall;
+  v.push_back({400, 130, 272});
+  v.push_back({577, 64, 1168});
+  return v;
+}();
+// 128 x 192 tiles, two B scales a tile: N = 449 has a tile (columns 192-383) whose blocks 1 and 2
+// meet 64 columns in, and one (384-448) whose second block lies past D; N = 640 ends on a tile
+// (576-639) that starts mid-block.
+std::vector<Shape> const kSmallWide = [] {
+  auto v = kSmall;
+  v.push_back({129, 449, 400});
+  v.push_back({64, 640, 256});
+  v.push_back({200, 1000, 1040});
+  return v;
+}();
+TEST_F(GemmSm90Fp8, SmallBlockScalesTall) {
+  sweep(kSmallTall, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block},
+        BlockLauncher<GemmSm90PersistentTall>{});
+}
+TEST_F(GemmSm90Fp8, SmallBlockScalesTallExactIntegersE5m2ToFp32) {
+  sweep(kSmallTall, Fp8Case<float_e5m2_t, float>{{}, GemmScaleKind::block, GemmScaleKind::block, Inputs::integers},
+        BlockLauncher<GemmSm90PersistentTall>{});
+}
+TEST_F(GemmSm90Fp8, SmallBlockScalesTallOnFiveSms) {
+  sweep(kSmallTall, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block, Inputs::integers},
+        BlockLauncher<GemmSm90PersistentTall>{5});
+}
+TEST_F(GemmSm90Fp8, SmallBlockScalesWide) {
+  sweep(kSmallWide, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block},
+        BlockLauncher<GemmSm90PersistentWide>{});
+}
+TEST_F(GemmSm90Fp8, SmallBlockScalesWideExactIntegersE5m2ToFp32) {
+  sweep(kSmallWide, Fp8Case<float_e5m2_t, float>{{}, GemmScaleKind::block, GemmScaleKind::block, Inputs::integers},
+        BlockLauncher<GemmSm90PersistentWide>{});
+}
+TEST_F(GemmSm90Fp8, SmallBlockScalesWideOnFiveSms) {
+  sweep(kSmallWide, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block, Inputs::integers},
+        BlockLauncher<GemmSm90PersistentWide>{5});
+}
+// Clusters of two along M, B multicast: M = 1 (one row of tiles) gives each cluster a block past D.
+TEST_F(GemmSm90Fp8, SmallBlockScalesCluster) {
+  sweep(kSmallTall, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block},
+        BlockLauncher<GemmSm90ClusterMedium>{});
+}
+TEST_F(GemmSm90Fp8, SmallBlockScalesClusterExactIntegersE5m2ToFp32) {
+  sweep(kSmallTall, Fp8Case<float_e5m2_t, float>{{}, GemmScaleKind::block, GemmScaleKind::block, Inputs::integers},
+        BlockLauncher<GemmSm90ClusterMedium>{});
+}
+TEST_F(GemmSm90Fp8, SmallBlockScalesClusterOnSixSms) {  // three clusters, several tiles each
+  sweep(kSmallTall, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block, Inputs::integers},
+        BlockLauncher<GemmSm90ClusterMedium>{6});
+}
+
 // Large sizes.
 TEST_F(GemmSm90Fp8, LargeE4m3ToBf16RowColumnScales) {
   sweep(kLarge, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::vector, GemmScaleKind::vector}, Persistent{});
@@ -360,6 +429,18 @@ TEST_F(GemmSm90Fp8, LargeExactIntegers) {
 TEST_F(GemmSm90Fp8, LargeBlockScales) {
   sweep(kLarge, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block},
         BlockLauncher<GemmSm90PersistentMedium>{});
+}
+TEST_F(GemmSm90Fp8, LargeBlockScalesTall) {
+  sweep(kLarge, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block},
+        BlockLauncher<GemmSm90PersistentTall>{});
+}
+TEST_F(GemmSm90Fp8, LargeBlockScalesWide) {
+  sweep(kLarge, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block},
+        BlockLauncher<GemmSm90PersistentWide>{});
+}
+TEST_F(GemmSm90Fp8, LargeBlockScalesCluster) {
+  sweep(kLarge, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::block, GemmScaleKind::block},
+        BlockLauncher<GemmSm90ClusterMedium>{});
 }
 TEST_F(GemmSm90Fp8, LargePingpong) {
   sweep(kLarge, Fp8Case<float_e4m3_t, bfloat16_t>{{}, GemmScaleKind::tensor, GemmScaleKind::vector},

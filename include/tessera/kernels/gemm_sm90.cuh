@@ -252,7 +252,10 @@ cudaError_t gemm_sm90_fp8_run(char const* fn, GemmFp8Problem<T, TOut> const& pro
   static_assert(is_fp8_v<T>, "gemm_sm90_fp8: A and B must be float_e4m3_t or float_e5m2_t");
   static_assert(std::is_same_v<TOut, float> || std::is_same_v<TOut, half_t> || std::is_same_v<TOut, bfloat16_t>,
                 "gemm_sm90_fp8: C and D must be float, half_t or bfloat16_t");
-  static_assert(!is_ws_config<Cfg> || Cfg::ClusterM == 1, "gemm_sm90_fp8: no cluster configurations for fp8 yet");
+  // Clusters: the producer's multicast moves 16-bit units whatever T is, but only the block-scaled
+  // kernel's is tested (tests/kernels/gemm_sm90_fp8.cu, GemmSm90ClusterMedium).
+  static_assert(!is_ws_config<Cfg> || Cfg::ClusterM == 1 || gemm_sm90_block_scaled_config<Cfg>,
+                "gemm_sm90_fp8: no cluster configurations for fp8 yet (gemm_sm90_fp8_block has them)");
   check_gemm_fp8_problem(fn, problem);
   bool const block = problem.scale_a.kind == GemmScaleKind::block;
   if (block != gemm_sm90_block_scaled_config<Cfg>)
@@ -331,8 +334,10 @@ cudaError_t gemm_sm90_fp8(GemmFp8Problem<T, TOut> const& problem, cudaStream_t s
 // gemm_sm90_fp8_block<Cfg>(problem, stream, sms): gemm_sm90_fp8 with block scales (scale_a and
 // scale_b of kind GemmScaleKind::block: A's per 1 x 128 block, B's per 128 x 128, DeepSeek-V3's),
 // the tensor cores' fp8 sums of each 128 elements of K promoted to fp32 with their scales (so the
-// accuracy holds for long K). Cfg: a persistent GemmSm90WsConfig with BN dividing 128 (two sets of
-// accumulators), by default 128 x 128 tiles. Pre: as gemm_sm90_fp8, a row-major D.
+// accuracy holds for long K). Cfg: a persistent GemmSm90WsConfig with BN dividing 128 or 192 (two
+// sets of accumulators), clusters allowed, by default 128 x 128 tiles; the candidates
+// GemmSm90PersistentTall (192 x 128), GemmSm90PersistentWide (128 x 192) and GemmSm90ClusterMedium
+// (128 x 128, clusters of two) are tested. Pre: as gemm_sm90_fp8, a row-major D.
 template <class Cfg = GemmSm90PersistentMedium, class T, class TOut>
 cudaError_t gemm_sm90_fp8_block(GemmFp8Problem<T, TOut> const& problem, cudaStream_t stream = nullptr, int sms = 0) {
   return detail::gemm_sm90_fp8_run<GemmSm90BlockScaled<Cfg>>("gemm_sm90_fp8_block", problem, stream, sms);

@@ -47,6 +47,8 @@ using GemmSm90Default = GemmSm90Config<128, 128, 64, 4>;
 // GemmSm90WsConfig<BM, BN, BK, Stages, Persistent>: the warp-specialized kernel's tile; BM/64
 // consumer warpgroups of 64 x BN each. Persistent: one block per SM walks the tiles (step 3),
 // else one block per tile (step 2).
+// BM = 192: three consumer warpgroups (512 threads; the register file then allows them 160
+// registers a thread, so BN <= 128: the accumulators take BN/2 of them).
 // ClusterM: blocks of a cluster along M (1 or 2); they share B's tile, each loading 1/ClusterM of
 // it and multicasting it to all (step 3).
 // StreamK: the persistent blocks share the last tiles' k-tiles evenly (stream-K, step 3d:
@@ -65,8 +67,10 @@ struct GemmSm90WsConfig {
   // The persistent kernels store D through shared memory (two 8 KB chunk buffers per consumer
   // warpgroup) and TMA where D is TMA-addressable; step 2 stores from registers.
   static constexpr int kEpilogueBytes = Persistent ? kConsumers * 2 * 8192 : 0;
-  static_assert(BM % 64 == 0 && BM >= 64 && BM <= 128,
-                "GemmSm90WsConfig: BM must be 64 or 128 (one or two consumer warpgroups)");
+  static_assert(BM % 64 == 0 && BM >= 64 && BM <= 192,
+                "GemmSm90WsConfig: BM must be 64, 128 or 192 (one to three consumer warpgroups)");
+  static_assert(BM < 192 || BN <= 128,
+                "GemmSm90WsConfig: BM = 192 (three consumer warpgroups of 160 registers) takes BN <= 128");
   static_assert(BN % 64 == 0 && BN <= 256, "GemmSm90WsConfig: BN must be 64, 128, 192 or 256");
   static_assert(BK == 64, "GemmSm90WsConfig: BK must be 64 (one 128-byte swizzle span of 16-bit elements)");
   static_assert(Stages >= 2, "GemmSm90WsConfig: at least two stages");
@@ -89,19 +93,32 @@ using GemmSm90StreamKMedium = GemmSm90WsConfig<128, 128, 64, 6, true, 1, true>;
 // GemmSm90BlockScaled<Cfg>: the persistent configuration Cfg run with fp8 block scales
 // (gemm_sm90_fp8_block: A's per 1 x 128 block, B's per 128 x 128): each consumer warpgroup
 // multiplies a k-tile (128 fp8 elements of K) into a second set of accumulators and adds them into
-// its fp32 ones times the k-tile's scales, so it holds two sets (BN <= 128: 2 x 64 registers a
-// thread) and one B scale covers a tile's columns (BN divides 128).
+// its fp32 ones times the k-tile's scales, so it holds two sets (2 x BN/2 registers a thread). BN
+// divides 128 (one B scale covers a tile's columns), or is 192 (2 x 96 registers; a tile's columns
+// meet two 128-column blocks of B, two scales a k-tile). Clusters (ClusterM = 2: B multicast) are
+// allowed; stream-K is not.
 template <class Cfg>
 struct GemmSm90BlockScaled : Cfg {
   static constexpr bool BlockScaled = true;
-  static_assert(Cfg::kThreads > 128 && Cfg::Persistent && Cfg::ClusterM == 1 && !Cfg::StreamK,
-                "GemmSm90BlockScaled: give a persistent GemmSm90WsConfig without clusters or stream-K");
-  static_assert(128 % Cfg::BN == 0,
-                "GemmSm90BlockScaled: BN must divide 128 (one B scale per tile and k-tile; two sets of accumulators "
-                "must fit in registers)");
+  static_assert(Cfg::kThreads > 128 && Cfg::Persistent && !Cfg::StreamK,
+                "GemmSm90BlockScaled: give a persistent GemmSm90WsConfig without stream-K");
+  static_assert(128 % Cfg::BN == 0 || (Cfg::BN == 192 && Cfg::BM <= 128),
+                "GemmSm90BlockScaled: BN must divide 128 (one B scale per tile and k-tile), or be 192 with at most "
+                "two consumer warpgroups (two B scales; two sets of accumulators must fit in registers)");
 };
 // The block-scaled default: 128 x 128 tiles, two consumer warpgroups of 64 x 128, 6 stages.
 using GemmSm90Fp8BlockDefault = GemmSm90BlockScaled<GemmSm90PersistentMedium>;
+// Candidates for the block-scaled kernel, gemm_sm90_fp8_block<Cfg> (built and tested;
+// docs/gemm-fp8.md, "Block scaling", says what each is for and that they await a device run; the
+// default stays GemmSm90PersistentMedium, GemmSm90Fp8BlockDefault's):
+//   GemmSm90PersistentTall   192 x 128 tiles, three consumer warpgroups of 64 x 128 (three k-tile
+//                            batches in flight on the SM, not two); 4 stages of 40 KB (five exceed
+//                            the shared memory beside the three warpgroups' 48 KB of epilogue buffers)
+//   GemmSm90PersistentWide   128 x 192 tiles (two B scales a tile), 4 stages of 40 KB
+//   GemmSm90ClusterMedium    128 x 128 tiles in clusters of two along M, B's tile multicast (each
+//                            block loads half of it), 6 stages
+using GemmSm90PersistentTall = GemmSm90WsConfig<192, 128, 64, 4, true>;
+using GemmSm90ClusterMedium = GemmSm90WsConfig<128, 128, 64, 6, true, 2>;
 
 // GemmSm90Epilogue: what a warp-specialized kernel's epilogue is compiled for. `any` (nvcc's
 // instances): one kernel serves every problem and chooses while it runs where D goes (through

@@ -672,47 +672,73 @@ __device__ __forceinline__ bool gemm_sm90_runtime_true() {
 // multiplied into `sums` by its own wgmmas (the tensor cores' fp8 accumulation over 128 elements of
 // K only), waited for, its stage released, and added into the fp32 accumulators acc times its
 // scales, sa(m, kt) = s.a[kt s.a_step + m] (A's 1 x 128 blocks; a_step = M) and
-// sb(kt) = s.b[(n0 / 128) s.b_step + kt] (B's 128 x 128 block of the tile's columns; b_step =
-// ceil(K/128)): partial sums promoted to fp32 every 128 of K. m0, n0: the warpgroup's first row
-// and the tile's first column; rows are clamped into D (last_m). A k-tile's scales are loaded a
-// k-tile ahead (their latency hidden by its wgmmas); while one warpgroup adds, the other's wgmmas
-// may run. Tried (docs/gemm-fp8.md, "Block scales"): the two warpgroups issuing their k-tiles in
-// turn (measured slower), and a second set of sums so that k-tile kt + 1's wgmmas run while kt's
-// are added (it spills at 232 and 240 registers, or, with the loop's last trips not peeled off,
-// ptxas waits for each wgmma).
+// sb(nb, kt) = s.b[nb s.b_step + kt] (B's 128 x 128 blocks, nb = n / 128; b_step = ceil(K/128)):
+// partial sums promoted to fp32 every 128 of K. m0, n0: the warpgroup's first row and the tile's
+// first column; rows are clamped into D (last_m), B's column blocks too (last_n). BN divides 128:
+// one B block covers the tile's columns. BN = 192: the tile's columns meet two blocks, n0 / 128
+// and the next, whose boundary lies 128 - n0 % 128 columns in (128 or 64: n0 is a multiple of 64),
+// at a whole 8-column fragment j of the accumulators; the two cases are two copies of the
+// promotion, the fragment's block a constant in each (a uniform branch a k-tile, no selects).
+// A k-tile's scales are loaded a k-tile ahead (their latency hidden by its wgmmas); while one
+// warpgroup adds, the others' wgmmas may run. Tried (docs/gemm-fp8.md, "Block scales"): the two
+// warpgroups issuing their k-tiles in turn (measured slower), and a second set of sums so that
+// k-tile kt + 1's wgmmas run while kt's are added (it spills at 232 and 240 registers, or, with the
+// loop's last trips not peeled off, ptxas waits for each wgmma).
 template <class Cfg, class T, int MBLK, class Pipe>
 __device__ __forceinline__ void gemm_sm90_consume_ktiles_block(float (&acc)[MBLK][Cfg::BN / 2], Pipe const& pipe,
                                                                PipelineState<Cfg::Stages>& st, int k0, int k1,
                                                                std::uint32_t a_base, std::uint32_t b_base, int row0,
                                                                int lt, GemmSm90Scales const& s, int m0, int n0,
-                                                               int last_m) {
+                                                               int last_m, int last_n) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
-  static_assert(is_fp8_v<T> && 128 % BN == 0 && BK * kGemmSm90PerUnit<T> == 128,
-                "gemm_sm90_consume_ktiles_block: fp8, a k-tile of 128 elements, BN dividing 128");
+  constexpr bool kTwoB = BN > 128;  // two B blocks a tile (BN = 192)
+  static_assert(is_fp8_v<T> && (128 % BN == 0 || BN == 192) && BK * kGemmSm90PerUnit<T> == 128,
+                "gemm_sm90_consume_ktiles_block: fp8, a k-tile of 128 elements, BN dividing 128 or 192");
+  constexpr int NB = kTwoB ? 2 : 1;  // B blocks (scales) a tile
   using Op = typename GemmSm90Op<T, BN, GmmaMajor::K, GmmaMajor::K>::type;
   constexpr auto sA_layout = gemm_sm90_stage_layout<BM, BK, true>();
   constexpr auto sB_layout = gemm_sm90_stage_layout<BN, BK, true>();
   constexpr int kStageA = BM * BK, kStageB = BN * BK;
   constexpr int U = int(sizeof(gemm_sm90_unit_t<T>));
   int const m = m0 + 16 * (lt / 32) + (lt % 32) / 4;  // this thread's rows: m + 64 i, m + 64 i + 8
-  float const* const sb_row = s.b + (n0 / 128) * s.b_step;
+  // B's blocks of the tile's columns: n0 / 128 (and the next, clamped into D's: columns past D are
+  // never stored)
+  float const* sb_row[NB];
+  sb_row[0] = s.b + (n0 / 128) * s.b_step;
+  if constexpr (kTwoB) sb_row[NB - 1] = s.b + min(n0 / 128 + 1, last_n / 128) * s.b_step;
   TESSERA_UNROLL
   for (int i = 0; i < MBLK; ++i) {
     TESSERA_UNROLL
     for (int v = 0; v < BN / 2; ++v) acc[i][v] = 0.0f;
   }
-  // A k-tile's scales for this thread's rows, sa(m, kt) sb(kt): [i][0] row m + 64 i, [i][1] + 8.
-  auto load_scales = [&](int kt, float(&sc)[MBLK][2]) __attribute__((always_inline)) {
-    float const sb = __ldg(sb_row + kt);
+  // A k-tile's scales for this thread's rows, sa(m, kt) sb(nb, kt): [i][b][0] row m + 64 i of B
+  // block b, [i][b][1] row + 8.
+  auto load_scales = [&](int kt, float(&sc)[MBLK][NB][2]) __attribute__((always_inline)) {
+    float sb[NB];
+    TESSERA_UNROLL
+    for (int b = 0; b < NB; ++b) sb[b] = __ldg(sb_row[b] + kt);
     TESSERA_UNROLL
     for (int i = 0; i < MBLK; ++i) {
-      sc[i][0] = sb * __ldg(s.a + std::int64_t(kt) * s.a_step + min(m + 64 * i, last_m));
-      sc[i][1] = sb * __ldg(s.a + std::int64_t(kt) * s.a_step + min(m + 64 * i + 8, last_m));
+      float const sa0 = __ldg(s.a + std::int64_t(kt) * s.a_step + min(m + 64 * i, last_m));
+      float const sa1 = __ldg(s.a + std::int64_t(kt) * s.a_step + min(m + 64 * i + 8, last_m));
+      TESSERA_UNROLL
+      for (int b = 0; b < NB; ++b) sc[i][b][0] = sb[b] * sa0, sc[i][b][1] = sb[b] * sa1;
+    }
+  };
+  // acc += sums times the scales; fragment j (columns 8 j ..) takes B block j < JB ? 0 : 1.
+  auto const promote = [&](auto jb, float const(&sums)[MBLK][BN / 2], float const(&sc)[MBLK][NB][2])
+      __attribute__((always_inline)) {
+    constexpr int JB = decltype(jb)::value;
+    TESSERA_UNROLL
+    for (int i = 0; i < MBLK; ++i) {
+      TESSERA_UNROLL
+      for (int v = 0; v < BN / 2; ++v)
+        acc[i][v] = fmaf(sums[i][v], sc[i][v / 4 < JB ? 0 : NB - 1][v % 4 < 2 ? 0 : 1], acc[i][v]);
     }
   };
   bool const fresh = gemm_sm90_runtime_true();  // each k-tile's sums start at its first k-block
   float sums[MBLK][BN / 2];
-  float sc[MBLK][2], sc_next[MBLK][2];
+  float sc[MBLK][NB][2], sc_next[MBLK][NB][2];
   if (k0 < k1) load_scales(k0, sc);
   for (int kt = k0; kt < k1; ++kt) {
     bool const more = kt + 1 < k1;
@@ -725,14 +751,19 @@ __device__ __forceinline__ void gemm_sm90_consume_ktiles_block(float (&acc)[MBLK
     gemm_sm90_fence_acc<MBLK, BN>(sums);
     if (lt == 0) pipe.consumer_release(st);  // the stage's wgmmas have retired
     ++st;
-    TESSERA_UNROLL
-    for (int i = 0; i < MBLK; ++i) {
-      TESSERA_UNROLL
-      for (int v = 0; v < BN / 2; ++v) acc[i][v] = fmaf(sums[i][v], v % 4 < 2 ? sc[i][0] : sc[i][1], acc[i][v]);
+    if constexpr (!kTwoB) {
+      promote(Int<BN / 8>{}, sums, sc);  // every fragment in block 0
+    } else if (n0 % 128 == 0) {
+      promote(Int<16>{}, sums, sc);  // columns 0-127 of the tile in block n0 / 128, 128 .. in the next
+    } else {
+      promote(Int<8>{}, sums, sc);  // n0 % 128 = 64: columns 0-63, then 64 ..
     }
     if (more) {
       TESSERA_UNROLL
-      for (int i = 0; i < MBLK; ++i) sc[i][0] = sc_next[i][0], sc[i][1] = sc_next[i][1];
+      for (int i = 0; i < MBLK; ++i) {
+        TESSERA_UNROLL
+        for (int b = 0; b < NB; ++b) sc[i][b][0] = sc_next[i][b][0], sc[i][b][1] = sc_next[i][b][1];
+      }
     }
   }
 }
@@ -746,7 +777,13 @@ __device__ __forceinline__ void gemm_sm90_consume_ktiles_block(float (&acc)[MBLK
 template <class Cfg, class T, class TOut, bool AKMajor, bool BKMajor, GemmSm90Epilogue E = GemmSm90Epilogue::any>
 struct GemmSm90WsRoles {
   static constexpr int kConsumers = Cfg::kConsumers, kThreads = Cfg::kThreads;
-  static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+  // Three consumer warpgroups (BM = 192, 512 threads): 32 + 3 x 160 registers fill the register
+  // file (128 x 512 = 65536), as FlashAttention-3's three-warpgroup kernels split it.
+  static constexpr int kProducerRegs = kConsumers == 3 ? 32 : 40, kConsumerRegs = kConsumers == 3 ? 160 : 232;
+  // Few registers beside the k-loop: three consumer warpgroups (160 registers), or the block-scaled
+  // kernel's two sets of 96 accumulators (BN = 192). Its epilogue is then computed lean (each chunk
+  // just before its store) from offsets computed each tile (see there): both spilled otherwise.
+  static constexpr bool kTight = kConsumers == 3 || (gemm_sm90_block_scaled_config<Cfg> && Cfg::BN > 128);
   static constexpr int kClusterSize = Cfg::ClusterM;
   static constexpr bool TmaStoreD = Cfg::kEpilogueBytes > 0;  // whether the configuration has the TMA-store path
   static_assert(!TmaStoreD || Cfg::kEpilogueBytes >= kConsumers * 2 * 8192,
@@ -807,7 +844,7 @@ struct GemmSm90WsRoles {
     // that store does not instantiate it (a third of the kernel's front-end time). (Where it is,
     // where nvcc's instances have always computed it: ptxas allocates registers after it.)
     auto thr_mma = [&] {
-      if constexpr (Store::kRegisters)
+      if constexpr (Store::kRegisters && !kTight)  // (kTight: in the epilogue, see there)
         return make_tiled_mma(MMA_Atom<Op>{}, Layout<Shape<Int<kConsumers>, _1, _1>>{}).get_slice(c * 128 + lt);
       else return 0;
     }();
@@ -825,7 +862,7 @@ struct GemmSm90WsRoles {
       int const bm = bmc * CM + int(g.rank);
       if constexpr (gemm_sm90_block_scaled_config<Cfg>)
         gemm_sm90_consume_ktiles_block<Cfg, T>(acc, pipe, st, w.k0, w.k1, a_base, b_base, row0, lt, p.scales,
-                                               bm * BM + row0, bn * BN, p.M - 1);
+                                               bm * BM + row0, bn * BN, p.M - 1, p.N - 1);
       else
         gemm_sm90_consume_ktiles<Cfg, T, AKMajor, BKMajor>(acc, pipe, st, w.k0, w.k1, a_base, b_base, row0, lt, [] {});
 
@@ -849,14 +886,26 @@ struct GemmSm90WsRoles {
       // ---- epilogue (the producer is already loading the next tile) -----------------------------
       // (The stream-K copy computes each chunk's values just before its store, Lean: fewer registers
       // live beside its schedule.)
+      // kTight: the epilogue's thread-constant offsets (its stmatrix addresses, the register
+      // store's coordinates) are computed from a thread index taken as new here, each tile, not
+      // once before the tiles and held across the k-loop, where the block-scaled loop's two sets
+      // of accumulators leave no registers for them (they spilled).
+      int lt_e = lt;
+      if constexpr (kTight) schedule_here(lt_e);
       auto const store_tma = [&]() __attribute__((always_inline)) {
         if constexpr (Store::kTma)
-          gemm_sm90_store_tma<TOut, 1, BN, sk_phase, E>(acc, p.ep, maps.tma_d, ring, bm * BM + row0, bn * BN, p.M, p.N,
-                                                        lt, bar_id);
+          gemm_sm90_store_tma<TOut, 1, BN, sk_phase || kTight, E>(acc, p.ep, maps.tma_d, ring, bm * BM + row0, bn * BN,
+                                                                  p.M, p.N, lt_e, bar_id);
       };
       if constexpr (Store::kRegisters) {
         auto gcD = local_tile(cD, make_shape(Int<BM>{}, Int<BN>{}), make_coord(bm, bn));
-        auto tCcD = thr_mma.partition_C(gcD);  // (V,1,1) -> (m,n)
+        auto tCcD = [&] {  // (V,1,1) -> (m,n)
+          if constexpr (kTight)
+            return make_tiled_mma(MMA_Atom<Op>{}, Layout<Shape<Int<kConsumers>, _1, _1>>{})
+                .get_slice(c * 128 + lt_e)
+                .partition_C(gcD);
+          else return thr_mma.partition_C(gcD);
+        }();
         static_assert(decltype(size(tCcD.layout()))::value == BN / 2,
                       "GemmSm90WsRoles: the tiled MMA's partition of C must match the wgmma accumulators");
         if (Store::tma(p.tma_store_d)) store_tma();

@@ -27,6 +27,10 @@
 // naming this file. What the launch computes is kernels::detail::attention_bwd_sm90_launch's.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+#error "tessera/jit/attention_bwd_sm90.hpp: host only (it builds and launches attention_backward_sm90's kernels)"
+#endif
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

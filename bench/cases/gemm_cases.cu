@@ -30,6 +30,7 @@
 #include <type_traits>
 
 #include "bench/cases/cases.hpp"
+#include "bench/cases/fill.cuh"
 #include "bench/cublaslt_best.hpp"
 #include "bench/gemm_suite.hpp"
 #include "instances/gemm_sm80.hpp"  // the kernels, compiled once in tessera::instances (instances/table.txt)
@@ -63,22 +64,6 @@ int sm_count() {
     return n;
   }();
   return sms;
-}
-
-template <class T>
-__global__ void fill_uniform(T* p, std::uint64_t n, std::uint64_t seed, float* abs_copy) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x) {
-    std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    T const v(float(x >> 40) * (2.0f / 16777216.0f) - 1.0f);  // 24 random bits -> [-1, 1), rounded to T
-    p[i] = v;
-    abs_copy[i] = fabsf(float(v));
-  }
 }
 
 // bad += #{i : !(|d - ref| <= tol * scale + u_out |ref|)}.

@@ -37,6 +37,7 @@
 #include <string>
 
 #include "bench/cases/cases.hpp"
+#include "bench/cases/fill.cuh"
 #include "bench/cublaslt_best.hpp"
 #include "support/cuda_check.hpp"
 #include "tessera/kernels/gemm_sm90.cuh"
@@ -50,34 +51,6 @@ namespace {
 
 using kernels::GemmFp8Problem;
 using kernels::GemmScaleKind;
-
-// p[i] = e4m3 of a uniform value in [-1, 1) (24 random bits of a hash of i), its bf16 copy and |.|.
-__global__ void fill_fp8(float_e4m3_t* p, bfloat16_t* copy, bfloat16_t* abs_copy, std::uint64_t n, std::uint64_t seed) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x) {
-    std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    float_e4m3_t const v(float(x >> 40) * (2.0f / 16777216.0f) - 1.0f);
-    p[i] = v;
-    copy[i] = bfloat16_t(float(v));
-    abs_copy[i] = bfloat16_t(fabsf(float(v)));
-  }
-}
-
-// s[i] in [0.5, 1.5) from a hash of i.
-__global__ void fill_scales(float* s, int n, std::uint64_t seed) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    std::uint64_t x = (std::uint64_t(i) + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    x ^= x >> 31;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 29;
-    s[i] = 0.5f + float(x >> 40) / 16777216.0f;
-  }
-}
 
 // out[r k + c] = x[r k + c] times its block scale (A: scale[(c / 128) rows + r]; B, b_blocks:
 // scale[(r / 128) KB + c / 128]), abs_out its absolute value: the block-scaled operands in fp32.
@@ -133,14 +106,14 @@ struct Fp8Buffers {
         sb_v(std::size_t(s_.n)),
         sa_b(std::size_t((s_.k + 127) / 128) * s_.m),
         sb_b(std::size_t((s_.k + 127) / 128) * ((s_.n + 127) / 128)) {
-    fill_fp8<<<1024, 256>>>(a.get(), a16.get(), abs_a16.get(), a.size(), 0x1234);
-    fill_fp8<<<1024, 256>>>(b.get(), b16.get(), abs_b16.get(), b.size(), 0x5678);
-    fill_scales<<<64, 256>>>(sa_v.get(), s.m, 0x9abc);
-    fill_scales<<<64, 256>>>(sb_v.get(), s.n, 0xdef0);
-    fill_scales<<<1, 1>>>(sa_t.get(), 1, 0x1111);
-    fill_scales<<<1, 1>>>(sb_t.get(), 1, 0x2222);
-    fill_scales<<<256, 256>>>(sa_b.get(), int(sa_b.size()), 0x3333);
-    fill_scales<<<64, 256>>>(sb_b.get(), int(sb_b.size()), 0x4444);
+    fill_fp8<float_e4m3_t><<<1024, 256>>>(a.get(), a16.get(), abs_a16.get(), a.size(), 0x1234);
+    fill_fp8<float_e4m3_t><<<1024, 256>>>(b.get(), b16.get(), abs_b16.get(), b.size(), 0x5678);
+    fill_scales<float><<<64, 256>>>(sa_v.get(), s.m, 0x9abc);
+    fill_scales<float><<<64, 256>>>(sb_v.get(), s.n, 0xdef0);
+    fill_scales<float><<<1, 1>>>(sa_t.get(), 1, 0x1111);
+    fill_scales<float><<<1, 1>>>(sb_t.get(), 1, 0x2222);
+    fill_scales<float><<<256, 256>>>(sa_b.get(), int(sa_b.size()), 0x3333);
+    fill_scales<float><<<64, 256>>>(sb_b.get(), int(sb_b.size()), 0x4444);
     check(cudaGetLastError(), "fill");
     check(cudaDeviceSynchronize(), "fill");
     check(cublasCreate(&handle), "cublasCreate");

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "bench/cases/cases.hpp"
+#include "bench/cases/fill.cuh"
 #include "bench/cublaslt_best.hpp"
 #include "support/cuda_check.hpp"
 #include "tessera/kernels/gemm_sm90_grouped.cuh"
@@ -44,19 +45,6 @@ using test::check;
 using test::DeviceBuffer;
 
 namespace {
-
-__global__ void grouped_fill(bfloat16_t* p, std::uint64_t n, std::uint64_t seed) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x) {
-    std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    p[i] = bfloat16_t(float(x >> 40) * (2.0f / 16777216.0f) - 1.0f);  // uniform in [-1, 1)
-  }
-}
 
 // Counts the elements of d (rows x n, row-major) outside the bound of ref; the first bad index.
 __global__ void grouped_compare(bfloat16_t const* d, float const* ref, std::uint64_t count, float abs_tol,
@@ -76,7 +64,7 @@ struct GroupedWeights {
   int groups, n, k;
   DeviceBuffer<bfloat16_t> b;
   GroupedWeights(int g, int n_, int k_) : groups(g), n(n_), k(k_), b(std::size_t(g) * n_ * k_) {
-    grouped_fill<<<2048, 256>>>(b.get(), b.size(), 0x5678 + std::uint64_t(g) * 131 + std::uint64_t(n_));
+    fill_uniform<bfloat16_t><<<2048, 256>>>(b.get(), b.size(), 0x5678 + std::uint64_t(g) * 131 + std::uint64_t(n_));
     check(cudaGetLastError(), "fill");
   }
 };
@@ -118,7 +106,7 @@ struct GroupedBuffers {
     ref = DeviceBuffer<float>(d.size());
     dev_offsets = DeviceBuffer<int>(offsets.size());
     dev_offsets.upload(offsets);
-    grouped_fill<<<2048, 256>>>(a.get(), a.size(), 0x1234 + std::uint64_t(total));
+    fill_uniform<bfloat16_t><<<2048, 256>>>(a.get(), a.size(), 0x1234 + std::uint64_t(total));
     check(cudaGetLastError(), "fill");
     for (int g = 0; g < G; ++g)
       if (sizes[std::size_t(g)] > 0) nz.push_back(g);
@@ -298,35 +286,6 @@ Case grouped_case(std::string const& name, int groups, int n, int k, int mean) {
 //   |D - s ref| <= 2^-8 |s| sum_k |A B| + 2^-8 |s ref| + 2^-30  (s = sa(m) sb_g(n))
 // (gemm_sm90_fp8's bound: the tensor cores' fp8 accumulation keeps fewer bits than fp32).
 
-// p[i] = e4m3 of a uniform value in [-1, 1), copy[i] its bf16 value, abs_copy[i] |copy[i]|.
-__global__ void grouped_fill_fp8(float_e4m3_t* p, bfloat16_t* copy, bfloat16_t* abs_copy, std::uint64_t n,
-                                 std::uint64_t seed) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x) {
-    std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    float_e4m3_t const v(float(x >> 40) * (2.0f / 16777216.0f) - 1.0f);
-    p[i] = v;
-    copy[i] = bfloat16_t(float(v));
-    abs_copy[i] = bfloat16_t(fabsf(float(v)));
-  }
-}
-
-// s[i] in [0.5, 1.5).
-__global__ void grouped_fill_scales(float* s, int n, std::uint64_t seed) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    std::uint64_t x = (std::uint64_t(i) + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    x ^= x >> 31;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 29;
-    s[i] = 0.5f + float(x >> 40) / 16777216.0f;
-  }
-}
-
 // bad += the elements (m, c) of d (rows x n) outside the fp8 bound, s = sa[m sa_step] sb[g b_gstep +
 // c b_step] with g = row_group[m].
 __global__ void grouped_compare_fp8(bfloat16_t const* d, float const* ref, float const* mag, int const* row_group,
@@ -449,10 +408,10 @@ struct GroupedFp8Buffers {
     b16 = DeviceBuffer<bfloat16_t>(b_elems);
     d16 = DeviceBuffer<bfloat16_t>(d_elems);
     DeviceBuffer<bfloat16_t> abs_a16(a_elems), abs_b16(b_elems);
-    grouped_fill_fp8<<<2048, 256>>>(a.get(), a16.get(), abs_a16.get(), a_elems, 0x1234 + std::uint64_t(total));
-    grouped_fill_fp8<<<2048, 256>>>(b.get(), b16.get(), abs_b16.get(), b_elems, 0x5678 + std::uint64_t(n));
-    grouped_fill_scales<<<64, 256>>>(sa.get(), int(sa.size()), 0x9abc);
-    grouped_fill_scales<<<64, 256>>>(sb.get(), int(sb.size()), 0xdef0);
+    fill_fp8<float_e4m3_t><<<2048, 256>>>(a.get(), a16.get(), abs_a16.get(), a_elems, 0x1234 + std::uint64_t(total));
+    fill_fp8<float_e4m3_t><<<2048, 256>>>(b.get(), b16.get(), abs_b16.get(), b_elems, 0x5678 + std::uint64_t(n));
+    fill_scales<float><<<64, 256>>>(sa.get(), int(sa.size()), 0x9abc);
+    fill_scales<float><<<64, 256>>>(sb.get(), int(sb.size()), 0xdef0);
     check(cudaGetLastError(), "fill");
     DeviceBuffer<float> ref(d_elems), mag(d_elems);
     check(cublasSetStream(handle, nullptr), "cublasSetStream");

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "bench/cases/cases.hpp"
+#include "bench/cases/fill.cuh"
 #include "support/cuda_check.hpp"
 #include "support/gemm_reference.hpp"
 
@@ -26,19 +27,6 @@ using test::DeviceBuffer;
 using test::gemm_tolerance_factor;
 
 namespace {
-
-__global__ void fill_uniform_kernel(float* p, std::uint64_t n, std::uint64_t seed) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x) {
-    std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    p[i] = float(x >> 40) * (2.0f / 16777216.0f) - 1.0f;  // 24 random bits -> [-1, 1)
-  }
-}
 
 __global__ void abs_kernel(float const* in, float* out, std::uint64_t n) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
@@ -69,8 +57,8 @@ struct SgemmBuffers {
         b(std::size_t(k_) * n_),
         c(std::size_t(m_) * n_),
         ref(std::size_t(m_) * n_) {
-    fill_uniform_kernel<<<1024, 256>>>(a.get(), a.size(), 0x1234);
-    fill_uniform_kernel<<<1024, 256>>>(b.get(), b.size(), 0x5678);
+    fill_uniform<float><<<1024, 256>>>(a.get(), a.size(), 0x1234);
+    fill_uniform<float><<<1024, 256>>>(b.get(), b.size(), 0x5678);
     check(cudaGetLastError(), "fill");
     check(cudaDeviceSynchronize(), "fill");
     check(cublasCreate(&handle), "cublasCreate");

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "attention_cases.hpp"
 #include "support/cuda_check.hpp"
 #include "support/gpu_skip.hpp"
 #include "tessera/kernels/attention/backward.cuh"
@@ -44,6 +45,9 @@ using tessera::kernels::AttentionProblem;
 using tessera::kernels::AttentionStrides;
 using tessera::test::check;
 using tessera::test::DeviceBuffer;
+using tessera::test::attention::Case;
+using tessera::test::attention::sentinel;
+using tessera::test::attention::seq_pairs;
 
 // The sizes of a reference run (plain values for the reference kernels). LSE's element of (b, h,
 // i) is (b heads_q + h) lse_head + i (seq_q; a sequence of a varlen batch: total_q, the pointer at
@@ -187,24 +191,6 @@ __global__ void ref_dkdv(AttentionBackwardProblem<T> p, RefShape s, float const*
   out_v[3 * idx] = vv;
   out_v[3 * idx + 1] = mv;
   out_v[3 * idx + 2] = 0.0f;
-}
-
-struct Case {
-  int batch, heads_q, heads_kv, seq_q, seq_k, head_dim;
-  AttentionCausal causal;
-  float scale = 0.0f;  // 0: 1/sqrt(head_dim)
-  std::string name() const {
-    char const* c = causal == AttentionCausal::none       ? "none"
-                    : causal == AttentionCausal::top_left ? "top_left"
-                                                          : "bottom_right";
-    return "b" + std::to_string(batch) + " hq" + std::to_string(heads_q) + " hkv" + std::to_string(heads_kv) + " sq" +
-           std::to_string(seq_q) + " sk" + std::to_string(seq_k) + " d" + std::to_string(head_dim) + " causal " + c;
-  }
-};
-
-template <class T>
-T sentinel() {
-  return T::bitcast(0x7fff);  // a NaN in both types: never a result
 }
 
 template <class T>
@@ -415,18 +401,6 @@ std::string run_case(Case const& c, bool debug = false, bool lean = false) {
     err = compare<T>("dK", dk.download(), ref_k.download(), c.heads_kv, c.seq_k, d, kv_at, c.batch, name);
   if (err.empty()) err = compare<T>("dQ", dq.download(), ref_q.download(), c.heads_q, c.seq_q, d, q_at, c.batch, name);
   return err;
-}
-
-std::vector<std::pair<int, int>> const& seq_pairs() {
-  static std::vector<std::pair<int, int>> const pairs = [] {
-    std::vector<std::pair<int, int>> v;
-    for (int s : {1, 2, 17, 113, 128, 255, 1000}) v.push_back({s, s});
-    for (auto pr : std::vector<std::pair<int, int>>{
-             {1, 1000}, {1000, 1}, {2, 17}, {17, 113}, {113, 17}, {128, 255}, {255, 128}, {113, 1000}, {1000, 255}})
-      v.push_back(pr);
-    return v;
-  }();
-  return pairs;
 }
 
 template <class T>

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "attention_cases.hpp"
 #include "support/cuda_check.hpp"
 #include "support/gpu_skip.hpp"
 #include "tessera/kernels/attention/forward.cuh"
@@ -39,6 +40,9 @@ using tessera::kernels::AttentionProblem;
 using tessera::kernels::AttentionStrides;
 using tessera::test::check;
 using tessera::test::DeviceBuffer;
+using tessera::test::attention::Case;
+using tessera::test::attention::sentinel;
+using tessera::test::attention::seq_pairs;
 
 // The reference: one thread per (batch, head, query row); O fp32 contiguous (batch, heads_q, seq_q, d).
 template <class T>
@@ -75,24 +79,6 @@ __global__ void attention_reference(AttentionProblem<T> p, float scale, float* o
   }
   for (int x = 0; x < d; ++x) oi[x] = acc[x] / sum;
   lse[idx] = mx + logf(sum);
-}
-
-struct Case {
-  int batch, heads_q, heads_kv, seq_q, seq_k, head_dim;
-  AttentionCausal causal;
-  float scale = 0.0f;  // 0: 1/sqrt(head_dim)
-  std::string name() const {
-    char const* c = causal == AttentionCausal::none       ? "none"
-                    : causal == AttentionCausal::top_left ? "top_left"
-                                                          : "bottom_right";
-    return "b" + std::to_string(batch) + " hq" + std::to_string(heads_q) + " hkv" + std::to_string(heads_kv) + " sq" +
-           std::to_string(seq_q) + " sk" + std::to_string(seq_k) + " d" + std::to_string(head_dim) + " causal " + c;
-  }
-};
-
-template <class T>
-T sentinel() {
-  return T::bitcast(0x7fff);  // a NaN in both types: never a result
 }
 
 // The kernel under test: the launcher's (attention_forward_sm90: its main loop for the head_dim,
@@ -229,20 +215,6 @@ std::string run_case(Case const& c, Loop loop = Loop::launcher, int max_blocks =
     if (!err.empty()) return err;
   }
   return "";
-}
-
-// Sequence-length pairs (seq_q, seq_k): every length with itself, and pairs of different lengths
-// (longer and shorter keys, both ragged; 1000 / 1 the extremes).
-std::vector<std::pair<int, int>> const& seq_pairs() {
-  static std::vector<std::pair<int, int>> const pairs = [] {
-    std::vector<std::pair<int, int>> v;
-    for (int s : {1, 2, 17, 113, 128, 255, 1000}) v.push_back({s, s});
-    for (auto pr : std::vector<std::pair<int, int>>{
-             {1, 1000}, {1000, 1}, {2, 17}, {17, 113}, {113, 17}, {128, 255}, {255, 128}, {113, 1000}, {1000, 255}})
-      v.push_back(pr);
-    return v;
-  }();
-  return pairs;
 }
 
 template <class T>

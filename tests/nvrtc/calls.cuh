@@ -417,6 +417,23 @@ extern "C" __global__ void call(int* out, int n) {  // one warpgroup, descriptor
   for (float& x : d) tessera::warpgroup_fence_operand(x);
   out[threadIdx.x] = int(d[0] + d[3]);
 }
+#elif defined(TESSERA_NVRTC_HEADER_tessera_arch_mma_sm90_fp8_rs_hpp)
+extern "C" __global__ void call(int* out, int n) {  // one warpgroup, A in registers, a made-up descriptor
+  using Op = tessera::SM90_64x8x32_F32E4M3E4M3_RS<>;
+  float d[4] = {0, 0, 0, float(n)};
+  for (float& x : d) tessera::warpgroup_fence_operand(x);
+  tessera::warpgroup_arrive();
+  std::uint32_t const a = std::uint32_t(n);
+  Op::fma(a, a + 1, a + 2, a + 3, std::uint64_t(n), d, tessera::GmmaScale::zero);
+  tessera::warpgroup_commit_batch();
+  tessera::warpgroup_wait<0>();
+  for (float& x : d) tessera::warpgroup_fence_operand(x);
+  out[threadIdx.x] = int(d[0] + d[3]);
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_arch_cvt_fp8_hpp)
+extern "C" __global__ void call(int* out, int n) {  // four floats to e4m3 bytes (cvt ... e4m3x2)
+  out[threadIdx.x] = int(tessera::cvt_e4m3x4(float(n), 0.5f, -2.0f, 1000.0f));
+}
 #elif defined(TESSERA_NVRTC_HEADER_tessera_arch_wgmma_rules_hpp)
 struct RowsOf64 {  // (m,k) -> m 64 + k: a K-major 128-byte-swizzle tile of 16-bit elements, as its rules see it
   TESSERA_HOST_DEVICE constexpr long long operator()(int m, int k) const { return m * 64LL + k; }
@@ -727,6 +744,22 @@ extern "C" __global__ void call(int* out, int n) {
 #elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_gemm_sm90_grouped_policy_hpp)
 extern "C" __global__ void call(int* out, int n) {  // the tiles are constants on the device too
   out[threadIdx.x] = n * tessera::kernels::GemmSm90GroupedSmall::BN + tessera::kernels::GemmSm90GroupedLarge::BM;
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_forward_fp8_sm90_cuh) || \
+    defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_forward_fp8_cuh)
+// The shared-memory plan and V's key order; the whole kernel is compiled by nvcc in
+// tests/kernels/attention_forward_fp8.cu.
+extern "C" __global__ void call(int* out, int n) {
+  using namespace tessera::kernels;
+  using Roles = detail::AttentionFp8Sm90Roles<AttentionFp8Sm90Config<256>>;
+  static_assert(tessera::sm90::shared_storage_bytes<Roles::Storage>() <= 227 * 1024,
+                "FP8 attention: the largest configuration fits in shared memory");
+  out[blockIdx.x] = attention_fp8_pv_key(n) + Roles::kThreads;
+}
+#elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_problem_fp8_hpp)
+extern "C" __global__ void call(int* out, int n) {  // under NVRTC: the descales' kinds and V's key order
+  tessera::kernels::AttentionFp8Descale d;
+  out[threadIdx.x] = tessera::kernels::attention_fp8_pv_key(n) + int(d.kind);
 }
 #elif defined(TESSERA_NVRTC_HEADER_tessera_kernels_attention_problem_hpp)
 extern "C" __global__ void call(int* out, int n) {  // under NVRTC: the mask's enum and the kernel's shape

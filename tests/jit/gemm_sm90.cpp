@@ -63,7 +63,7 @@ TEST(JitGemmSm90, KernelNumbersRoundTrip) {
     EXPECT_NE(k.epilogue, GemmSm90Epilogue::any) << i;
     EXPECT_EQ(k.index(), i);
   }
-  // every field takes part: the 240 kernels are distinct
+  // every field takes part: the 432 kernels are distinct
   for (int c = 0; c < GemmSm90JitKernel::kConfigs; ++c)
     for (int bits = 0; bits < 16; ++bits)
       for (GemmSm90Epilogue e : {GemmSm90Epilogue::tma_plain, GemmSm90Epilogue::tma, GemmSm90Epilogue::registers}) {
@@ -254,6 +254,55 @@ TEST(JitGemmSm90, StreamKArgumentsAndWorkspace) {
   EXPECT_FALSE(large.cooperative);
 }
 
+// With fewer tiles than SMs and long K (8192 x 16 x 8192: 64 tiles of 128x64), gemm_sm90_pick splits
+// every tile (stream_k_narrow) and the launch has gemm_sm90_stream_k_plan's blocks: 128, all 64
+// tiles shared out, a workspace for 128 blocks of two consumer warpgroups; 12288 x 256 x 12288's 96
+// tiles of 128x256 go to every SM; 16 x 8192 x 8192 takes 64x128 tiles (stream_k_small).
+TEST(JitGemmSm90, SplitOfEveryTileForNarrowProblems) {
+  std::vector<GemmSm90TmaMap> maps;
+  auto const p = problem<bfloat16_t, bfloat16_t>(8192, 16, 8192, Major::row, Major::row, Major::row);
+  GemmSm90JitKernel const k = gemm_sm90_jit_kernel(p, 132);
+  ASSERT_EQ(k.config, GemmSm90Pick::stream_k_narrow);
+  GemmSm90JitGeometry const g = gemm_sm90_jit_geometry(k);
+  EXPECT_TRUE(g.stream_k);
+  EXPECT_EQ(g.bm, 128);
+  EXPECT_EQ(g.bn, 64);
+  EXPECT_EQ(g.consumers, 2);
+  EXPECT_NE(gemm_sm90_jit_names(k)[0].find("GemmSm90WsConfig<128, 64, 64, 8, true, 1, true>"), std::string::npos);
+  auto const r = gemm_sm90_jit_params<128>(k, p, p, 132, Recorder{&maps});
+  EXPECT_EQ(r.blocks, 128u);
+  EXPECT_EQ(r.params.sk.tiles, 64);
+  EXPECT_EQ(r.sk_flags, 128 * 2);
+  EXPECT_EQ(r.sk_partial_bytes, std::size_t(128) * 2 * 128 * 32 * sizeof(float));
+  EXPECT_TRUE(r.cooperative);
+  EXPECT_FALSE(r.dependent);
+  auto const wide = problem<bfloat16_t, float>(12288, 256, 12288, Major::row, Major::row, Major::row);
+  GemmSm90JitKernel const kw = gemm_sm90_jit_kernel(wide, 132);
+  ASSERT_EQ(kw.config, GemmSm90Pick::stream_k);
+  auto const rw = gemm_sm90_jit_params<128>(kw, wide, wide, 132, Recorder{&maps});
+  EXPECT_EQ(rw.blocks, 132u);
+  EXPECT_EQ(rw.params.sk.tiles, 96);
+  auto const rows = problem<half_t, half_t>(16, 8192, 8192, Major::row, Major::row, Major::row);
+  GemmSm90JitKernel const kr = gemm_sm90_jit_kernel(rows, 132);
+  ASSERT_EQ(kr.config, GemmSm90Pick::stream_k_small);
+  EXPECT_EQ(gemm_sm90_jit_geometry(kr).bm, 64);
+  auto const rr = gemm_sm90_jit_params<128>(kr, rows, rows, 132, Recorder{&maps});
+  EXPECT_EQ(rr.blocks, 128u);
+  EXPECT_EQ(rr.params.sk.tiles, 64);
+  EXPECT_EQ(rr.sk_flags, 128);
+  // a column-major D of 16 rows is the row-major D^T of 16 columns: the same split as 8192 x 16
+  auto const col = problem<bfloat16_t, bfloat16_t>(16, 8192, 8192, Major::row, Major::row, Major::col);
+  EXPECT_EQ(gemm_sm90_jit_kernel(col, 132).config, GemmSm90Pick::stream_k_narrow);
+  // 16384 x 128 x 8192: 128x128 tiles, data-parallel (128 tiles: nearly every SM one)
+  auto const n128 = problem<bfloat16_t, bfloat16_t>(16384, 128, 8192, Major::row, Major::row, Major::row);
+  GemmSm90JitKernel const km = gemm_sm90_jit_kernel(n128, 132);
+  ASSERT_EQ(km.config, GemmSm90Pick::medium);
+  auto const rm = gemm_sm90_jit_params<128>(km, n128, n128, 132, Recorder{&maps});
+  EXPECT_EQ(rm.blocks, 128u);
+  EXPECT_EQ(rm.params.sk.tiles, 0);
+  EXPECT_FALSE(rm.cooperative);
+}
+
 // A kernel compiled for one epilogue form has left the others out: the host refuses a problem of
 // another form before anything is encoded or launched, naming both forms.
 TEST(JitGemmSm90, RefusesAProblemOfAnotherEpilogueForm) {
@@ -386,7 +435,7 @@ CompileOptions hopper() {
   return o;
 }
 
-// Every configuration, both input types, both outputs and all four pairs of majors among six
+// Every configuration, both input types, both outputs and all four pairs of majors among nine
 // programs (each 4-6 s on the 2-core development machine; the disk cache then): they compile for sm_90a, so the
 // device's GemmSm90Params and GemmSm90Maps, the kernel's parameters, shared memory, threads and
 // boxes are the host's.
@@ -402,6 +451,9 @@ TEST(JitGemmSm90, ProgramsCompileWithTheHostsLayout) {
       {GemmSm90Pick::wide, false, false, false, true, E::tma},
       {GemmSm90Pick::pingpong, true, false, true, true, E::registers},
       {GemmSm90Pick::stream_k, false, true, true, false, E::tma_plain},
+      {GemmSm90Pick::stream_k_medium, true, true, true, false, E::tma},
+      {GemmSm90Pick::stream_k_small, false, false, true, false, E::registers},
+      {GemmSm90Pick::stream_k_narrow, true, false, true, false, E::tma_plain},
   };
   for (GemmSm90JitKernel const& k : kernels) {
     std::vector<std::string> const names = gemm_sm90_jit_names(k);

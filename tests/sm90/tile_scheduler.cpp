@@ -1,6 +1,6 @@
 // Tests of include/tessera/sm90/tile_scheduler.hpp on the host: the persistent and stream-K
 // schedules of StreamKScheduler, with the split of kernels/gemm/sm90_policy.hpp
-// (gemm_sm90_stream_k_tiles), and the grouped schedule of GroupedScheduler. The kernels that run
+// (gemm_sm90_stream_k_tiles, gemm_sm90_stream_k_plan), and the grouped schedule of GroupedScheduler. The kernels that run
 // them: tests/kernels/gemm_sm90.cu (on a GPU).
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 
 namespace {
 
-// Stream-K's split (gemm_sm90_stream_k_tiles) and the blocks' work (GemmSm90Schedule): every
+// Stream-K's split (gemm_sm90_stream_k_plan's blocks and tiles) and the blocks' work: every
 // k-tile of every tile is done by exactly one block; a block does its stream-K pieces first, at
 // most one of them handed over (its first) and at most one owned split (its last); a split tile
 // has one owner, at most three pieces, and its owner's contributors are the blocks holding its
@@ -29,10 +29,13 @@ TEST(StreamKScheduler, CoversEveryKTileOnce) {
   EXPECT_EQ(gemm_sm90_stream_k_tiles(100, 64, 132), 0);         // fewer tiles than blocks
   EXPECT_EQ(gemm_sm90_stream_k_tiles(512, 3, 132), 0);          // too few k-tiles
   EXPECT_EQ(gemm_sm90_stream_k_tiles(5, 1 << 30, 4), 0);        // iterations beyond an int
-  for (int units : {1, 2, 5, 7, 16, 132}) {
+  // The launches' plans (gemm_sm90_stream_k_plan): with fewer tiles than SMs, every tile shared
+  // over up to twice as many blocks.
+  for (int sms : {1, 2, 5, 7, 16, 132}) {
     for (int tiles : {1, 3, 6, 7, 13, 24, 52, 140, 200, 301, 512}) {
-      for (int k_tiles : {1, 3, 4, 5, 16, 65, 128}) {
-        int const sk = gemm_sm90_stream_k_tiles(tiles, k_tiles, units);
+      for (int k_tiles : {1, 3, 4, 5, 16, 17, 65, 128}) {
+        auto const plan = tessera::kernels::detail::gemm_sm90_stream_k_plan(tiles, k_tiles, sms);
+        int const units = plan.units, sk = plan.tiles;
         ASSERT_TRUE(sk >= 0 && sk <= tiles);
         std::string const where = std::to_string(tiles) + " tiles, " + std::to_string(k_tiles) + " k-tiles, " +
                                   std::to_string(units) + " blocks";

@@ -26,7 +26,8 @@
 // NVRTC's (128 bytes from CUDA 13, 64 before: arch/copy_sm90_tma.cuh), so the maps' copy is a
 // template on it and the loaded NVRTC's version picks it (gemm_sm90_jit_descriptor_align).
 //
-// Stream-K (gemm_sm90_pick's stream_k) runs as kernels::gemm_sm90 runs it, cooperative, with a
+// Stream-K (gemm_sm90_pick's stream_k and the other stream-K picks, gemm_sm90_stream_k_plan's
+// blocks and tiles) runs as kernels::gemm_sm90 runs it, cooperative, with a
 // workspace allocated on the stream for each launch (flags zeroed, then the partial sums; freed
 // after the launch, stream-ordered) instead of nvcc's workspace kept per stream
 // (sm90/stream_workspace.cuh): nothing outlives a launch, a captured graph gets its own, and the
@@ -72,7 +73,8 @@ struct GemmSm90JitKernel {
   bool a_k_major = true, b_k_major = true;
   kernels::GemmSm90Epilogue epilogue = kernels::GemmSm90Epilogue::tma_plain;
 
-  static constexpr int kConfigs = 6;    // large, medium, small, wide, pingpong, stream_k
+  static constexpr int kConfigs = 9;    // large, medium, small, wide, pingpong, stream_k, stream_k_medium,
+                                        // stream_k_small, stream_k_narrow
   static constexpr int kEpilogues = 3;  // tma_plain, tma, registers
   static constexpr int kCount = kConfigs * 16 * kEpilogues;
 
@@ -115,6 +117,9 @@ decltype(auto) gemm_sm90_jit_with_config(kernels::GemmSm90Pick pick, F&& f) {
     case GemmSm90Pick::wide: return f(TypeTag<GemmSm90PersistentWide>{});
     case GemmSm90Pick::pingpong: return f(TypeTag<GemmSm90PingpongDefault>{});
     case GemmSm90Pick::stream_k: return f(TypeTag<GemmSm90StreamKDefault>{});
+    case GemmSm90Pick::stream_k_medium: return f(TypeTag<GemmSm90StreamKMedium>{});
+    case GemmSm90Pick::stream_k_small: return f(TypeTag<GemmSm90StreamKSmall>{});
+    case GemmSm90Pick::stream_k_narrow: return f(TypeTag<GemmSm90StreamKNarrow>{});
     case GemmSm90Pick::large: break;
   }
   return f(TypeTag<GemmSm90PersistentDefault>{});
@@ -580,10 +585,13 @@ GemmSm90JitArgs<DescAlign> gemm_sm90_jit_params(GemmSm90JitKernel const& k,
   r.smem_bytes = unsigned(g.smem_bytes);
   a.raster = kernels::detail::gemm_sm90_raster_rows(sms, g.bm, g.bn);
   r.dependent = kernels::detail::gemm_sm90_dependent_launch_enabled();
-  if (g.stream_k) {  // kernels::detail::gemm_sm90_launch's stream-K: the last tiles' k-tiles shared out
-    int const units = int(r.blocks);
-    a.sk.tiles = kernels::detail::gemm_sm90_stream_k_tiles(int(tiles), (p.k + g.bk - 1) / g.bk, units);
+  if (g.stream_k) {  // kernels::detail::gemm_sm90_launch's stream-K: gemm_sm90_stream_k_plan's blocks and tiles
+    kernels::detail::GemmSm90StreamKPlan const plan =
+        kernels::detail::gemm_sm90_stream_k_plan(tiles, (p.k + g.bk - 1) / g.bk, sms);
+    a.sk.tiles = plan.tiles;
     if (a.sk.tiles > 0) {
+      int const units = plan.units;
+      r.blocks = unsigned(units);
       a.sk.epoch = 1;  // the flags are zeroed before each launch (a fresh workspace)
       r.sk_flags = units * g.consumers;
       r.sk_partial_bytes = std::size_t(units) * std::size_t(g.consumers) * 128 * std::size_t(g.bn / 2) * sizeof(float);

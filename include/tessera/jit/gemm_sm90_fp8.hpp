@@ -153,8 +153,9 @@ kernels::GemmProblem<std::uint16_t, TOut> gemm_sm90_fp8_jit_units(kernels::GemmP
 // gemm_sm90_fp8_jit_kernel(problem, sms): the kernel for `problem` on a GPU of `sms` SMs. Block
 // scales: the block-scaled 128x128 kernel (gemm_sm90_fp8_block's default). Others: gemm_sm90_pick's
 // tile for D as computed (a column-major D transposed) with K in 16-bit units (a k-tile of 64 units
-// is 128 fp8 elements, as the fp8 kernels count it); its stream-K choice (no fp8 stream-K kernel:
-// it spills) runs on the persistent 128x256 tile. Then the epilogue form, as gemm_sm90_jit_kernel.
+// is 128 fp8 elements, as the fp8 kernels count it) without stream-K (no fp8 stream-K kernel: it
+// spills): gemm_sm90_pick_data_parallel's (the persistent 128x256 tile where gemm_sm90 runs
+// stream-K on 128x256 tiles). Then the epilogue form, as gemm_sm90_jit_kernel.
 // Pre: problem passes check_gemm_fp8_problem; sms >= 1.
 // Example: 4096^3 e4m3, bf16 D row-major, beta 0, no bias: large, tma_plain.
 template <class T, class TOut>
@@ -169,8 +170,7 @@ GemmSm90Fp8JitKernel gemm_sm90_fp8_jit_kernel(kernels::GemmFp8Problem<T, TOut> c
     long long const m = problem.cd_major == Major::row ? problem.m : problem.n;
     long long const n = problem.cd_major == Major::row ? problem.n : problem.m;
     bool const plain16 = sizeof(TOut) == 2 && kernels::detail::gemm_epilogue_plain(problem);
-    k.config = kernels::gemm_sm90_pick(m, n, (problem.k + 1) / 2, plain16, sms);
-    if (k.config == kernels::GemmSm90Pick::stream_k) k.config = kernels::GemmSm90Pick::large;
+    k.config = kernels::gemm_sm90_pick_data_parallel(m, n, (problem.k + 1) / 2, plain16, sms);
   }
   kernels::GemmProblem<T, TOut> const& base = problem;
   GemmSm90JitKernel const shape = detail::gemm_sm90_fp8_jit_shape(k);

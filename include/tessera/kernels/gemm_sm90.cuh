@@ -25,7 +25,9 @@
 //                                                 above gemm_sm90): gemm_sm90_persistent (as fast
 //                                                 as the cluster kernel, and simpler) with the
 //                                                 tile that keeps the SMs busiest, else the
-//                                                 ping-pong kernel or stream-K
+//                                                 ping-pong kernel or stream-K; stream-K over every
+//                                                 tile where there are fewer tiles than SMs (the
+//                                                 narrow shapes: few rows or columns, long K)
 //   gemm_sm90_fp8<Cfg, T, TOut>(problem, stream)  8-bit float A and B (e4m3, e5m2; K-major) with
 //                                                 per-tensor or per-row/column scales
 //                                                 (GemmFp8Problem) on the persistent kernels
@@ -159,17 +161,21 @@ cudaError_t gemm_sm90_launch(GemmProblem<T, TOut> const& p, GemmEpilogue<TOut> c
     if (clusters > 0) config.grid(dim3(std::min(blocks, unsigned(clusters) * cm)));
   }
   if constexpr (gemm_sm90_stream_k_config<Cfg>) {
-    int const units = int(config.grid().x);
-    int const sk_tiles = gemm_sm90_stream_k_tiles(int(tiles_m * tiles_n), (params.K + Cfg::BK - 1) / Cfg::BK, units);
-    if (sk_tiles > 0) {
+    // The blocks and the tiles they share out (gemm_sm90_stream_k_plan: the last tiles' k-tiles, or,
+    // with fewer tiles than SMs, every tile's over up to twice as many blocks as tiles).
+    GemmSm90StreamKPlan const plan =
+        gemm_sm90_stream_k_plan((long long)tiles_m * tiles_n, (params.K + Cfg::BK - 1) / Cfg::BK, sms);
+    if (plan.tiles > 0) {
       // A block waits for others (the owner of a split tile for its contributors): the launch is
       // cooperative (sm90::Launch::cooperative_only). A launch captured into a graph gets no
-      // workspace and runs without stream-K, so without waits.
+      // workspace and runs without stream-K, so without waits, a block a tile.
+      int const units = plan.units;
       std::size_t const partial_bytes = std::size_t(units) * Cfg::kConsumers * 128 * (Cfg::BN / 2) * sizeof(float);
       return sm90::StreamWorkspaces::get().launch(
           device, stream, partial_bytes, units * Cfg::kConsumers, [&](sm90::StreamWorkspace const& ws) {
             if (ws.flags != nullptr) {
-              params.sk = GemmSm90StreamK{reinterpret_cast<float*>(ws.data), ws.flags, ws.epoch, sk_tiles};
+              params.sk = GemmSm90StreamK{reinterpret_cast<float*>(ws.data), ws.flags, ws.epoch, plan.tiles};
+              config.grid(dim3(unsigned(units)));
               config.cooperative_only();
             }
             return launch(config.config(), Kernel{}, params, maps);
@@ -296,7 +302,8 @@ cudaError_t gemm_sm90_pingpong(GemmProblem<T, TOut> const& problem, cudaStream_t
   return detail::gemm_sm90_run<Cfg>("gemm_sm90_pingpong", problem, stream);
 }
 // gemm_sm90_stream_k<Cfg>(problem, stream, sms): step 3d, gemm_sm90_persistent whose blocks share
-// the last tiles' k-tiles out evenly (stream-K: gemm_sm90_stream_k_tiles). sms: the persistent
+// the last tiles' k-tiles out evenly, or with fewer tiles than blocks every tile's (stream-K:
+// gemm_sm90_stream_k_plan). sms: the persistent
 // blocks at most (0: one per SM). Uses the stream's workspace (sm90::StreamWorkspaces: BM x BN fp32
 // values a block, 17 MB for 128x256 tiles on 132 SMs, kept until gemm_sm90_release_workspaces).
 template <class Cfg = GemmSm90StreamKDefault, class T, class TOut>
@@ -357,11 +364,32 @@ cudaError_t gemm_sm90_choice(GemmProblem<T, TOut> const& problem, cudaStream_t s
 }
 }  // namespace detail
 
+namespace detail {
+// gemm_sm90_pick_launch(pick, problem, stream): gemm_sm90's launch of the configuration of `pick`.
+// Pre: the problem passes check_gemm_problem. Post: what gemm_sm90_choice<Cfg> returns.
+template <class T, class TOut>
+cudaError_t gemm_sm90_pick_launch(GemmSm90Pick pick, GemmProblem<T, TOut> const& problem, cudaStream_t stream) {
+  switch (pick) {
+    case GemmSm90Pick::wide: return gemm_sm90_choice<GemmSm90PersistentWide>(problem, stream);
+    case GemmSm90Pick::pingpong: return gemm_sm90_choice<GemmSm90PingpongDefault>(problem, stream);
+    case GemmSm90Pick::stream_k: return gemm_sm90_choice<GemmSm90StreamKDefault>(problem, stream);
+    case GemmSm90Pick::stream_k_medium: return gemm_sm90_choice<GemmSm90StreamKMedium>(problem, stream);
+    case GemmSm90Pick::stream_k_small: return gemm_sm90_choice<GemmSm90StreamKSmall>(problem, stream);
+    case GemmSm90Pick::stream_k_narrow: return gemm_sm90_choice<GemmSm90StreamKNarrow>(problem, stream);
+    case GemmSm90Pick::large: return gemm_sm90_choice<GemmSm90PersistentDefault>(problem, stream);
+    case GemmSm90Pick::medium: return gemm_sm90_choice<GemmSm90PersistentMedium>(problem, stream);
+    case GemmSm90Pick::small: return gemm_sm90_choice<GemmSm90PersistentSmall>(problem, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+}  // namespace detail
+
 // gemm_sm90(problem, stream): the configuration gemm_sm90_pick chooses for the shape (see there:
 // the persistent kernel with the tile that keeps the SMs busiest, else 128x192 tiles, the ping-pong
-// kernel or stream-K), launched; stream-K falls back to the persistent 128x256 kernel when its
-// cooperative launch is refused or its workspace cannot be allocated. The figures of each choice:
-// docs/performance.md and docs/performance/log.md.
+// kernel or stream-K; for fewer tiles than SMs and long K, stream-K splitting every tile), launched;
+// a stream-K configuration falls back to gemm_sm90_pick_data_parallel's (the data-parallel kernel)
+// when its cooperative launch is refused or its workspace cannot be allocated. The figures of each
+// choice: docs/performance.md and docs/performance/log.md.
 template <class T, class TOut>
 cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream = nullptr) {
   detail::check_gemm_problem("gemm_sm90", problem);  // invalid problems throw before the device is asked
@@ -371,20 +399,12 @@ cudaError_t gemm_sm90(GemmProblem<T, TOut> const& problem, cudaStream_t stream =
   long long const m = problem.cd_major == Major::row ? problem.m : problem.n;
   long long const n = problem.cd_major == Major::row ? problem.n : problem.m;
   bool const plain16 = sizeof(TOut) == 2 && detail::gemm_epilogue_plain(problem);
-  switch (gemm_sm90_pick(m, n, problem.k, plain16, sms)) {
-    case GemmSm90Pick::wide: return detail::gemm_sm90_choice<GemmSm90PersistentWide>(problem, stream);
-    case GemmSm90Pick::pingpong: return detail::gemm_sm90_choice<GemmSm90PingpongDefault>(problem, stream);
-    case GemmSm90Pick::stream_k: {
-      cudaError_t const e = detail::gemm_sm90_choice<GemmSm90StreamKDefault>(problem, stream);
-      if (e != cudaErrorCooperativeLaunchTooLarge && e != cudaErrorMemoryAllocation) return e;
-      (void)cudaGetLastError();  // not sticky: run the data-parallel kernel instead
-      return detail::gemm_sm90_choice<GemmSm90PersistentDefault>(problem, stream);
-    }
-    case GemmSm90Pick::large: return detail::gemm_sm90_choice<GemmSm90PersistentDefault>(problem, stream);
-    case GemmSm90Pick::medium: return detail::gemm_sm90_choice<GemmSm90PersistentMedium>(problem, stream);
-    case GemmSm90Pick::small: return detail::gemm_sm90_choice<GemmSm90PersistentSmall>(problem, stream);
-  }
-  return cudaErrorInvalidValue;
+  GemmSm90Pick const pick = gemm_sm90_pick(m, n, problem.k, plain16, sms);
+  cudaError_t const e = detail::gemm_sm90_pick_launch(pick, problem, stream);
+  if (!gemm_sm90_pick_is_stream_k(pick) || (e != cudaErrorCooperativeLaunchTooLarge && e != cudaErrorMemoryAllocation))
+    return e;
+  (void)cudaGetLastError();  // not sticky: run the data-parallel kernel instead
+  return detail::gemm_sm90_pick_launch(gemm_sm90_pick_data_parallel(m, n, problem.k, plain16, sms), problem, stream);
 }
 
 }  // namespace tessera::kernels

@@ -1,9 +1,11 @@
 // Tests of include/tessera/kernels/gemm/sm90_policy.hpp on the host: gemm_sm90's rules (stream-K,
-// the ping-pong kernel, 128x192 tiles, the raster group), their refusals of zero counts, and the
-// configuration gemm_sm90_pick gives each shape class, with the rules' worked examples. The
+// the ping-pong kernel, 128x192 tiles, the raster group, the split of every tile where there are
+// fewer tiles than SMs), their refusals of zero counts, and the configuration gemm_sm90_pick gives
+// each shape class (the shape suite's included), with the rules' worked examples. The
 // kernels themselves: tests/kernels/gemm_sm90.cu (on a GPU).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -152,6 +154,190 @@ TEST(GemmSm90Policy, PickFollowsTheRules) {
         long long const tiles = ((m + 127) / 128) * ((n + 255) / 256), waves = (tiles + 131) / 132;
         EXPECT_LT(double(tiles) / double(waves * 132), 0.95) << m << "x" << n;
       }
+}
+
+// gemm_sm90_stream_k_plan: with as many tiles as SMs or more, a block per SM and the last-wave
+// split (gemm_sm90_stream_k_tiles, unchanged); with fewer, every tile shared over up to twice as
+// many blocks (16 k-tiles or more: each block's share half a tile and 8 k-tiles or more), else a
+// block a tile.
+TEST(GemmSm90Policy, StreamKPlanSplitsEveryTileOfAPartialWave) {
+  using tessera::kernels::detail::gemm_sm90_stream_k_plan;
+  using tessera::kernels::detail::gemm_sm90_stream_k_tiles;
+  using Plan = tessera::kernels::detail::GemmSm90StreamKPlan;
+  EXPECT_EQ(gemm_sm90_stream_k_plan(512, 64, 132), (Plan{132, 116}));   // 4096^3, 128x256: the last 0.88 wave
+  EXPECT_EQ(gemm_sm90_stream_k_plan(264, 64, 132), (Plan{132, 0}));     // whole waves
+  EXPECT_EQ(gemm_sm90_stream_k_plan(64, 128, 132), (Plan{128, 64}));    // 8192 x 16 x 8192 in 128x64 tiles
+  EXPECT_EQ(gemm_sm90_stream_k_plan(64, 256, 132), (Plan{128, 64}));    // 8192 x 64 x 16384
+  EXPECT_EQ(gemm_sm90_stream_k_plan(96, 192, 132), (Plan{132, 96}));    // 12288 x 256 x 12288 in 128x256 tiles
+  EXPECT_EQ(gemm_sm90_stream_k_plan(128, 128, 132), (Plan{132, 128}));  // 16384 x 128 x 8192 (not chosen)
+  EXPECT_EQ(gemm_sm90_stream_k_plan(4, 1000, 132), (Plan{8, 4}));       // at most twice the tiles
+  EXPECT_EQ(gemm_sm90_stream_k_plan(64, 15, 132), (Plan{64, 0}));       // too few k-tiles: a block a tile
+  EXPECT_EQ(gemm_sm90_stream_k_plan(3, 1 << 30, 132), (Plan{3, 0}));    // iterations beyond an int
+  EXPECT_EQ(gemm_sm90_stream_k_plan(6, 16, 5), (Plan{5, 6}));           // as many tiles as SMs or more: as before
+  try {
+    (void)gemm_sm90_stream_k_plan(64, 0, 132);
+    ADD_FAILURE() << "k_tiles = 0 was accepted";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_EQ(std::string(e.what()), "gemm_sm90_stream_k_plan: tiles, k_tiles and units must be >= 1, got 64, 0, 132");
+  }
+  for (int sms : {1, 2, 5, 7, 132})
+    for (long long tiles = 1; tiles <= 300; ++tiles)
+      for (int k_tiles : {1, 4, 15, 16, 17, 64, 1000}) {
+        Plan const plan = gemm_sm90_stream_k_plan(tiles, k_tiles, sms);
+        std::string const where =
+            std::to_string(tiles) + " tiles, " + std::to_string(k_tiles) + " k-tiles, " + std::to_string(sms) + " SMs";
+        ASSERT_TRUE(plan.units >= 1 && plan.units <= sms) << where;
+        if (tiles >= sms) {
+          EXPECT_EQ(plan, (Plan{sms, gemm_sm90_stream_k_tiles(int(tiles), k_tiles, sms)})) << where;
+        } else if (plan.tiles == 0) {
+          EXPECT_EQ(plan.units, tiles) << where;
+          EXPECT_LT(k_tiles, 16) << where;
+        } else {
+          EXPECT_EQ(plan.tiles, tiles) << where;
+          EXPECT_GT(plan.units, tiles) << where;
+          EXPECT_LE(plan.units, 2 * tiles) << where;
+          double const share = double(tiles) * k_tiles / plan.units;
+          EXPECT_GE(share, 0.5 * k_tiles) << where;
+          EXPECT_GE(share, 8.0) << where;
+        }
+      }
+}
+
+// gemm_sm90_split_pays: the contract's examples, and never where the plan shares nothing out.
+TEST(GemmSm90Policy, SplitPaysWhereItShortensTheCriticalPath) {
+  using tessera::kernels::detail::gemm_sm90_split_pays;
+  using tessera::kernels::detail::gemm_sm90_stream_k_plan;
+  EXPECT_TRUE(gemm_sm90_split_pays(8192, 16, 128, 64, 128, 64, 128, 132));       // 540,672 against 1,048,576
+  EXPECT_TRUE(gemm_sm90_split_pays(12288, 256, 128, 256, 192, 128, 128, 132));   // 4.65 M against 6.29 M
+  EXPECT_FALSE(gemm_sm90_split_pays(16384, 128, 128, 128, 128, 128, 128, 132));  // 2.08 M against 2.10 M
+  EXPECT_TRUE(gemm_sm90_split_pays(16, 8192, 64, 128, 128, 64, 128, 132));       // 64 tiles on 128 blocks
+  EXPECT_FALSE(gemm_sm90_split_pays(1000, 100, 128, 128, 16, 64, 128, 132));     // as many blocks as 64x128 tiles
+  EXPECT_FALSE(gemm_sm90_split_pays(8192, 16, 128, 64, 8, 64, 128, 132));        // 8 k-tiles: nothing shared out
+  EXPECT_FALSE(gemm_sm90_split_pays(40000, 64, 128, 64, 128, 128, 128, 132));    // more tiles than SMs
+  try {
+    (void)gemm_sm90_split_pays(8192, 16, 128, 64, 128, 64, 128, 0);
+    ADD_FAILURE() << "sms = 0 was accepted";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "gemm_sm90_split_pays: m, n, bm, bn, k_tiles, dp_bm, dp_bn and sms must be >= 1, got 8192, 16, 128, 64, "
+              "128, 64, 128, 0");
+  }
+  for (long long m : {16, 64, 1000, 4096, 8192, 16384})
+    for (int k_tiles : {8, 16, 64, 256})
+      if (gemm_sm90_split_pays(m, 64, 128, 64, k_tiles, 64, 128, 132)) {
+        EXPECT_GT(gemm_sm90_stream_k_plan((m + 127) / 128, k_tiles, 132).tiles, 0) << m << " " << k_tiles;
+      }
+}
+
+// The shape suite (bench/gemm_suite.cpp) on 132 SMs, as tessera-bench asks (plain 16-bit products):
+// the narrow shapes of 64 columns or fewer and of 16 or 64 rows split every tile, 12288 x 256 x
+// 12288 shares its 96 tiles of 128x256 over 132 blocks, 16384 x 128 x 8192 takes 128x128 tiles;
+// every other shape keeps the configuration of the run of record (docs/performance.md, 2026-11-27).
+// The data-parallel choice is what ran there, but for 16384 x 128 x 8192 (128x256 then).
+TEST(GemmSm90Policy, PickOnTheShapeSuite) {
+  using tessera::kernels::gemm_sm90_pick;
+  using tessera::kernels::gemm_sm90_pick_data_parallel;
+  using P = tessera::kernels::GemmSm90Pick;
+  struct Case {
+    long long m, n, k;
+    P pick, data_parallel;
+  };
+  Case const cases[] = {
+      {4096, 4096, 4096, P::large, P::large},
+      {8192, 8192, 8192, P::large, P::large},
+      {8192, 8192, 64, P::large, P::large},
+      {8192, 8192, 128, P::large, P::large},
+      {8192, 8192, 256, P::large, P::large},
+      {8192, 8192, 512, P::large, P::large},
+      {4096, 4096, 512, P::large, P::large},
+      {16384, 8192, 256, P::large, P::large},
+      {10240, 10240, 1024, P::large, P::large},
+      {16, 8192, 8192, P::stream_k_small, P::small},   // 64 tiles on 128 blocks, 64 k-tiles each
+      {64, 8192, 16384, P::stream_k_small, P::small},  // 64 tiles on 128 blocks, 128 k-tiles each
+      {128, 16384, 4096, P::medium, P::medium},
+      {256, 8192, 16384, P::medium, P::medium},
+      {8192, 16, 8192, P::stream_k_narrow, P::small},   // 64 tiles on 128 blocks; was 128 tiles of 64x128
+      {8192, 64, 16384, P::stream_k_narrow, P::small},  // the same with 128 k-tiles a block, not 256
+      {16384, 128, 8192, P::medium, P::medium},         // the same 128 tiles as 128x256, half the multiplies
+      {12288, 256, 12288, P::stream_k, P::medium},      // 96 tiles on 132 blocks; was 192 tiles in 2 waves
+      {3000, 5000, 4000, P::wide, P::wide},
+      {1000, 1000, 1000, P::small, P::small},
+      {2049, 2049, 2049, P::wide, P::wide},
+      {4095, 4095, 4095, P::large, P::large},
+      {7000, 3000, 1001, P::large, P::large},
+      {1024, 6144, 4096, P::wide, P::wide},
+      {1024, 4096, 4096, P::large, P::large},
+      {1024, 28672, 4096, P::large, P::large},
+      {1024, 4096, 14336, P::large, P::large},
+      {1024, 10240, 8192, P::pingpong, P::pingpong},
+      {1024, 8192, 8192, P::large, P::large},
+      {1024, 28672, 8192, P::large, P::large},
+      {1024, 8192, 28672, P::large, P::large},
+      {8192, 6144, 4096, P::large, P::large},
+      {8192, 4096, 4096, P::large, P::large},
+      {8192, 28672, 4096, P::large, P::large},
+      {8192, 4096, 14336, P::large, P::large},
+      {8192, 10240, 8192, P::large, P::large},
+      {8192, 28672, 8192, P::large, P::large},
+      {8192, 8192, 28672, P::large, P::large},
+      {512, 12288, 4096, P::wide, P::wide},
+  };
+  for (Case const& c : cases) {
+    std::string const where = std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k);
+    EXPECT_STREQ(tessera::kernels::to_string(gemm_sm90_pick(c.m, c.n, c.k, true, 132)),
+                 tessera::kernels::to_string(c.pick))
+        << where;
+    EXPECT_STREQ(tessera::kernels::to_string(gemm_sm90_pick_data_parallel(c.m, c.n, c.k, true, 132)),
+                 tessera::kernels::to_string(c.data_parallel))
+        << where;
+  }
+  EXPECT_STREQ(tessera::kernels::to_string(P::stream_k_narrow), "stream-K 128x64");
+  EXPECT_STREQ(tessera::kernels::to_string(P::stream_k_small), "stream-K 64x128");
+  EXPECT_STREQ(tessera::kernels::to_string(P::stream_k_medium), "stream-K 128x128");
+  EXPECT_THROW((void)gemm_sm90_pick_data_parallel(0, 64, 64, true, 132), std::invalid_argument);
+}
+
+// Laws over a grid of shapes on 132 SMs: the data-parallel choice is never stream-K and is the pick
+// wherever the pick is not stream-K; a D of 128 columns or fewer never gets tiles wider than 128; a
+// split of every tile runs with fewer tiles than SMs on at least as many blocks as the data-parallel
+// kernel's tiles (or every SM); with as many tiles as SMs or more, stream-K only where the
+// last-wave rule says so (gemm_sm90_stream_k_pays, as before).
+TEST(GemmSm90Policy, PickLaws) {
+  using tessera::kernels::gemm_sm90_pick;
+  using tessera::kernels::gemm_sm90_pick_data_parallel;
+  using tessera::kernels::gemm_sm90_pick_is_stream_k;
+  using tessera::kernels::GemmSm90Pick;
+  using tessera::kernels::detail::gemm_sm90_pick_tile;
+  using tessera::kernels::detail::gemm_sm90_stream_k_plan;
+  for (long long m : {1, 16, 17, 64, 100, 128, 640, 1000, 4096, 8191, 16384, 40000})
+    for (long long n : {1, 8, 16, 17, 64, 100, 128, 200, 256, 257, 1000, 8192})
+      for (long long k : {1, 64, 520, 1000, 1024, 4096, 16384})
+        for (bool plain16 : {false, true}) {
+          std::string const where = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+          GemmSm90Pick const pick = gemm_sm90_pick(m, n, k, plain16, 132);
+          GemmSm90Pick const dp = gemm_sm90_pick_data_parallel(m, n, k, plain16, 132);
+          ASSERT_FALSE(gemm_sm90_pick_is_stream_k(dp)) << where;
+          if (!gemm_sm90_pick_is_stream_k(pick)) {
+            EXPECT_EQ(pick, dp) << where;
+          }
+          int bm = 0, bn = 0, dbm = 0, dbn = 0;
+          gemm_sm90_pick_tile(pick, bm, bn);
+          gemm_sm90_pick_tile(dp, dbm, dbn);
+          if (n <= 128) {
+            EXPECT_LE(bn, 128) << where;
+          }
+          long long const tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+          long long const dp_tiles = ((m + dbm - 1) / dbm) * ((n + dbn - 1) / dbn);
+          if (gemm_sm90_pick_is_stream_k(pick) && tiles < 132) {
+            auto const plan = gemm_sm90_stream_k_plan(tiles, int((k + 63) / 64), 132);
+            EXPECT_EQ(plan.tiles, tiles) << where;
+            EXPECT_GE(plan.units, std::min<long long>(dp_tiles, 132)) << where;
+          }
+          if (gemm_sm90_pick_is_stream_k(pick) && tiles >= 132) {
+            EXPECT_TRUE(pick == GemmSm90Pick::stream_k || pick == GemmSm90Pick::stream_k_medium) << where;
+            EXPECT_TRUE(tessera::kernels::detail::gemm_sm90_stream_k_pays(tiles, int((k + 63) / 64), 132)) << where;
+          }
+        }
 }
 
 }  // namespace

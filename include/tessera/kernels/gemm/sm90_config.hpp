@@ -89,6 +89,16 @@ using GemmSm90PersistentWide = GemmSm90WsConfig<128, 192, 64, 4, true>;
 // The persistent kernels with stream-K (step 3d).
 using GemmSm90StreamKDefault = GemmSm90WsConfig<128, 256, 64, 4, true, 1, true>;
 using GemmSm90StreamKMedium = GemmSm90WsConfig<128, 128, 64, 6, true, 1, true>;
+// Stream-K for problems with fewer tiles than SMs and long K (gemm_sm90_pick's split: every tile's
+// k-tiles shared over up to twice as many blocks as tiles, kernels/gemm/sm90_policy.hpp,
+// gemm_sm90_stream_k_plan), beside GemmSm90StreamKMedium (D of 65-128 columns) and
+// GemmSm90StreamKDefault (129-256 columns):
+//   GemmSm90StreamKNarrow  128 x 64 tiles for a D of 64 columns or fewer (the narrowest tile of the
+//                          epilogue's 64-column steps): 16 KB of A a stage, 8 stages of 24 KB
+//   GemmSm90StreamKSmall   64 x 128 tiles for a D of few rows (where gemm_sm90 runs 64x128 tiles),
+//                          8 stages of 24 KB
+using GemmSm90StreamKNarrow = GemmSm90WsConfig<128, 64, 64, 8, true, 1, true>;
+using GemmSm90StreamKSmall = GemmSm90WsConfig<64, 128, 64, 8, true, 1, true>;
 
 // GemmSm90BlockScaled<Cfg>: the persistent configuration Cfg run with fp8 block scales
 // (gemm_sm90_fp8_block: A's per 1 x 128 block, B's per 128 x 128): each consumer warpgroup
@@ -191,7 +201,10 @@ inline constexpr bool gemm_sm90_persistent_config = [] {
   X(GemmSm90PersistentSmall)         \
   X(GemmSm90PersistentWide)          \
   X(GemmSm90PingpongDefault)         \
-  X(GemmSm90StreamKDefault)
+  X(GemmSm90StreamKDefault)          \
+  X(GemmSm90StreamKMedium)           \
+  X(GemmSm90StreamKSmall)            \
+  X(GemmSm90StreamKNarrow)
 
 #if !defined(__CUDACC_RTC__)
 namespace detail {

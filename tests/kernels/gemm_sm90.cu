@@ -1,12 +1,14 @@
 // Device tests of include/tessera/kernels/gemm_sm90.cuh against cublasGemmEx (the sweep and the
 // tolerance: support/gemm_check.hpp): gemm_sm90 (the kernel chosen for the shape: the small and
-// large sizes take the persistent 64x128 and 128x128 tiles, the many-tile sizes 128x256, 128x192,
-// the ping-pong kernel or stream-K) on the whole sweep and on several tiles per block,
+// large sizes take the persistent 64x128 and 128x128 tiles, on 132 SMs 1024 x 768 x 2048 stream-K
+// over all its 96 tiles of 64x128, the many-tile sizes 128x256, 128x192, the ping-pong kernel or
+// stream-K) on the whole sweep and on several tiles per block,
 // gemm_sm90_persistent with its 128x256 tiles on all sizes and with 128x192 tiles on the small,
 // large and many-tile sizes, step 3c (gemm_sm90_pingpong) on the small, large and many-tile sizes,
 // stream-K on a few SMs; the host-side refusal of invalid problems and the choices of gemm_sm90.
 // The ladder's steps 1 and 2, the cluster kernel and stream-K with 128x128 tiles are tested by
-// gemm_sm90_ladder.cu (builds with TESSERA_EXTRA_KERNELS).
+// gemm_sm90_ladder.cu (builds with TESSERA_EXTRA_KERNELS); the split of every tile for narrow
+// problems by gemm_sm90_narrow.cu.
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -174,7 +176,6 @@ TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_TRUE(dd.download() == first) << "stream 1";
   EXPECT_TRUE(d2.download() == first) << "stream 2";
-#if TESSERA_INSTANCES_EXTRA  // stream-K with 128x128 tiles (instances/table.txt, set `extra`)
   // A workspace that grows between two launches queued on one stream (128x128 tiles need half the
   // partial sums of 128x256): the first launch still reads the buffer it was given.
   GemmProblem<bfloat16_t, float> p3 = p2;
@@ -192,9 +193,6 @@ TEST(GemmSm90StreamKRuns, RepeatableAndGraphSafe) {
     worst = std::max(worst, double(std::fabs(medium[i] - first[i])) / (1.0 + std::fabs(first[i])));
   EXPECT_LT(worst, 1e-5) << "128x128 tiles before the workspace grew";
   cudaStreamDestroy(st3);
-#else
-  ASSERT_EQ(cudaStreamDestroy(st2), cudaSuccess);
-#endif
   cudaStreamDestroy(st);
   EXPECT_EQ(tessera::kernels::gemm_sm90_release_workspaces(), cudaSuccess);
   ASSERT_EQ(run(nullptr), cudaSuccess);  // allocates again

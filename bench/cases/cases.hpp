@@ -67,7 +67,8 @@ std::vector<Case> gemm_grouped_cases();
 std::vector<Case> gemm_sweep_cases();
 
 // The Hopper GEMMs (gemm_sm90_persistent, _persistent_wide (128x192 tiles), _pingpong, _stream_k,
-// _stream_k_medium (128x128 tiles) and gemm_sm90; bf16 and fp16, row-major) on the given shapes (`tessera-bench --shapes`).
+// _stream_k_medium (128x128 tiles), _data_parallel (gemm_sm90 without stream-K) and gemm_sm90; bf16
+// and fp16, row-major) on the given shapes (`tessera-bench --shapes`).
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes);
 
 // gemm_sm90 (bf16 and fp16, row-major) on the suite's shapes (`tessera-bench --suite`;

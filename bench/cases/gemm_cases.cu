@@ -249,6 +249,19 @@ struct Sm90 {  // the default: the persistent kernel with the tile chosen for th
     return kernels::gemm_sm90(p, st);
   }
 };
+// gemm_sm90 without stream-K: the data-parallel kernel of gemm_sm90_pick_data_parallel (what
+// gemm_sm90 ran for the narrow shapes before it split their tiles, but for 16384 x 128 x 8192: 128x256
+// then, gemm_sm90_persistent_ here), beside gemm_sm90 in the same run.
+struct Sm90DataParallel {
+  static constexpr char const* name = "gemm_sm90_data_parallel_";
+  template <class T>
+  static cudaError_t run(GemmProblem<T, T> const& p, cudaStream_t st) {
+    bool const plain16 = kernels::detail::gemm_epilogue_plain(p);
+    long long const m = p.cd_major == Major::row ? p.m : p.n, n = p.cd_major == Major::row ? p.n : p.m;
+    return kernels::detail::gemm_sm90_pick_launch(kernels::gemm_sm90_pick_data_parallel(m, n, p.k, plain16, sm_count()),
+                                                  p, st);
+  }
+};
 struct Sm90Pingpong {  // step 3c
   static constexpr char const* name = "gemm_sm90_pingpong_";
   template <class T>
@@ -607,17 +620,10 @@ std::vector<Case> gemm_sweep_cases() {
 
 std::vector<Case> gemm_shape_cases(std::vector<GemmShape> const& shapes) {
   std::vector<Case> cases;
-#if TESSERA_INSTANCES_EXTRA  // stream-K with 128x128 tiles (instances/table.txt, set `extra`)
-  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90,
-            Sm90Jit>(cases, shapes, "bf16");
-  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90, Sm90Jit>(
-      cases, shapes, "fp16");
-#else
-  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90, Sm90Jit>(cases, shapes,
-                                                                                                      "bf16");
-  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90, Sm90Jit>(cases, shapes,
-                                                                                                  "fp16");
-#endif
+  add_cases<bfloat16_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium,
+            Sm90DataParallel, Sm90, Sm90Jit>(cases, shapes, "bf16");
+  add_cases<half_t, Sm90Persistent, Sm90PersistentWide, Sm90Pingpong, Sm90StreamK, Sm90StreamKMedium, Sm90DataParallel,
+            Sm90, Sm90Jit>(cases, shapes, "fp16");
   return cases;
 }
 

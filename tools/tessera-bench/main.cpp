@@ -74,8 +74,8 @@ int run_bench(BenchOptions const& o, std::ostream& os) {
   if (matched == 0) {
     std::cerr << "tessera-bench: no kernel of this run matches --kernels '" << o.kernels << "'"
               << (kExtraKernels ? ""
-                                : " (the Hopper ladder's steps, gemm_sm90_cluster_* and gemm_sm90_stream_k_medium_* "
-                                  "are built with -DTESSERA_EXTRA_KERNELS=ON)")
+                                : " (the Hopper ladder's steps and gemm_sm90_cluster_* are built with "
+                                  "-DTESSERA_EXTRA_KERNELS=ON)")
               << "\n";
     return 2;
   }

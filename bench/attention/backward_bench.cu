@@ -144,10 +144,9 @@ __global__ void fill(bfloat16_t* p, std::size_t n, std::uint32_t seed) {
 }
 
 // The backward of `p` by configuration `variant` (--variant; AttentionBwdSm90Config's choices
-// compared on the device): 0 attention_backward_sm90's; 1 no overlap (the first version), 2 overlap,
-// two stages each; 3 overlap, three stages; 4 Lean (the step's descriptors and offsets from
-// loop-invariant bases) on the default's choice (overlap for 128, not for 64); 5 Lean on the other
-// choice (overlap for 64, not for 128).
+// compared on the device): 0 attention_backward_sm90's (the lean step, plain order); the step before
+// the lean one (Lean = false): 1 plain order, 2 overlapped, two stages each, 3 overlapped, three
+// stages; the lean step: 4 plain order (= 0, through the configuration), 5 overlapped.
 cudaError_t backward(AttentionBackwardProblem<bfloat16_t> const& p, int variant) {
   using tessera::kernels::AttentionBwdSm90Config;
   using tessera::kernels::detail::attention_bwd_sm90_launch;
@@ -155,20 +154,20 @@ cudaError_t backward(AttentionBackwardProblem<bfloat16_t> const& p, int variant)
   bool const d64 = p.fwd.head_dim == 64;
   switch (variant) {
     case 1:
-      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false>, T>(p, nullptr)
-                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, false>, T>(p, nullptr);
+      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false, 2, false>, T>(p, nullptr)
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, false, 2, false>, T>(p, nullptr);
     case 2:
-      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, true>, T>(p, nullptr)
-                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true>, T>(p, nullptr);
+      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, true, 2, false>, T>(p, nullptr)
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 2, false>, T>(p, nullptr);
     case 3:
-      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, true, 3>, T>(p, nullptr)
-                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 3>, T>(p, nullptr);
+      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, true, 3, false>, T>(p, nullptr)
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 3, false>, T>(p, nullptr);
     case 4:
       return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false, 2, true>, T>(p, nullptr)
-                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 2, true>, T>(p, nullptr);
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, false, 2, true>, T>(p, nullptr);
     case 5:
       return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, true, 2, true>, T>(p, nullptr)
-                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, false, 2, true>, T>(p, nullptr);
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 2, true>, T>(p, nullptr);
     default: return tessera::kernels::attention_backward_sm90(p, nullptr);
   }
 }

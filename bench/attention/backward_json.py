@@ -41,9 +41,10 @@ def main():
                     "what": "attention backward, bf16, batch x seq = 16k, heads x head_dim = 2048, bursts; "
                             "TFLOP/s = 2.5 x the forward's 4 b h s^2 d (halved for causal); cuDNN through "
                             "PyTorch SDPA in the same device call",
-                    "variants": "tessera-attention-backward-bench --variant: 0 default, 1 first version, "
-                                "2 overlap, 3 overlap + 3 stages, 4 lean (default overlap choice), "
-                                "5 lean (other overlap choice)"},
+                    "variants": "tessera-attention-backward-bench --variant: 0 default (lean step, plain "
+                                "order), 1 first version, 2 overlap, 3 overlap + 3 stages, 4 lean plain, "
+                                "5 lean overlap (before 2026-11-28's lean run: 0 first step with overlap for "
+                                "128, 4 lean on that choice, 5 lean on the other)"},
            "cases": []}
     for key in sorted(cudnn):
         d, seq, causal = key

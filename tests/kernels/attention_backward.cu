@@ -269,10 +269,11 @@ std::string compare(char const* what, std::vector<T> const& got, std::vector<flo
 // or the first wrong gradient's report (dV, then dK, then dQ). debug: run the Debug kernel and
 // compare block 0's first step (keys 0..127 of batch 0, key/value head 0; queries 0..63 of the
 // first m-block of query head 0: the case must have m_first = 0 there) S^T, dP^T, P^T, dS^T
-// before the gradients. lean: run AttentionBwdSm90Config's Lean step (on the default's overlap
-// choice) instead of attention_backward_sm90's configuration.
+// before the gradients. first_step: run the step before the lean one (AttentionBwdSm90Config's Lean =
+// false, overlapped for head_dim 128: the default until the lean step was measured) instead of
+// attention_backward_sm90's configuration (the lean step).
 template <class T>
-std::string run_case(Case const& c, bool debug = false, bool lean = false) {
+std::string run_case(Case const& c, bool debug = false, bool first_step = false) {
   int const d = c.head_dim;
   AttentionStrides const qo{(long long)c.heads_q * c.seq_q * (d + 8), (long long)c.seq_q * (d + 8), d + 8, 1};
   AttentionStrides const kv{(long long)c.seq_k * c.heads_kv * d, d, (long long)c.heads_kv * d, 1};
@@ -345,13 +346,13 @@ std::string run_case(Case const& c, bool debug = false, bool lean = false) {
     check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, true>, T>(p, nullptr, dbg.get())
                   : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, true>, T>(p, nullptr, dbg.get()),
           "attention_bwd_sm90_launch (debug)");
-  } else if (lean) {
-    tessera::kernels::check_attention_backward_problem("attention_backward_sm90 (lean)", p);
+  } else if (first_step) {
+    tessera::kernels::check_attention_backward_problem("attention_backward_sm90 (first step)", p);
     using tessera::kernels::AttentionBwdSm90Config;
     using tessera::kernels::detail::attention_bwd_sm90_launch;
-    check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false, 2, true>, T>(p, nullptr)
-                  : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 2, true>, T>(p, nullptr),
-          "attention_bwd_sm90_launch (lean)");
+    check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false, 2, false>, T>(p, nullptr)
+                  : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 2, false>, T>(p, nullptr),
+          "attention_bwd_sm90_launch (first step)");
   } else {
     check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90");
   }
@@ -404,14 +405,14 @@ std::string run_case(Case const& c, bool debug = false, bool lean = false) {
 }
 
 template <class T>
-void sweep(int head_dim, bool lean = false) {
+void sweep(int head_dim, bool first_step = false) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   for (auto [sq, sk] : seq_pairs())
     for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right})
       for (int ratio : {1, 4}) {
         int const batch = sq >= 1000 || sk >= 1000 ? 1 : 2;
         Case const c{batch, 4, 4 / ratio, sq, sk, head_dim, causal};
-        std::string const err = run_case<T>(c, false, lean);
+        std::string const err = run_case<T>(c, false, first_step);
         ASSERT_EQ(err, "") << c.name();
       }
 }
@@ -420,23 +421,23 @@ TEST(AttentionBackwardSm90Sweep, Bf16D64) { sweep<bfloat16_t>(64); }
 TEST(AttentionBackwardSm90Sweep, Bf16D128) { sweep<bfloat16_t>(128); }
 TEST(AttentionBackwardSm90Sweep, Fp16D64) { sweep<half_t>(64); }
 TEST(AttentionBackwardSm90Sweep, Fp16D128) { sweep<half_t>(128); }
-// The Lean step (AttentionBwdSm90Config's Lean: descriptors and offsets from loop-invariant bases),
-// not yet run on a GPU: the same sweep, then the small and long cases below.
-TEST(AttentionBackwardSm90LeanSweep, Bf16D64) { sweep<bfloat16_t>(64, true); }
-TEST(AttentionBackwardSm90LeanSweep, Bf16D128) { sweep<bfloat16_t>(128, true); }
-TEST(AttentionBackwardSm90LeanSweep, Fp16D64) { sweep<half_t>(64, true); }
-TEST(AttentionBackwardSm90LeanSweep, Fp16D128) { sweep<half_t>(128, true); }
+// The step before the lean one (Lean = false: descriptors and offsets recomputed each step; the debug
+// dumps use it): the same sweep, then the small and long cases below.
+TEST(AttentionBackwardSm90FirstStepSweep, Bf16D64) { sweep<bfloat16_t>(64, true); }
+TEST(AttentionBackwardSm90FirstStepSweep, Bf16D128) { sweep<bfloat16_t>(128, true); }
+TEST(AttentionBackwardSm90FirstStepSweep, Fp16D64) { sweep<half_t>(64, true); }
+TEST(AttentionBackwardSm90FirstStepSweep, Fp16D128) { sweep<half_t>(128, true); }
 
 // Small cases (the sanitizers' filter: *Small*): both head_dims, masks, GQA 2, a chosen scale;
-// the default configuration, then the Lean step.
+// the default configuration (the lean step), then the first step.
 TEST(AttentionBackwardSm90, SmallCases) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
-  for (bool lean : {false, true})
+  for (bool first_step : {false, true})
     for (int d : {64, 128})
       for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::bottom_right}) {
         Case const c{1, 2, 1, 70, 150, d, causal, 0.3f};
-        std::string const err = run_case<bfloat16_t>(c, false, lean);
-        ASSERT_EQ(err, "") << c.name() << (lean ? " (lean)" : "");
+        std::string const err = run_case<bfloat16_t>(c, false, first_step);
+        ASSERT_EQ(err, "") << c.name() << (first_step ? " (first step)" : "");
       }
 }
 
@@ -461,9 +462,9 @@ TEST(AttentionBackwardSm90, MultiQueryAndLong) {
        {Case{2, 8, 1, 300, 257, 128, AttentionCausal::none}, Case{1, 8, 1, 129, 300, 64, AttentionCausal::bottom_right},
         Case{1, 2, 2, 1024, 1024, 128, AttentionCausal::top_left},
         Case{1, 2, 1, 777, 1500, 64, AttentionCausal::top_left}}) {
-    for (bool lean : {false, true}) {
-      std::string const err = run_case<bfloat16_t>(c, false, lean);
-      ASSERT_EQ(err, "") << c.name() << (lean ? " (lean)" : "");
+    for (bool first_step : {false, true}) {
+      std::string const err = run_case<bfloat16_t>(c, false, first_step);
+      ASSERT_EQ(err, "") << c.name() << (first_step ? " (first step)" : "");
     }
   }
 }
@@ -475,11 +476,11 @@ TEST(AttentionBackwardSm90, MultiQueryAndLong) {
 // heads_kv, d); O and LSE ((heads_q, total_q)) from the reference forward run on each sequence
 // alone; one backward over the batch; each sequence's gradients compared with the reference run on
 // it alone (a fixed-length problem over its rows; empty sequences: their keys' dK = dV = 0, their
-// queries' dQ = 0), dV, dK, dQ in that order. Returns "" or the first mismatch. lean (bf16 only):
-// the Lean step on the default's overlap choice.
+// queries' dQ = 0), dV, dK, dQ in that order. Returns "" or the first mismatch. first_step (bf16
+// only): the step before the lean one (Lean = false, overlapped for head_dim 128).
 template <class T>
 std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> const& lens_k, int heads_q, int heads_kv,
-                            int d, AttentionCausal causal, bool lean = false) {
+                            int d, AttentionCausal causal, bool first_step = false) {
   int const batch = int(lens_q.size());
   std::vector<int> cu_q(1, 0), cu_k(1, 0);
   for (int b = 0; b < batch; ++b) {
@@ -574,16 +575,17 @@ std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> con
   }
   check(cudaGetLastError(), "ref_forward");
   if constexpr (std::is_same_v<T, bfloat16_t>) {
-    if (lean) {
-      tessera::kernels::check_attention_backward_problem("attention_backward_sm90 (varlen, lean)", p);
+    if (first_step) {
+      tessera::kernels::check_attention_backward_problem("attention_backward_sm90 (varlen, first step)", p);
       using tessera::kernels::AttentionBwdSm90Config;
       using tessera::kernels::detail::attention_bwd_sm90_launch;
-      check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, true, false, 2, true>, T>(p, nullptr)
-                    : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, true, true, 2, true>, T>(p, nullptr),
-            "attention_bwd_sm90_launch (varlen, lean)");
+      check(d == 64
+                ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, true, false, 2, false>, T>(p, nullptr)
+                : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, true, true, 2, false>, T>(p, nullptr),
+            "attention_bwd_sm90_launch (varlen, first step)");
     }
   }
-  if (!lean) check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90 (varlen)");
+  if (!first_step) check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90 (varlen)");
   check(cudaGetLastError(), "attention_backward_sm90 (varlen)");
   check(cudaDeviceSynchronize(), "synchronize");
   std::vector<T> const got_q = dq.download(), got_k = dk.download(), got_v = dv.download();
@@ -633,15 +635,15 @@ TEST(AttentionBackwardSm90Varlen, EmptyAndRaggedSequences) {
   ASSERT_EQ(err, "");
 }
 
-// The same ragged batches through the Lean step (bf16; not yet run on a GPU).
-TEST(AttentionBackwardSm90LeanVarlen, EmptyAndRaggedSequences) {
+// The same ragged batches through the first step (bf16).
+TEST(AttentionBackwardSm90FirstStepVarlen, EmptyAndRaggedSequences) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   for (int d : {64, 128})
     for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right}) {
       std::string err = run_varlen_case<bfloat16_t>({0, 5, 130, 64, 1}, {3, 0, 200, 64, 17}, 4, 1, d, causal, true);
-      ASSERT_EQ(err, "") << "(lean)";
+      ASSERT_EQ(err, "") << "(first step)";
       err = run_varlen_case<bfloat16_t>({300, 17}, {129, 400}, 2, 2, d, causal, true);
-      ASSERT_EQ(err, "") << "(lean)";
+      ASSERT_EQ(err, "") << "(first step)";
     }
 }
 
@@ -761,6 +763,18 @@ TEST(AttentionBackwardSm90Checks, Messages) {
   p = valid_problem();
   p.workspace = nullptr;
   EXPECT_EQ(check_message(p).rfind("attention_backward_sm90: workspace must not be null: allocate", 0), 0u);
+  p = valid_problem();
+  p.fwd.batch = 1;
+  p.fwd.seq_q = 1 << 25;  // 2^25 padded rows x 128 floats: the lean step's 32-bit dQ offsets overflow
+  p.fwd.q_strides = p.fwd.o_strides = p.dout_strides = p.dq_strides =
+      tessera::kernels::attention_dense_strides(8, 1 << 25, 128);
+  p.workspace_bytes = tessera::kernels::attention_backward_workspace_bytes(p);
+  EXPECT_EQ(check_message(p),
+            "attention_backward_sm90: too many query rows a head: the dQ accumulator's padded rows x head_dim = "
+            "4294967296 floats must be < 2^32 (the seq_q of 33554432 is too long)");
+  p.fwd.seq_q = (1 << 25) - 128;
+  p.workspace_bytes = tessera::kernels::attention_backward_workspace_bytes(p);
+  EXPECT_EQ(check_message(p), "");
   p = valid_problem();
   p.fwd.heads_kv = 3;
   EXPECT_EQ(check_message(p), "attention_backward_sm90: heads_kv must divide heads_q (got heads_q = 8, heads_kv = 3)");

@@ -86,7 +86,8 @@ std::size_t attention_backward_workspace_bytes(AttentionBackwardProblem<T> const
 //   null and 16-byte aligned; their strides as Q's, K's and V's (head_dim's 1, the others positive
 //   multiples of 8 elements where the extent is > 1, seq >= head_dim; varlen: the packed rows'
 //   extents, the batch stride unused); the workspace not null, 16-byte aligned and at least
-//   attention_backward_workspace_bytes; batch heads_kv ceil(seq_k / 128) < 2^31 (the grid).
+//   attention_backward_workspace_bytes; a head's dQ accumulator (its padded rows x head_dim floats)
+//   < 2^32 (the lean step's 32-bit offsets); batch heads_kv ceil(seq_k / 128) < 2^31 (the grid).
 // Variable-length batches (fwd.cu_seqlens_q set) as the forward takes them: dO and dQ packed like Q,
 // dK and dV like K; the offsets are read by the kernels, not checked here.
 // Example: head_dim 256 -> "attention_backward_sm90: head_dim must be 64 or 128 (got 256; the
@@ -140,6 +141,13 @@ void check_attention_backward_problem(char const* fn, AttentionBackwardProblem<T
   if (p.workspace_bytes < attention_backward_workspace_bytes(p))
     fail("workspace_bytes must be at least attention_backward_workspace_bytes(problem) = " +
          std::to_string(attention_backward_workspace_bytes(p)) + " (got " + std::to_string(p.workspace_bytes) + ")");
+  // The default (lean) step addresses a thread's dQ accumulator within its head at a 32-bit offset.
+  long long const head_floats =
+      (varlen ? attention_backward_varlen_rows(f.total_q, f.batch) : attention_backward_rows_pad(f.seq_q)) * f.head_dim;
+  if (head_floats >= (1LL << 32))
+    fail("too many query rows a head: the dQ accumulator's padded rows x head_dim = " + std::to_string(head_floats) +
+         " floats must be < 2^32 (the " + (varlen ? "varlen batch's total_q" : std::string("seq_q")) + " of " +
+         std::to_string(varlen ? f.total_q : f.seq_q) + " is too long)");
   long long const blocks = (long long)((f.seq_k + 127) / 128) * f.heads_kv * f.batch;
   if (blocks >= (1LL << 31))
     fail("too many key blocks: ceil(seq_k / 128) heads_kv batch = " + std::to_string(blocks) + " must be < 2^31");

@@ -76,25 +76,25 @@ namespace tessera::kernels {
 // Debug (tests only): block 0 also writes S^T (masked entries -inf), dP^T, P^T and dS^T of its
 // first step in fp32 to AttentionBwdSm90Params::debug, [4][BN keys][BM queries] in that order.
 // Varlen: variable-length batches (cu_seqlens; the tensors packed along seq as one batch).
-// Overlap (the default): S^T's wgmmas waited for alone, P^T made (fp32, and packed) and dV's wgmma
-// issued while dP^T's run, dS^T made while dV's run; else one wait for S^T and dP^T, dV and dK
-// issued together after both are made. (Making P^T between the two waits without issuing dV
-// gains nothing: ptxas hoists the second wait above it.) The default: on for head_dim 128 (H200,
-// 2026-11-28: +1 to +3.5 % over the sweep), off for 64 (-1.5 to -2.6 %) and for the debug tile (its
-// dumps spill the overlapped step of head_dim 128). StageCount: the (Q, dO, LSE, D) ring's depth
-// (3: within +-1.5 % of 2 on the same sweep).
-// Lean (off by default; not yet run on a GPU): the step's integer work cut. Every wgmma descriptor is
-// a compile-time constant (make_gmma_desc at shared address 0) plus a start-address field added in
+// Overlap: S^T's wgmmas waited for alone, P^T made (fp32, and packed) and dV's wgmma issued while
+// dP^T's run, dS^T made while dV's run; else one wait for S^T and dP^T, dV and dK issued together
+// after both are made. (Making P^T between the two waits without issuing dV gains nothing: ptxas
+// hoists the second wait above it.) Off by default: with the lean step it is within +-1 % of the
+// plain order for head_dim 64 and 128 (H200, 2026-11-28); before the lean step it gave head_dim
+// 128 +1 to +3.5 %. StageCount: the (Q, dO, LSE, D) ring's depth (3: within +-1.5 % of 2 on the
+// same sweep).
+// Lean (the default; not with Debug): the step's integer work cut. Every wgmma descriptor is a
+// compile-time constant (make_gmma_desc at shared address 0) plus a start-address field added in
 // its low word: the warpgroup's K, V and dQ-column bases (address >> 4) are computed once, before
 // the loop, from a warp-uniform consumer index (uniform registers); a step adds its stage's and
 // dS^T buffer's offsets (index x bytes >> 4) and each k-block's constant. dS^T's store addresses
 // are one per-thread base XOR a constant per 16-byte unit (the 128-byte swizzle), LSE log2 e and D
 // read at one base plus the stage's offset, the dQ atomics at the head's accumulator (uniform, set
 // once a query head) plus a per-thread 32-bit offset advanced by BM D floats a step (no 64-bit
-// multiply in the loop; the launcher refuses rows_pad D >= 2^32). Not with Debug (its dumps use the
-// default step).
-template <int D, bool Debug = false, bool Varlen = false, bool Overlap = (D == 128 && !Debug), int StageCount = 2,
-          bool Lean = false>
+// multiply in the loop; the checks refuse a head whose accumulator has 2^32 floats or more).
+// H200, 2026-11-28: head_dim 64 +6 to +8 % over the step before it, 128 within +-1 %. Lean = false
+// is that step (descriptors and offsets recomputed each step), which the debug dumps use.
+template <int D, bool Debug = false, bool Varlen = false, bool Overlap = false, int StageCount = 2, bool Lean = !Debug>
 struct AttentionBwdSm90Config {
   static_assert(D == 64 || D == 128, "AttentionBwdSm90Config: the backward supports head_dim 64 and 128");
   static constexpr int kHeadDim = D;

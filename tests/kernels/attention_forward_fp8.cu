@@ -170,9 +170,12 @@ TEST(AttentionFp8Host, ChecksNameTheRule) {
 // ---- GPU tests --------------------------------------------------------------------------------------
 
 // The reference: one thread per (batch, head, query row), in double from the dequantized inputs; O
-// and its bound (the file's comment) as (batch, heads_q, seq_q, d), LSE and its bound per row.
+// and its bound (the file's comment) as (batch, heads_q, seq_q, d), LSE and its bound per row. w:
+// scratch of seq_k doubles a row (the row's softmax weights, computed once: the output's columns
+// then cost seq_k each, not seq_k d).
 __global__ void attention_fp8_reference(AttentionFp8Problem p, float scale, float const* dq, float const* dk,
-                                        float const* dv, float* o, float* o_bound, float* lse, float* lse_bound) {
+                                        float const* dv, float* o, float* o_bound, float* lse, float* lse_bound,
+                                        double* w) {
   long long const idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= (long long)p.batch * p.heads_q * p.seq_q) return;
   int const i = int(idx % p.seq_q), h = int(idx / p.seq_q % p.heads_q), b = int(idx / p.seq_q / p.heads_q);
@@ -216,20 +219,21 @@ __global__ void attention_fp8_reference(AttentionFp8Problem p, float scale, floa
     mx = fmax(mx, score(j, mag));
     e_max = fmax(e_max, mag);
   }
+  double* const wi = w + idx * p.seq_k;
   double sum = 0.0;
   for (int j = 0; j < keys; ++j) {
     double mag;
-    sum += exp(score(j, mag) - mx);
+    wi[j] = exp(score(j, mag) - mx);
+    sum += wi[j];
   }
+  for (int j = 0; j < keys; ++j) wi[j] /= sum;
   double const grow = exp(2.0 * e_max) * (1.0 + 0x1p-4) * (1.0 + 0x1p-8) - 1.0;
   for (int x = 0; x < d; ++x) {  // one column at a time: no array of head_dim doubles a thread
     double acc = 0.0, a = 0.0, vmax = 0.0;
     for (int j = 0; j < keys; ++j) {
-      double mag;
-      double const w = exp(score(j, mag) - mx) / sum;
       double const vj = sv * double(float(kv(p.v, p.v_strides, j)[x]));
-      acc += w * vj;
-      a += w * fabs(vj);
+      acc += wi[j] * vj;
+      a += wi[j] * fabs(vj);
       vmax = fmax(vmax, fabs(vj));
     }
     double const bnd = a * grow + 0x1p-18 * keys * vmax + 1e-5 * a + 1e-6;
@@ -301,6 +305,7 @@ std::string run_case(Case const& c, AttentionFp8ScaleKind kind, Loop loop, int m
   DeviceBuffer<float_e4m3_t> q(nq), k(nk), v(nk);
   DeviceBuffer<bfloat16_t> o(no);
   DeviceBuffer<float> lse(rows), ref_o(rows * d), ref_b(rows * d), ref_lse(rows), ref_lb(rows);
+  DeviceBuffer<double> weights(rows * std::size_t(c.seq_k));  // the reference's softmax weights
   q.upload(random_e4m3(nq, seed));
   k.upload(random_e4m3(nk, seed * 3u + 1u));
   v.upload(random_e4m3(nk, seed * 5u + 2u));
@@ -340,7 +345,7 @@ std::string run_case(Case const& c, AttentionFp8ScaleKind kind, Loop loop, int m
   check(launch(p, loop, max_blocks), "attention_forward_fp8_sm90");
   attention_fp8_reference<<<unsigned((rows + 127) / 128), 128>>>(p, tessera::kernels::attention_fp8_scale(p), dq.get(),
                                                                  dk.get(), dv.get(), ref_o.get(), ref_b.get(),
-                                                                 ref_lse.get(), ref_lb.get());
+                                                                 ref_lse.get(), ref_lb.get(), weights.get());
   check(cudaGetLastError(), "attention_fp8_reference");
   check(cudaDeviceSynchronize(), "synchronize");
 

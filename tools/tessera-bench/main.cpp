@@ -115,8 +115,9 @@ int main(int argc, char** argv) {
              "a loop of cublasGemmEx and cublasGemmGroupedBatchedEx)")
           ->check(CLI::IsMember({"small", "full", "sweep", "fp8", "grouped"}));
   cmd->add_option("--shapes", opts->shapes,
-                  "MxNxK[,MxNxK...]: instead of --sizes, the Hopper GEMMs (persistent, pingpong, stream_k, gemm_sm90; "
-                  "bf16 and fp16) on these shapes")
+                  "MxNxK[,MxNxK...]: instead of --sizes, the Hopper GEMMs (persistent, persistent_wide, pingpong, "
+                  "stream_k, stream_k_medium, data_parallel (gemm_sm90 without stream-K), gemm_sm90, jit; bf16 and "
+                  "fp16) on these shapes")
       ->check([](std::string const& text) {
         try {
           tessera::bench::parse_gemm_shapes(text);

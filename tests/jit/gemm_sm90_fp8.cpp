@@ -64,14 +64,19 @@ TEST(JitGemmSm90Fp8, KeysAreDenseAndRefuseWhatHasNoKernel) {
     GemmSm90Fp8JitKernel const k = GemmSm90Fp8JitKernel::from_index(i);
     EXPECT_EQ(k.index(), i);
     EXPECT_NE(k.config, GemmSm90Pick::stream_k);
-    if (k.block_scaled) {
-      EXPECT_EQ(k.config, GemmSm90Pick::medium);
-    }
+    EXPECT_EQ(k.block_scaled, k.config == GemmSm90Pick::tall);  // tall: the block-scaled kernel's alone
   }
   EXPECT_THROW(GemmSm90Fp8JitKernel::from_index(GemmSm90Fp8JitKernel::kCount), std::invalid_argument);
   EXPECT_THROW(GemmSm90Fp8JitKernel::from_index(-1), std::invalid_argument);
   GemmSm90Fp8JitKernel k;
   k.config = GemmSm90Pick::stream_k;
+  EXPECT_THROW((void)k.index(), std::invalid_argument);
+  k.config = GemmSm90Pick::stream_k_narrow;
+  EXPECT_THROW((void)k.index(), std::invalid_argument);
+  k.config = GemmSm90Pick::tall;  // without block scales
+  EXPECT_THROW((void)k.index(), std::invalid_argument);
+  k.config = GemmSm90Pick::medium;
+  k.block_scaled = true;  // the block-scaled kernel has the tall tile only
   EXPECT_THROW((void)k.index(), std::invalid_argument);
   k.config = GemmSm90Pick::large;
   k.block_scaled = true;
@@ -106,13 +111,13 @@ TEST(JitGemmSm90Fp8, KernelForTheProblem) {
   auto o = problem<float_e4m3_t, half_t>(100, 77, 64);
   EXPECT_EQ(gemm_sm90_fp8_jit_kernel(o, 132).epilogue, GemmSm90Epilogue::registers);
   EXPECT_EQ(gemm_sm90_fp8_jit_kernel(o, 132).out, Out::f16);
-  // block scales: the block-scaled 128x128 kernel
+  // block scales: the block-scaled 192x128 kernel
   p.bias = nullptr;
   p.scale_a = {GemmScaleKind::block, kScaleA};
   p.scale_b = {GemmScaleKind::block, kScaleB};
   k = gemm_sm90_fp8_jit_kernel(p, 132);
   EXPECT_TRUE(k.block_scaled);
-  EXPECT_EQ(k.config, GemmSm90Pick::medium);
+  EXPECT_EQ(k.config, GemmSm90Pick::tall);
 }
 
 TEST(JitGemmSm90Fp8, Names) {
@@ -123,7 +128,7 @@ TEST(JitGemmSm90Fp8, Names) {
             "tessera::bfloat16_t, true, true, tessera::kernels::GemmSm90Epilogue::tma_plain> >");
   EXPECT_EQ(gemm_sm90_fp8_jit_names(k).size(), 1u);  // no pack kernel: fp8 operands are never packed
   k.block_scaled = true;
-  k.config = GemmSm90Pick::medium;
+  k.config = GemmSm90Pick::tall;
   k.e5m2 = true;
   k.out = Out::f32;
   k.epilogue = GemmSm90Epilogue::registers;
@@ -208,7 +213,7 @@ TEST(JitGemmSm90Fp8, RefusesAKernelOfOtherTypesOrScales) {
   EXPECT_THROW((void)gemm_sm90_fp8_jit_params<128>(k, p, 132, Recorder{&maps}), std::invalid_argument);
   k = gemm_sm90_fp8_jit_kernel(p, 132);
   k.block_scaled = true;
-  k.config = GemmSm90Pick::medium;
+  k.config = GemmSm90Pick::tall;
   EXPECT_THROW((void)gemm_sm90_fp8_jit_params<128>(k, p, 132, Recorder{&maps}), std::invalid_argument);
 }
 
@@ -243,7 +248,7 @@ TEST(JitGemmSm90Fp8, ProgramsCompileWithTheHostsLayout) {
   using E = GemmSm90Epilogue;
   std::vector<GemmSm90Fp8JitKernel> const kernels = {
       {GemmSm90Pick::large, false, false, Out::bf16, E::tma_plain},
-      {GemmSm90Pick::medium, true, false, Out::bf16, E::tma_plain},
+      {GemmSm90Pick::tall, true, false, Out::bf16, E::tma_plain},
       {GemmSm90Pick::pingpong, false, true, Out::f32, E::tma},
       {GemmSm90Pick::small, false, false, Out::f16, E::registers},
   };

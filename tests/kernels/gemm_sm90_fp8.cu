@@ -45,15 +45,15 @@ static_assert(kd::gemm_sm90_smem_bytes<GemmSm90PingpongDefault, float_e5m2_t>() 
               kd::gemm_sm90_smem_bytes<GemmSm90PingpongDefault, half_t>());
 static_assert(kd::kGemmSm90StageBytes<GemmSm90PersistentDefault, float_e4m3_t> == (128 + 256) * 128);
 static_assert(kd::kGemmSm90PerUnit<float_e4m3_t> == 2 && kd::kGemmSm90PerUnit<bfloat16_t> == 1);
-// The block-scaled candidates fit the 227 KB a block may have: 192 x 128 and 128 x 192 tiles, 4
-// stages of 40 KB beside 48 / 32 KB of epilogue buffers (a fifth stage would not fit); the
-// clustered 128 x 128 tile is the default's plan.
+// The block-scaled configurations fit the 227 KB a block may have: 192 x 128 (the default) and 128 x
+// 192 tiles, 4 stages of 40 KB beside 48 / 32 KB of epilogue buffers (a fifth stage would not fit);
+// the clustered 128 x 128 tile is the 128 x 128 one's plan.
 constexpr int kSmemLimit = 227 * 1024;
 static_assert(kd::gemm_sm90_smem_bytes<GemmSm90BlockScaled<GemmSm90PersistentTall>, float_e4m3_t>() <= kSmemLimit);
 static_assert(kd::gemm_sm90_smem_bytes<GemmSm90WsConfig<192, 128, 64, 5, true>, float_e4m3_t>() > kSmemLimit);
 static_assert(kd::gemm_sm90_smem_bytes<GemmSm90BlockScaled<GemmSm90PersistentWide>, float_e4m3_t>() <= kSmemLimit);
 static_assert(kd::gemm_sm90_smem_bytes<GemmSm90BlockScaled<GemmSm90ClusterMedium>, float_e4m3_t>() ==
-              kd::gemm_sm90_smem_bytes<GemmSm90Fp8BlockDefault, float_e4m3_t>());
+              kd::gemm_sm90_smem_bytes<GemmSm90BlockScaled<GemmSm90PersistentMedium>, float_e4m3_t>());
 static_assert(kd::kGemmSm90StageBytes<GemmSm90PersistentTall, float_e4m3_t> == (192 + 128) * 128);
 static_assert(std::is_same_v<kd::GemmSm90Op<float_e4m3_t, 256, GmmaMajor::K, GmmaMajor::K>::type,
                              SM90_64x256x32_F32E4M3E4M3_SS<GmmaMajor::K, GmmaMajor::K>>);

@@ -78,10 +78,13 @@ struct GemmSm90JitKernel {
   static constexpr int kEpilogues = 3;  // tma_plain, tma, registers
   static constexpr int kCount = kConfigs * 16 * kEpilogues;
 
-  // Pre: epilogue is not any (else std::invalid_argument).
+  // Pre: epilogue is not any, config is one of gemm_sm90's (not tall) (else std::invalid_argument).
   int index() const {
     if (epilogue == kernels::GemmSm90Epilogue::any)
       throw std::invalid_argument("GemmSm90JitKernel: the JIT compiles kernels of one epilogue form, not any");
+    if (int(config) >= kConfigs)
+      throw std::invalid_argument(std::string("GemmSm90JitKernel: ") + kernels::to_string(config) +
+                                  " is not one of gemm_sm90's configurations");
     int const bits = int(config) * 16 + (bf16 ? 8 : 0) + (out_f32 ? 4 : 0) + (a_k_major ? 2 : 0) + (b_k_major ? 1 : 0);
     return bits * kEpilogues + (int(epilogue) - 1);
   }
@@ -120,6 +123,7 @@ decltype(auto) gemm_sm90_jit_with_config(kernels::GemmSm90Pick pick, F&& f) {
     case GemmSm90Pick::stream_k_medium: return f(TypeTag<GemmSm90StreamKMedium>{});
     case GemmSm90Pick::stream_k_small: return f(TypeTag<GemmSm90StreamKSmall>{});
     case GemmSm90Pick::stream_k_narrow: return f(TypeTag<GemmSm90StreamKNarrow>{});
+    case GemmSm90Pick::tall: return f(TypeTag<GemmSm90PersistentTall>{});
     case GemmSm90Pick::large: break;
   }
   return f(TypeTag<GemmSm90PersistentDefault>{});

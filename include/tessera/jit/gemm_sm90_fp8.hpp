@@ -7,7 +7,7 @@
 //   gemm_sm90_fp8_jit_kernel(problem, sms)   which kernel: gemm_sm90_pick's tile for the shape
 //                                            (counted in 16-bit units of K; stream-K, which spills
 //                                            for fp8, runs as the persistent 128x256 kernel), or the
-//                                            block-scaled 128x128 kernel for block scales; the
+//                                            block-scaled 192x128 kernel for block scales; the
 //                                            fp8 type, the output type, the epilogue form
 //   gemm_sm90_fp8_jit_source(kernel, align)  the program: gemm_sm90_jit_source's, for the fp8 types
 //   gemm_sm90_fp8_jit_names(kernel)          [0] the GEMM kernel (no pack kernel: fp8 operands are
@@ -40,8 +40,8 @@
 namespace tessera::jit {
 
 // One fp8 kernel as the JIT compiles it: the tile (gemm_sm90_pick's, never stream_k), or the
-// block-scaled kernel (GemmSm90BlockScaled<GemmSm90PersistentMedium>: 128x128 tiles; `config` is
-// then medium), A and B both e4m3 or both e5m2, D of bf16, fp16 or fp32, the epilogue form (never
+// block-scaled kernel (GemmSm90BlockScaled<GemmSm90PersistentTall>: 192x128 tiles, three consumer
+// warpgroups, gemm_sm90_fp8_block's default; `config` is then tall), A and B both e4m3 or both e5m2, D of bf16, fp16 or fp32, the epilogue form (never
 // any). Both operands K-major (the only fp8 form of wgmma). index(): a dense number in [0, kCount).
 struct GemmSm90Fp8JitKernel {
   enum class Out { bf16, f16, f32 };
@@ -51,19 +51,21 @@ struct GemmSm90Fp8JitKernel {
   Out out = Out::bf16;
   kernels::GemmSm90Epilogue epilogue = kernels::GemmSm90Epilogue::tma_plain;
 
-  static constexpr int kSlots = 6;  // large, medium, small, wide, pingpong; 5: block-scaled (medium)
+  static constexpr int kSlots = 6;  // large, medium, small, wide, pingpong; 5: block-scaled (tall)
   static constexpr int kEpilogues = 3;
   static constexpr int kCount = kSlots * 2 * 3 * kEpilogues;
 
-  // Pre: a valid kernel: config not stream_k, block_scaled only with medium, epilogue not any (else
+  // Pre: a valid kernel: config not stream-K, block_scaled exactly with tall, epilogue not any (else
   // std::invalid_argument).
   int index() const {
     if (epilogue == kernels::GemmSm90Epilogue::any)
       throw std::invalid_argument("GemmSm90Fp8JitKernel: the JIT compiles kernels of one epilogue form, not any");
-    if (config == kernels::GemmSm90Pick::stream_k)
+    if (kernels::gemm_sm90_pick_is_stream_k(config))
       throw std::invalid_argument("GemmSm90Fp8JitKernel: no stream-K fp8 kernel (it spills); use large");
-    if (block_scaled && config != kernels::GemmSm90Pick::medium)
-      throw std::invalid_argument("GemmSm90Fp8JitKernel: the block-scaled kernel has 128x128 tiles (medium)");
+    if (block_scaled != (config == kernels::GemmSm90Pick::tall))
+      throw std::invalid_argument(block_scaled
+                                      ? "GemmSm90Fp8JitKernel: the block-scaled kernel has 192x128 tiles (tall)"
+                                      : "GemmSm90Fp8JitKernel: the 192x128 tile (tall) is the block-scaled kernel's");
     int const slot = block_scaled ? 5 : int(config);
     return ((slot * 2 + (e5m2 ? 1 : 0)) * 3 + int(out)) * kEpilogues + (int(epilogue) - 1);
   }
@@ -80,7 +82,7 @@ struct GemmSm90Fp8JitKernel {
     k.e5m2 = r % 2 != 0;
     int const slot = r / 2;
     k.block_scaled = slot == 5;
-    k.config = k.block_scaled ? kernels::GemmSm90Pick::medium : kernels::GemmSm90Pick(slot);
+    k.config = k.block_scaled ? kernels::GemmSm90Pick::tall : kernels::GemmSm90Pick(slot);
     return k;
   }
   friend bool operator==(GemmSm90Fp8JitKernel const&, GemmSm90Fp8JitKernel const&) = default;
@@ -151,7 +153,7 @@ kernels::GemmProblem<std::uint16_t, TOut> gemm_sm90_fp8_jit_units(kernels::GemmP
 }  // namespace detail
 
 // gemm_sm90_fp8_jit_kernel(problem, sms): the kernel for `problem` on a GPU of `sms` SMs. Block
-// scales: the block-scaled 128x128 kernel (gemm_sm90_fp8_block's default). Others: gemm_sm90_pick's
+// scales: the block-scaled 192x128 kernel (gemm_sm90_fp8_block's default). Others: gemm_sm90_pick's
 // tile for D as computed (a column-major D transposed) with K in 16-bit units (a k-tile of 64 units
 // is 128 fp8 elements, as the fp8 kernels count it) without stream-K (no fp8 stream-K kernel: it
 // spills): gemm_sm90_pick_data_parallel's (the persistent 128x256 tile where gemm_sm90 runs
@@ -165,7 +167,7 @@ GemmSm90Fp8JitKernel gemm_sm90_fp8_jit_kernel(kernels::GemmFp8Problem<T, TOut> c
   k.out = detail::gemm_sm90_fp8_jit_out<TOut>();
   k.block_scaled = problem.scale_a.kind == kernels::GemmScaleKind::block;
   if (k.block_scaled) {
-    k.config = kernels::GemmSm90Pick::medium;
+    k.config = kernels::GemmSm90Pick::tall;
   } else {
     long long const m = problem.cd_major == Major::row ? problem.m : problem.n;
     long long const n = problem.cd_major == Major::row ? problem.n : problem.m;

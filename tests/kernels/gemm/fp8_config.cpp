@@ -13,8 +13,8 @@ namespace kd = tessera::kernels::detail;
 
 TEST(GemmSm90Fp8Config, BlockScaledWrapsAPersistentConfiguration) {
   using B = GemmSm90Fp8BlockDefault;
-  static_assert(B::BM == 128 && B::BN == 128 && B::BK == 64 && B::Stages == 6 && B::kConsumers == 2);
-  static_assert(B::kEpilogueBytes == GemmSm90PersistentMedium::kEpilogueBytes);
+  static_assert(B::BM == 192 && B::BN == 128 && B::BK == 64 && B::Stages == 4 && B::kConsumers == 3);
+  static_assert(B::kEpilogueBytes == GemmSm90PersistentTall::kEpilogueBytes);
   static_assert(kd::gemm_sm90_block_scaled_config<B> && !kd::gemm_sm90_block_scaled_config<GemmSm90PersistentMedium>);
   static_assert(kd::is_ws_config<B> && kd::gemm_sm90_persistent_config<B> && !kd::gemm_sm90_stream_k_config<B>);
   static_assert(kd::gemm_sm90_block_scaled_config<GemmSm90BlockScaled<GemmSm90WsConfig<128, 64, 64, 8, true>>>);

@@ -26,8 +26,10 @@
 
 namespace tessera::kernels {
 
-// The configurations gemm_sm90 picks from (TESSERA_GEMM_SM90_CHOICES, in its order). New ones go at
-// the end: the JIT numbers its programs by these values (jit/gemm_sm90.hpp, GemmSm90JitKernel).
+// The configurations gemm_sm90 picks from (TESSERA_GEMM_SM90_CHOICES, in its order), then `tall`,
+// which gemm_sm90 never picks: the block-scaled fp8 kernel's tile (GemmSm90PersistentTall, 192 x
+// 128; the fp8 JIT names its kernels by these values too). New ones go at the end: the JIT numbers
+// its programs by these values (jit/gemm_sm90.hpp, GemmSm90JitKernel).
 enum class GemmSm90Pick {
   large,
   medium,
@@ -37,7 +39,8 @@ enum class GemmSm90Pick {
   stream_k,
   stream_k_medium,
   stream_k_small,
-  stream_k_narrow
+  stream_k_narrow,
+  tall
 };
 
 inline char const* to_string(GemmSm90Pick p) {
@@ -51,6 +54,7 @@ inline char const* to_string(GemmSm90Pick p) {
     case GemmSm90Pick::stream_k_medium: return "stream-K 128x128";
     case GemmSm90Pick::stream_k_small: return "stream-K 64x128";
     case GemmSm90Pick::stream_k_narrow: return "stream-K 128x64";
+    case GemmSm90Pick::tall: return "persistent 192x128 (block-scaled fp8)";
   }
   return "invalid";
 }
@@ -295,6 +299,7 @@ inline void gemm_sm90_pick_tile(GemmSm90Pick p, int& bm, int& bn) {
     case GemmSm90Pick::wide: set(GemmSm90PersistentWide{}); return;
     case GemmSm90Pick::pingpong: set(GemmSm90PingpongDefault{}); return;
     case GemmSm90Pick::stream_k_narrow: set(GemmSm90StreamKNarrow{}); return;
+    case GemmSm90Pick::tall: set(GemmSm90PersistentTall{}); return;
     case GemmSm90Pick::large:
     case GemmSm90Pick::stream_k: break;
   }

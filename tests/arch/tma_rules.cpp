@@ -26,6 +26,12 @@ TEST(TmaRules, TheGemmsBoxesAreAccepted) {
   EXPECT_EQ(message(epilogue), "accepted");
   TmaMatrix2d one_row{true, 4, 10, 1, 12, 8, 1, 0};  // one row; a pitch of 48 bytes
   EXPECT_EQ(message(one_row), "accepted");
+  // the attention backward's dQ reduce-add (DqTma): fp32 accumulator rows of head_dim 128 or 64,
+  // boxes of 32 floats (128 bytes) x 64 rows under the 128-byte swizzle
+  for (std::uint64_t d : {128u, 64u}) {
+    TmaMatrix2d dq{true, 4, d, 16 * 4096, d, 32, 64, 128};
+    EXPECT_EQ(message(dq), "accepted") << "head_dim " << d;
+  }
 }
 
 TEST(TmaRules, EachRuleNamesItsValues) {

@@ -16,6 +16,11 @@
 //                                    one thread stores a box from shared memory to the matrix at
 //                                    (c0, c1); elements outside the matrix are not written; the
 //                                    store joins the thread's open bulk group
+//   SM90_TMA_REDUCE_ADD_2D::copy(desc, src, c0, c1)
+//                                    one thread adds a box from shared memory into the matrix at
+//                                    (c0, c1), element by element, atomically (f32 maps: fp32 add);
+//                                    elements outside the matrix are not touched; joins the thread's
+//                                    open bulk group, as a store does
 //   tma_store_commit()               closes the thread's bulk group (cp.async.bulk.commit_group)
 //   tma_store_wait_read<N>()         waits until at most N of the thread's groups still read
 //                                    shared memory (their sources may be overwritten)
@@ -70,6 +75,10 @@ static_assert(sizeof(CUtensorMap) == sizeof(detail::TmaDescriptorBytes) &&
 #endif
 
 enum class TmaSwizzle { none, b32, b64, b128 };
+// The element type a tensor map declares: bits (unsigned integers of elem_bytes: copies move bits,
+// whatever the values are) or f32 (4-byte floats: what a reduction's arithmetic needs, e.g.
+// SM90_TMA_REDUCE_ADD_2D's add).
+enum class TmaData { bits, f32 };
 
 #if !defined(__CUDACC_RTC__)  // host only: encoding a tensor map (the driver, exceptions, strings)
 namespace detail {
@@ -99,16 +108,17 @@ void tma_require(bool ok, What const& what) {
 }
 }  // namespace detail
 
-// make_tma_desc_2d(ptr, elem_bytes, inner, outer, ld, box_inner, box_outer, swizzle): the tensor
-// map of a row-major matrix of `outer` rows of `inner` elements, rows `ld` elements apart, read in
-// boxes of box_outer rows x box_inner elements. Pre: the rules of arch/tma_rules.hpp
-// (tma_2d_violation; a broken one is an invalid_argument with its message): ptr 16-byte aligned;
-// elem_bytes 1, 2 or 4; ld * elem_bytes a multiple of 16 (TMA strides) and ld >= inner; 1 <= box
-// sizes <= 256; box_inner * elem_bytes a multiple of 16, and with a swizzle at most the swizzle's
-// span (32, 64 or 128 bytes). Out-of-bounds box elements read as zero.
+// make_tma_desc_2d(ptr, elem_bytes, inner, outer, ld, box_inner, box_outer, swizzle[, data]): the
+// tensor map of a row-major matrix of `outer` rows of `inner` elements, rows `ld` elements apart,
+// read in boxes of box_outer rows x box_inner elements, its elements `data` (TmaData::bits unless
+// given; TmaData::f32 needs elem_bytes 4, else invalid_argument). Pre: the rules of
+// arch/tma_rules.hpp (tma_2d_violation; a broken one is an invalid_argument with its message): ptr
+// 16-byte aligned; elem_bytes 1, 2 or 4; ld * elem_bytes a multiple of 16 (TMA strides) and ld >=
+// inner; 1 <= box sizes <= 256; box_inner * elem_bytes a multiple of 16, and with a swizzle at most
+// the swizzle's span (32, 64 or 128 bytes). Out-of-bounds box elements read as zero.
 inline TmaDescriptor make_tma_desc_2d(void const* ptr, int elem_bytes, std::uint64_t inner, std::uint64_t outer,
                                       std::uint64_t ld, std::uint32_t box_inner, std::uint32_t box_outer,
-                                      TmaSwizzle swizzle) {
+                                      TmaSwizzle swizzle, TmaData data = TmaData::bits) {
   const int span = swizzle == TmaSwizzle::b128  ? 128
                    : swizzle == TmaSwizzle::b64 ? 64
                    : swizzle == TmaSwizzle::b32 ? 32
@@ -122,9 +132,13 @@ inline TmaDescriptor make_tma_desc_2d(void const* ptr, int elem_bytes, std::uint
                       box_outer,
                       span};
   if (std::optional<std::string> const v = tma_2d_violation(m)) throw std::invalid_argument("make_tma_desc_2d: " + *v);
-  const CUtensorMapDataType type = elem_bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
-                                   : elem_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
-                                                     : CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  detail::tma_require(data == TmaData::bits || elem_bytes == 4, [&] {
+    return "TmaData::f32 needs elem_bytes 4 (got " + std::to_string(elem_bytes) + "): pass TmaData::bits";
+  });
+  const CUtensorMapDataType type = data == TmaData::f32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                   : elem_bytes == 1    ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                                   : elem_bytes == 2    ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                                                        : CU_TENSOR_MAP_DATA_TYPE_UINT32;
   const CUtensorMapSwizzle sw = swizzle == TmaSwizzle::b128  ? CU_TENSOR_MAP_SWIZZLE_128B
                                 : swizzle == TmaSwizzle::b64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                 : swizzle == TmaSwizzle::b32 ? CU_TENSOR_MAP_SWIZZLE_32B
@@ -205,6 +219,34 @@ struct SM90_TMA_STORE_2D {
 #elif defined(__CUDA_ARCH__)
     static_assert(detail::always_false<Unused>,
                   "SM90_TMA_STORE_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
+#else
+    (void)desc, (void)src, (void)c0, (void)c1;
+#endif
+  }
+};
+
+// SM90_TMA_REDUCE_ADD_2D: cp.reduce.async.bulk.tensor.2d shared -> global with .add, tracked by
+// bulk groups: each element of the box is added to the matrix's element (an atomic read-modify-write
+// in global memory, as red.global.add: boxes from many blocks may add to the same elements; the
+// arithmetic is the tensor map's element type: fp32 needs a map made with TmaData::f32, since a
+// TmaData::bits map of 4-byte elements adds them as unsigned integers). The attention backward
+// adds its dQ shares with it (kernels/attention/backward_sm90.cuh).
+struct SM90_TMA_REDUCE_ADD_2D {
+  // copy(desc, src, c0, c1): the box at src (laid out as the tensor map's box and swizzle say)
+  // added into the matrix at (c0 inner, c1 outer); the parts outside the matrix are dropped. Pre:
+  // as SM90_TMA_STORE_2D::copy (src aligned to 128 bytes, 1024 with a 128-byte swizzle; its
+  // writers ran fence_view_async_shared() and met this thread at a barrier); src is not written
+  // again before tma_store_wait_read says the group has read it.
+  template <class Unused = void>
+  __device__ static void copy(TmaDescriptor const* desc, std::uint32_t src, int c0, int c1) {
+#if defined(TESSERA_SM90_AVAILABLE)
+    asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                     reinterpret_cast<std::uint64_t>(desc)),
+                 "r"(src), "r"(c0), "r"(c1)
+                 : "memory");
+#elif defined(__CUDA_ARCH__)
+    static_assert(detail::always_false<Unused>,
+                  "SM90_TMA_REDUCE_ADD_2D: TMA needs sm_90 or newer; build for -gencode arch=compute_90a");
 #else
     (void)desc, (void)src, (void)c0, (void)c1;
 #endif

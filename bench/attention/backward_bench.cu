@@ -144,9 +144,11 @@ __global__ void fill(bfloat16_t* p, std::size_t n, std::uint32_t seed) {
 }
 
 // The backward of `p` by configuration `variant` (--variant; AttentionBwdSm90Config's choices
-// compared on the device): 0 attention_backward_sm90's (the lean step, plain order); the step before
-// the lean one (Lean = false): 1 plain order, 2 overlapped, two stages each, 3 overlapped, three
-// stages; the lean step: 4 plain order (= 0, through the configuration), 5 overlapped.
+// compared on the device): 0 attention_backward_sm90's (the lean step, plain order, dQ by TMA
+// reduce-add); the step before the lean one (Lean = false): 1 plain order, 2 overlapped, two stages
+// each, 3 overlapped, three stages; the lean step with the dQ atomics (DqTma = false: the default
+// before the TMA reduce-add): 4 plain order, 5 overlapped; 6 the lean step, plain order, dQ by TMA
+// reduce-add (DqTma = true: = 0, through the configuration).
 cudaError_t backward(AttentionBackwardProblem<bfloat16_t> const& p, int variant) {
   using tessera::kernels::AttentionBwdSm90Config;
   using tessera::kernels::detail::attention_bwd_sm90_launch;
@@ -163,11 +165,20 @@ cudaError_t backward(AttentionBackwardProblem<bfloat16_t> const& p, int variant)
       return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, true, 3, false>, T>(p, nullptr)
                  : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 3, false>, T>(p, nullptr);
     case 4:
-      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false, 2, true>, T>(p, nullptr)
-                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, false, 2, true>, T>(p, nullptr);
+      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false, 2, true, false>, T>(
+                       p, nullptr)
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, false, 2, true, false>, T>(
+                       p, nullptr);
     case 5:
-      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, true, 2, true>, T>(p, nullptr)
-                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 2, true>, T>(p, nullptr);
+      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, true, 2, true, false>, T>(p,
+                                                                                                                nullptr)
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 2, true, false>, T>(
+                       p, nullptr);
+    case 6:
+      return d64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false, 2, true, true>, T>(p,
+                                                                                                                nullptr)
+                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, false, 2, true, true>, T>(
+                       p, nullptr);
     default: return tessera::kernels::attention_backward_sm90(p, nullptr);
   }
 }

@@ -271,9 +271,11 @@ std::string compare(char const* what, std::vector<T> const& got, std::vector<flo
 // first m-block of query head 0: the case must have m_first = 0 there) S^T, dP^T, P^T, dS^T
 // before the gradients. first_step: run the step before the lean one (AttentionBwdSm90Config's Lean =
 // false, overlapped for head_dim 128: the default until the lean step was measured) instead of
-// attention_backward_sm90's configuration (the lean step).
+// attention_backward_sm90's configuration (the lean step, dQ by TMA reduce-add). atomics: the lean
+// step in the plain order with DqTma = false (dQ by red.global.add.v2.f32: the default until the
+// TMA reduce-add).
 template <class T>
-std::string run_case(Case const& c, bool debug = false, bool first_step = false) {
+std::string run_case(Case const& c, bool debug = false, bool first_step = false, bool atomics = false) {
   int const d = c.head_dim;
   AttentionStrides const qo{(long long)c.heads_q * c.seq_q * (d + 8), (long long)c.seq_q * (d + 8), d + 8, 1};
   AttentionStrides const kv{(long long)c.seq_k * c.heads_kv * d, d, (long long)c.heads_kv * d, 1};
@@ -353,6 +355,15 @@ std::string run_case(Case const& c, bool debug = false, bool first_step = false)
     check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false, 2, false>, T>(p, nullptr)
                   : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, true, 2, false>, T>(p, nullptr),
           "attention_bwd_sm90_launch (first step)");
+  } else if (atomics) {
+    tessera::kernels::check_attention_backward_problem("attention_backward_sm90 (atomics)", p);
+    using tessera::kernels::AttentionBwdSm90Config;
+    using tessera::kernels::detail::attention_bwd_sm90_launch;
+    check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, false, false, 2, true, false>, T>(
+                        p, nullptr)
+                  : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, false, false, 2, true, false>, T>(
+                        p, nullptr),
+          "attention_bwd_sm90_launch (atomics)");
   } else {
     check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90");
   }
@@ -405,14 +416,14 @@ std::string run_case(Case const& c, bool debug = false, bool first_step = false)
 }
 
 template <class T>
-void sweep(int head_dim, bool first_step = false) {
+void sweep(int head_dim, bool first_step = false, bool atomics = false) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
   for (auto [sq, sk] : seq_pairs())
     for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::top_left, AttentionCausal::bottom_right})
       for (int ratio : {1, 4}) {
         int const batch = sq >= 1000 || sk >= 1000 ? 1 : 2;
         Case const c{batch, 4, 4 / ratio, sq, sk, head_dim, causal};
-        std::string const err = run_case<T>(c, false, first_step);
+        std::string const err = run_case<T>(c, false, first_step, atomics);
         ASSERT_EQ(err, "") << c.name();
       }
 }
@@ -427,17 +438,21 @@ TEST(AttentionBackwardSm90FirstStepSweep, Bf16D64) { sweep<bfloat16_t>(64, true)
 TEST(AttentionBackwardSm90FirstStepSweep, Bf16D128) { sweep<bfloat16_t>(128, true); }
 TEST(AttentionBackwardSm90FirstStepSweep, Fp16D64) { sweep<half_t>(64, true); }
 TEST(AttentionBackwardSm90FirstStepSweep, Fp16D128) { sweep<half_t>(128, true); }
+// The lean step with the dQ atomics (DqTma = false; the default before the TMA reduce-add).
+TEST(AttentionBackwardSm90AtomicsSweep, Bf16D64) { sweep<bfloat16_t>(64, false, true); }
+TEST(AttentionBackwardSm90AtomicsSweep, Bf16D128) { sweep<bfloat16_t>(128, false, true); }
 
 // Small cases (the sanitizers' filter: *Small*): both head_dims, masks, GQA 2, a chosen scale;
-// the default configuration (the lean step), then the first step.
+// the default configuration (the lean step, dQ by TMA reduce-add), then the first step, then the
+// lean step with the dQ atomics.
 TEST(AttentionBackwardSm90, SmallCases) {
   if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
-  for (bool first_step : {false, true})
+  for (int path : {0, 1, 2})
     for (int d : {64, 128})
       for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::bottom_right}) {
         Case const c{1, 2, 1, 70, 150, d, causal, 0.3f};
-        std::string const err = run_case<bfloat16_t>(c, false, first_step);
-        ASSERT_EQ(err, "") << c.name() << (first_step ? " (first step)" : "");
+        std::string const err = run_case<bfloat16_t>(c, false, path == 1, path == 2);
+        ASSERT_EQ(err, "") << c.name() << (path == 1 ? " (first step)" : path == 2 ? " (atomics)" : "");
       }
 }
 
@@ -477,10 +492,11 @@ TEST(AttentionBackwardSm90, MultiQueryAndLong) {
 // alone; one backward over the batch; each sequence's gradients compared with the reference run on
 // it alone (a fixed-length problem over its rows; empty sequences: their keys' dK = dV = 0, their
 // queries' dQ = 0), dV, dK, dQ in that order. Returns "" or the first mismatch. first_step (bf16
-// only): the step before the lean one (Lean = false, overlapped for head_dim 128).
+// only): the step before the lean one (Lean = false, overlapped for head_dim 128); atomics (bf16
+// only): the lean step with the dQ atomics (DqTma = false).
 template <class T>
 std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> const& lens_k, int heads_q, int heads_kv,
-                            int d, AttentionCausal causal, bool first_step = false) {
+                            int d, AttentionCausal causal, bool first_step = false, bool atomics = false) {
   int const batch = int(lens_q.size());
   std::vector<int> cu_q(1, 0), cu_k(1, 0);
   for (int b = 0; b < batch; ++b) {
@@ -583,9 +599,19 @@ std::string run_varlen_case(std::vector<int> const& lens_q, std::vector<int> con
                 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, true, false, 2, false>, T>(p, nullptr)
                 : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, true, true, 2, false>, T>(p, nullptr),
             "attention_bwd_sm90_launch (varlen, first step)");
+    } else if (atomics) {
+      tessera::kernels::check_attention_backward_problem("attention_backward_sm90 (varlen, atomics)", p);
+      using tessera::kernels::AttentionBwdSm90Config;
+      using tessera::kernels::detail::attention_bwd_sm90_launch;
+      check(d == 64 ? attention_bwd_sm90_launch<AttentionBwdSm90Config<64, false, true, false, 2, true, false>, T>(
+                          p, nullptr)
+                    : attention_bwd_sm90_launch<AttentionBwdSm90Config<128, false, true, false, 2, true, false>, T>(
+                          p, nullptr),
+            "attention_bwd_sm90_launch (varlen, atomics)");
     }
   }
-  if (!first_step) check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90 (varlen)");
+  if (!first_step && !atomics)
+    check(tessera::kernels::attention_backward_sm90(p, nullptr), "attention_backward_sm90 (varlen)");
   check(cudaGetLastError(), "attention_backward_sm90 (varlen)");
   check(cudaDeviceSynchronize(), "synchronize");
   std::vector<T> const got_q = dq.download(), got_k = dk.download(), got_v = dv.download();
@@ -644,6 +670,19 @@ TEST(AttentionBackwardSm90FirstStepVarlen, EmptyAndRaggedSequences) {
       ASSERT_EQ(err, "") << "(first step)";
       err = run_varlen_case<bfloat16_t>({300, 17}, {129, 400}, 2, 2, d, causal, true);
       ASSERT_EQ(err, "") << "(first step)";
+    }
+}
+
+// The same ragged batches through the lean step with the dQ atomics (bf16).
+TEST(AttentionBackwardSm90AtomicsVarlen, EmptyAndRaggedSequences) {
+  if (std::string const why = tessera::test::no_device_reason(); !why.empty()) GTEST_SKIP() << why;
+  for (int d : {64, 128})
+    for (AttentionCausal causal : {AttentionCausal::none, AttentionCausal::bottom_right}) {
+      std::string err =
+          run_varlen_case<bfloat16_t>({0, 5, 130, 64, 1}, {3, 0, 200, 64, 17}, 4, 1, d, causal, false, true);
+      ASSERT_EQ(err, "") << "(atomics)";
+      err = run_varlen_case<bfloat16_t>({300, 17}, {129, 400}, 2, 2, d, causal, false, true);
+      ASSERT_EQ(err, "") << "(atomics)";
     }
 }
 

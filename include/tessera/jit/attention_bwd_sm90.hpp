@@ -96,8 +96,9 @@ inline void check_attention_bwd_sm90_jit_problem(char const* fn, AttentionBwdSm9
 // ---- which program -------------------------------------------------------------------------------
 
 // One program: head_dim (64 or 128), the element type, varlen (AttentionBwdSm90Config<D, false,
-// varlen>: the launcher's default configuration for the head_dim). index(): a dense number in
-// [0, kCount).
+// varlen, false, 2, true, false>: the lean step in the plain order with the dQ atomics, DqTma =
+// false; the launcher's default adds dQ by a TMA reduce-add, whose seventh tensor map the host's
+// copies below do not have yet). index(): a dense number in [0, kCount).
 struct AttentionBwdSm90JitKernel {
   static constexpr int kCount = 8;
   int head_dim = 128;
@@ -116,11 +117,11 @@ inline AttentionBwdSm90JitKernel attention_bwd_sm90_jit_kernel(AttentionBwdSm90J
   return AttentionBwdSm90JitKernel{p.fwd.head_dim, p.fwd.bf16, p.fwd.cu_seqlens_q != nullptr};
 }
 
-// The geometry (AttentionBwdSm90Config<D>, its Roles and Storage), static_asserted by the program:
-// bm 64 queries a step, bn 128 keys a block, 384 threads; smem_bytes sm90::shared_storage_bytes of
-// the storage: K, V (bn D), 2 stages of Q and dO (bm D), 2 dS^T buffers (bn bm) of 16-bit elements,
-// LSE log2 e and D (2 stages of bm fp32 each, 128-byte aligned), 5 barriers, the struct rounded up
-// to 128 bytes, and 1024 bytes of room to align it.
+// The geometry (the program's AttentionBwdSm90Config, its Roles and Storage), static_asserted by the
+// program: bm 64 queries a step, bn 128 keys a block, 384 threads; smem_bytes
+// sm90::shared_storage_bytes of the storage: K, V (bn D), 2 stages of Q and dO (bm D), 2 dS^T
+// buffers (bn bm) of 16-bit elements, LSE log2 e and D (2 stages of bm fp32 each, 128-byte
+// aligned), 5 barriers, the struct rounded up to 128 bytes, and 1024 bytes of room to align it.
 struct AttentionBwdSm90JitGeometry {
   int bm = 64, bn = 128, threads = 384, stages = 2, smem_bytes = 0;
 };
@@ -143,7 +144,8 @@ inline std::vector<std::string> attention_bwd_sm90_jit_names(AttentionBwdSm90Jit
   return {"tessera::kernels::detail::attention_bwd_preprocess<" + t + ">",
           "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionBwdSm90Roles<"
           "tessera::kernels::AttentionBwdSm90Config<" +
-              std::to_string(k.head_dim) + ", false, " + (k.varlen ? "true" : "false") + ">, " + t + "> >",
+              std::to_string(k.head_dim) + ", false, " + (k.varlen ? "true" : "false") + ", false, 2, true, false>, " +
+              t + "> >",
           "tessera::kernels::detail::attention_bwd_postprocess<" + t + ">"};
 }
 
@@ -223,7 +225,7 @@ inline std::string attention_bwd_sm90_jit_source(AttentionBwdSm90JitKernel const
       ";\n"
       "using Cfg = tessera::kernels::AttentionBwdSm90Config<" +
       n(k.head_dim) + ", false, " + (k.varlen ? "true" : "false") +
-      ">;\n"
+      ", false, 2, true, false>;\n"
       "using Roles = tessera::kernels::detail::AttentionBwdSm90Roles<Cfg, T>;\n"
       "using Pre = tessera::kernels::detail::AttentionBwdPreParams<T>;\n"
       "using Post = tessera::kernels::detail::AttentionBwdPostParams<T>;\n"

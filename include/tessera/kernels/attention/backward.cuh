@@ -161,6 +161,9 @@ cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cuda
       varlen ? attention_backward_varlen_rows(f.total_q, f.batch) : attention_backward_rows_pad(f.seq_q);
   // Lean: a thread's dQ offset within its head's accumulator is 32-bit (rows_pad D floats)
   if (Cfg::kLean && rows_pad * D >= (1LL << 32)) return cudaErrorInvalidValue;
+  // DqTma: the reduce-add's row coordinate (bh rows_pad + row) is a 32-bit signed int
+  if (Cfg::kDqTma && (varlen ? (long long)f.heads_q : (long long)f.batch * f.heads_q) * rows_pad >= (1LL << 31))
+    return cudaErrorInvalidValue;
   long long const bh = varlen ? f.heads_q : (long long)f.batch * f.heads_q;
   int const t_batch = varlen ? 1 : f.batch, t_rows_q = varlen ? f.total_q : f.seq_q,
             t_rows_k = varlen ? f.total_k : f.seq_k;  // the tensor maps' extents
@@ -192,7 +195,7 @@ cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cuda
   attention_bwd_preprocess<T><<<unsigned((pre.rows + 7) / 8), 256, 0, stream>>>(pre);
   if (cudaError_t const e = cudaGetLastError(); e != cudaSuccess) return e;
 
-  AttentionBwdSm90Maps<T> maps{};
+  typename Roles::Maps maps{};
   maps.q = attention_sm90_tma(f.q, t_batch, f.heads_q, t_rows_q, D, f.q_strides, BM);
   maps.dout = attention_sm90_tma(p.dout, t_batch, f.heads_q, t_rows_q, D, p.dout_strides, BM);
   maps.k = attention_sm90_tma(f.k, t_batch, f.heads_kv, t_rows_k, D, f.k_strides, BN);
@@ -201,6 +204,11 @@ cudaError_t attention_bwd_sm90_launch(AttentionBackwardProblem<T> const& p, cuda
                                TmaSwizzle::none);
   maps.dsum = make_tma_desc_2d(dsum, 4, std::uint64_t(rows_pad), std::uint64_t(bh), std::uint64_t(rows_pad), BM, 1,
                                TmaSwizzle::none);
+  // DqTma: the accumulator as bh rows_pad rows of D floats, in boxes of 32 floats x BM rows (128
+  // bytes: the 128-byte swizzle's span), the dQ shares' reduce-adds; declared fp32 (the adds' type)
+  if constexpr (Cfg::kDqTma)
+    maps.dq = make_tma_desc_2d(dq_accum, 4, std::uint64_t(D), std::uint64_t(bh * rows_pad), std::uint64_t(D), 32, BM,
+                               TmaSwizzle::b128, TmaData::f32);
   AttentionBwdSm90Params<T> params{};
   params.dk = p.dk;
   params.dk_batch = p.dk_strides.batch;

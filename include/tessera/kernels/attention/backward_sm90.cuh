@@ -12,8 +12,10 @@
 //     dV  += P^T dO                 (RS wgmma: P^T from registers, dO's stage as an MN-major B)
 //     dK  += dS^T Q                 (RS wgmma: dS^T from registers, Q's stage as an MN-major B)
 //     dQ  += dS K                   (SS wgmma: dS^T through shared memory as an MN-major A, K's tile
-//                                    as an MN-major B; fp32 atomics, red.global.add.v2.f32, into
-//                                    the workspace's accumulator; the postprocessing applies scale)
+//                                    as an MN-major B; added into the workspace's fp32 accumulator
+//                                    by a TMA reduce-add of the share staged in shared memory
+//                                    (DqTma, the default) or by red.global.add.v2.f32 atomics; the
+//                                    postprocessing applies scale)
 //   dK (times scale) and dV stay in registers across the loop and are stored once at the end.
 //   AttentionBwdSm90Config<D>        the tile: BN = 128 keys a block (two consumer warpgroups of 64
 //                                    keys), BM = 64 queries a step, 2 stages of (Q, dO, LSE, D)
@@ -25,7 +27,8 @@
 //                                    and D (2-D over the workspace's padded rows), __grid_constant__
 //   AttentionBwdSm90Roles<Cfg, T>    the roles: one producer thread; two consumer warpgroups
 //
-//   smem [K: BN x D] [V: BN x D] [Q stage 0, 1: BM x D] [dO stage 0, 1] [dS^T buffer 0, 1: BN x BM]
+//   smem [DqTma: dQ share 0, 1: 2 boxes of BM x 32 fp32 each] [K: BN x D] [V: BN x D]
+//        [Q stage 0, 1: BM x D] [dO stage 0, 1] [dS^T buffer 0, 1: BN x BM]
 //        [LSE log2 e, D: stage 0, 1 x BM fp32] [barriers]                (tiles 128-byte swizzled)
 //   warpgroup 0  (producer, 24 registers): thread 0 loads K, V once (kv_full), then for each query
 //                head h of the group and each m-block m >= m_first: Q, dO (rows m BM .. of head h),
@@ -94,7 +97,18 @@ namespace tessera::kernels {
 // multiply in the loop; the checks refuse a head whose accumulator has 2^32 floats or more).
 // H200, 2026-11-28: head_dim 64 +6 to +8 % over the step before it, 128 within +-1 %. Lean = false
 // is that step (descriptors and offsets recomputed each step), which the debug dumps use.
-template <int D, bool Debug = false, bool Varlen = false, bool Overlap = false, int StageCount = 2, bool Lean = !Debug>
+// DqTma (the default with Lean; Lean only): the dQ share goes into the accumulator by TMA instead
+// of 16 red.global.add.v2.f32 a thread (whose issue queue, LG throttle, held ~a fifth of the
+// consumers' time in Nsight Compute, head_dim 128, seq 4096, H200): each consumer warpgroup writes
+// its share (64 queries x 64 columns, fp32) into its own shared buffer, two boxes of 64 rows x 32
+// floats in the 128-byte swizzle (a warp's 8-byte stores: two wavefronts, the fewest for 256
+// bytes), fence.proxy.async, meets its own named barrier, and one thread issues two
+// cp.reduce.async.bulk.tensor.2d .add through a tensor map over the accumulator (rows of D floats)
+// and commits them; it waits for their reads (cp.async.bulk.wait_group.read 0) before the next
+// step's consumer barrier, after which the buffer is written again. 32 KB more shared memory.
+// Built; not yet run on a GPU (2026-11-28).
+template <int D, bool Debug = false, bool Varlen = false, bool Overlap = false, int StageCount = 2, bool Lean = !Debug,
+          bool DqTma = Lean>
 struct AttentionBwdSm90Config {
   static_assert(D == 64 || D == 128, "AttentionBwdSm90Config: the backward supports head_dim 64 and 128");
   static constexpr int kHeadDim = D;
@@ -103,6 +117,9 @@ struct AttentionBwdSm90Config {
   static constexpr bool kOverlap = Overlap;
   static constexpr bool kLean = Lean;
   static_assert(!(Lean && Debug), "AttentionBwdSm90Config: Lean has no debug dumps (use Debug with Lean = false)");
+  static constexpr bool kDqTma = DqTma;
+  static_assert(!DqTma || Lean,
+                "AttentionBwdSm90Config: DqTma is built on the lean step (set Lean = true, or DqTma = false)");
   static constexpr int BN = 128;
   static constexpr int BM = 64;
   static constexpr int Stages = StageCount;
@@ -152,8 +169,28 @@ struct AttentionBwdSm90Maps {
   TmaDescriptor q, k, v, dout, lse2, dsum;
 };
 
+// DqTma's maps: the six above and dq, the fp32 accumulator as a 2-D matrix (D floats a row, rows
+// batch heads_q rows_pad; varlen heads_q rows_pad) in boxes of 32 x BM (128 bytes x 64 rows),
+// 128-byte swizzle: the reduce-add's destination.
+template <class T>
+struct AttentionBwdSm90DqMaps : AttentionBwdSm90Maps<T> {
+  TmaDescriptor dq;
+};
+
+// DqTma's staging (first in the storage: 1024-byte aligned): per consumer warpgroup one dQ share
+// of BM = 64 queries x 64 columns fp32, as two boxes of 64 rows x 32 floats (128 bytes), each in
+// the 128-byte swizzle (16-byte unit u of row r stored at unit u ^ r % 8); without DqTma an empty
+// base (no bytes).
+template <bool DqTma, int Consumers>
+struct AttentionBwdSm90DqStage {};
+template <int Consumers>
+struct AttentionBwdSm90DqStage<true, Consumers> {
+  static constexpr int kShareFloats = 64 * 64;  // (64 queries, 64 columns): two boxes of 64 x 32
+  alignas(1024) float dq_share[Consumers * kShareFloats];
+};
+
 template <class Cfg, class T>
-struct AttentionBwdSm90Storage {
+struct AttentionBwdSm90Storage : AttentionBwdSm90DqStage<Cfg::kDqTma, Cfg::kConsumers> {
   static constexpr int D = Cfg::kHeadDim, BM = Cfg::BM, BN = Cfg::BN, Stages = Cfg::Stages;
   static constexpr int kQ = BM * D, kKV = BN * D, kDS = BN * BM;  // elements
   static_assert(kQ * sizeof(T) % 1024 == 0 && kKV * sizeof(T) % 1024 == 0 && kDS * sizeof(T) % 1024 == 0,
@@ -191,6 +228,9 @@ struct AttentionBwdSm90DqOp<half_t> {
 // The named barrier the two consumer warpgroups meet at once both wrote their dS^T (ids 1..15;
 // the skeleton uses none).
 inline constexpr std::uint32_t kAttentionBwdDsBarrier = 1;
+// DqTma: consumer warpgroup c's own barrier (id 2 + c), between its threads' writes of the dQ share
+// and the reduce-add that reads it.
+inline constexpr std::uint32_t kAttentionBwdDqBarrier0 = 2;
 
 template <class Cfg, class T>
 struct AttentionBwdSm90Roles {
@@ -199,7 +239,7 @@ struct AttentionBwdSm90Roles {
   static constexpr int kProducerRegs = Cfg::kProducerRegs, kConsumerRegs = Cfg::kConsumerRegs;
   static constexpr int kClusterSize = 1;
   using Params = AttentionBwdSm90Params<T>;
-  using Maps = AttentionBwdSm90Maps<T>;
+  using Maps = std::conditional_t<Cfg::kDqTma, AttentionBwdSm90DqMaps<T>, AttentionBwdSm90Maps<T>>;
   using Storage = AttentionBwdSm90Storage<Cfg, T>;
   using Pipe = TmaPipeline<Stages>;
   using SsOp = typename AttentionSm90SsOp<T, BM>::type;  // S^T, dP^T: N = BM queries, both K-major
@@ -221,6 +261,7 @@ struct AttentionBwdSm90Roles {
     tma_prefetch_desc(&maps.dout);
     tma_prefetch_desc(&maps.lse2);
     tma_prefetch_desc(&maps.dsum);
+    if constexpr (Cfg::kDqTma) tma_prefetch_desc(&maps.dq);
     Pipe{s.ring}.init(kConsumers);
     mbarrier_init(&s.kv_full, 1);
     fence_barrier_init();
@@ -365,6 +406,7 @@ struct AttentionBwdSm90Roles {
     std::uint32_t ds0;       // of dS^T's buffer 0 (a buffer: + kLeanDsBuf)
     std::uint32_t lse;       // byte address of LSE log2 e of stage 0's first query (D's: + kLeanDsumOff)
     std::uint32_t ds_st;     // byte address of this thread's first dS^T pair in buffer 0 (key row r, 16 (r % 8) + 4 t)
+    std::uint32_t dq_st;     // DqTma: byte address of this thread's first dQ pair in its warpgroup's share
   };
   // LSE log2 e of query 2 t of stage 0 (bytes): t read off ds_st's bits 2-3 (a register fewer)
   __device__ __forceinline__ static std::uint32_t lean_lse(LeanBase const& b) { return b.lse + 2u * (b.ds_st & 12u); }
@@ -382,7 +424,40 @@ struct AttentionBwdSm90Roles {
     b.lse = smem_address(s.lse2);
     b.ds_st = smem_address(s.ds_buffer(0)) + 128u * std::uint32_t(64 * c + 16 * warp + g) + 16u * std::uint32_t(g) +
               4u * std::uint32_t(t);
+    b.dq_st = 0;
+    if constexpr (Cfg::kDqTma) b.dq_st = dq_share_address(s, c) + dq_stage_offset(warp, g, t);
     return b;
+  }
+
+  // ---- DqTma (Cfg::kDqTma): the dQ share through shared memory and a TMA reduce-add ----
+  // Warpgroup c's share buffer: box i (columns 32 i .. 32 i + 31 of the share) at + 8192 i, a box
+  // (64 query rows, 32 floats) -> byte 128 r + 16 (u ^ r % 8) + b % 16 for byte b = 4 column of the
+  // row, u = b / 16 (the tensor map's 128-byte swizzle; the buffer 1024-byte aligned).
+  static constexpr std::uint32_t kDqShareBytes = 64u * 64u * 4u, kDqBoxBytes = 64u * 32u * 4u;
+  template <class S>
+  __device__ __forceinline__ static std::uint32_t dq_share_address(S& s, int c) {
+    return smem_address(s.dq_share) + std::uint32_t(c) * kDqShareBytes;
+  }
+  // The thread's first pair (query row 16 w + g, columns 2 t, 2 t + 1 of box 0): unit (t / 2) ^ g.
+  // Value 4 j + 2 h + e (row + 8 h, column 8 j + 2 t + e) is then at that offset XOR 32 (j % 4)
+  // (unit 2 (j % 4) + t / 2, swizzled by g), + 1024 h (8 rows), + 8192 (j / 4) (the box).
+  __device__ __forceinline__ static std::uint32_t dq_stage_offset(int warp, int g, int t) {
+    return 128u * std::uint32_t(16 * warp + g) + 16u * std::uint32_t((t >> 1) ^ g) + 8u * std::uint32_t(t & 1);
+  }
+  static_assert(sizeof(AttentionBwdSm90DqStage<true, 2>) == 2 * kDqShareBytes,
+                "DqTma: a warpgroup's share is 64 x 64 fp32 (two boxes of 64 x 32)");
+  // A warp's 8-byte stores for one (j, h): 8 rows (g) x 4 pairs (t); the 16 threads of t / 2 = 0
+  // fill each row's unit (2 (j % 4)) ^ g: 8 distinct units, all 32 banks; t / 2 = 1 the other 8.
+  // Two wavefronts for the warp's 256 bytes: no bank conflict.
+  __device__ __forceinline__ static void stage_dq(std::uint32_t dq_st, float (&dq)[32]) {
+    TESSERA_UNROLL
+    for (int j = 0; j < 8; ++j) {
+      TESSERA_UNROLL
+      for (int h = 0; h < 2; ++h)
+        st_shared_v2_f32(
+            (dq_st ^ (32u * std::uint32_t(j % 4))) + 1024u * std::uint32_t(h) + 8192u * std::uint32_t(j / 4),
+            dq[4 * j + 2 * h], dq[4 * j + 2 * h + 1]);
+    }
   }
 
   // acc = A B^T for the warpgroup's 64 keys (rows 64 c .. of a BN x D tile at a_addr: K or V)
@@ -481,12 +556,13 @@ struct AttentionBwdSm90Roles {
 
   // One step: the m-block m of query head h (batch-head row bh), stage st, dS^T buffer `buf`.
   // Lean: lb the warpgroup's bases (lean_base); the thread's first dQ accumulator element of the
-  // step is dq_head[dq_off] (bh unused; m only in the mask).
+  // step is dq_head[dq_off] (bh unused; m only in the mask). DqTma: dq_off is the step's first row
+  // of the accumulator as dq_map's matrix (dq_head unused).
   __device__ __forceinline__ static void step(Params const& p, AttentionBwdSm90Tile const& w, Storage& s, int cw,
                                               int lt, int m, int bh_in, PipelineState<Stages> st, int buf,
                                               float (&dk)[D / 2], float (&dv)[D / 2], bool dump,
                                               LeanBase const& lb = {}, float* dq_head = nullptr,
-                                              std::uint32_t dq_off = 0) {
+                                              std::uint32_t dq_off = 0, TmaDescriptor const* dq_map = nullptr) {
     constexpr bool Lean = Cfg::kLean;
     int l = lt, c = cw, bh = bh_in;
     // the thread's indices (and what derives from them) recomputed each step, not kept live across
@@ -637,6 +713,11 @@ struct AttentionBwdSm90Roles {
 
     // Both warpgroups' dS^T are in the buffer; once dV and dK are done (P^T and dS^T's registers
     // free, the stage's Q and dO released), this warpgroup's dQ share, if it has one this step.
+    // DqTma: the reduce-adds this warpgroup issued from its share buffer (the step before) have read
+    // it before any of its threads passes the barrier and writes it again.
+    if constexpr (Cfg::kDqTma) {
+      if (lt == 0) tma_store_wait_read<0>();
+    }
     named_barrier_sync(kAttentionBwdDsBarrier, 128 * kConsumers);
     int const dq0 = kDqShares == 1 ? 0 : 64 * c;
     std::uint32_t const dq_a = Lean ? lb.ds0 + std::uint32_t(buf) * kLeanDsBuf : smem_address(s.ds_buffer(buf));
@@ -662,7 +743,19 @@ struct AttentionBwdSm90Roles {
     warpgroup_wait<0>();
     attention_sm90_fence(dq);
     // value 4 j + 2 h + e: query m BM + 16 w + g + 8 h, column dq0 + 8 j + 2 t + e
-    if constexpr (Lean) {
+    if constexpr (Cfg::kDqTma) {
+      // into the share buffer, visible to the async proxy; the warpgroup meets; one thread adds
+      // the two boxes (columns dq0 .., dq0 + 32 ..; rows dq_off ..) into the accumulator
+      stage_dq(lb.dq_st, dq);
+      fence_view_async_shared();
+      named_barrier_sync(kAttentionBwdDqBarrier0 + std::uint32_t(c), 128);
+      if (lt == 0) {
+        std::uint32_t const share = dq_share_address(s, c);
+        SM90_TMA_REDUCE_ADD_2D::copy(dq_map, share, dq0, int(dq_off));
+        SM90_TMA_REDUCE_ADD_2D::copy(dq_map, share + kDqBoxBytes, dq0 + 32, int(dq_off));
+        tma_store_commit();
+      }
+    } else if constexpr (Lean) {
       add_dq(dq_head + dq_off, dq);
     } else {
       float* const row =
@@ -683,7 +776,7 @@ struct AttentionBwdSm90Roles {
 
   // Consumer warpgroup c: keys 64 c .. of the block. dK and dV accumulate over every step; the
   // steps run over the group's query heads, then the m-blocks; dS^T's buffers alternate.
-  __device__ __forceinline__ static void consume(Params const& p, Maps const&, AttentionBwdSm90Tile const& w,
+  __device__ __forceinline__ static void consume(Params const& p, Maps const& maps, AttentionBwdSm90Tile const& w,
                                                  Storage& s, int c, int lt) {
     float dk[D / 2], dv[D / 2];
     TESSERA_UNROLL
@@ -704,11 +797,23 @@ struct AttentionBwdSm90Roles {
           // the head's accumulator (uniform) and the thread's first element of the head's first step
           // (query m_first BM + 16 w + g, column dq0 + 2 t: 32-bit, as a head's rows_pad D floats),
           // then BM rows of D floats a step
+          // (DqTma: the step's first row of the accumulator's matrix, bh rows_pad + ws_row0 + m BM,
+          // advanced by BM rows a step)
           float* const dq_head = p.dq_accum + std::int64_t(bh) * p.rows_pad * D;
-          std::uint32_t dq_off = std::uint32_t(ws_row0(w) + w.m_first * BM + 16 * warp + g) * std::uint32_t(D) +
-                                 std::uint32_t((kDqShares == 1 ? 0 : 64 * cu) + 2 * t);
-          for (int m = w.m_first; m < m_blocks(p, w); ++m, ++st, buf ^= 1, dq_off += BM * D)
-            step(p, w, s, cu, lt, m, bh, st, buf, dk, dv, false, lb, dq_head, dq_off);
+          std::uint32_t dq_off = Cfg::kDqTma
+                                     ? std::uint32_t(bh * p.rows_pad + ws_row0(w) + w.m_first * BM)
+                                     : std::uint32_t(ws_row0(w) + w.m_first * BM + 16 * warp + g) * std::uint32_t(D) +
+                                           std::uint32_t((kDqShares == 1 ? 0 : 64 * cu) + 2 * t);
+          constexpr std::uint32_t kDqAdvance = Cfg::kDqTma ? BM : BM * D;
+          TmaDescriptor const* dq_map = nullptr;
+          if constexpr (Cfg::kDqTma) dq_map = &maps.dq;
+          for (int m = w.m_first; m < m_blocks(p, w); ++m, ++st, buf ^= 1, dq_off += kDqAdvance)
+            step(p, w, s, cu, lt, m, bh, st, buf, dk, dv, false, lb, dq_head, dq_off, dq_map);
+        }
+        // DqTma: the last reduce-adds done (their source read, their adds performed) before the
+        // block exits
+        if constexpr (Cfg::kDqTma) {
+          if (lt == 0) tma_store_wait<0>();
         }
       } else {
         for (int gq = 0; gq < p.group; ++gq) {

@@ -6,8 +6,10 @@ Usage: cuobjdump -sass OBJ | scripts/sass_loop_count.py [--filter SUBSTRING] [--
 For each function whose name holds the filter (default AttentionBwdSm90Roles), the step loop is
 the smallest backward branch's range [target, branch] that holds an HGMMA (the consumer's m-block
 loop; the outer query-head loop is larger). Within it, forward branches skip sections: one that
-holds REDG is the dQ share (head_dim 64: taken every other step, the other warpgroup's turn),
-another one that holds no HGMMA and no REDG is counted as the mask (taken on unmasked steps).
+holds REDG (or HGMMA and UTMAREDG: DqTma's TMA reduce-add) is the dQ share (head_dim 64: taken
+every other step, the other warpgroup's turn), another one that holds no HGMMA and no REDG is
+counted as the mask (taken on unmasked steps; DqTma's one-thread reduce-add section too, which
+warps 1-3 of a warpgroup skip).
 Printed per function: the body's static count; the unmasked step with its dQ share (`full`) and
 without (`no_dq`, head_dim 64 only); categories over the unmasked step with its share; the
 WARPGROUP.DEPBAR lines between two HGMMAs that accumulate into the same registers (serialized
@@ -90,7 +92,10 @@ def analyse(name, body):
         if t is None or t <= ins[0] or t > loop[-1][0]:
             continue
         sec = [x for x in loop[k + 1:] if x[0] < t]
-        kind = "dq" if any(x[1] == "REDG" for x in sec) else "mask" if not any(x[1] == "HGMMA" for x in sec) else "other"
+        # the dQ share: its atomics (REDG), or (DqTma) its wgmmas with the TMA reduce-add (UTMAREDG)
+        dq_share = any(x[1] == "REDG" for x in sec) or (any(x[1] == "HGMMA" for x in sec)
+                                                        and any(x[1] == "UTMAREDG" for x in sec))
+        kind = "dq" if dq_share else "mask" if not any(x[1] == "HGMMA" for x in sec) else "other"
         skips.append((kind, ins[0], t, sec))
     masked = set()
     dq = set()

@@ -26,35 +26,17 @@
 #include <thread>
 #include <vector>
 
+#include "device_buffer.cuh"
 #include "tessera/kernels/attention/backward.cuh"
 
 namespace {
 
 using tessera::bfloat16_t;
+using tessera::bench::attention::ck;
+using tessera::bench::attention::Dev;
 using tessera::kernels::AttentionBackwardProblem;
 using tessera::kernels::AttentionCausal;
 using tessera::kernels::AttentionProblem;
-
-void ck(cudaError_t e, char const* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-template <class T>
-struct Dev {
-  T* p = nullptr;
-  std::size_t n = 0;
-  explicit Dev(std::size_t count) : n(count) { ck(cudaMalloc(&p, count * sizeof(T) + 16), "cudaMalloc"); }
-  ~Dev() { cudaFree(p); }
-  Dev(Dev const&) = delete;
-  std::vector<T> get() const {
-    std::vector<T> h(n);
-    ck(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
-    return h;
-  }
-};
 
 // Worst |got - ref| / bound over sampled rows of (batch 0, head 0) (contiguous (b, h, s, d) tensors).
 double verify(AttentionBackwardProblem<bfloat16_t> const& p, Dev<bfloat16_t> const& q, Dev<bfloat16_t> const& k,

@@ -27,38 +27,19 @@
 #include <thread>
 #include <vector>
 
+#include "device_buffer.cuh"
 #include "tessera/kernels/attention/forward_fp8.cuh"
 
 namespace {
 
 using tessera::bfloat16_t;
 using tessera::float_e4m3_t;
+using tessera::bench::attention::ck;
+using tessera::bench::attention::Dev;
 using tessera::kernels::AttentionCausal;
 using tessera::kernels::AttentionFp8Problem;
 using tessera::kernels::AttentionFp8ScaleKind;
 using tessera::kernels::AttentionProblem;
-
-void ck(cudaError_t e, char const* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-template <class T>
-struct Dev {
-  T* p = nullptr;
-  std::size_t n = 0;
-  explicit Dev(std::size_t count) : n(count) { ck(cudaMalloc(&p, count * sizeof(T) + 16), "cudaMalloc"); }
-  ~Dev() { cudaFree(p); }
-  Dev(Dev const&) = delete;
-  template <class U = T>
-  std::vector<U> first(std::size_t count) const {
-    std::vector<U> h(count);
-    ck(cudaMemcpy(h.data(), p, count * sizeof(T), cudaMemcpyDeviceToHost), "download");
-    return h;
-  }
-};
 
 // x uniform in [-1, 1] from (seed, index); bf16 and its e4m3(448 x) copy.
 __global__ void fill(bfloat16_t* b, float_e4m3_t* e, std::size_t n, std::uint32_t seed) {

@@ -15,16 +15,20 @@
 //   attention_bwd_sm90_jit_source(kernel, align), attention_bwd_sm90_jit_names(kernel)
 //                                          the program: backward.cuh and static_asserts that hold
 //                                          the device structs to the host's copies below
-//   attention_bwd_sm90_jit_args<Align>(problem, encode, encode_rows, sms)
+//   attention_bwd_sm90_jit_args<Align>(problem, encode, encode_2d, sms)
 //                                          the three kernels' arguments and grids
+//   attention_bwd_sm90_jit_encode_2d(map, out)
+//                                          a 2-D fp32 map of the workspace (LSE log2 e, D, the dQ
+//                                          accumulator) through the driver
 //   attention_bwd_sm90_jit_launch(problem, pre, main, post, stream)
 //                                          the checks, the arguments, the three launches
 //
 // The host's copies of the four argument structs (AttentionBwdPreParamsHost,
-// AttentionBwdSm90ParamsHost, AttentionBwdSm90MapsHost<Align>, AttentionBwdPostParamsHost) are
-// checked by every program, member by member (offset and size) and as wholes (size, alignment),
-// with the tile, threads and dynamic shared memory: a drift of the device code is a compile error
-// naming this file. What the launch computes is kernels::detail::attention_bwd_sm90_launch's.
+// AttentionBwdSm90ParamsHost, AttentionBwdSm90MapsHost<Align> with its seven tensor maps,
+// AttentionBwdPostParamsHost) are checked by every program, member by member (offset and size)
+// and as wholes (size, alignment), with the tile, the step (DqTma), threads and dynamic shared
+// memory: a drift of the device code is a compile error naming this file. What the launch
+// computes is kernels::detail::attention_bwd_sm90_launch's.
 #pragma once
 
 #if defined(__CUDACC_RTC__)
@@ -35,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -42,6 +47,7 @@
 #include <utility>
 #include <vector>
 
+#include "tessera/arch/tma_rules.hpp"
 #include "tessera/jit/attention_sm90.hpp"
 #include "tessera/kernels/attention/backward_problem.hpp"
 
@@ -96,9 +102,8 @@ inline void check_attention_bwd_sm90_jit_problem(char const* fn, AttentionBwdSm9
 // ---- which program -------------------------------------------------------------------------------
 
 // One program: head_dim (64 or 128), the element type, varlen (AttentionBwdSm90Config<D, false,
-// varlen, false, 2, true, false>: the lean step in the plain order with the dQ atomics, DqTma =
-// false; the launcher's default adds dQ by a TMA reduce-add, whose seventh tensor map the host's
-// copies below do not have yet). index(): a dense number in [0, kCount).
+// varlen>, the launcher's default: the lean step in the plain order, dQ added by a TMA reduce-add,
+// DqTma). index(): a dense number in [0, kCount).
 struct AttentionBwdSm90JitKernel {
   static constexpr int kCount = 8;
   int head_dim = 128;
@@ -119,18 +124,21 @@ inline AttentionBwdSm90JitKernel attention_bwd_sm90_jit_kernel(AttentionBwdSm90J
 
 // The geometry (the program's AttentionBwdSm90Config, its Roles and Storage), static_asserted by the
 // program: bm 64 queries a step, bn 128 keys a block, 384 threads; smem_bytes
-// sm90::shared_storage_bytes of the storage: K, V (bn D), 2 stages of Q and dO (bm D), 2 dS^T
-// buffers (bn bm) of 16-bit elements, LSE log2 e and D (2 stages of bm fp32 each, 128-byte
-// aligned), 5 barriers, the struct rounded up to 128 bytes, and 1024 bytes of room to align it.
+// sm90::shared_storage_bytes of the storage: the dQ staging first (2 consumer warpgroups' shares of
+// 64 x 64 fp32, 1024-byte aligned), K, V (bn D), 2 stages of Q and dO (bm D), 2 dS^T buffers
+// (bn bm) of 16-bit elements, LSE log2 e and D (2 stages of bm fp32 each, 128-byte aligned), 5
+// barriers, the struct rounded up to its alignment (1024 bytes: the staging's), and 1024 bytes of
+// room to align it. head_dim 128: 199,680 bytes; 64: 134,144.
 struct AttentionBwdSm90JitGeometry {
   int bm = 64, bn = 128, threads = 384, stages = 2, smem_bytes = 0;
 };
 inline AttentionBwdSm90JitGeometry attention_bwd_sm90_jit_geometry(AttentionBwdSm90JitKernel const& k) {
   AttentionBwdSm90JitGeometry g;
+  int const dq_shares = 2 * 64 * 64 * 4;  // AttentionBwdSm90DqStage: a share a consumer warpgroup
   int const tiles = (2 * g.bn * k.head_dim + 2 * g.stages * g.bm * k.head_dim + 2 * g.bn * g.bm) * 2;
   int const rows = 2 * g.stages * g.bm * 4;  // LSE log2 e, D (the tiles end 1024-byte aligned)
   int const barriers = 8 * (2 * g.stages + 1);
-  g.smem_bytes = (tiles + rows + barriers + 127) / 128 * 128 + 1024;
+  g.smem_bytes = (dq_shares + tiles + rows + barriers + 1023) / 1024 * 1024 + 1024;
   return g;
 }
 
@@ -144,8 +152,7 @@ inline std::vector<std::string> attention_bwd_sm90_jit_names(AttentionBwdSm90Jit
   return {"tessera::kernels::detail::attention_bwd_preprocess<" + t + ">",
           "tessera::sm90::warp_specialized_kernel<tessera::kernels::detail::AttentionBwdSm90Roles<"
           "tessera::kernels::AttentionBwdSm90Config<" +
-              std::to_string(k.head_dim) + ", false, " + (k.varlen ? "true" : "false") + ", false, 2, true, false>, " +
-              t + "> >",
+              std::to_string(k.head_dim) + ", false, " + (k.varlen ? "true" : "false") + ">, " + t + "> >",
           "tessera::kernels::detail::attention_bwd_postprocess<" + t + ">"};
 }
 
@@ -195,14 +202,15 @@ struct AttentionBwdSm90ParamsHost {
   int const* cu_seqlens_k = nullptr;
 };
 
-// kernels::AttentionBwdSm90Maps<T> (six tensor maps; DescAlign: TmaDescriptor's alignment under
-// the NVRTC that compiles the program, attention_sm90_jit_descriptor_align).
+// kernels::AttentionBwdSm90DqMaps<T>: AttentionBwdSm90Maps<T>'s six tensor maps and the dQ
+// accumulator's (DescAlign: TmaDescriptor's alignment under the NVRTC that compiles the program,
+// attention_sm90_jit_descriptor_align).
 template <int DescAlign>
 struct AttentionBwdSm90MapsHost {
   struct alignas(DescAlign) Descriptor {
     std::uint64_t opaque[16];
   };
-  Descriptor q{}, k{}, v{}, dout{}, lse2{}, dsum{};
+  Descriptor q{}, k{}, v{}, dout{}, lse2{}, dsum{}, dq{};
 };
 
 // attention_bwd_sm90_jit_source(k, desc_align): the program of k: backward.cuh and the
@@ -225,12 +233,12 @@ inline std::string attention_bwd_sm90_jit_source(AttentionBwdSm90JitKernel const
       ";\n"
       "using Cfg = tessera::kernels::AttentionBwdSm90Config<" +
       n(k.head_dim) + ", false, " + (k.varlen ? "true" : "false") +
-      ", false, 2, true, false>;\n"
+      ">;\n"
       "using Roles = tessera::kernels::detail::AttentionBwdSm90Roles<Cfg, T>;\n"
       "using Pre = tessera::kernels::detail::AttentionBwdPreParams<T>;\n"
       "using Post = tessera::kernels::detail::AttentionBwdPostParams<T>;\n"
       "using P = tessera::kernels::AttentionBwdSm90Params<T>;\n"
-      "using M = tessera::kernels::AttentionBwdSm90Maps<T>;\n"
+      "using M = tessera::kernels::AttentionBwdSm90DqMaps<T>;\n"
       "#if defined(__CUDACC_RTC__)\n"
       "#define TESSERA_BWD_OFFSET_OF(type, member) ((unsigned long long)__INTADDR__(&(((type*)0)->member)))\n"
       "#else\n"
@@ -343,7 +351,8 @@ inline std::string attention_bwd_sm90_jit_source(AttentionBwdSm90JitKernel const
                                                                                     {"v", offsetof(H, v)},
                                                                                     {"dout", offsetof(H, dout)},
                                                                                     {"lse2", offsetof(H, lse2)},
-                                                                                    {"dsum", offsetof(H, dsum)}})
+                                                                                    {"dsum", offsetof(H, dsum)},
+                                                                                    {"dq", offsetof(H, dq)}})
       member("M", path, off, sizeof(typename H::Descriptor));
     whole("M", sizeof(H), alignof(H));
   };
@@ -355,6 +364,8 @@ inline std::string attention_bwd_sm90_jit_source(AttentionBwdSm90JitKernel const
   s += "TESSERA_BWD_HOST_COPY(\"the queries a step (BM)\", " + n(g.bm) + ", Cfg::BM);\n";
   s += "TESSERA_BWD_HOST_COPY(\"the keys a block (BN)\", " + n(g.bn) + ", Cfg::BN);\n";
   s += "TESSERA_BWD_HOST_COPY(\"the stages\", " + n(g.stages) + ", Cfg::Stages);\n";
+  s += "TESSERA_BWD_HOST_COPY(\"the step (the lean one, plain order, dQ by TMA reduce-add)\", true, (Cfg::kLean && "
+       "!Cfg::kOverlap && Cfg::kDqTma));\n";
   s += "TESSERA_BWD_HOST_COPY(\"the block's threads\", " + n(g.threads) + ", Roles::kThreads);\n";
   s += "TESSERA_BWD_HOST_COPY(\"the cluster (none)\", 1, Roles::kClusterSize);\n";
   s += "TESSERA_BWD_HOST_COPY(\"the dynamic shared memory (shared_storage_bytes)\", " + n(g.smem_bytes) +
@@ -369,27 +380,67 @@ inline std::string attention_bwd_sm90_jit_source(AttentionBwdSm90JitKernel const
 
 // ---- the launch ------------------------------------------------------------------------------------
 
+// One 2-D tensor map over the workspace (4-byte elements): make_tma_desc_2d(ptr, 4, inner, outer,
+// ld, box_inner, box_outer, swizzle, data)'s arguments, as the nvcc launcher passes them. LSE log2 e
+// and D: (rows_pad, batch heads_q) in boxes of bm x 1, no swizzle, TmaData::bits (UINT32); the dQ
+// accumulator (DqTma's reduce-add): (D, batch heads_q rows_pad) in boxes of 32 x bm, the 128-byte
+// swizzle, TmaData::f32 (FLOAT32: the reduce adds by the map's element type). Varlen: heads_q for
+// batch heads_q.
+struct AttentionBwdSm90TmaMap2d {
+  void const* ptr = nullptr;
+  std::uint64_t inner = 0, outer = 0, ld = 0;  // ld: elements from one row to the next
+  std::uint32_t box_inner = 0, box_outer = 0;
+  int swizzle_bytes = 0;  // 0 (none) or 128
+  bool f32 = false;       // CU_TENSOR_MAP_DATA_TYPE_FLOAT32, else UINT32
+};
+
 namespace detail {
-// The 2-D map of LSE log2 e or D: (rows_pad, rows) fp32, boxes of bm x 1, no swizzle
-// (make_tma_desc_2d(ptr, 4, rows_pad, rows, rows_pad, bm, 1, none)'s encoding).
-inline void attention_bwd_sm90_jit_encode_rows(float const* ptr, std::uint64_t rows_pad, std::uint64_t rows,
-                                               unsigned bm, void* out) {
+// cuTensorMapEncodeTiled's enumerators the 2-D maps add to jit/attention_sm90.hpp's (cuda.h;
+// tests/jit/attention_bwd_sm90.cpp checks them there).
+enum : int {
+  kAttentionBwdTmaUint32 = 2,       // CU_TENSOR_MAP_DATA_TYPE_UINT32
+  kAttentionBwdTmaFloat32 = 7,      // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+  kAttentionBwdTmaSwizzleNone = 0,  // CU_TENSOR_MAP_SWIZZLE_NONE
+};
+
+// make_tma_desc_2d's rules (arch/tma_rules.hpp's tma_2d_violation), with their messages after
+// "what: ".
+inline void attention_bwd_sm90_jit_check_map(char const* what, AttentionBwdSm90TmaMap2d const& m) {
+  TmaMatrix2d const rule{m.ptr != nullptr && reinterpret_cast<std::uintptr_t>(m.ptr) % 16 == 0,
+                         4,
+                         m.inner,
+                         m.outer,
+                         m.ld,
+                         m.box_inner,
+                         m.box_outer,
+                         m.swizzle_bytes};
+  if (std::optional<std::string> const v = tma_2d_violation(rule))
+    throw std::invalid_argument(std::string("attention_backward_sm90 (JIT): the tensor map of ") + what + ": " + *v);
+}
+}  // namespace detail
+
+// attention_bwd_sm90_jit_encode_2d(map, out): the 128-byte tensor map of `map` into out (64-byte
+// aligned storage), through the driver's cuTensorMapEncodeTiled (what make_tma_desc_2d does through
+// the runtime: L2 promotion of 256 bytes, zeros outside). Throws jit_error when the driver lacks it
+// or refuses.
+inline void attention_bwd_sm90_jit_encode_2d(AttentionBwdSm90TmaMap2d const& m, void* out) {
   auto const& d = cu::Driver::get();
   if (!d.tensor_map_encode_tiled)
     throw jit_error("the CUDA driver has no cuTensorMapEncodeTiled: update the GPU driver (TMA needs CUDA 12)");
   alignas(64) std::uint64_t desc[16] = {};
-  unsigned long long const dims[2] = {rows_pad, rows};
-  unsigned long long const strides[1] = {rows_pad * 4};
-  unsigned const box[2] = {bm, 1};
+  unsigned long long const dims[2] = {m.inner, m.outer};
+  unsigned long long const strides[1] = {m.ld * 4};
+  unsigned const box[2] = {m.box_inner, m.box_outer};
   unsigned const elem_strides[2] = {1, 1};
-  constexpr int kUint32 = 2, kSwizzleNone = 0;  // CU_TENSOR_MAP_DATA_TYPE_UINT32, CU_TENSOR_MAP_SWIZZLE_NONE
-  d.check(d.tensor_map_encode_tiled(desc, kUint32, 2, const_cast<float*>(ptr), dims, strides, box, elem_strides,
-                                    kAttentionTmaInterleaveNone, kSwizzleNone, kAttentionTmaL2Promotion256B,
-                                    kAttentionTmaOobFillNone),
+  int const type = m.f32 ? detail::kAttentionBwdTmaFloat32 : detail::kAttentionBwdTmaUint32;
+  int const swizzle =
+      m.swizzle_bytes == 128 ? int(detail::kAttentionTmaSwizzle128B) : int(detail::kAttentionBwdTmaSwizzleNone);
+  d.check(d.tensor_map_encode_tiled(desc, type, 2, const_cast<void*>(m.ptr), dims, strides, box, elem_strides,
+                                    detail::kAttentionTmaInterleaveNone, swizzle, detail::kAttentionTmaL2Promotion256B,
+                                    detail::kAttentionTmaOobFillNone),
           "cuTensorMapEncodeTiled");
   std::memcpy(out, desc, sizeof(desc));
 }
-}  // namespace detail
 
 // What attention_bwd_sm90_jit_args made: the three kernels' arguments (the main kernel's values
 // and tensor maps), what it asked the encoders for, and the launches' geometry.
@@ -400,24 +451,26 @@ struct AttentionBwdSm90JitArgs {
   AttentionBwdSm90MapsHost<DescAlign> maps;
   AttentionBwdPostParamsHost post;
   AttentionSm90TmaMap map_q, map_k, map_v, map_dout;
-  std::uint64_t rows_pad = 0, rows = 0;  // the 2-D maps of LSE log2 e and D: (rows_pad, rows) fp32
+  AttentionBwdSm90TmaMap2d map_lse2, map_dsum, map_dq;
   unsigned pre_blocks = 0, main_blocks = 0, post_blocks = 0, threads = 0, smem_bytes = 0;
 };
 
-// attention_bwd_sm90_jit_args<DescAlign>(problem, encode, encode_rows, sms): the arguments of the
+// attention_bwd_sm90_jit_args<DescAlign>(problem, encode, encode_2d, sms): the arguments of the
 // three launches for `problem`, what kernels::detail::attention_bwd_sm90_launch computes: the
 // workspace's parts (the accumulator, then LSE log2 e, then D, batch heads_q rows_pad each; varlen:
 // heads_q attention_backward_varlen_rows), the 4-D maps of Q, dO (boxes of 64 x bm) and K, V (64 x
 // bn) over the packed rows for varlen (one batch), the 2-D maps of LSE log2 e and D in boxes of
-// bm x 1, the values, and the grids (preprocessing: a warp a padded row, 8 a block; the main
-// kernel: key blocks x heads_kv x batch; postprocessing: a thread a pair, at most 8 blocks an SM).
-// encode(map, out) and encode_rows(ptr, rows_pad, rows, bm, out) write the tensor maps
-// (attention_sm90_jit_encode and detail::attention_bwd_sm90_jit_encode_rows; a test records them).
-// Pre: check_attention_bwd_sm90_jit_problem passes. Throws std::invalid_argument naming a broken
-// TMA rule.
-template <int DescAlign, class Encode, class EncodeRows>
+// bm x 1 and of the dQ accumulator (the whole of it: D floats a row) in boxes of 32 x bm
+// (AttentionBwdSm90TmaMap2d), the values, and the grids (preprocessing: a warp a padded row, 8 a
+// block; the main kernel: key blocks x heads_kv x batch; postprocessing: a thread a pair, at most 8
+// blocks an SM). encode(map, out) and encode_2d(map2d, out) write the tensor maps
+// (attention_sm90_jit_encode and attention_bwd_sm90_jit_encode_2d; a test records them). Pre:
+// check_attention_bwd_sm90_jit_problem passes. Throws std::invalid_argument naming a broken TMA
+// rule, or when the accumulator has 2^31 rows or more (the reduce-add's row coordinate is a 32-bit
+// signed int; the nvcc launcher returns cudaErrorInvalidValue there), before any map is encoded.
+template <int DescAlign, class Encode, class Encode2d>
 AttentionBwdSm90JitArgs<DescAlign> attention_bwd_sm90_jit_args(AttentionBwdSm90JitProblem const& problem,
-                                                               Encode&& encode, EncodeRows&& encode_rows, int sms) {
+                                                               Encode&& encode, Encode2d&& encode_2d, int sms) {
   AttentionBwdSm90JitKernel const k = attention_bwd_sm90_jit_kernel(problem);
   AttentionBwdSm90JitGeometry const g = attention_bwd_sm90_jit_geometry(k);
   AttentionSm90JitProblem const& f = problem.fwd;
@@ -426,6 +479,11 @@ AttentionBwdSm90JitArgs<DescAlign> attention_bwd_sm90_jit_args(AttentionBwdSm90J
   long long const rows_pad = varlen ? kernels::attention_backward_varlen_rows(f.total_q, f.batch)
                                     : kernels::attention_backward_rows_pad(f.seq_q);
   long long const bh = varlen ? f.heads_q : (long long)f.batch * f.heads_q;
+  if (bh * rows_pad >= (1LL << 31))
+    throw std::invalid_argument("attention_backward_sm90 (JIT): the dQ accumulator's rows (" +
+                                std::string(varlen ? "heads_q" : "batch heads_q") +
+                                " rows_pad = " + std::to_string(bh * rows_pad) +
+                                ") must be < 2^31 (the TMA reduce-add's 32-bit row coordinate): split the batch");
   int const t_batch = varlen ? 1 : f.batch, t_rows_q = varlen ? f.total_q : f.seq_q,
             t_rows_k = varlen ? f.total_k : f.seq_k;
   float* const dq_accum = static_cast<float*>(problem.workspace);
@@ -508,10 +566,19 @@ AttentionBwdSm90JitArgs<DescAlign> attention_bwd_sm90_jit_args(AttentionBwdSm90J
   map4(problem.dout, f.heads_q, t_rows_q, problem.dout_strides, BM, "dO", r.map_dout, &r.maps.dout);
   map4(f.k, f.heads_kv, t_rows_k, f.k_strides, BN, "K", r.map_k, &r.maps.k);
   map4(f.v, f.heads_kv, t_rows_k, f.v_strides, BN, "V", r.map_v, &r.maps.v);
-  r.rows_pad = std::uint64_t(rows_pad);
-  r.rows = std::uint64_t(bh);
-  encode_rows(static_cast<float const*>(lse2), r.rows_pad, r.rows, unsigned(BM), static_cast<void*>(&r.maps.lse2));
-  encode_rows(static_cast<float const*>(dsum), r.rows_pad, r.rows, unsigned(BM), static_cast<void*>(&r.maps.dsum));
+  auto const map2 = [&](AttentionBwdSm90TmaMap2d const& map, char const* what, AttentionBwdSm90TmaMap2d& rec,
+                        void* out) {
+    rec = map;
+    jit::detail::attention_bwd_sm90_jit_check_map(what, rec);
+    encode_2d(static_cast<AttentionBwdSm90TmaMap2d const&>(rec), out);
+  };
+  std::uint64_t const rp = std::uint64_t(rows_pad), nbh = std::uint64_t(bh);
+  map2({lse2, rp, nbh, rp, unsigned(BM), 1, 0, false}, "LSE log2 e", r.map_lse2, &r.maps.lse2);
+  map2({dsum, rp, nbh, rp, unsigned(BM), 1, 0, false}, "D", r.map_dsum, &r.maps.dsum);
+  // the accumulator as bh rows_pad rows of D floats, in boxes of 32 floats x BM rows (the dQ
+  // shares' reduce-adds; 128 bytes: the 128-byte swizzle's span)
+  map2({dq_accum, std::uint64_t(D), nbh * rp, std::uint64_t(D), 32, unsigned(BM), 128, true}, "the dQ accumulator",
+       r.map_dq, &r.maps.dq);
 
   r.pre_blocks = unsigned((a.rows + 7) / 8);
   r.main_blocks = unsigned((long long)m.n_blocks * f.heads_kv * f.batch);
@@ -550,11 +617,9 @@ inline void attention_bwd_sm90_jit_launch(AttentionBwdSm90JitProblem const& prob
     launch(post, r.post_blocks, 256, 0, &r.post, sizeof(r.post));
   };
   if (attention_sm90_jit_descriptor_align() == 128) {
-    run(attention_bwd_sm90_jit_args<128>(problem, attention_sm90_jit_encode, detail::attention_bwd_sm90_jit_encode_rows,
-                                         sms));
+    run(attention_bwd_sm90_jit_args<128>(problem, attention_sm90_jit_encode, attention_bwd_sm90_jit_encode_2d, sms));
   } else {
-    run(attention_bwd_sm90_jit_args<64>(problem, attention_sm90_jit_encode, detail::attention_bwd_sm90_jit_encode_rows,
-                                        sms));
+    run(attention_bwd_sm90_jit_args<64>(problem, attention_sm90_jit_encode, attention_bwd_sm90_jit_encode_2d, sms));
   }
 }
 

@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-#include "device_buffer.cuh"
+#include "common.cuh"
 #include "tessera/kernels/attention/backward.cuh"
 
 namespace {
@@ -34,6 +34,7 @@ namespace {
 using tessera::bfloat16_t;
 using tessera::bench::attention::ck;
 using tessera::bench::attention::Dev;
+using tessera::bench::attention::time_ms;
 using tessera::kernels::AttentionBackwardProblem;
 using tessera::kernels::AttentionCausal;
 using tessera::kernels::AttentionProblem;
@@ -218,30 +219,7 @@ int main(int argc, char** argv) {
         ck(backward(p, variant), "attention_backward_sm90");
         ck(cudaDeviceSynchronize(), "backward");
         double const ver = verify(p, q, k, v, o, dout, lse, dq, dk, dv);
-        std::vector<cudaEvent_t> ev(std::size_t(iters) + 1);
-        for (auto& e : ev) ck(cudaEventCreate(&e), "event");
-        std::vector<double> medians;
-        for (int r = 0; r < repeats; ++r) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(rest_ms));
-          for (int w = 0; w < warmup; ++w) ck(backward(p, variant), "warmup");
-          ck(cudaEventRecord(ev[0]), "record");
-          for (int i = 0; i < iters; ++i) {
-            ck(backward(p, variant), "timed");
-            ck(cudaEventRecord(ev[std::size_t(i) + 1]), "record");
-          }
-          ck(cudaEventSynchronize(ev.back()), "sync");
-          std::vector<double> t;
-          for (int i = 0; i < iters; ++i) {
-            float ms = 0;
-            ck(cudaEventElapsedTime(&ms, ev[std::size_t(i)], ev[std::size_t(i) + 1]), "elapsed");
-            t.push_back(ms);
-          }
-          std::sort(t.begin(), t.end());
-          medians.push_back(t[t.size() / 2]);
-        }
-        for (auto& e : ev) cudaEventDestroy(e);
-        std::sort(medians.begin(), medians.end());
-        double const ms = medians[medians.size() / 2];
+        double const ms = time_ms([&] { return backward(p, variant); }, warmup, iters, repeats, rest_ms);
         double const flops = 2.5 * 4.0 * batch * heads * double(seq) * seq * d / (causal ? 2 : 1);
         std::printf("bwd bf16 d=%d seq=%d causal=%d b=%d h=%d ms=%.4f tflops=%.1f verify=%.3g variant=%d%s\n", d, seq,
                     causal, batch, heads, ms, flops / (ms * 1e-3) / 1e12, ver, variant, ver <= 1.0 ? "" : " FAILED");

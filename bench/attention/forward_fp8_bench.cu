@@ -27,7 +27,7 @@
 #include <thread>
 #include <vector>
 
-#include "device_buffer.cuh"
+#include "common.cuh"
 #include "tessera/kernels/attention/forward_fp8.cuh"
 
 namespace {
@@ -36,6 +36,7 @@ using tessera::bfloat16_t;
 using tessera::float_e4m3_t;
 using tessera::bench::attention::ck;
 using tessera::bench::attention::Dev;
+using tessera::bench::attention::time_ms;
 using tessera::kernels::AttentionCausal;
 using tessera::kernels::AttentionFp8Problem;
 using tessera::kernels::AttentionFp8ScaleKind;
@@ -112,34 +113,6 @@ double verify(bool fp8, int seq, int d, bool causal, float scale, Dev<bfloat16_t
     }
   }
   return worst;
-}
-
-// The median over `repeats` bursts of the median call time (ms) of `iters` calls of f.
-double time_ms(std::function<cudaError_t()> const& f, int warmup, int iters, int repeats, int rest_ms) {
-  std::vector<cudaEvent_t> ev(std::size_t(iters) + 1);
-  for (auto& e : ev) ck(cudaEventCreate(&e), "event");
-  std::vector<double> medians;
-  for (int r = 0; r < repeats; ++r) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(rest_ms));
-    for (int w = 0; w < warmup; ++w) ck(f(), "warmup");
-    ck(cudaEventRecord(ev[0]), "record");
-    for (int i = 0; i < iters; ++i) {
-      ck(f(), "timed");
-      ck(cudaEventRecord(ev[std::size_t(i) + 1]), "record");
-    }
-    ck(cudaEventSynchronize(ev.back()), "sync");
-    std::vector<double> t;
-    for (int i = 0; i < iters; ++i) {
-      float ms = 0;
-      ck(cudaEventElapsedTime(&ms, ev[std::size_t(i)], ev[std::size_t(i) + 1]), "elapsed");
-      t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    medians.push_back(t[t.size() / 2]);
-  }
-  for (auto& e : ev) cudaEventDestroy(e);
-  std::sort(medians.begin(), medians.end());
-  return medians[medians.size() / 2];
 }
 
 // The kernel alone (V's transposed copy already in the workspace): the launcher's configuration.
